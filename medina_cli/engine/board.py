@@ -1,0 +1,111 @@
+"""Board geometry: cell names, the wall ring, towers, and neighbour tables as big-integer bitboards.
+
+Cells are numbered `y * width + x` over the full grid including the wall ring, with x = 0 the
+west column (`A`) and y = 0 the south row (`1`), so bit i of a mask is cell i.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+CELL_RE = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
+
+
+def bits(mask: int):
+    """Yield the cell numbers set in `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class Geometry:
+    """One board: interior `columns x rows` surrounded by the wall ring, towers on the corners."""
+
+    def __init__(self, columns: int, rows: int, towers: dict[str, int]):
+        self.columns, self.rows = columns, rows
+        self.width, self.height = w, h = columns + 2, rows + 2
+        self.size = w * h
+        self.full = (1 << self.size) - 1
+        col_first = col_last = 0
+        for y in range(h):
+            col_first |= 1 << (y * w)
+            col_last |= 1 << (y * w + w - 1)
+        self.not_first_col = self.full & ~col_first
+        self.not_last_col = self.full & ~col_last
+        corners = {"SW": 0, "SE": w - 1, "NW": (h - 1) * w, "NE": h * w - 1}
+        self.tower_of_cell = {corners[c]: n for c, n in towers.items()}
+        self.tower_cell = {n: cell for cell, n in self.tower_of_cell.items()}
+        self.towers = sum(1 << c for c in corners.values())
+        border = 0
+        interior = 0
+        for y in range(h):
+            for x in range(w):
+                if x in (0, w - 1) or y in (0, h - 1):
+                    border |= 1 << (y * w + x)
+                else:
+                    interior |= 1 << (y * w + x)
+        self.ring = border & ~self.towers
+        self.interior = interior
+        self.orth_of = [self.orth(1 << i) for i in range(self.size)]
+        self.king_of = [self.king(1 << i) for i in range(self.size)]
+        self.edge_row = interior & self.orth(self.ring)
+        # the single interior neighbour of each wall space
+        self.inner_of = {c: next(bits(self.orth_of[c] & interior)) for c in bits(self.ring)}
+
+    # --- masks ---------------------------------------------------------------------------------
+    def orth(self, m: int) -> int:
+        """Cells orthogonally next to any cell of `m` (not including `m` itself unless adjacent)."""
+        return (((m << 1) & self.not_first_col) | ((m >> 1) & self.not_last_col)
+                | (m >> self.width) | ((m << self.width) & self.full))
+
+    def king(self, m: int) -> int:
+        """`m` with every cell within king distance 1 (orthogonal or diagonal) of it."""
+        row = m | ((m << 1) & self.not_first_col) | ((m >> 1) & self.not_last_col)
+        return row | (row >> self.width) | ((row << self.width) & self.full)
+
+    def at_least_two_neighbours(self, m: int) -> int:
+        """Cells with two or more orthogonal neighbours in `m`."""
+        w = self.width
+        west = (m << 1) & self.not_first_col
+        east = (m >> 1) & self.not_last_col
+        north, south = m >> w, (m << w) & self.full
+        return (west & east) | (north & south) | ((west | east) & (north | south))
+
+    # --- names ---------------------------------------------------------------------------------
+    def name(self, cell: int) -> str:
+        y, x = divmod(cell, self.width)
+        return f"{chr(65 + x)}{y + 1}"
+
+    def parse(self, text: str) -> int | None:
+        """Cell number for a name like `K7` (any case), or None if it is not a cell of this board."""
+        match = CELL_RE.match(text.strip())
+        if not match:
+            return None
+        x = ord(match.group(1).upper()) - 65
+        y = int(match.group(2)) - 1
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return None
+        return y * self.width + x
+
+    def kind(self, cell: int) -> str:
+        bit = 1 << cell
+        if bit & self.towers:
+            return "tower"
+        if bit & self.ring:
+            return "ring"
+        return "interior"
+
+    def describe_extent(self) -> str:
+        return (f"{self.name(0)}-{self.name(self.size - 1)} "
+                f"(interior {self.name(self.width + 1)}-{self.name(self.size - self.width - 2)})")
+
+
+@lru_cache(maxsize=16)
+def geometry(columns: int, rows: int, towers: tuple) -> Geometry:
+    return Geometry(columns, rows, dict(towers))
+
+
+def geometry_for(rules) -> Geometry:
+    return geometry(rules.columns, rules.rows, tuple(sorted(rules.towers.items())))

@@ -1,0 +1,65 @@
+"""Random legal play: each placement uniform among the generator's legal placements."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .board import bits, geometry_for
+from .game import Game
+
+
+def nth_bit(mask: int, n: int) -> int:
+    """The cell of the n-th (0-based) set bit of `mask`, lowest first."""
+    for _ in range(n):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def random_setup(rules, rng: random.Random) -> tuple[int, int | None]:
+    """A start merchant and (if the ruleset has one) a well, on distinct cells off the edge row."""
+    geo = geometry_for(rules)
+    cells = list(bits(geo.interior & ~geo.edge_row))
+    merchant, well = rng.sample(cells, 2)
+    return merchant, (well if rules.well else None)
+
+
+def random_placement(game: Game, rng: random.Random) -> tuple[str, int]:
+    masks = game.legal_masks()
+    pick = rng.randrange(sum(m.bit_count() for _, m in masks))
+    for piece, cells in masks:
+        count = cells.bit_count()
+        if pick < count:
+            return piece, nth_bit(cells, pick)
+        pick -= count
+    raise AssertionError("unreachable: pick is below the total")
+
+
+@dataclass
+class PlayedTurn:
+    seat: int
+    actions: list  # ("tea",) or (piece, cell)
+
+
+def play_random_game(rules, players: list[str], rng: random.Random, *, tea_chance: float = 0.5,
+                     on_placement=None) -> tuple[Game, list[PlayedTurn]]:
+    """Play one complete game; `on_placement(game)` runs after every placement (for invariants)."""
+    merchant, well = random_setup(rules, rng)
+    game = Game(rules, players, merchant, well)
+    turns: list[PlayedTurn] = []
+    while game.to_move is not None:
+        seat = game.to_move
+        turn = PlayedTurn(seat, [])
+        turns.append(turn)
+        started = game.turns_started
+        while game.to_move == seat and game.turns_started == started:
+            if game.can_tea() and rng.random() < tea_chance:
+                game.use_tea()
+                turn.actions.append(("tea",))
+                continue
+            piece, cell = random_placement(game, rng)
+            game.play(piece, cell)
+            turn.actions.append((piece, cell))
+            if on_placement is not None:
+                on_placement(game)
+    return game, turns

@@ -1,0 +1,156 @@
+"""Typed problems that carry their position: file, line, turn, placement and player.
+
+Every message a user can see is a `Problem` with a stable kebab-case `code` from `CODES`;
+`docs/error-codes.md` is generated from that table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# code -> what it means. Grouped: input, record, ruleset, board, placement, turn.
+CODES: dict[str, str] = {
+    # unusable input (exit 2)
+    "file-not-found": "The file does not exist or cannot be opened.",
+    "not-text": "The file is not UTF-8 text (binary data or a NUL byte).",
+    "too-large": "The file is larger than the reader accepts.",
+    # malformed YAML (exit 1)
+    "yaml-syntax": "The file is not well-formed YAML.",
+    "yaml-alias": "YAML anchors and aliases are not accepted (they allow alias bombs).",
+    "yaml-duplicate-key": "A mapping has the same key twice.",
+    "yaml-multiple-documents": "The file holds more than one YAML document.",
+    "yaml-not-text": "A value YAML reads as a number, boolean, date or null stands where text is expected.",
+    "yaml-wrong-type": "A value has the wrong type (e.g. a list where a mapping is expected).",
+    # record structure
+    "bad-format-tag": "The `medina:` key is missing or names another format.",
+    "unknown-key": "A key the format does not define (use an `x-` prefix for your own).",
+    "missing-key": "A required key is missing.",
+    "bad-players": "The players list is malformed: wrong count, duplicates, or a reserved name.",
+    "unsupported-player-count": "The ruleset does not support this number of players.",
+    "unknown-ruleset": "The ruleset is neither a built-in id nor a readable ruleset file.",
+    "bad-setup": "The setup is missing a piece, or puts it on a forbidden cell.",
+    "bad-turn": "A turn entry is not a one-key mapping `player: placements`.",
+    "unknown-player": "A turn names a player who is not in `players`.",
+    "bad-placement": "A placement is not of the form `<piece> <cell>`, `tea` or `pass`.",
+    "unknown-piece": "The piece name is not one of this ruleset's pieces.",
+    "bad-cell": "The cell is not a cell name, or lies off the board.",
+    "bad-result": "The `result` mapping does not name every player with a whole number.",
+    "result-mismatch": "A claimed final score differs from the replayed score.",
+    "bad-notes": "`notes` is neither text nor a list of text.",
+    # ruleset files
+    "ruleset-invalid": "A ruleset file has an unknown key, a wrong type or a bad value.",
+    "ruleset-extends-cycle": "Rulesets extend each other in a cycle.",
+    "bad-set": "A `--set PARAM=VALUE` names no parameter or gives a bad value.",
+    # finished boards (board/1)
+    "board-grid": "The grid has the wrong number of rows or cells, or an unknown letter.",
+    "board-roof": "A roof is not on a building, is on a stable, or a palace has two roofs.",
+    "board-ownership": "A player owns two palaces of one colour, or a roof names an unknown player.",
+    "board-spacing": "Two palaces touch (orthogonally or diagonally).",
+    "board-gate": "A wall run closes a gate or does not start from a tower.",
+    "board-supply": "More pieces of a kind than the players' supplies hold.",
+    "board-tiles": "A `tiles` entry names an unknown tile or holder, or an impossible holder.",
+    # placements
+    "not-in-supply": "The player holds no such piece (none left, or never had one).",
+    "colour-retired": "The building colour has been retired from the game.",
+    "cell-occupied": "The cell already holds a piece.",
+    "wrong-square": "The piece cannot stand on that kind of square (interior, ring or tower).",
+    "building-not-adjacent": "An unfinished palace of the colour can still grow: the building must extend it.",
+    "spacing": "Too close (orthogonally or diagonally) to another palace.",
+    "well-zone": "Buildings and stables may not stand on the well or next to it.",
+    "roof-not-on-building": "A roof must go on a building.",
+    "roof-on-roofed-palace": "That palace already has a roof.",
+    "roof-colour-owned": "The player already owns a palace of that colour.",
+    "stable-not-adjacent": "A stable must touch a building orthogonally.",
+    "merchant-not-at-chain-end": "A merchant must extend an end of the live merchant chain.",
+    "merchant-two-neighbours": "A merchant may not touch two or more merchants.",
+    "merchant-new-chain": "A new merchant chain may start only when the live chain cannot grow, "
+    "and not next to other merchants.",
+    "wall-not-connected": "A wall must continue a run from a tower.",
+    "wall-gate": "The wall would join two runs: every side keeps a gate.",
+    "not-legal": "The placement is not among the legal placements (no simpler reason found).",
+    # turns
+    "out-of-turn": "The player is not the one to move; a player who could place was left out.",
+    "too-many-placements": "The turn has more placements than it may.",
+    "too-few-placements": "The turn stops although the player had to place another piece.",
+    "pass-while-able": "A player passes although a legal placement exists.",
+    "forced-roof": "The player had to place one of his roofs this turn.",
+    "tea-not-allowed": "A tea tile cannot be used here (none held, already used, opening turn, "
+    "no placement left to replace, or a forced roof).",
+    "game-over": "A turn after the game has ended.",
+}
+
+WARNING_CODES: dict[str, str] = {
+    "unfinished": "The record stops before the game ends.",
+    "result-unchecked": "A `result` is given but the record is unfinished, so it is not checked.",
+}
+
+
+@dataclass
+class Problem:
+    """One error or warning, with as much position as is known."""
+
+    code: str
+    message: str
+    file: str | None = None
+    line: int | None = None
+    turn: int | None = None
+    placement: int | None = None
+    player: str | None = None
+
+    def where(self) -> str:
+        parts = [self.file or "<input>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+        return ":".join(parts)
+
+    def human(self) -> str:
+        context = []
+        if self.turn is not None:
+            context.append(f"turn {self.turn}")
+            if self.placement is not None:
+                context[-1] += f" placement {self.placement}"
+        if self.player is not None:
+            context.append(self.player)
+        prefix = f"{self.where()}: " + (", ".join(context) + ": " if context else "")
+        return f"{prefix}{self.message} [{self.code}]"
+
+    def to_json(self) -> dict:
+        return {
+            "turn": self.turn,
+            "placement": self.placement,
+            "player": self.player,
+            "line": self.line,
+            "code": self.code,
+            "message": self.message,
+        }
+
+
+class MedinaError(Exception):
+    """An error that stops the current operation; carries one `Problem`."""
+
+    def __init__(self, problem: Problem, *, unusable: bool = False):
+        super().__init__(problem.human())
+        self.problem = problem
+        self.unusable = unusable  # True: exit 2 (unreadable input or usage), else exit 1
+
+
+def fail(code: str, message: str, *, unusable: bool = False, **where) -> MedinaError:
+    """Build a `MedinaError` for `code` (which must be documented in CODES)."""
+    assert code in CODES, code
+    return MedinaError(Problem(code, message, **where), unusable=unusable)
+
+
+@dataclass
+class Collected:
+    """Problems gathered while reading one input (python-chess style: keep going, report all)."""
+
+    errors: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    def error(self, code: str, message: str, **where) -> None:
+        assert code in CODES, code
+        self.errors.append(Problem(code, message, **where))
+
+    def warn(self, code: str, message: str, **where) -> None:
+        assert code in WARNING_CODES, code
+        self.warnings.append(Problem(code, message, **where))

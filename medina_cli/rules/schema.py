@@ -1,0 +1,263 @@
+"""The ruleset schema (`medina: ruleset/1`): every parameter with its type, allowed values, default
+and meaning. Validation and `docs/rulesets.md` both come from this one table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+REQUIRED = object()
+CORNERS = ("NW", "NE", "SE", "SW")
+RESERVED_LETTERS = set("T#.msw")
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+class SchemaError(Exception):
+    """A value that does not fit the schema, with the path where it sits."""
+
+    def __init__(self, path: tuple, message: str):
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+
+@dataclass
+class Spec:
+    doc: str
+    default: Any = REQUIRED
+
+    type_name = "value"
+
+    def check(self, value, path, partial=False):
+        return value
+
+    def allowed(self) -> str:
+        return ""
+
+
+@dataclass
+class Int(Spec):
+    low: int = 0
+    high: int = 99
+    type_name = "integer"
+
+    def check(self, value, path, partial=False):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SchemaError(path, f"expected an integer from {self.low} to {self.high}, got {value!r}")
+        if not self.low <= value <= self.high:
+            raise SchemaError(path, f"{value} is outside {self.low}..{self.high}")
+        return value
+
+    def allowed(self):
+        return f"{self.low}..{self.high}"
+
+
+@dataclass
+class Bool(Spec):
+    type_name = "boolean"
+
+    def check(self, value, path, partial=False):
+        if not isinstance(value, bool):
+            raise SchemaError(path, f"expected true or false, got {value!r}")
+        return value
+
+    def allowed(self):
+        return "true, false"
+
+
+@dataclass
+class Text(Spec):
+    type_name = "text"
+
+    def check(self, value, path, partial=False):
+        if value is None and self.default is None:
+            return None
+        if not isinstance(value, str):
+            raise SchemaError(path, f"expected text, got {value!r}")
+        return value
+
+
+@dataclass
+class Choice(Spec):
+    choices: tuple = ()
+    nullable: bool = False
+    type_name = "one of"
+
+    def check(self, value, path, partial=False):
+        if value is None and self.nullable:
+            return None
+        if value not in self.choices:
+            raise SchemaError(path, f"{value!r} is not one of: {', '.join(map(str, self.choices))}")
+        return value
+
+    def allowed(self):
+        return ", ".join(map(str, self.choices)) + (", null" if self.nullable else "")
+
+
+@dataclass
+class ListOf(Spec):
+    item: Spec = None
+    unique: bool = False
+    type_name = "list"
+
+    def check(self, value, path, partial=False):
+        if not isinstance(value, list):
+            raise SchemaError(path, f"expected a list, got {value!r}")
+        items = [self.item.check(v, path + (i,), partial) for i, v in enumerate(value)]
+        if self.unique and len(set(map(repr, items))) != len(items):
+            raise SchemaError(path, "list entries must be distinct")
+        return items
+
+    def allowed(self):
+        return f"list of {self.item.type_name}" + (f" ({self.item.allowed()})" if self.item.allowed() else "")
+
+
+@dataclass
+class MapOf(Spec):
+    """A mapping with free keys (checked by `key`) to values of one spec."""
+
+    key: Spec = None
+    value: Spec = None
+    key_label: str = "key"
+    type_name = "mapping"
+
+    def check(self, value, path, partial=False):
+        if not isinstance(value, dict):
+            raise SchemaError(path, f"expected a mapping of {self.key_label} to {self.value.type_name}")
+        out = {}
+        for k, v in value.items():
+            key = self.key.check(k, path + (k,))
+            out[key] = self.value.check(v, path + (k,), partial)
+        return out
+
+    def allowed(self):
+        return f"{self.key_label} ({self.key.allowed()}) → {self.value.type_name}"
+
+
+@dataclass
+class Fields(Spec):
+    """A mapping with a fixed set of keys; unknown keys are errors naming the valid ones."""
+
+    fields: dict = None
+    type_name = "mapping"
+
+    def check(self, value, path, partial=False):
+        if not isinstance(value, dict):
+            raise SchemaError(path, f"expected a mapping with keys: {', '.join(self.fields)}")
+        out = {}
+        for key, item in value.items():
+            if key not in self.fields:
+                raise SchemaError(path + (key,), f"unknown key {key!r}; valid keys here: {', '.join(self.fields)}")
+            spec = self.fields[key]
+            out[key] = spec.check(item, path + (key,), partial)
+        if not partial:
+            for key, spec in self.fields.items():
+                if key in out:
+                    continue
+                if spec.default is REQUIRED:
+                    raise SchemaError(path, f"missing required key {key!r}")
+                out[key] = _fill_default(spec)
+        return out
+
+
+def _fill_default(spec):
+    if isinstance(spec, Fields) and spec.default is None:
+        return {k: _fill_default(s) for k, s in spec.fields.items()}
+    return spec.default
+
+
+PLAYER_COUNT = Int("number of players", low=2, high=6)
+COLOUR_NAME = Text("colour name")
+
+SUPPLY = Fields("pieces each player starts with", fields={
+    "per_colour": Int("buildings of each colour", high=40),
+    "roofs": Int("own-colour roofs", high=10),
+    "neutral_roofs": Int("neutral roofs (belong to nobody when placed)", high=10, default=0),
+    "stables": Int("stables", high=20),
+    "merchants": Int("merchants", high=40),
+    "walls": Int("walls", high=60),
+})
+
+COLOUR = Fields("a building colour", fields={
+    "value": Int("value of this colour's palace tile", high=20),
+    "letter": Text("one lower-case letter for this colour in board/1 grids"),
+    "aliases": ListOf("other accepted spellings in records", default=[], item=Text("alias")),
+})
+
+SCHEMA = Fields("a Medina ruleset", fields={
+    "medina": Choice("format tag", choices=("ruleset/1",)),
+    "id": Text("short id (default: the file name without extension)", default=None),
+    "title": Text("one-line title", default=None),
+    "extends": Text("id or path of the ruleset this one starts from", default=None),
+    "sources": ListOf("where the rules come from", default=[], item=Text("source")),
+    "players": ListOf("supported player counts", item=PLAYER_COUNT, unique=True),
+    "board": Fields("board geometry", default=None, fields={
+        "interior": MapOf("interior size [columns, rows] per player count (the wall ring is added around it)",
+                          key=PLAYER_COUNT, key_label="players",
+                          value=ListOf("[columns, rows]", item=Int("cells", low=4, high=24))),
+        "towers": MapOf("tower number at each corner", key=Choice("corner", choices=CORNERS),
+                        key_label="corner", value=Int("tower number", low=1, high=4),
+                        default={"NW": 1, "SE": 2, "NE": 3, "SW": 4}),
+    }),
+    "colours": MapOf("building colours, in order", key=COLOUR_NAME, key_label="colour", value=COLOUR),
+    "supply": MapOf("per-player supply for each player count", key=PLAYER_COUNT, key_label="players",
+                    value=SUPPLY),
+    "well": Fields("the well (placed at setup)", default=None, fields={
+        "enabled": Bool("the game has a well", default=False),
+        "bonus": Int("points per owned building or stable two cells straight from the well", high=20, default=4),
+    }),
+    "turns": Fields("turn structure", default=None, fields={
+        "placements": Int("placements in a normal turn", low=1, high=4, default=2),
+        "opening_single": MapOf("how many opening turns (counted from the first) have one placement only",
+                                key=PLAYER_COUNT, key_label="players", value=Int("turns", high=6), default={}),
+        "forced_roof": Choice("who must place a roof each turn near the end",
+                              choices=("off", "only_player_who_can_place", "only_player_with_roofs"),
+                              default="off"),
+    }),
+    "merchants": Fields("merchant chains", default=None, fields={
+        "new_chain_max_neighbours": Int("most orthogonal merchant neighbours the first merchant of a new chain may have",
+                                        high=1, default=0),
+    }),
+    "towers": Fields("tower tiles", default=None, fields={
+        "reconnect": Choice("which repeated connections of a palace to a tower move the tile",
+                            choices=("once_per_palace_tower", "once_per_palace_arm", "every_new_contact"),
+                            default="every_new_contact"),
+        "merchants": MapOf("merchants waiting on each tower tile for its first holder",
+                           key=Int("tower", low=1, high=4), key_label="tower",
+                           value=Int("merchants", high=10), default={}),
+    }),
+    "tea": Fields("tea tiles", default=None, fields={
+        "colour": Text("claiming a palace of this colour earns tea (null: no tea)", default=None),
+        "awards": ListOf("tea tiles for the 1st, 2nd, … claim; later claims get none", default=[],
+                         item=Int("tiles", high=10)),
+    }),
+    "retirement": ListOf("when a building colour leaves the game (any trigger suffices)",
+                         item=Choice("trigger", choices=("all_players_own", "no_building_fits")),
+                         unique=True, default=["all_players_own"]),
+    "scoring": Fields("scoring", default=None, fields={
+        "merchants_touching_stables": Bool("a merchant next to a palace's stable (not its buildings) scores", default=True),
+        "tiebreak": Choice("how a tie for the highest total is settled",
+                           choices=("shared", "largest_palace_then_earliest_claim"), default="shared"),
+    }),
+})
+
+
+def parameter_rows(spec: Spec = SCHEMA, prefix: str = "") -> list[tuple[str, str, str, str, str]]:
+    """(path, type, allowed, default, meaning) for every parameter, for docs and `--set` help."""
+    rows = []
+    if isinstance(spec, Fields):
+        for key, sub in spec.fields.items():
+            rows.extend(parameter_rows(sub, f"{prefix}{key}" if not prefix else f"{prefix}.{key}"))
+        return rows
+    if isinstance(spec, MapOf) and isinstance(spec.value, Fields):
+        for key, sub in spec.value.fields.items():
+            rows.extend(parameter_rows(sub, f"{prefix}.<{spec.key_label}>.{key}"))
+        return rows
+    default = "required" if spec.default is REQUIRED else repr(spec.default) if spec.default is not None else "null"
+    return [(prefix, spec.type_name, spec.allowed(), default, spec.doc)]
+
+
+def parameter_names() -> list[str]:
+    return [row[0] for row in parameter_rows()]

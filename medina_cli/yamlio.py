@@ -1,0 +1,136 @@
+"""Safe YAML reading with line numbers: no aliases, no duplicate keys, size and text checks.
+
+`read_yaml` returns the plain data together with a `Lines` map from each value's path (a tuple of
+keys and list indices) to its 1-based line, so every later check can name the line it is about.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import yaml
+
+from .errors import fail
+
+MAX_BYTES = 1 << 20  # records and boards are a few kB; refuse anything past 1 MiB
+
+
+class Lines(dict):
+    """Path tuple -> 1-based line of the value (for mappings: the line of the key)."""
+
+    def of(self, *path, default: int | None = None) -> int | None:
+        while path:
+            if path in self:
+                return self[path]
+            path = path[:-1]
+        return self.get((), default)
+
+
+def read_text(path: str) -> tuple[str, str]:
+    """Read a file (or `-` for stdin) as text; returns (display name, text). Never modifies it."""
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            raw = sys.stdin.buffer.read(MAX_BYTES + 1)
+        else:
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise fail("file-not-found", f"cannot read: {exc.strerror or exc}", file=name, unusable=True)
+    if len(raw) > MAX_BYTES:
+        raise fail("too-large", f"larger than {MAX_BYTES // 1024} KiB; not read", file=name, unusable=True)
+    if b"\0" in raw:
+        raise fail("not-text", "binary data (NUL byte), not a text file", file=name, unusable=True)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise fail("not-text", f"not UTF-8 text (bad byte at offset {exc.start})", file=name, unusable=True)
+    return name, text
+
+
+def parse_yaml(text: str, name: str):
+    """Parse one YAML document into (data, Lines); raises MedinaError on any hazard."""
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise fail("yaml-alias", "YAML anchors and aliases are not accepted",
+                           file=name, line=event.start_mark.line + 1)
+        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        raise fail("yaml-syntax", f"YAML syntax error: {exc.problem or exc.context}", file=name, line=line)
+    except yaml.YAMLError as exc:
+        raise fail("yaml-syntax", f"YAML error: {exc}", file=name)
+    except RecursionError:
+        raise fail("yaml-syntax", "YAML nesting too deep", file=name)
+    if len(nodes) > 1:
+        raise fail("yaml-multiple-documents", "more than one YAML document",
+                   file=name, line=nodes[1].start_mark.line + 1)
+    lines = Lines()
+    if not nodes:
+        return None, lines
+    constructor = yaml.SafeLoader("")
+    try:
+        data = _convert(nodes[0], (), lines, constructor, name)
+    except RecursionError:
+        raise fail("yaml-syntax", "YAML nesting too deep", file=name)
+    return data, lines
+
+
+def read_yaml(path: str):
+    """Read and parse a YAML file; returns (display name, data, Lines)."""
+    name, text = read_text(path)
+    data, lines = parse_yaml(text, name)
+    return name, data, lines
+
+
+def _convert(node, path, lines: Lines, constructor, name):
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        result = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise fail("yaml-wrong-type", "a mapping key must be a plain value",
+                           file=name, line=key_node.start_mark.line + 1)
+            key = _scalar(key_node, constructor, name)
+            try:
+                duplicate = key in result
+            except TypeError:
+                raise fail("yaml-wrong-type", "unusable mapping key", file=name, line=key_node.start_mark.line + 1)
+            if duplicate:
+                raise fail("yaml-duplicate-key", f"duplicate key {key!r}",
+                           file=name, line=key_node.start_mark.line + 1)
+            result[key] = _convert(value_node, path + (key,), lines, constructor, name)
+            lines[path + (key,)] = key_node.start_mark.line + 1
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(item, path + (i,), lines, constructor, name) for i, item in enumerate(node.value)]
+    return _scalar(node, constructor, name)
+
+
+def _scalar(node, constructor, name):
+    try:
+        return constructor.construct_object(node, deep=True)
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:
+        raise fail("yaml-syntax", f"unreadable value {node.value!r}: {exc}", file=name, line=node.start_mark.line + 1)
+
+
+def yaml_type(value) -> str:
+    """How YAML read a value, in words, for messages about values that should have been text."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"a {type(value).__name__}"
+
+
+def is_file_path(ref: str) -> bool:
+    return ref.endswith((".yaml", ".yml")) or "/" in ref or Path(ref).suffix != ""
