@@ -128,10 +128,11 @@ class Problem:
 class MedinaError(Exception):
     """An error that stops the current operation; carries one `Problem`."""
 
-    def __init__(self, problem: Problem, *, unusable: bool = False):
+    def __init__(self, problem: Problem, *, unusable: bool = False, usage: bool = False):
         super().__init__(problem.human())
         self.problem = problem
-        self.unusable = unusable  # True: exit 2 (unreadable input or usage), else exit 1
+        self.unusable = unusable or usage  # True: exit 2 (unreadable input or usage), else exit 1
+        self.usage = usage  # the command line itself is wrong (bad --ruleset or --set)
 
 
 def fail(code: str, message: str, *, unusable: bool = False, **where) -> MedinaError:

@@ -82,6 +82,7 @@ class Game:
         self.owned: list[set[str]] = [set() for _ in players]
         self.buildings = {c: 0 for c in self.colours}
         self.stables = 0
+        self.start_merchant = merchant
         self.merchants = 1 << merchant
         self.walls = 0
         self.well = well

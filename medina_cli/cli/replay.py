@@ -1,0 +1,119 @@
+"""`medina replay` and `medina moves`: a record's position, its event log, and the legal placements."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .common import JsonOption, RulesetOption, SetOption, ToOption, emit_json, load_record, report_problems, say
+
+FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
+
+
+def _replayed(file: str, ruleset, set_, to):
+    from ..records.replay import replay
+    record = load_record(file, ruleset, set_)
+    outcome = replay(record, to_turn=to)
+    report_problems(outcome.problems)
+    if outcome.game is None:
+        raise typer.Exit(1)
+    return record, outcome
+
+
+def replay_command(
+    file: FileArgument,
+    to: ToOption = None,
+    ruleset: RulesetOption = None,
+    set_: SetOption = None,
+) -> None:
+    """Replay a record: the event log turn by turn, then the board, the supplies and who is to move."""
+    from tabulate import tabulate
+
+    from ..render.text import legend, render_board
+
+    record, outcome = _replayed(file, ruleset, set_, to)
+    game = outcome.game
+    geo = game.geo
+    say(f"{record.file}: {record.ruleset.id}, players {', '.join(record.players)}")
+    say(f"setup: start merchant {geo.name(record.merchant)}"
+        + (f", well {geo.name(record.well)}" if record.well is not None else ""))
+    say()
+    entries = {entry.number: entry for entry in record.turns}
+    width = max(len(p) for p in record.players)
+    for number, events in outcome.turn_events:
+        if number:
+            entry = entries[number]
+            tokens = ", ".join("tea" if a.kind == "tea" else "pass" if a.kind == "pass"
+                               else f"{a.piece} {geo.name(a.cell)}" for a in entry.actions)
+            say(f"{number:>4}  {entry.player:<{width}}  {tokens}")
+        for event in events:
+            say(f"{'':>4}  {'':<{width}}    * {event.text}")
+    say()
+    where = f"after turn {outcome.turns_played}" if outcome.turns_played else "at the start"
+    say(f"Position {where}:")
+    say(render_board(game))
+    say(legend(game))
+    say()
+    headers = ["player", *game.colours, "roof", "neutral", "stable", "merchant", "wall"]
+    if game.rules.tea_colour:
+        headers.append("tea")
+    rows = []
+    for seat, name in enumerate(game.players):
+        supply = game.supply[seat]
+        row = [name, *(supply[c] for c in game.colours), supply["roof"], supply["neutral"], supply["stable"],
+               supply["merchant"], supply["wall"]]
+        if game.rules.tea_colour:
+            row.append(game.tea[seat])
+        rows.append(row)
+    if not game.rules.supply["neutral_roofs"]:
+        headers.remove("neutral")
+        for row in rows:
+            del row[len(game.colours) + 2]
+    say("Supply left:")
+    say(tabulate(rows, headers=headers, tablefmt="simple"))
+    say()
+    if outcome.errors:
+        say(f"Replay stopped at turn {outcome.errors[0].turn}: {outcome.errors[0].message}")
+    elif game.finished:
+        say("The game is over.")
+    else:
+        say(f"{game.players[game.to_move]} is to move.")
+    raise typer.Exit(1 if outcome.problems else 0)
+
+
+def moves(
+    file: FileArgument,
+    to: ToOption = None,
+    ruleset: RulesetOption = None,
+    set_: SetOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """List every legal placement for the player to move (the first placement of a turn)."""
+    from ..engine.board import bits
+
+    record, outcome = _replayed(file, ruleset, set_, to)
+    if outcome.errors:
+        raise typer.Exit(1)
+    game = outcome.game
+    geo = game.geo
+    player = None if game.to_move is None else game.players[game.to_move]
+    masks = game.legal_masks()
+    if json_:
+        tokens = sorted(f"{piece} {geo.name(cell)}" for piece, cells in masks for cell in bits(cells))
+        emit_json({"format": "medina-moves/1", "after_turn": outcome.turns_played, "player": player,
+                   "placements": tokens})
+        raise typer.Exit(1 if outcome.problems else 0)
+    where = f"after turn {outcome.turns_played}" if outcome.turns_played else "at the start"
+    if player is None:
+        say(f"{record.file} {where}: the game is over; nobody can place anything.")
+        raise typer.Exit(1 if outcome.problems else 0)
+    total = sum(cells.bit_count() for _, cells in masks)
+    say(f"{record.file} {where}: {player} to move, {total} legal placement{'s' if total != 1 else ''}"
+        + (" (a roof is forced this turn)" if game.forced else ""))
+    for piece, cells in masks:
+        names = sorted((geo.name(c) for c in bits(cells)), key=lambda n: (n[0], int(n[1:])))
+        say(f"  {piece:<9} {len(names):>3}: {' '.join(names)}")
+    if game.can_tea():
+        say("  tea may replace one placement this turn")
+    raise typer.Exit(1 if outcome.problems else 0)

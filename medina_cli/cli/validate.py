@@ -1,0 +1,69 @@
+"""`medina validate`: is every placement of a record legal under its edition?"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .common import JsonOption, RulesetOption, SetOption, emit_json, expand_inputs, say
+
+
+def validate(
+    files: Annotated[list[str], typer.Argument(metavar="FILE", help="Record files, directories (every *.yaml below them) or - for stdin.")],
+    ruleset: RulesetOption = None,
+    set_: SetOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Check recorded games: every placement legal, turns in order, the claimed result right.
+
+    Exit status: 0 all valid, 1 some record invalid, 2 unusable input or usage error.
+    """
+    from ..errors import MedinaError, Problem
+    from ..records.record import read_record
+    from ..records.replay import replay
+
+    results, status = [], 0
+    paths = expand_inputs(files)
+    if not paths:
+        say("no *.yaml files found")
+        raise typer.Exit(2)
+    for path in paths:
+        try:
+            record = read_record(path, ruleset=ruleset, overrides=tuple(set_ or ()))
+        except MedinaError as exc:
+            if exc.usage:
+                say(exc.problem.human())
+                raise typer.Exit(2)
+            problem = exc.problem
+            results.append({"file": problem.file or path, "ruleset": None, "valid": False, "finished": False,
+                            "errors": [problem.to_json()], "warnings": []})
+            status = max(status, 2 if exc.unusable else 1)
+            if not json_:
+                say(problem.human())
+                say(f"{problem.file or path}: UNREADABLE")
+            continue
+        outcome = replay(record)
+        errors: list[Problem] = outcome.problems
+        status = max(status, 1 if errors else 0)
+        results.append({"file": record.file, "ruleset": record.ruleset.id if record.ruleset else None,
+                        "valid": not errors, "finished": outcome.finished,
+                        "errors": [e.to_json() for e in errors],
+                        "warnings": [w.to_json() for w in outcome.warnings]})
+        if not json_:
+            for problem in errors + outcome.warnings:
+                say(("warning: " if problem in outcome.warnings else "") + problem.human())
+            say(_summary(record, outcome))
+    if json_:
+        emit_json({"format": "medina-validate/1", "results": results})
+    raise typer.Exit(status)
+
+
+def _summary(record, outcome) -> str:
+    count = len(outcome.problems)
+    if count:
+        return f"{record.file}: INVALID ({count} error{'s' if count != 1 else ''})"
+    game = outcome.game
+    facts = f"{record.ruleset.id}, {len(record.players)} players, {len(record.turns)} turns, {game.placements_made} placements"
+    state = "finished" if outcome.finished else "unfinished"
+    return f"{record.file}: valid ({state}; {facts})"

@@ -1,0 +1,126 @@
+"""Scoring a position: owned palaces, merchants, walls, the well bonus, palace and tower tiles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .board import bits
+from .game import NEUTRAL
+
+
+@dataclass
+class PalaceScore:
+    colour: str
+    cells: list[str]
+    buildings: int
+    stables: int
+    merchants: int
+    walls: int
+    well: int  # bonus points
+    size: int
+    claim_order: int | None
+
+    @property
+    def points(self) -> int:
+        return self.buildings + self.stables + self.merchants + self.walls + self.well
+
+    def to_json(self) -> dict:
+        return {"colour": self.colour, "cells": self.cells, "buildings": self.buildings, "stables": self.stables,
+                "merchants": self.merchants, "walls": self.walls, "well": self.well, "points": self.points}
+
+
+@dataclass
+class PlayerScore:
+    name: str
+    palaces: list[PalaceScore] = field(default_factory=list)
+    palace_tiles: list[str] = field(default_factory=list)
+    tower_tiles: list[int] = field(default_factory=list)
+    tile_points: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(p.points for p in self.palaces) + self.tile_points
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "total": self.total, "palaces": [p.to_json() for p in self.palaces],
+                "palace_tiles": self.palace_tiles, "tower_tiles": self.tower_tiles}
+
+
+@dataclass
+class ScoreSheet:
+    ruleset: str
+    finished: bool
+    players: list[PlayerScore]
+    winners: list[str]
+    undetermined: list[dict] = field(default_factory=list)
+
+    def totals(self) -> dict[str, int]:
+        return {p.name: p.total for p in self.players}
+
+    def to_json(self) -> dict:
+        return {"format": "medina-score/1", "ruleset": self.ruleset, "finished": self.finished,
+                "players": [p.to_json() for p in self.players], "undetermined": self.undetermined,
+                "winners": self.winners}
+
+
+def palace_score(rules, geo, palace, merchants: int, walls: int, well_bonus_cells: int) -> PalaceScore:
+    pieces = palace.buildings | palace.stables
+    around = geo.orth(pieces)
+    merchant_touch = geo.orth(pieces if rules.merchants_touching_stables else palace.buildings)
+    return PalaceScore(
+        colour=palace.colour,
+        cells=[geo.name(c) for c in sorted(bits(pieces), key=lambda c: (-(c // geo.width), c % geo.width))],
+        buildings=palace.buildings.bit_count(),
+        stables=palace.stables.bit_count(),
+        merchants=(merchant_touch & merchants).bit_count(),
+        walls=(around & walls).bit_count(),
+        well=rules.well_bonus * (pieces & well_bonus_cells).bit_count(),
+        size=pieces.bit_count(),
+        claim_order=palace.claim_order,
+    )
+
+
+def score_position(rules, geo, players: list[str], palaces, merchants: int, walls: int, well_bonus_cells: int,
+                   palace_tiles: dict[str, int | None], tower_tiles: dict[int, int | None], *,
+                   finished: bool, undetermined: list[dict] = ()) -> ScoreSheet:
+    """Score every player. Tile holders are seat indices, NEUTRAL or None (nobody)."""
+    sheet = [PlayerScore(name) for name in players]
+    for palace in sorted(palaces, key=lambda p: (rules.colour_names.index(p.colour), p.id)):
+        if palace.owner is not None and palace.owner != NEUTRAL:
+            sheet[palace.owner].palaces.append(palace_score(rules, geo, palace, merchants, walls, well_bonus_cells))
+    values = {c.name: c.value for c in rules.colours}
+    for colour in rules.colour_names:
+        holder = palace_tiles.get(colour)
+        if holder is not None and holder != NEUTRAL:
+            sheet[holder].palace_tiles.append(colour)
+            sheet[holder].tile_points += values[colour]
+    for tower in sorted(tower_tiles):
+        holder = tower_tiles[tower]
+        if holder is not None and holder != NEUTRAL:
+            sheet[holder].tower_tiles.append(tower)
+            sheet[holder].tile_points += tower
+    winners = [] if undetermined else winners_of(rules.tiebreak, sheet)
+    return ScoreSheet(rules.ruleset_id, finished, sheet, winners, list(undetermined))
+
+
+def winners_of(tiebreak: str, sheet: list[PlayerScore]) -> list[str]:
+    best = max(p.total for p in sheet)
+    tied = [p for p in sheet if p.total == best]
+    if tiebreak == "largest_palace_then_earliest_claim" and len(tied) > 1:
+        def strength(player):
+            largest = max((p.size for p in player.palaces), default=0)
+            earliest = min((p.claim_order for p in player.palaces if p.size == largest and p.claim_order is not None),
+                           default=float("inf"))
+            return (-largest, earliest)
+        top = min(strength(p) for p in tied)
+        tied = [p for p in tied if strength(p) == top]
+    return [p.name for p in tied]
+
+
+def score_game(game) -> ScoreSheet:
+    """The score sheet of a game's current position (final if the game is over)."""
+    return score_position(
+        game.rules, game.geo, game.players, game.palaces, game.merchants, game.walls, game.well_bonus_cells,
+        {c: (p.owner if p else None) for c, p in game.palace_tile.items()},
+        {t: (p.owner if p else None) for t, p in game.tower_tile.items()},
+        finished=game.finished)

@@ -1,0 +1,348 @@
+"""Game records (`medina: record/1`): a lenient reader that collects every problem with its line,
+and a strict canonical writer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from ..engine.board import geometry_for
+from ..errors import Collected, MedinaError
+from ..rules.loader import Ruleset, load_ruleset
+from ..yamlio import Lines, parse_yaml, read_text, yaml_type
+
+FORMAT_TAG = "record/1"
+TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
+RESERVED_PLAYER = "neutral"
+
+
+@dataclass
+class Action:
+    """One comma-separated item of a turn: a placement, `tea` or `pass`."""
+
+    kind: str  # "place", "tea" or "pass"
+    piece: str | None = None
+    cell: int | None = None
+
+
+@dataclass
+class TurnEntry:
+    number: int  # 1-based position in `turns`
+    player: str
+    line: int | None
+    actions: list[Action]
+    readable: bool = True  # False when the entry had a problem of its own
+
+
+@dataclass
+class Record:
+    file: str
+    ruleset: Ruleset | None = None
+    players: list[str] = field(default_factory=list)
+    merchant: int | None = None
+    well: int | None = None
+    turns: list[TurnEntry] = field(default_factory=list)
+    result: dict[str, int] | None = None
+    result_lines: dict[str, int] = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)  # event, date, notes and x- keys, kept as read
+    problems: Collected = field(default_factory=Collected)
+
+    @property
+    def rules(self):
+        return self.ruleset.for_players(len(self.players))
+
+    @property
+    def playable(self) -> bool:
+        """Can the turns be replayed? (ruleset, players and setup are usable)"""
+        return self.ruleset is not None and bool(self.players) and self.merchant is not None and (
+            self.well is not None or not self.rules.well)
+
+
+def read_record(path: str, *, ruleset: str | None = None, overrides=()) -> Record:
+    """Read a record file (`-` for stdin). Raises MedinaError only when nothing can be read at all;
+    every other problem is collected in `record.problems`."""
+    name, text = read_text(path)
+    base_dir = Path(path).parent if path != "-" else Path.cwd()
+    return parse_record(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
+
+
+def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None) -> Record:
+    record = Record(file=name)
+    try:
+        data, lines = parse_yaml(text, name)
+    except MedinaError as exc:
+        if exc.unusable:
+            raise
+        record.problems.errors.append(exc.problem)
+        return record
+    _Reader(record, data, lines, ruleset, overrides, base_dir).read()
+    return record
+
+
+class _Reader:
+    def __init__(self, record: Record, data, lines: Lines, ruleset_ref, overrides, base_dir):
+        self.r, self.data, self.lines = record, data, lines
+        self.ruleset_ref, self.overrides, self.base_dir = ruleset_ref, overrides, base_dir
+
+    def error(self, code, message, path=(), **where):
+        self.r.problems.error(code, message, file=self.r.file, line=where.pop("line", None) or self.lines.of(*path),
+                              **where)
+
+    def read(self) -> None:
+        data = self.data
+        if not isinstance(data, dict):
+            self.error("bad-format-tag", "not a Medina record: expected a mapping starting with `medina: record/1`")
+            return
+        tag = data.get("medina")
+        if tag != FORMAT_TAG:
+            hint = " (a finished board: use `medina score`)" if tag == "board/1" else ""
+            self.error("bad-format-tag", f"`medina:` must be {FORMAT_TAG!r}, found {tag!r}{hint}", ("medina",))
+            return
+        for key in data:
+            if not isinstance(key, str):
+                self.error("yaml-not-text", f"top-level key {key!r} is {yaml_type(key)}, not text", (key,))
+            elif key.startswith("x-"):
+                self.r.meta[key] = data[key]
+            elif key not in TOP_KEYS:
+                self.error("unknown-key", f"unknown key {key!r} (valid: {', '.join(TOP_KEYS)}; "
+                           "prefix your own keys with x-)", (key,))
+        self._meta()
+        if not self._ruleset() or not self._players():
+            return
+        self._setup()
+        self._turns()
+        self._result()
+
+    def _meta(self):
+        for key in ("event", "date"):
+            if key in self.data:
+                value = self.data[key]
+                if not isinstance(value, str):
+                    self.error("yaml-not-text", f"`{key}` is {yaml_type(value)}; quote it to make it text"
+                               + (" (YAML reads an unquoted date as a date)" if key == "date" else ""), (key,))
+                else:
+                    self.r.meta[key] = value
+        if "notes" in self.data:
+            notes = self.data["notes"]
+            if isinstance(notes, str) or (isinstance(notes, list) and all(isinstance(n, str) for n in notes)):
+                self.r.meta["notes"] = notes
+            else:
+                self.error("bad-notes", "`notes` must be text or a list of text", ("notes",))
+
+    def _ruleset(self) -> bool:
+        ref = self.ruleset_ref or self.data.get("ruleset")
+        if ref is None:
+            self.error("missing-key", "missing `ruleset:` (a built-in id or a path)", ())
+            return False
+        if not isinstance(ref, str):
+            self.error("yaml-not-text", f"`ruleset` is {yaml_type(ref)}, not text", ("ruleset",))
+            return False
+        try:
+            self.r.ruleset = load_ruleset(ref, self.overrides, base_dir=self.base_dir)
+        except MedinaError as exc:
+            problem = exc.problem
+            if self.ruleset_ref is not None or problem.code == "bad-set":
+                problem.file = problem.file or ("--set" if problem.code == "bad-set" else "--ruleset")
+                raise MedinaError(problem, usage=True)
+            if problem.file is None:
+                problem.file, problem.line = self.r.file, self.lines.of("ruleset")
+            self.r.problems.errors.append(problem)
+            return False
+        return True
+
+    def _players(self) -> bool:
+        players = self.data.get("players")
+        if not isinstance(players, list) or not players:
+            self.error("bad-players" if players is not None else "missing-key",
+                       "`players` must be a list of player names in seat order", ("players",))
+            return False
+        names = []
+        for i, name in enumerate(players):
+            if not isinstance(name, str):
+                self.error("yaml-not-text", f"player {name!r} is read by YAML as {yaml_type(name)}; quote the name",
+                           ("players", i))
+                return False
+            if name.strip() != name or not name:
+                self.error("bad-players", f"player name {name!r} is empty or has surrounding spaces", ("players", i))
+                return False
+            if name == RESERVED_PLAYER:
+                self.error("bad-players", "the player name `neutral` is reserved", ("players", i))
+                return False
+            if name in names:
+                self.error("bad-players", f"player {name!r} is listed twice", ("players", i))
+                return False
+            names.append(name)
+        counts = self.r.ruleset.player_counts
+        if len(names) not in counts:
+            self.error("unsupported-player-count", f"{self.r.ruleset.id} is for {', '.join(map(str, counts))} "
+                       f"players, not {len(names)}", ("players",))
+            return False
+        self.r.players = names
+        return True
+
+    def _setup(self):
+        setup = self.data.get("setup")
+        rules = self.r.rules
+        if not isinstance(setup, dict):
+            self.error("bad-setup" if setup is not None else "missing-key",
+                       "`setup` must be a mapping with the start merchant" + (" and the well" if rules.well else ""),
+                       ("setup",))
+            return
+        wanted = ("merchant", "well") if rules.well else ("merchant",)
+        for key in setup:
+            if isinstance(key, str) and key.startswith("x-"):
+                continue
+            if key not in wanted:
+                extra = " (this ruleset has no well)" if key == "well" else ""
+                self.error("unknown-key", f"unknown setup key {key!r}{extra}; valid: {', '.join(wanted)}",
+                           ("setup", key))
+        geo = geometry_for(rules)
+        allowed = geo.interior & ~geo.edge_row
+        cells = {}
+        for key in wanted:
+            if key not in setup:
+                self.error("bad-setup", f"setup has no {key}", ("setup",))
+                continue
+            value = setup[key]
+            cell = geo.parse(value) if isinstance(value, str) else None
+            if cell is None:
+                self.error("bad-cell", f"setup {key}: {value!r} is not a cell of this board ({geo.describe_extent()})",
+                           ("setup", key))
+            elif not (allowed >> cell) & 1:
+                self.error("bad-setup", f"setup {key} {geo.name(cell)}: must be an interior cell off the edge row",
+                           ("setup", key))
+            else:
+                cells[key] = cell
+        if len(cells) == 2 and cells["merchant"] == cells["well"]:
+            self.error("bad-setup", "the start merchant and the well must be on different cells", ("setup", "well"))
+            return
+        self.r.merchant = cells.get("merchant")
+        self.r.well = cells.get("well")
+
+    def _turns(self):
+        turns = self.data.get("turns")
+        if turns is None:
+            turns = []
+        if not isinstance(turns, list):
+            self.error("yaml-wrong-type", "`turns` must be a list of `- player: placements`", ("turns",))
+            return
+        pieces = self.r.ruleset.piece_names()
+        geo = geometry_for(self.r.rules)
+        for i, item in enumerate(turns):
+            self.r.turns.append(self._turn(i, item, pieces, geo))
+
+    def _turn(self, i, item, pieces, geo) -> TurnEntry:
+        number, path = i + 1, ("turns", i)
+        line = self.lines.of(*path)
+        if not isinstance(item, dict) or len(item) != 1:
+            self.error("bad-turn", "a turn must be a one-key mapping `player: placements`", path, turn=number)
+            return TurnEntry(number, "?", line, [], readable=False)
+        (player, text), = item.items()
+        if not isinstance(player, str):
+            self.error("yaml-not-text", f"player {player!r} is read by YAML as {yaml_type(player)}; quote the name",
+                       path, turn=number)
+            return TurnEntry(number, str(player), line, [], readable=False)
+        entry = TurnEntry(number, player, line, [])
+        where = dict(turn=number, player=player)
+        if player not in self.r.players:
+            self.error("unknown-player", f"{player!r} is not in players ({', '.join(self.r.players)})", path, **where)
+            entry.readable = False
+        if not isinstance(text, str) or not text.strip():
+            self.error("bad-turn", f"the turn must list placements as text, found {yaml_type(text)}", path, **where)
+            entry.readable = False
+            return entry
+        tokens = [t.strip() for t in text.split(",")]
+        for k, token in enumerate(tokens, 1):
+            action = self._action(token, pieces, geo, path, number, k, player)
+            if action is None:
+                entry.readable = False
+            else:
+                entry.actions.append(action)
+        if any(a.kind == "pass" for a in entry.actions) and len(tokens) > 1:
+            self.error("bad-turn", "`pass` is the whole turn; it cannot be combined with placements", path, **where)
+            entry.readable = False
+        return entry
+
+    def _action(self, token, pieces, geo, path, turn, k, player) -> Action | None:
+        where = dict(turn=turn, placement=k, player=player)
+        words = token.split()
+        if len(words) == 1 and words[0].lower() in ("tea", "pass"):
+            return Action(words[0].lower())
+        if len(words) != 2:
+            self.error("bad-placement", f"{token!r} is not `<piece> <cell>`, `tea` or `pass`", path, **where)
+            return None
+        piece_word, cell_word = words
+        piece = pieces.get(piece_word.lower())
+        if piece is None:
+            valid = ", ".join(sorted({p for p in pieces.values()}))
+            self.error("unknown-piece", f"{piece_word!r} is not a piece of {self.r.ruleset.id} (pieces: {valid})",
+                       path, **where)
+            return None
+        cell = geo.parse(cell_word)
+        if cell is None:
+            self.error("bad-cell", f"{cell_word!r} is not a cell of this board ({geo.describe_extent()})",
+                       path, **where)
+            return None
+        return Action("place", piece, cell)
+
+    def _result(self):
+        if "result" not in self.data:
+            return
+        result = self.data["result"]
+        path = ("result",)
+        if not isinstance(result, dict):
+            self.error("bad-result", "`result` must map every player to a whole number", path)
+            return
+        clean = {}
+        for name, value in result.items():
+            if name not in self.r.players:
+                self.error("bad-result", f"result names {name!r}, who is not a player", path + (name,))
+            elif isinstance(value, bool) or not isinstance(value, int):
+                self.error("bad-result", f"result for {name}: {value!r} is not a whole number", path + (name,))
+            else:
+                clean[name] = value
+                self.r.result_lines[name] = self.lines.of(*path, name)
+        missing = [p for p in self.r.players if p not in result]
+        if missing:
+            self.error("bad-result", f"result does not name {', '.join(missing)}", path)
+        self.r.result = clean
+
+
+# --- the strict writer ---------------------------------------------------------------------------
+
+def _quote(value) -> str:
+    """A YAML flow scalar that reads back as exactly this value."""
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000).strip()
+    return text[:-4].rstrip() if text.endswith("\n...") else text.removesuffix("...").rstrip()
+
+
+def action_token(geo, action) -> str:
+    if action[0] == "tea":
+        return "tea"
+    return f"{action[0]} {geo.name(action[1])}"
+
+
+def write_record(*, ruleset_ref: str, players: list[str], geo, merchant: int, well: int | None,
+                 turns: list[tuple[str, list[str]]], result: dict[str, int] | None = None,
+                 meta: dict | None = None) -> str:
+    """Canonical record/1 text. `turns` holds (player, [tokens]) pairs."""
+    out = [f"medina: {FORMAT_TAG}", f"ruleset: {_quote(ruleset_ref)}",
+           "players: [" + ", ".join(_quote(p) for p in players) + "]", "setup:",
+           f"  merchant: {geo.name(merchant)}"]
+    if well is not None:
+        out.append(f"  well: {geo.name(well)}")
+    out.append("turns:" if turns else "turns: []")
+    for player, tokens in turns:
+        out.append(f"  - {_quote(player)}: {', '.join(tokens)}")
+    meta = dict(meta or {})
+    for key in ("event", "date", "notes"):
+        if key in meta:
+            out.append(f"{key}: {_quote(meta.pop(key))}")
+    if result is not None:
+        out.append("result: {" + ", ".join(f"{_quote(p)}: {result[p]}" for p in players if p in result) + "}")
+    for key, value in meta.items():
+        out.append(f"{_quote(key)}: {_quote(value)}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,108 @@
+"""Replay a record through the engine, turn by turn, stopping at the first illegal action."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine.game import Game, IllegalPlacement
+from ..engine.scoring import score_game
+from ..errors import Problem
+from .record import Record
+
+
+@dataclass
+class Replay:
+    record: Record
+    game: Game | None
+    turns_played: int = 0  # entries of `turns` replayed completely
+    errors: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    turn_events: list[tuple[int, list]] = field(default_factory=list)  # (turn number, events) per turn
+
+    @property
+    def problems(self) -> list[Problem]:
+        return self.record.problems.errors + self.errors
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    @property
+    def finished(self) -> bool:
+        return self.game is not None and self.game.finished and not self.errors
+
+
+def replay(record: Record, *, to_turn: int | None = None, check_result: bool = True) -> Replay:
+    """Play `record` (through its first `to_turn` entries, if given) and collect what goes wrong."""
+    if not record.playable:
+        return Replay(record, None)
+    game = Game(record.rules, record.players, record.merchant, record.well)
+    result = Replay(record, game, turn_events=[(0, list(game.events))])
+    stop = len(record.turns) if to_turn is None else min(to_turn, len(record.turns))
+    for entry in record.turns[:stop]:
+        if not entry.readable:
+            break  # its own problem is already reported; the rest cannot be trusted
+        before = len(game.events)
+        problem = _play_turn(game, record, entry)
+        result.turn_events.append((entry.number, game.events[before:]))
+        if problem is not None:
+            result.errors.append(problem)
+            break
+        result.turns_played = entry.number
+    if to_turn is None and not result.errors and not record.problems.errors:
+        _finish_checks(result, check_result)
+    return result
+
+
+def _problem(record, entry, code, message, placement=None) -> Problem:
+    return Problem(code, message, file=record.file, line=entry.line, turn=entry.number,
+                   placement=placement, player=entry.player)
+
+
+def _play_turn(game: Game, record: Record, entry) -> Problem | None:
+    seat = record.players.index(entry.player)
+    if game.finished:
+        return _problem(record, entry, "game-over", "the game had already ended (nobody could place anything)")
+    if entry.actions[0].kind == "pass":
+        if game.can_place(seat):
+            return _problem(record, entry, "pass-while-able", f"{entry.player} passes but has a legal placement")
+        return None
+    if seat != game.to_move:
+        expected = game.players[game.to_move]
+        return _problem(record, entry, "out-of-turn", f"it is {expected}'s turn, not {entry.player}'s")
+    started = game.turns_started
+    for k, action in enumerate(entry.actions, 1):
+        if game.to_move != seat or game.turns_started != started:
+            return _problem(record, entry, "too-many-placements",
+                            f"the turn was already over after {k - 1} action(s)", k)
+        try:
+            if action.kind == "tea":
+                game.use_tea()
+            else:
+                game.play(action.piece, action.cell)
+        except IllegalPlacement as exc:
+            return _problem(record, entry, exc.code, exc.message, k)
+    if game.turn_open() and game.to_move == seat and game.turns_started == started:
+        if game.forced:
+            return _problem(record, entry, "forced-roof", f"{entry.player} had to place one of his roofs this turn")
+        return _problem(record, entry, "too-few-placements",
+                        f"{entry.player} stopped after {len(entry.actions)} action(s) but could still place")
+    return None
+
+
+def _finish_checks(result: Replay, check_result: bool) -> None:
+    record, game = result.record, result.game
+    if not game.finished:
+        result.warnings.append(Problem("unfinished", "the record stops before the game ends "
+                                       f"({game.players[game.to_move]} could still place)", file=record.file))
+        if record.result is not None:
+            result.warnings.append(Problem("result-unchecked", "`result` is not checked: the game is unfinished",
+                                           file=record.file))
+        return
+    if check_result and record.result:
+        totals = score_game(game).totals()
+        for name, claimed in record.result.items():
+            if totals[name] != claimed:
+                result.errors.append(Problem("result-mismatch", f"result claims {claimed} for {name}, "
+                                             f"the replay scores {totals[name]}", file=record.file,
+                                             line=record.result_lines.get(name), player=name))
