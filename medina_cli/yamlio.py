@@ -7,8 +7,6 @@ keys and list indices) to its 1-based line, so every later check can name the li
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-
 import yaml
 
 from .errors import fail
@@ -49,34 +47,41 @@ def read_text(path: str) -> tuple[str, str]:
     return name, text
 
 
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it
+
+
 def parse_yaml(text: str, name: str):
     """Parse one YAML document into (data, Lines); raises MedinaError on any hazard."""
+    loader = LOADER(text)
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                raise fail("yaml-alias", "YAML anchors and aliases are not accepted",
-                           file=name, line=event.start_mark.line + 1)
-        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        root = loader.get_single_node()
+    except yaml.composer.ComposerError as exc:
+        if "expected a single document" in str(exc.context or ""):
+            raise fail("yaml-multiple-documents", "more than one YAML document",
+                       file=name, line=exc.problem_mark.line + 1 if exc.problem_mark else None)
+        raise _syntax(exc, name)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        raise fail("yaml-syntax", f"YAML syntax error: {exc.problem or exc.context}", file=name, line=line)
+        raise _syntax(exc, name)
     except yaml.YAMLError as exc:
         raise fail("yaml-syntax", f"YAML error: {exc}", file=name)
     except RecursionError:
         raise fail("yaml-syntax", "YAML nesting too deep", file=name)
-    if len(nodes) > 1:
-        raise fail("yaml-multiple-documents", "more than one YAML document",
-                   file=name, line=nodes[1].start_mark.line + 1)
+    finally:
+        loader.dispose()
     lines = Lines()
-    if not nodes:
+    if root is None:
         return None, lines
-    constructor = yaml.SafeLoader("")
     try:
-        data = _convert(nodes[0], (), lines, constructor, name)
+        data = _convert(root, (), lines, loader, name, set())
     except RecursionError:
         raise fail("yaml-syntax", "YAML nesting too deep", file=name)
     return data, lines
+
+
+def _syntax(exc, name):
+    mark = exc.problem_mark or exc.context_mark
+    return fail("yaml-syntax", f"YAML syntax error: {exc.problem or exc.context}",
+                file=name, line=mark.line + 1 if mark else None)
 
 
 def read_yaml(path: str):
@@ -86,7 +91,11 @@ def read_yaml(path: str):
     return name, data, lines
 
 
-def _convert(node, path, lines: Lines, constructor, name):
+def _convert(node, path, lines: Lines, constructor, name, seen: set):
+    if id(node) in seen:  # a node met twice is an alias: refuse before an alias bomb can expand
+        raise fail("yaml-alias", "YAML anchors and aliases are not accepted "
+                   f"(anchor at line {node.start_mark.line + 1})", file=name, line=node.start_mark.line + 1)
+    seen.add(id(node))
     lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         result = {}
@@ -102,11 +111,11 @@ def _convert(node, path, lines: Lines, constructor, name):
             if duplicate:
                 raise fail("yaml-duplicate-key", f"duplicate key {key!r}",
                            file=name, line=key_node.start_mark.line + 1)
-            result[key] = _convert(value_node, path + (key,), lines, constructor, name)
+            result[key] = _convert(value_node, path + (key,), lines, constructor, name, seen)
             lines[path + (key,)] = key_node.start_mark.line + 1
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, path + (i,), lines, constructor, name) for i, item in enumerate(node.value)]
+        return [_convert(item, path + (i,), lines, constructor, name, seen) for i, item in enumerate(node.value)]
     return _scalar(node, constructor, name)
 
 
@@ -130,7 +139,3 @@ def yaml_type(value) -> str:
     if isinstance(value, list):
         return "a list"
     return f"a {type(value).__name__}"
-
-
-def is_file_path(ref: str) -> bool:
-    return ref.endswith((".yaml", ".yml")) or "/" in ref or Path(ref).suffix != ""

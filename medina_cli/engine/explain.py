@@ -60,8 +60,7 @@ def explain(game, piece: str, cell: int) -> tuple[str, str]:
             return "stable-not-adjacent", f"{what}: a stable must touch a building orthogonally"
         if is_building:
             palace = game.open_palace[piece]
-            masks = game.board_masks()
-            if palace is not None and masks.building[piece] & palace.building_orth:
+            if palace is not None and game.board_mask(piece) & palace.building_orth:
                 if not palace.building_orth & bit:
                     first = geo.name(next(bits(palace.buildings)))
                     return "building-not-adjacent", (

@@ -57,15 +57,6 @@ class Event:
     player: str | None = None
 
 
-class BoardMasks:
-    """Board-only legal cells (independent of whose turn it is), cached per position."""
-
-    __slots__ = ("building", "unroofed", "stable", "merchant", "wall")
-
-    def __init__(self, building, unroofed, stable, merchant, wall):
-        self.building, self.unroofed, self.stable, self.merchant, self.wall = building, unroofed, stable, merchant, wall
-
-
 class Game:
     """A game in progress. Seats are indices into `players`; the first player starts."""
 
@@ -74,6 +65,7 @@ class Game:
         self.geo: Geometry = geometry_for(rules)
         self.players = list(players)
         self.colours = rules.colour_names
+        self.piece_order = (*self.colours, *PIECES_FIXED)
         geo = self.geo
         s = rules.supply
         self.supply = [{**{c: s["per_colour"] for c in self.colours},
@@ -106,7 +98,7 @@ class Game:
         self.retired: list[str] = []
         self.events: list[Event] = []
         self.placements_made = 0
-        self._masks: BoardMasks | None = None
+        self._masks: dict[str, int] = {}
         # turn state
         self.turns_started = 0
         self.to_move: int | None = None
@@ -133,61 +125,58 @@ class Game:
         return "neutral" if owner == NEUTRAL else self.players[owner]
 
     # --- the generator -------------------------------------------------------------------------
-    def board_masks(self) -> BoardMasks:
-        """Cells where each kind of piece may legally go, whoever places it."""
-        if self._masks is not None:
-            return self._masks
+    def board_mask(self, piece: str) -> int:
+        """Cells where `piece` may legally go, whoever places it (roofs: any unroofed building).
+        Computed lazily per piece and cached until the next placement."""
+        cells = self._masks.get(piece)
+        if cells is None:
+            cells = self._masks[piece] = self._compute_mask(piece)
+        return cells
+
+    def _compute_mask(self, piece: str) -> int:
         geo = self.geo
         empty = geo.interior & ~self.occupied
+        if piece == "wall":
+            anchors = self.walls | geo.towers
+            return geo.ring & ~self.walls & geo.orth(anchors) & ~geo.at_least_two_neighbours(anchors)
+        if piece == "merchant":
+            first, last = self.chain_ends
+            two_plus = geo.at_least_two_neighbours(self.merchants)
+            cells = geo.orth((1 << first) | (1 << last)) & empty & ~two_plus
+            if not cells:
+                near = geo.orth(self.merchants) if self.rules.new_chain_max_neighbours == 0 else two_plus
+                cells = empty & ~near
+            return cells
+        if piece in ("roof", "neutral"):
+            return self._all_buildings() & ~self.roofed_buildings
         palace_free = empty & ~self.well_zone
-        crowded = self.reach_twice
-        building = {}
-        for colour in self.colours:
-            palace = self.open_palace[colour]
-            extension = palace.building_orth & palace_free & ~crowded if palace is not None else 0
-            building[colour] = extension or (palace_free & ~self.reach_once)
-        unroofed = {c: self.buildings[c] & ~self.roofed_buildings for c in self.colours}
-        stable = self.building_orth & palace_free & ~crowded
-        ends = (1 << self.chain_ends[0]) | (1 << self.chain_ends[1])
-        two_plus = geo.at_least_two_neighbours(self.merchants)
-        merchant = geo.orth(ends) & empty & ~two_plus
-        if not merchant:
-            near = geo.orth(self.merchants) if self.rules.new_chain_max_neighbours == 0 else two_plus
-            merchant = empty & ~near
-        anchors = self.walls | geo.towers
-        wall = geo.ring & ~self.walls & geo.orth(anchors) & ~geo.at_least_two_neighbours(anchors)
-        self._masks = BoardMasks(building, unroofed, stable, merchant, wall)
-        return self._masks
+        if piece == "stable":
+            return self.building_orth & palace_free & ~self.reach_twice
+        palace = self.open_palace[piece]
+        extension = palace.building_orth & palace_free & ~self.reach_twice if palace is not None else 0
+        return extension or (palace_free & ~self.reach_once)
+
+    def piece_mask(self, seat: int, piece: str) -> int:
+        """Cells where `seat` may place `piece` now, ignoring turn restrictions (forced roofs)."""
+        if not self.supply[seat][piece]:
+            return 0
+        cells = self.board_mask(piece)
+        if piece == "roof" and cells and self.owned[seat]:
+            for colour in self.owned[seat]:
+                cells &= ~self.buildings[colour]
+        return cells
 
     def piece_masks(self, seat: int) -> list[tuple[str, int]]:
         """(piece, cells) for every piece `seat` holds that can legally be placed now."""
-        bm = self.board_masks()
-        supply = self.supply[seat]
         out = []
-        for colour in self.colours:
-            if supply[colour] and bm.building[colour]:
-                out.append((colour, bm.building[colour]))
-        if supply["roof"]:
-            owned = self.owned[seat]
-            roofable = 0
-            for colour in self.colours:
-                if colour not in owned:
-                    roofable |= bm.unroofed[colour]
-            if roofable:
-                out.append(("roof", roofable))
-        if supply["neutral"]:
-            any_unroofed = 0
-            for colour in self.colours:
-                any_unroofed |= bm.unroofed[colour]
-            if any_unroofed:
-                out.append(("neutral", any_unroofed))
-        for piece, cells in (("stable", bm.stable), ("merchant", bm.merchant), ("wall", bm.wall)):
-            if supply[piece] and cells:
+        for piece in self.piece_order:
+            cells = self.piece_mask(seat, piece)
+            if cells:
                 out.append((piece, cells))
         return out
 
     def can_place(self, seat: int) -> bool:
-        return bool(self.piece_masks(seat))
+        return any(self.piece_mask(seat, piece) for piece in reversed(self.piece_order))
 
     def legal_masks(self) -> list[tuple[str, int]]:
         """(piece, cells) legal for the player to move at this point of the turn."""
@@ -222,7 +211,11 @@ class Game:
         return [(piece, cell) for piece, cells in self.legal_masks() for cell in bits(cells)]
 
     def is_legal(self, piece: str, cell: int) -> bool:
-        return any(p == piece and (m >> cell) & 1 for p, m in self.legal_masks())
+        if self.to_move is None or piece not in self.supply[self.to_move]:
+            return False
+        if self.forced:
+            return any(p == piece and (m >> cell) & 1 for p, m in self.legal_masks())
+        return bool((self.piece_mask(self.to_move, piece) >> cell) & 1)
 
     def can_tea(self) -> bool:
         """May the player to move discard a tea tile now instead of a placement?"""
@@ -245,8 +238,11 @@ class Game:
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
-        if self.turn_placed + self.tea_used >= self.turn_slots or not self.legal_masks():
+        if self.turn_placed + self.tea_used >= self.turn_slots or not self._can_continue():
             self._end_turn()
+
+    def _can_continue(self) -> bool:
+        return bool(self.legal_masks()) if self.forced else self.can_place(self.to_move)
 
     def use_tea(self) -> None:
         if not self.can_tea():
@@ -338,8 +334,8 @@ class Game:
             self._place_merchant(cell)
         else:
             self._place_wall(cell)
-        self._masks = None
-        self._check_retirement()
+        self._masks = {}
+        self._check_retirement(piece)
 
     def _grow(self, palace: Palace, cell: int) -> None:
         new_reach = self.geo.king_of[cell] & ~palace.reach
@@ -491,13 +487,19 @@ class Game:
                                          f"tower {tower}", name))
 
     # --- colour retirement ---------------------------------------------------------------------
-    def _check_retirement(self) -> None:
+    def _check_retirement(self, piece: str) -> None:
+        """After a placement: a roof can complete `all_players_own`; anything that fills an
+        interior cell can leave `no_building_fits`."""
         triggers = self.rules.retirement
+        check_owners = piece == "roof" and "all_players_own" in triggers
+        check_room = piece not in ("wall", "roof", "neutral") and "no_building_fits" in triggers
+        if not (check_owners or check_room):
+            return
         for colour in self.colours:
             if colour in self.retired:
                 continue
-            everyone = "all_players_own" in triggers and all(colour in o for o in self.owned)
-            no_room = "no_building_fits" in triggers and not self.board_masks().building[colour]
+            everyone = check_owners and all(colour in o for o in self.owned)
+            no_room = check_room and not self.board_mask(colour)
             if everyone or no_room:
                 self.retired.append(colour)
                 for supply in self.supply:
