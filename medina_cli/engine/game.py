@@ -488,11 +488,11 @@ class Game:
 
     # --- colour retirement ---------------------------------------------------------------------
     def _check_retirement(self, piece: str) -> None:
-        """After a placement: a roof can complete `all_players_own`; anything that fills an
-        interior cell can leave `no_building_fits`."""
+        """After a placement: a roof can complete `all_players_own`; anything placed inside the city
+        (a roof too: it closes the palace that could still grow) can leave `no_building_fits`."""
         triggers = self.rules.retirement
         check_owners = piece == "roof" and "all_players_own" in triggers
-        check_room = piece not in ("wall", "roof", "neutral") and "no_building_fits" in triggers
+        check_room = piece != "wall" and "no_building_fits" in triggers
         if not (check_owners or check_room):
             return
         for colour in self.colours:

@@ -258,7 +258,7 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
         param, sep, raw = item.partition("=")
         spec, keys = _spec_at(param.strip().split(".")) if sep else (None, None)
         if spec is None:
-            raise fail("bad-set", f"--set {item!r}: no such parameter. Valid parameters: "
+            raise fail("bad-set", f"{item!r}: no such parameter. Valid parameters: "
                        + ", ".join(parameter_names()), unusable=True)
         raw = raw.strip()
         if isinstance(spec, (Choice, Text)) and not raw.startswith(("[", "{")):
@@ -267,7 +267,7 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             try:
                 value = yaml.safe_load(raw)
             except yaml.YAMLError:
-                raise fail("bad-set", f"--set {item!r}: unreadable value", unusable=True)
+                raise fail("bad-set", f"{item!r}: unreadable value", unusable=True)
         target = params
         for key in keys[:-1]:
             target = target.setdefault(key, {})
@@ -275,7 +275,7 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
     try:
         params = SCHEMA.check(params, (), False)
     except SchemaError as exc:
-        raise fail("bad-set", f"--set: {'.'.join(map(str, exc.path))}: {exc.message}", unusable=True)
+        raise fail("bad-set", f"{'.'.join(map(str, exc.path))}: {exc.message}", unusable=True)
     _cross_check(params, "--set", Lines())
     ruleset.params = params
     ruleset.source += " with --set " + ", ".join(overrides)

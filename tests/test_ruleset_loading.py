@@ -1,0 +1,121 @@
+"""Ruleset files: built-ins, extends, validation with file and line, --set overrides."""
+
+import pytest
+
+from conftest import EDITIONS
+from medina_cli.errors import MedinaError
+from medina_cli.rules.loader import builtin_ids, load_ruleset
+from medina_cli.rules.schema import parameter_names
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def error_of(ref, overrides=()):
+    with pytest.raises(MedinaError) as info:
+        load_ruleset(ref, overrides)
+    return info.value.problem
+
+
+def test_builtins_are_the_three_editions():
+    assert set(EDITIONS) <= set(builtin_ids())
+
+
+@pytest.mark.parametrize("rid", EDITIONS)
+def test_builtin_has_sources_and_resolves_for_each_player_count(rid):
+    ruleset = load_ruleset(rid)
+    assert ruleset.sources
+    for n in ruleset.player_counts:
+        rules = ruleset.for_players(n)
+        assert rules.players == n and rules.columns >= 14
+
+
+def test_dm_is_original_plus_exactly_its_overrides():
+    original, dm = load_ruleset("original-2001").params, load_ruleset("bsw-dm-2003").params
+    differing = {k for k in original if original[k] != dm[k]} - {"id", "title", "sources"}
+    assert differing == {"turns", "towers", "retirement"}
+    assert dm["turns"]["forced_roof"] == "only_player_with_roofs"
+    assert dm["towers"]["reconnect"] == "every_new_contact"
+    assert dm["retirement"] == ["all_players_own", "no_building_fits"]
+
+
+def test_house_rules_extend_a_builtin(tmp_path):
+    path = write(tmp_path, "club.yaml", "medina: ruleset/1\nextends: original-2001\n"
+                 "towers: {reconnect: once_per_palace_arm}\n")
+    ruleset = load_ruleset(path)
+    assert ruleset.id == "club"
+    assert ruleset.params["towers"]["reconnect"] == "once_per_palace_arm"
+    assert ruleset.params["supply"][4]["walls"] == 8  # inherited
+    assert ruleset.sources == []  # identity is not inherited
+
+
+def test_extends_a_file_relative_to_the_child(tmp_path):
+    write(tmp_path, "base.yaml", "medina: ruleset/1\nextends: second-edition-2014\nsupply: {2: {walls: 20}}\n")
+    child = write(tmp_path, "child.yaml", "medina: ruleset/1\nextends: base.yaml\nscoring: {tiebreak: largest_palace_then_earliest_claim}\n")
+    params = load_ruleset(child).params
+    assert params["supply"][2]["walls"] == 20 and params["supply"][2]["merchants"] == 12
+    assert params["scoring"]["tiebreak"] == "largest_palace_then_earliest_claim"
+
+
+def test_unknown_key_names_file_line_and_valid_keys(tmp_path):
+    path = write(tmp_path, "bad.yaml", "medina: ruleset/1\nextends: original-2001\ntowers:\n  reconect: x\n")
+    problem = error_of(path)
+    assert problem.code == "ruleset-invalid" and problem.line == 4 and problem.file.endswith("bad.yaml")
+    assert "reconnect" in problem.message and "merchants" in problem.message
+
+
+def test_bad_choice_lists_the_valid_values(tmp_path):
+    path = write(tmp_path, "bad.yaml", "medina: ruleset/1\nextends: original-2001\nturns:\n  forced_roof: always\n")
+    problem = error_of(path)
+    assert problem.line == 4
+    assert "only_player_with_roofs" in problem.message
+
+
+def test_wrong_type_is_reported(tmp_path):
+    path = write(tmp_path, "bad.yaml", "medina: ruleset/1\nextends: original-2001\nsupply: {4: {walls: many}}\n")
+    problem = error_of(path)
+    assert problem.code == "ruleset-invalid" and problem.line == 3 and "integer" in problem.message
+
+
+def test_missing_supply_for_a_player_count(tmp_path):
+    path = write(tmp_path, "bad.yaml", "medina: ruleset/1\nextends: original-2001\nplayers: [3, 4, 5]\n")
+    assert "no entry for 5 players" in error_of(path).message
+
+
+def test_extends_cycle(tmp_path):
+    write(tmp_path, "a.yaml", "medina: ruleset/1\nextends: b.yaml\n")
+    write(tmp_path, "b.yaml", "medina: ruleset/1\nextends: a.yaml\n")
+    assert error_of(str(tmp_path / "a.yaml")).code == "ruleset-extends-cycle"
+
+
+def test_unknown_builtin_lists_the_builtins():
+    problem = error_of("original-2002")
+    assert problem.code == "unknown-ruleset" and "original-2001" in problem.message
+
+
+def test_set_overrides_one_parameter():
+    rules = load_ruleset("original-2001", ["towers.reconnect=every_new_contact", "supply.4.walls=9"]).for_players(4)
+    assert rules.tower_reconnect == "every_new_contact" and rules.supply["walls"] == 9
+    assert load_ruleset("original-2001").for_players(4).tower_reconnect == "once_per_palace_tower"
+
+
+def test_set_unknown_parameter_lists_the_valid_names():
+    problem = error_of("original-2001", ["towers.reconect=every_new_contact"])
+    assert problem.code == "bad-set" and "towers.reconnect" in problem.message
+
+
+def test_set_bad_value():
+    problem = error_of("original-2001", ["towers.reconnect=sometimes"])
+    assert problem.code == "bad-set" and "every_new_contact" in problem.message
+
+
+def test_set_off_stays_a_word_not_a_boolean():
+    assert load_ruleset("original-2001", ["turns.forced_roof=off"]).params["turns"]["forced_roof"] == "off"
+
+
+def test_parameter_names_are_dotted_and_unique():
+    names = parameter_names()
+    assert len(names) == len(set(names)) and "towers.reconnect" in names and "supply.<players>.walls" in names
