@@ -46,6 +46,7 @@ CODES: dict[str, str] = {
     "board-roof": "A roof is not on a building, is on a stable, or a palace has two roofs.",
     "board-ownership": "A player owns two palaces of one colour, or a roof names an unknown player.",
     "board-spacing": "Two palaces touch (orthogonally or diagonally).",
+    "board-stable": "A stable touches no building, so it belongs to no palace.",
     "board-gate": "A wall run closes a gate or does not start from a tower.",
     "board-supply": "More pieces of a kind than the players' supplies hold.",
     "board-tiles": "A `tiles` entry names an unknown tile or holder, or an impossible holder.",
@@ -75,13 +76,23 @@ CODES: dict[str, str] = {
     "pass-while-able": "A player passes although a legal placement exists.",
     "forced-roof": "The player had to place one of his roofs this turn.",
     "tea-not-allowed": "A tea tile cannot be used here (none held, already used, opening turn, "
-    "no placement left to replace, or a forced roof).",
+    "no placement left to replace, a forced roof, or first in a turn where only the second may be replaced).",
     "game-over": "A turn after the game has ended.",
+    # boardspace.net records (.sgf files and stories)
+    "boardspace-syntax": "A boardspace.net SGF file is malformed (an unclosed `[`, a value without a property).",
+    "boardspace-header": "A boardspace.net record names no Medina variant, or its setup (`SU`, the story's game "
+    "type) cannot be read, or lacks the random key the second edition's setup needs.",
+    "boardspace-action": "An action of a boardspace.net record cannot be read or does not fit the turn "
+    "(unknown verb, a drop without a pick, a piece from another seat's rack, no start merchant).",
 }
 
 WARNING_CODES: dict[str, str] = {
     "unfinished": "The record stops before the game ends.",
     "result-unchecked": "A `result` is given but the record is unfinished, so it is not checked.",
+    "boardspace-turn-dropped": "A boardspace.net record stops inside a turn that still needed a placement; "
+    "that unfinished turn is left out.",
+    "boardspace-start-merchant": "boardspace.net gives seat A the extra merchant that pays for the start "
+    "merchant, but another seat started: merchant supplies differ by one from the site's.",
 }
 
 

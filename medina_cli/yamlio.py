@@ -6,6 +6,7 @@ keys and list indices) to its 1-based line, so every later check can name the li
 
 from __future__ import annotations
 
+import re
 import sys
 import yaml
 
@@ -50,8 +51,21 @@ def read_text(path: str) -> tuple[str, str]:
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it
 
 
+MAX_FLOW_DEPTH = 64  # libyaml recurses in C: refuse absurd [[[[…]]]] before it can overflow the stack
+
+
+def _flow_depth(text: str) -> int:
+    depth = deepest = 0
+    for char in re.sub(r"[^\[\]{}]+", "", text):
+        depth = depth + 1 if char in "[{" else max(depth - 1, 0)
+        deepest = max(deepest, depth)
+    return deepest
+
+
 def parse_yaml(text: str, name: str):
     """Parse one YAML document into (data, Lines); raises MedinaError on any hazard."""
+    if _flow_depth(text) > MAX_FLOW_DEPTH:
+        raise fail("yaml-syntax", f"YAML nesting deeper than {MAX_FLOW_DEPTH} levels", file=name)
     loader = LOADER(text)
     try:
         root = loader.get_single_node()
@@ -119,7 +133,12 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set):
     return _scalar(node, constructor, name)
 
 
+STR_TAG = "tag:yaml.org,2002:str"
+
+
 def _scalar(node, constructor, name):
+    if node.tag == STR_TAG:  # the common case, exactly what the constructor would return
+        return node.value
     try:
         return constructor.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:

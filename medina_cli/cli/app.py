@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from . import replay, validate
+from . import compare, importer, render, replay, rules, score, validate, view
 
 app = typer.Typer(
     name="medina",
@@ -21,6 +21,12 @@ app = typer.Typer(
 app.command("validate")(validate.validate)
 app.command("replay")(replay.replay_command)
 app.command("moves")(replay.moves)
+app.command("render")(render.render_command)
+app.command("view")(view.view_command)
+app.add_typer(importer.app, name="import")
+app.command("score")(score.score)
+app.command("compare")(compare.compare)
+app.add_typer(rules.app, name="rules")
 
 
 def main() -> None:

@@ -21,15 +21,20 @@ SetOption = Annotated[Optional[list[str]], typer.Option(
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document (see FORMAT.md).")]
 ToOption = Annotated[Optional[int], typer.Option(
     "--to", metavar="TURN", min=0, help="Stop after this many entries of `turns` (default: all).")]
+NoColorOption = Annotated[bool, typer.Option(
+    "--no-color", help="Plain text even on a terminal (colour is also off when NO_COLOR is set or output is piped).")]
+OutputOption = Annotated[str, typer.Option(
+    "--output", "-o", metavar="FILE", help="Write to this file (default: standard output).")]
 
 
 def expand_inputs(paths: list[str]) -> list[str]:
-    """Files as given; directories become every *.yaml/*.yml below them, sorted; `-` is stdin."""
+    """Files as given; directories become every record below them (*.yaml, *.yml, boardspace
+    *.sgf), sorted; `-` is stdin."""
     out = []
     for path in paths:
         p = Path(path)
         if path != "-" and p.is_dir():
-            found = sorted(str(f) for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+            found = sorted(str(f) for f in p.rglob("*") if f.suffix.lower() in (".yaml", ".yml", ".sgf") and f.is_file())
             out.extend(found)
         else:
             out.append(path)
@@ -56,6 +61,22 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None):
     except MedinaError as exc:
         warn(exc.problem.human())
         raise typer.Exit(2 if exc.unusable else 1)
+
+
+def write_output(path: str, text: str, source: str) -> None:
+    """Write `text` to `path` (`-`: stdout), never over the input file `source`; failure exits 2."""
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    target = Path(path)
+    if source != "-" and target.exists() and target.resolve() == Path(source).resolve():
+        warn(f"{path}: refusing to overwrite the input file; choose another output file")
+        raise typer.Exit(2)
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        warn(f"{path}: cannot write: {exc.strerror or exc}")
+        raise typer.Exit(2)
 
 
 def report_problems(problems) -> None:

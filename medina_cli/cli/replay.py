@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
-from .common import JsonOption, RulesetOption, SetOption, ToOption, emit_json, load_record, report_problems, say
+from .common import (JsonOption, RulesetOption, SetOption, ToOption, emit_json, load_record, report_problems, say,
+                     warn, write_output)
 
 FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
 
@@ -26,13 +27,22 @@ def replay_command(
     to: ToOption = None,
     ruleset: RulesetOption = None,
     set_: SetOption = None,
+    final_board: Annotated[bool, typer.Option(
+        "--final-board", help="Print the final position as a board/1 file (tiles filled in) instead.")] = False,
+    output: Annotated[Optional[str], typer.Option(
+        "--output", "-o", metavar="OUT", help="With --final-board: write the board to OUT.")] = None,
 ) -> None:
     """Replay a record: the event log turn by turn, then the board, the supplies and who is to move."""
     from tabulate import tabulate
 
     from ..render.text import legend, render_board
 
+    if output is not None and not final_board:
+        warn("-o/--output goes with --final-board")
+        raise typer.Exit(2)
     record, outcome = _replayed(file, ruleset, set_, to)
+    if final_board:
+        _write_final_board(file, record, outcome, output)
     game = outcome.game
     geo = game.geo
     say(f"{record.file}: {record.ruleset.id}, players {', '.join(record.players)}")
@@ -80,6 +90,20 @@ def replay_command(
     else:
         say(f"{game.players[game.to_move]} is to move.")
     raise typer.Exit(1 if outcome.problems else 0)
+
+
+def _write_final_board(file: str, record, outcome, output: str | None) -> None:
+    """The replayed position as board/1, on stdout or in OUT (never over the record itself)."""
+    from ..records.boardfile import write_board
+
+    if outcome.problems:
+        raise typer.Exit(1)
+    if not outcome.finished:
+        warn(f"{record.file}: the game is not over; the board shows the position after turn {outcome.turns_played}")
+    source = record.ruleset.source  # "built-in" or the path as the record gives it (+ " with --set ...")
+    ruleset_ref = record.ruleset.id if source.startswith("built-in") else source.split(" with --set")[0]
+    write_output(output or "-", write_board(outcome.game, ruleset_ref), file)
+    raise typer.Exit(0)
 
 
 def moves(

@@ -53,6 +53,9 @@ class Geometry:
         self.edge_row = interior & self.orth(self.ring)
         # the single interior neighbour of each wall space
         self.inner_of = {c: next(bits(self.orth_of[c] & interior)) for c in bits(self.ring)}
+        self.cell_names = [f"{chr(65 + i % w)}{i // w + 1}" for i in range(self.size)]
+        self.cell_of_name = {spelling: i for i, name in enumerate(self.cell_names)
+                             for spelling in (name, name.lower())}
 
     # --- masks ---------------------------------------------------------------------------------
     def orth(self, m: int) -> int:
@@ -73,14 +76,26 @@ class Geometry:
         north, south = m >> w, (m << w) & self.full
         return (west & east) | (north & south) | ((west | east) & (north | south))
 
+    def more_neighbours_than(self, m: int, k: int) -> int:
+        """Cells with more than `k` orthogonal neighbours in `m` (none when k >= 4)."""
+        w = self.width
+        at_least = [self.full, 0, 0, 0, 0]  # at_least[j]: cells with j or more neighbours counted so far
+        for side in ((m << 1) & self.not_first_col, (m >> 1) & self.not_last_col, m >> w, (m << w) & self.full):
+            for j in range(4, 0, -1):
+                at_least[j] |= at_least[j - 1] & side
+        return at_least[k + 1] if k < 4 else 0
+
     # --- names ---------------------------------------------------------------------------------
     def name(self, cell: int) -> str:
-        y, x = divmod(cell, self.width)
-        return f"{chr(65 + x)}{y + 1}"
+        return self.cell_names[cell]
 
     def parse(self, text: str) -> int | None:
         """Cell number for a name like `K7` (any case), or None if it is not a cell of this board."""
-        match = CELL_RE.match(text.strip())
+        text = text.strip()
+        cell = self.cell_of_name.get(text)
+        if cell is not None:
+            return cell
+        match = CELL_RE.match(text)  # other spellings such as `K07`
         if not match:
             return None
         x = ord(match.group(1).upper()) - 65
@@ -100,6 +115,12 @@ class Geometry:
     def describe_extent(self) -> str:
         return (f"{self.name(0)}-{self.name(self.size - 1)} "
                 f"(interior {self.name(self.width + 1)}-{self.name(self.size - self.width - 2)})")
+
+    def straight_two(self, cell: int) -> int:
+        """Interior cells two steps from `cell` in a straight orthogonal line (a well's bonus cells)."""
+        y, x = divmod(cell, self.width)
+        return sum(1 << (cy * self.width + cx) for cx, cy in ((x + 2, y), (x - 2, y), (x, y + 2), (x, y - 2))
+                   if 1 <= cx <= self.columns and 1 <= cy <= self.rows)
 
 
 @lru_cache(maxsize=16)

@@ -22,6 +22,8 @@ def explain(game, piece: str, cell: int) -> tuple[str, str]:
         return "colour-retired", f"{what}: {piece} has retired; no {piece} building may be placed again"
     if game.supply[seat][piece] <= 0:
         return "not-in-supply", f"{what}: {game.players[seat]} has no {piece} left"
+    if (game.piece_mask(seat, piece) >> cell) & 1:  # fits the board: only the turn forbids it
+        return _turn_level(game, piece, cell, what)
 
     if piece == "wall":
         if kind != "ring":
@@ -75,9 +77,9 @@ def explain(game, piece: str, cell: int) -> tuple[str, str]:
         two_plus = geo.at_least_two_neighbours(game.merchants)
         if two_plus & bit:
             return "merchant-two-neighbours", f"{what}: a merchant may not touch two or more merchants"
-        ends = (1 << game.chain_ends[0]) | (1 << game.chain_ends[1])
+        ends = game.live_chain_ends()
         chain_open = bool(geo.orth(ends) & geo.interior & ~game.occupied & ~two_plus)
-        end_names = " and ".join(sorted({geo.name(c) for c in game.chain_ends}))
+        end_names = " and ".join(geo.name(c) for c in bits(ends))
         if chain_open:
             return "merchant-not-at-chain-end", (f"{what}: a merchant must extend an end of the merchant "
                                                  f"chain (ends: {end_names})")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from .board import Geometry, bits, geometry_for
 
 NEUTRAL = -1  # owner of a palace under a neutral roof
+NEW_PALACE = "new palace"  # board_mask key: cells where a building would start a new palace
 PIECES_FIXED = ("roof", "neutral", "stable", "merchant", "wall")
 SUPPLY_KEY = {"roof": "roofs", "neutral": "neutral_roofs", "stable": "stables",
               "merchant": "merchants", "wall": "walls"}
@@ -24,6 +25,18 @@ class IllegalPlacement(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class _MaskCache(dict):
+    """piece -> board mask, computed on first lookup."""
+
+    def __init__(self, compute):
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, piece: str) -> int:
+        cells = self[piece] = self.compute(piece)
+        return cells
 
 
 @dataclass(eq=False)
@@ -66,6 +79,7 @@ class Game:
         self.players = list(players)
         self.colours = rules.colour_names
         self.piece_order = (*self.colours, *PIECES_FIXED)
+        self.cheap_first_order = self.piece_order[::-1]  # walls are the cheapest mask to compute
         geo = self.geo
         s = rules.supply
         self.supply = [{**{c: s["per_colour"] for c in self.colours},
@@ -79,7 +93,7 @@ class Game:
         self.walls = 0
         self.well = well
         self.well_zone = geo.king(1 << well) if well is not None else 0
-        self.well_bonus_cells = self._bonus_cells(well) if well is not None else 0
+        self.well_bonus_cells = geo.straight_two(well) if well is not None else 0
         self.occupied = self.merchants | (1 << well if well is not None else 0)
         self.roofed_buildings = 0
         self.palaces: list[Palace] = []
@@ -98,7 +112,7 @@ class Game:
         self.retired: list[str] = []
         self.events: list[Event] = []
         self.placements_made = 0
-        self._masks: dict[str, int] = {}
+        self._masks = _MaskCache(self._compute_mask)
         # turn state
         self.turns_started = 0
         self.to_move: int | None = None
@@ -108,17 +122,7 @@ class Game:
         self.forced = False  # this turn must still include one of the player's roofs
         self._start_turn(0)
 
-    # --- geometry helpers ----------------------------------------------------------------------
-    def _bonus_cells(self, well: int) -> int:
-        w = self.geo.width
-        y, x = divmod(well, w)
-        cells = 0
-        for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
-            cx, cy = x + dx, y + dy
-            if 1 <= cx <= self.geo.columns and 1 <= cy <= self.geo.rows:
-                cells |= 1 << (cy * w + cx)
-        return cells
-
+    # --- names ----------------------------------------------------------------------------------
     def owner_name(self, owner: int | None) -> str | None:
         if owner is None:
             return None
@@ -127,11 +131,8 @@ class Game:
     # --- the generator -------------------------------------------------------------------------
     def board_mask(self, piece: str) -> int:
         """Cells where `piece` may legally go, whoever places it (roofs: any unroofed building).
-        Computed lazily per piece and cached until the next placement."""
-        cells = self._masks.get(piece)
-        if cells is None:
-            cells = self._masks[piece] = self._compute_mask(piece)
-        return cells
+        Computed lazily per piece and cached until a placement changes it (see `_place`)."""
+        return self._masks[piece]
 
     def _compute_mask(self, piece: str) -> int:
         geo = self.geo
@@ -140,27 +141,33 @@ class Game:
             anchors = self.walls | geo.towers
             return geo.ring & ~self.walls & geo.orth(anchors) & ~geo.at_least_two_neighbours(anchors)
         if piece == "merchant":
-            first, last = self.chain_ends
             two_plus = geo.at_least_two_neighbours(self.merchants)
-            cells = geo.orth((1 << first) | (1 << last)) & empty & ~two_plus
+            cells = geo.orth(self.live_chain_ends()) & empty & ~two_plus
             if not cells:
-                near = geo.orth(self.merchants) if self.rules.new_chain_max_neighbours == 0 else two_plus
-                cells = empty & ~near
+                cells = empty & ~geo.more_neighbours_than(self.merchants, self.rules.new_chain_max_neighbours)
             return cells
         if piece in ("roof", "neutral"):
             return self._all_buildings() & ~self.roofed_buildings
         palace_free = empty & ~self.well_zone
+        if piece == NEW_PALACE:
+            return palace_free & ~self.reach_once
         if piece == "stable":
             return self.building_orth & palace_free & ~self.reach_twice
         palace = self.open_palace[piece]
         extension = palace.building_orth & palace_free & ~self.reach_twice if palace is not None else 0
-        return extension or (palace_free & ~self.reach_once)
+        return extension or self._masks[NEW_PALACE]
+
+    def live_chain_ends(self) -> int:
+        """The live chain's end cells: its first and last merchant, each while it touches at most one
+        merchant (a chain started against an old one stops being an end there once it grows)."""
+        first, last = self.chain_ends
+        return ((1 << first) | (1 << last)) & ~self.geo.at_least_two_neighbours(self.merchants)
 
     def piece_mask(self, seat: int, piece: str) -> int:
         """Cells where `seat` may place `piece` now, ignoring turn restrictions (forced roofs)."""
         if not self.supply[seat][piece]:
             return 0
-        cells = self.board_mask(piece)
+        cells = self._masks[piece]
         if piece == "roof" and cells and self.owned[seat]:
             for colour in self.owned[seat]:
                 cells &= ~self.buildings[colour]
@@ -176,7 +183,12 @@ class Game:
         return out
 
     def can_place(self, seat: int) -> bool:
-        return any(self.piece_mask(seat, piece) for piece in reversed(self.piece_order))
+        supply, masks = self.supply[seat], self._masks
+        for piece in self.cheap_first_order:
+            # a roof's cells also depend on the colours the seat owns: only piece_mask knows them
+            if supply[piece] and masks[piece] and (piece != "roof" or self.piece_mask(seat, piece)):
+                return True
+        return False
 
     def legal_masks(self) -> list[tuple[str, int]]:
         """(piece, cells) legal for the player to move at this point of the turn."""
@@ -223,7 +235,8 @@ class Game:
         if seat is None or not self.tea[seat] or self.tea_used or self.turn_slots < 2:
             return False
         if self.turn_placed == 0:
-            return not self.forced or any(p == "roof" for p, _ in self.legal_masks())
+            return self.rules.tea_replaces == "either_placement" and (
+                not self.forced or any(p == "roof" for p, _ in self.legal_masks()))
         return self.turn_placed < self.turn_slots and not self.forced
 
     # --- playing -------------------------------------------------------------------------------
@@ -238,6 +251,8 @@ class Game:
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
+        elif self.turn_placed == 1 and self.rules.forced_roof == "second_placement_only_player_who_can_place":
+            self._force_second_roof()
         if self.turn_placed + self.tea_used >= self.turn_slots or not self._can_continue():
             self._end_turn()
 
@@ -265,6 +280,8 @@ class Game:
             return f"{self.players[seat]} holds no tea tile"
         if self.tea_used:
             return "only one tea tile may be used per turn"
+        if not self.turn_placed and self.rules.tea_replaces == "second_placement":
+            return "a tea tile may replace only the second placement of a turn"
         if self.turn_slots < 2:
             return "no tea tile in an opening single-placement turn"
         if self.forced:
@@ -285,8 +302,26 @@ class Game:
         self.turns_started += 1
         self.forced = self._forced_trigger(seat) and self._roof_reachable(seat)
         if self.forced:
-            self.events.append(Event("forced-roof", f"{self.players[seat]} must place a roof this turn",
-                                     self.players[seat]))
+            self._announce_forced_roof()
+
+    def _announce_forced_roof(self) -> None:
+        name = self.players[self.to_move]
+        self.events.append(Event("forced-roof", f"{name} must place a roof this turn", name))
+
+    def _force_second_roof(self) -> None:
+        """After a first piece that was not his roof: the second must be one of the player's roofs
+        if one is legal now and no other player can place anything."""
+        seat = self.to_move
+        if (self.turn_placed + self.tea_used < self.turn_slots and self.piece_mask(seat, "roof")
+                and self._others_stuck(seat)):
+            self.forced = True
+            self._announce_forced_roof()
+
+    def _others_stuck(self, seat: int) -> bool:
+        for other in range(len(self.players)):
+            if other != seat and self.can_place(other):
+                return False
+        return True
 
     def _roof_reachable(self, seat: int) -> bool:
         """Does some legal turn include one of the player's roofs? (Now, or after a building of a
@@ -300,7 +335,7 @@ class Game:
     def _forced_trigger(self, seat: int) -> bool:
         rule = self.rules.forced_roof
         if rule == "only_player_who_can_place":
-            return all(not self.can_place(q) for q in range(len(self.players)) if q != seat)
+            return self._others_stuck(seat)
         if rule == "only_player_with_roofs":
             return self.supply[seat]["roof"] > 0 and all(
                 self.supply[q]["roof"] == 0 for q in range(len(self.players)) if q != seat)
@@ -334,7 +369,11 @@ class Game:
             self._place_merchant(cell)
         else:
             self._place_wall(cell)
-        self._masks = {}
+        # walls and interior pieces never constrain each other: only the wall mask depends on walls
+        wall_mask = self._masks.get("wall")
+        self._masks.clear()
+        if piece != "wall" and wall_mask is not None:
+            self._masks["wall"] = wall_mask
         self._check_retirement(piece)
 
     def _grow(self, palace: Palace, cell: int) -> None:
@@ -495,10 +534,11 @@ class Game:
         check_room = piece != "wall" and "no_building_fits" in triggers
         if not (check_owners or check_room):
             return
+        owned_by_all = set.intersection(*self.owned) if check_owners else set()
         for colour in self.colours:
             if colour in self.retired:
                 continue
-            everyone = check_owners and all(colour in o for o in self.owned)
+            everyone = colour in owned_by_all
             no_room = check_room and not self.board_mask(colour)
             if everyone or no_room:
                 self.retired.append(colour)

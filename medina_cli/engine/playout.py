@@ -42,9 +42,10 @@ class PlayedTurn:
 
 
 def play_random_game(rules, players: list[str], rng: random.Random, *, tea_chance: float = 0.5,
-                     on_placement=None) -> tuple[Game, list[PlayedTurn]]:
-    """Play one complete game; `on_placement(game)` runs after every placement (for invariants)."""
-    merchant, well = random_setup(rules, rng)
+                     on_placement=None, setup: tuple[int, int | None] | None = None) -> tuple[Game, list[PlayedTurn]]:
+    """Play one complete game from `setup` (start merchant, well; default: random cells);
+    `on_placement(game)` runs after every placement (for invariants)."""
+    merchant, well = setup or random_setup(rules, rng)
     game = Game(rules, players, merchant, well)
     turns: list[PlayedTurn] = []
     while game.to_move is not None:

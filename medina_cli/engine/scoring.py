@@ -85,7 +85,8 @@ def score_position(rules, geo, players: list[str], palaces, merchants: int, wall
                    finished: bool, undetermined: list[dict] = ()) -> ScoreSheet:
     """Score every player. Tile holders are seat indices, NEUTRAL or None (nobody)."""
     sheet = [PlayerScore(name) for name in players]
-    for palace in sorted(palaces, key=lambda p: (rules.colour_names.index(p.colour), p.id)):
+    colour_order = rules.colour_names
+    for palace in sorted(palaces, key=lambda p: (colour_order.index(p.colour), p.id)):
         if palace.owner is not None and palace.owner != NEUTRAL:
             sheet[palace.owner].palaces.append(palace_score(rules, geo, palace, merchants, walls, well_bonus_cells))
     values = {c.name: c.value for c in rules.colours}
@@ -117,10 +118,14 @@ def winners_of(tiebreak: str, sheet: list[PlayerScore]) -> list[str]:
     return [p.name for p in tied]
 
 
+def tile_holders(position) -> tuple[dict[str, int | None], dict[int, int | None]]:
+    """Who holds each palace and tower tile of a game or board: seat index, NEUTRAL or None."""
+    return ({c: (p.owner if p else None) for c, p in position.palace_tile.items()},
+            {t: (p.owner if p else None) for t, p in position.tower_tile.items()})
+
+
 def score_game(game) -> ScoreSheet:
     """The score sheet of a game's current position (final if the game is over)."""
     return score_position(
         game.rules, game.geo, game.players, game.palaces, game.merchants, game.walls, game.well_bonus_cells,
-        {c: (p.owner if p else None) for c, p in game.palace_tile.items()},
-        {t: (p.owner if p else None) for t, p in game.tower_tile.items()},
-        finished=game.finished)
+        *tile_holders(game), finished=game.finished)

@@ -70,6 +70,10 @@ def read_record(path: str, *, ruleset: str | None = None, overrides=()) -> Recor
 
 
 def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None) -> Record:
+    """A record/1 text, or a boardspace.net record (`.sgf` or story), which is converted."""
+    from .boardspace import is_boardspace, parse_boardspace
+    if is_boardspace(name, text):
+        return parse_boardspace(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
     record = Record(file=name)
     try:
         data, lines = parse_yaml(text, name)
@@ -254,39 +258,43 @@ class _Reader:
             self.error("bad-turn", f"the turn must list placements as text, found {yaml_type(text)}", path, **where)
             entry.readable = False
             return entry
-        tokens = [t.strip() for t in text.split(",")]
+        tokens = text.split(",")
         for k, token in enumerate(tokens, 1):
             action = self._action(token, pieces, geo, path, number, k, player)
             if action is None:
                 entry.readable = False
             else:
                 entry.actions.append(action)
-        if any(a.kind == "pass" for a in entry.actions) and len(tokens) > 1:
+        if len(tokens) > 1 and any(a.kind == "pass" for a in entry.actions):
             self.error("bad-turn", "`pass` is the whole turn; it cannot be combined with placements", path, **where)
             entry.readable = False
         return entry
 
     def _action(self, token, pieces, geo, path, turn, k, player) -> Action | None:
-        where = dict(turn=turn, placement=k, player=player)
         words = token.split()
-        if len(words) == 1 and words[0].lower() in ("tea", "pass"):
+        if len(words) == 2:
+            piece, cell = pieces.get(words[0].lower()), geo.parse(words[1])
+            if piece is not None and cell is not None:
+                return Action("place", piece, cell)
+        elif len(words) == 1 and words[0].lower() in ("tea", "pass"):
             return Action(words[0].lower())
+        self._action_error(token, words, pieces, geo, path, dict(turn=turn, placement=k, player=player))
+        return None
+
+    def _action_error(self, token, words, pieces, geo, path, where) -> None:
+        """Report why `token` is not a placement, `tea` or `pass` (first failing part only)."""
         if len(words) != 2:
-            self.error("bad-placement", f"{token!r} is not `<piece> <cell>`, `tea` or `pass`", path, **where)
-            return None
+            self.error("bad-placement", f"{token.strip()!r} is not `<piece> <cell>`, `tea` or `pass`", path,
+                       **where)
+            return
         piece_word, cell_word = words
-        piece = pieces.get(piece_word.lower())
-        if piece is None:
+        if piece_word.lower() not in pieces:
             valid = ", ".join(sorted({p for p in pieces.values()}))
             self.error("unknown-piece", f"{piece_word!r} is not a piece of {self.r.ruleset.id} (pieces: {valid})",
                        path, **where)
-            return None
-        cell = geo.parse(cell_word)
-        if cell is None:
+        else:
             self.error("bad-cell", f"{cell_word!r} is not a cell of this board ({geo.describe_extent()})",
                        path, **where)
-            return None
-        return Action("place", piece, cell)
 
     def _result(self):
         if "result" not in self.data:

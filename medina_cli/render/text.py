@@ -1,60 +1,106 @@
-"""Plain-text board: one 3-character cell per square, coordinates on all margins."""
+"""Text board: one 3-character cell per square, coordinates on all margins, optional ANSI colour.
+
+The characters are the same with and without colour, so the letters alone identify every piece.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+
 from ..engine.board import bits
 from ..engine.game import NEUTRAL
+from . import palette
+
+Segment = tuple[str, str]  # (text, SGR parameters; "" for no styling)
+EMPTY: list[Segment] = [(" . ", "2")]
+MARK_STYLE = f"1;{palette.ansi('#ffffff')};{palette.ansi(palette.LEGAL, background=True)}"
 
 
-def cell_glyphs(game) -> dict[int, str]:
-    """Three-character glyph for every occupied square of the game's position."""
-    geo = game.geo
-    glyph: dict[int, str] = {}
-    letters = {c.name: c.letter for c in game.rules.colours}
-    for palace in game.palaces:
+def colour_wanted(no_color: bool = False, stream=None) -> bool:
+    """Colour only on a terminal, and never with --no-color or a non-empty NO_COLOR (no-color.org)."""
+    stream = stream or sys.stdout
+    return not no_color and not os.environ.get("NO_COLOR") and stream.isatty()
+
+
+def _style(fill: str, *, bold: bool = False) -> str:
+    """SGR parameters for text in the readable ink on a `fill` background."""
+    return ("1;" if bold else "") + f"{palette.ansi(palette.ink(fill))};{palette.ansi(fill, background=True)}"
+
+
+def _cells(position) -> dict[int, list[Segment]]:
+    """Styled 3-character glyph of every occupied or marked-up square of the position."""
+    geo, rules = position.geo, position.rules
+    cells: dict[int, list[Segment]] = {}
+    letters = {c.name: c.letter for c in rules.colours}
+    for palace in position.palaces:
+        fill = palette.building_colour(rules, palace.colour)
         letter = letters[palace.colour]
         roofed = palace.owner is not None
+        style = _style(fill, bold=roofed)
         for cell in bits(palace.buildings):
-            mark = " "
+            glyph = f" {letter.upper() if roofed else letter}"
             if cell == palace.roof:
-                mark = "n" if palace.owner == NEUTRAL else str(palace.owner + 1)
-            glyph[cell] = f" {letter.upper() if roofed else letter}{mark}"
+                seat = NEUTRAL if palace.owner == NEUTRAL else palace.owner
+                owner_mark = "n" if seat == NEUTRAL else str(seat + 1)
+                cells[cell] = [(glyph, style), (owner_mark, _style(palette.seat_colour(seat)[1], bold=True))]
+            else:
+                cells[cell] = [(glyph + " ", style)]
+        stable_style = _style(palette.lighten(fill))
         for cell in bits(palace.stables):
-            glyph[cell] = " S " if roofed else " s "
-    for cell in bits(game.merchants):
-        glyph[cell] = " m "
-    if game.well is not None:
-        glyph[game.well] = " w "
-        for cell in bits(game.well_bonus_cells & geo.interior & ~game.occupied):
-            glyph.setdefault(cell, " + ")
-    for cell in bits(game.walls):
-        glyph[cell] = " # "
+            cells[cell] = [(" S " if roofed else " s ", stable_style)]
+    merchant_style = _style(palette.MERCHANT, bold=True)
+    for cell in bits(position.merchants):
+        cells[cell] = [(" m ", merchant_style)]
+    if position.well is not None:
+        cells[position.well] = [(" w ", _style(palette.WELL, bold=True))]
+        for cell in bits(position.well_bonus_cells & geo.interior):
+            cells.setdefault(cell, [(" + ", f"1;{palette.ansi(palette.WELL)}")])
+    wall_style = _style(palette.STONE)
+    for cell in bits(position.walls):
+        cells[cell] = [(" # ", wall_style)]
+    tower_style = _style(palette.TOWER, bold=True)
     for cell, number in geo.tower_of_cell.items():
-        glyph[cell] = f"T{number} "
-    return glyph
+        cells[cell] = [(f"T{number} ", tower_style)]
+    return cells
 
 
-def render_board(game, *, marks: dict[int, str] | None = None) -> str:
+def _paint(segments: list[Segment], colour: bool) -> str:
+    if not colour:
+        return "".join(text for text, _ in segments)
+    return "".join(f"\x1b[{style}m{text}\x1b[0m" if style else text for text, style in segments)
+
+
+def render_board(position, *, marks: dict[int, str] | None = None, colour: bool = False) -> str:
     """The position as text; `marks` overrides glyphs of chosen cells (e.g. legal placements)."""
-    geo = game.geo
-    glyph = cell_glyphs(game)
-    if marks:
-        glyph.update(marks)
+    geo = position.geo
+    cells = _cells(position)
+    for cell, glyph in (marks or {}).items():
+        cells[cell] = [(glyph, MARK_STYLE)]
     header = "    " + "".join(f" {chr(65 + x)} " for x in range(geo.width))
     lines = [header]
     for y in range(geo.height - 1, -1, -1):
-        row = "".join(glyph.get(y * geo.width + x, " . ") for x in range(geo.width))
+        row = "".join(_paint(cells.get(y * geo.width + x, EMPTY), colour) for x in range(geo.width))
         lines.append(f"{y + 1:>3} {row} {y + 1}")
     lines.append(header)
     return "\n".join(lines)
 
 
-def legend(game) -> str:
-    colours = ", ".join(f"{c.letter} {c.name}" for c in game.rules.colours)
-    seats = ", ".join(f"{i + 1} {name}" for i, name in enumerate(game.players))
+def legend(position, *, colour: bool = False) -> str:
+    """What the letters and digits of `render_board` mean (in the same colours when `colour`)."""
+    rules = position.rules
+
+    def swatch(text: str, fill: str) -> str:
+        return _paint([(text, _style(fill, bold=True))], colour)
+
+    colours = ", ".join(f"{swatch(c.letter, palette.building_colour(rules, c.name))} {c.name}" for c in rules.colours)
+    seats = ", ".join(f"{swatch(str(i + 1), palette.seat_colour(i)[1])} {name}"
+                      for i, name in enumerate(position.players))
+    if rules.supply["neutral_roofs"]:
+        seats += f", {swatch('n', palette.NEUTRAL[1])} neutral"
     parts = [f"Buildings: {colours} (upper case: roofed palace; the digit after the roofed cell is its owner: "
-             f"{seats}" + (", n neutral" if game.rules.supply["neutral_roofs"] else "") + ")",
+             f"{seats})",
              "S/s stable (roofed/unroofed palace), m merchant, # wall, T1-T4 towers"]
-    if game.well is not None:
+    if position.well is not None:
         parts.append("w well, + empty well-bonus cell")
     return "\n".join(parts)

@@ -18,6 +18,7 @@ from ..yamlio import Lines, read_yaml
 from .schema import CORNERS, NAME_RE, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, SchemaError, Text, parameter_names
 
 
+@lru_cache(maxsize=None)
 def builtin_dir() -> Path:
     """Installed wheels carry the rulesets inside the package; a source checkout has them at the top."""
     inside = Path(__file__).resolve().parent.parent / "rulesets"
@@ -57,6 +58,7 @@ class Rules:
     tower_merchants: dict  # tower number -> merchants
     tea_colour: str | None
     tea_awards: tuple[int, ...]
+    tea_replaces: str
     retirement: tuple[str, ...]
     merchants_touching_stables: bool
     tiebreak: str
@@ -110,6 +112,7 @@ class Ruleset:
             tower_merchants=dict(p["towers"]["merchants"]),
             tea_colour=p["tea"]["colour"],
             tea_awards=tuple(p["tea"]["awards"]),
+            tea_replaces=p["tea"]["replaces"],
             retirement=tuple(p["retirement"]),
             merchants_touching_stables=p["scoring"]["merchants_touching_stables"],
             tiebreak=p["scoring"]["tiebreak"],
@@ -123,7 +126,7 @@ def is_path(ref: str) -> bool:
 def load_ruleset(ref: str, overrides: list[str] | tuple = (), *, base_dir: Path | None = None) -> Ruleset:
     """Load a built-in id or a ruleset file (relative paths resolve against `base_dir`), then apply
     `--set PARAM=VALUE` overrides. Raises MedinaError."""
-    ruleset = copy.deepcopy(_load_cached(_resolve_ref(ref, base_dir), ref))
+    ruleset = copy.copy(_load_cached(_resolve_ref(ref, base_dir), ref))  # apply_overrides copies params
     if overrides:
         apply_overrides(ruleset, overrides)
     return ruleset

@@ -191,6 +191,8 @@ SCHEMA = Fields("a Medina ruleset", fields={
     "id": Text("short id (default: the file name without extension)", default=None),
     "title": Text("one-line title", default=None),
     "extends": Text("id or path of the ruleset this one starts from", default=None),
+    "kind": Choice("edition: a rule edition, compared by default; profile: one site's or club's reading, "
+                   "compared when named", choices=("edition", "profile"), default="edition"),
     "sources": ListOf("where the rules come from", default=[], item=Text("source")),
     "players": ListOf("supported player counts", item=PLAYER_COUNT, unique=True),
     "board": Fields("board geometry", default=None, fields={
@@ -212,13 +214,15 @@ SCHEMA = Fields("a Medina ruleset", fields={
         "placements": Int("placements in a normal turn", low=1, high=4, default=2),
         "opening_single": MapOf("how many opening turns (counted from the first) have one placement only",
                                 key=PLAYER_COUNT, key_label="players", value=Int("turns", high=6), default={}),
-        "forced_roof": Choice("who must place a roof each turn near the end",
-                              choices=("off", "only_player_who_can_place", "only_player_with_roofs"),
+        "forced_roof": Choice("who must place a roof each turn near the end (the second_placement_ form checks "
+                              "only after a first piece that was not his roof)",
+                              choices=("off", "only_player_who_can_place", "only_player_with_roofs",
+                                       "second_placement_only_player_who_can_place"),
                               default="off"),
     }),
     "merchants": Fields("merchant chains", default=None, fields={
-        "new_chain_max_neighbours": Int("most orthogonal merchant neighbours the first merchant of a new chain may have",
-                                        high=1, default=0),
+        "new_chain_max_neighbours": Int("most orthogonal merchant neighbours the first merchant of a new chain may have "
+                                        "(4: no limit)", high=4, default=0),
     }),
     "towers": Fields("tower tiles", default=None, fields={
         "reconnect": Choice("which repeated connections of a palace to a tower move the tile",
@@ -232,6 +236,8 @@ SCHEMA = Fields("a Medina ruleset", fields={
         "colour": Text("claiming a palace of this colour earns tea (null: no tea)", default=None),
         "awards": ListOf("tea tiles for the 1st, 2nd, … claim; later claims get none", default=[],
                          item=Int("tiles", high=10)),
+        "replaces": Choice("which placement of a turn a tea tile may replace",
+                           choices=("either_placement", "second_placement"), default="either_placement"),
     }),
     "retirement": ListOf("when a building colour leaves the game (any trigger suffices)",
                          item=Choice("trigger", choices=("all_players_own", "no_building_fits")),

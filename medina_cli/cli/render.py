@@ -1,0 +1,58 @@
+"""`medina render`: an SVG picture of a record's position (after a turn, or where replay stopped)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .common import OutputOption, RulesetOption, SetOption, ToOption, load_record, report_problems, write_output
+
+InputArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
+
+
+def where_words(frame) -> str:
+    if frame.stop is not None:
+        return f"stopped at turn {frame.turn}"
+    return f"after turn {frame.turn}" if frame.turn else "at the start"
+
+
+def to_move_words(game) -> str:
+    return "game over" if game.finished else f"{game.players[game.to_move]} to move"
+
+
+def render_command(
+    file: InputArgument,
+    output: OutputOption = "-",
+    to: ToOption = None,
+    legal: Annotated[bool, typer.Option("--legal", help="Mark the legal placements of the player to move.")] = False,
+    last: Annotated[bool, typer.Option("--last", help="Mark the placements of the last turn shown.")] = False,
+    ruleset: RulesetOption = None,
+    set_: SetOption = None,
+) -> None:
+    """Draw a record's position as an SVG picture (after --to TURN turns, or all of them).
+
+    An invalid record is drawn where replay stopped, the refused placement crossed out (exit status 1).
+    """
+    from ..engine.scoring import score_game
+    from ..records.replay import replay
+    from ..render.frames import final_frame
+    from ..render.svg import board_svg
+    from ..render.text import legend, render_board
+
+    record = load_record(file, ruleset, set_)
+    outcome = replay(record, to_turn=to)
+    report_problems(outcome.problems)
+    if outcome.game is None:
+        raise typer.Exit(1)
+    frame = final_frame(outcome)
+    game = frame.game
+    title = f"Medina: {record.file}, {record.ruleset.id}, {where_words(frame)} ({to_move_words(game)})"
+    description = render_board(game) + "\n" + legend(game)
+    if frame.stop is not None:
+        description += f"\nReplay stopped: {frame.stop.human()}"
+    svg = board_svg(game, title=title, description=description, legal=game.legal_masks() if legal else None,
+                    last=frame.placed if last else (), illegal=frame.illegal_mark,
+                    totals=score_game(game).totals())
+    write_output(output, svg, file)
+    raise typer.Exit(1 if outcome.problems else 0)

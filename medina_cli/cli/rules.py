@@ -1,0 +1,144 @@
+"""`medina rules list|show|diff|params`: the rule editions and their parameters, side by side."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .common import JsonOption, SetOption, emit_json, say, warn
+
+app = typer.Typer(help="The rule editions: list them, show one resolved, compare them, list the parameters.",
+                  no_args_is_help=True)
+
+RefArgument = Annotated[str, typer.Argument(metavar="ID|PATH", help="A built-in ruleset id or a ruleset YAML file.")]
+IDENTITY = ("medina", "id", "title", "extends", "sources")  # what a ruleset is called, not how it plays
+ABSENT = object()
+
+
+def load_or_exit(ref: str, overrides=(), *, base_dir=None):
+    """The ruleset `ref`, or exit 2 with a one-line message (unknown id, unreadable or invalid file)."""
+    from ..errors import MedinaError
+    from ..rules.loader import load_ruleset
+    try:
+        return load_ruleset(ref, tuple(overrides or ()), base_dir=base_dir)
+    except MedinaError as exc:
+        exc.problem.file = exc.problem.file or ref
+        warn(exc.problem.human())
+        raise typer.Exit(2)
+
+
+def resolved(ruleset) -> dict:
+    """The ruleset as a stand-alone ruleset/1 document: identity first, `extends` already applied."""
+    params = {k: v for k, v in ruleset.params.items() if k not in IDENTITY}
+    return {"medina": "ruleset/1", "id": ruleset.id, "title": ruleset.title, "sources": ruleset.sources, **params}
+
+
+def flatten(params: dict, prefix: str = "") -> dict[str, object]:
+    """Dotted parameter path -> value for every leaf (lists are leaves; an empty mapping has none);
+    identity keys left out."""
+    out = {}
+    for key, value in params.items():
+        if not prefix and key in IDENTITY:
+            continue
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, dict):
+            out.update(flatten(value, path))
+        else:
+            out[path] = value
+    return out
+
+
+def flow(value) -> str:
+    """A value as one line of YAML flow text ("—" when the ruleset has no such parameter)."""
+    if value is ABSENT:
+        return "—"
+    from ..records.record import _quote
+    return _quote(value)
+
+
+@app.command("list")
+def list_rulesets(json_: JsonOption = False) -> None:
+    """The built-in rulesets: id, title, player counts and sources."""
+    from tabulate import tabulate
+
+    from ..rules.loader import builtin_ids
+
+    rulesets = [load_or_exit(rid) for rid in builtin_ids()]
+    if json_:
+        emit_json({"format": "medina-rules/1", "rulesets": [
+            {"id": r.id, "title": r.title, "players": r.player_counts, "sources": r.sources} for r in rulesets]})
+        return
+    say(tabulate([[r.id, ", ".join(map(str, r.player_counts)), r.title] for r in rulesets],
+                 headers=["id", "players", "title"], tablefmt="simple"))
+    for r in rulesets:
+        say()
+        say(f"{r.id} sources:")
+        for source in r.sources or ["(none given)"]:
+            say(f"  - {source}")
+
+
+@app.command("show")
+def show(ref: RefArgument, set_: SetOption = None) -> None:
+    """Every parameter of one ruleset, `extends` applied (and --set), as ruleset YAML."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):  # shared default values must not become anchors: rulesets refuse aliases
+        def ignore_aliases(self, data):
+            return True
+
+    document = resolved(load_or_exit(ref, set_))
+    identity = {k: document.pop(k) for k in ("medina", "id", "title", "sources")}
+    for part, flow_style in ((identity, False), (document, None)):
+        say(yaml.dump(part, Dumper=Dumper, sort_keys=False, allow_unicode=True, default_flow_style=flow_style,
+                      width=100).rstrip())
+
+
+@app.command("diff")
+def diff(
+    refs: Annotated[list[str], typer.Argument(metavar="A B [C...]", help="Two or more ruleset ids or files.")],
+    json_: JsonOption = False,
+) -> None:
+    """A table of every parameter that differs between rulesets, values side by side."""
+    from tabulate import tabulate
+
+    from ..rules.schema import SCHEMA
+
+    if len(refs) < 2:
+        warn("rules diff needs at least two rulesets, e.g. `medina rules diff original-2001 bsw-dm-2003`")
+        raise typer.Exit(2)
+    rulesets = [load_or_exit(ref) for ref in refs]
+    ids = [r.id for r in rulesets]
+    names = ids if len(set(ids)) == len(ids) else refs
+    flat = [flatten(r.params) for r in rulesets]
+    sections = list(SCHEMA.fields)
+    paths = sorted(dict.fromkeys(path for table in flat for path in table),
+                   key=lambda path: sections.index(path.split(".")[0]))
+    differing = [(path, [table.get(path, ABSENT) for table in flat]) for path in paths]
+    differing = [(path, values) for path, values in differing if len(set(map(flow, values))) > 1]
+    if json_:
+        emit_json({"format": "medina-rules-diff/1", "rulesets": names, "differences": [
+            {"parameter": path, "values": [None if v is ABSENT else v for v in values]}
+            for path, values in differing]})
+        return
+    if not differing:
+        say(f"{' and '.join(names)}: no parameter differs")
+        return
+    say(tabulate([[path, *map(flow, values)] for path, values in differing],
+                 headers=["parameter", *names], tablefmt="simple"))
+    say("(— : the ruleset has no such parameter)")
+
+
+@app.command("params")
+def params(json_: JsonOption = False) -> None:
+    """Every ruleset parameter: dotted path (for --set), type, allowed values, default, meaning."""
+    from tabulate import tabulate
+
+    from ..rules.schema import parameter_rows
+
+    rows = parameter_rows()
+    headers = ["parameter", "type", "allowed", "default", "meaning"]
+    if json_:
+        emit_json({"format": "medina-rules-params/1", "parameters": [dict(zip(headers, row)) for row in rows]})
+        return
+    say(tabulate(rows, headers=headers, tablefmt="simple", maxcolwidths=[None, None, 30, 24, 50]))

@@ -1,0 +1,30 @@
+"""`medina view`: a self-contained HTML page that replays a record turn by turn."""
+
+from __future__ import annotations
+
+import typer
+
+from .common import OutputOption, RulesetOption, SetOption, load_record, report_problems, write_output
+from .render import InputArgument
+
+
+def view_command(
+    file: InputArgument,
+    output: OutputOption = "-",
+    ruleset: RulesetOption = None,
+    set_: SetOption = None,
+) -> None:
+    """Write one HTML file (no network needed) that steps through the game: board, events, scores.
+
+    An invalid record is shown up to where replay stopped, with the reason (exit status 1).
+    """
+    from ..records.replay import replay
+    from ..render.html import viewer_html
+
+    record = load_record(file, ruleset, set_)
+    outcome = replay(record)
+    report_problems(outcome.problems)
+    if outcome.game is None:
+        raise typer.Exit(1)
+    write_output(output, viewer_html(outcome), file)
+    raise typer.Exit(1 if outcome.problems else 0)

@@ -1,0 +1,468 @@
+"""Finished boards (`medina: board/1`): a reader that checks the position and works out which tiles
+it decides, the board's score sheet, and the canonical writer behind `medina replay --final-board`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from itertools import product
+from pathlib import Path
+
+from ..engine.board import Geometry, bits, geometry_for
+from ..engine.game import NEUTRAL, Palace
+from ..engine.scoring import ScoreSheet, score_position, tile_holders, winners_of
+from ..errors import Collected, MedinaError
+from ..rules.loader import Rules, Ruleset
+from ..yamlio import parse_yaml, read_text, yaml_type
+from .record import _quote, _Reader
+
+FORMAT_TAG = "board/1"
+BOARD_TAG_RE = re.compile(r"^medina:\s*[\"']?board/1[\"']?\s*(#.*)?$", re.M)
+
+
+def looks_like_board(text: str) -> bool:
+    """Does this text declare `medina: board/1`? (decides board vs record without parsing twice)"""
+    return bool(BOARD_TAG_RE.search(text))
+TOP_KEYS = ("medina", "ruleset", "players", "grid", "roofs", "tiles")
+BLOCK_SCALAR = re.compile(r"^\s*grid\s*:\s*[|>][-+0-9]*\s*(#.*)?$")
+NOBODY = "none"
+
+
+@dataclass
+class OpenTile:
+    """A tile the position alone does not decide: the owners (seat or NEUTRAL) who might hold it."""
+
+    kind: str  # "palace" or "tower"
+    key: str | int  # colour or tower number
+    value: int
+    candidates: list[int]
+
+    def to_json(self, players: list[str]) -> dict:
+        where = {"colour": self.key} if self.kind == "palace" else {"tower": self.key}
+        return {"tile": self.kind, **where, "candidates": [holder_name(players, c) for c in self.candidates]}
+
+
+@dataclass
+class Board:
+    """A board/1 position, with the attribute names of `Game` that rendering and scoring use."""
+
+    file: str
+    ruleset: Ruleset | None = None
+    players: list[str] = field(default_factory=list)
+    geo: Geometry | None = None
+    palaces: list[Palace] = field(default_factory=list)
+    merchants: int = 0
+    walls: int = 0
+    well: int | None = None
+    well_bonus_cells: int = 0
+    occupied: int = 0
+    wall_tower: dict[int, int] = field(default_factory=dict)  # wall cell -> tower its run starts from
+    palace_tile: dict[str, Palace | None] = field(default_factory=dict)
+    tower_tile: dict[int, Palace | None] = field(default_factory=dict)
+    undetermined: list[OpenTile] = field(default_factory=list)
+    problems: Collected = field(default_factory=Collected)
+
+    @cached_property
+    def rules(self) -> Rules:
+        return self.ruleset.for_players(len(self.players))
+
+    def touching(self, tower: int) -> list[Palace]:
+        """Claimed palaces with a building or stable next to a wall of `tower`'s runs."""
+        walls = sum(1 << c for c, t in self.wall_tower.items() if t == tower)
+        return [p for p in self.palaces if p.owner is not None and self.geo.orth(p.pieces) & walls]
+
+    def largest_claimed(self, colour: str) -> list[Palace]:
+        claimed = [p for p in self.palaces if p.colour == colour and p.owner is not None]
+        top = max((p.size for p in claimed), default=0)
+        return [p for p in claimed if p.size == top]
+
+
+def holder_name(players: list[str], owner: int | None) -> str:
+    if owner is None:
+        return NOBODY
+    return "neutral" if owner == NEUTRAL else players[owner]
+
+
+def read_board(path: str, *, ruleset: str | None = None, overrides=()) -> Board:
+    """Read a board file (`-` for stdin); problems are collected in `board.problems`."""
+    name, text = read_text(path)
+    base_dir = Path(path).parent if path != "-" else Path.cwd()
+    return parse_board(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
+
+
+def parse_board(text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None) -> Board:
+    board = Board(file=name)
+    try:
+        data, lines = parse_yaml(text, name)
+    except MedinaError as exc:
+        if exc.unusable:
+            raise
+        board.problems.errors.append(exc.problem)
+        return board
+    _BoardReader(board, data, lines, ruleset, overrides, base_dir, text).read()
+    return board
+
+
+class _BoardReader(_Reader):
+    """Reuses the record reader's ruleset and players checks; the rest is the board's own."""
+
+    def __init__(self, board: Board, data, lines, ruleset_ref, overrides, base_dir, text: str):
+        super().__init__(board, data, lines, ruleset_ref, overrides, base_dir)
+        self.text = text
+
+    def read(self) -> None:
+        data, b = self.data, self.r
+        if not isinstance(data, dict) or data.get("medina") != FORMAT_TAG:
+            found = data.get("medina") if isinstance(data, dict) else None
+            self.error("bad-format-tag", f"`medina:` must be {FORMAT_TAG!r}, found {found!r}", ("medina",))
+            return
+        for key in data:
+            if not (isinstance(key, str) and (key.startswith("x-") or key in TOP_KEYS)):
+                self.error("unknown-key", f"unknown key {key!r} (valid: {', '.join(TOP_KEYS)}; "
+                           "prefix your own keys with x-)", (key,))
+        if not self._ruleset() or not self._players():
+            return
+        b.geo = geometry_for(b.rules)
+        if not self._grid():
+            return
+        self._palaces()
+        self._walls()
+        self._roofs()
+        self._supply()
+        if not b.problems.errors:
+            self._tiles()
+
+    # --- the grid --------------------------------------------------------------------------------
+    def _grid(self) -> bool:
+        b, geo, rules = self.r, self.r.geo, self.r.rules
+        grid = self.data.get("grid")
+        if not isinstance(grid, str):
+            self.error("board-grid" if grid is not None else "missing-key",
+                       f"`grid` must be text, one line per row (found {yaml_type(grid)})", ("grid",))
+            return False
+        key_line = self.lines.of("grid")
+        source = self.text.splitlines()
+        block = key_line is not None and key_line <= len(source) and BLOCK_SCALAR.match(source[key_line - 1])
+        rows = [("".join(raw.split()), key_line + 1 + i if block else key_line)
+                for i, raw in enumerate(grid.split("\n")) if raw.strip()]
+        size = f"{geo.height} rows of {geo.width} cells ({rules.players}-player {rules.ruleset_id} board)"
+        if len(rows) != geo.height:
+            self.error("board-grid", f"the grid has {len(rows)} rows; expected {size}, north row first", ("grid",))
+            return False
+        for cells, line in rows:
+            if len(cells) != geo.width:
+                self.error("board-grid", f"a grid row has {len(cells)} cells; expected {size}", line=line)
+        if b.problems.errors:
+            return False
+        letters = {c.letter: c.name for c in rules.colours}
+        self.buildings = {c: 0 for c in rules.colour_names}
+        self.stables = wells = 0
+        for r, (cells, line) in enumerate(rows):
+            y = geo.height - 1 - r
+            for x, char in enumerate(cells):
+                cell = y * geo.width + x
+                problem = self._cell(cell, char, letters)
+                if problem:
+                    self.error("board-grid", f"{geo.name(cell)}: {problem}", line=line)
+                elif char == "#":
+                    b.walls |= 1 << cell
+                elif geo.kind(cell) == "interior" and char != ".":
+                    kind = char.lower()
+                    bit = 1 << cell
+                    if kind == "m":
+                        b.merchants |= bit
+                    elif kind == "s":
+                        self.stables |= bit
+                    elif kind == "w":
+                        wells |= bit
+                    else:
+                        self.buildings[letters[kind]] |= bit
+        if rules.well and wells.bit_count() != 1:
+            self.error("board-grid", f"{rules.ruleset_id} has exactly one well (`w`); the grid has "
+                       f"{wells.bit_count()}", ("grid",))
+        elif wells:
+            b.well = next(bits(wells))
+            b.well_bonus_cells = geo.straight_two(b.well)
+            if not (geo.interior & ~geo.edge_row) >> b.well & 1:
+                self.error("bad-setup", f"the well at {geo.name(b.well)} must stand off the edge row", ("grid",))
+        b.occupied = b.merchants | self.stables | wells | sum(self.buildings.values())
+        return not b.problems.errors
+
+    def _cell(self, cell: int, char: str, letters: dict) -> str | None:
+        """What is wrong with `char` on `cell`, or None."""
+        kind = self.r.geo.kind(cell)
+        if kind == "tower":
+            return None if char == "T" else f"a corner holds its tower: write T, not {char!r}"
+        if kind == "ring":
+            if char in "#.":
+                return None
+            return "towers stand on the corners only" if char == "T" else \
+                f"{char!r} on the wall ring: only # (wall) or . (gap) go there"
+        if char in "T#":
+            return f"{char!r} inside the city: walls and towers belong on the ring"
+        lower = char.lower()
+        if lower in ".msw" or lower in letters:
+            return None if lower != "w" or self.r.rules.well else f"{self.r.ruleset.id} has no well"
+        buildings = ", ".join(f"{k} {v}" for k, v in letters.items())
+        return (f"unknown letter {char!r}: use . empty, m merchant, s stable"
+                + (", w well" if self.r.rules.well else "") + f" or a building of {self.r.ruleset.id} ({buildings})")
+
+    # --- palaces ---------------------------------------------------------------------------------
+    def _palaces(self) -> None:
+        b, geo = self.r, self.r.geo
+        for colour, mask in self.buildings.items():
+            while mask:
+                group = mask & -mask
+                while True:
+                    grown = group | (geo.orth(group) & mask)
+                    if grown == group:
+                        break
+                    group = grown
+                b.palaces.append(Palace(len(b.palaces), colour, buildings=group))
+                mask &= ~group
+        for stable in bits(self.stables):
+            touched = [p for p in b.palaces if geo.orth_of[stable] & p.buildings]
+            if not touched:
+                self.error("board-stable", f"the stable at {geo.name(stable)} touches no building", ("grid",))
+            elif len(touched) > 1:
+                self.error("board-spacing", f"the stable at {geo.name(stable)} touches two palaces: "
+                           f"{self._named(touched[0])} and {self._named(touched[1])}", ("grid",))
+            else:
+                touched[0].stables |= 1 << stable
+        for i, palace in enumerate(b.palaces):
+            near = geo.king(palace.pieces)
+            for other in b.palaces[i + 1:]:
+                if near & other.pieces:
+                    self.error("board-spacing", f"{self._named(palace)} and {self._named(other)} touch at "
+                               f"{geo.name(next(bits(near & other.pieces)))}: palaces need a free cell between "
+                               "them, diagonals included", ("grid",))
+        if b.well is not None:
+            for cell in bits(geo.king(1 << b.well) & sum(p.pieces for p in b.palaces)):
+                self.error("well-zone", f"{geo.name(cell)}: no building or stable on the well or next to it",
+                           ("grid",))
+
+    def _named(self, palace: Palace) -> str:
+        return f"the {palace.colour} palace at {self.r.geo.name(_first_cell(self.r.geo, palace.buildings))}"
+
+    # --- walls -----------------------------------------------------------------------------------
+    def _walls(self) -> None:
+        b, geo = self.r, self.r.geo
+        for start, end, cells in _sides(geo):
+            walled = [(b.walls >> c) & 1 for c in cells]
+            head = walled.index(0) if 0 in walled else len(cells)
+            tail = walled[::-1].index(0) if 0 in walled else len(cells)
+            towers = f"towers {geo.tower_of_cell[start]} and {geo.tower_of_cell[end]}"
+            if head == len(cells):
+                self.error("board-gate", f"the wall between {towers} is closed: every side keeps a gate "
+                           f"({geo.name(cells[0])}-{geo.name(cells[-1])})", ("grid",))
+                continue
+            loose = [geo.name(c) for c, w in zip(cells[head:len(cells) - tail], walled[head:len(cells) - tail]) if w]
+            if loose:
+                self.error("board-gate", f"wall(s) at {', '.join(loose)} between {towers} do not continue "
+                           "a run from a tower", ("grid",))
+            for c in cells[:head]:
+                b.wall_tower[c] = geo.tower_of_cell[start]
+            for c in cells[len(cells) - tail:]:
+                b.wall_tower[c] = geo.tower_of_cell[end]
+
+    # --- roofs -----------------------------------------------------------------------------------
+    def _roofs(self) -> None:
+        b, geo = self.r, self.r.geo
+        roofs = self.data.get("roofs", {})
+        if not isinstance(roofs, dict):
+            self.error("yaml-wrong-type", "`roofs` must map a building cell of each roofed palace to its owner "
+                       "(a player or neutral)", ("roofs",))
+            return
+        palace_at = {c: p for p in b.palaces for c in bits(p.pieces)}
+        for key, owner in roofs.items():
+            path = ("roofs", key)
+            cell = geo.parse(key) if isinstance(key, str) else None
+            if cell is None:
+                self.error("bad-cell", f"roof at {key!r}: not a cell of this board ({geo.describe_extent()})", path)
+                continue
+            name = geo.name(cell)
+            palace = palace_at.get(cell)
+            if palace is None or not palace.buildings >> cell & 1:
+                what = "a stable (roofs go on buildings)" if palace is not None else "no building"
+                self.error("board-roof", f"the roof at {name} is on {what}", path)
+                continue
+            if palace.roof is not None:
+                self.error("board-roof", f"{self._named(palace)} has two roofs ({geo.name(palace.roof)} and {name})",
+                           path)
+                continue
+            if not isinstance(owner, str):
+                self.error("yaml-not-text", f"the owner of the roof at {name} is {yaml_type(owner)}; quote the name",
+                           path)
+                continue
+            if owner == "neutral":
+                seat = NEUTRAL
+            elif owner in b.players:
+                seat = b.players.index(owner)
+                mine = [p for p in b.palaces if p.owner == seat and p.colour == palace.colour]
+                if mine:
+                    self.error("board-ownership", f"{owner} would own two {palace.colour} palaces "
+                               f"({geo.name(mine[0].roof)} and {name}); a player roofs one palace per colour", path)
+                    continue
+            else:
+                self.error("board-ownership", f"the roof at {name} names {owner!r}, who is not a player "
+                           f"({', '.join(b.players)}, or neutral)", path)
+                continue
+            palace.owner, palace.roof = seat, cell
+
+    # --- supply ----------------------------------------------------------------------------------
+    def _supply(self) -> None:
+        b, rules = self.r, self.r.rules
+        n, supply = len(b.players), rules.supply
+        counts = [(f"{c} buildings", self.buildings[c].bit_count(), n * supply["per_colour"])
+                  for c in rules.colour_names]
+        counts += [("stables", self.stables.bit_count(), n * supply["stables"]),
+                   ("walls", b.walls.bit_count(), n * supply["walls"]),
+                   ("merchants", b.merchants.bit_count(),
+                    n * supply["merchants"] + 1 + sum(rules.tower_merchants.values())),
+                   ("neutral roofs", sum(p.owner == NEUTRAL for p in b.palaces), n * supply["neutral_roofs"])]
+        counts += [(f"roofs of {name}", sum(p.owner == seat for p in b.palaces), supply["roofs"])
+                   for seat, name in enumerate(b.players)]
+        for what, count, most in counts:
+            if count > most:
+                self.error("board-supply", f"{count} {what} on the board; {n} players of {rules.ruleset_id} "
+                           f"have only {most}", ("grid",) if "roof" not in what else ("roofs",))
+
+    # --- tiles -----------------------------------------------------------------------------------
+    def _tiles(self) -> None:
+        b, rules = self.r, self.r.rules
+        given = self._given_tiles()
+        values = {c.name: c.value for c in rules.colours}
+        for colour in rules.colour_names:
+            largest = b.largest_claimed(colour)
+            b.palace_tile[colour] = self._holder(("palace", colour), f"the {colour} palace tile", largest,
+                                                 given, values[colour], "a largest claimed palace of its colour")
+        for tower in sorted(b.geo.tower_cell):
+            b.tower_tile[tower] = self._holder(("tower", tower), f"tower tile {tower}", b.touching(tower),
+                                               given, tower, "the owner of a claimed palace touching its walls")
+
+    def _holder(self, tile, what, palaces, given, value, who) -> Palace | None:
+        """The palace holding `tile`: as given (if plausible), decided by the position, or open."""
+        owners = list(dict.fromkeys(sorted((p.owner for p in palaces), key=lambda o: (o == NEUTRAL, o))))
+        if tile in given:
+            owner, path = given[tile]
+            if (owner is None and not palaces) or owner in owners:
+                return next((p for p in palaces if p.owner == owner), None)
+            possible = ", ".join(holder_name(self.r.players, o) for o in owners) or NOBODY
+            self.error("board-tiles", f"{what} cannot be with {holder_name(self.r.players, owner)}: it is held by "
+                       f"{who} (here: {possible})", path)
+            return None
+        if len(owners) > 1:
+            self.r.undetermined.append(OpenTile(tile[0], tile[1], value, owners))
+            return None
+        return palaces[0] if palaces else None
+
+    def _given_tiles(self) -> dict:
+        """(kind, key) -> (owner, path) from `tiles:`; bad entries are reported."""
+        tiles = self.data.get("tiles", {})
+        if not isinstance(tiles, dict):
+            self.error("board-tiles", "`tiles` must be a mapping with `palace:` and `tower:`", ("tiles",))
+            return {}
+        colours = self.r.ruleset.piece_names()
+        out = {}
+        for kind, entries in tiles.items():
+            if kind not in ("palace", "tower") or not isinstance(entries, dict):
+                self.error("board-tiles", f"`tiles: {kind}` is not a mapping `palace: {{colour: holder}}` or "
+                           "`tower: {number: holder}`", ("tiles", kind))
+                continue
+            for key, holder in entries.items():
+                path = ("tiles", kind, key)
+                if kind == "palace":
+                    tile_key = colours.get(key.lower()) if isinstance(key, str) else None
+                    tile_key = tile_key if tile_key in self.r.rules.colour_names else None
+                else:
+                    number = int(key) if isinstance(key, str) and key.isdigit() else key
+                    tile_key = number if number in self.r.geo.tower_cell else None
+                if tile_key is None:
+                    self.error("board-tiles", f"no {kind} tile {key!r} in {self.r.ruleset.id}", path)
+                    continue
+                owner = self._tile_owner(holder, path)
+                if owner is not False:
+                    out[(kind, tile_key)] = (owner, path)
+        return out
+
+    def _tile_owner(self, holder, path):
+        """Seat, NEUTRAL or None for a holder name; False (reported) if it names nobody known."""
+        if holder == NOBODY or holder is None:
+            return None
+        if holder == "neutral":
+            return NEUTRAL
+        if isinstance(holder, str) and holder in self.r.players:
+            return self.r.players.index(holder)
+        self.error("board-tiles", f"tile holder {holder!r} is not a player ({', '.join(self.r.players)}), "
+                   "neutral or none", path)
+        return False
+
+
+def _first_cell(geo: Geometry, mask: int) -> int:
+    """The north-west-most cell of `mask` (the palace's name in messages)."""
+    return min(bits(mask), key=lambda c: (-(c // geo.width), c % geo.width))
+
+
+def _sides(geo: Geometry):
+    """(start corner, end corner, ring cells between them in order) for the four sides."""
+    w, h = geo.width, geo.height
+    corner = {"SW": 0, "SE": w - 1, "NW": (h - 1) * w, "NE": h * w - 1}
+    yield corner["NW"], corner["NE"], [corner["NW"] + x for x in range(1, w - 1)]
+    yield corner["SW"], corner["SE"], list(range(1, w - 1))
+    yield corner["SW"], corner["NW"], [y * w for y in range(1, h - 1)]
+    yield corner["SE"], corner["NE"], [y * w + w - 1 for y in range(1, h - 1)]
+
+
+# --- scoring -------------------------------------------------------------------------------------
+
+def score_board(board: Board) -> ScoreSheet:
+    """The board's score sheet. Open tiles are left out of the totals; `winners` is named only when
+    every way of assigning them gives the same winners."""
+    rules = board.rules
+    sheet = score_position(rules, board.geo, board.players, board.palaces, board.merchants, board.walls,
+                           board.well_bonus_cells, *tile_holders(board), finished=True,
+                           undetermined=[t.to_json(board.players) for t in board.undetermined])
+    outcomes = set()
+    for assignment in product(*(t.candidates for t in board.undetermined)):
+        extra = [0] * len(board.players)
+        for tile, owner in zip(board.undetermined, assignment):
+            if owner != NEUTRAL:
+                extra[owner] += tile.value
+        players = [replace(p, tile_points=p.tile_points + e) for p, e in zip(sheet.players, extra)]
+        outcomes.add(tuple(winners_of(rules.tiebreak, players)))
+    sheet.winners = list(outcomes.pop()) if len(outcomes) == 1 else []
+    return sheet
+
+
+# --- the canonical writer ------------------------------------------------------------------------
+
+def write_board(position, ruleset_ref: str) -> str:
+    """board/1 text for a game's (or board's) position, with every tile holder written out."""
+    geo, rules = position.geo, position.rules
+    glyph = {cell: "T" for cell in geo.tower_cell.values()}
+    glyph.update((c, "#") for c in bits(position.walls))
+    glyph.update((c, "m") for c in bits(position.merchants))
+    if position.well is not None:
+        glyph[position.well] = "w"
+    letters = {c.name: c.letter for c in rules.colours}
+    for palace in position.palaces:
+        glyph.update((c, letters[palace.colour]) for c in bits(palace.buildings))
+        glyph.update((c, "s") for c in bits(palace.stables))
+    rows = [" ".join(glyph.get(y * geo.width + x, ".") for x in range(geo.width))
+            for y in range(geo.height - 1, -1, -1)]
+    roofed = sorted((p for p in position.palaces if p.owner is not None),
+                    key=lambda p: (-(p.roof // geo.width), p.roof % geo.width))
+    players = position.players
+    palace_holders, tower_holders = tile_holders(position)
+    out = [f"medina: {FORMAT_TAG}", f"ruleset: {_quote(ruleset_ref)}",
+           "players: [" + ", ".join(_quote(p) for p in players) + "]", "grid: |",
+           *(f"  {row}" for row in rows),
+           "roofs: {" + ", ".join(f"{geo.name(p.roof)}: {_quote(holder_name(players, p.owner))}" for p in roofed) + "}",
+           "tiles:",
+           "  palace: {" + ", ".join(f"{c}: {_quote(holder_name(players, palace_holders[c]))}"
+                                     for c in rules.colour_names) + "}",
+           "  tower: {" + ", ".join(f"{t}: {_quote(holder_name(players, tower_holders[t]))}"
+                                    for t in sorted(tower_holders)) + "}"]
+    return "\n".join(out) + "\n"

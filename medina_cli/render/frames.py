@@ -1,0 +1,62 @@
+"""A replayed record as pictures: one frame per turn, and the frame where replay stopped."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..records.replay import Replay, replay
+
+
+@dataclass
+class Frame:
+    turn: int  # entries of `turns` applied (0: the setup); for the stop frame, the turn that failed
+    game: object
+    placed: list[int] = field(default_factory=list)  # cells placed in this turn, in order
+    events: list = field(default_factory=list)
+    stop: object = None  # the Problem that stopped the replay at this turn
+    illegal: int | None = None  # the cell of the refused placement
+
+    @property
+    def illegal_mark(self) -> tuple[int, str] | None:
+        return None if self.illegal is None else (self.illegal, self.stop.message)
+
+
+def stop_problem(outcome: Replay):
+    """The earliest problem tied to a turn: replay cannot go past it."""
+    at_turns = [p for p in outcome.problems if p.turn is not None]
+    return min(at_turns, key=lambda p: p.turn) if at_turns else None
+
+
+def _frame(outcome: Replay, number: int, game, before, stop=None) -> Frame:
+    record = outcome.record
+    frame = Frame(number, game, events=dict(outcome.turn_events).get(number, []), stop=stop)
+    if number:
+        made = game.placements_made - before.placements_made
+        entry = record.turns[number - 1]
+        frame.placed = [a.cell for a in entry.actions if a.kind == "place"][:made]
+        if stop in outcome.errors and stop.placement is not None and stop.placement <= len(entry.actions):
+            frame.illegal = entry.actions[stop.placement - 1].cell
+    return frame
+
+
+def final_frame(outcome: Replay) -> Frame:
+    """The frame of the position the replay ended in (after its last turn, or where it stopped)."""
+    stop = stop_problem(outcome)
+    if stop is not None and stop.turn > outcome.turns_played + 1:
+        stop = None  # a later turn's problem: --to ended the replay before it
+    number = stop.turn if stop is not None else outcome.turns_played
+    before = replay(outcome.record, to_turn=number - 1, check_result=False).game if number else None
+    return _frame(outcome, number, outcome.game, before, stop)
+
+
+def all_frames(outcome: Replay) -> list[Frame]:
+    """The setup, every replayed turn, and the turn where replay stopped (if it did)."""
+    frames, before = [], None
+    for number in range(outcome.turns_played + 1):
+        game = replay(outcome.record, to_turn=number, check_result=False).game
+        frames.append(_frame(outcome, number, game, before))
+        before = game
+    stop = stop_problem(outcome)
+    if stop is not None and stop.turn == outcome.turns_played + 1:
+        frames.append(_frame(outcome, stop.turn, outcome.game, before, stop))
+    return frames

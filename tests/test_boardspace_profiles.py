@@ -1,0 +1,170 @@
+"""The boardspace profiles: each reading of the site's engine is a ruleset parameter, and each revision
+switch (shared/boardspace-notes.md §0, §5.1) changes exactly what the notes say it changes."""
+
+import pytest
+
+from conftest import new_game, record_text, replay_text
+from medina_cli.engine.game import IllegalPlacement
+from medina_cli.engine.scoring import score_game
+
+PLAYERS = ["Anna", "Ben", "Cleo"]
+
+
+def play(ruleset, turns, merchant="J7", well=None):
+    record, outcome = replay_text(record_text(ruleset, PLAYERS, turns, merchant=merchant, well=well))
+    assert record.problems.errors == []
+    return outcome
+
+
+def codes(outcome):
+    return [(p.code, p.turn, p.placement) for p in outcome.problems]
+
+
+# --- revision switches -----------------------------------------------------------------------------
+
+ALL_OWN_GREY = ["Anna: grey B2, roof B2", "Ben: grey E2, roof E2", "Cleo: grey H2, roof H2",
+                "Anna: grey L2, wall A2"]
+
+
+@pytest.mark.parametrize("ruleset, expected", [
+    ("boardspace-original-r100", []),  # before 101 nothing retires: a fourth grey palace may start
+    ("boardspace-original-r101", [("colour-retired", 4, 1)]),
+    ("boardspace-original", [("colour-retired", 4, 1)]),
+])
+def test_colour_retirement_from_revision_101(ruleset, expected):
+    assert codes(play(ruleset, ALL_OWN_GREY)) == expected
+
+
+# The chain D4 (start), C4, D3 is blocked: its ends' free neighbours hold buildings or touch two merchants.
+BLOCKED_CHAIN = ["Anna: merchant C4, merchant D3", "Ben: grey D2, grey E2", "Cleo: grey E3, black B4",
+                 "Anna: black B5, black C5"]
+
+
+@pytest.mark.parametrize("ruleset, expected", [
+    ("original-2001", [("merchant-new-chain", 5, 1)]),  # a new chain may not touch a merchant
+    ("boardspace-original-r101", []),
+    ("boardspace-original-r102", []),
+])
+def test_restart_may_touch_one_merchant_of_the_dead_chain(ruleset, expected):
+    assert codes(play(ruleset, BLOCKED_CHAIN + ["Ben: merchant D5, merchant D6"], merchant="D4")) == expected
+
+
+@pytest.mark.parametrize("ruleset, expected", [
+    ("boardspace-original-r101", []),  # before 102 a restart may go on any empty interior cell
+    ("boardspace-original-r102", [("merchant-two-neighbours", 5, 1)]),
+    ("boardspace-original", [("merchant-two-neighbours", 5, 1)]),
+])
+def test_restart_touching_two_merchants_until_revision_102(ruleset, expected):
+    assert codes(play(ruleset, BLOCKED_CHAIN + ["Ben: merchant C3, wall A2"], merchant="D4")) == expected
+
+
+def test_restart_joined_to_the_dead_chain_grows_from_its_new_end_only():
+    turns = BLOCKED_CHAIN + ["Ben: merchant D5, merchant D6"]
+    # D5 now touches D4 and D6: no longer an end, so E5 beside it would make a branch
+    outcome = play("boardspace-original", turns + ["Cleo: merchant E5, wall A2"], merchant="D4")
+    assert codes(outcome) == [("merchant-not-at-chain-end", 6, 1)]
+    assert "ends: D6" in outcome.problems[0].message
+    assert codes(play("boardspace-original", turns + ["Cleo: merchant E6, wall A2"], merchant="D4")) == []
+
+
+STABLE_MERCHANT = ["Anna: grey F5, stable G5", "Ben: wall A2, wall A3", "Cleo: wall R2, wall R3",
+                   "Anna: roof F5, wall A12"]
+
+
+@pytest.mark.parametrize("ruleset, merchants", [("boardspace-original-r102", 0), ("boardspace-original", 1)])
+def test_merchants_next_to_stables_score_from_revision_103(ruleset, merchants):
+    outcome = play(ruleset, STABLE_MERCHANT, merchant="H5")  # H5 touches the stable G5 only
+    anna = score_game(outcome.game).players[0]
+    assert [p.merchants for p in anna.palaces] == [merchants]
+    assert anna.total == 1 + 1 + merchants + 1  # building, stable, merchant, grey palace tile
+
+
+# --- the site's readings -----------------------------------------------------------------------------
+
+# Anna's grey Q12 touches both arms of tower 3 (NE corner R13); Cleo's black N12 takes the tile along
+# the top arm (matrix.md E-8).
+TOWER_3 = ["Anna: grey Q12, roof Q12", "Ben: wall Q13, wall P13", "Cleo: black N12, roof N12",
+           "Anna: wall O13, wall N13"]
+
+
+def tower_3_holder(outcome):
+    assert outcome.problems == []
+    return outcome.game.players[outcome.game.tower_tile[3].owner]
+
+
+@pytest.mark.parametrize("ruleset, other_arm, same_arm", [
+    ("boardspace-original", "Anna", "Cleo"),  # once_per_palace_arm
+    ("original-2001", "Cleo", "Cleo"),  # once_per_palace_tower
+    ("bsw-dm-2003", "Anna", "Anna"),  # every_new_contact
+])
+def test_tower_reconnect_once_per_arm(ruleset, other_arm, same_arm):
+    assert tower_3_holder(play(ruleset, TOWER_3)) == "Cleo"
+    assert tower_3_holder(play(ruleset, TOWER_3 + ["Ben: wall R12, wall R11"])) == other_arm
+    assert tower_3_holder(play(ruleset, TOWER_3 + ["Ben: stable P12, wall R2"])) == same_arm
+
+
+def others_stuck(ruleset):
+    """Anna to move again while Ben and Cleo can place nothing (their supplies are empty)."""
+    game = new_game(ruleset, 3)
+    geo = game.geo
+    game.play("wall", geo.parse("A2"))
+    for seat in (1, 2):
+        game.supply[seat] = dict.fromkeys(game.supply[seat], 0)
+    game.play("wall", geo.parse("A3"))
+    assert game.to_move == 0
+    return game, geo
+
+
+def pieces(game):
+    return sorted({piece for piece, _ in game.legal_masks()})
+
+
+def test_forced_dome_is_checked_at_the_second_placement():
+    game, geo = others_stuck("boardspace-original")
+    assert not game.forced and "wall" in pieces(game)  # the first piece is free
+    game.play("grey", geo.parse("C3"))
+    assert game.legal_masks() == [("roof", 1 << geo.parse("C3"))]
+    with pytest.raises(IllegalPlacement) as refused:
+        game.play("wall", geo.parse("A4"))
+    assert refused.value.code == "forced-roof"
+    game.play("roof", geo.parse("C3"))
+    assert game.to_move == 0 and not game.forced
+
+
+def test_forced_dome_needs_a_legal_dome_after_the_first_piece():
+    game, geo = others_stuck("boardspace-original")
+    game.play("wall", geo.parse("A4"))  # no unroofed palace: nothing to roof, so nothing is forced
+    assert not game.forced and "wall" in pieces(game)
+
+
+def test_original_rules_force_the_roof_from_the_start_of_the_turn():
+    game, _ = others_stuck("original-2001")
+    assert game.forced and pieces(game) == ["black", "brown", "grey", "orange"]
+
+
+def tea_position(ruleset):
+    """Anna has roofed the purple palace (3 tea tiles), used one, and is to move again."""
+    game = new_game(ruleset, 3, "H10", "J5")
+    geo = game.geo
+    for piece, cell in [("purple", "C3"), ("grey", "P11"), ("wall", "A2"), ("wall", "A3"), ("roof", "C3")]:
+        game.play(piece, geo.parse(cell))
+    assert game.can_tea()  # in place of the second placement
+    game.use_tea()
+    for piece, cell in [("grey", "O11"), ("wall", "R2"), ("wall", "A4"), ("wall", "A5")]:
+        game.play(piece, geo.parse(cell))
+    assert game.to_move == 0 and game.tea[0] == 2
+    return game
+
+
+def test_tea_replaces_only_the_second_placement_on_boardspace():
+    game = tea_position("boardspace-second-edition")
+    assert not game.can_tea()
+    with pytest.raises(IllegalPlacement, match="only the second placement"):
+        game.use_tea()
+    assert tea_position("second-edition-2014").can_tea()
+
+
+def test_start_merchant_costs_the_starter_nothing_beyond_the_sites_extra_merchant():
+    # the site: seat A holds 9 merchants in 3p and places one as the start merchant; here: 8 and a setup piece
+    outcome = play("boardspace-original", ["Anna: merchant J6, wall A2"])
+    assert outcome.game.supply[0]["merchant"] == 7 and outcome.game.supply[1]["merchant"] == 8

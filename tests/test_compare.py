@@ -1,0 +1,95 @@
+"""`medina compare`: one record under several rulesets; applicability, scores and what differs."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import EXAMPLES, record_text
+from medina_cli.engine.scoring import score_game
+from medina_cli.records.record import read_record
+from medina_cli.records.replay import replay
+from medina_cli.rules.loader import builtin_ids, load_ruleset
+from scorekit import TILE_EXAMPLES, run
+
+E8 = TILE_EXAMPLES / "e8-tower-reconnect.yaml"
+
+
+def compare_json(*args):
+    code, out, err = run("compare", *args, "--json")
+    return code, json.loads(out) if out else None, err
+
+
+def test_the_reconnect_example_differs_between_2001_and_dm_2003():
+    code, doc, _ = compare_json(E8, "--rulesets", "original-2001,bsw-dm-2003")
+    assert code == 0 and doc["format"] == "medina-compare/1" and doc["players"] == ["A", "B", "C"]
+    assert [(r["ruleset"], r["status"], r["finished"]) for r in doc["results"]] == [
+        ("original-2001", "valid", False), ("bsw-dm-2003", "valid", False)]
+    # R-12: 2001 counts a palace's first connection to a tower only; DM counts every new contact
+    assert doc["differences"]["tiles"] == [
+        {"tile": "tower", "tower": 3, "holders": {"original-2001": "B", "bsw-dm-2003": "A"}}]
+    assert doc["differences"]["legality"] == []
+    for result in doc["results"]:
+        record = read_record(str(E8), ruleset=result["ruleset"])
+        assert result["score"] == score_game(replay(record).game).to_json()
+    winners = doc["differences"]["winners"]
+    assert winners["by_ruleset"] == {r["ruleset"]: r["score"]["winners"] for r in doc["results"]}
+    assert winners["changes"] == (winners["by_ruleset"]["original-2001"] != winners["by_ruleset"]["bsw-dm-2003"])
+
+
+def test_set_applies_to_every_ruleset():
+    _, doc, _ = compare_json(E8, "--rulesets", "original-2001,bsw-dm-2003",
+                             "--set", "towers.reconnect=every_new_contact")
+    assert doc["differences"]["tiles"] == [] and doc["differences"]["winners"]["changes"] is False
+
+
+def test_where_legality_diverges(tmp_path):
+    few = tmp_path / "few-walls.yaml"
+    few.write_text("medina: ruleset/1\nid: few-walls\nextends: original-2001\nsupply: {3: {walls: 1}}\n")
+    game = tmp_path / "game.yaml"
+    game.write_text(record_text("original-2001", ["Anna", "Ben", "Cleo"], ["Anna: wall A12, wall A11"]))
+    code, doc, _ = compare_json(game, "--rulesets", f"original-2001,{few}")
+    assert code == 0
+    assert [r["status"] for r in doc["results"]] == ["valid", "invalid"]
+    assert doc["results"][1]["error"]["code"] == "not-in-supply" and doc["results"][1]["score"] is None
+    [spot] = doc["differences"]["legality"]
+    assert (spot["turn"], spot["placement"], spot["player"]) == (1, 2, "Anna")
+    assert list(spot["illegal_under"]) == ["few-walls"] and spot["legal_under"] == ["original-2001"]
+
+
+def test_default_rulesets_and_the_not_applicable_ones():
+    path = EXAMPLES / "original-2001-3p.yaml"
+    code, doc, _ = compare_json(path)
+    names = [r["ruleset"] for r in doc["results"]]
+    expected = [rid for rid in builtin_ids()
+                if 3 in load_ruleset(rid).player_counts and load_ruleset(rid).params["kind"] == "edition"]
+    assert code == 0 and names[0] == "original-2001" and sorted(names) == sorted(expected)
+    assert not any(name.startswith("boardspace") for name in names)  # site profiles only when named
+    second = next(r for r in doc["results"] if r["ruleset"] == "second-edition-2014")
+    assert second["status"] == "not-applicable" and "well" in second["reason"] and second["score"] is None
+    two = compare_json(EXAMPLES / "second-edition-2014-2p.yaml", "--rulesets", "second-edition-2014,original-2001")[1]
+    assert two["results"][1] == {"ruleset": "original-2001", "status": "not-applicable",
+                                 "reason": "not for 2 players", "finished": False, "turns_played": 0,
+                                 "error": None, "score": None}
+
+
+def test_the_table_for_people():
+    code, out, _ = run("compare", E8, "--rulesets", "original-2001,bsw-dm-2003,second-edition-2014")
+    assert code == 0
+    assert "original-2001  valid, unfinished (stops after turn 7)" in out
+    assert "Not applicable (the ruleset needs a well; the record's setup has none): second-edition-2014" in out
+    assert "Scores (standings where the record stops: it is unfinished):" in out
+    assert "tower tile 3  B                A" in out
+    winners = compare_json(E8, "--rulesets", "original-2001,bsw-dm-2003")[1]["differences"]["winners"]["by_ruleset"]
+    assert winners["original-2001"] != winners["bsw-dm-2003"]  # tower tile 3 is worth 3 points
+    assert (f"winner changes: {winners['original-2001'][0]} under original-2001; "
+            f"{winners['bsw-dm-2003'][0]} under bsw-dm-2003") in out
+
+
+def test_exit_status_and_bad_input(tmp_path):
+    assert compare_json(EXAMPLES / "original-2001-3p.yaml", "--rulesets", "second-edition-2014")[0] == 1
+    assert run("compare", EXAMPLES / "original-2001-3p.yaml", "--rulesets", "nope")[0] == 2
+    assert run("compare", tmp_path / "missing.yaml")[0] == 2
+    board = tmp_path / "board.yaml"
+    board.write_text("medina: board/1\nruleset: original-2001\nplayers: [A, B, C]\n")
+    code, _, err = run("compare", board)
+    assert code == 1 and "bad-format-tag" in err

@@ -1,0 +1,58 @@
+"""The installed command works from any directory: it finds its built-in rulesets and validates
+records given by absolute path."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import EDITIONS, EXAMPLES
+
+MEDINA = Path(sys.executable).with_name("medina")
+pytestmark = pytest.mark.skipif(not MEDINA.exists(), reason=f"no installed `medina` next to {sys.executable}")
+
+WELL = {"second-edition-2014": "  well: N10\n"}
+FIRST_TURN = {"second-edition-2014": "  - Anna: wall A12\n"}
+
+
+def run(*args, cwd):
+    proc = subprocess.run([str(MEDINA), *map(str, args)], capture_output=True, text=True, timeout=60, cwd=cwd)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    return proc
+
+
+@pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
+def test_validates_an_example_from_another_directory(tmp_path, example):
+    proc = run("validate", example.resolve(), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"{example.resolve()}: valid (finished" in proc.stdout
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_every_built_in_ruleset_is_found(tmp_path, ruleset):
+    record = tmp_path / "game.yaml"
+    record.write_text(f"medina: record/1\nruleset: {ruleset}\nplayers: [Anna, Ben, Cleo]\nsetup:\n  merchant: J7\n"
+                      + WELL.get(ruleset, "") + "turns:\n"
+                      + FIRST_TURN.get(ruleset, "  - Anna: wall A12, wall A11\n"))
+    proc = run("validate", record, "--json", cwd=tmp_path / "..")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f'"ruleset": "{ruleset}"' in proc.stdout
+
+
+def test_a_ruleset_file_is_found_beside_the_record(tmp_path):
+    (tmp_path / "records").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "records" / "house.yaml").write_text("medina: ruleset/1\nextends: original-2001\n"
+                                                     "turns:\n  opening_single: {3: 1}\n")
+    record = tmp_path / "records" / "game.yaml"
+    record.write_text("medina: record/1\nruleset: house.yaml\nplayers: [Anna, Ben, Cleo]\nsetup:\n  merchant: J7\n"
+                      "turns:\n  - Anna: wall A12\n")
+    proc = run("validate", record, cwd=tmp_path / "elsewhere")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_module_entry_point(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "medina_cli", "validate", (EXAMPLES / "original-2001-3p.yaml").resolve()],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -1,0 +1,287 @@
+"""Property tests: random complete legal games (engine.playout) for every ruleset and player count,
+with the invariants of RULINGS.md checked after every placement, the generator checked against the
+validator, `explain` and the reference oracle (tests/oracle.py) at sampled positions, and a record
+round trip at the end of each game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import oracle
+from medina_cli.engine.board import bits
+from medina_cli.engine.explain import explain
+from medina_cli.engine.game import NEUTRAL
+from medina_cli.engine.playout import play_random_game
+from medina_cli.engine.scoring import score_game
+from medina_cli.errors import CODES
+from medina_cli.records.record import action_token, parse_record, write_record
+from medina_cli.records.replay import replay
+from medina_cli.rules.loader import load_ruleset
+
+COMBOS = [("original-2001", 3), ("original-2001", 4), ("bsw-dm-2003", 3), ("bsw-dm-2003", 4),
+          ("second-edition-2014", 2), ("second-edition-2014", 3), ("second-edition-2014", 4)]
+NAMES = ["Anna", "Ben", "Cleo", "Dan"]
+GAMES = settings(max_examples=200, deadline=None, derandomize=True, database=None,
+                 suppress_health_check=[HealthCheck.too_slow])
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+TEA = st.sampled_from([0.0, 0.5, 1.0])
+
+
+def kinds(rules):
+    return (*rules.colour_names, "roof", "neutral", "stable", "merchant", "wall")
+
+
+def board_counts(game) -> dict:
+    """How many pieces of each kind lie on the board (the start merchant is nobody's)."""
+    counts = {colour: mask.bit_count() for colour, mask in game.buildings.items()}
+    counts["roof"] = sum(1 for p in game.palaces if p.owner is not None and p.owner != NEUTRAL)
+    counts["neutral"] = sum(1 for p in game.palaces if p.owner == NEUTRAL)
+    counts["stable"] = game.stables.bit_count()
+    counts["merchant"] = game.merchants.bit_count() - 1
+    counts["wall"] = game.walls.bit_count()
+    return counts
+
+
+def cells_of(geo, mask) -> set:
+    return {(c % geo.width, c // geo.width) for c in bits(mask)}
+
+
+class Watcher:
+    """Called after every placement of one game: checks the invariants against the previous position."""
+
+    def __init__(self, rules, players: int, sample: set[int]):
+        self.rules, self.players, self.sample = rules, players, sample
+        start = {**{c: rules.supply["per_colour"] for c in rules.colour_names}, "roof": rules.supply["roofs"],
+                 "neutral": rules.supply["neutral_roofs"], "stable": rules.supply["stables"],
+                 "merchant": rules.supply["merchants"], "wall": rules.supply["walls"]}
+        self.initial = {kind: players * start[kind] for kind in start}
+        self.supplies = [dict(start) for _ in range(players)]
+        self.counts = dict.fromkeys(start, 0)
+        self.mover = 0
+        self.walls = 0
+        self.tower_holders: dict = {}
+        self.retired: list = []
+        self.discarded = dict.fromkeys(start, 0)
+        self.gained_merchants = 0
+        self.tea_could_end_turn = False
+        self.merchants = 0  # set by the first call: the start merchant is the only one before it
+        self.last_merchant = None
+        self.checked = 0
+
+    def __call__(self, game) -> None:
+        counts = board_counts(game)
+        placed = [kind for kind in counts if counts[kind] != self.counts[kind]]
+        assert len(placed) == 1 and counts[placed[0]] == self.counts[placed[0]] + 1, (placed, counts)
+        self._supplies(game, placed[0], counts)
+        self._board(game)
+        self._merchants(game)
+        self._walls(game)
+        self._roofs(game)
+        self._tiles(game)
+        if game.placements_made in self.sample and game.to_move is not None:
+            self.checked += 1
+            check_generator(game)
+            check_oracle(game, self.last_merchant)
+        self.counts, self.mover, self.walls, self.merchants = counts, game.to_move, game.walls, game.merchants
+        self.tower_holders = {t: p.owner for t, p in game.tower_tile.items() if p is not None}
+        self.retired = list(game.retired)
+
+    # --- invariants ----------------------------------------------------------------------------
+    def _supplies(self, game, kind, counts):
+        """Piece conservation: exactly the mover's piece left his supply; retired colours leave
+        every supply; a tower tile's first holder gains its merchants."""
+        movers = [self.mover]
+        if self.tea_could_end_turn:  # the mover may have ended his turn with a tea tile unseen
+            movers += [seat for seat in range(self.players) if seat != self.mover]
+        for mover in movers:
+            expected, discarded, gained = self._expected_supplies(game, kind, mover)
+            if game.supply == expected:
+                break
+        assert game.supply == expected
+        self.discarded, self.gained_merchants = discarded, gained
+        assert all(v >= 0 for s in game.supply for v in s.values())
+        for piece, initial in self.initial.items():
+            extra = self.gained_merchants if piece == "merchant" else 0
+            total = sum(s[piece] for s in game.supply) + counts[piece] + self.discarded[piece]
+            assert total == initial + extra, piece
+        self.supplies = [dict(s) for s in game.supply]
+        self.tea_could_end_turn = bool(game.to_move is not None and game.turn_placed and not game.tea_used
+                                       and game.tea[game.to_move])
+
+    def _expected_supplies(self, game, kind, mover):
+        expected = [dict(s) for s in self.supplies]
+        discarded, gained = dict(self.discarded), self.gained_merchants
+        expected[mover][kind] -= 1
+        for colour in game.retired:
+            if colour not in self.retired:
+                discarded[colour] += sum(s[colour] for s in expected)
+                for s in expected:
+                    s[colour] = 0
+        for tower, palace in game.tower_tile.items():
+            if palace is not None and tower not in self.tower_holders and palace.owner != NEUTRAL:
+                expected[palace.owner]["merchant"] += self.rules.tower_merchants.get(tower, 0)
+                gained += self.rules.tower_merchants.get(tower, 0)
+        return expected, discarded, gained
+
+    def _board(self, game):
+        """Palace structure and spacing; merchant chains; nothing outside its squares."""
+        geo = game.geo
+        all_buildings = 0
+        for colour, mask in game.buildings.items():
+            assert not mask & all_buildings
+            all_buildings |= mask
+        pieces = all_buildings | game.stables
+        assert not (pieces | game.merchants) & ~geo.interior and not game.walls & ~geo.ring
+        if game.well is not None:
+            assert not pieces & game.well_zone
+        covered = 0
+        for palace in game.palaces:
+            colour_mask = game.buildings[palace.colour]
+            assert palace.buildings and palace.buildings & ~colour_mask == 0
+            assert not geo.orth(palace.buildings) & colour_mask & ~palace.buildings  # maximal
+            group = palace.buildings & -palace.buildings  # connected: grow from one building
+            while True:
+                grown = group | (geo.orth(group) & palace.buildings)
+                if grown == group:
+                    break
+                group = grown
+            assert group == palace.buildings
+            for stable in bits(palace.stables):
+                assert geo.orth_of[stable] & palace.buildings
+            assert not covered & palace.pieces
+            covered |= palace.pieces
+            assert not geo.king(palace.pieces) & pieces & ~palace.pieces  # spacing
+        assert covered == pieces
+
+    def _merchants(self, game):
+        """A new merchant touched at most one merchant; no merchant ever has three neighbours."""
+        geo = game.geo
+        before = self.merchants or 1 << game.start_merchant
+        if self.last_merchant is None:
+            self.last_merchant = game.start_merchant
+        new = game.merchants & ~before
+        if new:
+            self.last_merchant = new.bit_length() - 1
+            assert (geo.orth(new) & before).bit_count() <= 1
+        for merchant in bits(game.merchants):
+            assert (geo.orth_of[merchant] & game.merchants).bit_count() <= 2
+
+    def _walls(self, game):
+        """Each new wall continued exactly one run; every side keeps a gate."""
+        geo = game.geo
+        new = game.walls & ~self.walls
+        if new:
+            anchors = self.walls | geo.towers
+            assert (geo.orth(new) & anchors).bit_count() == 1
+        w, h = geo.width, geo.height
+        sides = [[y * w + x for x in range(1, w - 1)] for y in (0, h - 1)]
+        sides += [[y * w + x for y in range(1, h - 1)] for x in (0, w - 1)]
+        for side in sides:
+            assert any(not (game.walls >> cell) & 1 for cell in side)
+
+    def _roofs(self, game):
+        owned = [(p.owner, p.colour) for p in game.palaces if p.owner is not None and p.owner != NEUTRAL]
+        assert len(owned) == len(set(owned))
+        assert all(game.owned[seat] == {c for o, c in owned if o == seat} for seat in range(self.players))
+
+    def _tiles(self, game):
+        for colour, holder in game.palace_tile.items():
+            claimed = [p for p in game.palaces if p.colour == colour and p.owner is not None]
+            if not claimed:
+                assert holder is None
+            else:
+                assert holder in claimed and holder.size == max(p.size for p in claimed)
+        assert set(self.retired) <= set(game.retired)
+
+
+def check_generator(game, samples: int = 12) -> None:
+    """Every generated placement is accepted by is_legal, every other cell is refused, and a refused
+    placement is explained by a specific rule."""
+    generated = dict(game.legal_masks())
+    base = dict(game.piece_masks(game.to_move))
+    refused = []
+    for piece in game.piece_order:
+        mask = generated.get(piece, 0)
+        for cell in range(game.geo.size):
+            ok = game.is_legal(piece, cell)
+            assert ok == bool((mask >> cell) & 1), (piece, game.geo.name(cell))
+            if not ok and (game.supply[game.to_move][piece] or cell % 7 == 0):
+                refused.append((piece, cell))
+    rng = random.Random(game.placements_made)
+    for piece, cell in rng.sample(refused, min(samples, len(refused))):
+        code, message = explain(game, piece, cell)
+        assert code in CODES and code != "not-legal", (piece, game.geo.name(cell), code, message)
+        if (base.get(piece, 0) >> cell) & 1:
+            assert code == "forced-roof", (piece, game.geo.name(cell), code)
+
+
+def check_oracle(game, last_merchant: int) -> None:
+    """The engine's generator agrees with the reference oracle for the player to move."""
+    geo = game.geo
+    board = oracle.Board.of(game, last_merchant)
+    layout = oracle.Layout(board)
+    engine_palaces = sorted((sorted(cells_of(geo, p.buildings)), sorted(cells_of(geo, p.stables)))
+                            for p in game.palaces)
+    assert engine_palaces == sorted((sorted(p.buildings), sorted(p.stables)) for p in layout.palaces)
+    retired = layout.retired()
+    assert retired == set(game.retired)
+    seat = game.to_move
+    moves = layout.legal(seat, retired)
+    xy = lambda c: (c % geo.width, c // geo.width)  # noqa: E731
+    assert {(piece, xy(c)) for piece, mask in game.piece_masks(seat) for c in bits(mask)} == moves
+    if game.turn_placed == 0 and not game.tea_used:
+        assert game.forced == oracle.forced_at_turn_start(board, seat, game.turn_slots, retired)
+    first = game.turn_placed == 0 and not game.tea_used and game.turn_slots > 1
+    assert {(piece, xy(c)) for piece, mask in game.legal_masks() for c in bits(mask)} == oracle.turn_legal(
+        board, seat, moves, roof_due=game.forced, first=first)
+
+
+def round_trip(game, turns, rules) -> None:
+    """write_record -> parse_record -> replay gives the same position, scores and events."""
+    geo = game.geo
+    text = write_record(ruleset_ref=rules.ruleset_id, players=game.players, geo=geo, merchant=game.start_merchant,
+                        well=game.well, turns=[(game.players[t.seat], [action_token(geo, a) for a in t.actions])
+                                               for t in turns])
+    outcome = replay(parse_record(text, "round-trip.yaml"))
+    assert outcome.problems == [] and outcome.finished and outcome.warnings == []
+    again = outcome.game
+    for attribute in ("buildings", "stables", "merchants", "walls", "supply", "tea", "retired"):
+        assert getattr(again, attribute) == getattr(game, attribute), attribute
+    assert [(p.roof, p.owner, p.pieces) for p in again.palaces] == [(p.roof, p.owner, p.pieces) for p in game.palaces]
+    assert score_game(again).to_json() == score_game(game).to_json()
+    assert [(e.kind, e.text, e.player) for e in again.events] == [(e.kind, e.text, e.player) for e in game.events]
+
+
+def play_checked(ruleset: str, players: int, seed: int, tea: float, sample_every: int | None = None):
+    rules = load_ruleset(ruleset).for_players(players)
+    rng = random.Random(seed)
+    if sample_every is None:
+        sample = set(random.Random(seed + 1).sample(range(1, 120), 2))
+    else:
+        sample = set(range(1, 1000, sample_every))
+    watcher = Watcher(rules, players, sample)
+    game, turns = play_random_game(rules, NAMES[:players], rng, tea_chance=tea, on_placement=watcher)
+    assert game.finished
+    return game, turns, rules, watcher
+
+
+@pytest.mark.parametrize("ruleset, players", COMBOS)
+@GAMES
+@given(seed=SEEDS, tea=TEA)
+def test_random_games_keep_the_invariants(ruleset, players, seed, tea):
+    game, turns, rules, watcher = play_checked(ruleset, players, seed, tea)
+    round_trip(game, turns, rules)
+
+
+@pytest.mark.parametrize("ruleset, players", COMBOS)
+@settings(max_examples=3, deadline=None, derandomize=True, database=None)
+@given(seed=SEEDS, tea=TEA)
+def test_generator_matches_the_oracle_at_every_position(ruleset, players, seed, tea):
+    game, turns, rules, watcher = play_checked(ruleset, players, seed, tea, sample_every=1)
+    assert watcher.checked >= game.placements_made - 1
+    board = oracle.Board.of(game, watcher.last_merchant)
+    assert not any(oracle.legal(board, seat) for seat in range(players))  # the game ends when nobody can place

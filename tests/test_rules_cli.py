@@ -1,0 +1,70 @@
+"""`medina rules list|show|diff|params`."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from medina_cli.rules.loader import builtin_ids, load_ruleset
+from medina_cli.rules.schema import parameter_rows
+from scorekit import run
+
+
+def test_list_names_every_built_in_ruleset():
+    code, out, _ = run("rules", "list", "--json")
+    doc = json.loads(out)
+    assert code == 0 and [r["id"] for r in doc["rulesets"]] == builtin_ids()
+    for entry in doc["rulesets"]:
+        ruleset = load_ruleset(entry["id"])
+        assert (entry["title"], entry["players"], entry["sources"]) == (
+            ruleset.title, ruleset.player_counts, ruleset.sources)
+    text = run("rules", "list")[1]
+    assert any(line.split()[:4] == ["second-edition-2014", "2,", "3,", "4"] for line in text.splitlines())
+    assert "Spanish translation of the 2014 rules" in text
+
+
+def test_show_gives_a_stand_alone_ruleset_with_extends_applied(tmp_path):
+    code, out, _ = run("rules", "show", "bsw-dm-2003")
+    assert code == 0 and "extends" not in out and "&" not in out
+    path = tmp_path / "dm.yaml"
+    path.write_text(out)
+    assert load_ruleset(str(path)).params == load_ruleset("bsw-dm-2003").params
+    assert yaml.safe_load(out)["turns"]["forced_roof"] == "only_player_with_roofs"  # DM's own value
+
+
+def test_show_applies_set():
+    out = run("rules", "show", "original-2001", "--set", "towers.reconnect=once_per_palace_arm")[1]
+    assert yaml.safe_load(out)["towers"]["reconnect"] == "once_per_palace_arm"
+
+
+def test_diff_lists_exactly_the_differing_parameters():
+    code, out, _ = run("rules", "diff", "original-2001", "bsw-dm-2003", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["rulesets"] == ["original-2001", "bsw-dm-2003"]
+    a, b = (load_ruleset(r).params for r in doc["rulesets"])
+    differing = {k for k in a if k not in ("id", "title", "sources", "extends") and a[k] != b[k]}
+    assert {d["parameter"].split(".")[0] for d in doc["differences"]} == differing
+    assert {"parameter": "towers.reconnect", "values": ["once_per_palace_tower", "every_new_contact"]} \
+        in doc["differences"]
+
+
+def test_diff_of_three_shows_values_side_by_side_and_absent_ones():
+    out = run("rules", "diff", "original-2001", "bsw-dm-2003", "second-edition-2014")[1]
+    header = out.splitlines()[0].split()
+    assert header == ["parameter", "original-2001", "bsw-dm-2003", "second-edition-2014"]
+    assert any(line.split() == ["colours.purple.value", "—", "—", "2"] for line in out.splitlines())
+    assert run("rules", "diff", "original-2001", "original-2001")[1].endswith("no parameter differs\n")
+
+
+def test_diff_usage_errors():
+    assert run("rules", "diff", "original-2001")[0] == 2
+    code, _, err = run("rules", "diff", "original-2001", "no-such")
+    assert code == 2 and "unknown-ruleset" in err
+
+
+def test_params_lists_every_schema_parameter():
+    doc = json.loads(run("rules", "params", "--json")[1])
+    assert [p["parameter"] for p in doc["parameters"]] == [row[0] for row in parameter_rows()]
+    out = run("rules", "params")[1]
+    assert "towers.reconnect" in out and "once_per_palace_arm" in out

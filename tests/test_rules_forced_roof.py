@@ -1,0 +1,99 @@
+"""RULINGS §5 forced roof (param `turns.forced_roof`): 2001 `only_player_who_can_place`, DM
+`only_player_with_roofs` (building the palace first in the same turn counts), 2014 `off`. Own roofs
+only; a turn that ends without the roof is illegal."""
+
+import pytest
+
+from rulekit import Position
+from test_rules_turns import BEN_STUCK, first_problem, stuck_position, supplies
+
+# 2001: after turn 11 only Cleo can place (Anna and Ben hold one roof each and own every colour of
+# the unroofed palaces); Cleo holds grey, orange and a roof, and may roof the black palace E12 now
+ROOF_NOW_2001 = dict(
+    turns=("Anna: orange B4, grey N10", "Ben: brown M3, black Q12", "Cleo: roof N10, wall Q1",
+           "Anna: brown M2, wall R2", "Ben: grey E2, wall Q13", "Cleo: brown N3, wall A12",
+           "Anna: roof Q12, black L6", "Ben: wall B13, roof L6", "Cleo: black E12, roof M2",
+           "Anna: wall B1, roof E2", "Ben: orange C4, roof C4"),
+    merchant="E5", sets=supplies(3, per_colour=1, roofs=3, walls=2))
+
+def test_2001_only_player_who_can_place_must_roof_after_building_first():
+    pos = stuck_position(BEN_STUCK)  # Ben is skipped; Anna's last roof has no target; Cleo moves
+    game = pos.game
+    assert pos.mover == "Cleo" and not game.can_place(0) and not game.can_place(1)
+    assert game.forced and game.events[-1].kind == "forced-roof"
+    # no roof target yet: only a black building (Cleo owns grey and orange) can lead to her roof
+    assert [piece for piece, _ in game.legal_masks()] == ["black"]
+    assert pos.reject("orange C10") == "forced-roof"
+    assert first_problem(pos, "Cleo: orange C10, black I7") == ("forced-roof", 8, 1, "Cleo")
+    assert first_problem(pos, "Cleo: black I7, orange C10") == ("forced-roof", 8, 2, "Cleo")
+    assert first_problem(pos, "Cleo: black I7") == ("forced-roof", 8, None, "Cleo")
+    assert pos.errors_after("Cleo: black I7, roof I7") == []
+
+
+def test_2001_forced_roof_when_a_roof_fits_now():
+    pos = stuck_position(ROOF_NOW_2001)
+    assert pos.mover == "Cleo" and pos.game.forced and pos.moves("roof") == {"E12"}
+    assert pos.legal("grey H8") and pos.legal("orange J10")  # the roof may come second
+    assert first_problem(pos, "Cleo: grey H8, orange J10") == ("forced-roof", 12, 2, "Cleo")
+    assert pos.errors_after("Cleo: grey H8, roof E12") == []
+    assert pos.errors_after("Cleo: roof E12, orange J10") == []
+
+
+@pytest.mark.parametrize("rule", ["off", "only_player_with_roofs"])
+def test_the_2001_situation_is_not_forced_under_the_other_rules(rule):
+    pos = stuck_position(BEN_STUCK, sets=(f"turns.forced_roof={rule}",))
+    assert not pos.game.forced  # Ben still holds roofs: Cleo is not the only one
+    assert pos.errors_after("Cleo: orange C10, black I7") == []
+
+
+def dm_position(*turns, ruleset="bsw-dm-2003", sets=()):
+    return Position(ruleset, 3, *turns, sets=("supply.3.roofs=1", *sets))
+
+
+def test_dm_only_player_with_roofs_builds_the_palace_first():
+    pos = dm_position("Anna: grey D4, roof D4", "Ben: orange H8, roof H8")
+    game = pos.game
+    assert pos.mover == "Cleo" and game.forced and pos.moves("roof") == set()
+    assert {piece for piece, _ in game.legal_masks()} == {"grey", "black", "brown", "orange"}
+    assert first_problem(pos, "Cleo: wall A12, wall A11") == ("forced-roof", 3, 1, "Cleo")
+    assert first_problem(pos, "Cleo: stable D5, brown M4") == ("forced-roof", 3, 1, "Cleo")
+    assert first_problem(pos, "Cleo: brown M4, wall A12") == ("forced-roof", 3, 2, "Cleo")
+    assert first_problem(pos, "Cleo: brown M4, stable M5") == ("forced-roof", 3, 2, "Cleo")
+    assert pos.errors_after("Cleo: brown M4, roof M4") == []
+
+
+def test_dm_forced_roof_when_a_roof_fits_now():
+    pos = dm_position("Anna: grey D4, brown M4", "Ben: roof D4, orange H8", "Cleo: wall A12, wall A11",
+                      "Anna: roof M4, wall B13")
+    assert pos.mover == "Ben" and not pos.game.forced  # Ben holds no roof: the rule is not about him
+    pos.play("Ben: wall Q13, wall P13")
+    assert pos.mover == "Cleo" and pos.game.forced and pos.moves("roof") == {"H8"}
+    assert first_problem(pos, "Cleo: wall A10, wall A9") == ("forced-roof", 6, 2, "Cleo")
+    assert first_problem(pos, "Cleo: wall A10, orange H9") == ("forced-roof", 6, 2, "Cleo")
+    assert first_problem(pos, "Cleo: wall A10, merchant J8") == ("forced-roof", 6, 2, "Cleo")
+    assert pos.errors_after("Cleo: wall A10, roof H8") == []
+    assert pos.errors_after("Cleo: roof H8, wall A10") == []
+    assert pos.errors_after("Cleo: stable H9, roof H8") == []
+
+
+def test_dm_trigger_is_not_the_2001_trigger():
+    pos = dm_position("Anna: grey D4, roof D4", "Ben: orange H8, roof H8",
+                      sets=("turns.forced_roof=only_player_who_can_place",))
+    assert not pos.game.forced and pos.errors_after("Cleo: wall A12, wall A11") == []
+
+
+def test_2014_has_no_forced_roof():
+    pos = dm_position("Anna: grey D4", "Ben: roof D4", "Cleo: orange H8, brown M4", "Anna: roof M4, wall A12",
+                      "Ben: wall A11, wall A10", ruleset="second-edition-2014")
+    assert pos.mover == "Cleo" and pos.game.supply[2]["roof"] == 1 and pos.moves("roof") == {"H8"}
+    assert not pos.game.forced
+    assert pos.errors_after("Cleo: wall A9, wall A8") == []
+
+
+def test_a_neutral_roof_does_not_satisfy_a_forced_roof():
+    pos = dm_position("Anna: grey D4", "Ben: roof D4", "Cleo: orange H8, brown M4", "Anna: roof M4, wall A12",
+                      "Ben: wall A11, wall A10", ruleset="second-edition-2014",
+                      sets=("turns.forced_roof=only_player_with_roofs",))
+    assert pos.game.forced and pos.game.supply[2]["neutral"] == 1
+    assert pos.reject("neutral H8") == "forced-roof"  # it would take the only roof target
+    assert pos.errors_after("Cleo: roof H8, wall A9") == []
