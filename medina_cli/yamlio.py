@@ -51,21 +51,29 @@ def read_text(path: str) -> tuple[str, str]:
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it
 
 
-MAX_FLOW_DEPTH = 64  # libyaml recurses in C: refuse absurd [[[[…]]]] before it can overflow the stack
+MAX_DEPTH = 64  # libyaml recurses in C: refuse absurd nesting before it can overflow the stack
+# Block nesting can only deepen through a line's leading run of indentation and `- ` / `? ` indicators.
+DEEP_BLOCK_RE = re.compile(r"^[ \t?:-]{%d}" % (4 * MAX_DEPTH), re.M)
 
 
-def _flow_depth(text: str) -> int:
-    depth = deepest = 0
-    for char in re.sub(r"[^\[\]{}]+", "", text):
-        depth = depth + 1 if char in "[{" else max(depth - 1, 0)
-        deepest = max(deepest, depth)
-    return deepest
+def _too_deep(text: str) -> int | None:
+    """The line where nesting goes past MAX_DEPTH (flow brackets or block indentation), if any."""
+    match = DEEP_BLOCK_RE.search(text)
+    if match:
+        return text.count("\n", 0, match.start()) + 1
+    depth = 0
+    for match in re.finditer(r"[\[\]{}]", text):
+        depth = depth + 1 if match.group() in "[{" else max(depth - 1, 0)
+        if depth > MAX_DEPTH:
+            return text.count("\n", 0, match.start()) + 1
+    return None
 
 
 def parse_yaml(text: str, name: str):
     """Parse one YAML document into (data, Lines); raises MedinaError on any hazard."""
-    if _flow_depth(text) > MAX_FLOW_DEPTH:
-        raise fail("yaml-syntax", f"YAML nesting deeper than {MAX_FLOW_DEPTH} levels", file=name)
+    deep = _too_deep(text)
+    if deep is not None:
+        raise fail("yaml-syntax", f"YAML nested deeper than {MAX_DEPTH} levels", file=name, line=deep)
     loader = LOADER(text)
     try:
         root = loader.get_single_node()
@@ -106,11 +114,14 @@ def read_yaml(path: str):
 
 
 def _convert(node, path, lines: Lines, constructor, name, seen: set):
-    if id(node) in seen:  # a node met twice is an alias: refuse before an alias bomb can expand
+    node_id = id(node)
+    if node_id in seen:  # a node met twice is an alias: refuse before an alias bomb can expand
         raise fail("yaml-alias", "YAML anchors and aliases are not accepted "
                    f"(anchor at line {node.start_mark.line + 1})", file=name, line=node.start_mark.line + 1)
-    seen.add(id(node))
+    seen.add(node_id)
     lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.ScalarNode):
+        return _scalar(node, constructor, name)
     if isinstance(node, yaml.MappingNode):
         result = {}
         for key_node, value_node in node.value:
@@ -125,12 +136,11 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set):
             if duplicate:
                 raise fail("yaml-duplicate-key", f"duplicate key {key!r}",
                            file=name, line=key_node.start_mark.line + 1)
-            result[key] = _convert(value_node, path + (key,), lines, constructor, name, seen)
-            lines[path + (key,)] = key_node.start_mark.line + 1
+            key_path = path + (key,)
+            result[key] = _convert(value_node, key_path, lines, constructor, name, seen)
+            lines[key_path] = key_node.start_mark.line + 1
         return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, path + (i,), lines, constructor, name, seen) for i, item in enumerate(node.value)]
-    return _scalar(node, constructor, name)
+    return [_convert(item, path + (i,), lines, constructor, name, seen) for i, item in enumerate(node.value)]
 
 
 STR_TAG = "tag:yaml.org,2002:str"

@@ -6,6 +6,8 @@ turns, so a probe can ask the engine (`legal`) and the record replay (`reject`) 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from conftest import record_text, replay_text
 from medina_cli.engine.board import geometry_for
 from medina_cli.engine.game import Game
@@ -100,6 +102,13 @@ class Position:
     def errors_after(self, *extra_turns: str) -> list:
         return self.replay(*extra_turns).problems
 
+    def problem(self, *extra_turns: str) -> tuple:
+        """The one problem of the record continued by raw turns: (code, turn, placement, player)."""
+        problems = self.errors_after(*extra_turns)
+        assert len(problems) == 1, [p.human() for p in problems]
+        p = problems[0]
+        return p.code, p.turn, p.placement, p.player
+
     def reject(self, token: str) -> str:
         """`token` by the player to move is illegal: the engine says so, and the record replay
         reports exactly one error, at this token, with its line, turn and player. Returns the code."""
@@ -122,5 +131,37 @@ class Position:
         return error.code
 
 
-def error_codes(problems) -> list[str]:
-    return [p.code for p in problems]
+def supplies(players: int, **counts: int) -> tuple[str, ...]:
+    """--set overrides giving every player exactly these pieces (all others none)."""
+    keys = ("per_colour", "roofs", "neutral_roofs", "stables", "merchants", "walls")
+    return tuple(f"supply.{players}.{key}={counts.get(key, 0)}" for key in keys)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A fixed opening (3 players) that several tests continue from."""
+
+    turns: tuple[str, ...]
+    merchant: str
+    sets: tuple[str, ...]
+
+    def position(self, ruleset: str = "original-2001", sets: tuple[str, ...] = ()) -> Position:
+        return Position(ruleset, 3, *self.turns, merchant=self.merchant, sets=self.sets + sets)
+
+
+# grey B2 is blocked: B3 lies next to orange C4, C2 next to brown D2 (blocked, and still unroofed)
+BLOCKED_GREY_B2 = "grey B2, orange C4, brown D2"
+
+# 2001 with small supplies: every palace is roofed; Ben holds two roofs and a stable, so after the
+# stable nothing is legal for him
+STUCK_AFTER_ONE = Scenario(
+    ("Anna: brown Q3, grey B6", "Ben: black O12, orange M5", "Cleo: stable M4, grey B5",
+     "Anna: black P12, stable L5", "Ben: brown Q4, grey B7", "Cleo: roof B5, roof P12", "Anna: roof Q4, roof M5"),
+    "L3", supplies(3, per_colour=1, roofs=2, stables=1))
+
+# 2001 with small supplies: every palace is roofed; Ben holds only roofs (he cannot place anything),
+# Anna one roof, Cleo black, orange and a roof
+BEN_STUCK = Scenario(
+    ("Anna: grey P9, orange Q12", "Ben: black H2, brown K7", "Cleo: grey P8, brown K6", "Anna: brown L7, roof L7",
+     "Ben: grey Q8, orange Q11", "Cleo: roof P8, roof Q11", "Anna: black G2, roof H2"),
+    "I8", supplies(3, per_colour=1, roofs=3))

@@ -21,16 +21,16 @@ HEAD = "medina: record/1\nruleset: original-2001\nplayers: [Anna, Ben, Cleo]\nse
 OPENING = "  - Anna: wall A12, wall A11\n"  # line 7
 
 
-def medina(*args, stdin: bytes | None = None, cwd=None):
-    proc = subprocess.run([str(MEDINA), *map(str, args)], input=stdin, capture_output=True, timeout=60, cwd=cwd)
+def medina(*args, stdin: bytes | None = None):
+    proc = subprocess.run([str(MEDINA), *map(str, args)], input=stdin, capture_output=True, timeout=60)
     out, err = proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
     assert "Traceback" not in out + err
     return proc.returncode, out, err
 
 
-def validate_file(tmp_path, content: str | bytes, *args, name="game.yaml"):
+def validate_file(tmp_path, content: str | bytes, *args):
     """Run `medina validate` on a file holding `content`; the file must come back unchanged."""
-    path = tmp_path / name
+    path = tmp_path / "game.yaml"
     data = content.encode() if isinstance(content, str) else content
     path.write_bytes(data)
     result = medina("validate", path, *args)
@@ -93,9 +93,11 @@ def test_alias_bomb_is_refused_quickly(tmp_path):
     assert message.startswith(f"{path}:8: ")
 
 
-def test_deeply_nested_yaml_is_refused(tmp_path):
-    depth = 100_000  # about 200 kB: well inside the size limit
-    path, status, out, err = validate_file(tmp_path, HEAD + "x-deep: " + "[" * depth + "]" * depth + "\n")
+@pytest.mark.parametrize("nesting", ["[" * 100_000 + "]" * 100_000, "\n" + "- " * 30_000 + "x"],
+                         ids=["flow", "block"])
+def test_deeply_nested_yaml_is_refused(tmp_path, nesting):
+    """Far inside the size limit, yet deep enough to overflow a recursive parser's C stack."""
+    path, status, out, err = validate_file(tmp_path, HEAD + "x-deep: " + nesting + "\n")
     assert status in (1, 2), f"exit {status}: {err[-300:]}"
     assert problem_lines(out + err, "yaml-syntax")
 
@@ -110,6 +112,8 @@ def test_fifty_megabyte_file_is_unusable(tmp_path):
     (message,) = problem_lines(out + err, "too-large")
     assert message.startswith(f"{path}: ")
     assert path.stat().st_size == 50 * 1024 * 1024
+    with open(path, "rb") as handle:
+        assert handle.read(len(HEAD)) == HEAD.encode()
 
 
 @pytest.mark.parametrize("junk", [bytes(range(256)) * 4, b"\x89PNG\r\n\x1a\n" + b"\xff" * 100,

@@ -35,7 +35,7 @@ def test_every_built_in_ruleset_is_found(tmp_path, ruleset):
     record.write_text(f"medina: record/1\nruleset: {ruleset}\nplayers: [Anna, Ben, Cleo]\nsetup:\n  merchant: J7\n"
                       + WELL.get(ruleset, "") + "turns:\n"
                       + FIRST_TURN.get(ruleset, "  - Anna: wall A12, wall A11\n"))
-    proc = run("validate", record, "--json", cwd=tmp_path / "..")
+    proc = run("validate", record, "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f'"ruleset": "{ruleset}"' in proc.stdout
 

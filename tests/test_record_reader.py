@@ -35,6 +35,9 @@ CASES = [
     ("complex-key", HEAD + "? [a, b]\n: c\n", ("yaml-wrong-type", 6, None, None, None)),
     ("unreadable-value", HEAD + "date: 2025-13-45\n", ("yaml-syntax", 6, None, None, None)),
     ("unknown-tag", HEAD + "event: !python/name:os.system x\n", ("yaml-syntax", 6, None, None, None)),
+    ("undefined-alias", HEAD + "turns:\n  - *t\n", ("yaml-syntax", 7, None, None, None)),
+    ("flow-too-deep", HEAD + "x-deep: " + "[" * 100 + "]" * 100 + "\n", ("yaml-syntax", 6, None, None, None)),
+    ("block-too-deep", HEAD + "x-deep:\n" + "- " * 2000 + "x\n", ("yaml-syntax", 7, None, None, None)),
     # --- the top level
     ("not-a-mapping", "- medina: record/1\n", ("bad-format-tag", 1, None, None, None)),
     ("empty", "", ("bad-format-tag", None, None, None, None)),

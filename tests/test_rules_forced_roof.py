@@ -4,44 +4,42 @@ only; a turn that ends without the roof is illegal."""
 
 import pytest
 
-from rulekit import Position
-from test_rules_turns import BEN_STUCK, first_problem, stuck_position, supplies
+from rulekit import BEN_STUCK, Position, Scenario, supplies
 
 # 2001: after turn 11 only Cleo can place (Anna and Ben hold one roof each and own every colour of
 # the unroofed palaces); Cleo holds grey, orange and a roof, and may roof the black palace E12 now
-ROOF_NOW_2001 = dict(
-    turns=("Anna: orange B4, grey N10", "Ben: brown M3, black Q12", "Cleo: roof N10, wall Q1",
-           "Anna: brown M2, wall R2", "Ben: grey E2, wall Q13", "Cleo: brown N3, wall A12",
-           "Anna: roof Q12, black L6", "Ben: wall B13, roof L6", "Cleo: black E12, roof M2",
-           "Anna: wall B1, roof E2", "Ben: orange C4, roof C4"),
-    merchant="E5", sets=supplies(3, per_colour=1, roofs=3, walls=2))
+ROOF_NOW_2001 = Scenario(
+    ("Anna: orange B4, grey N10", "Ben: brown M3, black Q12", "Cleo: roof N10, wall Q1", "Anna: brown M2, wall R2",
+     "Ben: grey E2, wall Q13", "Cleo: brown N3, wall A12", "Anna: roof Q12, black L6", "Ben: wall B13, roof L6",
+     "Cleo: black E12, roof M2", "Anna: wall B1, roof E2", "Ben: orange C4, roof C4"),
+    "E5", supplies(3, per_colour=1, roofs=3, walls=2))
 
 def test_2001_only_player_who_can_place_must_roof_after_building_first():
-    pos = stuck_position(BEN_STUCK)  # Ben is skipped; Anna's last roof has no target; Cleo moves
+    pos = BEN_STUCK.position()  # Ben is skipped; Anna's last roof has no target; Cleo moves
     game = pos.game
     assert pos.mover == "Cleo" and not game.can_place(0) and not game.can_place(1)
     assert game.forced and game.events[-1].kind == "forced-roof"
     # no roof target yet: only a black building (Cleo owns grey and orange) can lead to her roof
     assert [piece for piece, _ in game.legal_masks()] == ["black"]
     assert pos.reject("orange C10") == "forced-roof"
-    assert first_problem(pos, "Cleo: orange C10, black I7") == ("forced-roof", 8, 1, "Cleo")
-    assert first_problem(pos, "Cleo: black I7, orange C10") == ("forced-roof", 8, 2, "Cleo")
-    assert first_problem(pos, "Cleo: black I7") == ("forced-roof", 8, None, "Cleo")
+    assert pos.problem("Cleo: orange C10, black I7") == ("forced-roof", 8, 1, "Cleo")
+    assert pos.problem("Cleo: black I7, orange C10") == ("forced-roof", 8, 2, "Cleo")
+    assert pos.problem("Cleo: black I7") == ("forced-roof", 8, None, "Cleo")
     assert pos.errors_after("Cleo: black I7, roof I7") == []
 
 
 def test_2001_forced_roof_when_a_roof_fits_now():
-    pos = stuck_position(ROOF_NOW_2001)
+    pos = ROOF_NOW_2001.position()
     assert pos.mover == "Cleo" and pos.game.forced and pos.moves("roof") == {"E12"}
     assert pos.legal("grey H8") and pos.legal("orange J10")  # the roof may come second
-    assert first_problem(pos, "Cleo: grey H8, orange J10") == ("forced-roof", 12, 2, "Cleo")
+    assert pos.problem("Cleo: grey H8, orange J10") == ("forced-roof", 12, 2, "Cleo")
     assert pos.errors_after("Cleo: grey H8, roof E12") == []
     assert pos.errors_after("Cleo: roof E12, orange J10") == []
 
 
 @pytest.mark.parametrize("rule", ["off", "only_player_with_roofs"])
 def test_the_2001_situation_is_not_forced_under_the_other_rules(rule):
-    pos = stuck_position(BEN_STUCK, sets=(f"turns.forced_roof={rule}",))
+    pos = BEN_STUCK.position(sets=(f"turns.forced_roof={rule}",))
     assert not pos.game.forced  # Ben still holds roofs: Cleo is not the only one
     assert pos.errors_after("Cleo: orange C10, black I7") == []
 
@@ -55,10 +53,10 @@ def test_dm_only_player_with_roofs_builds_the_palace_first():
     game = pos.game
     assert pos.mover == "Cleo" and game.forced and pos.moves("roof") == set()
     assert {piece for piece, _ in game.legal_masks()} == {"grey", "black", "brown", "orange"}
-    assert first_problem(pos, "Cleo: wall A12, wall A11") == ("forced-roof", 3, 1, "Cleo")
-    assert first_problem(pos, "Cleo: stable D5, brown M4") == ("forced-roof", 3, 1, "Cleo")
-    assert first_problem(pos, "Cleo: brown M4, wall A12") == ("forced-roof", 3, 2, "Cleo")
-    assert first_problem(pos, "Cleo: brown M4, stable M5") == ("forced-roof", 3, 2, "Cleo")
+    assert pos.problem("Cleo: wall A12, wall A11") == ("forced-roof", 3, 1, "Cleo")
+    assert pos.problem("Cleo: stable D5, brown M4") == ("forced-roof", 3, 1, "Cleo")
+    assert pos.problem("Cleo: brown M4, wall A12") == ("forced-roof", 3, 2, "Cleo")
+    assert pos.problem("Cleo: brown M4, stable M5") == ("forced-roof", 3, 2, "Cleo")
     assert pos.errors_after("Cleo: brown M4, roof M4") == []
 
 
@@ -68,9 +66,9 @@ def test_dm_forced_roof_when_a_roof_fits_now():
     assert pos.mover == "Ben" and not pos.game.forced  # Ben holds no roof: the rule is not about him
     pos.play("Ben: wall Q13, wall P13")
     assert pos.mover == "Cleo" and pos.game.forced and pos.moves("roof") == {"H8"}
-    assert first_problem(pos, "Cleo: wall A10, wall A9") == ("forced-roof", 6, 2, "Cleo")
-    assert first_problem(pos, "Cleo: wall A10, orange H9") == ("forced-roof", 6, 2, "Cleo")
-    assert first_problem(pos, "Cleo: wall A10, merchant J8") == ("forced-roof", 6, 2, "Cleo")
+    assert pos.problem("Cleo: wall A10, wall A9") == ("forced-roof", 6, 2, "Cleo")
+    assert pos.problem("Cleo: wall A10, orange H9") == ("forced-roof", 6, 2, "Cleo")
+    assert pos.problem("Cleo: wall A10, merchant J8") == ("forced-roof", 6, 2, "Cleo")
     assert pos.errors_after("Cleo: wall A10, roof H8") == []
     assert pos.errors_after("Cleo: roof H8, wall A10") == []
     assert pos.errors_after("Cleo: stable H9, roof H8") == []
@@ -97,3 +95,28 @@ def test_a_neutral_roof_does_not_satisfy_a_forced_roof():
     assert pos.game.forced and pos.game.supply[2]["neutral"] == 1
     assert pos.reject("neutral H8") == "forced-roof"  # it would take the only roof target
     assert pos.errors_after("Cleo: roof H8, wall A9") == []
+
+
+# 2014 with a forced roof by --set: Ben ends up the only player with a roof, holding 3 tea tiles
+TEA_AND_FORCED = ("Anna: purple D4", "Ben: roof D4", "Cleo: grey H8, roof H8", "Anna: orange M4, roof M4",
+                  "Ben: wall A12, purple B8", "Cleo: brown C10, roof C10")
+
+
+def tea_forced_position(last_turn):
+    return Position("second-edition-2014", 3, *TEA_AND_FORCED, last_turn,
+                    sets=("supply.3.roofs=2", "turns.forced_roof=only_player_with_roofs"))
+
+
+def test_tea_with_a_forced_roof_only_when_the_roof_fits_now():
+    pos = tea_forced_position("Anna: roof B8, grey F10")
+    assert pos.mover == "Ben" and pos.game.forced and pos.game.tea[1] == 3 and pos.moves("roof") == {"F10"}
+    assert pos.errors_after("Ben: tea, roof F10") == []
+    assert pos.problem("Ben: tea, wall A11") == ("forced-roof", 8, 2, "Ben")
+    assert pos.problem("Ben: wall A11, tea") == ("tea-not-allowed", 8, 2, "Ben")  # the roof is still due
+
+
+def test_no_tea_with_a_forced_roof_that_needs_a_building_first():
+    pos = tea_forced_position("Anna: grey F10, roof F10")  # Ben owns purple: B8 is no roof target for him
+    assert pos.mover == "Ben" and pos.game.forced and pos.moves("roof") == set()
+    assert pos.reject("tea") == "tea-not-allowed"
+    assert pos.errors_after("Ben: orange J3, roof J3") == []

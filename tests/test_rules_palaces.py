@@ -4,10 +4,7 @@
 import pytest
 
 from conftest import EDITIONS
-from rulekit import Position
-
-# grey B2 is blocked: B3 lies next to orange C4, C2 next to brown D2 (a blocked palace stays unroofed)
-BLOCKED_GREY_B2 = "grey B2, orange C4, brown D2"
+from rulekit import BLOCKED_GREY_B2, Position
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)

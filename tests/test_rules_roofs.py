@@ -6,8 +6,7 @@ import pytest
 
 from conftest import EDITIONS
 from medina_cli.engine.game import NEUTRAL
-from rulekit import Position
-from test_rules_palaces import BLOCKED_GREY_B2
+from rulekit import BLOCKED_GREY_B2, Position
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)

@@ -49,3 +49,10 @@ def test_a_stable_keeps_the_spacing_to_other_palaces(ruleset):
     pos.play("stable E4")
     assert pos.reject("stable F4") == "spacing"  # would touch grey's stable E4
     assert pos.legal("stable G5") and pos.legal("stable H4")
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_a_stable_may_stand_on_the_edge_row_but_not_on_the_ring(ruleset):
+    pos = Position(ruleset, 3, "grey C2")
+    assert pos.moves("stable") == {"B2", "D2", "C3"}
+    assert pos.reject("stable C1") == "wrong-square"

@@ -7,8 +7,7 @@ import pytest
 from conftest import EDITIONS
 from medina_cli.engine.game import NEUTRAL
 from medina_cli.engine.scoring import score_game
-from rulekit import Position
-from test_rules_turns import supplies
+from rulekit import Position, supplies
 
 
 def tile_events(game, kind):
@@ -17,20 +16,21 @@ def tile_events(game, kind):
 
 # --- palace tiles --------------------------------------------------------------------------------
 
-def test_palace_tile_first_claim_then_strictly_larger_only():
-    pos = Position("original-2001", 3, "Anna: grey D4, roof D4")
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_palace_tile_first_claim_then_strictly_larger_only(ruleset):
+    pos = Position(ruleset, 3, "grey D4, roof D4, grey H8")
     game = pos.game
-    assert game.palace_tile["grey"] is pos.at("D4")
-    pos.play("Ben: grey H8, roof H8")  # size 1 ties: Anna keeps it
-    assert game.palace_tile["grey"] is pos.at("D4")
-    pos.play("Cleo: stable H9")  # Cleo's stable makes Ben's palace larger: the tile moves at once
-    assert game.palace_tile["grey"] is pos.at("H8")
-    pos.play("wall A12", "Anna: stable D5")  # 2 against 2: Ben keeps it
-    assert game.palace_tile["grey"] is pos.at("H8")
-    pos.play("stable D3")
-    assert game.palace_tile["grey"] is pos.at("D4")
+    first, second = pos.at("D4"), pos.at("H8")
+    assert game.palace_tile["grey"] is first  # the first claim takes it
+    steps = [("roof H8", first),  # 1 against 1: a tie keeps the tile
+             ("stable H9", second),  # anyone's stable makes the second palace larger: it moves at once
+             ("wall A12", second), ("stable D5", second),  # 2 against 2
+             ("stable D3", first)]
+    for token, holder in steps:
+        pos.play(token)
+        assert game.palace_tile["grey"] is holder, token
     assert len(tile_events(game, "palace-tile")) == 3
-    assert score_game(game).players[0].palace_tiles == ["grey"]
+    assert score_game(game).players[first.owner].palace_tiles == ["grey"]
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
@@ -53,12 +53,13 @@ def test_a_neutral_palace_holds_the_tile_on_the_board():
     assert score_game(game).players[2].palace_tiles == ["grey"]
 
 
-def test_a_roof_can_win_a_palace_tile_and_a_tower_tile_at_once():
-    pos = Position("second-edition-2014", 3, "Anna: wall A12", "Ben: orange B12", "Cleo: roof B12")
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_a_roof_can_win_a_palace_tile_and_a_tower_tile_at_once(ruleset):
+    pos = Position(ruleset, 3, "wall A12, orange B12, roof B12")  # matrix.md E-9
     game = pos.game
     assert game.palace_tile["orange"] is pos.at("B12") and game.tower_tile[1] is pos.at("B12")
-    assert score_game(game).players[2].palace_tiles == ["orange"]
-    assert score_game(game).players[2].tower_tiles == [1]
+    sheet = score_game(game).players[pos.at("B12").owner]
+    assert (sheet.palace_tiles, sheet.tower_tiles) == (["orange"], [1])
 
 
 # --- tower tiles ---------------------------------------------------------------------------------

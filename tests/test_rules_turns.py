@@ -5,64 +5,30 @@ import pytest
 
 from conftest import EDITIONS
 from medina_cli.engine.game import IllegalPlacement
-from rulekit import Position
-
-
-def supplies(players, **counts):
-    """--set overrides giving every player exactly these pieces (all others zero)."""
-    keys = ("per_colour", "roofs", "neutral_roofs", "stables", "merchants", "walls")
-    return tuple(f"supply.{players}.{key}={counts.get(key, 0)}" for key in keys)
-
-
-def first_problem(pos, *turns):
-    problems = pos.errors_after(*turns)
-    assert len(problems) == 1, [p.human() for p in problems]
-    p = problems[0]
-    return p.code, p.turn, p.placement, p.player
-
-
-# Ben holds two roofs and a stable; every palace is roofed, so after the stable nothing is legal
-STUCK_AFTER_ONE = dict(
-    turns=("Anna: brown Q3, grey B6", "Ben: black O12, orange M5", "Cleo: stable M4, grey B5",
-           "Anna: black P12, stable L5", "Ben: brown Q4, grey B7", "Cleo: roof B5, roof P12",
-           "Anna: roof Q4, roof M5"),
-    merchant="L3", sets=supplies(3, per_colour=1, roofs=2, stables=1))
-
-# after these turns every palace is roofed; Ben holds only roofs, Anna one roof, Cleo black, orange
-# and a roof: Ben cannot place anything
-BEN_STUCK = dict(
-    turns=("Anna: grey P9, orange Q12", "Ben: black H2, brown K7", "Cleo: grey P8, brown K6",
-           "Anna: brown L7, roof L7", "Ben: grey Q8, orange Q11", "Cleo: roof P8, roof Q11",
-           "Anna: black G2, roof H2"),
-    merchant="I8", sets=supplies(3, per_colour=1, roofs=3))
-
-
-def stuck_position(scenario, ruleset="original-2001", **kw):
-    return Position(ruleset, 3, *scenario["turns"], merchant=scenario["merchant"],
-                    sets=scenario["sets"] + tuple(kw.get("sets", ())))
+from rulekit import BEN_STUCK, STUCK_AFTER_ONE, Position, supplies
 
 
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
 def test_a_turn_is_two_placements(ruleset):
     pos = Position(ruleset, 3)
-    assert first_problem(pos, "Anna: wall A12, wall A11, wall A10") == ("too-many-placements", 1, 3, "Anna")
-    assert first_problem(pos, "Anna: wall A12") == ("too-few-placements", 1, None, "Anna")
+    assert pos.problem("Anna: wall A12, wall A11, wall A10") == ("too-many-placements", 1, 3, "Anna")
+    assert pos.problem("Anna: wall A12") == ("too-few-placements", 1, None, "Anna")
     assert pos.errors_after("Anna: wall A12, wall A11") == []
 
 
 def test_a_2014_turn_after_the_opening_is_two_placements():
     pos = Position("second-edition-2014", 3, "Anna: wall A12", "Ben: wall A11")
-    assert first_problem(pos, "Cleo: wall A10, wall A9, wall A8") == ("too-many-placements", 3, 3, "Cleo")
-    assert first_problem(pos, "Cleo: wall A10") == ("too-few-placements", 3, None, "Cleo")
+    assert pos.problem("Cleo: wall A10, wall A9, wall A8") == ("too-many-placements", 3, 3, "Cleo")
+    assert pos.problem("Cleo: wall A10") == ("too-few-placements", 3, None, "Cleo")
     assert pos.errors_after("Cleo: wall A10, wall A9") == []
 
 
 def test_2014_opening_two_players_first_player_places_one():
     pos = Position("second-edition-2014", 2)
-    assert first_problem(pos, "Anna: wall A11, wall A10") == ("too-many-placements", 1, 2, "Anna")
+    assert pos.problem("Anna: wall A11, wall A10") == ("too-many-placements", 1, 2, "Anna")
     pos.play("Anna: wall A11")
     assert pos.mover == "Ben"
-    assert first_problem(pos, "Ben: wall A10") == ("too-few-placements", 2, None, "Ben")
+    assert pos.problem("Ben: wall A10") == ("too-few-placements", 2, None, "Ben")
     assert pos.errors_after("Ben: wall A10, wall A9") == []
 
 
@@ -70,57 +36,70 @@ def test_2014_opening_two_players_first_player_places_one():
 def test_2014_opening_three_or_four_players_first_two_place_one(players):
     pos = Position("second-edition-2014", players, "Anna: wall A12")
     assert pos.mover == "Ben"
-    assert first_problem(pos, "Ben: wall A11, wall A10") == ("too-many-placements", 2, 2, "Ben")
+    assert pos.problem("Ben: wall A11, wall A10") == ("too-many-placements", 2, 2, "Ben")
     pos.play("Ben: wall A11")
-    assert first_problem(pos, "Cleo: wall A10") == ("too-few-placements", 3, None, "Cleo")
+    assert pos.problem("Cleo: wall A10") == ("too-few-placements", 3, None, "Cleo")
     assert pos.errors_after("Cleo: wall A10, wall A9") == []
 
 
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
 def test_no_opening_rule_before_2014(ruleset):
-    assert first_problem(Position(ruleset, 3), "Anna: wall A12") == ("too-few-placements", 1, None, "Anna")
+    assert Position(ruleset, 3).problem("Anna: wall A12") == ("too-few-placements", 1, None, "Anna")
 
 
-def test_a_player_with_one_piece_left_places_one():
-    pos = Position("original-2001", 3, "Anna: wall A12, wall A11", "Ben: wall B13, wall C13",
-                   "Cleo: wall Q13, wall P13", sets=supplies(3, walls=3))
-    assert first_problem(pos, "Anna: wall A10, wall A9") == ("too-many-placements", 4, 2, "Anna")
-    pos.play("Anna: wall A10")
-    assert pos.mover == "Ben" and sum(pos.game.supply[0].values()) == 0
+ONE_PIECE_LEFT = {  # three walls each; then (turn, player) starts a turn with a single piece left
+    "original-2001": (("Anna: wall A12, wall A11", "Ben: wall B13, wall C13", "Cleo: wall Q13, wall P13"), 4, "Anna"),
+    "bsw-dm-2003": (("Anna: wall A12, wall A11", "Ben: wall B13, wall C13", "Cleo: wall Q13, wall P13"), 4, "Anna"),
+    "second-edition-2014": (("Anna: wall A12", "Ben: wall A11", "Cleo: wall A10, wall A9", "Anna: wall A8, wall A7",
+                             "Ben: wall A6, wall A5"), 6, "Cleo"),
+}
 
 
-def test_a_turn_ends_when_nothing_is_legal_after_the_first_placement():
-    pos = stuck_position(STUCK_AFTER_ONE)
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_a_player_with_one_piece_left_places_one(ruleset):
+    turns, turn, name = ONE_PIECE_LEFT[ruleset]
+    pos = Position(ruleset, 3, *turns, sets=supplies(3, walls=3))
+    assert pos.mover == name and sum(pos.game.supply[pos.game.to_move].values()) == 1
+    assert pos.problem(f"{name}: wall B1, wall C1") == ("too-many-placements", turn, 2, name)
+    pos.play(f"{name}: wall B1")
+    assert pos.mover != name and pos.replay().problems == []
+
+
+@pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
+def test_a_turn_ends_when_nothing_is_legal_after_the_first_placement(ruleset):
+    pos = STUCK_AFTER_ONE.position(ruleset)
     assert pos.mover == "Ben" and pos.moves("roof") == set() and pos.game.supply[1]["roof"] == 2
-    assert first_problem(pos, "Ben: stable C6, roof B6") == ("too-many-placements", 8, 2, "Ben")
+    assert pos.problem("Ben: stable C6, roof B6") == ("too-many-placements", 8, 2, "Ben")
     pos.play("Ben: stable C6")
     assert pos.mover == "Cleo" and pos.game.supply[1]["roof"] == 2
     assert pos.errors_after() == []
 
 
-def test_pass_only_when_unable():
-    pos = stuck_position(BEN_STUCK)
+@pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
+def test_pass_only_when_unable(ruleset):
+    pos = BEN_STUCK.position(ruleset)
     assert pos.mover == "Cleo" and not pos.game.can_place(1)
     assert [e.text for e in pos.game.events if e.kind == "pass"] == ["Ben cannot place anything and is skipped"]
     assert pos.errors_after("Ben: pass", "Cleo: black I7, roof I7") == []  # pass may be written ...
     assert pos.errors_after("Cleo: black I7, roof I7") == []  # ... or left out
-    assert first_problem(pos, "Ben: pass", "Cleo: pass") == ("pass-while-able", 9, None, "Cleo")
+    assert pos.problem("Ben: pass", "Cleo: pass") == ("pass-while-able", 9, None, "Cleo")
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
 def test_pass_while_a_placement_exists_is_illegal(ruleset):
-    assert first_problem(Position(ruleset, 3), "Anna: pass") == ("pass-while-able", 1, None, "Anna")
+    assert Position(ruleset, 3).problem("Anna: pass") == ("pass-while-able", 1, None, "Anna")
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
 def test_leaving_out_a_player_who_can_place_is_out_of_turn(ruleset):
     pos = Position(ruleset, 3, "Anna: wall A12" if ruleset == "second-edition-2014" else "Anna: wall A12, wall A11")
-    assert first_problem(pos, "Cleo: wall B13, wall C13") == ("out-of-turn", 2, None, "Cleo")
-    assert first_problem(pos, "Anna: wall B13, wall C13") == ("out-of-turn", 2, None, "Anna")
+    assert pos.problem("Cleo: wall B13, wall C13") == ("out-of-turn", 2, None, "Cleo")
+    assert pos.problem("Anna: wall B13, wall C13") == ("out-of-turn", 2, None, "Anna")
 
 
-def test_game_end_when_nobody_can_place_and_nothing_after_it():
-    pos = stuck_position(BEN_STUCK)
+@pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
+def test_game_end_when_nobody_can_place_and_nothing_after_it(ruleset):
+    pos = BEN_STUCK.position(ruleset)
     pos.play("Cleo: black I7, roof I7")
     assert pos.mover == "Cleo"  # Anna and Ben are skipped again
     pos.play("Cleo: orange C10", "Anna: roof C10")  # Ben still cannot roof anything
@@ -129,7 +108,7 @@ def test_game_end_when_nobody_can_place_and_nothing_after_it():
     assert game.supply[1]["roof"] == 3  # unplaceable pieces simply stay
     assert pos.replay().finished and pos.replay().warnings == []
     assert pos.reject("roof C10") == "game-over"
-    assert first_problem(pos, "Ben: pass") == ("game-over", 11, None, "Ben")
+    assert pos.problem("Ben: pass") == ("game-over", 11, None, "Ben")
 
 
 def test_an_unfinished_record_is_valid_with_a_warning():
@@ -156,8 +135,8 @@ def test_tea_may_stand_first_or_second_but_only_once_per_turn():
     pos = tea_position().play("wall A12", "Anna: wall A11, wall A10", "Ben: wall A9, wall A8")
     assert pos.errors_after("Cleo: tea, wall B13") == []
     assert pos.errors_after("Cleo: wall B13, tea") == []
-    assert first_problem(pos, "Cleo: tea, tea") == ("tea-not-allowed", 6, 2, "Cleo")
-    assert first_problem(pos, "Cleo: tea") == ("too-few-placements", 6, None, "Cleo")  # one piece always
+    assert pos.problem("Cleo: tea, tea") == ("tea-not-allowed", 6, 2, "Cleo")
+    assert pos.problem("Cleo: tea") == ("too-few-placements", 6, None, "Cleo")  # one piece always
     pos.play("Cleo: tea")
     assert pos.reject("tea") == "tea-not-allowed"
     assert pos.game.tea[2] == 2
@@ -171,7 +150,7 @@ def test_tea_needs_a_tile():
 
 def test_no_tea_in_an_opening_single_placement_turn():
     pos = Position("second-edition-2014", 3, "Anna: purple D4")
-    assert first_problem(pos, "Ben: roof D4, tea") == ("too-many-placements", 2, 2, "Ben")
+    assert pos.problem("Ben: roof D4, tea") == ("too-many-placements", 2, 2, "Ben")
     pos.game.tea[1] = 1  # even a player holding a tile (impossible by the rules) may not use it here
     assert not pos.game.can_tea()
     with pytest.raises(IllegalPlacement) as refused:
@@ -185,4 +164,11 @@ def test_tea_cannot_replace_a_placement_that_was_impossible_anyway():
                    "Ben: grey H9, purple C9", "Anna: orange F9, wall A10", "Ben: tea, brown M5", "Anna: roof H8",
                    sets=sets)
     assert pos.game.supply[1] == {**{k: 0 for k in pos.game.supply[1]}, "orange": 1} and pos.game.tea[1] == 2
-    assert first_problem(pos, "Ben: orange F10, tea") == ("too-many-placements", 8, 2, "Ben")
+    assert pos.problem("Ben: orange F10, tea") == ("too-many-placements", 8, 2, "Ben")
+
+
+def test_a_game_where_nobody_can_place_at_the_start_is_over_at_once():
+    pos = Position("original-2001", 3, sets=supplies(3, stables=1))  # a stable needs a building to touch
+    assert not any(pos.game.can_place(seat) for seat in range(3))
+    assert pos.game.finished and pos.moves("stable") == set()
+    assert pos.replay().finished and pos.replay().warnings == []

@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from . import compare, importer, render, replay, rules, score, validate, view
+from . import compare, importer, render, replay, rules, score, simulate, validate, view
 
 app = typer.Typer(
     name="medina",
@@ -27,6 +27,7 @@ app.add_typer(importer.app, name="import")
 app.command("score")(score.score)
 app.command("compare")(compare.compare)
 app.add_typer(rules.app, name="rules")
+app.command("simulate")(simulate.simulate_command)
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ a failed check into words. Every edition difference comes from the `Rules` objec
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 from .board import Geometry, bits, geometry_for
@@ -28,14 +29,15 @@ class IllegalPlacement(Exception):
 
 
 class _MaskCache(dict):
-    """piece -> board mask, computed on first lookup."""
+    """piece -> board mask of a game, computed on first lookup. It refers to its game weakly: no
+    reference cycle, so a dropped game is freed at once rather than by the garbage collector."""
 
-    def __init__(self, compute):
+    def __init__(self, game: Game):
         super().__init__()
-        self.compute = compute
+        self.game = weakref.ref(game)
 
     def __missing__(self, piece: str) -> int:
-        cells = self[piece] = self.compute(piece)
+        cells = self[piece] = self.game()._compute_mask(piece)
         return cells
 
 
@@ -112,7 +114,7 @@ class Game:
         self.retired: list[str] = []
         self.events: list[Event] = []
         self.placements_made = 0
-        self._masks = _MaskCache(self._compute_mask)
+        self._masks = _MaskCache(self)
         # turn state
         self.turns_started = 0
         self.to_move: int | None = None
@@ -120,7 +122,8 @@ class Game:
         self.turn_slots = 0
         self.tea_used = False
         self.forced = False  # this turn must still include one of the player's roofs
-        self._start_turn(0)
+        self.to_move = len(self.players) - 1  # so the first seat that can place starts
+        self._end_turn()
 
     # --- names ----------------------------------------------------------------------------------
     def owner_name(self, owner: int | None) -> str | None:

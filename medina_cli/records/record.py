@@ -250,23 +250,27 @@ class _Reader:
                        path, turn=number)
             return TurnEntry(number, str(player), line, [], readable=False)
         entry = TurnEntry(number, player, line, [])
-        where = dict(turn=number, player=player)
         if player not in self.r.players:
-            self.error("unknown-player", f"{player!r} is not in players ({', '.join(self.r.players)})", path, **where)
+            self.error("unknown-player", f"{player!r} is not in players ({', '.join(self.r.players)})", path,
+                       turn=number, player=player)
             entry.readable = False
         if not isinstance(text, str) or not text.strip():
-            self.error("bad-turn", f"the turn must list placements as text, found {yaml_type(text)}", path, **where)
+            self.error("bad-turn", f"the turn must list placements as text, found {yaml_type(text)}", path,
+                       turn=number, player=player)
             entry.readable = False
             return entry
         tokens = text.split(",")
+        has_pass = False
         for k, token in enumerate(tokens, 1):
             action = self._action(token, pieces, geo, path, number, k, player)
             if action is None:
                 entry.readable = False
             else:
                 entry.actions.append(action)
-        if len(tokens) > 1 and any(a.kind == "pass" for a in entry.actions):
-            self.error("bad-turn", "`pass` is the whole turn; it cannot be combined with placements", path, **where)
+                has_pass = has_pass or action.kind == "pass"
+        if has_pass and len(tokens) > 1:
+            self.error("bad-turn", "`pass` is the whole turn; it cannot be combined with placements", path,
+                       turn=number, player=player)
             entry.readable = False
         return entry
 

@@ -1,0 +1,26 @@
+"""`medina simulate` of 4-player original-2001 games: complete games per second with one job
+(target ≥ 150) and the speed-up of `--jobs 2` over one job (target ≥ 1.7), wall clock including
+start-up."""
+
+from __future__ import annotations
+
+import argparse
+
+from common import best_wall_time
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--repeats", type=int, default=2)
+    args = parser.parse_args()
+    run = ["simulate", "--ruleset", "original-2001", "--players", "4", "--games", str(args.games), "--seed", "7"]
+    one = best_wall_time([*run, "--jobs", "1"], args.repeats)
+    two = best_wall_time([*run, "--jobs", "2"], args.repeats)
+    print(f"simulate: {args.games} games, 1 job {one:.2f} s: {args.games / one:.0f} games/s (target 150)")
+    print(f"simulate: {args.games} games, 2 jobs {two:.2f} s: {args.games / two:.0f} games/s, "
+          f"speed-up {one / two:.2f}x (target 1.7x)")
+
+
+if __name__ == "__main__":
+    main()

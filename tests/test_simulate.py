@@ -1,0 +1,146 @@
+"""`medina simulate`: simulated games are real games (they validate and score the same after a
+write/read round trip), a seed fixes the games whatever the number of jobs, and the statistics
+add up to what the games hold."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import EDITIONS, rules_for
+from medina_cli.engine.playout import play_random_game
+from medina_cli.engine.scoring import score_game
+from medina_cli.records.record import parse_record
+from medina_cli.records.replay import replay
+from medina_cli.rules.loader import load_ruleset
+from medina_cli.simulate import (PER_GAME, SOURCES, Statistics, game_rng, play_one, player_names, record_name,
+                                 simulate)
+
+MEDINA = Path(sys.executable).with_name("medina")
+COMBINATIONS = [(edition, n) for edition in EDITIONS for n in load_ruleset(edition).player_counts]
+
+
+@pytest.mark.parametrize("edition,players", COMBINATIONS, ids=lambda x: str(x))
+def test_simulated_games_round_trip(edition, players):
+    rules = rules_for(edition, players)
+    for index in range(3):
+        summary, text = play_one(rules, edition, seed=7, index=index, with_record=True)
+        game, _ = play_random_game(rules, player_names(players), game_rng(7, index))
+        record = parse_record(text, f"sim-{index}.yaml")
+        outcome = replay(record)
+        assert outcome.problems == [] and outcome.finished
+        assert record.result == dict(zip(player_names(players), summary.totals))
+        assert score_game(outcome.game).to_json() == score_game(game).to_json()
+        assert outcome.game.placements_made == summary.placements == game.placements_made
+        assert len(record.turns) == summary.turns
+
+
+def test_seed_gives_the_same_games_with_one_and_two_jobs(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir(), two.mkdir()
+    first = simulate("second-edition-2014", 3, 12, seed=5, jobs=1, out_dir=str(one))
+    second = simulate("second-edition-2014", 3, 12, seed=5, jobs=2, out_dir=str(two))
+    assert first == second
+    names = sorted(p.name for p in one.iterdir())
+    assert names == [record_name("second-edition-2014", i, 12) for i in range(12)]
+    assert names == sorted(p.name for p in two.iterdir())
+    for name in names:
+        assert (one / name).read_text() == (two / name).read_text()
+
+
+def test_seeds_and_indices_give_different_games():
+    rules = rules_for("original-2001", 4)
+    texts = {play_one(rules, "original-2001", seed, index, with_record=True)[1].split("turns:")[1]
+             for seed in (1, 2) for index in (0, 1)}
+    assert len(texts) == 4
+
+
+def test_summary_counts_what_the_game_holds():
+    rules = rules_for("bsw-dm-2003", 4)
+    for index in range(4):
+        summary, _ = play_one(rules, "bsw-dm-2003", seed=3, index=index)
+        # watch the tiles placement by placement: a transfer is a tile leaving the palace (palace tiles)
+        # or the player (tower tiles) that held it
+        holders, transfers = {}, [0]
+
+        def watch(game):
+            now = {**{("palace", c): p for c, p in game.palace_tile.items() if p is not None},
+                   **{("tower", t): p.owner for t, p in game.tower_tile.items() if p is not None}}
+            transfers[0] += sum(1 for tile, holder in now.items() if tile in holders and holders[tile] != holder)
+            holders.update(now)
+
+        game, _ = play_random_game(rules, player_names(4), game_rng(3, index), on_placement=watch)
+        sheet = score_game(game)
+        assert summary.counts["tile transfers"] == transfers[0]
+        assert sum(summary.points.values()) == sum(summary.totals) == sum(p.total for p in sheet.players)
+        assert summary.counts["passes"] == sum(e.kind == "pass" for e in game.events)
+        assert summary.counts["forced roofs"] == sum(e.kind == "forced-roof" for e in game.events)
+        assert summary.counts["colour retirements"] == len(game.retired)
+        assert [player_names(4)[s] for s in summary.winners] == sheet.winners
+
+
+def test_statistics_of_known_summaries():
+    from medina_cli.simulate import GameSummary
+    zero = dict.fromkeys(PER_GAME, 0)
+    summaries = [
+        GameSummary([10, 20, 30], [2], {**dict.fromkeys(SOURCES, 0), "walls": 60}, 40, 80, {**zero, "passes": 2}),
+        GameSummary([30, 30, 10], [0, 1], {**dict.fromkeys(SOURCES, 0), "merchants": 70}, 50, 100, zero),
+    ]
+    stats = Statistics.of("x", 3, summaries)
+    assert (stats.winning.mean, stats.winning.sd) == (30, 0)
+    assert stats.losing.mean == pytest.approx((10 + 20 + 10) / 3)
+    assert stats.point_shares["walls"] == pytest.approx(60 / 130)
+    assert stats.seat_wins == pytest.approx([0.25, 0.25, 0.5])
+    assert stats.turns.mean == 45 and stats.placements.sd == pytest.approx(14.142, abs=1e-3)
+    assert stats.per_game["passes"] == 1
+
+
+needs_cli = pytest.mark.skipif(not MEDINA.exists(), reason=f"no installed `medina` next to {sys.executable}")
+
+
+def medina(*args):
+    proc = subprocess.run([str(MEDINA), *map(str, args)], capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@needs_cli
+def test_cli_json_side_by_side_and_records_validate(tmp_path):
+    code, out, err = medina("simulate", "--rulesets", "original-2001,second-edition-2014", "--players", 3,
+                            "--games", 6, "--seed", 9, "--jobs", 2, "--out", tmp_path, "--json")
+    assert code == 0 and err == ""  # no progress bar when stderr is not a terminal
+    doc = json.loads(out)
+    assert doc["format"] == "medina-simulate/1" and doc["games"] == 6 and doc["seed"] == 9
+    assert [r["ruleset"] for r in doc["rulesets"]] == ["original-2001", "second-edition-2014"]
+    for result in doc["rulesets"]:
+        assert sum(result["point_shares"].values()) == pytest.approx(1, abs=1e-3)
+        assert sum(result["seat_wins"]) == pytest.approx(1, abs=1e-3)
+        assert set(result["per_game"]) == {"tile_transfers", "passes", "colour_retirements", "forced_roofs"}
+    assert doc["rulesets"][0]["point_shares"]["well"] == 0 < doc["rulesets"][1]["point_shares"]["well"]
+    assert len(list(tmp_path.iterdir())) == 12
+    code, out, _ = medina("validate", tmp_path)
+    assert code == 0 and out.count("valid (finished") == 12
+
+
+@needs_cli
+def test_cli_text_table():
+    code, out, _ = medina("simulate", "-r", "bsw-dm-2003", "-g", 3, "-s", 2)
+    assert code == 0
+    assert "bsw-dm-2003" in out and "seat 4 wins" in out and "forced roofs per game" in out
+
+
+@needs_cli
+@pytest.mark.parametrize("args,words", [
+    ((), "either --ruleset"),
+    (("-r", "original-2001", "--rulesets", "bsw-dm-2003"), "either --ruleset"),
+    (("-r", "original-2001", "-p", 2), "not 2"),
+    (("-r", "no-such-edition"), "unknown ruleset"),
+    (("--rulesets", " , "), "names no ruleset"),
+])
+def test_cli_usage_errors(args, words):
+    code, out, err = medina("simulate", "-g", 1, *args)
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1
