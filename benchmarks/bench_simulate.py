@@ -11,7 +11,7 @@ from common import best_wall_time
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args()
     run = ["simulate", "--ruleset", "original-2001", "--players", "4", "--games", str(args.games), "--seed", "7"]

@@ -107,14 +107,20 @@ def simulate(ref: str, players: int, games: int, seed: int, *, jobs: int = 1, ou
              progress=None) -> list[GameSummary]:
     """Play `games` games (in `jobs` processes) and return their summaries in game order;
     `progress(done)` is called as games finish."""
-    chunk = max(1, min(50, games // (jobs * 8)))
+    chunk = max(1, min(20, games // (jobs * 16)))  # small chunks: the workers finish together
     tasks = [(ref, players, seed, start, min(start + chunk, games), games, out_dir)
              for start in range(0, games, chunk)]
     if jobs == 1:
         return _collect(map(play_chunk, tasks), progress)
     import multiprocessing
-    with multiprocessing.Pool(jobs) as pool:
+    with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:
         return _collect(pool.imap(play_chunk, tasks), progress)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool (no traceback from each worker)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _collect(results, progress) -> list[GameSummary]:

@@ -121,14 +121,14 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set):
     seen.add(node_id)
     lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.ScalarNode):
-        return _scalar(node, constructor, name)
+        return node.value if node.tag == STR_TAG else _construct(node, constructor, name)
     if isinstance(node, yaml.MappingNode):
         result = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 raise fail("yaml-wrong-type", "a mapping key must be a plain value",
                            file=name, line=key_node.start_mark.line + 1)
-            key = _scalar(key_node, constructor, name)
+            key = key_node.value if key_node.tag == STR_TAG else _construct(key_node, constructor, name)
             try:
                 duplicate = key in result
             except TypeError:
@@ -143,12 +143,11 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set):
     return [_convert(item, path + (i,), lines, constructor, name, seen) for i, item in enumerate(node.value)]
 
 
-STR_TAG = "tag:yaml.org,2002:str"
+STR_TAG = "tag:yaml.org,2002:str"  # text: the node's value as is, exactly what the constructor returns
 
 
-def _scalar(node, constructor, name):
-    if node.tag == STR_TAG:  # the common case, exactly what the constructor would return
-        return node.value
+def _construct(node, constructor, name):
+    """A scalar of another type than text (number, boolean, null, date…), by YAML's safe constructor."""
     try:
         return constructor.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:

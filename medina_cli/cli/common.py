@@ -63,6 +63,22 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None):
         raise typer.Exit(2 if exc.unusable else 1)
 
 
+def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None):
+    """Read a record/1 or a board/1 file (its `medina:` tag decides): a Record or a Board.
+    Unusable input exits 2 with the message."""
+    from ..records.boardfile import looks_like_board, parse_board
+    from ..records.record import parse_record
+    from ..yamlio import read_text
+    try:
+        name, text = read_text(path)
+        parse = parse_board if looks_like_board(text) else parse_record
+        return parse(text, name, ruleset=ruleset, overrides=tuple(sets or ()),
+                     base_dir=Path(path).parent if path != "-" else Path.cwd())
+    except MedinaError as exc:
+        warn(exc.problem.human())
+        raise typer.Exit(2 if exc.unusable else 1)
+
+
 def write_output(path: str, text: str, source: str) -> None:
     """Write `text` to `path` (`-`: stdout), never over the input file `source`; failure exits 2."""
     if path == "-":

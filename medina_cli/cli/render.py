@@ -6,9 +6,10 @@ from typing import Annotated
 
 import typer
 
-from .common import OutputOption, RulesetOption, SetOption, ToOption, load_record, report_problems, write_output
+from .common import (OutputOption, RulesetOption, SetOption, ToOption, load_record_or_board, report_problems, warn,
+                     write_output)
 
-InputArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
+InputArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 or board/1 file, or - for stdin.")]
 
 
 def where_words(frame) -> str:
@@ -30,17 +31,45 @@ def render_command(
     ruleset: RulesetOption = None,
     set_: SetOption = None,
 ) -> None:
-    """Draw a record's position as an SVG picture (after --to TURN turns, or all of them).
+    """Draw a record's position (after --to TURN turns, or all of them) or a board as an SVG picture.
 
     An invalid record is drawn where replay stopped, the refused placement crossed out (exit status 1).
     """
+    from ..records.boardfile import Board
+
+    loaded = load_record_or_board(file, ruleset, set_)
+    if isinstance(loaded, Board):
+        if to is not None or legal or last:
+            warn(f"{loaded.file}: --to, --legal and --last apply to records, not to a finished board")
+            raise typer.Exit(2)
+        svg, problems = _board_picture(loaded)
+    else:
+        svg, problems = _record_picture(loaded, to, legal, last)
+    write_output(output, svg, file)
+    raise typer.Exit(1 if problems else 0)
+
+
+def _board_picture(board) -> tuple[str, list]:
+    from ..records.boardfile import score_board
+    from ..render.svg import board_svg
+    from ..render.text import legend, render_board
+
+    problems = board.problems.errors
+    report_problems(problems)
+    if problems:
+        raise typer.Exit(1)
+    title = f"Medina: {board.file}, {board.ruleset.id}, finished board"
+    return board_svg(board, title=title, description=render_board(board) + "\n" + legend(board),
+                     totals=score_board(board).totals()), problems
+
+
+def _record_picture(record, to, legal: bool, last: bool) -> tuple[str, list]:
     from ..engine.scoring import score_game
     from ..records.replay import replay
     from ..render.frames import final_frame
     from ..render.svg import board_svg
     from ..render.text import legend, render_board
 
-    record = load_record(file, ruleset, set_)
     outcome = replay(record, to_turn=to)
     report_problems(outcome.problems)
     if outcome.game is None:
@@ -51,8 +80,6 @@ def render_command(
     description = render_board(game) + "\n" + legend(game)
     if frame.stop is not None:
         description += f"\nReplay stopped: {frame.stop.human()}"
-    svg = board_svg(game, title=title, description=description, legal=game.legal_masks() if legal else None,
-                    last=frame.placed if last else (), illegal=frame.illegal_mark,
-                    totals=score_game(game).totals())
-    write_output(output, svg, file)
-    raise typer.Exit(1 if outcome.problems else 0)
+    return board_svg(game, title=title, description=description, legal=game.legal_masks() if legal else None,
+                     last=frame.placed if last else (), illegal=frame.illegal_mark,
+                     totals=score_game(game).totals()), outcome.problems

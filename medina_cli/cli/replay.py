@@ -6,8 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, RulesetOption, SetOption, ToOption, emit_json, load_record, report_problems, say,
-                     warn, write_output)
+from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record,
+                     report_problems, say, warn, write_output)
 
 FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
 
@@ -31,11 +31,12 @@ def replay_command(
         "--final-board", help="Print the final position as a board/1 file (tiles filled in) instead.")] = False,
     output: Annotated[Optional[str], typer.Option(
         "--output", "-o", metavar="OUT", help="With --final-board: write the board to OUT.")] = None,
+    no_color: NoColorOption = False,
 ) -> None:
     """Replay a record: the event log turn by turn, then the board, the supplies and who is to move."""
     from tabulate import tabulate
 
-    from ..render.text import legend, render_board
+    from ..render.text import colour_wanted, legend, render_board
 
     if output is not None and not final_board:
         warn("-o/--output goes with --final-board")
@@ -62,8 +63,9 @@ def replay_command(
     say()
     where = f"after turn {outcome.turns_played}" if outcome.turns_played else "at the start"
     say(f"Position {where}:")
-    say(render_board(game))
-    say(legend(game))
+    colour = colour_wanted(no_color)
+    say(render_board(game, colour=colour))
+    say(legend(game, colour=colour))
     say()
     headers = ["player", *game.colours, "roof", "neutral", "stable", "merchant", "wall"]
     if game.rules.tea_colour:
@@ -112,9 +114,12 @@ def moves(
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,
+    no_color: NoColorOption = False,
 ) -> None:
-    """List every legal placement for the player to move (the first placement of a turn)."""
+    """List every legal placement for the player to move (the first placement of a turn), then the
+    board with `*` on every empty cell where one may go."""
     from ..engine.board import bits
+    from ..render.text import colour_wanted, legend, render_board
 
     record, outcome = _replayed(file, ruleset, set_, to)
     if outcome.errors:
@@ -140,4 +145,12 @@ def moves(
         say(f"  {piece:<9} {len(names):>3}: {' '.join(names)}")
     if game.can_tea():
         say("  tea may replace one placement this turn")
+    targets = 0
+    for _, cells in masks:
+        targets |= cells
+    colour = colour_wanted(no_color)
+    say()
+    say(render_board(game, marks={cell: " * " for cell in bits(targets & ~game.occupied)}, colour=colour))
+    say(legend(game, colour=colour))
+    say("* an empty cell where a legal placement may go")
     raise typer.Exit(1 if outcome.problems else 0)

@@ -60,8 +60,12 @@ def simulate_command(
     results = []
     for ref, loaded_ruleset in zip(refs, loaded):
         progress = Progress(f"{loaded_ruleset.id}", games) if sys.stderr.isatty() else None
-        summaries = simulate(ref, players, games, seed, jobs=jobs, out_dir=out_dir,
-                             progress=progress.update if progress else None)
+        try:
+            summaries = simulate(ref, players, games, seed, jobs=jobs, out_dir=out_dir,
+                                 progress=progress.update if progress else None)
+        except OSError as exc:  # writing a record failed (disk full, permissions)
+            warn(f"{exc.filename or out}: cannot write: {exc.strerror or exc}")
+            raise typer.Exit(2)
         if progress:
             progress.done()
         results.append(Statistics.of(loaded_ruleset.id, players, summaries))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import typer
 
 from .common import OutputOption, RulesetOption, SetOption, load_record, report_problems, write_output
-from .render import InputArgument
+from .replay import FileArgument
 
 
 def view_command(
-    file: InputArgument,
+    file: FileArgument,
     output: OutputOption = "-",
     ruleset: RulesetOption = None,
     set_: SetOption = None,

@@ -12,6 +12,11 @@ from functools import lru_cache
 CELL_RE = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
 
 
+def lowest_cell(mask: int) -> int:
+    """The lowest cell set in a non-empty `mask`."""
+    return (mask & -mask).bit_length() - 1
+
+
 def bits(mask: int):
     """Yield the cell numbers set in `mask`, lowest first."""
     while mask:
@@ -52,7 +57,7 @@ class Geometry:
         self.king_of = [self.king(1 << i) for i in range(self.size)]
         self.edge_row = interior & self.orth(self.ring)
         # the single interior neighbour of each wall space
-        self.inner_of = {c: next(bits(self.orth_of[c] & interior)) for c in bits(self.ring)}
+        self.inner_of = {c: lowest_cell(self.orth_of[c] & interior) for c in bits(self.ring)}
         self.cell_names = [f"{chr(65 + i % w)}{i // w + 1}" for i in range(self.size)]
         self.cell_of_name = {spelling: i for i, name in enumerate(self.cell_names)
                              for spelling in (name, name.lower())}

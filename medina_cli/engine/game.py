@@ -10,7 +10,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 
-from .board import Geometry, bits, geometry_for
+from .board import Geometry, bits, geometry_for, lowest_cell
 
 NEUTRAL = -1  # owner of a palace under a neutral roof
 NEW_PALACE = "new palace"  # board_mask key: cells where a building would start a new palace
@@ -41,7 +41,7 @@ class _MaskCache(dict):
         return cells
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Palace:
     id: int
     colour: str
@@ -63,7 +63,7 @@ class Palace:
         return self.buildings.bit_count() + self.stables.bit_count()
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """Something the rules made happen: a claim, a tile moving, a retirement, the game's end."""
 
@@ -82,6 +82,11 @@ class Game:
         self.colours = rules.colour_names
         self.piece_order = (*self.colours, *PIECES_FIXED)
         self.cheap_first_order = self.piece_order[::-1]  # walls are the cheapest mask to compute
+        triggers = rules.retirement
+        checks = {piece: (piece == "roof" and "all_players_own" in triggers,  # may complete all_players_own
+                          piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits
+                  for piece in self.piece_order}
+        self.retirement_checks = {piece: c for piece, c in checks.items() if any(c)}  # pieces that may retire
         geo = self.geo
         s = rules.supply
         self.supply = [{**{c: s["per_colour"] for c in self.colours},
@@ -139,18 +144,18 @@ class Game:
 
     def _compute_mask(self, piece: str) -> int:
         geo = self.geo
-        empty = geo.interior & ~self.occupied
         if piece == "wall":
             anchors = self.walls | geo.towers
             return geo.ring & ~self.walls & geo.orth(anchors) & ~geo.at_least_two_neighbours(anchors)
+        if piece in ("roof", "neutral"):
+            return self._all_buildings() & ~self.roofed_buildings
+        empty = geo.interior & ~self.occupied
         if piece == "merchant":
             two_plus = geo.at_least_two_neighbours(self.merchants)
-            cells = geo.orth(self.live_chain_ends()) & empty & ~two_plus
+            cells = geo.orth(self.live_chain_ends(two_plus)) & empty & ~two_plus
             if not cells:
                 cells = empty & ~geo.more_neighbours_than(self.merchants, self.rules.new_chain_max_neighbours)
             return cells
-        if piece in ("roof", "neutral"):
-            return self._all_buildings() & ~self.roofed_buildings
         palace_free = empty & ~self.well_zone
         if piece == NEW_PALACE:
             return palace_free & ~self.reach_once
@@ -160,11 +165,14 @@ class Game:
         extension = palace.building_orth & palace_free & ~self.reach_twice if palace is not None else 0
         return extension or self._masks[NEW_PALACE]
 
-    def live_chain_ends(self) -> int:
+    def live_chain_ends(self, two_plus: int | None = None) -> int:
         """The live chain's end cells: its first and last merchant, each while it touches at most one
-        merchant (a chain started against an old one stops being an end there once it grows)."""
+        merchant (a chain started against an old one stops being an end there once it grows).
+        `two_plus`: the cells next to two or more merchants, if the caller has them already."""
+        if two_plus is None:
+            two_plus = self.geo.at_least_two_neighbours(self.merchants)
         first, last = self.chain_ends
-        return ((1 << first) | (1 << last)) & ~self.geo.at_least_two_neighbours(self.merchants)
+        return ((1 << first) | (1 << last)) & ~two_plus
 
     def piece_mask(self, seat: int, piece: str) -> int:
         """Cells where `seat` may place `piece` now, ignoring turn restrictions (forced roofs)."""
@@ -377,7 +385,8 @@ class Game:
         self._masks.clear()
         if piece != "wall" and wall_mask is not None:
             self._masks["wall"] = wall_mask
-        self._check_retirement(piece)
+        if piece in self.retirement_checks:
+            self._check_retirement(piece)
 
     def _grow(self, palace: Palace, cell: int) -> None:
         new_reach = self.geo.king_of[cell] & ~palace.reach
@@ -423,7 +432,7 @@ class Game:
 
     def _place_stable(self, cell: int) -> None:
         bit = 1 << cell
-        palace = self.palace_at[next(bits(self.geo.orth_of[cell] & self._all_buildings()))]
+        palace = self.palace_at[lowest_cell(self.geo.orth_of[cell] & self._all_buildings())]
         palace.stables |= bit
         self.stables |= bit
         self.occupied |= bit
@@ -456,7 +465,7 @@ class Game:
 
     def _place_wall(self, cell: int) -> None:
         geo = self.geo
-        anchor = next(bits(geo.orth_of[cell] & (self.walls | geo.towers)))
+        anchor = lowest_cell(geo.orth_of[cell] & (self.walls | geo.towers))
         if anchor in geo.tower_of_cell:
             axis = "h" if abs(anchor - cell) == 1 else "v"
             arm = (geo.tower_of_cell[anchor], axis)
@@ -532,11 +541,7 @@ class Game:
     def _check_retirement(self, piece: str) -> None:
         """After a placement: a roof can complete `all_players_own`; anything placed inside the city
         (a roof too: it closes the palace that could still grow) can leave `no_building_fits`."""
-        triggers = self.rules.retirement
-        check_owners = piece == "roof" and "all_players_own" in triggers
-        check_room = piece != "wall" and "no_building_fits" in triggers
-        if not (check_owners or check_room):
-            return
+        check_owners, check_room = self.retirement_checks[piece]
         owned_by_all = set.intersection(*self.owned) if check_owners else set()
         for colour in self.colours:
             if colour in self.retired:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .board import bits, geometry_for
+from .board import bits, geometry_for, lowest_cell
 from .game import Game
 
 
@@ -13,7 +13,7 @@ def nth_bit(mask: int, n: int) -> int:
     """The cell of the n-th (0-based) set bit of `mask`, lowest first."""
     for _ in range(n):
         mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
+    return lowest_cell(mask)
 
 
 def random_setup(rules, rng: random.Random) -> tuple[int, int | None]:

@@ -11,7 +11,8 @@ from .game import NEUTRAL
 @dataclass
 class PalaceScore:
     colour: str
-    cells: list[str]
+    pieces: int  # mask of its buildings and stables
+    geo: object = field(repr=False)
     buildings: int
     stables: int
     merchants: int
@@ -23,6 +24,12 @@ class PalaceScore:
     @property
     def points(self) -> int:
         return self.buildings + self.stables + self.merchants + self.walls + self.well
+
+    @property
+    def cells(self) -> list[str]:
+        """Its buildings and stables, north row first, west to east (named only when shown)."""
+        geo = self.geo
+        return [geo.name(c) for c in sorted(bits(self.pieces), key=lambda c: (-(c // geo.width), c % geo.width))]
 
     def to_json(self) -> dict:
         return {"colour": self.colour, "cells": self.cells, "buildings": self.buildings, "stables": self.stables,
@@ -69,7 +76,8 @@ def palace_score(rules, geo, palace, merchants: int, walls: int, well_bonus_cell
     merchant_touch = geo.orth(pieces if rules.merchants_touching_stables else palace.buildings)
     return PalaceScore(
         colour=palace.colour,
-        cells=[geo.name(c) for c in sorted(bits(pieces), key=lambda c: (-(c // geo.width), c % geo.width))],
+        pieces=pieces,
+        geo=geo,
         buildings=palace.buildings.bit_count(),
         stables=palace.stables.bit_count(),
         merchants=(merchant_touch & merchants).bit_count(),

@@ -19,7 +19,7 @@ TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "
 RESERVED_PLAYER = "neutral"
 
 
-@dataclass
+@dataclass(slots=True)
 class Action:
     """One comma-separated item of a turn: a placement, `tea` or `pass`."""
 
@@ -28,7 +28,7 @@ class Action:
     cell: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class TurnEntry:
     number: int  # 1-based position in `turns`
     player: str
@@ -262,7 +262,13 @@ class _Reader:
         tokens = text.split(",")
         has_pass = False
         for k, token in enumerate(tokens, 1):
-            action = self._action(token, pieces, geo, path, number, k, player)
+            words = token.split()
+            piece = pieces.get(words[0].lower()) if len(words) == 2 else None
+            cell = geo.parse(words[1]) if piece is not None else None
+            if cell is not None:  # the common case: `<piece> <cell>`
+                entry.actions.append(Action("place", piece, cell))
+                continue
+            action = self._other_action(token, words, pieces, geo, path, number, k, player)
             if action is None:
                 entry.readable = False
             else:
@@ -274,23 +280,15 @@ class _Reader:
             entry.readable = False
         return entry
 
-    def _action(self, token, pieces, geo, path, turn, k, player) -> Action | None:
-        words = token.split()
-        if len(words) == 2:
-            piece, cell = pieces.get(words[0].lower()), geo.parse(words[1])
-            if piece is not None and cell is not None:
-                return Action("place", piece, cell)
-        elif len(words) == 1 and words[0].lower() in ("tea", "pass"):
+    def _other_action(self, token, words, pieces, geo, path, turn, k, player) -> Action | None:
+        """A token that is not `<piece> <cell>`: `tea` or `pass`, or else report why (first failing part)."""
+        if len(words) == 1 and words[0].lower() in ("tea", "pass"):
             return Action(words[0].lower())
-        self._action_error(token, words, pieces, geo, path, dict(turn=turn, placement=k, player=player))
-        return None
-
-    def _action_error(self, token, words, pieces, geo, path, where) -> None:
-        """Report why `token` is not a placement, `tea` or `pass` (first failing part only)."""
+        where = dict(turn=turn, placement=k, player=player)
         if len(words) != 2:
             self.error("bad-placement", f"{token.strip()!r} is not `<piece> <cell>`, `tea` or `pass`", path,
                        **where)
-            return
+            return None
         piece_word, cell_word = words
         if piece_word.lower() not in pieces:
             valid = ", ".join(sorted({p for p in pieces.values()}))
@@ -299,6 +297,7 @@ class _Reader:
         else:
             self.error("bad-cell", f"{cell_word!r} is not a cell of this board ({geo.describe_extent()})",
                        path, **where)
+        return None
 
     def _result(self):
         if "result" not in self.data:

@@ -36,7 +36,8 @@ main { display: flex; flex-wrap: wrap; gap: 18px; padding: 12px 18px; align-item
 #stage { flex: 1 1 640px; max-width: 900px; }
 #board svg, #legend svg { width: 100%; height: auto; display: block; }
 #controls { display: flex; align-items: center; gap: 6px; margin: 8px 0; }
-#controls button { font-size: 18px; min-width: 44px; padding: 4px 8px; cursor: pointer; }
+#controls button { min-width: 44px; padding: 4px 8px; cursor: pointer; }
+#controls button svg { fill: currentColor; display: block; margin: auto; }
 #controls input { flex: 1; }
 #position { min-width: 90px; text-align: right; font-variant-numeric: tabular-nums; }
 #heading { font-weight: bold; margin: 4px 0 8px; min-height: 1.3em; }
@@ -48,6 +49,7 @@ aside h2 { font-size: 16px; margin: 6px 0; }
 #scores td.points { text-align: right; font-weight: bold; font-variant-numeric: tabular-nums; }
 #scores td.delta { color: #00876a; width: 3em; font-variant-numeric: tabular-nums; }
 #scores td.tiles { font-size: 12px; color: #555; }
+#scores td.name { white-space: nowrap; }
 #scores tr.lead td.name { font-weight: bold; }
 #scores svg { width: 24px; height: 20px; vertical-align: middle; }
 #log { max-height: 60vh; overflow-y: auto; margin: 0; padding: 0 0 0 2.6em; font-size: 13px;
@@ -68,11 +70,11 @@ kbd { border: 1px solid #999; border-radius: 3px; padding: 0 3px; background: #f
 <div id="heading" aria-live="polite"></div>
 <div id="board"></div>
 <div id="controls">
-<button id="first" type="button" title="First (Home)" aria-label="first turn">&#x23EE;</button>
-<button id="prev" type="button" title="Previous (Left arrow)" aria-label="previous turn">&#x25C0;</button>
+<button id="first" type="button" title="First (Home)" aria-label="first turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M4 3h3v14H4zM17 3v14L7 10z"/></svg></button>
+<button id="prev" type="button" title="Previous (Left arrow)" aria-label="previous turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M15 3v14L4 10z"/></svg></button>
 <input id="slider" type="range" min="0" max="@@LAST@@" value="0" aria-label="turn">
-<button id="next" type="button" title="Next (Right arrow)" aria-label="next turn">&#x25B6;</button>
-<button id="last" type="button" title="Last (End)" aria-label="last turn">&#x23ED;</button>
+<button id="next" type="button" title="Next (Right arrow)" aria-label="next turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M5 3v14l11-7z"/></svg></button>
+<button id="last" type="button" title="Last (End)" aria-label="last turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M13 3h3v14h-3zM3 3v14l10-7z"/></svg></button>
 <span id="position"></span>
 </div>
 <div id="legend">@@LEGEND@@</div>
@@ -195,7 +197,8 @@ def _frame_data(record, frame: Frame, count: int) -> dict:
         state = "the game is over" if game.finished else f"{game.players[game.to_move]} to move"
         heading = (f"Turn {frame.turn} of {count}, {line}; {state}" if frame.turn else f"{line}; {state}")
     return {"turn": frame.turn, "line": line, "heading": heading, "stop": frame.stop is not None,
-            "events": [event.text for event in frame.events],
+            "events": [event.text for event in frame.events]
+            + ([f"replay stopped: {frame.stop.message} [{frame.stop.code}]"] if frame.stop is not None else []),
             "scores": [p.total for p in sheet.players], "tiles": [_tile_words(p) for p in sheet.players]}
 
 

@@ -354,8 +354,10 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
     if rules.supply["neutral_roofs"]:
         keys.append((house(0, 5.5, NEUTRAL), "neutral roof"))
     keys += [(stable_cell(0, 0, palette.building_colour(rules, rules.colours[0].name), "S"), "stable"),
-             (merchant(0, 0), "merchant"), (chain_end(0, 0) + merchant(0, 0), "live chain end"),
-             (wall(0, 0), "wall"), (gate(0, 0), "gate"), (tower(0, 0, 1), "tower")]
+             (merchant(0, 0), "merchant")]
+    if getattr(position, "chain_ends", None):
+        keys.append((chain_end(0, 0) + merchant(0, 0), "live chain end"))
+    keys += [(wall(0, 0), "wall"), (gate(0, 0), "gate"), (tower(0, 0, 1), "tower")]
     if position.well is not None:
         keys += [(well(0, 0), "well"), (well_bonus(0, 0, rules.well_bonus), "well bonus cell")]
     if legal:

@@ -75,6 +75,7 @@ class Ruleset:
     source: str  # "built-in" or the file path
     params: dict  # fully resolved, validated parameters
     sources: list = field(default_factory=list)
+    rules_by_players: dict = field(default_factory=dict, repr=False, compare=False)  # for_players cache
 
     @property
     def player_counts(self) -> list[int]:
@@ -90,6 +91,13 @@ class Ruleset:
         return names
 
     def for_players(self, n: int) -> Rules:
+        """The rules for `n` players (built once per ruleset and player count; treat them as read-only)."""
+        rules = self.rules_by_players.get(n)
+        if rules is None:
+            rules = self.rules_by_players[n] = self._build_rules(n)
+        return rules
+
+    def _build_rules(self, n: int) -> Rules:
         p = self.params
         if n not in p["players"]:
             raise ValueError(n)
@@ -281,4 +289,5 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
         raise fail("bad-set", f"{'.'.join(map(str, exc.path))}: {exc.message}", unusable=True)
     _cross_check(params, "--set", Lines())
     ruleset.params = params
+    ruleset.rules_by_players = {}  # a new dict: copies of the unchanged ruleset keep sharing theirs
     ruleset.source += " with --set " + ", ".join(overrides)

@@ -1,0 +1,162 @@
+"""`medina render`: the SVG parses as XML and holds exactly the pieces of the position, by kind."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import pytest
+
+from conftest import EXAMPLES, record_text
+from medina_cli.engine.board import bits
+from medina_cli.records.record import read_record
+from medina_cli.records.replay import replay
+from scorekit import run
+
+SVG = "{http://www.w3.org/2000/svg}"
+# Anna builds grey C3+C4, Ben roofs it and starts black H8, Cleo adds a stable and a merchant,
+# Anna walls A2 and A3 from tower 4. Player names need escaping.
+SMALL_TURNS = ['"A<b>": grey C3, grey C4', '"B&C": roof C3, black H8', "Cleo: stable D3, merchant J8",
+               '"A<b>": wall A2, wall A3']
+SMALL = record_text("original-2001", ['"A<b>"', '"B&C"', "Cleo"], SMALL_TURNS)
+
+
+def render(tmp_path, text: str, *args: str) -> tuple[int, ET.Element, str]:
+    source = tmp_path / "game.yaml"
+    source.write_text(text)
+    out = tmp_path / "board.svg"
+    code, _, err = run("render", source, "-o", out, *args)
+    return code, ET.fromstring(out.read_text()), err
+
+
+def pieces(root: ET.Element) -> list[ET.Element]:
+    return [e for e in root.iter() if e.get("data-kind")]
+
+
+def kinds(root: ET.Element) -> Counter:
+    return Counter(e.get("data-kind") for e in pieces(root))
+
+
+def cells_of(root: ET.Element, kind: str) -> list[str]:
+    return [e.get("data-cell") for e in pieces(root) if e.get("data-kind") == kind]
+
+
+def test_a_small_game_has_each_piece_once_in_the_picture(tmp_path):
+    code, root, _ = render(tmp_path, SMALL)
+    assert code == 0 and root.tag == f"{SVG}svg"
+    assert kinds(root) == Counter({"building": 3, "roof": 1, "stable": 1, "palace": 2, "merchant": 2,
+                                   "merchant-chain": 1, "wall": 2, "tower": 4})
+    assert sorted(cells_of(root, "building")) == ["C3", "C4", "H8"]
+    roof, = [e for e in pieces(root) if e.get("data-kind") == "roof"]
+    assert (roof.get("data-cell"), roof.get("data-owner")) == ("C3", "B&C")
+    assert cells_of(root, "stable") == ["D3"] and sorted(cells_of(root, "merchant")) == ["J7", "J8"]
+    assert sorted(cells_of(root, "wall")) == ["A2", "A3"]
+    assert sorted(e.get("data-tower") for e in pieces(root) if e.get("data-kind") == "tower") == ["1", "2", "3", "4"]
+    palaces = {e.get("data-colour"): e.get("data-owner") for e in pieces(root) if e.get("data-kind") == "palace"}
+    assert palaces == {"grey": "B&C", "black": None}
+
+
+def test_pieces_carry_letters_and_digits_not_only_colour(tmp_path):
+    _, root, _ = render(tmp_path, SMALL)
+    text = {e.get("data-cell") + e.get("data-kind"): "".join(e.itertext()) for e in pieces(root) if e.get("data-cell")}
+    assert text["C4building"] == "G" and text["H8building"] == "k"  # roofed palaces in upper case
+    assert text["D3stable"] == "S" and text["J8merchant"].endswith("m")
+    assert text["C3roof"].endswith("2")  # the owner's seat digit
+    legend = "".join(e.text or "" for e in root.iter(f"{SVG}text"))
+    assert "1 A<b> (blue roofs)" in legend and "2 B&C (vermilion roofs): 4 points; palace tile grey" in legend
+
+
+def test_title_and_desc_make_the_picture_readable_as_text(tmp_path):
+    _, root, _ = render(tmp_path, SMALL)
+    title, desc = root.find(f"{SVG}title").text, root.find(f"{SVG}desc").text
+    assert "after turn 4" in title and "B&C to move" in title
+    row3 = next(line for line in desc.splitlines() if line.startswith("  3 "))
+    assert row3.split()[1:5] == ["#", ".", "G2", "S"]
+
+
+def test_legal_marks_every_cell_the_player_to_move_may_use(tmp_path):
+    _, root, _ = render(tmp_path, SMALL, "--legal")
+    record = read_record(str(tmp_path / "game.yaml"))
+    game = replay(record).game
+    expected: dict[int, list[str]] = {}
+    for piece, cells in game.legal_masks():
+        for cell in bits(cells):
+            expected.setdefault(game.geo.name(cell), []).append(piece)
+    marks = {e.get("data-cell"): e.get("data-pieces").split() for e in pieces(root) if e.get("data-kind") == "legal"}
+    assert marks == expected
+    assert marks["H8"] == ["roof"] and "wall" in marks["A4"]
+
+
+def test_last_marks_the_last_turns_placements_in_order(tmp_path):
+    _, root, _ = render(tmp_path, SMALL, "--last", "--to", "3")
+    marks = [(e.get("data-cell"), e.get("data-order")) for e in pieces(root) if e.get("data-kind") == "last"]
+    assert marks == [("D3", "1"), ("J8", "2")]
+    assert "wall" not in kinds(root)
+
+
+def test_an_invalid_record_is_drawn_where_replay_stopped(tmp_path):
+    text = record_text("original-2001", ["Anna", "Ben", "Cleo"],
+                       ["Anna: grey C3, grey C4", "Ben: black H8, grey M9", "Cleo: stable D3"])
+    code, root, err = render(tmp_path, text, "--last")
+    assert code == 1 and "building-not-adjacent" in err
+    assert cells_of(root, "illegal") == ["M9"]
+    assert cells_of(root, "last") == ["H8"]  # the turn's first placement was made, the second refused
+    assert sorted(cells_of(root, "building")) == ["C3", "C4", "H8"]
+    assert "stopped at turn 2" in root.find(f"{SVG}title").text
+
+
+def test_the_well_and_its_bonus_cells_in_2014(tmp_path):
+    text = record_text("second-edition-2014", ["Anna", "Ben"], ["Anna: grey C3"], well="F6")
+    _, root, _ = render(tmp_path, text)
+    assert cells_of(root, "well") == ["F6"]
+    assert sorted(cells_of(root, "well-bonus")) == ["D6", "F4", "F8", "H6"]
+    bonus = next(e for e in pieces(root) if e.get("data-kind") == "well-bonus")
+    assert "+4" in "".join(bonus.itertext())
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_piece_of_a_finished_example_is_drawn(tmp_path, path):
+    _, root, _ = render(tmp_path, path.read_text())
+    game = replay(read_record(str(path))).game
+    geo = game.geo
+    count = kinds(root)
+    assert count["building"] == sum(m.bit_count() for m in game.buildings.values())
+    assert count["stable"] == game.stables.bit_count()
+    assert count["roof"] == sum(p.owner is not None for p in game.palaces)
+    assert count["merchant"] == game.merchants.bit_count()
+    assert count["wall"] == game.walls.bit_count()
+    assert count["gate"] == (geo.ring & ~game.walls).bit_count()  # the game is over: every gap is a gate
+    assert count["well-bonus"] == game.well_bonus_cells.bit_count()
+    assert count["well"] == (game.well is not None)
+
+
+def test_a_finished_board_renders_like_the_record_it_came_from(tmp_path):
+    source = EXAMPLES / "bsw-dm-2003-4p.yaml"
+    board = tmp_path / "final.yaml"
+    assert run("replay", source, "--final-board", "-o", board)[0] == 0
+    code, _, _ = run("render", board, "-o", tmp_path / "board.svg")
+    assert code == 0
+    from_board = ET.parse(tmp_path / "board.svg").getroot()
+    _, from_record, _ = render(tmp_path, source.read_text())
+
+    def drawn(root):
+        return sorted((e.get("data-kind"), e.get("data-cell") or "", e.get("data-owner") or "") for e in pieces(root))
+
+    assert drawn(from_board) == drawn(from_record)
+    assert run("render", board, "--legal")[0] == 2
+
+
+def test_render_never_overwrites_its_input(tmp_path):
+    source = tmp_path / "game.yaml"
+    source.write_text(SMALL)
+    code, out, err = run("render", source, "-o", source)
+    assert code == 2 and "refusing to overwrite" in err and source.read_text() == SMALL
+
+
+def test_render_writes_to_stdout_by_default(tmp_path):
+    source = tmp_path / "game.yaml"
+    source.write_text(SMALL)
+    code, out, _ = run("render", source)
+    assert code == 0 and ET.fromstring(out).tag == f"{SVG}svg"
+    assert not re.search(r"(href|src)=\"(https?:)?//", out)
