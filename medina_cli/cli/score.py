@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, report_problems, say,
-                     warn)
+from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record_or_board,
+                     report_problems, say, warn)
 
 
 def score(
@@ -25,34 +24,23 @@ def score(
     2 unusable input or usage error.
     """
     from ..engine.scoring import score_game
-    from ..errors import MedinaError
-    from ..records.boardfile import looks_like_board, parse_board, score_board
-    from ..records.record import parse_record
+    from ..records.boardfile import Board, score_board
     from ..records.replay import replay
-    from ..yamlio import read_text
 
-    overrides = tuple(set_ or ())
-    try:
-        name, text = read_text(file)
-        base_dir = Path(file).parent if file != "-" else Path.cwd()
-        is_board = looks_like_board(text)
-        if is_board:
-            position = parse_board(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
-        else:
-            record = parse_record(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
-    except MedinaError as exc:
-        warn(exc.problem.human())
-        raise typer.Exit(2 if exc.unusable else 1)
+    source = load_record_or_board(file, ruleset, set_)
+    name = source.file
+    is_board = isinstance(source, Board)
     if is_board:
         if to is not None:
             warn(f"{name}: --to applies to records, not to a board")
             raise typer.Exit(2)
+        position = source
         report_problems(position.problems.errors)
         if position.problems.errors:
             raise typer.Exit(1)
         sheet, problems, state = score_board(position), [], "finished board"
     else:
-        outcome = replay(record, to_turn=to)
+        outcome = replay(source, to_turn=to)
         problems = outcome.problems
         report_problems(problems)
         if outcome.game is None:

@@ -15,7 +15,7 @@ from .. import __version__
 from ..engine.scoring import score_game
 from . import svg
 from .frames import Frame, all_frames
-from .text import legend, render_board
+from .text import render_board
 
 PAGE = """<!DOCTYPE html>
 <html lang="en">

@@ -194,14 +194,14 @@ class _Board:
             letter = letters[palace.colour].upper() if roofed else letters[palace.colour]
             owner = _owner_name(position, palace.owner)
             pieces = palace.buildings | palace.stables
+            inset = 5.5 if roofed else 3  # a roofed palace is framed in its owner's colour
             band = (f'<path d="{self._union(pieces, 2.5)}" fill="{palette.seat_colour(palace.owner)[1]}"/>'
                     if roofed else "")
             body = [f'<path d="{self._union(pieces, 1.5)}" fill="#333333"/>', band,
-                    f'<path d="{self._union(pieces, 5.5 if roofed else 3)}" fill="{fill}"/>']
+                    f'<path d="{self._union(pieces, inset)}" fill="{fill}"/>']
             stable_fill = palette.lighten(fill)
             for cell in bits(palace.stables):
                 x, y = self.origin(cell)
-                inset = 5.5 if roofed else 3
                 inner = _rect(x + inset, y + inset, CELL - 2 * inset, CELL - 2 * inset)
                 body.append(self.piece("stable", cell, f'<path d="{inner}" fill="{stable_fill}"/>'
                                        + _text(x + CELL / 2, y + CELL / 2, "S" if roofed else "s", 16,
@@ -216,10 +216,8 @@ class _Board:
                 else:
                     body.append(self.piece("building", cell, _text(x + CELL / 2, y + CELL / 2, letter, 18,
                                                                    palette.ink(fill)), colour=palace.colour))
-            size = palace.buildings.bit_count() + palace.stables.bit_count()
-            tip = (f"{palace.colour} palace, size {size}, " + (f"owned by {owner}" if owner != "neutral"
-                                                                 else "neutral roof") if roofed
-                   else f"unroofed {palace.colour} palace, size {size}")
+            tip = f"{palace.colour} palace, size {pieces.bit_count()}, " + (
+                "unroofed" if not roofed else "neutral roof" if palace.owner == NEUTRAL else f"owned by {owner}")
             out.append(f'<g data-kind="palace" data-colour="{escape(palace.colour)}"'
                        + (f' data-owner="{escape(owner)}"' if roofed else "") + f">{_title(tip)}{''.join(body)}</g>")
         return "".join(out)
