@@ -68,8 +68,18 @@ def test_default_rulesets_and_the_not_applicable_ones():
     assert second["status"] == "not-applicable" and "well" in second["reason"] and second["score"] is None
     two = compare_json(EXAMPLES / "second-edition-2014-2p.yaml", "--rulesets", "second-edition-2014,original-2001")[1]
     assert two["results"][1] == {"ruleset": "original-2001", "status": "not-applicable",
-                                 "reason": "not for 2 players", "finished": False, "turns_played": 0,
-                                 "error": None, "score": None}
+                                 "reason": "not for 2 players", "without_well": False, "finished": False,
+                                 "turns_played": 0, "error": None, "score": None}
+
+
+def test_a_record_with_a_well_is_played_without_it_under_a_ruleset_that_has_none():
+    code, doc, _ = compare_json(EXAMPLES / "second-edition-2014-3p.yaml", "--rulesets", "second-edition-2014,original-2001")
+    own, dry = doc["results"]
+    assert own["without_well"] is False and own["status"] == "valid"
+    assert dry["without_well"] is True and dry["status"] == "invalid"
+    assert dry["error"]["turn"] == 1 and dry["error"]["code"] == "too-few-placements"  # 2014's single opening
+    code, out, _ = run("compare", EXAMPLES / "second-edition-2014-3p.yaml", "--rulesets", "second-edition-2014,original-2001")
+    assert "Played without the record's well (these rulesets have none; its cell is free): original-2001" in out
 
 
 def test_the_table_for_people():

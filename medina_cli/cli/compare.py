@@ -18,6 +18,7 @@ class Outcome:
 
     name: str  # column name: the ruleset id (or the ref when two ids clash)
     reason: str | None = None
+    without_well: bool = False  # the record's well was set aside: this ruleset has none
     error: object = None  # the first Problem
     game: object = None
     turns_played: int = 0
@@ -98,7 +99,8 @@ def _replay_all(text, name, data, refs, overrides, base_dir) -> list[Outcome]:
         outcomes.append(outcome)
         if outcome.reason:
             continue
-        record = parse_record(text, name, ruleset=ref, overrides=overrides, base_dir=base_dir)
+        outcome.without_well = "well" in setup and not ruleset.for_players(len(data["players"])).well
+        record = parse_record(text, name, ruleset=ref, overrides=overrides, base_dir=base_dir, ignore_well=True)
         played = replay(record, check_result=False)
         problems = sorted(played.problems, key=lambda p: (p.turn or 0, p.placement or 0))
         outcome.error = problems[0] if problems else None
@@ -113,8 +115,6 @@ def _not_applicable(ruleset, players: int, has_well: bool) -> str | None:
     well = ruleset.for_players(players).well
     if well and not has_well:
         return "the ruleset needs a well; the record's setup has none"
-    if has_well and not well:
-        return "the record's setup has a well; the ruleset has none"
     return None
 
 
@@ -174,7 +174,7 @@ def _winners(outcomes: list[Outcome]) -> dict:
 
 def _result_json(outcome: Outcome) -> dict:
     from ..engine.scoring import score_game
-    return {"ruleset": outcome.name, "status": outcome.status, "reason": outcome.reason,
+    return {"ruleset": outcome.name, "status": outcome.status, "reason": outcome.reason, "without_well": outcome.without_well,
             "finished": outcome.comparable and outcome.game.finished, "turns_played": outcome.turns_played,
             "error": outcome.error.to_json() if outcome.error else None,
             "score": score_game(outcome.game).to_json() if outcome.comparable else None}
@@ -196,6 +196,9 @@ def _print(name: str, players: list[str], data, outcomes: list[Outcome], diffs: 
                      tablefmt="simple", maxcolwidths=[None, 90]))
     for reason in dict.fromkeys(o.reason for o in outcomes if o.reason):
         say(f"Not applicable ({reason}): {', '.join(o.name for o in outcomes if o.reason == reason)}")
+    dry = [o.name for o in outcomes if o.without_well]
+    if dry:
+        say(f"Played without the record's well (these rulesets have none; its cell is free): {', '.join(dry)}")
     comparable = [o for o in outcomes if o.comparable]
     if not comparable:
         say()

@@ -69,8 +69,10 @@ def read_record(path: str, *, ruleset: str | None = None, overrides=()) -> Recor
     return parse_record(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
 
 
-def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None) -> Record:
-    """A record/1 text, or a boardspace.net record (`.sgf` or story), which is converted."""
+def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None,
+                 ignore_well: bool = False) -> Record:
+    """A record/1 text, or a boardspace.net record (`.sgf` or story), which is converted.
+    `ignore_well`: set the setup's well aside when the ruleset has none (to compare editions)."""
     from .boardspace import is_boardspace, parse_boardspace
     if is_boardspace(name, text):
         return parse_boardspace(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
@@ -82,14 +84,15 @@ def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=
             raise
         record.problems.errors.append(exc.problem)
         return record
-    _Reader(record, data, lines, ruleset, overrides, base_dir).read()
+    _Reader(record, data, lines, ruleset, overrides, base_dir, ignore_well).read()
     return record
 
 
 class _Reader:
-    def __init__(self, record: Record, data, lines: Lines, ruleset_ref, overrides, base_dir):
+    def __init__(self, record: Record, data, lines: Lines, ruleset_ref, overrides, base_dir, ignore_well=False):
         self.r, self.data, self.lines = record, data, lines
         self.ruleset_ref, self.overrides, self.base_dir = ruleset_ref, overrides, base_dir
+        self.ignore_well = ignore_well
 
     def error(self, code, message, path=(), **where):
         self.r.problems.error(code, message, file=self.r.file, line=where.pop("line", None) or self.lines.of(*path),
@@ -198,6 +201,8 @@ class _Reader:
         wanted = ("merchant", "well") if rules.well else ("merchant",)
         for key in setup:
             if isinstance(key, str) and key.startswith("x-"):
+                continue
+            if key == "well" and self.ignore_well and not rules.well:
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
