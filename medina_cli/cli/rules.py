@@ -105,7 +105,8 @@ def diff(
     from ..rules.schema import SCHEMA
 
     if len(refs) < 2:
-        warn("rules diff needs at least two rulesets, e.g. `medina rules diff original-2001 bsw-dm-2003`")
+        from ..rules.loader import builtin_ids
+        warn(f"rules diff needs at least two rulesets (ids or files); built-in ids: {', '.join(builtin_ids())}")
         raise typer.Exit(2)
     rulesets = [load_or_exit(ref) for ref in refs]
     ids = [r.id for r in rulesets]
