@@ -128,7 +128,7 @@ def test_an_illegal_record_shows_where_the_replay_stopped(tmp_path):
     code, out, err = run("score", path)
     assert code == 1
     assert "turn 2 placement 2" in err and "Ben" in err
-    assert "standings after turn 1, where the replay stopped (turn 2 is illegal)" in out
+    assert "standings after turn 1 and 1 placement of turn 2, where the replay stopped (turn 2 is illegal)" in out
 
 
 def test_a_wrong_claimed_result_fails_validate_and_score(tmp_path):

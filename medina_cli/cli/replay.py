@@ -61,8 +61,7 @@ def replay_command(
         for event in events:
             say(f"{'':>4}  {'':<{width}}    * {event.text}")
     say()
-    where = f"after turn {outcome.turns_played}" if outcome.turns_played else "at the start"
-    say(f"Position {where}:")
+    say(f"Position {outcome.position_words()}:")
     colour = colour_wanted(no_color)
     say(render_board(game, colour=colour))
     say(legend(game, colour=colour))

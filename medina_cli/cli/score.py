@@ -56,7 +56,7 @@ def score(
 
 def _record_state(outcome) -> str:
     if outcome.errors:
-        return (f"standings after turn {outcome.turns_played}, where the replay stopped "
+        return (f"standings {outcome.position_words()}, where the replay stopped "
                 f"(turn {outcome.errors[0].turn} is illegal)")
     if outcome.game.finished:
         return "final score"

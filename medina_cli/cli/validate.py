@@ -10,7 +10,7 @@ from .common import JsonOption, RulesetOption, SetOption, emit_json, expand_inpu
 
 
 def validate(
-    files: Annotated[list[str], typer.Argument(metavar="FILE", help="Record files, directories (every *.yaml below them) or - for stdin.")],
+    files: Annotated[list[str], typer.Argument(metavar="FILE", help="Record files, directories (every *.yaml, *.yml and *.sgf below them) or - for stdin.")],
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,
@@ -26,7 +26,7 @@ def validate(
     results, status = [], 0
     paths = expand_inputs(files)
     if not paths:
-        say("no *.yaml files found")
+        say(f"{', '.join(files)}: no record files (*.yaml, *.yml, *.sgf) found")
         raise typer.Exit(2)
     for path in paths:
         try:
@@ -56,13 +56,23 @@ def validate(
             say(_summary(record, outcome))
     if json_:
         emit_json({"format": "medina-validate/1", "results": results})
+    elif len(results) > 1:
+        valid = sum(r["valid"] for r in results)
+        say(f"{len(results)} files: {valid} valid, {len(results) - valid} invalid or unreadable")
     raise typer.Exit(status)
 
 
 def _summary(record, outcome) -> str:
     count = len(outcome.problems)
     if count:
-        return f"{record.file}: INVALID ({count} error{'s' if count != 1 else ''})"
+        stopped = ""
+        first = outcome.errors[0] if outcome.errors else None
+        if first is not None and first.turn is not None:
+            unchecked = (["later turns"] if first.turn < len(record.turns) else []) + (
+                ["the claimed result"] if record.result else [])
+            if unchecked:
+                stopped = f"; checking stopped at turn {first.turn}: {' and '.join(unchecked)} not checked"
+        return f"{record.file}: INVALID ({count} error{'s' if count != 1 else ''}{stopped})"
     game = outcome.game
     facts = f"{record.ruleset.id}, {len(record.players)} players, {len(record.turns)} turns, {game.placements_made} placements"
     state = "finished" if outcome.finished else "unfinished"

@@ -213,7 +213,8 @@ class _Reader:
         cells = {}
         for key in wanted:
             if key not in setup:
-                self.error("bad-setup", f"setup has no {key}", ("setup",))
+                self.error("bad-setup", f"setup has no {key}: this ruleset needs `{key}: CELL` under setup "
+                           "(an interior cell off the edge row)", ("setup",))
                 continue
             value = setup[key]
             cell = geo.parse(value) if isinstance(value, str) else None

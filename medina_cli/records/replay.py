@@ -15,6 +15,7 @@ class Replay:
     record: Record
     game: Game | None
     turns_played: int = 0  # entries of `turns` replayed completely
+    partial: int = 0  # placements of the refused turn that were made before the refusal
     errors: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     turn_events: list[tuple[int, list]] = field(default_factory=list)  # (turn number, events) per turn
@@ -26,6 +27,13 @@ class Replay:
     @property
     def valid(self) -> bool:
         return not self.problems
+
+    def position_words(self) -> str:
+        """Where the replayed position stands, e.g. "after turn 3 and 1 placement of turn 4"."""
+        words = f"after turn {self.turns_played}" if self.turns_played else "at the start"
+        if self.partial:
+            words += f" and {self.partial} placement{'s' if self.partial != 1 else ''} of turn {self.turns_played + 1}"
+        return words
 
     @property
     def finished(self) -> bool:
@@ -42,11 +50,12 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
     for entry in record.turns[:stop]:
         if not entry.readable:
             break  # its own problem is already reported; the rest cannot be trusted
-        before = len(game.events)
+        before, made = len(game.events), game.placements_made
         problem = _play_turn(game, record, entry)
         result.turn_events.append((entry.number, game.events[before:]))
         if problem is not None:
             result.errors.append(problem)
+            result.partial = game.placements_made - made
             break
         result.turns_played = entry.number
     if to_turn is None and not result.errors and not record.problems.errors:
@@ -70,11 +79,10 @@ def _play_turn(game: Game, record: Record, entry) -> Problem | None:
     if seat != game.to_move:
         expected = game.players[game.to_move]
         return _problem(record, entry, "out-of-turn", f"it is {expected}'s turn, not {entry.player}'s")
-    started = game.turns_started
+    started, slots = game.turns_started, game.turn_slots
     for k, action in enumerate(entry.actions, 1):
         if game.to_move != seat or game.turns_started != started:
-            return _problem(record, entry, "too-many-placements",
-                            f"the turn was already over after {k - 1} action(s)", k)
+            return _problem(record, entry, "too-many-placements", _turn_over(game, slots, k - 1), k)
         try:
             if action.kind == "tea":
                 game.use_tea()
@@ -86,8 +94,20 @@ def _play_turn(game: Game, record: Record, entry) -> Problem | None:
         if game.forced:
             return _problem(record, entry, "forced-roof", f"{entry.player} had to place one of his roofs this turn")
         return _problem(record, entry, "too-few-placements",
-                        f"{entry.player} stopped after {len(entry.actions)} action(s) but could still place")
+                        f"{entry.player} placed {game.turn_placed} piece{'s' if game.turn_placed != 1 else ''} "
+                        f"but could still place; a turn has {game.turn_slots} placements unless none is left")
     return None
+
+
+def _turn_over(game: Game, slots: int, done: int) -> str:
+    """Why the turn had already ended after `done` actions."""
+    if slots < game.rules.placements_per_turn:
+        return (f"the turn was over after {done}: in this edition the first {game.rules.opening_single} "
+                "turn(s) of the game have a single placement")
+    if done < slots:
+        return f"the turn was over after {done}: nothing else could be placed"
+    tea = " (a tea tile may replace one of them)" if game.rules.tea_colour else ""
+    return f"a turn has {slots} placements{tea}, and this is one more"
 
 
 def _finish_checks(result: Replay, check_result: bool) -> None:
