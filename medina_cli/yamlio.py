@@ -81,9 +81,9 @@ def parse_yaml(text: str, name: str):
         if "expected a single document" in str(exc.context or ""):
             raise fail("yaml-multiple-documents", "more than one YAML document",
                        file=name, line=exc.problem_mark.line + 1 if exc.problem_mark else None)
-        raise _syntax(exc, name)
+        raise _syntax(exc, name, text)
     except yaml.MarkedYAMLError as exc:
-        raise _syntax(exc, name)
+        raise _syntax(exc, name, text)
     except yaml.YAMLError as exc:
         raise fail("yaml-syntax", f"YAML error: {exc}", file=name)
     except RecursionError:
@@ -100,10 +100,13 @@ def parse_yaml(text: str, name: str):
     return data, lines
 
 
-def _syntax(exc, name):
+def _syntax(exc, name, text: str):
     mark = exc.problem_mark or exc.context_mark
-    return fail("yaml-syntax", f"YAML syntax error: {exc.problem or exc.context}",
-                file=name, line=mark.line + 1 if mark else None)
+    line = mark.line + 1 if mark else None
+    message = f"YAML syntax error: {exc.problem or exc.context}"
+    if line is not None and "\t" in text.split("\n")[line - 1][: mark.column + 1]:
+        message += " (a tab: YAML indents with spaces only)"
+    return fail("yaml-syntax", message, file=name, line=line)
 
 
 def read_yaml(path: str):

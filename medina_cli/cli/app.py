@@ -32,7 +32,7 @@ app.command("simulate")(simulate.simulate_command)
 
 
 def main() -> None:
-    """Console entry point: exit 0/1/2 as FORMAT.md says; unexpected failures become one line."""
+    """Console entry point: exit 0/1/2 as docs/format.md says; unexpected failures become one line."""
     from ..errors import MedinaError
     try:
         app()

@@ -18,7 +18,7 @@ SetOption = Annotated[Optional[list[str]], typer.Option(
     "--set", metavar="PARAM=VALUE",
     help="Override one ruleset parameter for this run, e.g. towers.reconnect=once_per_palace_arm "
          "(repeatable; `medina rules params` lists them).")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document (see FORMAT.md).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document (see docs/format.md).")]
 ToOption = Annotated[Optional[int], typer.Option(
     "--to", metavar="TURN", min=0, help="Stop after this many entries of `turns` (default: all).")]
 NoColorOption = Annotated[bool, typer.Option(
@@ -98,3 +98,15 @@ def write_output(path: str, text: str, source: str) -> None:
 def report_problems(problems) -> None:
     for problem in problems:
         warn(problem.human())
+
+
+def load_or_exit(ref: str, overrides=(), *, base_dir=None):
+    """The ruleset `ref`, or exit 2 with a one-line message (unknown id, unreadable or invalid file)."""
+    from ..errors import MedinaError
+    from ..rules.loader import load_ruleset
+    try:
+        return load_ruleset(ref, tuple(overrides or ()), base_dir=base_dir)
+    except MedinaError as exc:
+        exc.problem.file = exc.problem.file or ref
+        warn(exc.problem.human())
+        raise typer.Exit(2)

@@ -8,8 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import JsonOption, SetOption, emit_json, report_problems, say, warn
-from .rules import load_or_exit
+from .common import JsonOption, SetOption, emit_json, load_or_exit, report_problems, say, warn
 
 
 @dataclass

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import JsonOption, SetOption, emit_json, say, warn
+from .common import JsonOption, SetOption, emit_json, load_or_exit, say, warn
 
 app = typer.Typer(help="The rule editions: list them, show one resolved, compare them, list the parameters.",
                   no_args_is_help=True)
@@ -14,18 +14,6 @@ app = typer.Typer(help="The rule editions: list them, show one resolved, compare
 RefArgument = Annotated[str, typer.Argument(metavar="ID|PATH", help="A built-in ruleset id or a ruleset YAML file.")]
 IDENTITY = ("medina", "id", "title", "extends", "sources")  # what a ruleset is called, not how it plays
 ABSENT = object()
-
-
-def load_or_exit(ref: str, overrides=(), *, base_dir=None):
-    """The ruleset `ref`, or exit 2 with a one-line message (unknown id, unreadable or invalid file)."""
-    from ..errors import MedinaError
-    from ..rules.loader import load_ruleset
-    try:
-        return load_ruleset(ref, tuple(overrides or ()), base_dir=base_dir)
-    except MedinaError as exc:
-        exc.problem.file = exc.problem.file or ref
-        warn(exc.problem.human())
-        raise typer.Exit(2)
 
 
 def resolved(ruleset) -> dict:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import JsonOption, emit_json, say, warn
+from .common import JsonOption, emit_json, load_or_exit, say, warn
 
 
 def simulate_command(
@@ -34,8 +34,6 @@ def simulate_command(
 
     Exit status: 0 done, 2 usage error (unknown ruleset, unsupported player count, unusable --out).
     """
-    from ..errors import MedinaError
-    from ..rules.loader import load_ruleset
     from ..simulate import Statistics, simulate
 
     if (ruleset is None) == (rulesets is None):
@@ -47,11 +45,7 @@ def simulate_command(
         raise typer.Exit(2)
     loaded = []
     for ref in refs:
-        try:
-            loaded.append(load_ruleset(ref))
-        except MedinaError as exc:
-            warn(exc.problem.human())
-            raise typer.Exit(2)
+        loaded.append(load_or_exit(ref))
         if players not in loaded[-1].player_counts:
             counts = ", ".join(map(str, loaded[-1].player_counts))
             warn(f"{ref}: {loaded[-1].id} is for {counts} players, not {players}")

@@ -219,7 +219,8 @@ class _Reader:
             value = setup[key]
             cell = geo.parse(value) if isinstance(value, str) else None
             if cell is None:
-                self.error("bad-cell", f"setup {key}: {value!r} is not a cell of this board ({geo.describe_extent()})",
+                shown = repr(value) if isinstance(value, str) else yaml_type(value)
+                self.error("bad-cell", f"setup {key}: {shown} is not a cell of this board ({geo.describe_extent()})",
                            ("setup", key))
             elif not (allowed >> cell) & 1:
                 self.error("bad-setup", f"setup {key} {geo.name(cell)}: must be an interior cell off the edge row",
@@ -261,7 +262,9 @@ class _Reader:
                        turn=number, player=player)
             entry.readable = False
         if not isinstance(text, str) or not text.strip():
-            self.error("bad-turn", f"the turn must list placements as text, found {yaml_type(text)}", path,
+            found = "nothing" if text is None or isinstance(text, str) else yaml_type(text)
+            self.error("bad-turn", f"the turn lists no placements (found {found}); write them after the colon, "
+                       "e.g. `Anna: grey K8, wall A12`, or `pass`", path,
                        turn=number, player=player)
             entry.readable = False
             return entry

@@ -178,6 +178,11 @@ def _read_chain(path: str, seen: tuple) -> tuple[dict, Lines, str]:
         raise
     if not isinstance(data, dict):
         raise fail("ruleset-invalid", "a ruleset file must be a mapping", file=name, line=1, unusable=True)
+    tag = data.get("medina")
+    if isinstance(tag, str) and tag != "ruleset/1" and tag.partition("/")[0] in ("record", "board"):
+        raise fail("ruleset-invalid", f"this is a {'game record' if tag.startswith('record') else 'finished board'} "
+                   f"(`medina: {tag}`), not a ruleset (`medina: ruleset/1`)", file=name, line=lines.of("medina"),
+                   unusable=True)
     _validate(data, lines, name, partial=True)
     parent = data.get("extends")
     if parent is None:
@@ -267,7 +272,10 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
     params = copy.deepcopy(ruleset.params)
     for item in overrides:
         param, sep, raw = item.partition("=")
-        spec, keys = _spec_at(param.strip().split(".")) if sep else (None, None)
+        if not sep:
+            raise fail("bad-set", f"{item!r}: expected PARAM=VALUE, e.g. towers.reconnect=every_new_contact",
+                       unusable=True)
+        spec, keys = _spec_at(param.strip().split("."))
         if spec is None:
             raise fail("bad-set", f"{item!r}: no such parameter. Valid parameters: "
                        + ", ".join(parameter_names()), unusable=True)

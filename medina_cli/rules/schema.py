@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import yaml
+
 REQUIRED = object()
 CORNERS = ("NW", "NE", "SE", "SW")
 RESERVED_LETTERS = set("T#.msw")
@@ -261,8 +263,14 @@ def parameter_rows(spec: Spec = SCHEMA, prefix: str = "") -> list[tuple[str, str
         for key, sub in spec.value.fields.items():
             rows.extend(parameter_rows(sub, f"{prefix}.<{spec.key_label}>.{key}"))
         return rows
-    default = "required" if spec.default is REQUIRED else repr(spec.default) if spec.default is not None else "null"
+    default = "required" if spec.default is REQUIRED else yaml_flow(spec.default)
     return [(prefix, spec.type_name, spec.allowed(), default, spec.doc)]
+
+
+def yaml_flow(value) -> str:
+    """A value as one line of YAML (`true`, `null`, `{NW: 1, SE: 2}`), as a ruleset file writes it."""
+    text = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10_000).strip()
+    return text.removesuffix("...").strip()
 
 
 def parameter_names() -> list[str]:
