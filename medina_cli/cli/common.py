@@ -93,6 +93,7 @@ def write_output(path: str, text: str, source: str) -> None:
     except OSError as exc:
         warn(f"{path}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(2)
+    warn(f"wrote {path}")
 
 
 def report_problems(problems) -> None:
@@ -110,3 +111,11 @@ def load_or_exit(ref: str, overrides=(), *, base_dir=None):
         exc.problem.file = exc.problem.file or ref
         warn(exc.problem.human())
         raise typer.Exit(2)
+
+
+def replay_to(record, to: int | None):
+    """Replay `record` through `to` turns (all: None), saying so when `to` is past its end."""
+    from ..records.replay import replay
+    if to is not None and to > len(record.turns):
+        warn(f"{record.file}: --to {to}: the record has {len(record.turns)} turns; showing where it ends")
+    return replay(record, to_turn=to)

@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from .common import (OutputOption, RulesetOption, SetOption, ToOption, load_record_or_board, report_problems, warn,
-                     write_output)
+from .common import (OutputOption, RulesetOption, SetOption, ToOption, load_record_or_board, replay_to,
+                     report_problems, warn, write_output)
 
 InputArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 or board/1 file, or - for stdin.")]
 
@@ -65,12 +65,11 @@ def _board_picture(board) -> tuple[str, list]:
 
 def _record_picture(record, to, legal: bool, last: bool) -> tuple[str, list]:
     from ..engine.scoring import score_game
-    from ..records.replay import replay
     from ..render.frames import final_frame
     from ..render.svg import board_svg
     from ..render.text import legend, render_board
 
-    outcome = replay(record, to_turn=to)
+    outcome = replay_to(record, to)
     report_problems(outcome.problems)
     if outcome.game is None:
         raise typer.Exit(1)

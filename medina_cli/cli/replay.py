@@ -7,15 +7,14 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record,
-                     report_problems, say, warn, write_output)
+                     replay_to, report_problems, say, warn, write_output)
 
 FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
 
 
 def _replayed(file: str, ruleset, set_, to):
-    from ..records.replay import replay
     record = load_record(file, ruleset, set_)
-    outcome = replay(record, to_turn=to)
+    outcome = replay_to(record, to)
     report_problems(outcome.problems)
     if outcome.game is None:
         raise typer.Exit(1)

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record_or_board,
-                     report_problems, say, warn)
+                     replay_to, report_problems, say, warn)
 
 
 def score(
@@ -25,7 +25,6 @@ def score(
     """
     from ..engine.scoring import score_game
     from ..records.boardfile import Board, score_board
-    from ..records.replay import replay
 
     source = load_record_or_board(file, ruleset, set_)
     name = source.file
@@ -40,7 +39,7 @@ def score(
             raise typer.Exit(1)
         sheet, problems, state = score_board(position), [], "finished board"
     else:
-        outcome = replay(source, to_turn=to)
+        outcome = replay_to(source, to)
         problems = outcome.problems
         report_problems(problems)
         if outcome.game is None:

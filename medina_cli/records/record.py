@@ -300,8 +300,11 @@ class _Reader:
             return None
         piece_word, cell_word = words
         if piece_word.lower() not in pieces:
+            from difflib import get_close_matches
             valid = ", ".join(sorted({p for p in pieces.values()}))
-            self.error("unknown-piece", f"{piece_word!r} is not a piece of {self.r.ruleset.id} (pieces: {valid})",
+            guess = get_close_matches(piece_word.lower(), pieces, n=1)
+            hint = f"; did you mean {pieces[guess[0]]!r}?" if guess else ""
+            self.error("unknown-piece", f"{piece_word!r} is not a piece of {self.r.ruleset.id}{hint} (pieces: {valid})",
                        path, **where)
         else:
             self.error("bad-cell", f"{cell_word!r} is not a cell of this board ({geo.describe_extent()})",
