@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
+
 import yaml
 
-from .errors import fail
+from .errors import MedinaError, fail
 
 MAX_BYTES = 1 << 20  # records and boards are a few kB; refuse anything past 1 MiB
 
@@ -107,6 +109,23 @@ def _syntax(exc, name, text: str):
     if line is not None and "\t" in text.split("\n")[line - 1][: mark.column + 1]:
         message += " (a tab: YAML indents with spaces only)"
     return fail("yaml-syntax", message, file=name, line=line)
+
+
+def base_dir_of(path: str) -> Path:
+    """Where paths written inside the file (a ruleset file, say) are resolved from."""
+    return Path.cwd() if path == "-" else Path(path).parent
+
+
+def parse_or_collect(text: str, name: str, problems):
+    """`parse_yaml`, except that a malformed file becomes an error in `problems` (a `Collected`)
+    and None is returned; unusable input still raises."""
+    try:
+        return parse_yaml(text, name)
+    except MedinaError as exc:
+        if exc.unusable:
+            raise
+        problems.errors.append(exc.problem)
+        return None
 
 
 def read_yaml(path: str):

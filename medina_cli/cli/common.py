@@ -68,12 +68,12 @@ def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None)
     Unusable input exits 2 with the message."""
     from ..records.boardfile import looks_like_board, parse_board
     from ..records.record import parse_record
-    from ..yamlio import read_text
+    from ..yamlio import base_dir_of, read_text
     try:
         name, text = read_text(path)
         parse = parse_board if looks_like_board(text) else parse_record
         return parse(text, name, ruleset=ruleset, overrides=tuple(sets or ()),
-                     base_dir=Path(path).parent if path != "-" else Path.cwd())
+                     base_dir=base_dir_of(path))
     except MedinaError as exc:
         warn(exc.problem.human())
         raise typer.Exit(2 if exc.unusable else 1)

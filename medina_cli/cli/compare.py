@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -46,7 +45,7 @@ def compare(
     """
     from ..errors import MedinaError
     from ..records.record import parse_record
-    from ..yamlio import parse_yaml, read_text
+    from ..yamlio import base_dir_of, parse_yaml, read_text
 
     try:
         name, text = read_text(file)
@@ -54,7 +53,7 @@ def compare(
     except MedinaError as exc:
         warn(exc.problem.human())
         raise typer.Exit(2 if exc.unusable else 1)
-    base_dir = Path(file).parent if file != "-" else Path.cwd()
+    base_dir = base_dir_of(file)
     if not isinstance(data, dict):
         data = {}
     players = data.get("players")

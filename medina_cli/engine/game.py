@@ -122,12 +122,11 @@ class Game:
         self._masks = _MaskCache(self)
         # turn state
         self.turns_started = 0
-        self.to_move: int | None = None
         self.turn_placed = 0
         self.turn_slots = 0
         self.tea_used = False
         self.forced = False  # this turn must still include one of the player's roofs
-        self.to_move = len(self.players) - 1  # so the first seat that can place starts
+        self.to_move: int | None = len(self.players) - 1  # so that the first seat that can place starts
         self._end_turn()
 
     # --- names ----------------------------------------------------------------------------------
@@ -450,7 +449,7 @@ class Game:
     def _place_merchant(self, cell: int) -> None:
         bit = 1 << cell
         first, last = self.chain_ends
-        ends = (1 << first) | (1 << last)
+        ends = self.live_chain_ends()  # the generator's ends: a merchant next to one extends the chain
         if self.geo.orth_of[cell] & ends and not self.geo.orth_of[cell] & self.merchants & ~ends:
             if first == last:
                 self.chain_ends = (first, cell)

@@ -8,14 +8,13 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import product
-from pathlib import Path
 
 from ..engine.board import Geometry, bits, geometry_for
 from ..engine.game import NEUTRAL, Palace
 from ..engine.scoring import ScoreSheet, score_position, tile_holders, winners_of
-from ..errors import Collected, MedinaError
+from ..errors import Collected
 from ..rules.loader import Rules, Ruleset
-from ..yamlio import parse_yaml, read_text, yaml_type
+from ..yamlio import base_dir_of, parse_or_collect, read_text, yaml_type
 from .record import _quote, _Reader
 
 FORMAT_TAG = "board/1"
@@ -88,19 +87,15 @@ def holder_name(players: list[str], owner: int | None) -> str:
 def read_board(path: str, *, ruleset: str | None = None, overrides=()) -> Board:
     """Read a board file (`-` for stdin); problems are collected in `board.problems`."""
     name, text = read_text(path)
-    base_dir = Path(path).parent if path != "-" else Path.cwd()
-    return parse_board(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
+    return parse_board(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir_of(path))
 
 
 def parse_board(text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None) -> Board:
     board = Board(file=name)
-    try:
-        data, lines = parse_yaml(text, name)
-    except MedinaError as exc:
-        if exc.unusable:
-            raise
-        board.problems.errors.append(exc.problem)
+    parsed = parse_or_collect(text, name, board.problems)
+    if parsed is None:
         return board
+    data, lines = parsed
     _BoardReader(board, data, lines, ruleset, overrides, base_dir, text).read()
     return board
 

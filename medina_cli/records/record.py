@@ -5,14 +5,13 @@ and a strict canonical writer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import yaml
 
 from ..engine.board import geometry_for
 from ..errors import Collected, MedinaError
 from ..rules.loader import Ruleset, load_ruleset
-from ..yamlio import Lines, parse_yaml, read_text, yaml_type
+from ..yamlio import Lines, base_dir_of, parse_or_collect, read_text, yaml_type
 
 FORMAT_TAG = "record/1"
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
@@ -65,8 +64,7 @@ def read_record(path: str, *, ruleset: str | None = None, overrides=()) -> Recor
     """Read a record file (`-` for stdin). Raises MedinaError only when nothing can be read at all;
     every other problem is collected in `record.problems`."""
     name, text = read_text(path)
-    base_dir = Path(path).parent if path != "-" else Path.cwd()
-    return parse_record(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
+    return parse_record(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir_of(path))
 
 
 def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None,
@@ -77,13 +75,10 @@ def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=
     if is_boardspace(name, text):
         return parse_boardspace(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
     record = Record(file=name)
-    try:
-        data, lines = parse_yaml(text, name)
-    except MedinaError as exc:
-        if exc.unusable:
-            raise
-        record.problems.errors.append(exc.problem)
+    parsed = parse_or_collect(text, name, record.problems)
+    if parsed is None:
         return record
+    data, lines = parsed
     _Reader(record, data, lines, ruleset, overrides, base_dir, ignore_well).read()
     return record
 
