@@ -78,8 +78,8 @@ def _default_refs(own: str, players: int) -> list[str]:
     """The record's own ruleset first, then every built-in edition (`kind: edition`; site profiles
     only when named) that supports its player count."""
     from ..rules.loader import builtin_ids
-    others = [rid for rid in builtin_ids() if rid != own and load_or_exit(rid).params["kind"] == "edition"
-              and players in load_or_exit(rid).player_counts]
+    editions = (load_or_exit(rid) for rid in builtin_ids() if rid != own)
+    others = [r.id for r in editions if r.params["kind"] == "edition" and players in r.player_counts]
     return [own, *others]
 
 
