@@ -87,6 +87,7 @@ class Game:
                           piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits
                   for piece in self.piece_order}
         self.retirement_checks = {piece: c for piece, c in checks.items() if any(c)}  # pieces that may retire
+        self.second_roof_rule = rules.forced_roof == "second_placement_only_player_who_can_place"
         geo = self.geo
         s = rules.supply
         self.supply = [{**{c: s["per_colour"] for c in self.colours},
@@ -261,13 +262,11 @@ class Game:
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
-        elif self.turn_placed == 1 and self.rules.forced_roof == "second_placement_only_player_who_can_place":
+        elif self.turn_placed == 1 and self.second_roof_rule:
             self._force_second_roof()
-        if self.turn_placed + self.tea_used >= self.turn_slots or not self._can_continue():
+        if self.turn_placed + self.tea_used >= self.turn_slots or not (
+                self.legal_masks() if self.forced else self.can_place(self.to_move)):
             self._end_turn()
-
-    def _can_continue(self) -> bool:
-        return bool(self.legal_masks()) if self.forced else self.can_place(self.to_move)
 
     def use_tea(self) -> None:
         if not self.can_tea():
@@ -379,11 +378,16 @@ class Game:
             self._place_merchant(cell)
         else:
             self._place_wall(cell)
-        # walls and interior pieces never constrain each other: only the wall mask depends on walls
-        wall_mask = self._masks.get("wall")
-        self._masks.clear()
-        if piece != "wall" and wall_mask is not None:
-            self._masks["wall"] = wall_mask
+        # walls and interior pieces never constrain each other: a wall changes the wall mask only,
+        # any other piece every mask but the wall's
+        masks = self._masks
+        if piece == "wall":
+            masks.pop("wall", None)
+        else:
+            wall_mask = masks.get("wall")
+            masks.clear()
+            if wall_mask is not None:
+                masks["wall"] = wall_mask
         if piece in self.retirement_checks:
             self._check_retirement(piece)
 

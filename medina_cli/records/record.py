@@ -4,6 +4,7 @@ and a strict canonical writer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import yaml
@@ -11,7 +12,7 @@ import yaml
 from ..engine.board import geometry_for
 from ..errors import Collected, MedinaError
 from ..rules.loader import Ruleset, load_ruleset
-from ..yamlio import Lines, base_dir_of, parse_or_collect, read_text, yaml_type
+from ..yamlio import LOADER, Lines, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 
 FORMAT_TAG = "record/1"
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
@@ -75,12 +76,57 @@ def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=
     if is_boardspace(name, text):
         return parse_boardspace(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
     record = Record(file=name)
-    parsed = parse_or_collect(text, name, record.problems)
+    parsed = _parse_turn_lines(text, name) or parse_or_collect(text, name, record.problems)
     if parsed is None:
         return record
     data, lines = parsed
     _Reader(record, data, lines, ruleset, overrides, base_dir, ignore_well).read()
     return record
+
+
+# A turn on one line, in plain scalars that YAML reads as the text they show: `  - Anna: orange B5, tea`
+# (the writer's layout). The player is a word; the placements hold letters, digits, spaces and commas.
+TURN_LINE = r"  - ([^\W\d_]\w*): ([A-Za-z](?:[A-Za-z0-9 ,]*[A-Za-z0-9,])?)"
+TURN_LINE_RE = re.compile(TURN_LINE)
+TURN_LINES_RE = re.compile(f"(?:{TURN_LINE}(?:\n|\\Z))+")
+NEXT_UNINDENTED_RE = re.compile(r"\n[^ ]")
+
+
+def _parse_turn_lines(text: str, name: str):
+    """`parse_yaml` for the usual layout, faster: when the top-level `turns:` block is made of
+    TURN_LINE lines only, they are read by the expression and only the rest by YAML. Returns None
+    (the caller then parses everything with YAML) whenever the layout is anything else or the rest
+    does not parse; in every other case the data and lines are exactly what YAML gives."""
+    head = text.find("\nturns:\n")
+    if head < 0:
+        return None
+    turns_line = text.count("\n", 0, head + 1) + 1
+    start = head + len("\nturns:\n")
+    after = NEXT_UNINDENTED_RE.search(text, start - 1)
+    end = after.start() + 1 if after else len(text)
+    if end < len(text) and not text[end].isalpha():
+        return None  # the block is not followed by the next top-level key
+    if not TURN_LINES_RE.fullmatch(text, start, end):
+        return None
+    pairs = TURN_LINE_RE.findall(text, start, end)
+    if not all(map(_reads_as_text, {player for player, _ in pairs})) or not all(
+            _reads_as_text(tokens) for _, tokens in pairs if " " not in tokens):
+        return None
+    try:  # the same text with the turn lines blanked: the line of everything else is unchanged
+        data, lines = parse_yaml(text[:start] + "\n" * len(pairs) + text[end:], name)
+    except MedinaError:
+        return None
+    if lines.get(("turns",)) != turns_line:
+        return None  # that `turns:` line was not the top-level key (it was inside a quoted text, say)
+    data["turns"] = [{player: tokens} for player, tokens in pairs]
+    for i, (player, _) in enumerate(pairs):
+        lines[("turns", i)] = lines[("turns", i, player)] = turns_line + 1 + i
+    return data, lines
+
+
+def _reads_as_text(plain: str) -> bool:
+    """Does YAML read this plain scalar as text (rather than a boolean, null, number or date)?"""
+    return not any(regexp.match(plain) for _, regexp in LOADER.yaml_implicit_resolvers.get(plain[:1], ()))
 
 
 class _Reader:
@@ -265,13 +311,14 @@ class _Reader:
             return entry
         tokens = text.split(",")
         has_pass = False
+        cell_of_name = geo.cell_of_name
         for k, token in enumerate(tokens, 1):
             words = token.split()
-            piece = pieces.get(words[0].lower()) if len(words) == 2 else None
-            cell = geo.parse(words[1]) if piece is not None else None
-            if cell is not None:  # the common case: `<piece> <cell>`
-                entry.actions.append(Action("place", piece, cell))
-                continue
+            if len(words) == 2:  # the common case: `<piece> <cell>`, the cell spelt like K7 or k7
+                piece, cell = pieces.get(words[0].lower()), cell_of_name.get(words[1])
+                if piece is not None and cell is not None:
+                    entry.actions.append(Action("place", piece, cell))
+                    continue
             action = self._other_action(token, words, pieces, geo, path, number, k, player)
             if action is None:
                 entry.readable = False
@@ -285,7 +332,7 @@ class _Reader:
         return entry
 
     def _other_action(self, token, words, pieces, geo, path, turn, k, player) -> Action | None:
-        """A token that is not `<piece> <cell>`: `tea` or `pass`, or else report why (first failing part)."""
+        """Any other token: a cell spelt otherwise (K07), `tea` or `pass`; else report why (first failing part)."""
         if len(words) == 1 and words[0].lower() in ("tea", "pass"):
             return Action(words[0].lower())
         where = dict(turn=turn, placement=k, player=player)
@@ -294,6 +341,9 @@ class _Reader:
                        **where)
             return None
         piece_word, cell_word = words
+        cell = geo.parse(cell_word)
+        if piece_word.lower() in pieces and cell is not None:
+            return Action("place", pieces[piece_word.lower()], cell)
         if piece_word.lower() not in pieces:
             from difflib import get_close_matches
             valid = ", ".join(sorted({p for p in pieces.values()}))
