@@ -16,7 +16,7 @@ CODES: dict[str, str] = {
     "too-large": "The file is larger than the reader accepts.",
     # malformed YAML (exit 1)
     "yaml-syntax": "The file is not well-formed YAML.",
-    "yaml-alias": "YAML anchors and aliases are not accepted (they allow alias bombs).",
+    "yaml-alias": "YAML aliases (`*name`) are not accepted (they allow alias bombs); an anchor alone is harmless.",
     "yaml-duplicate-key": "A mapping has the same key twice.",
     "yaml-multiple-documents": "The file holds more than one YAML document.",
     "yaml-not-text": "A value YAML reads as a number, boolean, date or null stands where text is expected.",
@@ -27,7 +27,7 @@ CODES: dict[str, str] = {
     "missing-key": "A required key is missing.",
     "bad-players": "The players list is malformed: wrong count, duplicates, or a reserved name.",
     "unsupported-player-count": "The ruleset does not support this number of players.",
-    "unknown-ruleset": "The ruleset is neither a built-in id nor a readable ruleset file.",
+    "unknown-ruleset": "The ruleset is not a built-in id (a path that names no file is `file-not-found`).",
     "bad-setup": "The setup is missing a piece, or puts it on a forbidden cell.",
     "bad-turn": "A turn entry is not a one-key mapping `player: placements`.",
     "unknown-player": "A turn names a player who is not in `players`.",
@@ -40,7 +40,8 @@ CODES: dict[str, str] = {
     # ruleset files
     "ruleset-invalid": "A ruleset file has an unknown key, a wrong type or a bad value.",
     "ruleset-extends-cycle": "Rulesets extend each other in a cycle.",
-    "bad-set": "A `--set PARAM=VALUE` names no parameter or gives a bad value.",
+    "bad-set": "A `--set PARAM=VALUE` names no parameter (or `id`, `extends` and the like), gives a bad value, "
+               "or leaves the ruleset inconsistent.",
     # finished boards (board/1)
     "board-grid": "The grid has the wrong number of rows or cells, or an unknown letter.",
     "board-roof": "A roof is not on a building, is on a stable, or a palace has two roofs.",
@@ -77,7 +78,7 @@ CODES: dict[str, str] = {
     "forced-roof": "The player had to place one of his roofs this turn.",
     "tea-not-allowed": "A tea tile cannot be used here (none held, already used, opening turn, "
     "no placement left to replace, a forced roof, or first in a turn where only the second may be replaced).",
-    "game-over": "A turn after the game has ended.",
+    "game-over": "A placement or tea tile after the game has ended (a `pass` there is accepted).",
     # boardspace.net records (.sgf files and stories)
     "boardspace-syntax": "A boardspace.net SGF file is malformed (an unclosed `[`, a value without a property).",
     "boardspace-header": "A boardspace.net record names no Medina variant, or its setup (`SU`, the story's game "

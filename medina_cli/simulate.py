@@ -91,8 +91,8 @@ def play_one(rules, ref: str, seed: int, index: int, *, with_record: bool = Fals
 
 def play_chunk(task: tuple) -> list[GameSummary]:
     """Worker entry: play games `start..stop-1`, writing each record into `out_dir` if given."""
-    ref, players, seed, start, stop, games, out_dir = task
-    ruleset = load_ruleset(ref)
+    ref, overrides, players, seed, start, stop, games, out_dir = task
+    ruleset = load_ruleset(ref, overrides)
     rules = ruleset.for_players(players)
     summaries = []
     for index in range(start, stop):
@@ -103,12 +103,12 @@ def play_chunk(task: tuple) -> list[GameSummary]:
     return summaries
 
 
-def simulate(ref: str, players: int, games: int, seed: int, *, jobs: int = 1, out_dir: str | None = None,
-             progress=None) -> list[GameSummary]:
-    """Play `games` games (in `jobs` processes) and return their summaries in game order;
-    `progress(done)` is called as games finish."""
+def simulate(ref: str, players: int, games: int, seed: int, *, overrides=(), jobs: int = 1,
+             out_dir: str | None = None, progress=None) -> list[GameSummary]:
+    """Play `games` games (in `jobs` processes) under `ref` with `--set` `overrides` and return their
+    summaries in game order; `progress(done)` is called as games finish."""
     chunk = max(1, min(20, games // (jobs * 16)))  # small chunks: the workers finish together
-    tasks = [(ref, players, seed, start, min(start + chunk, games), games, out_dir)
+    tasks = [(ref, tuple(overrides), players, seed, start, min(start + chunk, games), games, out_dir)
              for start in range(0, games, chunk)]
     if jobs == 1:
         return _collect(map(play_chunk, tasks), progress)

@@ -18,7 +18,14 @@ MAX_BYTES = 1 << 20  # records and boards are a few kB; refuse anything past 1 M
 
 
 class Lines(dict):
-    """Path tuple -> 1-based line of the value (for mappings: the line of the key)."""
+    """Path tuple -> 1-based line of the value (for mappings: the line of the key). `written` and
+    `written_keys` keep, by path, the text as written of each scalar value or key YAML read as
+    another type than text (a number, boolean, null, date…), for messages."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.written: dict[tuple, str] = {}
+        self.written_keys: dict[tuple, str] = {}
 
     def of(self, *path, default: int | None = None) -> int | None:
         while path:
@@ -26,6 +33,22 @@ class Lines(dict):
                 return self[path]
             path = path[:-1]
         return self.get((), default)
+
+    def shown(self, value, *path) -> str:
+        """The value at `path` for a message: text quoted, another scalar as written in the file."""
+        return shown(value, self.written.get(path))
+
+    def shown_key(self, *path) -> str:
+        """The last key of `path` for a message, the same way."""
+        return shown(path[-1], self.written_keys.get(path))
+
+
+def shown(value, written: str | None) -> str:
+    """`value` for a message: text quoted, a scalar YAML read as another type as `written` in the file
+    ("nothing" for a value that is not in the file at all)."""
+    if written is None:
+        return "nothing" if value is None else repr(value)
+    return repr(value) if isinstance(value, str) else f"`{written}`" if written else "(empty)"
 
 
 def read_text(path: str) -> tuple[str, str]:
@@ -104,9 +127,10 @@ def parse_yaml(text: str, name: str):
 
 def _syntax(exc, name, text: str):
     mark = exc.problem_mark or exc.context_mark
-    line = mark.line + 1 if mark else None
+    rows = text.split("\n")  # libyaml may point one line past the end, or count other line breaks
+    line = min(mark.line + 1, len(rows)) if mark else None
     message = f"YAML syntax error: {exc.problem or exc.context}"
-    if line is not None and "\t" in text.split("\n")[line - 1][: mark.column + 1]:
+    if line is not None and "\t" in rows[line - 1][: mark.column + 1]:
         message += " (a tab: YAML indents with spaces only)"
     return fail("yaml-syntax", message, file=name, line=line)
 
@@ -138,12 +162,16 @@ def read_yaml(path: str):
 def _convert(node, path, lines: Lines, constructor, name, seen: set):
     node_id = id(node)
     if node_id in seen:  # a node met twice is an alias: refuse before an alias bomb can expand
-        raise fail("yaml-alias", "YAML anchors and aliases are not accepted "
-                   f"(anchor at line {node.start_mark.line + 1})", file=name, line=node.start_mark.line + 1)
+        line = node.start_mark.line + 1
+        raise fail("yaml-alias", f"the value anchored at line {line} is used again by an alias (`*name`): YAML "
+                   "aliases are not accepted (an anchor alone is harmless); write the value out", file=name, line=line)
     seen.add(node_id)
     lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.ScalarNode):
-        return node.value if node.tag == STR_TAG else _construct(node, constructor, name)
+        if node.tag == STR_TAG:
+            return node.value
+        lines.written[path] = node.value
+        return _construct(node, constructor, name)
     if isinstance(node, yaml.MappingNode):
         result = {}
         for key_node, value_node in node.value:
@@ -156,9 +184,11 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set):
             except TypeError:
                 raise fail("yaml-wrong-type", "unusable mapping key", file=name, line=key_node.start_mark.line + 1)
             if duplicate:
-                raise fail("yaml-duplicate-key", f"duplicate key {key!r}",
+                raise fail("yaml-duplicate-key", f"duplicate key {shown(key, key_node.value)}",
                            file=name, line=key_node.start_mark.line + 1)
             key_path = path + (key,)
+            if key_node.tag != STR_TAG:
+                lines.written_keys[key_path] = key_node.value
             result[key] = _convert(value_node, key_path, lines, constructor, name, seen)
             lines[key_path] = key_node.start_mark.line + 1
         return result

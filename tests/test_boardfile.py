@@ -115,7 +115,9 @@ def test_a_closed_gate():
 
 def test_a_wall_that_starts_from_no_tower():
     [(code, message, _)] = problems(set_cells(E1, {"H1": "#"}))
-    assert code == "board-gate" and "H1" in message and "do not continue a run" in message
+    assert code == "board-gate" and message.startswith("the wall at H1 between towers 4 and 2 does not continue a run")
+    [(code, message, _)] = problems(set_cells(E1, {"E1": "#", "H1": "#"}))
+    assert code == "board-gate" and message.startswith("the walls at E1, H1 between towers 4 and 2 do not continue")
 
 
 @pytest.mark.parametrize("roofs, fragment", [

@@ -72,3 +72,14 @@ def test_score_reads_a_story_directly(tmp_path):
     done = medina("score", source, "--json")
     assert done.returncode == 0, done.stderr
     assert '"ruleset": "boardspace-original-r100"' in done.stdout and '"name": "P0"' in done.stdout
+
+
+def test_players_that_do_not_fit_the_game_are_a_usage_error(tmp_path):
+    source = tmp_path / "game.sgf"
+    source.write_text(SGF)  # 3 players
+    for players, why in (("A,B", "--players A, B: 2 names for a 3-player game; give 3"),
+                         ("A,A,B", "a name given twice"), ("A,B,neutral", "`neutral` is reserved"),
+                         ("A,,B", "an entry is empty")):
+        done = medina("import", "boardspace", source, "--players", players)
+        assert done.returncode == 2 and done.stdout == "" and why in done.stderr, done.stderr
+        assert "['A'" not in done.stderr and ":1:" not in done.stderr

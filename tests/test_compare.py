@@ -103,3 +103,11 @@ def test_exit_status_and_bad_input(tmp_path):
     board.write_text("medina: board/1\nruleset: original-2001\nplayers: [A, B, C]\n")
     code, _, err = run("compare", board)
     assert code == 1 and "bad-format-tag" in err
+
+
+def test_an_empty_ruleset_entry_or_a_directory_is_a_usage_error():
+    for rulesets in (",", " , ", "original-2001,,bsw-dm-2003", "original-2001,"):
+        code, out, err = run("compare", EXAMPLES / "original-2001-3p.yaml", "--rulesets", rulesets)
+        assert code == 2 and out == "" and "--rulesets" in err and "an entry is empty" in err, rulesets
+    code, out, err = run("compare", EXAMPLES)
+    assert code == 2 and out == "" and "compare takes one record file" in err and "file-not-found" not in err

@@ -38,6 +38,8 @@ CASES = [
     ("undefined-alias", HEAD + "turns:\n  - *t\n", ("yaml-syntax", 7, None, None, None)),
     ("flow-too-deep", HEAD + "x-deep: " + "[" * 100 + "]" * 100 + "\n", ("yaml-syntax", 6, None, None, None)),
     ("block-too-deep", HEAD + "x-deep:\n" + "- " * 2000 + "x\n", ("yaml-syntax", 7, None, None, None)),
+    ("syntax-past-the-end", "[\na", ("yaml-syntax", 2, None, None, None)),  # libyaml says line 3
+    ("syntax-after-a-line-separator", "\u2028[", ("yaml-syntax", 1, None, None, None)),
     # --- the top level
     ("not-a-mapping", "- medina: record/1\n", ("bad-format-tag", 1, None, None, None)),
     ("empty", "", ("bad-format-tag", None, None, None, None)),
@@ -157,6 +159,7 @@ def test_result_mismatch_names_the_player_and_line():
     outcome = replay(parse_record(wrong, "game.yaml"))
     (problem,) = outcome.problems
     assert (problem.code, problem.player) == ("result-mismatch", "Ben")
+    assert outcome.finished and outcome.errors == []  # the replay reached the end; only the claim is wrong
     assert f"Ben: {claimed['Ben'] + 1}" in wrong.splitlines()[problem.line - 1]
 
 

@@ -148,10 +148,20 @@ def test_a_finished_board_renders_like_the_record_it_came_from(tmp_path):
 
 
 def test_render_never_overwrites_its_input(tmp_path):
-    source = tmp_path / "game.yaml"
+    source = tmp_path / "game.svg"  # a record under an odd name: the .svg check alone would not save it
     source.write_text(SMALL)
     code, out, err = run("render", source, "-o", source)
     assert code == 2 and "refusing to overwrite" in err and source.read_text() == SMALL
+
+
+@pytest.mark.parametrize("name", ["board.png", "board", "board.svg.txt"])
+def test_render_refuses_an_output_that_is_not_svg(tmp_path, name):
+    source = tmp_path / "game.yaml"
+    source.write_text(SMALL)
+    code, out, err = run("render", source, "-o", tmp_path / name)
+    assert code == 2 and "the output is an SVG picture; name a .svg file, or - for standard output" in err
+    assert not (tmp_path / name).exists()
+    assert run("render", source, "-o", tmp_path / "BOARD.SVG")[0] == 0
 
 
 def test_render_writes_to_stdout_by_default(tmp_path):

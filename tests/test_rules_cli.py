@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 import yaml
 
+from conftest import ROOT
 from medina_cli.rules.loader import builtin_ids, load_ruleset
-from medina_cli.rules.schema import parameter_rows
+from medina_cli.rules.schema import SCHEMA, parameter_rows
 from scorekit import run
 
 
@@ -22,6 +24,15 @@ def test_list_names_every_built_in_ruleset():
     text = run("rules", "list")[1]
     assert any(line.split()[:4] == ["second-edition-2014", "2,", "3,", "4"] for line in text.splitlines())
     assert "Spanish translation of the 2014 rules" in text
+
+
+def test_sources_cite_only_what_a_user_can_find():
+    for rid in builtin_ids():
+        for source in load_ruleset(rid).sources:
+            assert "shared/" not in source and "RULINGS.md" not in source, (rid, source)
+            for cited in re.findall(r"\bdocs/[\w.-]+", source):
+                assert (ROOT / cited).is_file(), (rid, cited)
+    assert "docs/rulings.md, column original-2001" in run("rules", "show", "original-2001")[1]
 
 
 def test_show_gives_a_stand_alone_ruleset_with_extends_applied(tmp_path):
@@ -68,3 +79,25 @@ def test_params_lists_every_schema_parameter():
     assert [p["parameter"] for p in doc["parameters"]] == [row[0] for row in parameter_rows()]
     out = run("rules", "params")[1]
     assert "towers.reconnect" in out and "once_per_palace_arm" in out
+
+
+def test_params_text_breaks_lines_between_words_only():
+    words = set(run("rules", "params")[1].split())
+    for row in parameter_rows():
+        assert set(" ".join(row).split()) <= words, row[0]
+
+
+def test_params_json_gives_json_values():
+    doc = json.loads(run("rules", "params", "--json")[1])
+    assert doc["format"] == "medina-rules-params/2"
+    by_name = {p["parameter"]: p for p in doc["parameters"]}
+    assert by_name["turns.forced_roof"]["default"] == "off"
+    assert by_name["turns.forced_roof"]["allowed"] == list(SCHEMA.fields["turns"].fields["forced_roof"].choices)
+    assert (by_name["tea.colour"]["default"], by_name["tea.colour"]["allowed"]) == (None, None)
+    assert by_name["retirement"]["default"] == ["all_players_own"]
+    assert by_name["board.towers"] == {
+        "parameter": "board.towers", "type": "mapping", "allowed": [1, 2, 3, 4], "keys": ["NW", "NE", "SE", "SW"],
+        "default": {"NW": 1, "SE": 2, "NE": 3, "SW": 4}, "required": False, "meaning": "tower number at each corner"}
+    assert (by_name["players"]["required"], by_name["players"]["default"], by_name["players"]["allowed"]) == (
+        True, None, [2, 3, 4, 5, 6])
+    assert by_name["well.enabled"]["allowed"] == [True, False]

@@ -82,7 +82,7 @@ def test_e7_tower_tile_by_roof_wall_and_stable_with_merchants_for_the_first_hold
     pos.play("Cleo: roof C9, stable B9")
     assert game.tower_tile[1] is pos.at("C9")
     assert [p.tower_tiles for p in score_game(game).players] == [[], [], [1]]
-    assert tile_events(game, "tower-merchants") == ["Anna takes the 3 merchant(s) of tower 1"]
+    assert tile_events(game, "tower-merchants") == ["Anna takes the 3 merchants of tower 1"]
 
 
 def test_tower_merchants_can_be_placed_in_the_same_turn():
@@ -99,7 +99,7 @@ def test_a_neutral_first_holder_sends_the_tower_merchants_out_of_the_game():
     game = pos.game
     assert game.tower_tile[1] is pos.at("B12") and pos.at("B12").owner == NEUTRAL
     assert [s["merchant"] for s in game.supply] == [8, 8, 8]
-    assert tile_events(game, "tower-merchants") == ["the 3 merchant(s) of tower 1 leave the game (neutral first holder)"]
+    assert tile_events(game, "tower-merchants") == ["the 3 merchants of tower 1 leave the game (neutral first holder)"]
     pos.play("Anna: roof D11, wall B13", "Ben: wall C13, wall D13")
     assert game.tower_tile[1] is pos.at("B12")
     pos.play("Cleo: stable D12")  # joins Anna's brown D11 beside wall D13
@@ -162,7 +162,7 @@ def test_e6_tea_awards_3_2_1_0_and_a_neutral_claim_discards_its_award():
     game = pos.game
     assert game.tea == [0, 0, 3]
     pos.play("Anna: neutral H8, purple M4")
-    assert game.tea == [0, 0, 3] and tile_events(game, "tea")[-1] == "2 tea tile(s) for the neutral claim leave the game"
+    assert game.tea == [0, 0, 3] and tile_events(game, "tea")[-1] == "2 tea tiles for the neutral claim leave the game"
     pos.play("Ben: roof M4, purple C10")
     assert game.tea == [0, 1, 3]
     pos.play("Cleo: tea, wall A11", "Anna: roof C10, wall A10")

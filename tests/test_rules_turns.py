@@ -108,7 +108,21 @@ def test_game_end_when_nobody_can_place_and_nothing_after_it(ruleset):
     assert game.supply[1]["roof"] == 3  # unplaceable pieces simply stay
     assert pos.replay().finished and pos.replay().warnings == []
     assert pos.reject("roof C10") == "game-over"
-    assert pos.problem("Ben: pass") == ("game-over", 11, None, "Ben")
+    outcome = pos.replay("Ben: pass", "Cleo: pass")  # truthful: nobody can place
+    assert outcome.problems == [] and outcome.finished and outcome.turns_played == 12
+    assert pos.problem("Ben: pass", "Cleo: orange C11") == ("game-over", 12, None, "Cleo")
+    unreadable = pos.replay("Ben: pass", "Cleo: orange")  # a turn that cannot be replayed: not finished
+    assert [p.code for p in unreadable.problems] == ["bad-placement"] and not unreadable.finished
+
+
+@pytest.mark.parametrize("ruleset", EDITIONS)
+def test_a_pass_after_the_game_has_ended_is_accepted_but_a_placement_is_not(ruleset):
+    pos = Position(ruleset, 3, sets=supplies(3, stables=1))  # over at once: a stable needs a building to touch
+    assert pos.game.finished
+    outcome = pos.replay("Anna: pass", "Ben: pass", "Anna: pass")
+    assert outcome.problems == [] and outcome.finished and outcome.warnings == []
+    assert pos.problem("Anna: pass", "Ben: stable K7") == ("game-over", 2, None, "Ben")
+    assert pos.problem("Cleo: pass", "Anna: tea") == ("game-over", 2, None, "Anna")
 
 
 def test_an_unfinished_record_is_valid_with_a_warning():

@@ -144,8 +144,14 @@ def test_a_wrong_claimed_result_fails_validate_and_score(tmp_path):
     assert [(e["code"], e["player"]) for e in errors] == [("result-mismatch", "Ben"), ("result-mismatch", "Cleo")]
     assert f"claims {claimed['Ben'] + 3} for Ben, the replay scores {claimed['Ben']}" in errors[0]["message"]
     assert errors[0]["line"] == wrong.count("\n")
-    code, _, err = run("score", path)
+    assert json.loads(out)["results"][0]["finished"] is True  # the game replayed to its end
+    code, out, err = run("score", path)
     assert code == 1 and "result-mismatch" in err
+    assert "final score" in out.splitlines()[0] and "None" not in out
+    code, out, _ = run("score", path, "--json")
+    assert code == 1 and json.loads(out)["finished"] is True
+    code, out, _ = run("replay", path)
+    assert code == 1 and "The game is over." in out and "stopped" not in out
     assert path.read_text() == wrong
 
 

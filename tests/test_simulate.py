@@ -112,7 +112,7 @@ def medina(*args):
 def test_cli_json_side_by_side_and_records_validate(tmp_path):
     code, out, err = medina("simulate", "--rulesets", "original-2001,second-edition-2014", "--players", 3,
                             "--games", 6, "--seed", 9, "--jobs", 2, "--out", tmp_path, "--json")
-    assert code == 0 and err == ""  # no progress bar when stderr is not a terminal
+    assert code == 0 and err == f"wrote 12 records to {tmp_path}\n"  # no progress bar: stderr is not a terminal
     doc = json.loads(out)
     assert doc["format"] == "medina-simulate/1" and doc["games"] == 6 and doc["seed"] == 9
     assert [r["ruleset"] for r in doc["rulesets"]] == ["original-2001", "second-edition-2014"]
@@ -135,12 +135,52 @@ def test_cli_text_table():
 
 @needs_cli
 @pytest.mark.parametrize("args,words", [
-    ((), "either --ruleset"),
-    (("-r", "original-2001", "--rulesets", "bsw-dm-2003"), "either --ruleset"),
+    ((), "needs --ruleset ID or --rulesets A,B,..."),
+    (("-r", "original-2001", "--rulesets", "bsw-dm-2003"), "not both"),
     (("-r", "original-2001", "-p", 2), "not 2"),
     (("-r", "no-such-edition"), "unknown ruleset"),
-    (("--rulesets", " , "), "names no ruleset"),
+    (("--rulesets", " , "), "an entry is empty"),
+    (("--rulesets", "original-2001,,bsw-dm-2003"), "an entry is empty"),
+    (("-r", "original-2001", "--set", "towers.reconnect=sometimes"), "towers.reconnect"),
 ])
 def test_cli_usage_errors(args, words):
     code, out, err = medina("simulate", "-g", 1, *args)
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+@needs_cli
+def test_cli_counts_must_be_whole_numbers():
+    code, _, err = medina("simulate", "-r", "original-2001", "--games", 0)
+    assert code == 2 and "'0' is not a whole number (≥ 1)" in err
+
+
+WALLS = "supply.4.walls=5"  # far fewer walls than the editions' 4-player supply: shorter games
+
+
+def test_overrides_keep_a_seed_to_the_same_games_with_one_and_two_jobs():
+    plain = simulate("original-2001", 4, 8, seed=4)
+    one = simulate("original-2001", 4, 8, seed=4, overrides=(WALLS,))
+    assert one == simulate("original-2001", 4, 8, seed=4, overrides=(WALLS,), jobs=2)
+    assert sum(s.placements for s in one) < sum(s.placements for s in plain)
+
+
+@needs_cli
+def test_cli_set_applies_to_every_ruleset():
+    def placements(*extra):
+        code, out, _ = medina("simulate", "--rulesets", "original-2001,bsw-dm-2003", "-g", 4, "--json", *extra)
+        assert code == 0
+        doc = json.loads(out)
+        return doc["overrides"], [r["length"]["placements"]["mean"] for r in doc["rulesets"]]
+
+    (none, plain), (given, fewer) = placements(), placements("--set", WALLS)
+    assert none == [] and given == [WALLS]
+    assert all(f < p for f, p in zip(fewer, plain, strict=True))
+    code, out, _ = medina("simulate", "-r", "original-2001", "-g", 2, "--set", WALLS)
+    assert code == 0 and f"with --set {WALLS}" in out
+
+
+@needs_cli
+def test_cli_refuses_out_with_set(tmp_path):
+    code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--set", WALLS, "--out", tmp_path / "games")
+    assert code == 2 and out == "" and "--out cannot go with --set" in err and "extends:" in err
+    assert not (tmp_path / "games").exists()

@@ -96,6 +96,23 @@ def test_odd_spellings_on_one_line_are_read_as_yaml_reads_them(placements):
     assert fast[0]["turns"][1] == {"Ben": placements}
 
 
+# inputs found by an adversarial review: YAML refuses or reads them otherwise; the fast reading must step aside
+REVIEWED = {
+    "a player name past YAML's key length limit": "\nturns:\n  - " + "A" * 1025 + ": b",
+    "turns inside a flow mapping": "{\nturns:\n  - A: b\nc}",
+    "turns inside an open flow sequence": "\rturns: [\nturns:\n  - A: b\nc]",
+    "a carriage return before a quoted turns line": "\rturns: \"\nturns:\n  - A: b\nc\"",
+    "a line separator before a quoted turns line": "\u2028turns: \"\nturns:\n  - A: b\nc\"",
+    "a next line character before a quoted turns line": "a: 1\x85turns: 'x\nturns:\n  - A: b\nc'",
+    "a syntax error reported past the last line": "{\nturns:\n  - A: b\nc",
+}
+
+
+@pytest.mark.parametrize("case", REVIEWED)
+def test_reviewed_inputs_are_left_to_yaml(case):
+    assert _parse_turn_lines(REVIEWED[case], "r.yaml") is None
+
+
 def test_turn_lines_inside_a_quoted_scalar_are_text_to_yaml():
     data, lines = yaml_reading(FALLS_BACK["turn lines inside a quoted scalar, an empty turns key later"])
     assert data["notes"] == "a turns: - Anna: grey K6 end" and data["turns"] is None

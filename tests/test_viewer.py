@@ -82,3 +82,13 @@ def test_a_record_that_cannot_be_replayed_writes_nothing(tmp_path):
     text = "medina: record/1\nruleset: original-2001\nplayers: [Anna, Ben, Cleo]\nturns: []\n"
     code, page, err = view(tmp_path, text)
     assert code == 1 and page == "" and "setup" in err
+
+
+def test_view_writes_only_html_files(tmp_path):
+    source = tmp_path / "game.yaml"
+    source.write_text((EXAMPLES / "original-2001-3p.yaml").read_text())
+    code, _, err = run("view", source, "-o", tmp_path / "game.svg")
+    assert code == 2 and "name a .html or .htm file" in err and not (tmp_path / "game.svg").exists()
+    assert run("view", source, "-o", tmp_path / "game.htm")[0] == 0
+    code, out, _ = run("view", source, "-o", "-")
+    assert code == 0 and out.startswith("<!DOCTYPE html>")

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+from typing import Annotated
 
 import typer
 
 from . import compare, importer, render, replay, rules, score, simulate, validate, view
+from .common import Command
 
 app = typer.Typer(
     name="medina",
-    help="Replay, validate and score recorded games of the board game Medina under its rule editions.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -19,21 +21,44 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-app.command("validate")(validate.validate)
-app.command("replay")(replay.replay_command)
-app.command("moves")(replay.moves)
-app.command("render")(render.render_command)
-app.command("view")(view.view_command)
+
+def _print_version(wanted: bool) -> None:
+    if not wanted:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        number = version("medina-cli")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        from .. import __version__ as number
+    typer.echo(f"medina-cli {number}")
+    raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True, help="Print the version and exit.")] = False,
+) -> None:
+    """Replay, validate and score recorded games of the board game Medina under its rule editions."""
+
+
+app.command("validate", cls=Command)(validate.validate)
+app.command("replay", cls=Command)(replay.replay_command)
+app.command("moves", cls=Command)(replay.moves)
+app.command("render", cls=Command)(render.render_command)
+app.command("view", cls=Command)(view.view_command)
 app.add_typer(importer.app, name="import")
-app.command("score")(score.score)
-app.command("compare")(compare.compare)
+app.command("score", cls=Command)(score.score)
+app.command("compare", cls=Command)(compare.compare)
 app.add_typer(rules.app, name="rules")
-app.command("simulate")(simulate.simulate_command)
+app.command("simulate", cls=Command)(simulate.simulate_command)
 
 
 def main() -> None:
     """Console entry point: exit 0/1/2 as docs/format.md says; unexpected failures become one line."""
     from ..errors import MedinaError
+    if hasattr(signal, "SIGPIPE"):  # a closed pipe (`| head`) ends the process quietly, as Unix tools do
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         app()
     except MedinaError as exc:
@@ -42,7 +67,7 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
-    except BrokenPipeError:
+    except BrokenPipeError:  # platforms without SIGPIPE
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
     except Exception as exc:  # the last guard: a bug must still not show a traceback

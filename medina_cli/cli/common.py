@@ -2,14 +2,47 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import os
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from typer.core import TyperArgument, TyperCommand
 
 from ..errors import MedinaError
+
+
+class Command(TyperCommand):
+    """typer's command with plain argument names in help: `FILE` or `FILE...` in the usage line
+    (typer writes `{FILE}`), and no `<str>` type beside them."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param, TyperArgument):
+                param.type = copy.copy(param.type)
+                param.type.get_metavar = lambda param, ctx: ""  # typer's help shows `<str>` for None
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        return [piece.strip("{}") for piece in super().collect_usage_pieces(ctx)]
+
+
+def whole_number(minimum: int):
+    """A typer `parser`: a whole number of at least `minimum`, else a usage error saying so."""
+    def parse(value) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            number = None
+        if number is None or number < minimum:
+            raise typer.BadParameter(f"{str(value)!r} is not a whole number (≥ {minimum}).")
+        return number
+    return parse
+
 
 RulesetOption = Annotated[Optional[str], typer.Option(
     "--ruleset", "-r", metavar="ID|PATH",
@@ -20,25 +53,79 @@ SetOption = Annotated[Optional[list[str]], typer.Option(
          "(repeatable; `medina rules params` lists them).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document (see docs/format.md).")]
 ToOption = Annotated[Optional[int], typer.Option(
-    "--to", metavar="TURN", min=0, help="Stop after this many entries of `turns` (default: all).")]
+    "--to", metavar="TURN", parser=whole_number(0),
+    help="Stop after this many entries of `turns`, a whole number ≥ 0 (default: all).")]
 NoColorOption = Annotated[bool, typer.Option(
     "--no-color", help="Plain text even on a terminal (colour is also off when NO_COLOR is set or output is piped).")]
-OutputOption = Annotated[str, typer.Option(
-    "--output", "-o", metavar="FILE", help="Write to this file (default: standard output).")]
+
+RECORD_SUFFIXES = (".yaml", ".yml", ".sgf")
+OTHER_FORMAT_RE = re.compile(r"^medina:\s*[\"']?(ruleset|board)/1[\"']?\s*(#.*)?$", re.M)
+SKIPPED = {"ruleset": "a ruleset, not a record", "board": "a finished board, not a record (use medina score)"}
 
 
 def expand_inputs(paths: list[str]) -> list[str]:
-    """Files as given; directories become every record below them (*.yaml, *.yml, boardspace
-    *.sgf), sorted; `-` is stdin."""
+    """Files as given; directories become every record below them (*.yaml, *.yml, boardspace *.sgf),
+    sorted, leaving out hidden files and folders, and rulesets and boards (with a note on stderr);
+    `-` is stdin."""
     out = []
     for path in paths:
-        p = Path(path)
-        if path != "-" and p.is_dir():
-            found = sorted(str(f) for f in p.rglob("*") if f.suffix.lower() in (".yaml", ".yml", ".sgf") and f.is_file())
-            out.extend(found)
+        if path != "-" and os.path.isdir(path):
+            out.extend(_records_below(path))
         else:
             out.append(path)
     return out
+
+
+def _records_below(top: str) -> list[str]:
+    found = []
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found.extend(str(Path(folder, f)) for f in files
+                     if not f.startswith(".") and os.path.splitext(f)[1].lower() in RECORD_SUFFIXES)
+    records = []
+    for path in sorted(found):
+        kind = _other_format(path)
+        if kind:
+            warn(f"{path}: skipped: {SKIPPED[kind]}")
+        else:
+            records.append(path)
+    return records
+
+
+def _other_format(path: str) -> str | None:
+    """The other format ("ruleset" or "board") the file's first lines declare; None: read it as a record."""
+    if not path.lower().endswith((".yaml", ".yml")):
+        return None
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return None  # validate reports it
+    match = OTHER_FORMAT_RE.search(head)
+    return match.group(1) if match else None
+
+
+def names_or_exit(value: str, option: str) -> list[str]:
+    """The comma-separated entries of an `A,B,...` option, stripped; an empty one exits 2."""
+    names = [name.strip() for name in value.split(",")]
+    if not all(names):
+        warn(f"{option} {value!r}: an entry is empty; give {option} A,B,... (comma-separated names)")
+        raise typer.Exit(2)
+    return names
+
+
+def refuse_directory(path: str, takes: str) -> None:
+    """A single-file command given a directory: say what it `takes` and exit 2."""
+    if path != "-" and os.path.isdir(path):
+        warn(f"{path}: is a directory; {takes} (only validate takes directories)")
+        raise typer.Exit(2)
+
+
+def check_suffix(path: str, suffixes: tuple[str, ...], what: str) -> None:
+    """`-o PATH` must name a file of the kind written (or be `-`, standard output); else exit 2."""
+    if path != "-" and Path(path).suffix.lower() not in suffixes:
+        warn(f"-o {path}: the output is {what}; name a {' or '.join(suffixes)} file, or - for standard output")
+        raise typer.Exit(2)
 
 
 def emit_json(doc) -> None:
@@ -56,6 +143,7 @@ def warn(text: str) -> None:
 def load_record(path: str, ruleset: str | None, sets: list[str] | None):
     """Read a record for a single-file command; unusable input exits 2 with the message."""
     from ..records.record import read_record
+    refuse_directory(path, "this command takes one record file")
     try:
         return read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
     except MedinaError as exc:
@@ -69,6 +157,7 @@ def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None)
     from ..records.boardfile import looks_like_board, parse_board
     from ..records.record import parse_record
     from ..yamlio import base_dir_of, read_text
+    refuse_directory(path, "this command takes one record or board file")
     try:
         name, text = read_text(path)
         parse = parse_board if looks_like_board(text) else parse_record

@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import JsonOption, SetOption, emit_json, load_or_exit, report_problems, say, warn
+from .common import (JsonOption, SetOption, emit_json, load_or_exit, names_or_exit, refuse_directory, report_problems,
+                     say, warn)
 
 
 @dataclass
@@ -47,6 +48,8 @@ def compare(
     from ..records.record import parse_record
     from ..yamlio import base_dir_of, parse_yaml, read_text
 
+    refs = names_or_exit(rulesets, "--rulesets") if rulesets is not None else None
+    refuse_directory(file, "compare takes one record file")
     try:
         name, text = read_text(file)
         data, _ = parse_yaml(text, name)
@@ -60,11 +63,8 @@ def compare(
     if data.get("medina") != "record/1" or not isinstance(players, list) or not isinstance(data.get("ruleset"), str):
         report_problems(parse_record(text, name, base_dir=base_dir).problems.errors)  # says what is wrong
         raise typer.Exit(1)
-    if rulesets:
-        refs = list(dict.fromkeys(r.strip() for r in rulesets.split(",") if r.strip()))
-    else:
-        refs = _default_refs(data["ruleset"], len(players))
-    outcomes = _replay_all(text, name, data, refs, tuple(set_ or ()), base_dir)
+    refs = list(dict.fromkeys(refs)) if refs else _default_refs(data["ruleset"], len(players), base_dir)
+    outcomes = _replay_all(text, name, data, refs, tuple(set_ or ()))
     diffs = _differences(outcomes, players)
     if json_:
         emit_json({"format": "medina-compare/1", "file": name, "players": players,
@@ -74,20 +74,20 @@ def compare(
     raise typer.Exit(0 if any(o.comparable for o in outcomes) else 1)
 
 
-def _default_refs(own: str, players: int) -> list[str]:
-    """The record's own ruleset first, then every built-in edition (`kind: edition`; site profiles
-    only when named) that supports its player count."""
-    from ..rules.loader import builtin_ids
+def _default_refs(own: str, players: int, base_dir) -> list[str]:
+    """The record's own ruleset first (a path taken from the record's folder), then every built-in
+    edition (`kind: edition`; site profiles only when named) that supports its player count."""
+    from ..rules.loader import builtin_ids, is_path
     editions = (load_or_exit(rid) for rid in builtin_ids() if rid != own)
     others = [r.id for r in editions if r.params["kind"] == "edition" and players in r.player_counts]
-    return [own, *others]
+    return [str(base_dir / own) if is_path(own) else own, *others]
 
 
-def _replay_all(text, name, data, refs, overrides, base_dir) -> list[Outcome]:
+def _replay_all(text, name, data, refs, overrides) -> list[Outcome]:
     from ..records.record import parse_record
     from ..records.replay import replay
 
-    loaded = [load_or_exit(ref, overrides, base_dir=base_dir) for ref in refs]
+    loaded = [load_or_exit(ref, overrides) for ref in refs]
     ids = [r.id for r in loaded]
     names = ids if len(set(ids)) == len(ids) else refs
     setup = data.get("setup") if isinstance(data.get("setup"), dict) else {}
@@ -98,7 +98,7 @@ def _replay_all(text, name, data, refs, overrides, base_dir) -> list[Outcome]:
         if outcome.reason:
             continue
         outcome.without_well = "well" in setup and not ruleset.for_players(len(data["players"])).well
-        record = parse_record(text, name, ruleset=ref, overrides=overrides, base_dir=base_dir, ignore_well=True)
+        record = parse_record(text, name, ruleset=ref, overrides=overrides, ignore_well=True)
         played = replay(record, check_result=False)
         problems = sorted(played.problems, key=lambda p: (p.turn or 0, p.placement or 0))
         outcome.error = problems[0] if problems else None

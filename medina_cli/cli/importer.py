@@ -8,19 +8,19 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import report_problems, warn
+from .common import Command, names_or_exit, report_problems, warn
 
 app = typer.Typer(help="Convert game records from other sites into record/1 files.", no_args_is_help=True)
 
 
-@app.command("boardspace")
+@app.command("boardspace", cls=Command)
 def boardspace(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A boardspace.net .sgf file or story, or - for stdin.")],
     output: Annotated[Optional[str], typer.Option(
-        "--output", "-o", metavar="OUT", help="Write the record/1 file here (default: standard output).")] = None,
+        "--output", "-o", metavar="PATH", help="Write the record/1 file here (default: standard output).")] = None,
     players: Annotated[Optional[str], typer.Option(
-        "--players", metavar="A,B,...", help="Player names in seat order A, B, … (default: the file's names, "
-        "or P0, P1, … for a story, which has none).")] = None,
+        "--players", metavar="A,B,...", help="Player names in seat order, comma-separated (default: the file's "
+        "names, or P0, P1, ... for a story, which has none).")] = None,
 ) -> None:
     """Convert a boardspace.net Medina record into record/1, under the boardspace profile its variant and
     engine revision imply (e.g. boardspace-original-r100).
@@ -29,13 +29,15 @@ def boardspace(
     """
     from ..engine.board import geometry_for
     from ..errors import MedinaError
-    from ..records.boardspace import parse_boardspace
+    from ..records.boardspace import parse_boardspace, read_site_game
     from ..records.record import action_token, write_record
     from ..yamlio import read_text
 
+    names = names_or_exit(players, "--players") if players is not None else None
     try:
         name, text = read_text(file)
-        names = [n.strip() for n in players.split(",")] if players is not None else None
+        if names is not None:
+            _check_names(names, read_site_game(text, name).players)
         record = parse_boardspace(text, name, players=names)
     except MedinaError as exc:
         warn(exc.problem.human())
@@ -62,3 +64,18 @@ def boardspace(
         warn(f"{output}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(2)
     warn(f"{name}: wrote {output} ({record.ruleset.id}, {len(record.players)} players, {len(record.turns)} turns)")
+
+
+def _check_names(names: list[str], seats: int) -> None:
+    """--players must name every seat of the game once; otherwise a usage error (exit 2)."""
+    if len(names) != seats:
+        why = (f"{len(names)} name{'s' if len(names) != 1 else ''} for a {seats}-player game; "
+               f"give {seats}, comma-separated in seat order")
+    elif len(set(names)) != len(names):
+        why = "a name given twice; every player needs a name of his own"
+    elif "neutral" in names:
+        why = "`neutral` is reserved for neutral roofs; choose another name"
+    else:
+        return
+    warn(f"--players {', '.join(names)}: {why}")
+    raise typer.Exit(2)

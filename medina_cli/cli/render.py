@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import (OutputOption, RulesetOption, SetOption, ToOption, load_record_or_board, replay_to,
+from .common import (RulesetOption, SetOption, ToOption, check_suffix, load_record_or_board, replay_to,
                      report_problems, warn, write_output)
 
 InputArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 or board/1 file, or - for stdin.")]
@@ -24,7 +24,9 @@ def to_move_words(game) -> str:
 
 def render_command(
     file: InputArgument,
-    output: OutputOption = "-",
+    output: Annotated[str, typer.Option(
+        "--output", "-o", metavar="PATH", show_default=False,
+        help="Write the picture to this .svg file (default: standard output).")] = "-",
     to: ToOption = None,
     legal: Annotated[bool, typer.Option("--legal", help="Mark the legal placements of the player to move.")] = False,
     last: Annotated[bool, typer.Option("--last", help="Mark the placements of the last turn shown.")] = False,
@@ -37,6 +39,7 @@ def render_command(
     """
     from ..records.boardfile import Board
 
+    check_suffix(output, (".svg",), "an SVG picture")
     loaded = load_record_or_board(file, ruleset, set_)
     if isinstance(loaded, Board):
         if to is not None or legal or last:

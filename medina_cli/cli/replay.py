@@ -29,7 +29,7 @@ def replay_command(
     final_board: Annotated[bool, typer.Option(
         "--final-board", help="Print the final position as a board/1 file (tiles filled in) instead.")] = False,
     output: Annotated[Optional[str], typer.Option(
-        "--output", "-o", metavar="OUT", help="With --final-board: write the board to OUT.")] = None,
+        "--output", "-o", metavar="PATH", help="With --final-board: write the board to this file.")] = None,
     no_color: NoColorOption = False,
 ) -> None:
     """Replay a record: the event log turn by turn, then the board, the supplies and who is to move."""
@@ -115,13 +115,15 @@ def moves(
     no_color: NoColorOption = False,
 ) -> None:
     """List every legal placement for the player to move (the first placement of a turn), then the
-    board with `*` on every empty cell where one may go."""
+    board with `*` on every empty cell where one may go.
+
+    An invalid record is shown where replay stopped: the placements open to the player to move there
+    (exit status 1).
+    """
     from ..engine.board import bits
     from ..render.text import colour_wanted, legend, render_board
 
     record, outcome = _replayed(file, ruleset, set_, to)
-    if outcome.errors:
-        raise typer.Exit(1)
     game = outcome.game
     geo = game.geo
     player = None if game.to_move is None else game.players[game.to_move]
@@ -131,7 +133,9 @@ def moves(
         emit_json({"format": "medina-moves/1", "after_turn": outcome.turns_played, "player": player,
                    "placements": tokens})
         raise typer.Exit(1 if outcome.problems else 0)
-    where = f"after turn {outcome.turns_played}" if outcome.turns_played else "at the start"
+    where = outcome.position_words()
+    if outcome.errors:
+        where += f", where the replay stopped (turn {outcome.errors[0].turn} is illegal)"
     if player is None:
         say(f"{record.file} {where}: the game is over; nobody can place anything.")
         raise typer.Exit(1 if outcome.problems else 0)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import JsonOption, SetOption, emit_json, load_or_exit, say, warn
+from .common import Command, JsonOption, SetOption, emit_json, load_or_exit, say, warn
 
 app = typer.Typer(help="The rule editions: list them, show one resolved, compare them, list the parameters.",
                   no_args_is_help=True)
@@ -45,7 +45,7 @@ def flow(value) -> str:
     return _quote(value)
 
 
-@app.command("list")
+@app.command("list", cls=Command)
 def list_rulesets(json_: JsonOption = False) -> None:
     """The built-in rulesets: id, title, player counts and sources."""
     from tabulate import tabulate
@@ -66,7 +66,7 @@ def list_rulesets(json_: JsonOption = False) -> None:
             say(f"  - {source}")
 
 
-@app.command("show")
+@app.command("show", cls=Command)
 def show(ref: RefArgument, set_: SetOption = None) -> None:
     """Every parameter of one ruleset, `extends` applied (and --set), as ruleset YAML."""
     import yaml
@@ -82,7 +82,7 @@ def show(ref: RefArgument, set_: SetOption = None) -> None:
                       width=100).rstrip())
 
 
-@app.command("diff")
+@app.command("diff", cls=Command)
 def diff(
     refs: Annotated[list[str], typer.Argument(metavar="A B [C...]", help="Two or more ruleset ids or files.")],
     json_: JsonOption = False,
@@ -118,16 +118,36 @@ def diff(
     say("(— : the ruleset has no such parameter)")
 
 
-@app.command("params")
+@app.command("params", cls=Command)
 def params(json_: JsonOption = False) -> None:
     """Every ruleset parameter: dotted path (for --set), type, allowed values, default, meaning."""
     from tabulate import tabulate
 
-    from ..rules.schema import parameter_rows
+    from ..rules.schema import parameter_rows, parameters
 
-    rows = parameter_rows()
-    headers = ["parameter", "type", "allowed", "default", "meaning"]
     if json_:
-        emit_json({"format": "medina-rules-params/1", "parameters": [dict(zip(headers, row)) for row in rows]})
+        emit_json({"format": "medina-rules-params/2", "parameters": [parameter_json(path, spec)
+                                                                     for path, spec in parameters()]})
         return
-    say(tabulate(rows, headers=headers, tablefmt="simple", maxcolwidths=[None, None, 30, 24, 50]))
+    widths = (None, None, 30, 24, 50)
+    rows = [[wrap(cell, width) for cell, width in zip(row, widths)] for row in parameter_rows()]
+    say(tabulate(rows, headers=["parameter", "type", "allowed", "default", "meaning"], tablefmt="simple"))
+
+
+def parameter_json(path: str, spec) -> dict:
+    """One parameter for `rules params --json`: allowed values, keys and default as JSON values."""
+    from ..rules.schema import REQUIRED, MapOf
+
+    required = spec.default is REQUIRED
+    return {"parameter": path, "type": spec.type_name, "allowed": spec.allowed_values(),
+            "keys": spec.key.allowed_values() if isinstance(spec, MapOf) else None,
+            "default": None if required else spec.default, "required": required, "meaning": spec.doc}
+
+
+def wrap(text: str, width: int | None) -> str:
+    """`text` in lines of at most `width` characters, broken at spaces only (a longer word stays whole)."""
+    import textwrap
+
+    if width is None:
+        return text
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or text

@@ -46,6 +46,7 @@ def score(
             raise typer.Exit(1)
         position = outcome.game
         sheet, state = score_game(position), _record_state(outcome)
+        sheet.finished = outcome.finished
     if json_:
         emit_json(sheet.to_json())
     else:

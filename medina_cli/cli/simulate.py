@@ -7,55 +7,67 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import JsonOption, emit_json, load_or_exit, say, warn
+from .common import JsonOption, SetOption, emit_json, load_or_exit, names_or_exit, say, warn, whole_number
 
 
 def simulate_command(
     ruleset: Annotated[Optional[str], typer.Option(
-        "--ruleset", "-r", metavar="ID|PATH", help="The ruleset to play (a built-in id or a ruleset YAML file).")] = None,
+        "--ruleset", "-r", metavar="ID|PATH", help="The ruleset to play (a built-in id or a ruleset YAML file). "
+        "Give this or --rulesets.")] = None,
     rulesets: Annotated[Optional[str], typer.Option(
-        "--rulesets", metavar="A,B,…", help="Several rulesets, comma-separated: the same seeds under each, "
-        "statistics side by side.")] = None,
-    players: Annotated[int, typer.Option("--players", "-p", min=1, help="Players per game.")] = 4,
-    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games per ruleset.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same seed plays the same games.")] = 1,
+        "--rulesets", metavar="A,B,...", help="Several rulesets, comma-separated: the same seeds under each, "
+        "statistics side by side. Give this or --ruleset.")] = None,
+    set_: SetOption = None,
+    players: Annotated[int, typer.Option("--players", "-p", metavar="N", parser=whole_number(1),
+                                         help="Players per game.")] = 4,
+    games: Annotated[int, typer.Option("--games", "-g", metavar="N", parser=whole_number(1),
+                                       help="Games per ruleset, at least 1.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")] = 1,
     out: Annotated[Optional[str], typer.Option(
-        "--out", "-o", metavar="DIR", help="Write every game as a record/1 file (with its result) into DIR.")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (the games do not "
-                                      "depend on it).")] = 1,
+        "--out", "-o", metavar="DIR", help="Write every game as a record/1 file (with its result) into DIR "
+        "(not with --set: a record cannot carry the overrides).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
+                                      help="Worker processes, at least 1 (the games do not depend on it).")] = 1,
     json_: JsonOption = False,
 ) -> None:
-    """Play complete games with random legal placements and print statistics.
+    """Play complete games with random legal placements and print statistics. One of --ruleset and
+    --rulesets is required; --set applies to every ruleset.
 
     Each placement is drawn uniformly among the legal placements of the player to move; a tea tile
     is used at random where allowed. Prints winning and losing scores, where the points come from,
     game length, win rate per seat, and tile transfers, passes, colour retirements and forced roofs
     per game.
 
-    Exit status: 0 done, 2 usage error (unknown ruleset, unsupported player count, unusable --out).
+    Exit status: 0 done, 2 usage error (no or unknown ruleset, unsupported player count, unusable --out).
     """
     from ..simulate import Statistics, simulate
 
-    if (ruleset is None) == (rulesets is None):
-        warn("give either --ruleset ID or --rulesets A,B,C")
+    if ruleset is None and rulesets is None:
+        warn("medina simulate needs --ruleset ID or --rulesets A,B,... (one of them)")
         raise typer.Exit(2)
-    refs = [ruleset] if ruleset is not None else [r.strip() for r in rulesets.split(",") if r.strip()]
-    if not refs:
-        warn("--rulesets names no ruleset")
+    if ruleset is not None and rulesets is not None:
+        warn("give either --ruleset ID or --rulesets A,B,..., not both")
         raise typer.Exit(2)
+    if out is not None and set_:
+        warn("--out cannot go with --set: a record/1 file names its ruleset but cannot carry --set overrides, so "
+             "the records would not validate; write the overrides into a ruleset file (extends: ID) and give it "
+             "with --ruleset")
+        raise typer.Exit(2)
+    refs = [ruleset] if ruleset is not None else names_or_exit(rulesets, "--rulesets")
+    overrides = tuple(set_ or ())
     loaded = []
     for ref in refs:
-        loaded.append(load_or_exit(ref))
+        loaded.append(load_or_exit(ref, overrides))
         if players not in loaded[-1].player_counts:
-            counts = ", ".join(map(str, loaded[-1].player_counts))
-            warn(f"{ref}: {loaded[-1].id} is for {counts} players, not {players}")
+            from ..records.record import either_or
+            warn(f"{ref} is for {either_or(loaded[-1].player_counts)} players, not {players}")
             raise typer.Exit(2)
     out_dir = _prepare_out(out, [r.id for r in loaded]) if out is not None else None
     results = []
     for ref, loaded_ruleset in zip(refs, loaded):
         progress = Progress(f"{loaded_ruleset.id}", games) if sys.stderr.isatty() else None
         try:
-            summaries = simulate(ref, players, games, seed, jobs=jobs, out_dir=out_dir,
+            summaries = simulate(ref, players, games, seed, overrides=overrides, jobs=jobs, out_dir=out_dir,
                                  progress=progress.update if progress else None)
         except OSError as exc:  # writing a record failed (disk full, permissions)
             warn(f"{exc.filename or out}: cannot write: {exc.strerror or exc}")
@@ -63,11 +75,13 @@ def simulate_command(
         if progress:
             progress.done()
         results.append(Statistics.of(loaded_ruleset.id, players, summaries))
+    if out_dir is not None:
+        warn(f"wrote {games * len(refs)} records to {out_dir}")
     if json_:
         emit_json({"format": "medina-simulate/1", "players": players, "games": games, "seed": seed,
-                   "rulesets": [r.to_json() for r in results]})
+                   "overrides": list(overrides), "rulesets": [r.to_json() for r in results]})
     else:
-        say(render_statistics(results, players, games, seed))
+        say(render_statistics(results, players, games, seed, overrides))
 
 
 def _prepare_out(out: str, ruleset_ids: list[str]) -> str:
@@ -103,7 +117,7 @@ class Progress:
         sys.stderr.flush()
 
 
-def render_statistics(results, players: int, games: int, seed: int) -> str:
+def render_statistics(results, players: int, games: int, seed: int, overrides=()) -> str:
     """The statistics as a table: one row per figure, one column per ruleset."""
     from tabulate import tabulate
 
@@ -124,6 +138,7 @@ def render_statistics(results, players: int, games: int, seed: int) -> str:
     rows += [[f"{name} per game", *(f"{r.per_game[name]:.2f}" for r in results)] for name in PER_GAME]
     table = tabulate(rows, headers=["", *(r.ruleset for r in results)], tablefmt="simple",
                      colalign=("left", *("right" for _ in results)), disable_numparse=True)
-    heading = (f"{games} random game{'s' if games != 1 else ''} per ruleset, {players} players, seed {seed} "
+    variant = f", with --set {', '.join(overrides)}" if overrides else ""
+    heading = (f"{games} random game{'s' if games != 1 else ''} per ruleset{variant}, {players} players, seed {seed} "
                "(every placement uniform among the legal ones; a shared win counts for each winner in part)")
     return f"{heading}\n\n{table}"

@@ -10,7 +10,9 @@ from .common import JsonOption, RulesetOption, SetOption, emit_json, expand_inpu
 
 
 def validate(
-    files: Annotated[list[str], typer.Argument(metavar="FILE", help="Record files, directories (every *.yaml, *.yml and *.sgf below them) or - for stdin.")],
+    files: Annotated[list[str], typer.Argument(
+        metavar="FILE...", help="Record files, directories (every *.yaml, *.yml and *.sgf below them but hidden ones, "
+        "rulesets and boards) or - for stdin.")],
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,

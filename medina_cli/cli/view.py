@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
-from .common import OutputOption, RulesetOption, SetOption, load_record, report_problems, write_output
+from .common import RulesetOption, SetOption, check_suffix, load_record, report_problems, write_output
 from .replay import FileArgument
 
 
 def view_command(
     file: FileArgument,
-    output: OutputOption = "-",
+    output: Annotated[str, typer.Option(
+        "--output", "-o", metavar="PATH", show_default=False,
+        help="Write the page to this .html or .htm file (default: standard output).")] = "-",
     ruleset: RulesetOption = None,
     set_: SetOption = None,
 ) -> None:
@@ -21,6 +25,7 @@ def view_command(
     from ..records.replay import replay
     from ..render.html import viewer_html
 
+    check_suffix(output, (".html", ".htm"), "an HTML page")
     record = load_record(file, ruleset, set_)
     outcome = replay(record)
     report_problems(outcome.problems)

@@ -118,8 +118,8 @@ class Geometry:
         return "interior"
 
     def describe_extent(self) -> str:
-        return (f"{self.name(0)}-{self.name(self.size - 1)} "
-                f"(interior {self.name(self.width + 1)}-{self.name(self.size - self.width - 2)})")
+        return (f"{self.name(0)}-{self.name(self.size - 1)}; "
+                f"interior {self.name(self.width + 1)}-{self.name(self.size - self.width - 2)}")
 
     def straight_two(self, cell: int) -> int:
         """Interior cells two steps from `cell` in a straight orthogonal line (a well's bonus cells)."""

@@ -486,12 +486,10 @@ class Game:
         if holder is palace or (holder is not None and palace.size <= holder.size):
             return
         self.palace_tile[palace.colour] = palace
-        self.events.append(Event("palace-tile", f"the {palace.colour} palace tile goes to "
-                                 f"{self._holder_words(palace)} (palace size {palace.size})",
+        where = (f"a neutral palace (size {palace.size}): it stays on the board" if palace.owner == NEUTRAL
+                 else f"{self.players[palace.owner]} (palace size {palace.size})")
+        self.events.append(Event("palace-tile", f"the {palace.colour} palace tile goes to {where}",
                                  self.owner_name(palace.owner)))
-
-    def _holder_words(self, palace: Palace) -> str:
-        return "the board (neutral palace)" if palace.owner == NEUTRAL else self.players[palace.owner]
 
     def _tea_award(self, palace: Palace) -> None:
         if palace.colour != self.rules.tea_colour:
@@ -501,12 +499,14 @@ class Game:
         self.tea_claims += 1
         if not award:
             return
+        tiles = f"{award} tea tile{'s' if award != 1 else ''}"
         if palace.owner == NEUTRAL:
-            self.events.append(Event("tea", f"{award} tea tile(s) for the neutral claim leave the game"))
+            leave = "leaves" if award == 1 else "leave"
+            self.events.append(Event("tea", f"{tiles} for the neutral claim {leave} the game"))
         else:
             self.tea[palace.owner] += award
             name = self.players[palace.owner]
-            self.events.append(Event("tea", f"{name} takes {award} tea tile(s)", name))
+            self.events.append(Event("tea", f"{name} takes {tiles}", name))
 
     def _connect_walls(self, palace: Palace, walls: int) -> None:
         arms_by_tower: dict[int, set] = {}
@@ -526,19 +526,23 @@ class Game:
         previous = self.tower_tile[tower]
         self.tower_tile[tower] = palace
         if previous is None or previous.owner != palace.owner:
-            self.events.append(Event("tower-tile", f"tower tile {tower} goes to {self._holder_words(palace)} "
-                                     f"({palace.colour} palace at {self.geo.name(palace.roof)})",
+            at = f"{palace.colour} palace at {self.geo.name(palace.roof)}"
+            where = (f"the neutral {at}: it stays on the board" if palace.owner == NEUTRAL
+                     else f"{self.players[palace.owner]} ({at})")
+            self.events.append(Event("tower-tile", f"tower tile {tower} goes to {where}",
                                      self.owner_name(palace.owner)))
         waiting = self.tower_merchants_left.pop(tower, 0)
         if waiting:
+            merchants = "merchant" if waiting == 1 else f"{waiting} merchants"
             if palace.owner == NEUTRAL:
-                self.events.append(Event("tower-merchants", f"the {waiting} merchant(s) of tower {tower} "
-                                         "leave the game (neutral first holder)"))
+                leave = "leaves" if waiting == 1 else "leave"
+                self.events.append(Event("tower-merchants", f"the {merchants} of tower {tower} {leave} the game "
+                                         "(neutral first holder)"))
             else:
                 self.supply[palace.owner]["merchant"] += waiting
                 name = self.players[palace.owner]
-                self.events.append(Event("tower-merchants", f"{name} takes the {waiting} merchant(s) of "
-                                         f"tower {tower}", name))
+                self.events.append(Event("tower-merchants", f"{name} takes the {merchants} of tower {tower}",
+                                         name))
 
     # --- colour retirement ---------------------------------------------------------------------
     def _check_retirement(self, piece: str) -> None:

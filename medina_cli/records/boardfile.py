@@ -109,13 +109,16 @@ class _BoardReader(_Reader):
 
     def read(self) -> None:
         data, b = self.data, self.r
+        if data is None:
+            self.error("bad-format-tag", "the file is empty")
+            return
         if not isinstance(data, dict) or data.get("medina") != FORMAT_TAG:
-            found = data.get("medina") if isinstance(data, dict) else None
-            self.error("bad-format-tag", f"`medina:` must be {FORMAT_TAG!r}, found {found!r}", ("medina",))
+            found = self.lines.shown(data.get("medina"), "medina") if isinstance(data, dict) else "no mapping"
+            self.error("bad-format-tag", f"`medina:` must be {FORMAT_TAG!r}, found {found}", ("medina",))
             return
         for key in data:
             if not (isinstance(key, str) and (key.startswith("x-") or key in TOP_KEYS)):
-                self.error("unknown-key", f"unknown key {key!r} (valid: {', '.join(TOP_KEYS)}; "
+                self.error("unknown-key", f"unknown key {self.lines.shown_key(key)} (valid: {', '.join(TOP_KEYS)}; "
                            "prefix your own keys with x-)", (key,))
         if not self._ruleset() or not self._players():
             return
@@ -255,8 +258,9 @@ class _BoardReader(_Reader):
                 continue
             loose = [geo.name(c) for c, w in zip(cells[head:len(cells) - tail], walled[head:len(cells) - tail]) if w]
             if loose:
-                self.error("board-gate", f"wall(s) at {', '.join(loose)} between {towers} do not continue "
-                           "a run from a tower", ("grid",))
+                walls = f"the wall at {loose[0]} between {towers} does" if len(loose) == 1 else \
+                    f"the walls at {', '.join(loose)} between {towers} do"
+                self.error("board-gate", f"{walls} not continue a run from a tower", ("grid",))
             for c in cells[:head]:
                 b.wall_tower[c] = geo.tower_of_cell[start]
             for c in cells[len(cells) - tail:]:
@@ -275,7 +279,8 @@ class _BoardReader(_Reader):
             path = ("roofs", key)
             cell = geo.parse(key) if isinstance(key, str) else None
             if cell is None:
-                self.error("bad-cell", f"roof at {key!r}: not a cell of this board ({geo.describe_extent()})", path)
+                self.error("bad-cell", f"roof at {self.lines.shown_key(*path)}: not a cell of this board "
+                           f"({geo.describe_extent()})", path)
                 continue
             name = geo.name(cell)
             palace = palace_at.get(cell)
@@ -288,8 +293,8 @@ class _BoardReader(_Reader):
                            path)
                 continue
             if not isinstance(owner, str):
-                self.error("yaml-not-text", f"the owner of the roof at {name} is {yaml_type(owner)}; quote the name",
-                           path)
+                self.error("yaml-not-text", f"the owner of the roof at {name}, {self.lines.shown(owner, *path)}, is "
+                           f"read by YAML as {yaml_type(owner)}; quote the name", path)
                 continue
             if owner == "neutral":
                 seat = NEUTRAL
@@ -363,7 +368,8 @@ class _BoardReader(_Reader):
         out = {}
         for kind, entries in tiles.items():
             if kind not in ("palace", "tower") or not isinstance(entries, dict):
-                self.error("board-tiles", f"`tiles: {kind}` is not a mapping `palace: {{colour: holder}}` or "
+                written = self.lines.written_keys.get(("tiles", kind), kind)
+                self.error("board-tiles", f"`tiles: {written}` is not a mapping `palace: {{colour: holder}}` or "
                            "`tower: {number: holder}`", ("tiles", kind))
                 continue
             for key, holder in entries.items():
@@ -375,7 +381,8 @@ class _BoardReader(_Reader):
                     number = int(key) if isinstance(key, str) and key.isdigit() else key
                     tile_key = number if number in self.r.geo.tower_cell else None
                 if tile_key is None:
-                    self.error("board-tiles", f"no {kind} tile {key!r} in {self.r.ruleset.id}", path)
+                    self.error("board-tiles", f"no {kind} tile {self.lines.shown_key(*path)} in {self.r.ruleset.id}",
+                               path)
                     continue
                 owner = self._tile_owner(holder, path)
                 if owner is not False:
@@ -390,8 +397,8 @@ class _BoardReader(_Reader):
             return NEUTRAL
         if isinstance(holder, str) and holder in self.r.players:
             return self.r.players.index(holder)
-        self.error("board-tiles", f"tile holder {holder!r} is not a player ({', '.join(self.r.players)}), "
-                   "neutral or none", path)
+        self.error("board-tiles", f"tile holder {self.lines.shown(holder, *path)} is not a player "
+                   f"({', '.join(self.r.players)}), neutral or none", path)
         return False
 
 

@@ -17,7 +17,7 @@ from ..engine.board import geometry_for
 from ..errors import MedinaError, Problem, fail
 from ..rules.loader import builtin_ids, load_ruleset
 from .java_random import JavaRandom
-from .record import Action, Record, TurnEntry
+from .record import Action, Record, TurnEntry, either_or
 
 SGF_START = re.compile(r"\s*\(\s*;")
 STORY_START = re.compile(r"[^:\n]*?\bstory\s+[^,:\n]*,", re.IGNORECASE)
@@ -356,14 +356,14 @@ class TurnBuilder:
 
 # --- into record/1 ---------------------------------------------------------------------------------
 
-def parse_boardspace(text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None,
+def parse_boardspace(text: str, name: str, *, ruleset: str | None = None, overrides=(),
                      players: list[str] | None = None) -> Record:
     """A boardspace record as a `Record` (under its profile, or under `ruleset`); problems are collected
     like record/1's. `players` renames the seats (stories carry no names)."""
     record = Record(file=name)
     try:
         game = read_site_game(text, name)
-        _Converter(record, game, ruleset, overrides, base_dir, players).convert()
+        _Converter(record, game, ruleset, overrides, players).convert()
     except MedinaError as exc:
         if exc.unusable:
             raise
@@ -372,9 +372,9 @@ def parse_boardspace(text: str, name: str, *, ruleset: str | None = None, overri
 
 
 class _Converter:
-    def __init__(self, record: Record, game: SiteGame, ruleset, overrides, base_dir, players):
+    def __init__(self, record: Record, game: SiteGame, ruleset, overrides, players):
         self.r, self.game = record, game
-        self.ruleset_ref, self.overrides, self.base_dir, self.names = ruleset, overrides, base_dir, players
+        self.ruleset_ref, self.overrides, self.names = ruleset, overrides, players
 
     def error(self, code: str, message: str, **where) -> MedinaError:
         return fail(code, message, file=self.r.file, line=where.pop("line", self.game.line), **where)
@@ -386,7 +386,7 @@ class _Converter:
         for ruleset in (profile, r.ruleset):
             if game.players not in ruleset.player_counts:
                 raise self.error("unsupported-player-count", f"{ruleset.id} is for "
-                                 f"{', '.join(map(str, ruleset.player_counts))} players, not {game.players}")
+                                 f"{either_or(ruleset.player_counts)} players, not {game.players}")
         site_rules, rules = profile.for_players(game.players), r.ruleset.for_players(game.players)
         by_seat = self._seat_names()
         builder = TurnBuilder(game, rules)
@@ -407,7 +407,7 @@ class _Converter:
 
     def _ruleset(self, profile: str):
         try:
-            return load_ruleset(self.ruleset_ref or profile, self.overrides, base_dir=self.base_dir)
+            return load_ruleset(self.ruleset_ref or profile, self.overrides)
         except MedinaError as exc:
             exc.problem.file = exc.problem.file or ("--set" if exc.problem.code == "bad-set" else "--ruleset")
             raise MedinaError(exc.problem, usage=True)

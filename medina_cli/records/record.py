@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from ..engine.board import geometry_for
+from ..engine.game import SUPPLY_KEY
 from ..errors import Collected, MedinaError
 from ..rules.loader import Ruleset, load_ruleset
 from ..yamlio import LOADER, Lines, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
@@ -17,6 +18,8 @@ from ..yamlio import LOADER, Lines, base_dir_of, parse_or_collect, parse_yaml, r
 FORMAT_TAG = "record/1"
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
 RESERVED_PLAYER = "neutral"
+FORMAT_HINTS = {"board/1": " (a finished board: use `medina score`)",
+                "ruleset/1": " (a ruleset: use `medina rules show`)"}
 
 
 @dataclass(slots=True)
@@ -74,7 +77,7 @@ def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=
     `ignore_well`: set the setup's well aside when the ruleset has none (to compare editions)."""
     from .boardspace import is_boardspace, parse_boardspace
     if is_boardspace(name, text):
-        return parse_boardspace(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir)
+        return parse_boardspace(text, name, ruleset=ruleset, overrides=overrides)
     record = Record(file=name)
     parsed = _parse_turn_lines(text, name) or parse_or_collect(text, name, record.problems)
     if parsed is None:
@@ -85,11 +88,13 @@ def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=
 
 
 # A turn on one line, in plain scalars that YAML reads as the text they show: `  - Anna: orange B5, tea`
-# (the writer's layout). The player is a word; the placements hold letters, digits, spaces and commas.
-TURN_LINE = r"  - ([^\W\d_]\w*): ([A-Za-z](?:[A-Za-z0-9 ,]*[A-Za-z0-9,])?)"
+# (the writer's layout). The player is a word (shorter than YAML's 1024-character limit for a key);
+# the placements hold letters, digits, spaces and commas.
+TURN_LINE = r"  - ([^\W\d_]\w{0,99}): ([A-Za-z](?:[A-Za-z0-9 ,]*[A-Za-z0-9,])?)"
 TURN_LINE_RE = re.compile(TURN_LINE)
 TURN_LINES_RE = re.compile(f"(?:{TURN_LINE}(?:\n|\\Z))+")
 NEXT_UNINDENTED_RE = re.compile(r"\n[^ ]")
+OTHER_LINE_BREAKS = ("\r", "\x85", "\u2028", "\u2029")  # YAML counts these as line breaks too
 
 
 def _parse_turn_lines(text: str, name: str):
@@ -98,7 +103,7 @@ def _parse_turn_lines(text: str, name: str):
     (the caller then parses everything with YAML) whenever the layout is anything else or the rest
     does not parse; in every other case the data and lines are exactly what YAML gives."""
     head = text.find("\nturns:\n")
-    if head < 0:
+    if head < 0 or any(brk in text for brk in OTHER_LINE_BREAKS):
         return None
     turns_line = text.count("\n", 0, head + 1) + 1
     start = head + len("\nturns:\n")
@@ -116,9 +121,10 @@ def _parse_turn_lines(text: str, name: str):
         data, lines = parse_yaml(text[:start] + "\n" * len(pairs) + text[end:], name)
     except MedinaError:
         return None
-    if lines.get(("turns",)) != turns_line:
-        return None  # that `turns:` line was not the top-level key (it was inside a quoted text, say)
+    if lines.get(("turns",)) != turns_line or data["turns"] is not None:
+        return None  # that `turns:` line was not a top-level key of its own (inside a quoted text, say)
     data["turns"] = [{player: tokens} for player, tokens in pairs]
+    lines.written.pop(("turns",), None)  # the blanked block read as null
     for i, (player, _) in enumerate(pairs):
         lines[("turns", i)] = lines[("turns", i, player)] = turns_line + 1 + i
     return data, lines
@@ -142,16 +148,19 @@ class _Reader:
     def read(self) -> None:
         data = self.data
         if not isinstance(data, dict):
-            self.error("bad-format-tag", "not a Medina record: expected a mapping starting with `medina: record/1`")
+            self.error("bad-format-tag", "the file is empty" if data is None else
+                       "not a Medina record: expected a mapping starting with `medina: record/1`")
             return
         tag = data.get("medina")
         if tag != FORMAT_TAG:
-            hint = " (a finished board: use `medina score`)" if tag == "board/1" else ""
-            self.error("bad-format-tag", f"`medina:` must be {FORMAT_TAG!r}, found {tag!r}{hint}", ("medina",))
+            hint = FORMAT_HINTS.get(tag, "") if isinstance(tag, str) else ""
+            self.error("bad-format-tag", f"`medina:` must be {FORMAT_TAG!r}, found {self.lines.shown(tag, 'medina')}"
+                       f"{hint}", ("medina",))
             return
         for key in data:
             if not isinstance(key, str):
-                self.error("yaml-not-text", f"top-level key {key!r} is {yaml_type(key)}, not text", (key,))
+                self.error("yaml-not-text", f"top-level key {self.lines.shown_key(key)} is read by YAML as "
+                           f"{yaml_type(key)}, not text", (key,))
             elif key.startswith("x-"):
                 self.r.meta[key] = data[key]
             elif key not in TOP_KEYS:
@@ -169,8 +178,8 @@ class _Reader:
             if key in self.data:
                 value = self.data[key]
                 if not isinstance(value, str):
-                    self.error("yaml-not-text", f"`{key}` is {yaml_type(value)}; quote it to make it text"
-                               + (" (YAML reads an unquoted date as a date)" if key == "date" else ""), (key,))
+                    self.error("yaml-not-text", f"`{key}`: {self.lines.shown(value, key)} is read by YAML as "
+                               f"{yaml_type(value)}; quote it to make it text", (key,))
                 else:
                     self.r.meta[key] = value
         if "notes" in self.data:
@@ -186,10 +195,11 @@ class _Reader:
             self.error("missing-key", "missing `ruleset:` (a built-in id or a path)", ())
             return False
         if not isinstance(ref, str):
-            self.error("yaml-not-text", f"`ruleset` is {yaml_type(ref)}, not text", ("ruleset",))
+            self.error("yaml-not-text", f"`ruleset`: {self.lines.shown(ref, 'ruleset')} is read by YAML as "
+                       f"{yaml_type(ref)}; quote it to make it text", ("ruleset",))
             return False
         try:
-            self.r.ruleset = load_ruleset(ref, self.overrides, base_dir=self.base_dir)
+            self.r.ruleset = load_ruleset(ref, self.overrides, base_dir=None if self.ruleset_ref else self.base_dir)
         except MedinaError as exc:
             problem = exc.problem
             if self.ruleset_ref is not None or problem.code == "bad-set":
@@ -210,8 +220,8 @@ class _Reader:
         names = []
         for i, name in enumerate(players):
             if not isinstance(name, str):
-                self.error("yaml-not-text", f"player {name!r} is read by YAML as {yaml_type(name)}; quote the name",
-                           ("players", i))
+                self.error("yaml-not-text", f"player {self.lines.shown(name, 'players', i)} is read by YAML as "
+                           f"{yaml_type(name)}; quote the name", ("players", i))
                 return False
             if name.strip() != name or not name:
                 self.error("bad-players", f"player name {name!r} is empty or has surrounding spaces", ("players", i))
@@ -225,8 +235,8 @@ class _Reader:
             names.append(name)
         counts = self.r.ruleset.player_counts
         if len(names) not in counts:
-            self.error("unsupported-player-count", f"{self.r.ruleset.id} is for {', '.join(map(str, counts))} "
-                       f"players, not {len(names)}", ("players",))
+            self.error("unsupported-player-count", f"{self.r.ruleset.id} is for {either_or(counts)} players, "
+                       f"not {len(names)}", ("players",))
             return False
         self.r.players = names
         return True
@@ -247,8 +257,8 @@ class _Reader:
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
-                self.error("unknown-key", f"unknown setup key {key!r}{extra}; valid: {', '.join(wanted)}",
-                           ("setup", key))
+                self.error("unknown-key", f"unknown setup key {self.lines.shown_key('setup', key)}{extra}; "
+                           f"valid: {', '.join(wanted)}", ("setup", key))
         geo = geometry_for(rules)
         allowed = geo.interior & ~geo.edge_row
         cells = {}
@@ -260,9 +270,8 @@ class _Reader:
             value = setup[key]
             cell = geo.parse(value) if isinstance(value, str) else None
             if cell is None:
-                shown = repr(value) if isinstance(value, str) else yaml_type(value)
-                self.error("bad-cell", f"setup {key}: {shown} is not a cell of this board ({geo.describe_extent()})",
-                           ("setup", key))
+                self.error("bad-cell", f"setup {key}: {self.lines.shown(value, 'setup', key)} is not a cell of "
+                           f"this board ({geo.describe_extent()})", ("setup", key))
             elif not (allowed >> cell) & 1:
                 self.error("bad-setup", f"setup {key} {geo.name(cell)}: must be an interior cell off the edge row",
                            ("setup", key))
@@ -294,16 +303,19 @@ class _Reader:
             return TurnEntry(number, "?", line, [], readable=False)
         (player, text), = item.items()
         if not isinstance(player, str):
-            self.error("yaml-not-text", f"player {player!r} is read by YAML as {yaml_type(player)}; quote the name",
+            shown = self.lines.shown_key(*path, player)
+            self.error("yaml-not-text", f"player {shown} is read by YAML as {yaml_type(player)}; quote the name",
                        path, turn=number)
-            return TurnEntry(number, str(player), line, [], readable=False)
+            return TurnEntry(number, shown, line, [], readable=False)
         entry = TurnEntry(number, player, line, [])
         if player not in self.r.players:
             self.error("unknown-player", f"{player!r} is not in players ({', '.join(self.r.players)})", path,
                        turn=number, player=player)
             entry.readable = False
         if not isinstance(text, str) or not text.strip():
-            found = "nothing" if text is None or isinstance(text, str) else yaml_type(text)
+            written = self.lines.written.get(path + (player,))
+            found = ("nothing" if isinstance(text, str) or written == "" else yaml_type(text) if written is None
+                     else f"`{written}`, read by YAML as {yaml_type(text)}")
             self.error("bad-turn", f"the turn lists no placements (found {found}); write them after the colon, "
                        "e.g. `Anna: grey K8, wall A12`, or `pass`", path,
                        turn=number, player=player)
@@ -346,15 +358,23 @@ class _Reader:
             return Action("place", pieces[piece_word.lower()], cell)
         if piece_word.lower() not in pieces:
             from difflib import get_close_matches
-            valid = ", ".join(sorted({p for p in pieces.values()}))
-            guess = get_close_matches(piece_word.lower(), pieces, n=1)
-            hint = f"; did you mean {pieces[guess[0]]!r}?" if guess else ""
+            supplied = self._supplied(pieces)
+            valid = ", ".join(sorted(set(supplied.values())))
+            guess = get_close_matches(piece_word.lower(), supplied, n=1)
+            hint = f"; did you mean {supplied[guess[0]]!r}?" if guess else ""
             self.error("unknown-piece", f"{piece_word!r} is not a piece of {self.r.ruleset.id}{hint} (pieces: {valid})",
                        path, **where)
         else:
             self.error("bad-cell", f"{cell_word!r} is not a cell of this board ({geo.describe_extent()})",
                        path, **where)
         return None
+
+    def _supplied(self, pieces: dict) -> dict:
+        """The spellings in `pieces` of the pieces players of this count are given: no `neutral` without
+        neutral roofs in the supply (`merchant` always: the start merchant, and tower merchants)."""
+        rules = self.r.rules
+        return {word: piece for word, piece in pieces.items()
+                if rules.supply[SUPPLY_KEY.get(piece, "per_colour")] or piece == "merchant"}
 
     def _result(self):
         if "result" not in self.data:
@@ -367,9 +387,11 @@ class _Reader:
         clean = {}
         for name, value in result.items():
             if name not in self.r.players:
-                self.error("bad-result", f"result names {name!r}, who is not a player", path + (name,))
+                self.error("bad-result", f"result names {self.lines.shown_key(*path, name)}, who is not a player",
+                           path + (name,))
             elif isinstance(value, bool) or not isinstance(value, int):
-                self.error("bad-result", f"result for {name}: {value!r} is not a whole number", path + (name,))
+                self.error("bad-result", f"result for {name}: {self.lines.shown(value, *path, name)} is not a whole "
+                           "number", path + (name,))
             else:
                 clean[name] = value
                 self.r.result_lines[name] = self.lines.of(*path, name)
@@ -377,6 +399,12 @@ class _Reader:
         if missing:
             self.error("bad-result", f"result does not name {', '.join(missing)}", path)
         self.r.result = clean
+
+
+def either_or(counts) -> str:
+    """Player counts in words: "3 or 4", "2, 3 or 4"."""
+    words = [str(n) for n in counts]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 # --- the strict writer ---------------------------------------------------------------------------

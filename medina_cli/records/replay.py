@@ -15,14 +15,16 @@ class Replay:
     record: Record
     game: Game | None
     turns_played: int = 0  # entries of `turns` replayed completely
+    turns_asked: int = 0  # entries of `turns` the replay was to play (all, or the first `to_turn`)
     partial: int = 0  # placements of the refused turn that were made before the refusal
-    errors: list[Problem] = field(default_factory=list)
+    errors: list[Problem] = field(default_factory=list)  # the illegal turn the replay stopped at, if any
+    result_errors: list[Problem] = field(default_factory=list)  # claimed scores that differ from the replay's
     warnings: list[Problem] = field(default_factory=list)
     turn_events: list[tuple[int, list]] = field(default_factory=list)  # (turn number, events) per turn
 
     @property
     def problems(self) -> list[Problem]:
-        return self.record.problems.errors + self.errors
+        return self.record.problems.errors + self.errors + self.result_errors
 
     @property
     def valid(self) -> bool:
@@ -37,7 +39,9 @@ class Replay:
 
     @property
     def finished(self) -> bool:
-        return self.game is not None and self.game.finished and not self.errors
+        """Did the replay reach the end of the game (every turn asked for replayed legally, and nobody
+        can place)? A wrong claimed `result` does not change it."""
+        return self.game is not None and self.game.finished and self.turns_played == self.turns_asked
 
 
 def replay(record: Record, *, to_turn: int | None = None, check_result: bool = True) -> Replay:
@@ -45,8 +49,8 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
     if not record.playable:
         return Replay(record, None)
     game = Game(record.rules, record.players, record.merchant, record.well)
-    result = Replay(record, game, turn_events=[(0, list(game.events))])
     stop = len(record.turns) if to_turn is None else min(to_turn, len(record.turns))
+    result = Replay(record, game, turns_asked=stop, turn_events=[(0, list(game.events))])
     for entry in record.turns[:stop]:
         if not entry.readable:
             break  # its own problem is already reported; the rest cannot be trusted
@@ -70,12 +74,12 @@ def _problem(record, entry, code, message, placement=None) -> Problem:
 
 def _play_turn(game: Game, record: Record, entry) -> Problem | None:
     seat = record.players.index(entry.player)
-    if game.finished:
-        return _problem(record, entry, "game-over", "the game had already ended (nobody could place anything)")
-    if entry.actions[0].kind == "pass":
+    if entry.actions[0].kind == "pass":  # truthful after the game's end too: nobody can place
         if game.can_place(seat):
             return _problem(record, entry, "pass-while-able", f"{entry.player} passes but has a legal placement")
         return None
+    if game.finished:
+        return _problem(record, entry, "game-over", "the game had already ended (nobody could place anything)")
     if seat != game.to_move:
         expected = game.players[game.to_move]
         return _problem(record, entry, "out-of-turn", f"it is {expected}'s turn, not {entry.player}'s")
@@ -102,8 +106,9 @@ def _play_turn(game: Game, record: Record, entry) -> Problem | None:
 def _turn_over(game: Game, slots: int, done: int) -> str:
     """Why the turn had already ended after `done` actions."""
     if slots < game.rules.placements_per_turn:
-        return (f"the turn was over after {done}: in this edition the first {game.rules.opening_single} "
-                "turn(s) of the game have a single placement")
+        single = game.rules.opening_single
+        turns = "turn of the game has" if single == 1 else f"{single} turns of the game have"
+        return f"the turn was over after {done}: in this edition the first {turns} a single placement"
     if done < slots:
         return f"the turn was over after {done}: nothing else could be placed"
     tea = " (a tea tile may replace one of them)" if game.rules.tea_colour else ""
@@ -123,6 +128,6 @@ def _finish_checks(result: Replay, check_result: bool) -> None:
         totals = score_game(game).totals()
         for name, claimed in record.result.items():
             if totals[name] != claimed:
-                result.errors.append(Problem("result-mismatch", f"result claims {claimed} for {name}, "
-                                             f"the replay scores {totals[name]}", file=record.file,
-                                             line=record.result_lines.get(name), player=name))
+                result.result_errors.append(Problem("result-mismatch", f"result claims {claimed} for {name}, "
+                                                    f"the replay scores {totals[name]}", file=record.file,
+                                                    line=record.result_lines.get(name), player=name))

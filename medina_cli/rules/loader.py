@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import copy
+import difflib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -14,8 +15,9 @@ from pathlib import Path
 import yaml
 
 from ..errors import MedinaError, fail
-from ..yamlio import Lines, read_yaml
-from .schema import CORNERS, NAME_RE, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, SchemaError, Text, parameter_names
+from ..yamlio import Lines, parse_yaml, read_text
+from .schema import (CORNERS, NAME_RE, NOT_PLAY, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, SchemaError, Text,
+                     parameter_names)
 
 
 @lru_cache(maxsize=None)
@@ -132,70 +134,84 @@ def is_path(ref: str) -> bool:
 
 
 def load_ruleset(ref: str, overrides: list[str] | tuple = (), *, base_dir: Path | None = None) -> Ruleset:
-    """Load a built-in id or a ruleset file (relative paths resolve against `base_dir`), then apply
-    `--set PARAM=VALUE` overrides. Raises MedinaError."""
-    ruleset = copy.copy(_load_cached(_resolve_ref(ref, base_dir), ref))  # apply_overrides copies params
+    """Load a built-in id or a ruleset file, then apply `--set PARAM=VALUE` overrides. A relative
+    path resolves against `base_dir` (the directory of the file that names it), or the current
+    directory when None. Raises MedinaError."""
+    shown = _locate(ref, base_dir)
+    ruleset = copy.copy(_load_cached(str(Path(shown).resolve()), shown, ref))  # apply_overrides copies params
     if overrides:
         apply_overrides(ruleset, overrides)
     return ruleset
 
 
-def _resolve_ref(ref: str, base_dir: Path | None) -> str:
+def _locate(ref: str, base_dir: Path | None) -> str:
+    """The file `ref` names, as a path from the current directory (shown in messages)."""
     if is_path(ref):
-        path = Path(ref)
-        if not path.is_absolute() and base_dir is not None and not path.exists():
-            path = base_dir / path
-        return str(path.resolve())
+        return ref if base_dir is None else str(base_dir / ref)
     builtin = builtin_dir() / f"{ref}.yaml"
     if not builtin.is_file():
-        raise fail("unknown-ruleset", f"unknown ruleset {ref!r}; built-in rulesets: {', '.join(builtin_ids())} "
+        ids = builtin_ids()
+        close = difflib.get_close_matches(ref, ids, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise fail("unknown-ruleset", f"unknown ruleset {ref!r}{hint}; built-in rulesets: {', '.join(ids)} "
                    "(or give a path to a .yaml file)")
     return str(builtin)
 
 
 @lru_cache(maxsize=32)
-def _load_cached(resolved: str, ref: str) -> Ruleset:
-    raw, lines, name = _read_chain(resolved, ())
+def _load_cached(resolved: str, shown: str, ref: str) -> Ruleset:
+    raw, lines, name = _read_chain(resolved, shown, ())
     params = _validate(raw, lines, name, partial=False)
-    _cross_check(params, name, lines)
     builtin = Path(resolved).parent == builtin_dir()
     rid = params["id"] or Path(resolved).stem
     return Ruleset(id=rid, title=params["title"] or rid, source="built-in" if builtin else ref,
                    params=params, sources=list(params["sources"]))
 
 
-def _read_chain(path: str, seen: tuple) -> tuple[dict, Lines, str]:
-    """Read a ruleset file and the files it extends; return merged raw data, merged line map, name."""
+def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
+    """Read the ruleset file at `path` (`shown` in messages) and the files it extends; return merged
+    raw data, merged line map, name. A file that cannot be found is left for the caller to blame on
+    whatever named it (a record, `--ruleset`, an `extends:`)."""
     if path in seen:
         raise fail("ruleset-extends-cycle", "rulesets extend each other in a cycle: "
                    + " -> ".join(Path(p).name for p in seen + (path,)))
     try:
-        name, data, lines = read_yaml(path)
+        _, text = read_text(path)
+        data, lines = parse_yaml(text, shown)
     except MedinaError as exc:  # a ruleset that cannot be read makes the run unusable
-        if exc.problem.code == "file-not-found":
-            exc.problem.code = "unknown-ruleset"
         exc.unusable = True
+        if exc.problem.code == "file-not-found":
+            exc.problem.file, exc.problem.message = None, f"ruleset file {shown}: {exc.problem.message}"
+        else:
+            exc.problem.file = shown  # read_text names the resolved path
         raise
     if not isinstance(data, dict):
-        raise fail("ruleset-invalid", "a ruleset file must be a mapping", file=name, line=1, unusable=True)
+        raise fail("ruleset-invalid", "a ruleset file must be a mapping", file=shown, line=1, unusable=True)
     tag = data.get("medina")
     if isinstance(tag, str) and tag != "ruleset/1" and tag.partition("/")[0] in ("record", "board"):
         raise fail("ruleset-invalid", f"this is a {'game record' if tag.startswith('record') else 'finished board'} "
-                   f"(`medina: {tag}`), not a ruleset (`medina: ruleset/1`)", file=name, line=lines.of("medina"),
+                   f"(`medina: {tag}`), not a ruleset (`medina: ruleset/1`)", file=shown, line=lines.of("medina"),
                    unusable=True)
-    _validate(data, lines, name, partial=True)
+    _validate(data, lines, shown, partial=True)
     parent = data.get("extends")
     if parent is None:
-        return data, lines, name
-    parent_path = _resolve_ref(parent, Path(path).parent)
-    base, base_lines, _ = _read_chain(parent_path, seen + (path,))
+        return data, lines, shown
+    try:
+        parent_shown = _locate(parent, Path(shown).parent)
+        base, base_lines, _ = _read_chain(str(Path(parent_shown).resolve()), parent_shown, seen + (path,))
+    except MedinaError as exc:
+        if exc.problem.file is None:  # the parent is unknown, missing or closes a cycle: this file's fault
+            problem = exc.problem
+            problem.file, problem.line, problem.message = shown, lines.of("extends"), f"extends: {problem.message}"
+            exc.unusable = True
+        raise
     merged = _merge(base, {k: v for k, v in data.items() if k != "extends"})
     for key in ("id", "title", "sources"):  # identity is never inherited
         if key not in data:
             merged.pop(key, None)
     merged_lines = Lines({k: v for k, v in base_lines.items()})
     merged_lines.update(lines)
-    return merged, merged_lines, name
+    return merged, merged_lines, shown
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -209,42 +225,48 @@ def _merge(base: dict, over: dict) -> dict:
 
 
 def _validate(data: dict, lines: Lines, name: str, *, partial: bool) -> dict:
+    """The data checked against the schema; a complete ruleset (not `partial`) is cross-checked too."""
     try:
-        return SCHEMA.check(data, (), partial)
+        params = SCHEMA.check(data, (), partial)
+        if not partial:
+            _cross_check(params)
+        return params
     except SchemaError as exc:
-        where = ".".join(map(str, exc.path)) or "top level"
-        raise fail("ruleset-invalid", f"{where}: {exc.message}", file=name, line=lines.of(*exc.path), unusable=True)
+        raise fail("ruleset-invalid", f"{_dotted(exc.path) or 'top level'}: {exc.message}", file=name,
+                   line=lines.of(*exc.path), unusable=True)
 
 
-def _cross_check(p: dict, name: str, lines: Lines) -> None:
-    def bad(path: tuple, message: str):
-        raise fail("ruleset-invalid", f"{'.'.join(map(str, path))}: {message}", file=name,
-                   line=lines.of(*path), unusable=True)
+def _dotted(path) -> str:
+    return ".".join(map(str, path))
 
+
+def _cross_check(p: dict) -> None:
+    """What the schema alone cannot check: entries for every player count, towers, colours, tea."""
     for n in p["players"]:
         for section in (("board", "interior"), ("supply",)):
             table = p[section[0]] if len(section) == 1 else p[section[0]][section[1]]
             if n not in table:
-                bad(section, f"no entry for {n} players (players lists {p['players']})")
+                raise SchemaError(section, f"no entry for {n} players (players lists {p['players']})")
     for n, size in p["board"]["interior"].items():
         if len(size) != 2:
-            bad(("board", "interior", n), "expected [columns, rows]")
+            raise SchemaError(("board", "interior", n), "expected [columns, rows]")
     towers = p["board"]["towers"]
     if sorted(towers) != sorted(CORNERS) or sorted(towers.values()) != [1, 2, 3, 4]:
-        bad(("board", "towers"), "give each corner NW, NE, SE, SW a distinct tower number 1-4")
+        raise SchemaError(("board", "towers"), "give each corner NW, NE, SE, SW a distinct tower number 1-4")
     letters = set()
     for colour, spec in p["colours"].items():
         if not NAME_RE.match(colour) or colour in ("roof", "neutral", "stable", "merchant", "wall", "tea", "pass"):
-            bad(("colours", colour), "a colour name is a lower-case word that is not a piece name")
+            raise SchemaError(("colours", colour), "a colour name is a lower-case word that is not a piece name")
         letter = spec["letter"]
         if len(letter) != 1 or not letter.islower() or letter in RESERVED_LETTERS or letter in letters:
-            bad(("colours", colour, "letter"), f"{letter!r}: need one distinct lower-case letter other than m, s, w")
+            raise SchemaError(("colours", colour, "letter"),
+                              f"{letter!r}: need one distinct lower-case letter other than m, s, w")
         letters.add(letter)
     if not p["colours"]:
-        bad(("colours",), "at least one colour is needed")
+        raise SchemaError(("colours",), "at least one colour is needed")
     tea = p["tea"]["colour"]
     if tea is not None and tea not in p["colours"]:
-        bad(("tea", "colour"), f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})")
+        raise SchemaError(("tea", "colour"), f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})")
 
 
 def _spec_at(path: list[str]):
@@ -267,18 +289,48 @@ def _spec_at(path: list[str]):
     return spec, keys
 
 
+def _closest_parameter(param: str) -> str | None:
+    """The parameter a misspelt dotted name most likely means: its first unknown key replaced by the
+    closest key at that level, else the closest of all names."""
+    parts, spec = param.split("."), SCHEMA
+    for i, part in enumerate(parts):
+        if isinstance(spec, MapOf):
+            spec = spec.value
+        elif isinstance(spec, Fields) and part in spec.fields:
+            spec = spec.fields[part]
+        else:
+            keys = [k for k in spec.fields if i or k not in NOT_PLAY] if isinstance(spec, Fields) else []
+            for key in difflib.get_close_matches(part, keys, n=1):
+                guess = [*parts[:i], key, *parts[i + 1:]]
+                if _spec_at(guess)[0] is not None:
+                    return ".".join(guess)
+            break
+    return next(iter(difflib.get_close_matches(param, parameter_names(), n=1)), None)
+
+
+def _bad_set(message: str) -> MedinaError:
+    return fail("bad-set", message, unusable=True)
+
+
 def apply_overrides(ruleset: Ruleset, overrides) -> None:
-    """Apply `PARAM=VALUE` strings in place; unknown parameters list the valid names."""
+    """Apply `PARAM=VALUE` strings in place; an unknown parameter gets the closest name and the valid ones."""
     params = copy.deepcopy(ruleset.params)
+    applied = []  # (item, keys) of each override, to blame a value the schema refuses on its override
     for item in overrides:
         param, sep, raw = item.partition("=")
+        param = param.strip()
         if not sep:
-            raise fail("bad-set", f"{item!r}: expected PARAM=VALUE, e.g. towers.reconnect=every_new_contact",
-                       unusable=True)
-        spec, keys = _spec_at(param.strip().split("."))
+            raise _bad_set(f"{item!r}: expected PARAM=VALUE, e.g. towers.reconnect=every_new_contact")
+        parts = param.split(".")
+        if parts[0] in NOT_PLAY:
+            hint = " (to play by another ruleset, use --ruleset)" if parts[0] == "extends" else ""
+            raise _bad_set(f"{item!r}: `{parts[0]}` is not a parameter: it names or describes the ruleset and "
+                           f"does not change play{hint}")
+        spec, keys = _spec_at(parts)
         if spec is None:
-            raise fail("bad-set", f"{item!r}: no such parameter. Valid parameters: "
-                       + ", ".join(parameter_names()), unusable=True)
+            guess = _closest_parameter(param)
+            raise _bad_set(f"{item!r}: no such parameter" + (f"; did you mean {guess}?" if guess else ".")
+                           + " Valid parameters: " + ", ".join(parameter_names()))
         raw = raw.strip()
         if isinstance(spec, (Choice, Text)) and not raw.startswith(("[", "{")):
             value = None if raw in ("null", "~") else raw.strip("\"'")
@@ -286,16 +338,28 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             try:
                 value = yaml.safe_load(raw)
             except yaml.YAMLError:
-                raise fail("bad-set", f"{item!r}: unreadable value", unusable=True)
+                raise _bad_set(f"{item!r}: unreadable value")
         target = params
         for key in keys[:-1]:
             target = target.setdefault(key, {})
         target[keys[-1]] = value
+        applied.append((item, tuple(keys)))
     try:
         params = SCHEMA.check(params, (), False)
+        _cross_check(params)
     except SchemaError as exc:
-        raise fail("bad-set", f"{'.'.join(map(str, exc.path))}: {exc.message}", unusable=True)
-    _cross_check(params, "--set", Lines())
+        raise _override_error(exc, applied)
     ruleset.params = params
     ruleset.rules_by_players = {}  # a new dict: copies of the unchanged ruleset keep sharing theirs
     ruleset.source += " with --set " + ", ".join(overrides)
+
+
+def _override_error(exc: SchemaError, applied: list[tuple[str, tuple]]) -> MedinaError:
+    """A value refused after `--set`, blamed on the overrides of that parameter (all of them when the
+    trouble is how the ruleset fits together, e.g. `players` without a board for the new count)."""
+    path = tuple(exc.path)
+    blamed = [(item, keys) for item, keys in applied if path[:len(keys)] == keys or keys[:len(path)] == path]
+    if len(blamed) == 1 and blamed[0][1] == path:
+        return _bad_set(f"{blamed[0][0]!r}: {exc.message}")
+    items = ", ".join(repr(item) for item, _ in blamed or applied)
+    return _bad_set(f"{items}: {_dotted(path)}: {exc.message}")

@@ -38,6 +38,10 @@ class Spec:
     def allowed(self) -> str:
         return ""
 
+    def allowed_values(self) -> list | None:
+        """Every value allowed here (of each entry, for a list or mapping); None: free text."""
+        return None
+
 
 @dataclass
 class Int(Spec):
@@ -55,6 +59,9 @@ class Int(Spec):
     def allowed(self):
         return f"{self.low}..{self.high}"
 
+    def allowed_values(self):
+        return list(range(self.low, self.high + 1))
+
 
 @dataclass
 class Bool(Spec):
@@ -67,6 +74,9 @@ class Bool(Spec):
 
     def allowed(self):
         return "true, false"
+
+    def allowed_values(self):
+        return [True, False]
 
 
 @dataclass
@@ -97,6 +107,9 @@ class Choice(Spec):
     def allowed(self):
         return ", ".join(map(str, self.choices)) + (", null" if self.nullable else "")
 
+    def allowed_values(self):
+        return [*self.choices, *([None] if self.nullable else [])]
+
 
 @dataclass
 class ListOf(Spec):
@@ -114,6 +127,9 @@ class ListOf(Spec):
 
     def allowed(self):
         return f"list of {self.item.type_name}" + (f" ({self.item.allowed()})" if self.item.allowed() else "")
+
+    def allowed_values(self):
+        return self.item.allowed_values()
 
 
 @dataclass
@@ -136,6 +152,9 @@ class MapOf(Spec):
 
     def allowed(self):
         return f"{self.key_label} ({self.key.allowed()}) → {self.value.type_name}"
+
+    def allowed_values(self):
+        return self.value.allowed_values()
 
 
 @dataclass
@@ -252,19 +271,24 @@ SCHEMA = Fields("a Medina ruleset", fields={
 })
 
 
-def parameter_rows(spec: Spec = SCHEMA, prefix: str = "") -> list[tuple[str, str, str, str, str]]:
-    """(path, type, allowed, default, meaning) for every parameter, for docs and `--set` help."""
-    rows = []
+NOT_PLAY = ("medina", "id", "title", "extends", "kind", "sources")  # name and describe a ruleset; `--set` refuses them
+
+
+def parameters(spec: Spec = SCHEMA, prefix: str = "") -> list[tuple[str, Spec]]:
+    """(dotted path, spec) of every parameter; `<players>`-style parts stand for a mapping's keys."""
     if isinstance(spec, Fields):
-        for key, sub in spec.fields.items():
-            rows.extend(parameter_rows(sub, f"{prefix}{key}" if not prefix else f"{prefix}.{key}"))
-        return rows
+        return [row for key, sub in spec.fields.items()
+                for row in parameters(sub, f"{prefix}.{key}" if prefix else key)]
     if isinstance(spec, MapOf) and isinstance(spec.value, Fields):
-        for key, sub in spec.value.fields.items():
-            rows.extend(parameter_rows(sub, f"{prefix}.<{spec.key_label}>.{key}"))
-        return rows
-    default = "required" if spec.default is REQUIRED else yaml_flow(spec.default)
-    return [(prefix, spec.type_name, spec.allowed(), default, spec.doc)]
+        return [row for key, sub in spec.value.fields.items()
+                for row in parameters(sub, f"{prefix}.<{spec.key_label}>.{key}")]
+    return [(prefix, spec)]
+
+
+def parameter_rows() -> list[tuple[str, str, str, str, str]]:
+    """(path, type, allowed, default, meaning) for every parameter, as text for docs and tables."""
+    return [(path, spec.type_name, spec.allowed(), "required" if spec.default is REQUIRED else yaml_flow(spec.default),
+             spec.doc) for path, spec in parameters()]
 
 
 def yaml_flow(value) -> str:
@@ -274,4 +298,5 @@ def yaml_flow(value) -> str:
 
 
 def parameter_names() -> list[str]:
-    return [row[0] for row in parameter_rows()]
+    """The dotted names `--set` accepts: every parameter that changes play."""
+    return [path for path, _ in parameters() if path.split(".")[0] not in NOT_PLAY]

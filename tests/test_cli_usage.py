@@ -1,0 +1,100 @@
+"""The command line as a user meets it: closed pipes, directory expansion, help texts, --version,
+and `moves` on a record with an illegal placement."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from importlib.metadata import version
+
+import pytest
+
+from conftest import EXAMPLES, ROOT, record_text
+from scorekit import run
+
+GAME = str(EXAMPLES / "original-2001-4p.yaml")
+# Ben's grey D4 is fine, his wall D5 is not (walls go on the ring): replay stops inside turn 2
+ILLEGAL = record_text("original-2001", ["Anna", "Ben", "Cleo"], ["Anna: wall A12, wall A11", "Ben: grey D4, wall D5"])
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGPIPE"), reason="no SIGPIPE on this platform")
+@pytest.mark.parametrize("args", [("score", GAME), ("replay", GAME), ("compare", GAME), ("moves", GAME, "--to", "3"),
+                                  ("validate", str(EXAMPLES))], ids=lambda a: a[0])
+def test_a_closed_pipe_ends_the_process_quietly_by_sigpipe(args):
+    reader, writer = os.pipe()
+    proc = subprocess.Popen([sys.executable, "-m", "medina_cli", *args], stdout=writer, stderr=subprocess.PIPE,
+                            cwd=ROOT)
+    os.close(writer)
+    os.close(reader)  # the reader is gone before medina has started writing
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGPIPE and err == b""
+
+
+def test_directories_skip_hidden_files_rulesets_and_boards(tmp_path):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "a.yaml").write_text(record_text("original-2001", ["A", "B", "C"], ["A: wall A12, wall A11"]))
+    site = tmp_path / ".venv" / "lib" / "site-packages"
+    site.mkdir(parents=True)
+    (site / "config.yaml").write_text("key: value\n")
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n")
+    (tmp_path / "house.yaml").write_text("# my house rules\nmedina: ruleset/1\nextends: original-2001\n")
+    (tmp_path / "end.yml").write_text((ROOT / "tests/fixtures/boards/e1-original-2001.yaml").read_text())
+    code, out, err = run("validate", tmp_path, "--json")
+    assert code == 0
+    assert [r["file"] for r in json.loads(out)["results"]] == [str(tmp_path / "games" / "a.yaml")]
+    assert err.splitlines() == [f"{tmp_path / 'end.yml'}: skipped: a finished board, not a record (use medina score)",
+                                f"{tmp_path / 'house.yaml'}: skipped: a ruleset, not a record"]
+    code, out, _ = run("validate", tmp_path / "house.yaml")  # named on the command line: validated as before
+    assert code == 1 and "[bad-format-tag]" in out
+
+
+def test_single_file_commands_refuse_a_directory(tmp_path):
+    for command in ("score", "replay", "moves", "render", "view"):
+        code, out, err = run(command, tmp_path)
+        assert code == 2 and out == "" and "is a directory; this command takes one record" in err, command
+
+
+COMMANDS = [("validate",), ("replay",), ("moves",), ("score",), ("compare",), ("render",), ("view",), ("simulate",),
+            ("import", "boardspace")]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_help_shows_plain_metavars(command):
+    code, out, _ = run(*command, "--help")
+    assert code == 0
+    usage = next(line for line in out.splitlines() if "Usage:" in line).split()
+    if command != ("simulate",):
+        assert usage[-1] == ("FILE..." if command == ("validate",) else "FILE")
+    for odd in ("{", "<str>", "<int", "[x>=", "[default: -]", "…"):
+        assert odd not in out, odd
+
+
+def test_help_of_simulate_says_a_ruleset_is_required():
+    out = " ".join(run("simulate", "--help")[1].split())
+    assert "One of --ruleset and --rulesets is required" in out
+
+
+def test_to_must_be_a_whole_number():
+    code, _, err = run("score", GAME, "--to", "abc")
+    assert code == 2 and "'abc' is not a whole number (≥ 0)" in err and "int range" not in err
+
+
+def test_version():
+    code, out, _ = run("--version")
+    assert code == 0 and out == f"medina-cli {version('medina-cli')}\n"
+
+
+def test_moves_of_an_invalid_record_lists_them_where_replay_stopped(tmp_path):
+    source = tmp_path / "illegal.yaml"
+    source.write_text(ILLEGAL)
+    code, out, err = run("moves", source, "--no-color")
+    assert code == 1 and "turn 2 placement 2, Ben: wall D5" in err and "[wrong-square]" in err
+    assert "where the replay stopped (turn 2 is illegal): Ben to move" in out
+    assert "  grey        4: C4 D3 D5 E4" in out  # his grey palace, begun at D4, must grow
+    code, out, _ = run("moves", source, "--json")
+    doc = json.loads(out)
+    assert code == 1 and doc["format"] == "medina-moves/1" and doc["player"] == "Ben" and doc["after_turn"] == 1
+    assert [p for p in doc["placements"] if p.startswith("grey")] == ["grey C4", "grey D3", "grey D5", "grey E4"]
