@@ -137,6 +137,12 @@ class Problem:
         }
 
 
+def in_words(items, word: str = "or") -> str:
+    """A list in words: "3 or 4", "2, 3 or 4", "Anna and Ben"."""
+    words = [str(item) for item in items]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {word} {words[-1]}"
+
+
 class MedinaError(Exception):
     """An error that stops the current operation; carries one `Problem`."""
 

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from ..errors import in_words
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record_or_board,
                      replay_to, report_problems, say, warn)
 
@@ -96,13 +97,9 @@ def _print_sheet(name: str, position, sheet, state: str, no_color: bool) -> None
         for tile in sheet.undetermined:
             what = (f"{tile['colour']} palace tile ({values[tile['colour']]} points)" if tile["tile"] == "palace"
                     else f"tower tile {tile['tower']} ({tile['tower']} points)")
-            say(f"  {what}: {_either(tile['candidates'], 'or')}")
+            say(f"  {what}: {in_words(tile['candidates'])}")
         say("  (name their holders under `tiles:` in the board file to complete the score)")
     say(_winner_line(sheet, state))
-
-
-def _either(names: list[str], word: str) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
 
 
 def _winner_line(sheet, state: str) -> str:
@@ -112,10 +109,10 @@ def _winner_line(sheet, state: str) -> str:
         return "Winner: cannot be decided without the undetermined tiles."
     if sheet.undetermined:
         title = "Shared win" if len(winners) > 1 else "Winner"
-        return f"{title}: {_either(winners, 'and')}, whoever holds the undetermined tiles."
+        return f"{title}: {in_words(winners, 'and')}, whoever holds the undetermined tiles."
     points = totals[winners[0]]
     if not state.startswith(("final", "finished")):
-        return f"Leading: {_either(winners, 'and')} ({points} points)."
+        return f"Leading: {in_words(winners, 'and')} ({points} points)."
     if len(winners) > 1:
-        return f"Shared win: {_either(winners, 'and')} with {points} points each."
+        return f"Shared win: {in_words(winners, 'and')} with {points} points each."
     return f"Winner: {winners[0]} with {points} points."

@@ -59,8 +59,8 @@ def simulate_command(
     for ref in refs:
         loaded.append(load_or_exit(ref, overrides))
         if players not in loaded[-1].player_counts:
-            from ..records.record import either_or
-            warn(f"{ref} is for {either_or(loaded[-1].player_counts)} players, not {players}")
+            from ..errors import in_words
+            warn(f"{ref} is for {in_words(loaded[-1].player_counts)} players, not {players}")
             raise typer.Exit(2)
     out_dir = _prepare_out(out, [r.id for r in loaded]) if out is not None else None
     results = []

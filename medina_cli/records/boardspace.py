@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.board import geometry_for
-from ..errors import MedinaError, Problem, fail
+from ..errors import MedinaError, Problem, fail, in_words
 from ..rules.loader import builtin_ids, load_ruleset
 from .java_random import JavaRandom
-from .record import Action, Record, TurnEntry, either_or
+from .record import Action, Record, TurnEntry
 
 SGF_START = re.compile(r"\s*\(\s*;")
 STORY_START = re.compile(r"[^:\n]*?\bstory\s+[^,:\n]*,", re.IGNORECASE)
@@ -386,7 +386,7 @@ class _Converter:
         for ruleset in (profile, r.ruleset):
             if game.players not in ruleset.player_counts:
                 raise self.error("unsupported-player-count", f"{ruleset.id} is for "
-                                 f"{either_or(ruleset.player_counts)} players, not {game.players}")
+                                 f"{in_words(ruleset.player_counts)} players, not {game.players}")
         site_rules, rules = profile.for_players(game.players), r.ruleset.for_players(game.players)
         by_seat = self._seat_names()
         builder = TurnBuilder(game, rules)

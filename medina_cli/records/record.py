@@ -11,7 +11,7 @@ import yaml
 
 from ..engine.board import geometry_for
 from ..engine.game import SUPPLY_KEY
-from ..errors import Collected, MedinaError
+from ..errors import Collected, MedinaError, in_words
 from ..rules.loader import Ruleset, load_ruleset
 from ..yamlio import LOADER, Lines, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 
@@ -235,7 +235,7 @@ class _Reader:
             names.append(name)
         counts = self.r.ruleset.player_counts
         if len(names) not in counts:
-            self.error("unsupported-player-count", f"{self.r.ruleset.id} is for {either_or(counts)} players, "
+            self.error("unsupported-player-count", f"{self.r.ruleset.id} is for {in_words(counts)} players, "
                        f"not {len(names)}", ("players",))
             return False
         self.r.players = names
@@ -399,12 +399,6 @@ class _Reader:
         if missing:
             self.error("bad-result", f"result does not name {', '.join(missing)}", path)
         self.r.result = clean
-
-
-def either_or(counts) -> str:
-    """Player counts in words: "3 or 4", "2, 3 or 4"."""
-    words = [str(n) for n in counts]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 # --- the strict writer ---------------------------------------------------------------------------
