@@ -89,7 +89,8 @@ CODES: dict[str, str] = {
 
 WARNING_CODES: dict[str, str] = {
     "unfinished": "The record stops before the game ends.",
-    "result-unchecked": "A `result` is given but the record is unfinished, so it is not checked.",
+    "result-unchecked": "A `result` is given but not checked: the record is unfinished, or it is played under "
+    "another ruleset or with `--set` than it names (the result was claimed under its own).",
     "boardspace-turn-dropped": "A boardspace.net record stops inside a turn that still needed a placement; "
     "that unfinished turn is left out.",
     "boardspace-start-merchant": "boardspace.net gives seat A the extra merchant that pays for the start "

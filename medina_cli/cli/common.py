@@ -190,6 +190,14 @@ def report_problems(problems) -> None:
         warn(problem.human())
 
 
+def report_replay(outcome) -> None:
+    """A replay's errors, then its warnings (but `unfinished`: every command says where the game stands)."""
+    report_problems(outcome.problems)
+    for problem in outcome.warnings:
+        if problem.code != "unfinished":
+            warn("warning: " + problem.human())
+
+
 def load_or_exit(ref: str, overrides=(), *, base_dir=None):
     """The ruleset `ref`, or exit 2 with a one-line message (unknown id, unreadable or invalid file)."""
     from ..errors import MedinaError

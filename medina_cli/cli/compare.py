@@ -45,6 +45,7 @@ def compare(
     2 unusable input or usage error.
     """
     from ..errors import MedinaError
+    from ..records.boardspace import is_boardspace
     from ..records.record import parse_record
     from ..yamlio import base_dir_of, parse_yaml, read_text
 
@@ -52,7 +53,7 @@ def compare(
     refuse_directory(file, "compare takes one record file")
     try:
         name, text = read_text(file)
-        data, _ = parse_yaml(text, name)
+        data = _site_record_header(text, name) if is_boardspace(name, text) else parse_yaml(text, name)[0]
     except MedinaError as exc:
         warn(exc.problem.human())
         raise typer.Exit(2 if exc.unusable else 1)
@@ -72,6 +73,18 @@ def compare(
     else:
         _print(name, players, data, outcomes, diffs)
     raise typer.Exit(0 if any(o.comparable for o in outcomes) else 1)
+
+
+def _site_record_header(text: str, name: str) -> dict:
+    """What compare needs of a boardspace.net record (`.sgf` or story), as record/1 keys: its profile,
+    players, setup and turns (empty when it cannot be converted: the reader then says why)."""
+    from ..records.record import parse_record
+    record = parse_record(text, name)
+    if record.ruleset is None or not record.players:
+        return {}
+    setup = {"merchant": record.merchant, **({"well": record.well} if record.well is not None else {})}
+    return {"medina": "record/1", "ruleset": record.ruleset.id, "players": record.players, "setup": setup,
+            "turns": record.turns}
 
 
 def _default_refs(own: str, players: int, base_dir) -> list[str]:

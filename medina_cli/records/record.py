@@ -53,6 +53,7 @@ class Record:
     result_lines: dict[str, int] = field(default_factory=dict)
     meta: dict = field(default_factory=dict)  # event, date, notes and x- keys, kept as read
     problems: Collected = field(default_factory=Collected)
+    other_rules: str | None = None  # played otherwise than the record says (--ruleset, --set): how, in words
 
     @property
     def rules(self):
@@ -136,6 +137,16 @@ def _reads_as_text(plain: str) -> bool:
     return not any(regexp.match(plain) for _, regexp in LOADER.yaml_implicit_resolvers.get(plain[:1], ()))
 
 
+def other_rules_words(own, ruleset_ref: str | None, overrides) -> str | None:
+    """How a record named `own` is played otherwise than it says (`--ruleset`, `--set`), in words; None: as it says."""
+    how = []
+    if ruleset_ref is not None and ruleset_ref != own:
+        how.append(f"under {ruleset_ref}")
+    if overrides:
+        how.append("with --set " + ", ".join(overrides))
+    return " ".join(how) or None
+
+
 class _Reader:
     def __init__(self, record: Record, data, lines: Lines, ruleset_ref, overrides, base_dir, ignore_well=False):
         self.r, self.data, self.lines = record, data, lines
@@ -203,6 +214,7 @@ class _Reader:
             return False
         try:
             self.r.ruleset = load_ruleset(ref, self.overrides, base_dir=None if self.ruleset_ref else self.base_dir)
+            self.r.other_rules = other_rules_words(self.data.get("ruleset"), self.ruleset_ref, self.overrides)
         except MedinaError as exc:
             problem = exc.problem
             if self.ruleset_ref is not None or problem.code == "bad-set":

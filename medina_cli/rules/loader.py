@@ -17,7 +17,7 @@ import yaml
 from ..errors import MedinaError, fail
 from ..yamlio import Lines, parse_yaml, read_text
 from .schema import (CORNERS, NAME_RE, NOT_PLAY, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, SchemaError, Text,
-                     parameter_names)
+                     parameter_names, words_back)
 
 
 @lru_cache(maxsize=None)
@@ -192,6 +192,7 @@ def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
         raise fail("ruleset-invalid", f"this is a {'game record' if tag.startswith('record') else 'finished board'} "
                    f"(`medina: {tag}`), not a ruleset (`medina: ruleset/1`)", file=shown, line=lines.of("medina"),
                    unusable=True)
+    words_back(data, lines.written)
     _validate(data, lines, shown, partial=True)
     parent = data.get("extends")
     if parent is None:

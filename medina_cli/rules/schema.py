@@ -271,6 +271,36 @@ SCHEMA = Fields("a Medina ruleset", fields={
 })
 
 
+def spec_at(path: tuple):
+    """The spec of the value at `path` (keys and list indices) in a ruleset document; None: no such place."""
+    spec = SCHEMA
+    for key in path:
+        if isinstance(spec, Fields) and key in spec.fields:
+            spec = spec.fields[key]
+        elif isinstance(spec, (MapOf, ListOf)):
+            spec = spec.value if isinstance(spec, MapOf) else spec.item
+        else:
+            return None
+    return spec
+
+
+def words_back(data, written: dict) -> None:
+    """Put back, in place, the text as `written` where YAML read another type (`off` and `no` as booleans,
+    `2003` as a number) but the schema wants words: one of a Choice's words, or any Text but null."""
+    for path, text in written.items():
+        spec = spec_at(path)
+        wanted = (isinstance(spec, Choice) and text in spec.choices) or (
+            isinstance(spec, Text) and _value_at(data, path) is not None)
+        if wanted:
+            _value_at(data, path[:-1])[path[-1]] = text
+
+
+def _value_at(data, path: tuple):
+    for key in path:
+        data = data[key]
+    return data
+
+
 NOT_PLAY = ("medina", "id", "title", "extends", "kind", "sources")  # name and describe a ruleset; `--set` refuses them
 
 
