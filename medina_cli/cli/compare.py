@@ -35,7 +35,7 @@ def compare(
         name, text = read_text(file)
         record = parse_record(text, name, base_dir=base_dir_of(file))
     except MedinaError as exc:
-        warn(exc.problem.human())
+        warn(exc.human())
         raise typer.Exit(2 if exc.unusable else 1)
     if not record.players:
         report_problems(record.problems.errors)  # says why the record cannot be read
