@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -178,11 +179,32 @@ def write_output(path: str, text: str, source: str) -> None:
         warn(f"{path}: refusing to overwrite the input file; choose another output file")
         raise typer.Exit(2)
     try:
-        target.write_text(text, encoding="utf-8")
+        write_atomically(target, text)
     except OSError as exc:
         warn(f"{path}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(2)
     warn(f"wrote {path}")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to a new file beside `path`, then rename it to `path`: readers never see half a
+    file, and a failure leaves `path` as it was. An existing file keeps its permissions."""
+    import tempfile
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        if path.exists():
+            os.chmod(temp, path.stat().st_mode & 0o7777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temp, 0o666 & ~umask)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 def report_problems(problems) -> None:
