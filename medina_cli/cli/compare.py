@@ -61,7 +61,8 @@ def compare(
     if not isinstance(data, dict):
         data = {}
     players = data.get("players")
-    if data.get("medina") != "record/1" or not isinstance(players, list) or not isinstance(data.get("ruleset"), str):
+    if (data.get("medina") != "record/1" or not isinstance(data.get("ruleset"), str) or not isinstance(players, list)
+            or not all(isinstance(player, str) for player in players)):
         report_problems(parse_record(text, name, base_dir=base_dir).problems.errors)  # says what is wrong
         raise typer.Exit(1)
     refs = list(dict.fromkeys(refs)) if refs else _default_refs(data["ruleset"], len(players), base_dir)
