@@ -48,7 +48,7 @@ CASES = [
     ("no-tag", HEAD.replace("medina: record/1\n", ""), ("bad-format-tag", 1, None, None, None)),
     ("number-key", HEAD + GOOD_TURNS + "7: seven\n", ("yaml-not-text", 9, None, None, None)),
     ("unknown-key", HEAD + GOOD_TURNS + "winner: Anna\n", ("unknown-key", 9, None, None, None)),
-    ("unquoted-date", HEAD + GOOD_TURNS + "date: 2025-03-14\n", ("yaml-not-text", 9, None, None, None)),
+    ("event-date", HEAD + GOOD_TURNS + "event: 2025-03-14\n", ("yaml-not-text", 9, None, None, None)),
     ("event-number", HEAD + GOOD_TURNS + "event: 42\n", ("yaml-not-text", 9, None, None, None)),
     ("notes-mapping", HEAD + GOOD_TURNS + "notes: {a: b}\n", ("bad-notes", 9, None, None, None)),
     ("notes-numbers", HEAD + GOOD_TURNS + "notes: [1, 2]\n", ("bad-notes", 9, None, None, None)),
@@ -132,6 +132,12 @@ def test_x_keys_are_kept_and_ignored():
     record = parse_record(HEAD.replace("  merchant: J7\n", "  merchant: J7\n  x-drawn: by lot\n")
                           + GOOD_TURNS + "x-scorer: Dan\n", "game.yaml")
     assert record.problems.errors == [] and record.meta["x-scorer"] == "Dan"
+
+
+def test_an_unquoted_date_is_read_as_the_text_written():
+    for written in ("2025-03-14", "2025-03-14 20:15:00"):
+        record = parse_record(HEAD + GOOD_TURNS + f"date: {written}\n", "game.yaml")
+        assert record.problems.errors == [] and record.meta["date"] == written
 
 
 def test_problems_are_collected_not_stopped_at():

@@ -4,6 +4,7 @@ and a strict canonical writer.
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 
@@ -188,6 +189,8 @@ class _Reader:
         for key in ("event", "date"):
             if key in self.data:
                 value = self.data[key]
+                if key == "date" and isinstance(value, datetime.date):  # an unquoted date: the text as written
+                    value = self.lines.written[(key,)]
                 if not isinstance(value, str):
                     self.error("yaml-not-text", f"`{key}`: {self.lines.shown(value, key)} is read by YAML as "
                                f"{yaml_type(value)}; quote it to make it text", (key,))
