@@ -32,7 +32,7 @@ def test_a_ruleset_without_player_counts_is_a_ruleset_error(tmp_path):
     game = tmp_path / "game.yaml"
     game.write_text(GAME_3P.read_text().replace("ruleset: original-2001", "ruleset: house.yaml"))
     code, out, _ = run("validate", game)
-    assert code == 1
+    assert code == 2  # a broken ruleset makes the record unreadable
     assert f"{tmp_path / 'house.yaml'}:4: players: at least one player count is needed [ruleset-invalid]" in out
 
 
