@@ -84,3 +84,49 @@ def test_compare_reads_boardspace_records(tmp_path, name, text, own):
     assert len(doc["results"]) > 1
     code, out, _ = run("compare", path)
     assert code == 0 and out.startswith(f"{path}: 3 players")
+
+
+# --- 7. a ruleset file reports every error; --ruleset: usage error, named by a record: unreadable --
+
+BROKEN_RULESET = ("medina: ruleset/1\nextends: original-2001\nturns:\n  forced_roof: yes\n  placements: 9\n"
+                  "bogus: 1\n")
+
+
+def test_a_ruleset_file_reports_all_its_errors(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text(BROKEN_RULESET)
+    code, out, err = run("rules", "show", path)
+    assert code == 2 and out == ""
+    assert [line.split(": ")[0] for line in err.splitlines()] == [f"{path}:4", f"{path}:5", f"{path}:6"]
+    assert all(line.endswith("[ruleset-invalid]") for line in err.splitlines())
+
+
+def test_every_cross_check_error_of_a_ruleset_is_reported(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text("medina: ruleset/1\nextends: original-2001\nplayers: [3, 4, 5]\n"
+                    "tea:\n  colour: pink\n")
+    err = run("rules", "show", path)[2]
+    assert "no entry for 5 players" in err and "'pink' is not a colour" in err
+
+
+def test_an_invalid_ruleset_given_with_ruleset_is_a_usage_error(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text(BROKEN_RULESET)
+    for command in ("validate", "score", "replay"):
+        code, out, err = run(command, GAME, "--ruleset", path)
+        assert code == 2 and (out + err).count("[ruleset-invalid]") == 3, command
+
+
+def test_an_invalid_ruleset_named_by_a_record_makes_the_record_unreadable(tmp_path):
+    (tmp_path / "house.yaml").write_text(BROKEN_RULESET)
+    record = tmp_path / "game.yaml"
+    record.write_text(GAME.read_text().replace("ruleset: original-2001", "ruleset: house.yaml"))
+    code, out, _ = run("validate", record, GAME)
+    lines = out.splitlines()
+    assert code == 2 and lines[0].startswith(f"{record}:2: the ruleset house.yaml cannot be used (3 errors")
+    assert f"{record}: UNREADABLE" in lines and lines[-1] == "2 files: 1 valid, 1 invalid or unreadable"
+    code, out, _ = run("validate", record, "--json")
+    result = json.loads(out)["results"][0]
+    assert code == 2 and result["file"] == str(record) and len(result["errors"]) == 4
+    code, _, err = run("score", record)
+    assert code == 2 and err.count("[ruleset-invalid]") == 4

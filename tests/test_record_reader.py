@@ -246,8 +246,10 @@ def test_a_broken_ruleset_file_names_its_own_file_and_line(tmp_path):
     (tmp_path / "house.yaml").write_text("medina: ruleset/1\nextends: original-2001\nturns:\n  placements: 9\n")
     path = tmp_path / "game.yaml"
     path.write_text(HEAD.replace("original-2001", "house.yaml") + GOOD_TURNS)
-    record = read_record(str(path))
-    (problem,) = record.problems.errors
+    with pytest.raises(MedinaError) as raised:  # the record cannot be read under a broken ruleset
+        read_record(str(path))
+    lead, problem = raised.value.problems
+    assert raised.value.unusable and (lead.file, lead.line) == (str(path), 2)
     assert (problem.code, problem.line) == ("ruleset-invalid", 4)
     assert problem.file.endswith("house.yaml")
 

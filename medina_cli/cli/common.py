@@ -147,7 +147,7 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None):
     try:
         return read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
     except MedinaError as exc:
-        warn(exc.problem.human())
+        warn(exc.human())
         raise typer.Exit(2 if exc.unusable else 1)
 
 
@@ -164,7 +164,7 @@ def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None)
         return parse(text, name, ruleset=ruleset, overrides=tuple(sets or ()),
                      base_dir=base_dir_of(path))
     except MedinaError as exc:
-        warn(exc.problem.human())
+        warn(exc.human())
         raise typer.Exit(2 if exc.unusable else 1)
 
 
@@ -205,8 +205,9 @@ def load_or_exit(ref: str, overrides=(), *, base_dir=None):
     try:
         return load_ruleset(ref, tuple(overrides or ()), base_dir=base_dir)
     except MedinaError as exc:
-        exc.problem.file = exc.problem.file or ref
-        warn(exc.problem.human())
+        for problem in exc.problems:
+            problem.file = problem.file or ref
+        warn(exc.human())
         raise typer.Exit(2)
 
 

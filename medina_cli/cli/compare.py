@@ -55,7 +55,7 @@ def compare(
         name, text = read_text(file)
         data = _site_record_header(text, name) if is_boardspace(name, text) else parse_yaml(text, name)[0]
     except MedinaError as exc:
-        warn(exc.problem.human())
+        warn(exc.human())
         raise typer.Exit(2 if exc.unusable else 1)
     base_dir = base_dir_of(file)
     if not isinstance(data, dict):

@@ -12,7 +12,7 @@ import yaml
 
 from ..engine.board import geometry_for
 from ..engine.game import SUPPLY_KEY
-from ..errors import Collected, MedinaError, in_words
+from ..errors import Collected, MedinaError, Problem, in_words
 from ..rules.loader import Ruleset, load_ruleset
 from ..yamlio import LOADER, Lines, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 
@@ -220,11 +220,17 @@ class _Reader:
             problem = exc.problem
             if self.ruleset_ref is not None or problem.code == "bad-set":
                 problem.file = problem.file or ("--set" if problem.code == "bad-set" else "--ruleset")
-                raise MedinaError(problem, usage=True)
-            if problem.file is None:
-                problem.file, problem.line = self.r.file, self.lines.of("ruleset")
-            self.r.problems.errors.append(problem)
-            return False
+                exc.usage = exc.unusable = True
+                raise
+            where = dict(file=self.r.file, line=self.lines.of("ruleset"))
+            if problem.file is None:  # the id or path names no ruleset: the record's own error
+                problem.file, problem.line = where["file"], where["line"]
+                self.r.problems.errors.append(problem)
+                return False
+            count = len(exc.problems)  # the ruleset file itself is broken: the record cannot be read
+            raise MedinaError(Problem(problem.code, f"the ruleset {ref} cannot be used ({count} error"
+                                      f"{'s' if count != 1 else ''} in it, below); the record cannot be read",
+                                      **where), unusable=True, more=exc.problems)
         return True
 
     def _players(self) -> bool:
