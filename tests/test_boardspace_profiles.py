@@ -189,7 +189,8 @@ def test_last_piece_leaves_the_turn_open_for_a_held_tea_tile_on_boardspace():
 def test_a_turn_left_open_for_tea_must_use_it():
     turns = ["Anna: wall A2", "Ben: wall R2", "Cleo: wall A3, wall R3"]
     outcome = play("boardspace-second-edition", turns + ["Anna: purple C3, roof C3", "Ben: wall A4, wall R4",
-                                                         "Cleo: wall A5, wall R5", "Anna: wall A6"],
+                                                         "Cleo: wall A5, wall R5", "Anna: wall A6",
+                                                         "Ben: wall A7, wall R6"],
                    merchant="H10", well="J5", supply="{Anna: {grey: 0, brown: 0, orange: 0, purple: 1, "
                                                      "stable: 0, merchant: 0, wall: 2, neutral: 0}}")
     assert codes(outcome) == [("too-few-placements", 7, None)]

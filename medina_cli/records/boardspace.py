@@ -493,14 +493,13 @@ class _Converter:
 
     def _unfinished_turn(self, held) -> None:
         """A record that ends inside a turn (no final `Done`) says so. A turn still owing a placement is
-        left out (record/1 has no half turns), after checking its placements; one that has all its
-        placements is kept."""
+        left out (after checking its placements): a game abandoned there, unlike one being transcribed,
+        goes no further. One that has all its placements is kept."""
         from .replay import replay
         last = self.r.turns[-1]
         where = dict(file=self.r.file, line=last.line, turn=last.number, player=last.player)
         outcome = replay(self.r)
-        if any(p.turn == last.number and p.placement is None and p.code in ("too-few-placements", "forced-roof")
-               for p in outcome.errors):
+        if outcome.in_progress:
             self.r.turns.pop()
             self.r.problems.warn("boardspace-turn-dropped", f"the record stops inside {last.player}'s turn, which "
                                  "still owed a placement; that turn is left out", **where)
