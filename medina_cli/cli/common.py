@@ -246,15 +246,15 @@ def report_replay(outcome) -> None:
             warn("warning: " + problem.human())
 
 
-def load_or_exit(ref: str, overrides=(), *, base_dir=None):
-    """The ruleset `ref`, or exit 2 with a one-line message (unknown id, unreadable or invalid file)."""
+def load_or_exit(ref, overrides=(), *, base_dir=None):
+    """The ruleset `ref` (an id, a path or a loaded ruleset, then `overrides` applied), or exit 2 with a one-line message (unknown id, unreadable or invalid file)."""
     from ..errors import MedinaError
     from ..rules.loader import load_ruleset
     try:
         return load_ruleset(ref, tuple(overrides or ()), base_dir=base_dir)
     except MedinaError as exc:
         for problem in exc.problems:
-            problem.file = problem.file or ref
+            problem.file = problem.file or (ref if isinstance(ref, str) else ref.id)
         warn(exc.human())
         raise typer.Exit(2)
 

@@ -54,6 +54,7 @@ class Record:
     meta: dict = field(default_factory=dict)  # event, date, notes and x- keys, kept as read
     problems: Collected = field(default_factory=Collected)
     other_rules: str | None = None  # played otherwise than the record says (--ruleset, --set): how, in words
+    text: str = field(default="", repr=False)  # the text it was read from (to read it again under other rules)
 
     @property
     def rules(self):
@@ -73,14 +74,16 @@ def read_record(path: str, *, ruleset: str | None = None, overrides=()) -> Recor
     return parse_record(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir_of(path))
 
 
-def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None,
+def parse_record(text: str, name: str, *, ruleset: str | Ruleset | None = None, overrides=(), base_dir=None,
                  ignore_well: bool = False) -> Record:
     """A record/1 text, or a boardspace.net record (`.sgf` or story), which is converted.
     `ignore_well`: set the setup's well aside when the ruleset has none (to compare editions)."""
     from .boardspace import is_boardspace, parse_boardspace
     if is_boardspace(name, text):
-        return parse_boardspace(text, name, ruleset=ruleset, overrides=overrides)
-    record = Record(file=name)
+        record = parse_boardspace(text, name, ruleset=ruleset, overrides=overrides)
+        record.text = text
+        return record
+    record = Record(file=name, text=text)
     parsed = _parse_turn_lines(text, name) or parse_or_collect(text, name, record.problems)
     if parsed is None:
         return record
@@ -137,8 +140,10 @@ def _reads_as_text(plain: str) -> bool:
     return not any(regexp.match(plain) for _, regexp in LOADER.yaml_implicit_resolvers.get(plain[:1], ()))
 
 
-def other_rules_words(own, ruleset_ref: str | None, overrides) -> str | None:
+def other_rules_words(own, ruleset_ref: str | Ruleset | None, overrides) -> str | None:
     """How a record named `own` is played otherwise than it says (`--ruleset`, `--set`), in words; None: as it says."""
+    if isinstance(ruleset_ref, Ruleset):
+        ruleset_ref = ruleset_ref.id
     how = []
     if ruleset_ref is not None and ruleset_ref != own:
         how.append(f"under {ruleset_ref}")
@@ -208,7 +213,7 @@ class _Reader:
         if ref is None:
             self.error("missing-key", "missing `ruleset:` (a built-in id or a path)", ())
             return False
-        if not isinstance(ref, str):
+        if not isinstance(ref, (str, Ruleset)):
             self.error("yaml-not-text", f"`ruleset`: {self.lines.shown(ref, 'ruleset')} is read by YAML as "
                        f"{yaml_type(ref)}; quote it to make it text", ("ruleset",))
             return False

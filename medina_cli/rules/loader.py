@@ -133,12 +133,15 @@ def is_path(ref: str) -> bool:
     return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
 
-def load_ruleset(ref: str, overrides: list[str] | tuple = (), *, base_dir: Path | None = None) -> Ruleset:
-    """Load a built-in id or a ruleset file, then apply `--set PARAM=VALUE` overrides. A relative
-    path resolves against `base_dir` (the directory of the file that names it), or the current
-    directory when None. Raises MedinaError."""
-    shown = _locate(ref, base_dir)
-    ruleset = copy.copy(_load_cached(str(Path(shown).resolve()), shown, ref))  # apply_overrides copies params
+def load_ruleset(ref: str | Ruleset, overrides: list[str] | tuple = (), *, base_dir: Path | None = None) -> Ruleset:
+    """Load a built-in id or a ruleset file (or take a loaded `Ruleset`), then apply `--set PARAM=VALUE`
+    overrides. A relative path resolves against `base_dir` (the directory of the file that names it),
+    or the current directory when None. Raises MedinaError."""
+    if isinstance(ref, Ruleset):
+        ruleset = copy.copy(ref)
+    else:
+        shown = _locate(ref, base_dir)
+        ruleset = copy.copy(_load_cached(str(Path(shown).resolve()), shown, ref))  # apply_overrides copies params
     if overrides:
         apply_overrides(ruleset, overrides)
     return ruleset
