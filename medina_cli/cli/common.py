@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from typer.core import TyperArgument, TyperCommand
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from ..errors import MedinaError
 
@@ -30,6 +30,35 @@ class Command(TyperCommand):
 
     def collect_usage_pieces(self, ctx) -> list[str]:
         return [piece.strip("{}") for piece in super().collect_usage_pieces(ctx)]
+
+
+class Group(TyperGroup):
+    """typer's group, with usage errors (unknown option, missing or bad value) in the one error style
+    of every command: a line on stderr, `WHERE: what is wrong` (here `medina COMMAND: ...`), exit 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer's own click
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except NoArgsIsHelpError as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except UsageError as exc:
+            where, usage = "medina", "medina COMMAND"
+            if exc.ctx is not None:
+                where = exc.ctx.command_path
+                usage = " ".join([where, *exc.ctx.command.collect_usage_pieces(exc.ctx)])
+            warn(f"{where}: {exc.format_message().rstrip('.')} (usage: {usage}; more: {where} --help)")
+            sys.exit(exc.exit_code)
+        except typer.TyperException as exc:  # click's other errors
+            warn(f"medina: {exc.format_message()}")
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            warn("medina: aborted")
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
 
 
 def whole_number(minimum: int):
@@ -222,24 +251,21 @@ def write_output(path: str, text: str, source: str) -> None:
     warn(f"wrote {path}")
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write `text` to a new file beside `path`, then rename it to `path`: readers never see half a
-    file, and a failure leaves `path` as it was. An existing file keeps its permissions."""
+def write_atomically(target: Path, text: str) -> None:
+    """Write `text` to a temporary file beside `target`, then rename it over `target`: a reader never
+    sees half a file, and a failure leaves `target` as it was. Raises OSError."""
     import tempfile
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
             out.write(text)
-        if path.exists():
-            os.chmod(temp, path.stat().st_mode & 0o7777)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temp, 0o666 & ~umask)
-        os.replace(temp, path)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~umask)
+        os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(temp)
+            os.unlink(temporary)
         raise
 
 
