@@ -87,7 +87,7 @@ class Ruleset:
 
     def piece_names(self) -> dict[str, str]:
         """Every accepted piece spelling (lower case) -> canonical piece name."""
-        names = {n: n for n in ("roof", "neutral", "stable", "merchant", "wall")}
+        names = {n: n for n in FIXED_PIECES}
         for colour, spec in self.params["colours"].items():
             names[colour] = colour
             for alias in spec["aliases"]:
@@ -256,6 +256,8 @@ def _cross_check(p: dict) -> None:
     def error(path, message):
         errors.append(SchemaError(path, message))
 
+    if not p["players"]:
+        error(("players",), "at least one player count is needed")
     for n in p["players"]:
         for section in (("board", "interior"), ("supply",)):
             table = p[section[0]] if len(section) == 1 else p[section[0]][section[1]]
@@ -269,7 +271,7 @@ def _cross_check(p: dict) -> None:
         error(("board", "towers"), "give each corner NW, NE, SE, SW a distinct tower number 1-4")
     letters = set()
     for colour, spec in p["colours"].items():
-        if not NAME_RE.match(colour) or colour in ("roof", "neutral", "stable", "merchant", "wall", "tea", "pass"):
+        if not NAME_RE.match(colour) or colour in OTHER_WORDS:
             error(("colours", colour), "a colour name is a lower-case word that is not a piece name")
         letter = spec["letter"]
         if len(letter) != 1 or not letter.islower() or letter in RESERVED_LETTERS or letter in letters:
@@ -277,16 +279,37 @@ def _cross_check(p: dict) -> None:
         letters.add(letter)
     if not p["colours"]:
         error(("colours",), "at least one colour is needed")
+    _check_aliases(p["colours"], error)
     open_readings = [r.param for r in READINGS]
     for i, param in enumerate(p["settled_readings"]):
         if param not in open_readings:
-            raise SchemaError(("settled_readings", i), f"{param!r} is not an open reading; the open readings: "
-                              f"{', '.join(open_readings)}")
+            error(("settled_readings", i), f"{param!r} is not an open reading; the open readings: "
+                  f"{', '.join(open_readings)}")
     tea = p["tea"]["colour"]
     if tea is not None and tea not in p["colours"]:
         error(("tea", "colour"), f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})")
     if errors:
         raise SchemaError.of(errors)
+
+
+FIXED_PIECES = ("roof", "neutral", "stable", "merchant", "wall")
+OTHER_WORDS = (*FIXED_PIECES, "tea", "pass")  # what else a word of a turn can be
+
+
+def _check_aliases(colours: dict, error) -> None:
+    """An alias spells one colour only: not a piece, `tea` or `pass`, nor another colour's name, letter or alias
+    (each clash reported by `error(path, message)`)."""
+    owner = {}  # every word that spells a colour -> that colour
+    for colour, spec in colours.items():
+        owner.update({colour: colour, spec["letter"]: colour})
+    for colour, spec in colours.items():
+        for i, alias in enumerate(spec["aliases"]):
+            word = alias.lower()
+            if word in OTHER_WORDS:
+                error(("colours", colour, "aliases", i), f"{alias!r} is a piece or a turn's word, not a colour")
+            elif owner.setdefault(word, colour) != colour:
+                error(("colours", colour, "aliases", i), f"{alias!r} already spells {owner[word]} "
+                      "(its name, letter or an alias)")
 
 
 def _spec_at(path: list[str]):
@@ -356,9 +379,9 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             value = None if raw in ("null", "~") else raw.strip("\"'")
         else:
             try:
-                value = yaml.safe_load(raw)
-            except yaml.YAMLError:
-                raise _bad_set(f"{item!r}: unreadable value")
+                value, _ = parse_yaml(raw, "--set")
+            except MedinaError as exc:
+                raise _bad_set(f"{item!r}: unreadable value: {exc.problem.message}")
         target = params
         for key in keys[:-1]:
             target = target.setdefault(key, {})

@@ -240,7 +240,8 @@ SUPPLY = Fields("pieces each player starts with", fields={
 COLOUR = Fields("a building colour", fields={
     "value": Int("value of this colour's palace tile", high=20),
     "letter": Text("one lower-case letter for this colour in board/1 grids"),
-    "aliases": ListOf("other accepted spellings in records", default=[], item=Text("alias")),
+    "aliases": ListOf("other accepted spellings in records (not a piece, `tea`, `pass`, nor another colour's name, "
+                      "letter or alias)", default=[], item=Text("alias")),
 })
 
 SCHEMA = Fields("a Medina ruleset", fields={
