@@ -14,6 +14,8 @@ CODES: dict[str, str] = {
     "file-not-found": "The file does not exist or cannot be opened.",
     "not-text": "The file is not UTF-8 text (binary data or a NUL byte).",
     "too-large": "The file is larger than the reader accepts.",
+    "file-exists": "The output file exists: give --force to overwrite it (the input itself is never overwritten).",
+    "cannot-write": "The output file cannot be written (no such folder, no permission, disk full).",
     # malformed YAML (exit 1)
     "yaml-syntax": "The file is not well-formed YAML.",
     "yaml-alias": "YAML aliases (`*name`) are not accepted (they allow alias bombs); an anchor alone is harmless.",
@@ -95,8 +97,8 @@ WARNING_CODES: dict[str, str] = {
     "another ruleset or with `--set` than it names (the result was claimed under its own).",
     "boardspace-turn-dropped": "A boardspace.net record stops inside a turn that still needed a placement; "
     "that unfinished turn is left out.",
-    "boardspace-start-merchant": "boardspace.net gives seat A the extra merchant that pays for the start "
-    "merchant, but another seat started: merchant supplies differ by one from the site's.",
+    "boardspace-mid-turn": "A boardspace.net record ends in the middle of a turn (no final `Done`): the "
+    "placements of that unconfirmed turn are kept.",
 }
 
 
