@@ -163,8 +163,12 @@ def play_under(record: Record, ruleset: Ruleset, label: str | None = None) -> Ou
     if outcome.reason:
         return outcome
     outcome.without_well = record.well is not None and not ruleset.for_players(players).well
-    again = parse_record(record.text, record.file, ruleset=ruleset, ignore_well=True)
-    played = replay(again, check_result=False)
+    return replay_into(outcome, parse_record(record.text, record.file, ruleset=ruleset, ignore_well=True))
+
+
+def replay_into(outcome: Outcome, record: Record) -> Outcome:
+    """`outcome` filled from replaying `record` (read under the outcome's ruleset): first problem, game."""
+    played = replay(record, check_result=False)
     problems = sorted(played.problems, key=lambda p: (p.turn or 0, p.placement or 0))
     outcome.error = problems[0] if problems else None
     outcome.game, outcome.turns_played = played.game, played.turns_played

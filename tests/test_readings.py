@@ -121,3 +121,43 @@ def test_variants_are_columns_named_by_label_or_by_their_overrides(game):
 def test_bad_variants_and_readings_are_usage_errors(game, args, words):
     code, out, err = run("compare", game(FLIP), *args)
     assert code == 2 and out == "" and words in err
+
+
+# --- simulate --readings --------------------------------------------------------------------------
+
+def test_wilson_interval():
+    from medina_cli.simulate import wilson_interval
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    low, high = wilson_interval(0, 10)
+    assert low == 0.0 and round(high, 4) == 0.2775
+    assert tuple(round(x, 4) for x in wilson_interval(5, 10)) == (0.2366, 0.7634)
+    assert tuple(round(x, 4) for x in wilson_interval(10, 10)) == (0.7225, 1.0)
+
+
+def test_each_simulated_game_counts_as_compare_readings_judges_its_record():
+    from medina_cli.compare import sweep_readings
+    from medina_cli.simulate import play_one, readings_chunk
+
+    rules = load_ruleset("second-edition-2014").for_players(3)
+    per_game = readings_chunk(("second-edition-2014", (), 3, 7, 0, 4))
+    for index, effects in enumerate(per_game):
+        _, text = play_one(rules, "second-edition-2014", 7, index, with_record=True)
+        sweep = sweep_readings(parse_record(text, f"game-{index}.yaml"))
+        assert effects == [(r.changes_winner, r.changes_scores, not r.outcome.comparable,
+                            r.outcome.comparable and not r.outcome.game.finished) for r in sweep.readings]
+
+
+def test_simulate_readings_json_and_text():
+    code, out, _ = run("simulate", "--ruleset", "original-2001", "--players", "3", "--games", "6", "--readings",
+                       "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["format"] == "medina-simulate-readings/1" and doc["games"] == 6
+    assert [r["overrides"] for r in doc["readings"]] == [
+        [a.label] for a in alternatives(load_ruleset("original-2001"))]
+    for r in doc["readings"]:
+        low, high = r["changes_winner_interval"]
+        assert low <= r["changes_winner_share"] <= high and r["changes_winner"] + r["illegal"] <= 6
+    code, out, _ = run("simulate", "--ruleset", "original-2001", "--players", "3", "--games", "6", "--readings")
+    assert code == 0 and "95% interval (Wilson)" in out and MALT_TOWERS in out
+    code, _, err = run("simulate", "--rulesets", "original-2001,bsw-dm-2003", "--readings")
+    assert code == 2 and "--readings goes with --ruleset" in err
