@@ -199,3 +199,46 @@ def test_file_errors_are_one_line_naming_the_file(tmp_path):
     code, out, err = run("score", tmp_path / "missing.yaml")
     assert code == 2 and out == "" and err.splitlines() == [
         f"{tmp_path / 'missing.yaml'}: cannot read: No such file or directory [file-not-found]"]
+
+
+# --- 4. render and view do not pour markup onto a terminal -----------------------------------------
+
+def on_terminal(*args) -> tuple[int, str, str]:
+    """Run `medina ARGS` with standard output on a pseudo-terminal: (exit status, what reached the
+    terminal, standard error)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    main, secondary = pty.openpty()
+    with subprocess.Popen([sys.executable, "-m", "medina_cli", *map(str, args)], stdout=secondary,
+                          stderr=subprocess.PIPE) as process:
+        os.close(secondary)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the other side closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        err = process.stderr.read().decode()
+        process.wait()
+    os.close(main)
+    return process.returncode, b"".join(chunks).decode(), err
+
+
+@pytest.mark.parametrize("command, suffix, mark", [("render", ".svg", "<svg"), ("view", ".html", "<html")])
+def test_render_and_view_refuse_a_terminal_but_pipe(tmp_path, command, suffix, mark):
+    import subprocess
+    import sys
+
+    code, shown, err = on_terminal(command, GAME)
+    assert code == 2 and shown == "" and f"give -o FILE{suffix}" in err and len(err.splitlines()) == 1
+    piped = subprocess.run([sys.executable, "-m", "medina_cli", command, GAME], capture_output=True, text=True)
+    assert piped.returncode == 0 and mark in piped.stdout
+    target = tmp_path / f"out{suffix}"
+    code, shown, err = on_terminal(command, GAME, "-o", target)
+    assert code == 0 and shown == "" and mark in target.read_text() and err.strip() == f"wrote {target}"

@@ -159,10 +159,16 @@ def refuse_directory(path: str, takes: str) -> None:
         raise typer.Exit(2)
 
 
-def check_suffix(path: str, suffixes: tuple[str, ...], what: str) -> None:
-    """`-o PATH` must name a file of the kind written (or be `-`, standard output); else exit 2."""
+def check_suffix(path: str, suffixes: tuple[str, ...], what: str, command: str) -> None:
+    """`-o PATH` must name a file of the kind written (or be `-`, standard output, but not a terminal:
+    a page of markup is no use there); else exit 2."""
     if path != "-" and Path(path).suffix.lower() not in suffixes:
         warn(f"-o {path}: the output is {what}; name a {' or '.join(suffixes)} file, or - for standard output")
+        raise typer.Exit(2)
+    if path == "-" and sys.stdout.isatty():
+        command = f"medina {command}"
+        warn(f"{command}: the output is {what}, not for a terminal; give -o FILE{suffixes[0]}, or redirect or "
+             f"pipe standard output ({command} ... > out{suffixes[0]})")
         raise typer.Exit(2)
 
 

@@ -26,7 +26,7 @@ def render_command(
     file: InputArgument,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="PATH", show_default=False,
-        help="Write the picture to this .svg file (default: standard output).")] = "-",
+        help="Write the picture to this .svg file (default: standard output, unless it is a terminal).")] = "-",
     to: ToOption = None,
     legal: Annotated[bool, typer.Option("--legal", help="Mark the legal placements of the player to move.")] = False,
     last: Annotated[bool, typer.Option("--last", help="Mark the placements of the last turn shown.")] = False,
@@ -41,7 +41,7 @@ def render_command(
     """
     from ..records.boardfile import Board
 
-    check_suffix(output, (".svg",), "an SVG picture")
+    check_suffix(output, (".svg",), "an SVG picture", "render")
     loaded = load_record_or_board(file, ruleset, set_)
     if isinstance(loaded, Board):
         if to is not None or legal or last:

@@ -14,7 +14,8 @@ def view_command(
     file: FileArgument,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="PATH", show_default=False,
-        help="Write the page to this .html or .htm file (default: standard output).")] = "-",
+        help="Write the page to this .html or .htm file (default: standard output, unless it is a "
+        "terminal).")] = "-",
     ruleset: RulesetOption = None,
     set_: SetOption = None,
 ) -> None:
@@ -28,7 +29,7 @@ def view_command(
     from ..records.replay import replay
     from ..render.html import viewer_html
 
-    check_suffix(output, (".html", ".htm"), "an HTML page")
+    check_suffix(output, (".html", ".htm"), "an HTML page", "view")
     record = load_record(file, ruleset, set_)
     outcome = replay(record)
     report_replay(outcome)
