@@ -242,3 +242,98 @@ def test_render_and_view_refuse_a_terminal_but_pipe(tmp_path, command, suffix, m
     target = tmp_path / f"out{suffix}"
     code, shown, err = on_terminal(command, GAME, "-o", target)
     assert code == 0 and shown == "" and mark in target.read_text() and err.strip() == f"wrote {target}"
+
+
+# --- 6. --json prints one document, also when the input is unreadable, malformed or illegal -------
+
+ILLEGAL = ("medina: record/1\nruleset: original-2001\nplayers: [Anna, Ben, Cleo]\nsetup:\n  merchant: J7\n"
+           "turns:\n  - Anna: wall A12, wall A11\n  - Ben: grey D4, wall D5\n")
+JSON_COMMANDS = {("score",): "medina-score/1", ("replay",): "medina-replay/1", ("moves",): "medina-moves/1",
+                 ("compare",): "medina-compare/1"}
+
+
+def one_document(*args) -> tuple[int, dict, str]:
+    code, out, err = run(*args, "--json")
+    return code, json.loads(out), err  # json.loads refuses anything but exactly one document
+
+
+@pytest.mark.parametrize("command", list(JSON_COMMANDS), ids=" ".join)
+def test_json_on_a_missing_a_malformed_and_an_illegal_record(tmp_path, command):
+    tag = JSON_COMMANDS[command]
+    code, doc, err = one_document(*command, tmp_path / "missing.yaml")
+    assert (code, doc["format"], [e["code"] for e in doc["errors"]], err) == (2, tag, ["file-not-found"], "")
+    malformed = tmp_path / "malformed.yaml"
+    malformed.write_text("medina: record/1\nplayers: [Anna\n")
+    code, doc, _ = one_document(*command, malformed)
+    assert (code, doc["format"], [e["code"] for e in doc["errors"]]) == (1, tag, ["yaml-syntax"])
+    illegal = tmp_path / "illegal.yaml"
+    illegal.write_text(ILLEGAL)
+    code, doc, _ = one_document(*command, illegal)
+    assert code == 1 and doc["format"] == tag
+    if command == ("compare",):  # illegal under every edition: each result says so
+        assert {(r["status"], r["error"]["code"]) for r in doc["results"] if r["error"]} == {("invalid", "wrong-square")}
+    else:
+        assert [(e["turn"], e["placement"], e["code"]) for e in doc["errors"]] == [(2, 2, "wrong-square")]
+    code, doc, _ = one_document(*command, illegal, *(("--rulesets", "nope") if command == ("compare",) else
+                                                     ("--ruleset", "nope")))
+    assert code == 2 and doc["format"] == tag and [e["code"] for e in doc["errors"]] == ["unknown-ruleset"]
+
+
+def test_replay_json_is_the_event_log_turn_by_turn():
+    code, doc, _ = one_document("replay", EXAMPLES / "second-edition-2014-3p.yaml")
+    assert code == 0 and doc["format"] == "medina-replay/1" and doc["errors"] == []
+    assert doc["setup"]["merchant"] and doc["setup"]["well"]
+    assert [t["turn"] for t in doc["turns"]] == list(range(1, len(doc["turns"]) + 1))
+    events = [e for t in doc["turns"] for e in t["events"]]
+    assert {"claim", "game-end"} <= {e["kind"] for e in events}
+    assert all(e["text"] and "player" in e for e in events)
+    claim = next(e for e in events if e["kind"] == "claim")
+    assert claim["player"] in doc["players"]
+    assert doc["position"]["finished"] and doc["position"]["to_move"] is None
+
+
+def test_rules_diff_json_with_an_unknown_ruleset():
+    code, doc, _ = one_document("rules", "diff", "original-2001", "nope")
+    assert code == 2 and doc["format"] == "medina-rules-diff/1" and doc["errors"][0]["code"] == "unknown-ruleset"
+    code, doc, _ = one_document("rules", "diff", "original-2001")
+    assert code == 2 and doc["errors"][0]["code"] == "usage"
+
+
+# --- 12. score takes several files and directories, and ends with standings ------------------------
+
+def test_score_several_games_ends_with_standings(tmp_path):
+    from conftest import ROOT
+    board = ROOT / "tests/fixtures/boards/e1-original-2001.yaml"
+    games = [EXAMPLES / "original-2001-3p.yaml", EXAMPLES / "original-2001-4p.yaml", board]
+    sheets = [json.loads(run("score", game, "--json")[1]) for game in games]
+    code, out, _ = run("score", *games)
+    assert code == 0
+    lines = out.splitlines()
+    start = lines.index("Standings over 3 games:")
+    assert lines[start + 1].split() == ["player", "games", "wins", "shared", "wins", "points"]
+    rows = {line.split()[0]: [int(n) for n in line.split()[1:]] for line in lines[start + 3:]}
+    for name, (played, wins, shared, points) in rows.items():
+        mine = [s for s in sheets if name in [p["name"] for p in s["players"]]]
+        assert played == len(mine)
+        assert points == sum(p["total"] for s in mine for p in s["players"] if p["name"] == name)
+        assert wins == sum(s["winners"] == [name] for s in mine)
+        assert shared == sum(name in s["winners"] and len(s["winners"]) > 1 for s in mine)
+    code, out, _ = run("score", *games, "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["format"] == "medina-scores/1" and [g["file"] for g in doc["games"]] == list(map(str, games))
+    assert {r["player"]: [r["games"], r["wins"], r["shared_wins"], r["points"]] for r in doc["standings"]} == rows
+
+
+def test_score_a_directory_mixes_records_and_boards_and_leaves_out_invalid_games(tmp_path):
+    from conftest import ROOT
+    (tmp_path / "board.yaml").write_text((ROOT / "tests/fixtures/boards/e1-original-2001.yaml").read_text())
+    (tmp_path / "game.yaml").write_text(GAME.read_text())
+    (tmp_path / "illegal.yaml").write_text(ILLEGAL)
+    code, out, err = run("score", tmp_path, "--json")
+    doc = json.loads(out)
+    assert code == 1 and [g["file"] for g in doc["games"]] == [str(tmp_path / n) for n in
+                                                              ("board.yaml", "game.yaml", "illegal.yaml")]
+    assert doc["games"][2]["errors"][0]["code"] == "wrong-square" and err == ""
+    assert sum(r["games"] for r in doc["standings"]) == len(doc["games"][0]["players"]) + len(doc["games"][1]["players"])
+    code, out, _ = run("score", tmp_path)
+    assert code == 1 and f"Standings over 2 games (left out, invalid or unfinished: {tmp_path / 'illegal.yaml'}):" in out

@@ -6,8 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, SetOption, emit_json, load_or_exit, names_or_exit, refuse_directory, report_problems,
-                     say, warn)
+from .common import (JsonOption, SetOption, emit_json, load_or_exit, names_or_exit, refuse_directory, say, stop,
+                     with_problems)
 
 
 def compare(
@@ -30,23 +30,23 @@ def compare(
     from ..yamlio import base_dir_of, read_text
 
     refs = names_or_exit(rulesets, "--rulesets") if rulesets is not None else None
-    refuse_directory(file, "compare takes one record file")
+    doc = {"format": "medina-compare/1", "file": "<stdin>" if file == "-" else file, "players": [], "results": [],
+           "differences": None} if json_ else None
+    refuse_directory(file, "compare takes one record file", doc)
     try:
         name, text = read_text(file)
         record = parse_record(text, name, base_dir=base_dir_of(file))
     except MedinaError as exc:
-        warn(exc.human())
-        raise typer.Exit(2 if exc.unusable else 1)
+        stop(exc.problems, 2 if exc.unusable else 1, doc)
     if not record.players:
-        report_problems(record.problems.errors)  # says why the record cannot be read
-        raise typer.Exit(1)
+        stop(record.problems.errors, 1, doc)  # says why the record cannot be read
     overrides = tuple(set_ or ())
     refs = list(dict.fromkeys(refs)) if refs else default_rulesets(record)
     for ref in refs:
-        load_or_exit(ref, overrides)  # an unusable ruleset or --set exits 2 with its message
+        load_or_exit(ref, overrides, doc=doc)  # an unusable ruleset or --set exits 2 with its message
     comparison = compare_record(record, refs, overrides=overrides)
     if json_:
-        emit_json(comparison.to_json())
+        emit_json(with_problems(comparison.to_json(), []))
     else:
         _print(comparison)
     raise typer.Exit(0 if comparison.comparable else 1)
