@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from . import compare, importer, render, replay, rules, score, simulate, validate, view
+from . import compare, importer, recording, render, replay, rules, score, simulate, validate, view
 from .common import Command, Group, tolerate_output_encoding
 
 app = typer.Typer(
@@ -50,6 +50,8 @@ def _options(
 app.command("validate", cls=Command)(validate.validate)
 app.command("replay", cls=Command)(replay.replay_command)
 app.command("moves", cls=Command)(replay.moves)
+app.command("new", cls=Command)(recording.new_command)
+app.command("add", cls=Command)(recording.add_command)
 app.command("render", cls=Command)(render.render_command)
 app.command("view", cls=Command)(view.view_command)
 app.add_typer(importer.app, name="import")
