@@ -160,16 +160,20 @@ def refuse_directory(path: str, takes: str, doc: dict | None = None) -> None:
                       file=path)], 2, doc)
 
 
-def check_suffix(path: str, suffixes: tuple[str, ...], what: str, command: str) -> None:
-    """`-o PATH` must name a file of the kind written (or be `-`, standard output, but not a terminal:
-    a page of markup is no use there); else exit 2."""
+def check_suffix(path: str, suffixes: tuple[str, ...], what: str) -> None:
+    """`-o PATH` must name a file of the kind written (or be `-`, standard output); else exit 2."""
     if path != "-" and Path(path).suffix.lower() not in suffixes:
         warn(f"-o {path}: the output is {what}; name a {' or '.join(suffixes)} file, or - for standard output")
         raise typer.Exit(2)
+
+
+def refuse_terminal(path: str, what: str, suffix: str, command: str) -> None:
+    """Markup (`what`) is no use on a terminal: with `path` `-` and standard output a terminal, say how
+    to write a file instead and exit 2. Piped or redirected output is written as usual."""
     if path == "-" and sys.stdout.isatty():
         command = f"medina {command}"
-        warn(f"{command}: the output is {what}, not for a terminal; give -o FILE{suffixes[0]}, or redirect or "
-             f"pipe standard output ({command} ... > out{suffixes[0]})")
+        warn(f"{command}: the output is {what}, not for a terminal; give -o FILE{suffix}, or redirect or "
+             f"pipe standard output ({command} ... > out{suffix})")
         raise typer.Exit(2)
 
 

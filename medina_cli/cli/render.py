@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import (RulesetOption, SetOption, ToOption, check_suffix, load_record_or_board, replay_to,
+from .common import (RulesetOption, SetOption, ToOption, check_suffix, load_record_or_board, refuse_terminal, replay_to,
                      report_problems, report_replay, warn, write_output)
 
 InputArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 or board/1 file, or - for stdin.")]
@@ -41,7 +41,8 @@ def render_command(
     """
     from ..records.boardfile import Board
 
-    check_suffix(output, (".svg",), "an SVG picture", "render")
+    check_suffix(output, (".svg",), "an SVG picture")
+    refuse_terminal(output, "an SVG picture", ".svg", "render")
     loaded = load_record_or_board(file, ruleset, set_)
     if isinstance(loaded, Board):
         if to is not None or legal or last:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import RulesetOption, SetOption, check_suffix, load_record, report_replay, write_output
+from .common import RulesetOption, SetOption, check_suffix, load_record, refuse_terminal, report_replay, write_output
 from .replay import FileArgument
 
 
@@ -29,7 +29,8 @@ def view_command(
     from ..records.replay import replay
     from ..render.html import viewer_html
 
-    check_suffix(output, (".html", ".htm"), "an HTML page", "view")
+    check_suffix(output, (".html", ".htm"), "an HTML page")
+    refuse_terminal(output, "an HTML page", ".html", "view")
     record = load_record(file, ruleset, set_)
     outcome = replay(record)
     report_replay(outcome)
