@@ -51,6 +51,8 @@ CODES: dict[str, str] = {
     "board-roof": "A roof is not on a building, is on a stable, or a palace has two roofs.",
     "board-ownership": "A player owns two palaces of one colour, or a roof names an unknown player.",
     "board-spacing": "Two palaces touch (orthogonally or diagonally).",
+    "board-merchants": "Merchants form a group the placement rules cannot make: a branch or a loop, as "
+    "`merchants.new_chain_max_neighbours` decides.",
     "board-stable": "A stable touches no building, so it belongs to no palace.",
     "board-gate": "A wall run closes a gate or does not start from a tower.",
     "board-supply": "More pieces of a kind than the players' supplies hold.",
@@ -157,6 +159,14 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth")
 def ordinal(number: int) -> str:
     """1 -> "first", 2 -> "second"; "6th" past the words."""
     return ORDINALS[number - 1] if 1 <= number <= len(ORDINALS) else f"{number}th"
+
+
+def did_you_mean(word: str, choices) -> str:
+    """"; did you mean X?" for the choice closest to `word` (a difference of case first), or ""."""
+    from difflib import get_close_matches
+    choices = list(choices)
+    close = [c for c in choices if c.lower() == word.lower()] or get_close_matches(word, choices, n=1)
+    return f"; did you mean {close[0]}?" if close else ""
 
 
 class MedinaError(Exception):
