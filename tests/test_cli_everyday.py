@@ -341,3 +341,40 @@ def test_score_a_directory_mixes_records_and_boards_and_leaves_out_invalid_games
     code, out, _ = run("score", tmp_path)
     left_out = tmp_path / "illegal.yaml"
     assert code == 1 and f"Standings over 2 games (left out, invalid or unfinished: {left_out}):" in out
+
+
+# --- 5. shell completion ---------------------------------------------------------------------------
+
+def complete(words: str) -> list[str]:
+    """What bash completion offers for the last of `words` (as the installed `medina` script answers)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "_MEDINA_COMPLETE": "complete_bash", "COMP_WORDS": words,
+           "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+    done = subprocess.run([str(Path(sys.executable).parent / "medina")], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+@pytest.mark.parametrize("words, offered", [
+    ("medina sc", ["score"]),
+    ("medina rules s", ["show"]),
+    ("medina score --no", ["--no-color"]),
+    ("medina validate --ruleset bsw", ["bsw-dm-2003"]),
+    ("medina compare --rulesets original-2001,second", ["original-2001,second-edition-2014"]),
+    ("medina simulate --rulesets ", None),  # every built-in id
+    ("medina rules diff original-2001 seco", ["second-edition-2014"]),
+    ("medina score --set towers.re", ["towers.reconnect="]),
+])
+def test_shell_completion_of_commands_options_rulesets_and_set(words, offered):
+    from medina_cli.rules.loader import builtin_ids
+    assert complete(words) == (offered if offered is not None else builtin_ids())
+
+
+def test_show_completion_prints_a_script_for_the_shell():
+    from scorekit import run as run_in_process
+    code, out, _ = run_in_process("--show-completion", "bash")
+    assert code == 0 and "_MEDINA_COMPLETE" in out and "complete" in out

@@ -82,11 +82,38 @@ def ruleset_ref(value: str) -> str:
     return value
 
 
+def complete_ruleset(incomplete: str) -> list[str]:
+    """Shell completion of a ruleset: the built-in ids that start with what is typed."""
+    from ..rules.loader import builtin_ids
+    return [rid for rid in builtin_ids() if rid.startswith(incomplete)]
+
+
+def complete_rulesets(incomplete: str) -> list[str]:
+    """Shell completion of `A,B,...`: the last entry completed to a built-in id, the others kept."""
+    done, comma, last = incomplete.rpartition(",")
+    return [done + comma + rid for rid in complete_ruleset(last)]
+
+
+def complete_set(incomplete: str) -> list[str]:
+    """Shell completion of `--set PARAM=VALUE`: the parameter names (each with its `=`), then, after the
+    `=`, the values a parameter with a fixed set of them takes."""
+    from ..rules.schema import parameter_names, parameters, yaml_flow
+    param, equals, value = incomplete.partition("=")
+    if not equals:
+        return [f"{name}=" for name in parameter_names() if name.startswith(param)]
+    spec = dict(parameters()).get(param)
+    allowed = spec.allowed_values() if spec is not None else None
+    if allowed is None or len(allowed) > 20:
+        return []
+    words = [yaml_flow(v) for v in allowed]
+    return [f"{param}={word}" for word in words if word.startswith(value)]
+
+
 RulesetOption = Annotated[Optional[str], typer.Option(
-    "--ruleset", "-r", metavar="ID|PATH", parser=ruleset_ref,
+    "--ruleset", "-r", metavar="ID|PATH", parser=ruleset_ref, autocompletion=complete_ruleset,
     help="Play by this ruleset instead of the file's (a built-in id or a ruleset YAML file).")]
 SetOption = Annotated[Optional[list[str]], typer.Option(
-    "--set", metavar="PARAM=VALUE",
+    "--set", metavar="PARAM=VALUE", autocompletion=complete_set,
     help="Override one ruleset parameter for this run, e.g. towers.reconnect=once_per_palace_arm "
          "(repeatable; `medina rules params` lists them).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document (see docs/format.md).")]

@@ -6,14 +6,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, SetOption, emit_json, load_or_exit, names_or_exit, refuse_directory, say, stop,
+from .common import (JsonOption, SetOption, complete_rulesets, emit_json, load_or_exit, names_or_exit, refuse_directory, say, stop,
                      warn, with_problems)
 
 
 def compare(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")],
     rulesets: Annotated[Optional[str], typer.Option(
-        "--rulesets", metavar="A,B,...", help="Rulesets to compare (ids or files, comma-separated; default: the "
+        "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets, help="Rulesets to compare (ids or files, comma-separated; default: the "
         "record's own, then every built-in edition for its player count; site profiles only when named).")] = None,
     variants: Annotated[Optional[list[str]], typer.Option(
         "--variant", metavar="'[LABEL:]ID,PARAM=VALUE,...'", help="A column of its own: ruleset ID (or a file) with "
