@@ -332,11 +332,15 @@ def report_problems(problems) -> None:
 
 
 def report_replay(outcome) -> None:
-    """A replay's errors, then its warnings (but `unfinished`: every command says where the game stands)."""
+    """A replay's errors, then its warnings."""
     report_problems(outcome.problems)
-    for problem in outcome.warnings:
-        if problem.code != "unfinished":
-            warn("warning: " + problem.human())
+    for problem in warnings_to_show(outcome):
+        warn("warning: " + problem.human())
+
+
+def warnings_to_show(outcome) -> list:
+    """A replay's warnings but `unfinished`: every command says where the game stands its own way."""
+    return [problem for problem in outcome.warnings if problem.code != "unfinished"]
 
 
 def load_or_exit(ref, overrides=(), *, base_dir=None, doc: dict | None = None):

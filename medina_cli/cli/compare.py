@@ -6,15 +6,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, SetOption, complete_rulesets, emit_json, load_or_exit, names_or_exit, refuse_directory, say, stop,
-                     warn, with_problems)
+from .common import (JsonOption, SetOption, complete_rulesets, emit_json, load_or_exit, names_or_exit,
+                     refuse_directory, say, stop, warn, with_problems)
 
 
 def compare(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")],
     rulesets: Annotated[Optional[str], typer.Option(
-        "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets, help="Rulesets to compare (ids or files, comma-separated; default: the "
-        "record's own, then every built-in edition for its player count; site profiles only when named).")] = None,
+        "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
+        help="Rulesets to compare (ids or files, comma-separated; default: the record's own, then every built-in "
+        "edition for its player count; site profiles only when named).")] = None,
     variants: Annotated[Optional[list[str]], typer.Option(
         "--variant", metavar="'[LABEL:]ID,PARAM=VALUE,...'", help="A column of its own: ruleset ID (or a file) with "
         "these overrides, e.g. 'arm:original-2001,towers.reconnect=once_per_palace_arm' (quote it; commas inside "

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record,
-                     replay_to, report_replay, say, stop, warn, with_problems, write_output)
+                     replay_to, report_replay, say, stop, warn, warnings_to_show, with_problems, write_output)
 
 FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
 
@@ -22,6 +22,8 @@ def _replayed(file: str, ruleset, set_, to, doc: dict | None = None):
     if doc is None:
         report_replay(outcome)
     if outcome.game is None:
+        if doc is None:
+            raise typer.Exit(1)  # its problems are already said
         stop(outcome.problems, 1, doc)
     return record, outcome
 
@@ -29,7 +31,7 @@ def _replayed(file: str, ruleset, set_, to, doc: dict | None = None):
 def _problems_of(outcome) -> dict:
     """The errors and warnings of a replay for a --json document (`unfinished` apart: the document says
     where the game stands)."""
-    return with_problems({}, outcome.problems, [w for w in outcome.warnings if w.code != "unfinished"])
+    return with_problems({}, outcome.problems, warnings_to_show(outcome))
 
 
 def replay_command(

@@ -10,7 +10,7 @@ import typer
 from ..errors import Problem, in_words
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, expand_inputs,
                      read_record_or_board, replay_to, report_problems, say, stop, warn,
-                     with_problems)
+                     warnings_to_show, with_problems)
 
 
 def score(
@@ -109,7 +109,7 @@ def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
         return game
     outcome = replay_to(source, to)
     game.errors = outcome.problems
-    game.warnings = [w for w in outcome.warnings if w.code != "unfinished"]
+    game.warnings = warnings_to_show(outcome)
     game.status = 1 if game.errors else 0
     if outcome.game is not None:
         game.position, game.sheet, game.state = outcome.game, score_game(outcome.game), _record_state(outcome)
