@@ -378,3 +378,13 @@ def test_show_completion_prints_a_script_for_the_shell():
     from scorekit import run as run_in_process
     code, out, _ = run_in_process("--show-completion", "bash")
     assert code == 0 and "_MEDINA_COMPLETE" in out and "complete" in out
+
+
+def test_validate_json_on_a_usage_error_is_one_document(tmp_path):
+    code, doc, err = one_document("validate", GAME, "--ruleset", "nope")
+    assert (code, doc["format"], doc["results"], err) == (2, "medina-validate/1", [], "")
+    assert [e["code"] for e in doc["errors"]] == ["unknown-ruleset"]
+    code, doc, _ = one_document("validate", tmp_path)  # an empty folder
+    assert code == 2 and [e["code"] for e in doc["errors"]] == ["usage"]
+    code, out, err = run("validate", GAME, "--ruleset", "nope")
+    assert code == 2 and out == "" and err.endswith("[unknown-ruleset]\n")
