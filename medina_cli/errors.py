@@ -89,7 +89,8 @@ CODES: dict[str, str] = {
 
 WARNING_CODES: dict[str, str] = {
     "unfinished": "The record stops before the game ends.",
-    "result-unchecked": "A `result` is given but the record is unfinished, so it is not checked.",
+    "result-unchecked": "A `result` is given but not checked: the record is unfinished, or it is played under "
+    "another ruleset or with `--set` than it names (the result was claimed under its own).",
     "boardspace-turn-dropped": "A boardspace.net record stops inside a turn that still needed a placement; "
     "that unfinished turn is left out.",
     "boardspace-start-merchant": "boardspace.net gives seat A the extra merchant that pays for the start "
@@ -144,13 +145,19 @@ def in_words(items, word: str = "or") -> str:
 
 
 class MedinaError(Exception):
-    """An error that stops the current operation; carries one `Problem`."""
+    """An error that stops the current operation; carries its `Problem` (and in `problems` any further
+    ones found in the same input, e.g. every error of a ruleset file)."""
 
-    def __init__(self, problem: Problem, *, unusable: bool = False, usage: bool = False):
+    def __init__(self, problem: Problem, *, unusable: bool = False, usage: bool = False, more=()):
         super().__init__(problem.human())
         self.problem = problem
+        self.problems = [problem, *more]
         self.unusable = unusable or usage  # True: exit 2 (unreadable input or usage), else exit 1
         self.usage = usage  # the command line itself is wrong (bad --ruleset or --set)
+
+    def human(self) -> str:
+        """Every problem, one line each."""
+        return "\n".join(problem.human() for problem in self.problems)
 
 
 def fail(code: str, message: str, *, unusable: bool = False, **where) -> MedinaError:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record,
-                     replay_to, report_problems, say, warn, write_output)
+                     replay_to, report_replay, say, warn, write_output)
 
 FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
 
@@ -15,7 +15,7 @@ FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 fi
 def _replayed(file: str, ruleset, set_, to):
     record = load_record(file, ruleset, set_)
     outcome = replay_to(record, to)
-    report_problems(outcome.problems)
+    report_replay(outcome)
     if outcome.game is None:
         raise typer.Exit(1)
     return record, outcome

@@ -410,7 +410,8 @@ class _Converter:
             return load_ruleset(self.ruleset_ref or profile, self.overrides)
         except MedinaError as exc:
             exc.problem.file = exc.problem.file or ("--set" if exc.problem.code == "bad-set" else "--ruleset")
-            raise MedinaError(exc.problem, usage=True)
+            exc.usage = exc.unusable = True
+            raise
 
     def _build(self, builder: TurnBuilder, by_seat: list[str]) -> Problem | None:
         """Cut the actions into turns; the first unreadable action stops reading (turns before it stay)."""

@@ -124,7 +124,11 @@ def _finish_checks(result: Replay, check_result: bool) -> None:
             result.warnings.append(Problem("result-unchecked", "`result` is not checked: the game is unfinished",
                                            file=record.file))
         return
-    if check_result and record.result:
+    if record.result and record.other_rules:
+        result.warnings.append(Problem("result-unchecked", f"`result` is not checked: it was claimed under the "
+                                       f"record's own ruleset, and the record is played {record.other_rules}",
+                                       file=record.file))
+    elif check_result and record.result:
         totals = score_game(game).totals()
         for name, claimed in record.result.items():
             if totals[name] != claimed:
