@@ -89,6 +89,8 @@ CODES: dict[str, str] = {
 
 WARNING_CODES: dict[str, str] = {
     "unfinished": "The record stops before the game ends.",
+    "turn-in-progress": "The record's last turn has fewer placements than the turn allows: it is being "
+    "transcribed as it is played. Valid; the claimed `result` is not checked.",
     "result-unchecked": "A `result` is given but not checked: the record is unfinished, or it is played under "
     "another ruleset or with `--set` than it names (the result was claimed under its own).",
     "boardspace-turn-dropped": "A boardspace.net record stops inside a turn that still needed a placement; "
@@ -142,6 +144,14 @@ def in_words(items, word: str = "or") -> str:
     """A list in words: "3 or 4", "2, 3 or 4", "Anna and Ben"."""
     words = [str(item) for item in items]
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {word} {words[-1]}"
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def ordinal(number: int) -> str:
+    """1 -> "first", 2 -> "second"; "6th" past the words."""
+    return ORDINALS[number - 1] if 1 <= number <= len(ORDINALS) else f"{number}th"
 
 
 class MedinaError(Exception):

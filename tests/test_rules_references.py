@@ -11,7 +11,7 @@ import pytest
 from scorekit import run
 
 RECORD = "medina: record/1\nruleset: {ruleset}\nplayers: [Anna, Ben, Cleo]\nsetup:\n  merchant: J7\nturns:\n" \
-         "  - Anna: wall A12\n"  # one placement: valid only where the opening turn is a single placement
+         "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n"  # valid only where the opening turn is a single placement
 SINGLE_OPENING = "medina: ruleset/1\nextends: original-2001\nturns:\n  opening_single: {3: 1}\n"
 PLAIN = "medina: ruleset/1\nextends: original-2001\n"
 
