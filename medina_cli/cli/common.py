@@ -44,8 +44,16 @@ def whole_number(minimum: int):
     return parse
 
 
+def ruleset_ref(value: str) -> str:
+    """A typer `parser` for --ruleset: an empty value is a usage error, not "the file's own ruleset"."""
+    if not value.strip():
+        raise typer.BadParameter("empty; give a built-in ruleset id (medina rules list) or a ruleset .yaml file, "
+                                 "or leave --ruleset out to play by the file's own")
+    return value
+
+
 RulesetOption = Annotated[Optional[str], typer.Option(
-    "--ruleset", "-r", metavar="ID|PATH",
+    "--ruleset", "-r", metavar="ID|PATH", parser=ruleset_ref,
     help="Play by this ruleset instead of the file's (a built-in id or a ruleset YAML file).")]
 SetOption = Annotated[Optional[list[str]], typer.Option(
     "--set", metavar="PARAM=VALUE",
@@ -128,6 +136,34 @@ def check_suffix(path: str, suffixes: tuple[str, ...], what: str) -> None:
         raise typer.Exit(2)
 
 
+ASCII_SPELLINGS = {"→": "->", "←": "<-", "≥": ">=", "≤": "<=", "—": "--", "–": "-", "…": "...", "±": "+/-",
+                   "×": "x", "§": "S", "·": ".", "“": '"', "”": '"', "‘": "'", "’": "'"}
+
+
+def _ascii_spelling(error: UnicodeEncodeError) -> tuple[str, int]:
+    """An encoding error handler: characters the output encoding lacks, in ASCII (`→` as `->`, a box
+    line as `-` or `|`, `é` as `e`), else `?`."""
+    import unicodedata
+    out = []
+    for char in error.object[error.start:error.end]:
+        name = unicodedata.name(char, "")
+        plain = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
+        out.append(ASCII_SPELLINGS.get(char) or (
+            ("-" if "HORIZONTAL" in name else "|" if "VERTICAL" in name else "+") if name.startswith("BOX DRAWINGS")
+            else plain or "?"))
+    return "".join(out), error.end
+
+
+def tolerate_output_encoding() -> None:
+    """Standard output and error in an encoding without arrows or accents (`PYTHONIOENCODING=ascii`, a
+    Latin-1 terminal) get those characters in ASCII instead of failing."""
+    import codecs
+    codecs.register_error("medina-ascii", _ascii_spelling)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="medina-ascii")
+
+
 def emit_json(doc) -> None:
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
@@ -174,7 +210,7 @@ def write_output(path: str, text: str, source: str) -> None:
         sys.stdout.write(text)
         return
     target = Path(path)
-    if source != "-" and target.exists() and target.resolve() == Path(source).resolve():
+    if source != "-" and os.path.exists(path) and target.resolve() == Path(source).resolve():  # never raises
         warn(f"{path}: refusing to overwrite the input file; choose another output file")
         raise typer.Exit(2)
     try:

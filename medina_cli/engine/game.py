@@ -75,7 +75,9 @@ class Event:
 class Game:
     """A game in progress. Seats are indices into `players`; the first player starts."""
 
-    def __init__(self, rules, players: list[str], merchant: int, well: int | None = None):
+    def __init__(self, rules, players: list[str], merchant: int, well: int | None = None,
+                 supply: dict[str, dict[str, int]] | None = None):
+        """`supply`: player -> {piece: count} where a player starts otherwise than the ruleset says."""
         self.rules = rules
         self.geo: Geometry = geometry_for(rules)
         self.players = list(players)
@@ -92,6 +94,8 @@ class Game:
         s = rules.supply
         self.supply = [{**{c: s["per_colour"] for c in self.colours},
                         **{piece: s[SUPPLY_KEY[piece]] for piece in PIECES_FIXED}} for _ in players]
+        for name, counts in (supply or {}).items():
+            self.supply[self.players.index(name)].update(counts)
         self.tea = [0] * len(players)
         self.owned: list[set[str]] = [set() for _ in players]
         self.buildings = {c: 0 for c in self.colours}
@@ -262,11 +266,17 @@ class Game:
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
-        elif self.turn_placed == 1 and self.second_roof_rule:
+        elif self.turn_placed == 1 and self.second_roof_rule and not (
+                piece == "neutral" and self.rules.neutral_spares_forced_roof):
             self._force_second_roof()
         if self.turn_placed + self.tea_used >= self.turn_slots or not (
-                self.legal_masks() if self.forced else self.can_place(self.to_move)):
+                self.legal_masks() if self.forced else self.can_go_on(self.to_move)):
             self._end_turn()
+
+    def can_go_on(self, seat: int) -> bool:
+        """After a placement: has `seat` anything left to do this turn? A piece that fits, or (where
+        the ruleset counts it) a tea tile, which must then be used."""
+        return self.can_place(seat) or bool(self.rules.tea_keeps_turn_open and self.tea[seat] and not self.tea_used)
 
     def use_tea(self) -> None:
         if not self.can_tea():
@@ -327,8 +337,10 @@ class Game:
             self._announce_forced_roof()
 
     def _others_stuck(self, seat: int) -> bool:
+        """Can no other player move? (A held tea tile counts as a move where the ruleset says so.)"""
+        tea_counts = self.rules.tea_blocks_forced_roof
         for other in range(len(self.players)):
-            if other != seat and self.can_place(other):
+            if other != seat and (self.can_place(other) or (tea_counts and self.tea[other])):
                 return False
         return True
 

@@ -45,7 +45,7 @@ def random_chooser(rng: random.Random, *, tea_chance: float = 0.5):
     """Uniform random play: a tea tile with `tea_chance` where allowed, else a placement uniform among
     the legal ones. Returns choose(game) -> ("tea",) or (piece, cell) for the player to move."""
     def choose(game: Game) -> tuple:
-        if game.can_tea() and rng.random() < tea_chance:
+        if game.can_tea() and (not game.can_place(game.to_move) or rng.random() < tea_chance):
             return ("tea",)
         return random_placement(game, rng)
     return choose

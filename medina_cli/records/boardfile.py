@@ -387,8 +387,8 @@ class _BoardReader(_Reader):
                     tile_key = colours.get(key.lower()) if isinstance(key, str) else None
                     tile_key = tile_key if tile_key in self.r.rules.colour_names else None
                 else:
-                    number = int(key) if isinstance(key, str) and key.isdigit() else key
-                    tile_key = number if number in self.r.geo.tower_cell else None
+                    towers = self.r.geo.tower_cell
+                    tile_key = next((t for t in towers if key in (t, str(t))), None)
                 if tile_key is None:
                     self.error("board-tiles", f"no {kind} tile {self.lines.shown_key(*path)} in {self.r.ruleset.id}",
                                path)

@@ -55,12 +55,15 @@ class Rules:
     placements_per_turn: int
     opening_single: int
     forced_roof: str
+    neutral_spares_forced_roof: bool
     new_chain_max_neighbours: int
     tower_reconnect: str
     tower_merchants: dict  # tower number -> merchants
     tea_colour: str | None
     tea_awards: tuple[int, ...]
     tea_replaces: str
+    tea_keeps_turn_open: bool
+    tea_blocks_forced_roof: bool
     retirement: tuple[str, ...]
     merchants_touching_stables: bool
     tiebreak: str
@@ -85,7 +88,7 @@ class Ruleset:
 
     def piece_names(self) -> dict[str, str]:
         """Every accepted piece spelling (lower case) -> canonical piece name."""
-        names = {n: n for n in ("roof", "neutral", "stable", "merchant", "wall")}
+        names = {n: n for n in FIXED_PIECES}
         for colour, spec in self.params["colours"].items():
             names[colour] = colour
             for alias in spec["aliases"]:
@@ -117,12 +120,15 @@ class Ruleset:
             placements_per_turn=p["turns"]["placements"],
             opening_single=p["turns"]["opening_single"].get(n, 0),
             forced_roof=p["turns"]["forced_roof"],
+            neutral_spares_forced_roof=p["turns"]["neutral_spares_forced_roof"],
             new_chain_max_neighbours=p["merchants"]["new_chain_max_neighbours"],
             tower_reconnect=p["towers"]["reconnect"],
             tower_merchants=dict(p["towers"]["merchants"]),
             tea_colour=p["tea"]["colour"],
             tea_awards=tuple(p["tea"]["awards"]),
             tea_replaces=p["tea"]["replaces"],
+            tea_keeps_turn_open=p["tea"]["keeps_turn_open"],
+            tea_blocks_forced_roof=p["tea"]["blocks_forced_roof"],
             retirement=tuple(p["retirement"]),
             merchants_touching_stables=p["scoring"]["merchants_touching_stables"],
             tiebreak=p["scoring"]["tiebreak"],
@@ -253,6 +259,8 @@ def _cross_check(p: dict) -> None:
     def error(path, message):
         errors.append(SchemaError(path, message))
 
+    if not p["players"]:
+        error(("players",), "at least one player count is needed")
     for n in p["players"]:
         for section in (("board", "interior"), ("supply",)):
             table = p[section[0]] if len(section) == 1 else p[section[0]][section[1]]
@@ -266,7 +274,7 @@ def _cross_check(p: dict) -> None:
         error(("board", "towers"), "give each corner NW, NE, SE, SW a distinct tower number 1-4")
     letters = set()
     for colour, spec in p["colours"].items():
-        if not NAME_RE.match(colour) or colour in ("roof", "neutral", "stable", "merchant", "wall", "tea", "pass"):
+        if not NAME_RE.match(colour) or colour in OTHER_WORDS:
             error(("colours", colour), "a colour name is a lower-case word that is not a piece name")
         letter = spec["letter"]
         if len(letter) != 1 or not letter.islower() or letter in RESERVED_LETTERS or letter in letters:
@@ -274,11 +282,32 @@ def _cross_check(p: dict) -> None:
         letters.add(letter)
     if not p["colours"]:
         error(("colours",), "at least one colour is needed")
+    _check_aliases(p["colours"], error)
     tea = p["tea"]["colour"]
     if tea is not None and tea not in p["colours"]:
         error(("tea", "colour"), f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})")
     if errors:
         raise SchemaError.of(errors)
+
+
+FIXED_PIECES = ("roof", "neutral", "stable", "merchant", "wall")
+OTHER_WORDS = (*FIXED_PIECES, "tea", "pass")  # what else a word of a turn can be
+
+
+def _check_aliases(colours: dict, error) -> None:
+    """An alias spells one colour only: not a piece, `tea` or `pass`, nor another colour's name, letter or alias
+    (each clash reported by `error(path, message)`)."""
+    owner = {}  # every word that spells a colour -> that colour
+    for colour, spec in colours.items():
+        owner.update({colour: colour, spec["letter"]: colour})
+    for colour, spec in colours.items():
+        for i, alias in enumerate(spec["aliases"]):
+            word = alias.lower()
+            if word in OTHER_WORDS:
+                error(("colours", colour, "aliases", i), f"{alias!r} is a piece or a turn's word, not a colour")
+            elif owner.setdefault(word, colour) != colour:
+                error(("colours", colour, "aliases", i), f"{alias!r} already spells {owner[word]} "
+                      "(its name, letter or an alias)")
 
 
 def _spec_at(path: list[str]):
@@ -348,9 +377,9 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             value = None if raw in ("null", "~") else raw.strip("\"'")
         else:
             try:
-                value = yaml.safe_load(raw)
-            except yaml.YAMLError:
-                raise _bad_set(f"{item!r}: unreadable value")
+                value, _ = parse_yaml(raw, "--set")
+            except MedinaError as exc:
+                raise _bad_set(f"{item!r}: unreadable value: {exc.problem.message}")
         target = params
         for key in keys[:-1]:
             target = target.setdefault(key, {})
