@@ -3,18 +3,24 @@ old file (or none) in place."""
 
 from __future__ import annotations
 
+import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write `text` (UTF-8) to a temporary file beside `path`, then rename it over `path`."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+def write_atomically(target: Path, text: str) -> None:
+    """Write `text` to a temporary file beside `target`, then rename it over `target`: a reader never
+    sees half a file, and a failure leaves `target` as it was. Raises OSError."""
+    import tempfile
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~umask)
+        os.replace(temporary, target)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
         raise

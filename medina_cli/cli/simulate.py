@@ -54,9 +54,9 @@ def simulate_command(
     from ..study.runner import StudyError, job_limit
 
     if ruleset is None and rulesets is None:
-        _usage("medina simulate needs --ruleset ID or --rulesets A,B,... (one of them)")
+        _usage("medina simulate: needs --ruleset ID or --rulesets A,B,... (one of them)")
     if ruleset is not None and rulesets is not None:
-        _usage("give either --ruleset ID or --rulesets A,B,..., not both")
+        _usage("medina simulate: give either --ruleset ID or --rulesets A,B,..., not both")
     if out is not None and set_:
         _usage("--out cannot go with --set: a record/1 file names its ruleset but cannot carry --set overrides, so "
                "the records would not validate; write the overrides into a ruleset file (extends: ID) and give it "
