@@ -36,6 +36,10 @@ def simulate_command(
     scheduler: Annotated[Optional[str], typer.Option(
         "--scheduler", metavar="ADDRESS", help="Play the games on the Dask distributed cluster whose scheduler "
         "is at ADDRESS (e.g. tcp://10.0.0.5:8786); needs `pip install 'medina-cli[cluster]'`.")] = None,
+    readings: Annotated[bool, typer.Option(
+        "--readings", help="Replay every game under each other reading of the ruleset's open rule points "
+        "(medina rules params lists them) and count how often it changes the winner, with a 95% interval; "
+        "with --ruleset only.")] = False,
     json_: JsonOption = False,
 ) -> None:
     """Play complete games with random legal placements and print statistics. One of --ruleset and
@@ -68,6 +72,9 @@ def simulate_command(
     if jobs > job_limit():
         warn(f"--jobs {jobs} is more than 4 per CPU: using {job_limit()}")
         jobs = job_limit()
+    if readings and (ruleset is None or out is not None or resume or scheduler is not None):
+        _usage("--readings goes with --ruleset ID (one ruleset, against its own open readings), not with "
+               "--rulesets, --out, --resume or --scheduler")
     refs = [ruleset] if ruleset is not None else names_or_exit(rulesets, "--rulesets")
     overrides = tuple(set_ or ())
     loaded = []
@@ -76,7 +83,13 @@ def simulate_command(
         if players not in loaded[-1].player_counts:
             from ..errors import in_words
             _usage(f"{ref} is for {in_words(loaded[-1].player_counts)} players, not {players}")
+    if readings:
+        _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, json_)
+        return
     study, folder = _study(refs, loaded, players, games, seed, out, resume)
+    if scheduler is not None:  # Dask's own log lines stay off the terminal unless asked for
+        import os
+        os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
     progress = Progress(games * len(refs), sys.stderr.isatty())
     try:
         from ..study.simulate import simulate
@@ -104,6 +117,9 @@ def simulate_command(
                    **comparison_json(results)})
     else:
         say(render_statistics(results, players, games, seed, overrides))
+
+
+DASK_LOGGERS = ("distributed", "distributed.client", "distributed.gc")  # those Dask's defaults give a level
 
 
 def _usage(message: str):
@@ -242,3 +258,41 @@ def render_statistics(results, players: int, games: int, seed: int, overrides=()
     footer = (f"\n\n* differs from {results[0].ruleset} at the 95% level (z test)"
               if any(marked) else "")
     return f"{heading}\n\n{table}{footer}"
+
+
+def _readings(ref: str, ruleset_id: str, players: int, games: int, seed: int, overrides, jobs: int, json_: bool) -> None:
+    """How often each other reading of the ruleset's open rule points changes the simulated games."""
+    from tabulate import tabulate
+
+    from ..study.readings import simulate_readings
+    from ..study.stats import wilson_interval
+
+    progress = Progress(games, sys.stderr.isatty())
+    found = simulate_readings(ref, players, games, seed, overrides=overrides, jobs=jobs, progress=progress)
+    progress.clear()
+    if json_:
+        emit_json({"format": "medina-simulate-readings/1", "ruleset": ruleset_id, "players": players, "games": games,
+                   "seed": seed, "overrides": list(overrides), "readings": [f.to_json() for f in found]})
+        return
+
+    def percent(count: int) -> str:
+        return f"{100 * count / games:.1f}%"
+
+    say(f"{games} random game{'s' if games != 1 else ''} of {ruleset_id}, {players} players, seed {seed}"
+        + (f", with --set {', '.join(overrides)}" if overrides else "")
+        + ": each played as written, then replayed placement by placement under each other reading")
+    if not found:
+        say(f"{ruleset_id} has no open reading that applies to it (medina rules params lists them).")
+        return
+    rows = []
+    for f in sorted(found, key=lambda f: -f.counts["changes_winner"]):
+        low, high = wilson_interval(f.counts["changes_winner"], games)
+        rows.append([f.label, percent(f.counts["changes_winner"]), f"{100 * low:.1f}–{100 * high:.1f}%",
+                     percent(f.counts["changes_scores"]), percent(f.counts["illegal"]), percent(f.counts["unfinished"])])
+    say()
+    say(tabulate(rows, headers=["reading", "changes the winner", "95% interval (Wilson)", "changes scores",
+                                "game illegal", "game unfinished"], tablefmt="simple", disable_numparse=True,
+                 colalign=("left", "right", "right", "right", "right", "right")))
+    say()
+    say("game illegal: some placement of the game breaks the reading's rules (it could not have been played so);\n"
+        "game unfinished: under the reading someone could still place at the end (winners are then the standings).")

@@ -8,39 +8,47 @@ optional extra (`pip install 'medina-cli[cluster]'`), imported only here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
 
-from .runner import IN_FLIGHT_PER_WORKER, Finished, Study, StudyError, chunk_size, chunks, play_chunk
+from .runner import IN_FLIGHT_PER_WORKER, Finished, Study, StudyError, chunk_size, chunks, in_windows, play_chunk
 
-CONNECT_SECONDS = 10
+CONNECT_SECONDS = 10  # to reach the scheduler, and to reach it again after losing it
 
 
 def run_on_cluster(study: Study, address: str, done: Callable[[int, int], bool]) -> Iterator[Finished]:
     """Play the games not `done` on the cluster at `address` and yield each as it finishes."""
     try:
-        from distributed import Client, as_completed
+        import distributed
     except ImportError:
         raise StudyError("--scheduler needs Dask distributed: pip install 'medina-cli[cluster]'") from None
     try:
-        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+        client = distributed.Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise StudyError(f"--scheduler {address}: cannot reach the scheduler ({exc})") from None
+
+    completed = distributed.as_completed(loop=client.loop)  # bound to this client, not a default one
+
+    def submit(task: tuple):
+        future = client.submit(play_chunk, task, pure=False)
+        completed.add(future)
+        return future
+
+    def wait_first(futures: set):
+        first = next(completed)
+        return {first}, futures - {first}
+
     try:
         workers = max(1, sum(client.nthreads().values()))
-        pending = as_completed()
-        for task in chunks(study, chunk_size(study.games, workers), done):
-            pending.add(client.submit(play_chunk, task, pure=False))
-            if pending.count() >= IN_FLIGHT_PER_WORKER * workers:
-                yield from _results(next(pending), address)
-        for future in pending:
-            yield from _results(future, address)
-    finally:
-        client.close()
-
-
-def _results(future, address: str) -> list[Finished]:
-    try:
-        return future.result()
+        tasks = chunks(study, chunk_size(study.games, workers), done)
+        for future in in_windows(tasks, submit, wait_first, IN_FLIGHT_PER_WORKER * workers):
+            try:
+                yield from future.result()
+            finally:
+                future.release()
     except Exception as exc:
+        # the client cancels every task when it gives up reaching its scheduler again
+        if client.status in ("closing", "closed") or isinstance(exc, (CancelledError, OSError, TimeoutError)):
+            raise StudyError(f"--scheduler {address}: lost the scheduler") from None
         raise StudyError(f"--scheduler {address}: the cluster failed ({type(exc).__name__}: {exc})") from None
     finally:
-        future.release()
+        client.close()

@@ -96,35 +96,47 @@ def run_study(study: Study, *, jobs: int = 1, scheduler: str | None = None,
         from .cluster import run_on_cluster
         yield from run_on_cluster(study, scheduler, done)
         return
-    tasks = chunks(study, chunk_size(study.games, jobs), done)
+    for finished in map_chunks(play_chunk, chunks(study, chunk_size(study.games, jobs), done), jobs):
+        yield from finished
+
+
+def map_chunks(work: Callable, tasks: Iterator[tuple], jobs: int) -> Iterator:
+    """`work(task)` of every task, in this process (jobs 1) or in `jobs` local processes with a few
+    tasks per process in flight, yielded as they finish. Raises StudyError if a process dies."""
     if jobs == 1:
-        for task in tasks:
-            yield from play_chunk(task)
+        yield from map(work, tasks)
         return
-    yield from _run_in_processes(tasks, jobs)
-
-
-def _run_in_processes(tasks: Iterator[tuple], jobs: int) -> Iterator[Finished]:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
+    def submit(task: tuple):
+        return pool.submit(work, task)
+
+    def wait_first(futures: set):
+        return wait(futures, return_when=FIRST_COMPLETED)
+
     pool = ProcessPoolExecutor(jobs, initializer=_ignore_interrupts)
-    pending: set = set()
     try:
-        for task in tasks:
-            pending.add(pool.submit(play_chunk, task))
-            if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    yield from future.result()
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield from future.result()
+        for future in in_windows(tasks, submit, wait_first, IN_FLIGHT_PER_WORKER * jobs):
+            yield future.result()
     except BrokenProcessPool:
         raise StudyError("a worker process died (killed, or out of memory)") from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def in_windows(tasks: Iterator[tuple], submit: Callable, wait_first: Callable, window: int) -> Iterator:
+    """Submit the tasks with at most `window` in flight and yield each future as it completes;
+    `wait_first(futures)` returns (completed, pending) as soon as one is done."""
+    pending: set = set()
+    for task in tasks:
+        pending.add(submit(task))
+        if len(pending) >= window:
+            completed, pending = wait_first(pending)
+            yield from completed
+    while pending:
+        completed, pending = wait_first(pending)
+        yield from completed
 
 
 def _ignore_interrupts() -> None:
