@@ -6,15 +6,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, SetOption, emit_json, load_or_exit, names_or_exit, refuse_directory, report_problems,
-                     say, warn)
+from .common import (JsonOption, SetOption, complete_rulesets, emit_json, load_or_exit, names_or_exit,
+                     refuse_directory, say, stop, with_problems)
 
 
 def compare(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")],
     rulesets: Annotated[Optional[str], typer.Option(
-        "--rulesets", metavar="A,B,...", help="Rulesets to compare (ids or files, comma-separated; default: the "
-        "record's own, then every built-in edition for its player count; site profiles only when named).")] = None,
+        "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
+        help="Rulesets to compare (ids or files, comma-separated; default: the record's own, then every built-in "
+        "edition for its player count; site profiles only when named).")] = None,
     variants: Annotated[Optional[list[str]], typer.Option(
         "--variant", metavar="SPEC", help="A column of its own: SPEC is [LABEL:]ID,PARAM=VALUE,... (a ruleset id "
         "or file with overrides; quote it; commas inside brackets or braces stay in the value; see docs/format.md). "
@@ -33,46 +34,53 @@ def compare(
     """
     from ..compare import compare as compare_record
     from ..compare import default_rulesets
-    from ..errors import MedinaError
+    from ..errors import MedinaError, Problem
     from ..records.record import parse_record
     from ..yamlio import base_dir_of, read_text
 
+    shown = "<stdin>" if file == "-" else file
+    if readings:
+        doc = {"format": "medina-readings/1", "ruleset": None, "file": shown, "players": [], "baseline": None,
+               "readings": []}
+    else:
+        doc = {"format": "medina-compare/1", "file": shown, "players": [], "results": [], "differences": None}
+    doc = doc if json_ else None
     if readings and (rulesets is not None or variants):
-        warn("--readings plays the record's own ruleset against its open readings; it does not go with --rulesets "
-             "or --variant")
-        raise typer.Exit(2)
+        stop([Problem("usage", "plays the record's own ruleset against its open readings; it does not go with "
+                      "--rulesets or --variant", file="--readings")], 2, doc)
     refs = names_or_exit(rulesets, "--rulesets") if rulesets is not None else None
-    parsed_variants = [parse_variant(text) for text in variants or ()]
-    refuse_directory(file, "compare takes one record file")
+    try:
+        parsed_variants = [parse_variant(text) for text in variants or ()]
+    except ValueError as exc:
+        stop([Problem("usage", str(exc), file="--variant")], 2, doc)
+    refuse_directory(file, "compare takes one record file", doc)
     try:
         name, text = read_text(file)
         record = parse_record(text, name, base_dir=base_dir_of(file))
     except MedinaError as exc:
-        warn(exc.human())
-        raise typer.Exit(2 if exc.unusable else 1)
+        stop(exc.problems, 2 if exc.unusable else 1, doc)
     if not record.players:
-        report_problems(record.problems.errors)  # says why the record cannot be read
-        raise typer.Exit(1)
+        stop(record.problems.errors, 1, doc)  # says why the record cannot be read
     overrides = tuple(set_ or ())
     if readings:
-        _readings(record, overrides, json_)
+        _readings(record, overrides, doc)
     if refs:
         refs = list(dict.fromkeys(refs))
     else:
         refs = [record.ruleset] if parsed_variants else default_rulesets(record)
-    loaded = [load_or_exit(ref, overrides) for ref in refs]  # an unusable ruleset or --set exits 2
+    loaded = [load_or_exit(ref, overrides, doc=doc) for ref in refs]  # an unusable ruleset or --set exits 2
     ids = [r.id for r in loaded]
     names = ids if len(set(ids)) == len(ids) else [ref if isinstance(ref, str) else r.source
                                                    for ref, r in zip(refs, loaded)]
     columns = dict(zip(names, loaded))
     for label, ref, changes in parsed_variants:
         if label in columns:
-            warn(f"--variant {label!r}: another column has this name; give the variant a label of its own (LABEL:ID,...)")
-            raise typer.Exit(2)
-        columns[label] = load_or_exit(load_or_exit(ref, overrides), changes)
+            stop([Problem("usage", f"{label!r}: another column has this name; give the variant a label of its own "
+                          "(LABEL:ID,...)", file="--variant")], 2, doc)
+        columns[label] = load_or_exit(load_or_exit(ref, overrides, doc=doc), changes, doc=doc)
     comparison = compare_record(record, columns)
     if json_:
-        emit_json(comparison.to_json())
+        emit_json(with_problems(comparison.to_json(), []))
     else:
         _print(comparison)
     raise typer.Exit(0 if comparison.comparable else 1)
@@ -80,7 +88,8 @@ def compare(
 
 def parse_variant(text: str) -> tuple[str, str, tuple[str, ...]]:
     """`[LABEL:]ID,PARAM=VALUE,...` -> (label, ruleset ref, overrides); commas inside brackets, braces or
-    quotes belong to a value. Without a label, the column is named by the ruleset and its overrides."""
+    quotes belong to a value. Without a label, the column is named by the ruleset and its overrides.
+    Raises ValueError (the message says what is expected)."""
     items, depth, quote, start = [], 0, None, 0
     for i, char in enumerate(text):
         if quote:
@@ -101,9 +110,8 @@ def parse_variant(text: str) -> tuple[str, str, tuple[str, ...]]:
         label, ref = "", head
     label, ref = label.strip(), ref.strip()
     if not ref or "=" in ref or not all(changes) or not all("=" in change for change in changes):
-        warn(f"--variant {text!r}: expected [LABEL:]ID,PARAM=VALUE,..., e.g. "
-             "'arm:original-2001,towers.reconnect=once_per_palace_arm'")
-        raise typer.Exit(2)
+        raise ValueError(f"{text!r}: expected [LABEL:]ID,PARAM=VALUE,..., e.g. "
+                         "'arm:original-2001,towers.reconnect=once_per_palace_arm'")
     return label or " ".join((ref, *changes)), ref, changes
 
 
@@ -187,14 +195,15 @@ def _difference_lines(comparison) -> list[str]:
 
 # --- the readings sweep ----------------------------------------------------------------------------
 
-def _readings(record, overrides: tuple, json_: bool) -> None:
-    """Print the record under each other reading of its ruleset's open rule points, then exit."""
+def _readings(record, overrides: tuple, doc: dict | None) -> None:
+    """Print the record under each other reading of its ruleset's open rule points (with --json, `doc`
+    filled), then exit."""
     from ..compare import sweep_readings
 
-    load_or_exit(record.ruleset, overrides)  # an unusable --set exits 2
+    load_or_exit(record.ruleset, overrides, doc=doc)  # an unusable --set exits 2
     sweep = sweep_readings(record, overrides=overrides)
-    if json_:
-        emit_json(sweep.to_json())
+    if doc is not None:
+        emit_json(with_problems(sweep.to_json(), []))
     else:
         _print_readings(sweep)
     raise typer.Exit(0 if sweep.baseline.comparable else 1)
