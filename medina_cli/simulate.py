@@ -72,11 +72,8 @@ def play_one(rules, ref: str, seed: int, index: int, *, with_record: bool = Fals
     for event in game.events:
         if event.kind in COUNTED_EVENTS:
             counts[COUNTED_EVENTS[event.kind]] += 1
-        elif event.kind in ("palace-tile", "tower-tile"):
-            counts["tile transfers"] += 1
-    # every tile event but the first for each tile moves a tile that somebody already held
-    held = sum(p is not None for p in (*game.palace_tile.values(), *game.tower_tile.values()))
-    counts["tile transfers"] -= held
+        elif event.kind in ("palace-tile", "tower-tile") and event.previous is not None:
+            counts["tile transfers"] += 1  # a tile somebody already held
     summary = GameSummary(totals, [players.index(w) for w in sheet.winners], points, len(turns),
                           game.placements_made, counts)
     if not with_record:

@@ -111,7 +111,7 @@ def others_stuck(ruleset):
     for seat in (1, 2):
         game.supply[seat] = dict.fromkeys(game.supply[seat], 0)
     game.play("wall", geo.parse("A3"))
-    assert game.to_move == 0
+    assert game.seat_to_move == 0
     return game, geo
 
 
@@ -128,7 +128,7 @@ def test_forced_dome_is_checked_at_the_second_placement():
         game.play("wall", geo.parse("A4"))
     assert refused.value.code == "forced-roof"
     game.play("roof", geo.parse("C3"))
-    assert game.to_move == 0 and not game.forced
+    assert game.seat_to_move == 0 and not game.forced
 
 
 def test_forced_dome_needs_a_legal_dome_after_the_first_piece():
@@ -152,7 +152,7 @@ def tea_position(ruleset):
     game.use_tea()
     for piece, cell in [("grey", "O11"), ("wall", "R2"), ("wall", "A4"), ("wall", "A5")]:
         game.play(piece, geo.parse(cell))
-    assert game.to_move == 0 and game.tea[0] == 2
+    assert game.seat_to_move == 0 and game.tea[0] == 2
     return game
 
 

@@ -204,7 +204,7 @@ def _print(name: str, players: list[str], data, outcomes: list[Outcome], diffs: 
         return
     sheets = {o.name: score_game(o.game) for o in comparable}
     unfinished = any(not o.game.finished for o in comparable)
-    rows = [[player, *(sheets[o.name].totals()[player] for o in comparable)] for player in players]
+    rows = [[player, *(sheets[o.name].totals[player] for o in comparable)] for player in players]
     rows.append(["leading" if unfinished else "winner", *(" and ".join(sheets[o.name].winners) for o in comparable)])
     say()
     say("Scores" + (" (standings where the record stops: it is unfinished)" if unfinished else "") + ":")

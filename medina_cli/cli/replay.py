@@ -58,7 +58,7 @@ def replay_command(
                                else f"{a.piece} {geo.name(a.cell)}" for a in entry.actions)
             say(f"{number:>4}  {entry.player:<{width}}  {tokens}")
         for event in events:
-            say(f"{'':>4}  {'':<{width}}    * {event.text}")
+            say(f"{'':>4}  {'':<{width}}    * {event}")
     say()
     say(f"Position {outcome.position_words()}:")
     colour = colour_wanted(no_color)
@@ -88,7 +88,7 @@ def replay_command(
     elif game.finished:
         say("The game is over.")
     else:
-        say(f"{game.players[game.to_move]} is to move.")
+        say(f"{game.to_move} is to move.")
     raise typer.Exit(1 if outcome.problems else 0)
 
 
@@ -126,7 +126,7 @@ def moves(
     record, outcome = _replayed(file, ruleset, set_, to)
     game = outcome.game
     geo = game.geo
-    player = None if game.to_move is None else game.players[game.to_move]
+    player = game.to_move
     masks = game.legal_masks()
     if json_:
         tokens = sorted(f"{piece} {geo.name(cell)}" for piece, cells in masks for cell in bits(cells))

@@ -48,12 +48,12 @@ def play_random_game(rules, players: list[str], rng: random.Random, *, tea_chanc
     merchant, well = setup or random_setup(rules, rng)
     game = Game(rules, players, merchant, well)
     turns: list[PlayedTurn] = []
-    while game.to_move is not None:
-        seat = game.to_move
+    while game.seat_to_move is not None:
+        seat = game.seat_to_move
         turn = PlayedTurn(seat, [])
         turns.append(turn)
         started = game.turns_started
-        while game.to_move == seat and game.turns_started == started:
+        while game.seat_to_move == seat and game.turns_started == started:
             if game.can_tea() and rng.random() < tea_chance:
                 game.use_tea()
                 turn.actions.append(("tea",))
