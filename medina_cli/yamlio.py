@@ -82,15 +82,41 @@ DEEP_BLOCK_RE = re.compile(r"^[ \t?:-]{%d}" % (4 * MAX_DEPTH), re.M)
 
 
 def _too_deep(text: str) -> int | None:
-    """The line where nesting goes past MAX_DEPTH (flow brackets or block indentation), if any."""
-    match = DEEP_BLOCK_RE.search(text)
-    if match:
-        return text.count("\n", 0, match.start()) + 1
+    """The line where nesting goes past MAX_DEPTH, if any. A quick look at the text (flow brackets,
+    block indentation) clears almost every file; only one it cannot clear (brackets inside quoted
+    text or comments count there too) is walked through YAML's parser, which is not recursive."""
+    if not DEEP_BLOCK_RE.search(text) and not _deep_brackets(text):
+        return None
+    return _deep_events(text)
+
+
+def _deep_brackets(text: str) -> bool:
     depth = 0
     for match in re.finditer(r"[\[\]{}]", text):
         depth = depth + 1 if match.group() in "[{" else max(depth - 1, 0)
         if depth > MAX_DEPTH:
-            return text.count("\n", 0, match.start()) + 1
+            return True
+    return False
+
+
+def _deep_events(text: str) -> int | None:
+    """The line of the first mapping or list nested deeper than MAX_DEPTH, by YAML's own events (a
+    syntax error before that is left for the full parse to report)."""
+    loader = LOADER(text)
+    depth = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return event.start_mark.line + 1
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
     return None
 
 
@@ -167,6 +193,9 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set):
                    "aliases are not accepted (an anchor alone is harmless); write the value out", file=name, line=line)
     seen.add(node_id)
     lines[path] = node.start_mark.line + 1
+    if node.tag not in PLAIN_TAGS:
+        raise fail("yaml-syntax", f"the YAML tag `{node.tag.replace(STANDARD_TAG, '!!')}` is not accepted: "
+                   "write the value without a tag", file=name, line=node.start_mark.line + 1)
     if isinstance(node, yaml.ScalarNode):
         if node.tag == STR_TAG:
             return node.value
@@ -196,6 +225,10 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set):
 
 
 STR_TAG = "tag:yaml.org,2002:str"  # text: the node's value as is, exactly what the constructor returns
+STANDARD_TAG = "tag:yaml.org,2002:"
+# What a tag may make of a value: the types YAML gives untagged values (`!!str 2003` is fine). Any other
+# tag, on any node (the root too), is refused: `!!python/object`, `!local`, or `!!set` and `!!binary`.
+PLAIN_TAGS = {STANDARD_TAG + kind for kind in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")}
 
 
 def _construct(node, constructor, name):

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from . import compare, importer, render, replay, rules, score, simulate, validate, view
-from .common import Command
+from .common import Command, tolerate_output_encoding
 
 app = typer.Typer(
     name="medina",
@@ -57,12 +57,13 @@ app.command("simulate", cls=Command)(simulate.simulate_command)
 def main() -> None:
     """Console entry point: exit 0/1/2 as docs/format.md says; unexpected failures become one line."""
     from ..errors import MedinaError
+    tolerate_output_encoding()
     if hasattr(signal, "SIGPIPE"):  # a closed pipe (`| head`) ends the process quietly, as Unix tools do
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         app()
     except MedinaError as exc:
-        sys.stderr.write(exc.problem.human() + "\n")
+        sys.stderr.write(exc.human() + "\n")
         sys.exit(2 if exc.unusable else 1)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")

@@ -44,8 +44,16 @@ def whole_number(minimum: int):
     return parse
 
 
+def ruleset_ref(value: str) -> str:
+    """A typer `parser` for --ruleset: an empty value is a usage error, not "the file's own ruleset"."""
+    if not value.strip():
+        raise typer.BadParameter("empty; give a built-in ruleset id (medina rules list) or a ruleset .yaml file, "
+                                 "or leave --ruleset out to play by the file's own")
+    return value
+
+
 RulesetOption = Annotated[Optional[str], typer.Option(
-    "--ruleset", "-r", metavar="ID|PATH",
+    "--ruleset", "-r", metavar="ID|PATH", parser=ruleset_ref,
     help="Play by this ruleset instead of the file's (a built-in id or a ruleset YAML file).")]
 SetOption = Annotated[Optional[list[str]], typer.Option(
     "--set", metavar="PARAM=VALUE",
@@ -128,6 +136,34 @@ def check_suffix(path: str, suffixes: tuple[str, ...], what: str) -> None:
         raise typer.Exit(2)
 
 
+ASCII_SPELLINGS = {"→": "->", "←": "<-", "≥": ">=", "≤": "<=", "—": "--", "–": "-", "…": "...", "±": "+/-",
+                   "×": "x", "§": "S", "·": ".", "“": '"', "”": '"', "‘": "'", "’": "'"}
+
+
+def _ascii_spelling(error: UnicodeEncodeError) -> tuple[str, int]:
+    """An encoding error handler: characters the output encoding lacks, in ASCII (`→` as `->`, a box
+    line as `-` or `|`, `é` as `e`), else `?`."""
+    import unicodedata
+    out = []
+    for char in error.object[error.start:error.end]:
+        name = unicodedata.name(char, "")
+        plain = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
+        out.append(ASCII_SPELLINGS.get(char) or (
+            ("-" if "HORIZONTAL" in name else "|" if "VERTICAL" in name else "+") if name.startswith("BOX DRAWINGS")
+            else plain or "?"))
+    return "".join(out), error.end
+
+
+def tolerate_output_encoding() -> None:
+    """Standard output and error in an encoding without arrows or accents (`PYTHONIOENCODING=ascii`, a
+    Latin-1 terminal) get those characters in ASCII instead of failing."""
+    import codecs
+    codecs.register_error("medina-ascii", _ascii_spelling)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="medina-ascii")
+
+
 def emit_json(doc) -> None:
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
@@ -147,7 +183,7 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None):
     try:
         return read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
     except MedinaError as exc:
-        warn(exc.problem.human())
+        warn(exc.human())
         raise typer.Exit(2 if exc.unusable else 1)
 
 
@@ -164,7 +200,7 @@ def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None)
         return parse(text, name, ruleset=ruleset, overrides=tuple(sets or ()),
                      base_dir=base_dir_of(path))
     except MedinaError as exc:
-        warn(exc.problem.human())
+        warn(exc.human())
         raise typer.Exit(2 if exc.unusable else 1)
 
 
@@ -174,7 +210,7 @@ def write_output(path: str, text: str, source: str) -> None:
         sys.stdout.write(text)
         return
     target = Path(path)
-    if source != "-" and target.exists() and target.resolve() == Path(source).resolve():
+    if source != "-" and os.path.exists(path) and target.resolve() == Path(source).resolve():  # never raises
         warn(f"{path}: refusing to overwrite the input file; choose another output file")
         raise typer.Exit(2)
     try:
@@ -190,15 +226,24 @@ def report_problems(problems) -> None:
         warn(problem.human())
 
 
-def load_or_exit(ref: str, overrides=(), *, base_dir=None):
-    """The ruleset `ref`, or exit 2 with a one-line message (unknown id, unreadable or invalid file)."""
+def report_replay(outcome) -> None:
+    """A replay's errors, then its warnings (but `unfinished`: every command says where the game stands)."""
+    report_problems(outcome.problems)
+    for problem in outcome.warnings:
+        if problem.code != "unfinished":
+            warn("warning: " + problem.human())
+
+
+def load_or_exit(ref, overrides=(), *, base_dir=None):
+    """The ruleset `ref` (an id, a path or a loaded ruleset, then `overrides` applied), or exit 2 with a one-line message (unknown id, unreadable or invalid file)."""
     from ..errors import MedinaError
     from ..rules.loader import load_ruleset
     try:
         return load_ruleset(ref, tuple(overrides or ()), base_dir=base_dir)
     except MedinaError as exc:
-        exc.problem.file = exc.problem.file or ref
-        warn(exc.problem.human())
+        for problem in exc.problems:
+            problem.file = problem.file or (ref if isinstance(ref, str) else ref.id)
+        warn(exc.human())
         raise typer.Exit(2)
 
 

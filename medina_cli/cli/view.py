@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import RulesetOption, SetOption, check_suffix, load_record, report_problems, write_output
+from .common import RulesetOption, SetOption, check_suffix, load_record, report_replay, write_output
 from .replay import FileArgument
 
 
@@ -28,7 +28,7 @@ def view_command(
     check_suffix(output, (".html", ".htm"), "an HTML page")
     record = load_record(file, ruleset, set_)
     outcome = replay(record)
-    report_problems(outcome.problems)
+    report_replay(outcome)
     if outcome.game is None:
         raise typer.Exit(1)
     write_output(output, viewer_html(outcome), file)

@@ -23,7 +23,8 @@ SGF_START = re.compile(r"\s*\(\s*;")
 STORY_START = re.compile(r"[^:\n]*?\bstory\s+[^,:\n]*,", re.IGNORECASE)
 SGF_TOKEN = re.compile(r"\[((?:\\.|[^\\\]])*)\]|([A-Za-z][A-Za-z0-9]*)|(;)|([()])|(\s+)|(.)", re.DOTALL)
 STORY_WORD = re.compile(r"\bstory\b", re.IGNORECASE)
-NUMBER = re.compile(r"-?\d+")
+NUMBER = re.compile(r"-?\d{1,20}")  # a longer one is no number of a record (int() refuses past 4,300 digits)
+INDEX = re.compile(r"\d{1,9}")  # a seat or rack index
 
 PROFILES = {"medina": "boardspace-original", "medina-v2": "boardspace-second-edition"}
 # (first revision, profile suffix), newest first: the engine revisions at which a rule switch changed
@@ -100,7 +101,7 @@ class SiteGame:
     key: int | None
     line: int  # where the game type stands
     first_seat: int | None = None
-    names: list[str] | None = None
+    names: dict[int, str] = field(default_factory=dict)  # seat -> the name the file gives (P<seat>[id ...])
     actions: list[SiteAction] = field(default_factory=list)
     facts: dict = field(default_factory=dict)  # date, game name, result message, as the file gives them
 
@@ -186,20 +187,17 @@ def _read_sgf(text: str, name: str) -> SiteGame:
         raise fail("boardspace-header", "no SU[...] setup property (variant, revision, players, random key)", file=name)
     setup, setup_line = by_name["SU"]
     game = _game_type(setup.split(), name, setup_line)
-    names: dict[int, str] = {}
     for ident, value, line in props:
-        if not re.fullmatch(r"P\d+", ident):
+        if not (ident[:1] == "P" and INDEX.fullmatch(ident, 1)):
             continue
         words = value.split(None, 1)
         if words and words[0].lower() in PLAYER_INFO:
             if words[0].lower() == "id" and len(words) == 2:
-                names[int(ident[1:])] = words[1].strip().strip('"')
+                game.names[int(ident[1:])] = words[1].strip().strip('"')
             continue
         action = _action(value, len(game.actions), line)
         if action is not None:
             game.actions.append(action)
-    if names:
-        game.names = [names.get(seat, f"P{seat}") for seat in range(game.players)]
     game.facts = {key: by_name[prop][0] for key, prop in (("date", "DT"), ("game", "GN"), ("result", "RE"))
                   if prop in by_name}
     return game
@@ -300,7 +298,7 @@ class TurnBuilder:
             raise Unreadable(f"`{action.words[0]}` while still holding a {self.held.name}")
 
     def _seat_word(self, word: str) -> int:
-        match = re.fullmatch(r"[Pp](\d+)", word)
+        match = re.fullmatch(r"[Pp](\d{1,9})", word)
         if match is None or int(match.group(1)) >= self.players:
             raise Unreadable(f"{word!r} is not a seat P0..P{self.players - 1}")
         return int(match.group(1))
@@ -311,7 +309,7 @@ class TurnBuilder:
         if not 0 <= seat < self.players:
             raise Unreadable(f"{words[1]!r} is not a seat letter A..{seat_letter(self.players - 1)}")
         if rack == BUILDING_RACK:
-            if not index.isdigit() or int(index) >= len(self.colours):
+            if not INDEX.fullmatch(index) or int(index) >= len(self.colours):
                 raise Unreadable(f"building index {index!r} is not a colour 0..{len(self.colours) - 1}")
             name = self.colours[int(index)]
         elif rack in RACK_PIECES:
@@ -410,7 +408,8 @@ class _Converter:
             return load_ruleset(self.ruleset_ref or profile, self.overrides)
         except MedinaError as exc:
             exc.problem.file = exc.problem.file or ("--set" if exc.problem.code == "bad-set" else "--ruleset")
-            raise MedinaError(exc.problem, usage=True)
+            exc.usage = exc.unusable = True
+            raise
 
     def _build(self, builder: TurnBuilder, by_seat: list[str]) -> Problem | None:
         """Cut the actions into turns; the first unreadable action stops reading (turns before it stay)."""
@@ -426,7 +425,7 @@ class _Converter:
         return None
 
     def _seat_names(self) -> list[str]:
-        names = self.names or self.game.names or [f"P{seat}" for seat in range(self.game.players)]
+        names = self.names or [self.game.names.get(seat, f"P{seat}") for seat in range(self.game.players)]
         if (len(names) != self.game.players or len(set(names)) != len(names) or "neutral" in names
                 or any(not n or n != n.strip() for n in names)):
             raise self.error("bad-players", f"player names {names}: need {self.game.players} distinct names, "
@@ -486,13 +485,12 @@ class _Converter:
         return meta
 
     def _drop_unfinished_turn(self) -> None:
-        """A record that stops inside a turn still owing a placement: leave that turn out (record/1
-        has no half turns), after checking its placements."""
+        """A record that stops inside a turn still owing a placement: leave that turn out (after
+        checking its placements): a game abandoned there, unlike one being transcribed, goes no further."""
         from .replay import replay
         last = self.r.turns[-1]
         outcome = replay(self.r)
-        if any(p.turn == last.number and p.placement is None and p.code in ("too-few-placements", "forced-roof")
-               for p in outcome.errors):
+        if outcome.in_progress:
             self.r.turns.pop()
             self.r.problems.warn("boardspace-turn-dropped", f"the record stops inside {last.player}'s turn, which "
                                  "still owed a placement; that turn is left out", file=self.r.file,

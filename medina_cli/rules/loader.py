@@ -15,10 +15,10 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import MedinaError, fail
+from ..errors import MedinaError, Problem, fail
 from ..yamlio import Lines, parse_yaml, read_text
 from .schema import (CORNERS, NAME_RE, NOT_PLAY, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, SchemaError, Text,
-                     parameter_names)
+                     parameter_names, words_back)
 
 
 @lru_cache(maxsize=None)
@@ -86,7 +86,7 @@ class Ruleset:
 
     def piece_names(self) -> dict[str, str]:
         """Every accepted piece spelling (lower case) -> canonical piece name."""
-        names = {n: n for n in ("roof", "neutral", "stable", "merchant", "wall")}
+        names = {n: n for n in FIXED_PIECES}
         for colour, spec in self.params["colours"].items():
             names[colour] = colour
             for alias in spec["aliases"]:
@@ -134,12 +134,17 @@ def is_path(ref: str) -> bool:
     return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
 
-def load_ruleset(ref: str, overrides: list[str] | tuple | Mapping = (), *, base_dir: Path | None = None) -> Ruleset:
-    """Load a built-in id or a ruleset file, then apply overrides (`--set PARAM=VALUE` strings or a mapping). A relative
-    path resolves against `base_dir` (the directory of the file that names it), or the current
-    directory when None. Raises MedinaError."""
-    shown = _locate(ref, base_dir)
-    ruleset = copy.copy(_load_cached(str(Path(shown).resolve()), shown, ref))  # apply_overrides copies params
+def load_ruleset(ref: str | Ruleset, overrides: list[str] | tuple | Mapping = (), *,
+                 base_dir: Path | None = None) -> Ruleset:
+    """Load a built-in id or a ruleset file (or take a loaded `Ruleset`), then apply overrides:
+    `--set PARAM=VALUE` strings or a mapping {PARAM: value}. A relative path resolves against
+    `base_dir` (the directory of the file that names it), or the current directory when None.
+    Raises MedinaError."""
+    if isinstance(ref, Ruleset):
+        ruleset = copy.copy(ref)
+    else:
+        shown = _locate(ref, base_dir)
+        ruleset = copy.copy(_load_cached(str(Path(shown).resolve()), shown, ref))  # apply_overrides copies params
     if overrides:
         apply_overrides(ruleset, overrides)
     return ruleset
@@ -193,6 +198,7 @@ def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
         raise fail("ruleset-invalid", f"this is a {'game record' if tag.startswith('record') else 'finished board'} "
                    f"(`medina: {tag}`), not a ruleset (`medina: ruleset/1`)", file=shown, line=lines.of("medina"),
                    unusable=True)
+    words_back(data, lines.written)
     _validate(data, lines, shown, partial=True)
     parent = data.get("extends")
     if parent is None:
@@ -233,8 +239,9 @@ def _validate(data: dict, lines: Lines, name: str, *, partial: bool) -> dict:
             _cross_check(params)
         return params
     except SchemaError as exc:
-        raise fail("ruleset-invalid", f"{_dotted(exc.path) or 'top level'}: {exc.message}", file=name,
-                   line=lines.of(*exc.path), unusable=True)
+        first, *more = [Problem("ruleset-invalid", f"{_dotted(path) or 'top level'}: {message}", file=name,
+                                line=lines.of(*path)) for path, message in exc.every]
+        raise MedinaError(first, unusable=True, more=more)
 
 
 def _dotted(path) -> str:
@@ -242,32 +249,62 @@ def _dotted(path) -> str:
 
 
 def _cross_check(p: dict) -> None:
-    """What the schema alone cannot check: entries for every player count, towers, colours, tea."""
+    """What the schema alone cannot check: entries for every player count, towers, colours, tea.
+    Raises one SchemaError holding every problem found."""
+    errors = []
+
+    def error(path, message):
+        errors.append(SchemaError(path, message))
+
+    if not p["players"]:
+        error(("players",), "at least one player count is needed")
     for n in p["players"]:
         for section in (("board", "interior"), ("supply",)):
             table = p[section[0]] if len(section) == 1 else p[section[0]][section[1]]
             if n not in table:
-                raise SchemaError(section, f"no entry for {n} players (players lists {p['players']})")
+                error(section, f"no entry for {n} players (players lists {p['players']})")
     for n, size in p["board"]["interior"].items():
         if len(size) != 2:
-            raise SchemaError(("board", "interior", n), "expected [columns, rows]")
+            error(("board", "interior", n), "expected [columns, rows]")
     towers = p["board"]["towers"]
     if sorted(towers) != sorted(CORNERS) or sorted(towers.values()) != [1, 2, 3, 4]:
-        raise SchemaError(("board", "towers"), "give each corner NW, NE, SE, SW a distinct tower number 1-4")
+        error(("board", "towers"), "give each corner NW, NE, SE, SW a distinct tower number 1-4")
     letters = set()
     for colour, spec in p["colours"].items():
-        if not NAME_RE.match(colour) or colour in ("roof", "neutral", "stable", "merchant", "wall", "tea", "pass"):
-            raise SchemaError(("colours", colour), "a colour name is a lower-case word that is not a piece name")
+        if not NAME_RE.match(colour) or colour in OTHER_WORDS:
+            error(("colours", colour), "a colour name is a lower-case word that is not a piece name")
         letter = spec["letter"]
         if len(letter) != 1 or not letter.islower() or letter in RESERVED_LETTERS or letter in letters:
-            raise SchemaError(("colours", colour, "letter"),
-                              f"{letter!r}: need one distinct lower-case letter other than m, s, w")
+            error(("colours", colour, "letter"), f"{letter!r}: need one distinct lower-case letter other than m, s, w")
         letters.add(letter)
     if not p["colours"]:
-        raise SchemaError(("colours",), "at least one colour is needed")
+        error(("colours",), "at least one colour is needed")
+    _check_aliases(p["colours"], error)
     tea = p["tea"]["colour"]
     if tea is not None and tea not in p["colours"]:
-        raise SchemaError(("tea", "colour"), f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})")
+        error(("tea", "colour"), f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})")
+    if errors:
+        raise SchemaError.of(errors)
+
+
+FIXED_PIECES = ("roof", "neutral", "stable", "merchant", "wall")
+OTHER_WORDS = (*FIXED_PIECES, "tea", "pass")  # what else a word of a turn can be
+
+
+def _check_aliases(colours: dict, error) -> None:
+    """An alias spells one colour only: not a piece, `tea` or `pass`, nor another colour's name, letter or alias
+    (each clash reported by `error(path, message)`)."""
+    owner = {}  # every word that spells a colour -> that colour
+    for colour, spec in colours.items():
+        owner.update({colour: colour, spec["letter"]: colour})
+    for colour, spec in colours.items():
+        for i, alias in enumerate(spec["aliases"]):
+            word = alias.lower()
+            if word in OTHER_WORDS:
+                error(("colours", colour, "aliases", i), f"{alias!r} is a piece or a turn's word, not a colour")
+            elif owner.setdefault(word, colour) != colour:
+                error(("colours", colour, "aliases", i), f"{alias!r} already spells {owner[word]} "
+                      "(its name, letter or an alias)")
 
 
 def _spec_at(path: list[str]):
@@ -342,9 +379,9 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             value = None if raw in ("null", "~") else raw.strip("\"'")
         else:
             try:
-                value = yaml.safe_load(raw)
-            except yaml.YAMLError:
-                raise _bad_set(f"{item!r}: unreadable value")
+                value, _ = parse_yaml(raw, "--set")
+            except MedinaError as exc:
+                raise _bad_set(f"{item!r}: unreadable value: {exc.problem.message}")
         target = params
         for key in keys[:-1]:
             target = target.setdefault(key, {})
