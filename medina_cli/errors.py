@@ -95,8 +95,8 @@ WARNING_CODES: dict[str, str] = {
     "another ruleset or with `--set` than it names (the result was claimed under its own).",
     "boardspace-turn-dropped": "A boardspace.net record stops inside a turn that still needed a placement; "
     "that unfinished turn is left out.",
-    "boardspace-start-merchant": "boardspace.net gives seat A the extra merchant that pays for the start "
-    "merchant, but another seat started: merchant supplies differ by one from the site's.",
+    "boardspace-mid-turn": "A boardspace.net record ends in the middle of a turn (no final `Done`): the "
+    "placements of that unconfirmed turn are kept.",
 }
 
 

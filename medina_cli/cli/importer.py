@@ -51,7 +51,7 @@ def boardspace(
     turns = [(t.player, [a.kind if a.kind != "place" else action_token(geo, (a.piece, a.cell)) for a in t.actions])
              for t in record.turns]
     out = write_record(ruleset_ref=record.ruleset.id, players=record.players, geo=geo, merchant=record.merchant,
-                       well=record.well, turns=turns, meta=record.meta)
+                       well=record.well, turns=turns, meta=record.meta, supply=record.supply)
     if output is None or output == "-":
         sys.stdout.write(out)
         return

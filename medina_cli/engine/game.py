@@ -94,7 +94,9 @@ class Game:
     `rules` is a `Rules` or a `Ruleset` (then for as many players as are named); cells are names or
     engine cell numbers. The first player starts. Seats are indices into `players`."""
 
-    def __init__(self, rules, players: list[str], merchant: str | int, well: str | int | None = None):
+    def __init__(self, rules, players: list[str], merchant: str | int, well: str | int | None = None,
+                 supply: dict[str, dict[str, int]] | None = None):
+        """`supply`: player -> {piece: count} where a player starts otherwise than the ruleset says."""
         if hasattr(rules, "for_players"):
             rules = rules.for_players(len(players))
         if len(players) != rules.players or len(set(players)) != len(players):
@@ -117,6 +119,9 @@ class Game:
         s = rules.supply
         self.supply = [{**{c: s["per_colour"] for c in self.colours},
                         **{piece: s[SUPPLY_KEY[piece]] for piece in PIECES_FIXED}} for _ in players]
+        self.start_supply = {name: dict(counts) for name, counts in (supply or {}).items()}
+        for name, counts in self.start_supply.items():
+            self.supply[self.players.index(name)].update(counts)
         self.tea = [0] * len(players)
         self.owned: list[set[str]] = [set() for _ in players]
         self.buildings = {c: 0 for c in self.colours}
@@ -287,7 +292,8 @@ class Game:
             turns[-1][1].append(TEA if frame.cell is None else f"{frame.piece} {name[frame.cell]}")
         result = score_game(self).totals if self.is_over() else None
         return write_record(ruleset_ref=ruleset or self.rules.ruleset_id, players=self.players, geo=self.geo,
-                            merchant=self.start_merchant, well=self.well, turns=turns, result=result)
+                            merchant=self.start_merchant, well=self.well, turns=turns, result=result,
+                            supply=self.start_supply)
 
     # --- names ----------------------------------------------------------------------------------
     def owner_name(self, owner: int | None) -> str | None:
@@ -423,11 +429,17 @@ class Game:
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
-        elif self.turn_placed == 1 and self.second_roof_rule:
+        elif self.turn_placed == 1 and self.second_roof_rule and not (
+                piece == "neutral" and self.rules.neutral_spares_forced_roof):
             self._force_second_roof()
         if self.turn_placed + self.tea_used >= self.turn_slots or not (
-                self.legal_masks() if self.forced else self.can_place(self.seat_to_move)):
+                self.legal_masks() if self.forced else self.can_go_on(self.seat_to_move)):
             self._end_turn()
+
+    def can_go_on(self, seat: int) -> bool:
+        """After a placement: has `seat` anything left to do this turn? A piece that fits, or (where
+        the ruleset counts it) a tea tile, which must then be used."""
+        return self.can_place(seat) or bool(self.rules.tea_keeps_turn_open and self.tea[seat] and not self.tea_used)
 
     def use_tea(self) -> None:
         """`push("tea")`."""
@@ -499,8 +511,10 @@ class Game:
             self._announce_forced_roof()
 
     def _others_stuck(self, seat: int) -> bool:
+        """Can no other player move? (A held tea tile counts as a move where the ruleset says so.)"""
+        tea_counts = self.rules.tea_blocks_forced_roof
         for other in range(len(self.players)):
-            if other != seat and self.can_place(other):
+            if other != seat and (self.can_place(other) or (tea_counts and self.tea[other])):
                 return False
         return True
 

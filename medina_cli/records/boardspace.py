@@ -401,7 +401,12 @@ class _Converter:
         if problem is not None:
             r.problems.errors.append(problem)
         elif turns and not turns[-1].done:
-            self._drop_unfinished_turn()
+            self._unfinished_turn(builder.held)
+        elif builder.held is not None:
+            self.r.problems.warn("boardspace-mid-turn", f"the record ends in the middle of {by_seat[builder.seat]}'s "
+                                 f"turn, holding a {builder.held.name} that was never placed (no final `Done`)",
+                                 file=self.r.file, line=builder.line, turn=len(turns) + 1,
+                                 player=by_seat[builder.seat])
 
     def _ruleset(self, profile: str):
         try:
@@ -441,7 +446,9 @@ class _Converter:
         self.r.well = geo.parse(site_geo.name(well)) if has_well else None
 
     def _start_merchant(self, turns: list[SiteTurn], rules, by_seat, problem) -> None:
-        """The starting player's first piece is the start merchant: it becomes `setup.merchant`."""
+        """The starting player's first piece is the start merchant: it becomes `setup.merchant`. The site
+        gives seat A one merchant more than the others; when another seat starts, `setup.supply` says so
+        (the starter one merchant fewer, seat A one more), so the supplies are the site's."""
         if rules.well:
             raise self.error("bad-setup", f"{self.r.ruleset.id} needs a well; this boardspace game has none")
         if not turns or not turns[0].pieces:
@@ -457,11 +464,9 @@ class _Converter:
             raise self.error("bad-setup", f"the start merchant {geo.name(first.cell)} is not an interior cell off "
                              "the edge row", line=turns[0].line, turn=1, player=by_seat[first.seat])
         self.r.merchant = first.cell
-        if first.seat != 0:
-            starter = f"seat {seat_letter(first.seat)} ({by_seat[first.seat]})"
-            self.r.problems.warn("boardspace-start-merchant", f"{starter} starts, but the site gives the extra start "
-                                 f"merchant to seat A ({by_seat[0]}): their merchant supplies here differ by one "
-                                 "from the site's", file=self.r.file)
+        if first.seat != 0:  # the starter paid for it, and seat A holds the extra merchant
+            merchants = rules.supply["merchants"]
+            self.r.supply = {by_seat[first.seat]: {"merchant": merchants - 1}, by_seat[0]: {"merchant": merchants + 1}}
 
     def _entry(self, number: int, turn: SiteTurn, by_seat) -> TurnEntry:
         actions = [Action("tea") if p.name == "tea" else Action("place", p.name, p.cell) for p in turn.pieces]
@@ -484,14 +489,23 @@ class _Converter:
             meta["date"] = game.facts["date"]
         return meta
 
-    def _drop_unfinished_turn(self) -> None:
-        """A record that stops inside a turn still owing a placement: leave that turn out (after
-        checking its placements): a game abandoned there, unlike one being transcribed, goes no further."""
+    def _unfinished_turn(self, held) -> None:
+        """A record that ends inside a turn (no final `Done`) says so. A turn still owing a placement is
+        left out (after checking its placements): a game abandoned there, unlike one being transcribed,
+        goes no further. One that has all its placements is kept."""
         from .replay import replay
         last = self.r.turns[-1]
+        where = dict(file=self.r.file, line=last.line, turn=last.number, player=last.player)
         outcome = replay(self.r)
         if outcome.in_progress:
             self.r.turns.pop()
             self.r.problems.warn("boardspace-turn-dropped", f"the record stops inside {last.player}'s turn, which "
-                                 "still owed a placement; that turn is left out", file=self.r.file,
-                                 line=last.line, turn=last.number, player=last.player)
+                                 "still owed a placement; that turn is left out", **where)
+            return
+        if any(p.turn == last.number for p in outcome.errors):
+            return  # the turn is illegal: its error says more
+        placed = len(last.actions)
+        holding = f", holding a {held.name} that was never placed" if held is not None else ""
+        self.r.problems.warn("boardspace-mid-turn", f"the record ends in the middle of {last.player}'s turn "
+                             f"(no final `Done`{holding}): its {placed} placement{'s are' if placed != 1 else ' is'} "
+                             "kept, though the site never confirmed the turn", **where)

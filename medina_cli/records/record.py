@@ -48,6 +48,7 @@ class Record:
     players: list[str] = field(default_factory=list)
     merchant: int | None = None
     well: int | None = None
+    supply: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> piece -> count, where not the ruleset's
     turns: list[TurnEntry] = field(default_factory=list)
     result: dict[str, int] | None = None
     result_lines: dict[str, int] = field(default_factory=dict)
@@ -277,14 +278,14 @@ class _Reader:
             return
         wanted = ("merchant", "well") if rules.well else ("merchant",)
         for key in setup:
-            if isinstance(key, str) and key.startswith("x-"):
+            if isinstance(key, str) and key.startswith("x-") or key == "supply":
                 continue
             if key == "well" and self.ignore_well and not rules.well:
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
                 self.error("unknown-key", f"unknown setup key {self.lines.shown_key('setup', key)}{extra}; "
-                           f"valid: {', '.join(wanted)}", ("setup", key))
+                           f"valid: {', '.join(wanted + ('supply',))}", ("setup", key))
         geo = geometry_for(rules)
         allowed = geo.interior & ~geo.edge_row
         cells = {}
@@ -308,6 +309,42 @@ class _Reader:
             return
         self.r.merchant = cells.get("merchant")
         self.r.well = cells.get("well")
+        if "supply" in setup:
+            self._supply(setup["supply"])
+
+    def _supply(self, supply) -> None:
+        """`setup.supply`: what a player starts with where it differs from the ruleset, e.g.
+        `{Ben: {merchant: 7}}` (a site's seating, a handicap)."""
+        path = ("setup", "supply")
+        if not isinstance(supply, dict):
+            self.error("bad-setup", "setup supply must map players to {piece: count}, e.g. `{Ben: {merchant: 7}}`",
+                       path)
+            return
+        pieces = self.r.ruleset.piece_names()
+        for name, counts in supply.items():
+            where = path + (name,)
+            if name not in self.r.players:
+                self.error("bad-setup", f"setup supply names {self.lines.shown_key(*where)}, who is not a player "
+                           f"({', '.join(self.r.players)})", where)
+                continue
+            if not isinstance(counts, dict):
+                self.error("bad-setup", f"setup supply for {name}: expected {{piece: count}}, e.g. `{{merchant: 7}}`",
+                           where)
+                continue
+            clean = {}
+            for piece, count in counts.items():
+                canonical = pieces.get(piece.lower()) if isinstance(piece, str) else None
+                if canonical is None:
+                    self.error("bad-setup", f"setup supply for {name}: {self.lines.shown_key(*where, piece)} is not a "
+                               f"piece of {self.r.ruleset.id} ({', '.join(sorted(set(pieces.values())))})",
+                               where + (piece,))
+                elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 99:
+                    self.error("bad-setup", f"setup supply for {name}: {piece} "
+                               f"{self.lines.shown(count, *where, piece)} is not a whole number from 0 to 99",
+                               where + (piece,))
+                else:
+                    clean[canonical] = count
+            self.r.supply[name] = clean
 
     def _turns(self):
         turns = self.data.get("turns")
@@ -443,13 +480,18 @@ def action_token(geo, action) -> str:
 
 def write_record(*, ruleset_ref: str, players: list[str], geo, merchant: int, well: int | None,
                  turns: list[tuple[str, list[str]]], result: dict[str, int] | None = None,
-                 meta: dict | None = None) -> str:
-    """Canonical record/1 text. `turns` holds (player, [tokens]) pairs."""
+                 meta: dict | None = None, supply: dict[str, dict[str, int]] | None = None) -> str:
+    """Canonical record/1 text. `turns` holds (player, [tokens]) pairs; `supply` the setup's
+    player -> {piece: count} where a supply differs from the ruleset's."""
     out = [f"medina: {FORMAT_TAG}", f"ruleset: {_quote(ruleset_ref)}",
            "players: [" + ", ".join(_quote(p) for p in players) + "]", "setup:",
            f"  merchant: {geo.name(merchant)}"]
     if well is not None:
         out.append(f"  well: {geo.name(well)}")
+    if supply:
+        out.append("  supply:")
+        out += [f"    {_quote(p)}: {{" + ", ".join(f"{piece}: {n}" for piece, n in supply[p].items()) + "}"
+                for p in players if p in supply]
     out.append("turns:" if turns else "turns: []")
     for player, tokens in turns:
         out.append(f"  - {_quote(player)}: {', '.join(tokens)}")

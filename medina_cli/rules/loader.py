@@ -56,12 +56,15 @@ class Rules:
     placements_per_turn: int
     opening_single: int
     forced_roof: str
+    neutral_spares_forced_roof: bool
     new_chain_max_neighbours: int
     tower_reconnect: str
     tower_merchants: dict  # tower number -> merchants
     tea_colour: str | None
     tea_awards: tuple[int, ...]
     tea_replaces: str
+    tea_keeps_turn_open: bool
+    tea_blocks_forced_roof: bool
     retirement: tuple[str, ...]
     merchants_touching_stables: bool
     tiebreak: str
@@ -118,12 +121,15 @@ class Ruleset:
             placements_per_turn=p["turns"]["placements"],
             opening_single=p["turns"]["opening_single"].get(n, 0),
             forced_roof=p["turns"]["forced_roof"],
+            neutral_spares_forced_roof=p["turns"]["neutral_spares_forced_roof"],
             new_chain_max_neighbours=p["merchants"]["new_chain_max_neighbours"],
             tower_reconnect=p["towers"]["reconnect"],
             tower_merchants=dict(p["towers"]["merchants"]),
             tea_colour=p["tea"]["colour"],
             tea_awards=tuple(p["tea"]["awards"]),
             tea_replaces=p["tea"]["replaces"],
+            tea_keeps_turn_open=p["tea"]["keeps_turn_open"],
+            tea_blocks_forced_roof=p["tea"]["blocks_forced_roof"],
             retirement=tuple(p["retirement"]),
             merchants_touching_stables=p["scoring"]["merchants_touching_stables"],
             tiebreak=p["scoring"]["tiebreak"],

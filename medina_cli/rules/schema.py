@@ -277,6 +277,9 @@ SCHEMA = Fields("a Medina ruleset", fields={
                               choices=("off", "only_player_who_can_place", "only_player_with_roofs",
                                        "second_placement_only_player_who_can_place"),
                               default="off"),
+        "neutral_spares_forced_roof": Bool("with the second_placement_ form: a neutral roof as the turn's first "
+                                           "piece spares the player the forced roof, as his own roof does",
+                                           default=False),
     }),
     "merchants": Fields("merchant chains", default=None, fields={
         "new_chain_max_neighbours": Int("most orthogonal merchant neighbours the first merchant of a new chain may have "
@@ -296,6 +299,11 @@ SCHEMA = Fields("a Medina ruleset", fields={
                          item=Int("tiles", high=10)),
         "replaces": Choice("which placement of a turn a tea tile may replace",
                            choices=("either_placement", "second_placement"), default="either_placement"),
+        "keeps_turn_open": Bool("a tea tile held counts as something left to do after the turn's first placement: "
+                                "when no piece fits any more the turn goes on and the tile must be used "
+                                "(false: the turn ends there)", default=False),
+        "blocks_forced_roof": Bool("another player holding a tea tile counts as able to move, so the forced roof "
+                                   "does not apply", default=False),
     }),
     "retirement": ListOf("when a building colour leaves the game (any trigger suffices)",
                          item=Choice("trigger", choices=("all_players_own", "no_building_fits")),
