@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from typer.core import TyperArgument, TyperCommand
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from ..errors import MedinaError
 
@@ -29,6 +30,35 @@ class Command(TyperCommand):
 
     def collect_usage_pieces(self, ctx) -> list[str]:
         return [piece.strip("{}") for piece in super().collect_usage_pieces(ctx)]
+
+
+class Group(TyperGroup):
+    """typer's group, with usage errors (unknown option, missing or bad value) in the one error style
+    of every command: a line on stderr, `WHERE: what is wrong` (here `medina COMMAND: ...`), exit 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer's own click
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except NoArgsIsHelpError as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except UsageError as exc:
+            where, usage = "medina", "medina COMMAND"
+            if exc.ctx is not None:
+                where = exc.ctx.command_path
+                usage = " ".join([where, *exc.ctx.command.collect_usage_pieces(exc.ctx)])
+            warn(f"{where}: {exc.format_message().rstrip('.')} (usage: {usage}; more: {where} --help)")
+            sys.exit(exc.exit_code)
+        except typer.TyperException as exc:  # click's other errors
+            warn(f"medina: {exc.format_message()}")
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            warn("medina: aborted")
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
 
 
 def whole_number(minimum: int):
@@ -214,11 +244,29 @@ def write_output(path: str, text: str, source: str) -> None:
         warn(f"{path}: refusing to overwrite the input file; choose another output file")
         raise typer.Exit(2)
     try:
-        target.write_text(text, encoding="utf-8")
+        write_atomically(target, text)
     except OSError as exc:
         warn(f"{path}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(2)
     warn(f"wrote {path}")
+
+
+def write_atomically(target: Path, text: str) -> None:
+    """Write `text` to a temporary file beside `target`, then rename it over `target`: a reader never
+    sees half a file, and a failure leaves `target` as it was. Raises OSError."""
+    import tempfile
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~umask)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def report_problems(problems) -> None:

@@ -8,7 +8,8 @@ import typer
 
 from .common import Command, JsonOption, SetOption, emit_json, load_or_exit, say, warn
 
-app = typer.Typer(help="The rule editions: list them, show one resolved, compare them, list the parameters.",
+app = typer.Typer(help="The rule editions: list them, show one resolved, compare them, list the parameters.\n\n"
+                  "Exit status: 0 done, 2 an unknown, unreadable or invalid ruleset, or another usage error.",
                   no_args_is_help=True)
 
 RefArgument = Annotated[str, typer.Argument(metavar="ID|PATH", help="A built-in ruleset id or a ruleset YAML file.")]
@@ -47,7 +48,10 @@ def flow(value) -> str:
 
 @app.command("list", cls=Command)
 def list_rulesets(json_: JsonOption = False) -> None:
-    """The built-in rulesets: id, title, player counts and sources."""
+    """The built-in rulesets: id, title, player counts and sources.
+
+    Exit status: 0 listed, 2 usage error.
+    """
     from tabulate import tabulate
 
     from ..rules.loader import builtin_ids
@@ -68,7 +72,11 @@ def list_rulesets(json_: JsonOption = False) -> None:
 
 @app.command("show", cls=Command)
 def show(ref: RefArgument, set_: SetOption = None) -> None:
-    """Every parameter of one ruleset, `extends` applied (and --set), as ruleset YAML."""
+    """Every parameter of one ruleset, `extends` applied (and --set), as ruleset YAML.
+
+    Exit status: 0 shown, 2 an unknown, unreadable or invalid ruleset (every error is listed), a bad
+    --set, or another usage error.
+    """
     import yaml
 
     class Dumper(yaml.SafeDumper):  # shared default values must not become anchors: rulesets refuse aliases
@@ -87,14 +95,17 @@ def diff(
     refs: Annotated[list[str], typer.Argument(metavar="A B [C...]", help="Two or more ruleset ids or files.")],
     json_: JsonOption = False,
 ) -> None:
-    """A table of every parameter that differs between rulesets, values side by side."""
+    """A table of every parameter that differs between rulesets, values side by side.
+
+    Exit status: 0 compared, 2 an unknown, unreadable or invalid ruleset, or another usage error.
+    """
     from tabulate import tabulate
 
     from ..rules.schema import SCHEMA
 
     if len(refs) < 2:
         from ..rules.loader import builtin_ids
-        warn(f"rules diff needs at least two rulesets (ids or files); built-in ids: {', '.join(builtin_ids())}")
+        warn(f"medina rules diff: needs at least two rulesets (ids or files); built-in ids: {', '.join(builtin_ids())}")
         raise typer.Exit(2)
     rulesets = [load_or_exit(ref) for ref in refs]
     ids = [r.id for r in rulesets]
@@ -120,7 +131,10 @@ def diff(
 
 @app.command("params", cls=Command)
 def params(json_: JsonOption = False) -> None:
-    """Every ruleset parameter: dotted path (for --set), type, allowed values, default, meaning."""
+    """Every ruleset parameter: dotted path (for --set), type, allowed values, default, meaning.
+
+    Exit status: 0 listed, 2 usage error.
+    """
     from tabulate import tabulate
 
     from ..rules.schema import parameter_rows, parameters

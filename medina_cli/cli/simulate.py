@@ -43,10 +43,10 @@ def simulate_command(
     from ..simulate import Statistics, simulate
 
     if ruleset is None and rulesets is None:
-        warn("medina simulate needs --ruleset ID or --rulesets A,B,... (one of them)")
+        warn("medina simulate: needs --ruleset ID or --rulesets A,B,... (one of them)")
         raise typer.Exit(2)
     if ruleset is not None and rulesets is not None:
-        warn("give either --ruleset ID or --rulesets A,B,..., not both")
+        warn("medina simulate: give either --ruleset ID or --rulesets A,B,..., not both")
         raise typer.Exit(2)
     if out is not None and set_:
         warn("--out cannot go with --set: a record/1 file names its ruleset but cannot carry --set overrides, so "
