@@ -9,13 +9,8 @@ from typing import Annotated
 
 import typer
 
-<<<<<<< HEAD
 from . import compare, importer, recording, render, replay, rules, score, simulate, validate, view
-from .common import Command, tolerate_output_encoding
-=======
-from . import compare, importer, render, replay, rules, score, simulate, validate, view
 from .common import Command, Group, tolerate_output_encoding
->>>>>>> main
 
 app = typer.Typer(
     name="medina",
