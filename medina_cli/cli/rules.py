@@ -137,7 +137,7 @@ def params(json_: JsonOption = False) -> None:
     """
     from tabulate import tabulate
 
-    from ..rules.schema import parameter_rows, parameters
+    from ..rules.schema import parameter_rows, parameters, reading_lines
 
     if json_:
         emit_json({"format": "medina-rules-params/2", "parameters": [parameter_json(path, spec)
@@ -146,16 +146,25 @@ def params(json_: JsonOption = False) -> None:
     widths = (None, None, 30, 24, 50)
     rows = [[wrap(cell, width) for cell, width in zip(row, widths)] for row in parameter_rows()]
     say(tabulate(rows, headers=["parameter", "type", "allowed", "default", "meaning"], tablefmt="simple"))
+    say()
+    say("Open readings (rule points no rules text we have settles; R-n: the rulings' numbers). A ruleset that uses\n"
+        "one of a point's readings, and does not list it in settled_readings, is played under the others by\n"
+        "`medina compare FILE --readings` and `medina simulate --readings`:")
+    for line in reading_lines():
+        say("  " + line)
 
 
 def parameter_json(path: str, spec) -> dict:
     """One parameter for `rules params --json`: allowed values, keys and default as JSON values."""
-    from ..rules.schema import REQUIRED, MapOf
+    from ..rules.schema import REQUIRED, MapOf, readings_of
 
     required = spec.default is REQUIRED
     return {"parameter": path, "type": spec.type_name, "allowed": spec.allowed_values(),
             "keys": spec.key.allowed_values() if isinstance(spec, MapOf) else None,
-            "default": None if required else spec.default, "required": required, "meaning": spec.doc}
+            "default": None if required else spec.default, "required": required, "meaning": spec.doc,
+            "readings": [{"param": r.param, "point": r.point, "values": [
+                {"value": v.value, "source": v.source, "also": list(v.also)} for v in r.values]}
+                for r in readings_of(path)]}
 
 
 def wrap(text: str, width: int | None) -> str:

@@ -318,7 +318,9 @@ class Game:
             anchors = self.walls | geo.towers
             return geo.ring & ~self.walls & geo.orth(anchors) & ~geo.at_least_two_neighbours(anchors)
         if piece in ("roof", "neutral"):
-            return self._all_buildings() & ~self.roofed_buildings
+            if self.rules.roof_on_blocked_palace:
+                return self._all_buildings() & ~self.roofed_buildings
+            return self._growing_palaces()
         empty = geo.interior & ~self.occupied
         if piece == "merchant":
             two_plus = geo.at_least_two_neighbours(self.merchants)
@@ -334,6 +336,15 @@ class Game:
         palace = self.open_palace[piece]
         extension = palace.building_orth & palace_free & ~self.reach_twice if palace is not None else 0
         return extension or self._masks[NEW_PALACE]
+
+    def _growing_palaces(self) -> int:
+        """The buildings of the unroofed palaces that can still take a building (the others are blocked)."""
+        cells = 0
+        free = self.geo.interior & ~self.occupied & ~self.well_zone & ~self.reach_twice
+        for palace in self.open_palace.values():
+            if palace is not None and palace.building_orth & free:
+                cells |= palace.buildings
+        return cells
 
     def live_chain_ends(self, two_plus: int | None = None) -> int:
         """The live chain's end cells: its first and last merchant, each while it touches at most one
@@ -531,6 +542,8 @@ class Game:
         rule = self.rules.forced_roof
         if rule == "only_player_who_can_place":
             return self._others_stuck(seat)
+        if rule == "only_player_with_pieces":
+            return all(not any(self.supply[q].values()) for q in range(len(self.players)) if q != seat)
         if rule == "only_player_with_roofs":
             return self.supply[seat]["roof"] > 0 and all(
                 self.supply[q]["roof"] == 0 for q in range(len(self.players)) if q != seat)

@@ -17,7 +17,8 @@ import yaml
 
 from ..errors import MedinaError, Problem, fail
 from ..yamlio import Lines, parse_yaml, read_text
-from .schema import (CORNERS, NAME_RE, NOT_PLAY, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, SchemaError, Text,
+from .schema import (CORNERS, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, Reading,
+                     ReadingValue, SchemaError, Text, yaml_flow,
                      parameter_names, words_back)
 
 
@@ -56,6 +57,7 @@ class Rules:
     placements_per_turn: int
     opening_single: int
     forced_roof: str
+    roof_on_blocked_palace: bool
     neutral_spares_forced_roof: bool
     new_chain_max_neighbours: int
     tower_reconnect: str
@@ -121,6 +123,7 @@ class Ruleset:
             placements_per_turn=p["turns"]["placements"],
             opening_single=p["turns"]["opening_single"].get(n, 0),
             forced_roof=p["turns"]["forced_roof"],
+            roof_on_blocked_palace=p["roofs"]["on_blocked_palace"],
             neutral_spares_forced_roof=p["turns"]["neutral_spares_forced_roof"],
             new_chain_max_neighbours=p["merchants"]["new_chain_max_neighbours"],
             tower_reconnect=p["towers"]["reconnect"],
@@ -286,6 +289,11 @@ def _cross_check(p: dict) -> None:
     if not p["colours"]:
         error(("colours",), "at least one colour is needed")
     _check_aliases(p["colours"], error)
+    open_readings = [r.param for r in READINGS]
+    for i, param in enumerate(p["settled_readings"]):
+        if param not in open_readings:
+            error(("settled_readings", i), f"{param!r} is not an open reading; the open readings: "
+                  f"{', '.join(open_readings)}")
     tea = p["tea"]["colour"]
     if tea is not None and tea not in p["colours"]:
         error(("tea", "colour"), f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})")
@@ -412,3 +420,43 @@ def _override_error(exc: SchemaError, applied: list[tuple[str, tuple]]) -> Medin
         return _bad_set(f"{blamed[0][0]!r}: {exc.message}")
     items = ", ".join(repr(item) for item, _ in blamed or applied)
     return _bad_set(f"{items}: {_dotted(path)}: {exc.message}")
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another reading of an open rule point for one ruleset: the `--set` overrides that play it."""
+
+    reading: Reading
+    value: ReadingValue
+
+    @property
+    def overrides(self) -> tuple[str, ...]:
+        return (f"{self.reading.param}={yaml_flow(self.value.value)}", *self.value.also)
+
+    @property
+    def label(self) -> str:
+        return ", ".join(self.overrides)
+
+
+def value_at(params: dict, dotted: str):
+    """The value of a dotted parameter (`colours.purple.value`) in resolved parameters; KeyError if absent."""
+    value = params
+    for part in dotted.split("."):
+        value = value[int(part) if part.isdigit() else part]
+    return value
+
+
+def alternatives(ruleset: Ruleset) -> list[Alternative]:
+    """Every other reading of every open rule point that applies to `ruleset` (its value is one of the
+    point's readings and its `settled_readings` do not name it), in the schema's order."""
+    out = []
+    for reading in READINGS:
+        if reading.param in ruleset.params["settled_readings"]:
+            continue
+        try:
+            current = value_at(ruleset.params, reading.param)
+        except KeyError:
+            continue
+        if any(v.value == current for v in reading.values):
+            out.extend(Alternative(reading, v) for v in reading.values if v.value != current)
+    return out
