@@ -49,6 +49,8 @@ CODES: dict[str, str] = {
     "board-roof": "A roof is not on a building, is on a stable, or a palace has two roofs.",
     "board-ownership": "A player owns two palaces of one colour, or a roof names an unknown player.",
     "board-spacing": "Two palaces touch (orthogonally or diagonally).",
+    "board-merchants": "Merchants form a group the placement rules cannot make: a branch or a loop, as "
+    "`merchants.new_chain_max_neighbours` decides.",
     "board-stable": "A stable touches no building, so it belongs to no palace.",
     "board-gate": "A wall run closes a gate or does not start from a tower.",
     "board-supply": "More pieces of a kind than the players' supplies hold.",
