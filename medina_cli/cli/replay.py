@@ -145,7 +145,7 @@ def _replay_json(record, outcome) -> dict:
     supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea_colour else {})}
               for seat, name in enumerate(game.players)}
     position = {"after_turn": outcome.turns_played, "placements_into_next_turn": outcome.partial,
-                "finished": game.finished, "to_move": None if game.finished else game.players[game.to_move],
+                "finished": game.finished, "to_move": game.to_move,
                 "turn": turn, "placement": placement, "supply": supply}
     return {"ruleset": record.ruleset.id, "players": record.players, "setup": setup, "turns": turns,
             "position": position}
