@@ -36,7 +36,7 @@ def test_one_frame_per_turn_with_running_scores(tmp_path):
     frames = frames_of(page)
     assert code == 0 and [f["turn"] for f in frames] == list(range(len(record.turns) + 1))
     assert frames[0]["scores"] == [0, 0, 0] and frames[0]["line"] == "Setup: start merchant G7"
-    assert frames[-1]["scores"] == list(score_game(replay(record).game).totals().values())
+    assert frames[-1]["scores"] == list(score_game(replay(record).game).totals.values())
     assert frames[4]["line"] == "Anna: stable D8, roof B9"
     assert "Anna roofs the black palace at B9 (size 1)" in frames[4]["events"]
     pictures = TEMPLATE.findall(page)
@@ -100,7 +100,7 @@ def test_the_last_frame_names_the_winner_and_the_header_the_file(tmp_path):
     sheet = score_game(replay(read_record(str(path))).game)
     winner, = sheet.winners
     heading = frames_of(page)[-1]["heading"]
-    assert heading.endswith(f"the game is over: {winner} wins with {sheet.totals()[winner]} points")
+    assert heading.endswith(f"the game is over: {winner} wins with {sheet.totals[winner]} points")
     assert not any("wins" in f["heading"] for f in frames_of(page)[:-1])
     header = re.search(r"<header><h1>(.*?)</h1>", page).group(1)
     assert header == "Medina: game.yaml" and str(tmp_path) not in page

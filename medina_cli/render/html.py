@@ -228,17 +228,17 @@ def _frame_data(record, frame: Frame, count: int) -> dict:
     if frame.stop is not None:
         heading = f"Turn {frame.turn}, {line}. Replay stopped here: {frame.stop.message} [{frame.stop.code}]"
     else:
-        state = f"the game is over: {_result(sheet)}" if game.finished else f"{game.players[game.to_move]} to move"
+        state = f"the game is over: {_result(sheet)}" if game.finished else f"{game.to_move} to move"
         heading = (f"Turn {frame.turn} of {count}, {line}; {state}" if frame.turn else f"{line}; {state}")
     return {"turn": frame.turn, "line": line, "heading": heading, "stop": frame.stop is not None,
-            "events": [event.text for event in frame.events]
+            "events": [str(event) for event in frame.events]
             + ([f"replay stopped: {frame.stop.message} [{frame.stop.code}]"] if frame.stop is not None else []),
             "scores": [p.total for p in sheet.players], "tiles": [_tile_words(p, tea) for p, tea in zip(sheet.players, game.tea)]}
 
 
 def _result(sheet) -> str:
     """Who won, in words: "Anna wins with 35 points", "Anna and Ben share the win with 30 points"."""
-    best = max(sheet.totals().values())
+    best = max(sheet.totals.values())
     if len(sheet.winners) == 1:
         return f"{sheet.winners[0]} wins with {best} points"
     return f"{', '.join(sheet.winners[:-1])} and {sheet.winners[-1]} share the win with {best} points"
