@@ -73,6 +73,14 @@ def test_an_ascii_terminal_gets_ascii(args, expected):
     assert expected in proc.stdout.decode("ascii")
 
 
+def test_characters_ascii_lacks_get_ascii_spellings():
+    import codecs
+
+    from medina_cli.cli.common import _ascii_spelling
+    codecs.register_error("test-ascii-spelling", _ascii_spelling)
+    assert "─│┼╭ é中 → ≥".encode("ascii", "test-ascii-spelling") == b"-|++ e? -> >="
+
+
 @pytest.mark.parametrize("name", ["deep-brackets-in-string.yaml", "deep-braces-in-comment.yaml"])
 def test_brackets_in_quoted_text_or_comments_are_not_nesting(name):
     code, out, _ = run("validate", CASES / name)
@@ -151,6 +159,14 @@ def test_a_folder_holding_a_huge_player_count_still_validates(tmp_path):
     proc = _limited("validate", str(tmp_path))
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.splitlines()[-1] == "2 files: 1 valid, 1 invalid or unreadable"
+
+
+def test_a_folder_holding_a_named_pipe_does_not_wait_for_it(tmp_path):
+    os.mkfifo(tmp_path / "pipe.yaml")
+    (tmp_path / "game.yaml").write_bytes(GAME_3P.read_bytes())
+    proc = _limited("validate", str(tmp_path), timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert f"{tmp_path / 'pipe.yaml'}: skipped: not a regular file" in proc.stderr
 
 
 def test_a_fifty_megabyte_record_is_refused_within_the_memory_limit(tmp_path):
