@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 from scorekit import FIXTURES, run
 
 CASES = FIXTURES / "robustness"
@@ -217,3 +217,11 @@ def test_a_board_tile_key_of_digits_int_cannot_read_is_an_error(tmp_path):
     path.write_text(board)
     code, out, err = run("score", path)
     assert code == 1 and "[board-tiles]" in out + err
+
+
+def test_a_ruleset_without_a_board_section_says_what_the_board_needs(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text("\n".join(line for line in (ROOT / "rulesets" / "original-2001.yaml").read_text().split("\n")
+                              if not line.startswith(("board:", "  interior:", "  towers:"))))
+    code, _, err = run("rules", "show", path)
+    assert code == 2 and f"{path}:1: board: missing required key 'interior' [ruleset-invalid]" in err
