@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from conftest import EXAMPLES, record_text
 from medina_cli.engine.board import bits
+from medina_cli.engine.position import Position
 from medina_cli.render import palette
+from medina_cli.render import svg as svg_module
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
 from scorekit import run
@@ -222,3 +225,51 @@ def test_tea_tiles_held_are_in_the_legend(tmp_path):
     assert "tea tile" in legend
     _, root, _ = render(tmp_path, SMALL)
     assert "tea tile" not in [e.text for e in root.iter(f"{SVG}text")]  # no tea in this ruleset
+
+
+def test_only_the_chain_ends_the_engine_accepts_are_marked(tmp_path):
+    """boardspace-original: after the restart D5, D6 against the dead chain, D5 touches two merchants."""
+    turns = ["Anna: merchant C4, merchant D3", "Ben: grey D2, grey E2", "Cleo: grey E3, black B4",
+             "Anna: black B5, black C5", "Ben: merchant D5, merchant D6"]
+    text = record_text("boardspace-original", ["Anna", "Ben", "Cleo"], turns, merchant="D4")
+    code, root, _ = render(tmp_path, text, "--legal")
+    game = replay(read_record(str(tmp_path / "game.yaml"))).game
+    accepted = {game.geo.name(c) for c in bits(game.live_chain_ends())}
+    marked = {e.get("data-cell") for e in pieces(root) if e.get("data-kind") == "merchant"
+              and "live chain" in e.find(f"{SVG}title").text}
+    assert code == 0 and marked == accepted and "D5" not in marked
+    legal = next(cells for piece, cells in game.legal_masks() if piece == "merchant")
+    assert legal & ~game.geo.orth(game.live_chain_ends()) == 0  # every legal merchant joins a marked end
+
+
+class OnlyThePosition:
+    """A position that refuses every attribute outside `engine.position.Position`."""
+
+    def __init__(self, position):
+        self._position = position
+
+    def __getattr__(self, name):
+        if name not in ALLOWED:
+            raise AssertionError(f"a renderer read {name!r}, which is not part of the Position interface")
+        return getattr(self._position, name)
+
+
+ALLOWED = {*Position.__annotations__, "finished", "to_move", "live_chain_ends"}
+
+
+def test_renderers_read_positions_only_through_the_position_interface(tmp_path):
+    from medina_cli.records.boardfile import read_board
+    from medina_cli.render.svg import board_svg, legend_svg
+    from medina_cli.render.text import legend, render_board
+
+    source = EXAMPLES / "second-edition-2014-4p.yaml"
+    game = replay(read_record(str(source)), to_turn=30).game
+    assert run("replay", source, "--final-board", "-o", tmp_path / "final.yaml")[0] == 0
+    board = read_board(str(tmp_path / "final.yaml"))
+    for position in (game, board):
+        assert isinstance(position, Position)
+        strict = OnlyThePosition(position)
+        assert board_svg(strict, title="t", legal=None) == board_svg(position, title="t", legal=None)
+        legend_svg(strict, title="t"), render_board(strict), legend(strict)
+    for module in (Path(svg_module.__file__).parent).glob("*.py"):
+        assert "getattr(" not in module.read_text(), module.name

@@ -115,3 +115,18 @@ def test_the_score_panel_counts_tea_tiles_held(tmp_path):
         for tiles, held in zip(frame["tiles"], game.tea):
             assert (f"{held} tea" in tiles) == bool(held)
     assert any("tea" in tiles for frame in frames_of(page) for tiles in frame["tiles"])
+
+
+def test_the_viewer_replays_the_record_once_for_all_its_frames(monkeypatch):
+    from medina_cli.render import frames as frames_module
+    from medina_cli.render.html import viewer_html
+
+    record = read_record(str(EXAMPLES / "original-2001-3p.yaml"))
+    outcome = replay(record)
+    games = []
+    original = frames_module.replay
+    monkeypatch.setattr(frames_module, "replay", lambda *a, **kw: games.append(1) or original(*a, **kw))
+    page = viewer_html(outcome)
+    assert len(games) == 1 and len(frames_of(page)) == len(record.turns) + 1
+    expected = [list(score_game(replay(record, to_turn=t).game).totals.values()) for t in (0, 9, 30)]
+    assert [frames_of(page)[t]["scores"] for t in (0, 9, 30)] == expected

@@ -45,7 +45,7 @@ class OpenTile:
 
 @dataclass
 class Board:
-    """A board/1 position, with the attribute names of `Game` that rendering and scoring use."""
+    """A board/1 position; a `engine.position.Position`, like `Game`."""
 
     file: str
     ruleset: Ruleset | None = None
@@ -67,6 +67,13 @@ class Board:
     @cached_property
     def rules(self) -> Rules:
         return self.ruleset.for_players(len(self.players))
+
+    finished = True  # a board/1 file holds a finished game
+    to_move = None
+
+    def live_chain_ends(self) -> int:
+        """A board/1 file does not say which merchant chain is live: no ends."""
+        return 0
 
     def touching(self, tower: int) -> list[Palace]:
         """Claimed palaces with a building or stable next to a wall of `tower`'s runs."""

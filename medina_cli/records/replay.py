@@ -23,6 +23,7 @@ class Replay:
     warnings: list[Problem] = field(default_factory=list)
     turn_events: list[tuple[int, list]] = field(default_factory=list)  # (turn number, events) per turn
     in_progress: bool = False  # the record's last entry is a turn still open (transcribed as it is played)
+    positions: list[Game] = field(default_factory=list)  # with keep_positions: a copy after the setup and each turn
 
     @property
     def problems(self) -> list[Problem]:
@@ -60,13 +61,17 @@ class Replay:
         return self.game is not None and self.game.finished and self.turns_played == self.turns_asked
 
 
-def replay(record: Record, *, to_turn: int | None = None, check_result: bool = True) -> Replay:
-    """Play `record` (through its first `to_turn` entries, if given) and collect what goes wrong."""
+def replay(record: Record, *, to_turn: int | None = None, check_result: bool = True,
+           keep_positions: bool = False) -> Replay:
+    """Play `record` (through its first `to_turn` entries, if given) and collect what goes wrong.
+    `keep_positions`: keep a copy of the game after the setup and after each turn replayed in full."""
     if not record.playable:
         return Replay(record, None)
     game = Game(record.rules, record.players, record.merchant, record.well, supply=record.supply)
     stop = len(record.turns) if to_turn is None else min(to_turn, len(record.turns))
     result = Replay(record, game, turns_asked=stop, turn_events=[(0, list(game.events))])
+    if keep_positions:
+        result.positions.append(game.copy())
     for entry in record.turns[:stop]:
         if not entry.readable:
             break  # its own problem is already reported; the rest cannot be trusted
@@ -78,6 +83,8 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
             result.partial = game.placements_made - made
             break
         result.turns_played = entry.number
+        if keep_positions:
+            result.positions.append(game.copy())
         if game.turn_open():  # only the record's last entry may leave its turn open
             result.in_progress = True
             result.warnings.append(_problem(

@@ -27,13 +27,14 @@ def stop_problem(outcome: Replay):
     return min(at_turns, key=lambda p: p.turn) if at_turns else None
 
 
-def _frame(outcome: Replay, number: int, game, before, stop=None) -> Frame:
+def _frame(outcome: Replay, number: int, game, stop=None) -> Frame:
+    """Turn `number`'s frame: all its placements, or those made before `stop` refused one."""
     record = outcome.record
     frame = Frame(number, game, events=dict(outcome.turn_events).get(number, []), stop=stop)
     if number:
-        made = game.placements_made - before.placements_made
         entry = record.turns[number - 1]
-        frame.placed = [a.cell for a in entry.actions if a.kind == "place"][:made]
+        placed = [a.cell for a in entry.actions if a.kind == "place"]
+        frame.placed = placed[:outcome.partial] if stop is not None else placed
         if stop in outcome.errors and stop.placement is not None and stop.placement <= len(entry.actions):
             frame.illegal = entry.actions[stop.placement - 1].cell
     return frame
@@ -45,18 +46,14 @@ def final_frame(outcome: Replay) -> Frame:
     if stop is not None and stop.turn > outcome.turns_played + 1:
         stop = None  # a later turn's problem: --to ended the replay before it
     number = stop.turn if stop is not None else outcome.turns_played
-    before = replay(outcome.record, to_turn=number - 1, check_result=False).game if number else None
-    return _frame(outcome, number, outcome.game, before, stop)
+    return _frame(outcome, number, outcome.game, stop)
 
 
 def all_frames(outcome: Replay) -> list[Frame]:
     """The setup, every replayed turn, and the turn where replay stopped (if it did)."""
-    frames, before = [], None
-    for number in range(outcome.turns_played + 1):
-        game = replay(outcome.record, to_turn=number, check_result=False).game
-        frames.append(_frame(outcome, number, game, before))
-        before = game
+    positions = replay(outcome.record, to_turn=outcome.turns_played, check_result=False, keep_positions=True).positions
+    frames = [_frame(outcome, number, game) for number, game in enumerate(positions)]
     stop = stop_problem(outcome)
     if stop is not None and stop.turn == outcome.turns_played + 1:
-        frames.append(_frame(outcome, stop.turn, outcome.game, before, stop))
+        frames.append(_frame(outcome, stop.turn, outcome.game, stop))
     return frames

@@ -249,10 +249,10 @@ class _Board:
                     links.append(f"M{x + half:g} {y + half:g}l{dx} {dy}")
         out = [f'<path data-kind="merchant-chain" d="{"".join(links)}" stroke="{palette.MERCHANT}" '
                'stroke-width="7" stroke-linecap="round"/>'] if links else []
-        ends = set(getattr(self.position, "chain_ends", ()) or ())
+        ends = self.position.live_chain_ends()
         for cell in bits(merchants):
             x, y = self.origin(cell)
-            live_end = cell in ends
+            live_end = bool(ends >> cell & 1)
             out.append(self.piece("merchant", cell, (chain_end(x, y) if live_end else "") + merchant(x, y),
                                   "merchant (end of the live chain)" if live_end else "merchant"))
         return "".join(out)
@@ -264,10 +264,9 @@ class _Board:
             out.append(self.piece("wall", cell, wall(*self.origin(cell))))
         anchors = position.walls | geo.towers
         closed = geo.at_least_two_neighbours(anchors)
-        finished = getattr(position, "finished", True)
-        for cell in bits(geo.ring & ~position.walls & (geo.full if finished else closed)):
+        for cell in bits(geo.ring & ~position.walls & (geo.full if position.finished else closed)):
             out.append(self.piece("gate", cell, gate(*self.origin(cell)), "gate (stays open)"))
-        holders = getattr(position, "tower_tile", {})
+        holders = position.tower_tile
         for cell, number in sorted(geo.tower_of_cell.items(), key=lambda item: item[1]):
             x, y = self.origin(cell)
             body = tower(x, y, number)
@@ -321,8 +320,8 @@ class _Board:
 
 
 def _holder_seat(holder) -> int | None:
-    """Seat (or NEUTRAL) of a tile holder given as a palace, a seat number or None."""
-    return getattr(holder, "owner", holder)
+    """Seat (or NEUTRAL) of a tile's holding palace; None if nobody holds it."""
+    return None if holder is None else holder.owner
 
 
 def _owner_name(position, seat) -> str | None:
@@ -344,8 +343,8 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
     def label(x: float, y: float, text: str, *, bold: bool = False) -> str:
         return _text(x, y - 4 + CELL * SWATCH / 2, text, 13, "#222222", bold=bold, anchor="start")
 
-    palace_tiles = _tiles_by_seat(getattr(position, "palace_tile", {}))
-    tower_tiles = _tiles_by_seat(getattr(position, "tower_tile", {}))
+    palace_tiles = _tiles_by_seat(position.palace_tile)
+    tower_tiles = _tiles_by_seat(position.tower_tile)
     for seat, name in enumerate(position.players):
         colour_name = palette.seat_colour(seat)[0]
         text = f"{seat + 1} {name} ({colour_name} roofs)"
@@ -371,7 +370,7 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
         keys.append((house(0, 5.5, NEUTRAL), "neutral roof"))
     keys += [(stable_cell(0, 0, palette.building_colour(rules, rules.colours[0].name), "S"), "stable"),
              (merchant(0, 0), "merchant")]
-    if getattr(position, "chain_ends", None):
+    if position.live_chain_ends():
         keys.append((chain_end(0, 0) + merchant(0, 0), "live chain end"))
     keys += [(wall(0, 0), "wall"), (gate(0, 0), "gate"), (tower(0, 0, 1), "tower T1"),
              (house(0, 5.5, 0), "tower tile holder")]
@@ -420,7 +419,7 @@ def _document(width: float, height: float, title: str, description: str, body: s
 
 def board_svg(position, *, title: str, description: str = "", legal=None, last=(), illegal=None,
               totals: dict[str, int] | None = None, legend: bool = True) -> str:
-    """The SVG document of `position` (a Game, or any object with the same board attributes).
+    """The SVG document of `position` (an `engine.position.Position`: a Game or a finished board).
 
     `legal`: (piece, cellmask) pairs to mark; `last`: cells placed in the last turn, in order;
     `illegal`: (cell, reason) of a refused placement; `totals`: player name -> score for the legend.
