@@ -27,6 +27,7 @@ WELL = "#2f7ed8"
 LEGAL = "#00876a"
 LAST = "#111111"
 ILLEGAL = "#d00000"
+PREFERRED = "#7b2cbf"
 
 
 def building_colour(rules, colour: str) -> str:
