@@ -89,7 +89,10 @@ CODES: dict[str, str] = {
 
 WARNING_CODES: dict[str, str] = {
     "unfinished": "The record stops before the game ends.",
-    "result-unchecked": "A `result` is given but the record is unfinished, so it is not checked.",
+    "turn-in-progress": "The record's last turn has fewer placements than the turn allows: it is being "
+    "transcribed as it is played. Valid; the claimed `result` is not checked.",
+    "result-unchecked": "A `result` is given but not checked: the record is unfinished, or it is played under "
+    "another ruleset or with `--set` than it names (the result was claimed under its own).",
     "boardspace-turn-dropped": "A boardspace.net record stops inside a turn that still needed a placement; "
     "that unfinished turn is left out.",
     "boardspace-start-merchant": "boardspace.net gives seat A the extra merchant that pays for the start "
@@ -143,14 +146,28 @@ def in_words(items, word: str = "or") -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {word} {words[-1]}"
 
 
-class MedinaError(Exception):
-    """An error that stops the current operation; carries one `Problem`."""
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
-    def __init__(self, problem: Problem, *, unusable: bool = False, usage: bool = False):
+
+def ordinal(number: int) -> str:
+    """1 -> "first", 2 -> "second"; "6th" past the words."""
+    return ORDINALS[number - 1] if 1 <= number <= len(ORDINALS) else f"{number}th"
+
+
+class MedinaError(Exception):
+    """An error that stops the current operation; carries its `Problem` (and in `problems` any further
+    ones found in the same input, e.g. every error of a ruleset file)."""
+
+    def __init__(self, problem: Problem, *, unusable: bool = False, usage: bool = False, more=()):
         super().__init__(problem.human())
         self.problem = problem
+        self.problems = [problem, *more]
         self.unusable = unusable or usage  # True: exit 2 (unreadable input or usage), else exit 1
         self.usage = usage  # the command line itself is wrong (bad --ruleset or --set)
+
+    def human(self) -> str:
+        """Every problem, one line each."""
+        return "\n".join(problem.human() for problem in self.problems)
 
 
 def fail(code: str, message: str, *, unusable: bool = False, **where) -> MedinaError:

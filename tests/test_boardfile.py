@@ -120,6 +120,20 @@ def test_a_wall_that_starts_from_no_tower():
     assert code == "board-gate" and message.startswith("the walls at E1, H1 between towers 4 and 2 do not continue")
 
 
+@pytest.mark.parametrize("board, changes, code, row", [
+    (E1, {"G8": "g"}, "board-spacing", 9),  # touches the black palace at F9
+    (E1, {"N3": "g", "M3": "s"}, "board-spacing", 3),
+    (E1, {"I7": "s"}, "board-stable", 7),
+    (E1, {"H1": "#"}, "board-gate", 1),
+    (E1, {f"A{row}": "#" for row in range(2, 13)}, "board-gate", 2),  # closed (A2-A12)
+    (E3, {"D3": "g"}, "well-zone", 3),
+    (E3, {"D4": ".", "D2": "w"}, "bad-setup", 2),
+])
+def test_position_errors_name_the_grid_line_of_the_cell(board, changes, code, row):
+    [(found, _, line)] = problems(set_cells(board, changes))
+    assert found == code and line == line_of(board, "grid: |") + 1 + 13 - row  # north row (13) first
+
+
 @pytest.mark.parametrize("roofs, fragment", [
     ("{K7: Anna}", "the roof at K7 is on no building"),
     ("{C11: Anna}", "the roof at C11 is on a stable"),

@@ -181,7 +181,7 @@ def test_json_document_shape(tmp_path):
 
 
 def test_json_turn_level_error_has_null_placement(tmp_path):
-    path, status, out, err = validate_file(tmp_path, HEAD + "  - Anna: wall A12\n", "--json")
+    path, status, out, err = validate_file(tmp_path, HEAD + "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n", "--json")
     (error,) = json.loads(out)["results"][0]["errors"]
     assert (error["code"], error["turn"], error["placement"], error["player"]) == ("too-few-placements", 1, None, "Anna")
 
@@ -220,7 +220,7 @@ def test_result_mismatch(tmp_path):
 def test_ruleset_option_overrides_the_file(tmp_path):
     (tmp_path / "single.yaml").write_text("medina: ruleset/1\nextends: original-2001\n"
                                           "turns:\n  opening_single: {3: 1, 4: 1}\n")
-    text = HEAD + "  - Anna: wall A12\n"
+    text = HEAD + "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n"
     path, status, out, err = validate_file(tmp_path, text)
     assert status == 1 and problem_lines(out, "too-few-placements")
     path, status, out, err = validate_file(tmp_path, text, "--ruleset", tmp_path / "single.yaml")
@@ -231,7 +231,7 @@ def test_ruleset_option_overrides_the_file(tmp_path):
 
 
 def test_set_option(tmp_path):
-    text = HEAD + "  - Anna: wall A12\n"
+    text = HEAD + "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n"
     path, status, out, err = validate_file(tmp_path, text, "--set", "turns.opening_single.3=1")
     assert status == 0, out
 

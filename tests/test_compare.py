@@ -111,3 +111,18 @@ def test_an_empty_ruleset_entry_or_a_directory_is_a_usage_error():
         assert code == 2 and out == "" and "--rulesets" in err and "an entry is empty" in err, rulesets
     code, out, err = run("compare", EXAMPLES)
     assert code == 2 and out == "" and "compare takes one record file" in err and "file-not-found" not in err
+
+
+def test_the_library_model_is_what_the_command_prints():
+    from medina_cli.compare import compare
+
+    record = read_record(str(E8))
+    comparison = compare(record, ["original-2001", "bsw-dm-2003"])
+    assert [o.name for o in comparison.outcomes] == ["original-2001", "bsw-dm-2003"]
+    assert comparison.tiles() == [{"tile": "tower", "tower": 3, "holders": {"original-2001": "B", "bsw-dm-2003": "A"}}]
+    doc = comparison.to_json()
+    doc["file"] = str(E8)
+    assert doc == {**compare_json(E8, "--rulesets", "original-2001,bsw-dm-2003")[1], "file": str(E8)}
+    labelled = compare(record, {"as written": record.ruleset, "DM": "bsw-dm-2003"})
+    assert labelled.winners()["by_ruleset"] == {"as written": comparison.outcomes[0].winners,
+                                                "DM": comparison.outcomes[1].winners}

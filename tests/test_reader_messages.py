@@ -38,7 +38,7 @@ def board_message(text: str) -> str:
     (HEAD + TURNS + "  - Ben:\n", "no placements (found nothing)"),
     (HEAD + TURNS + "result: {Anna: 1, Ben: no, Cleo: 3}\n", "result for Ben: `no` is not a whole number"),
     (HEAD + TURNS + "result: {Anna: 1, Ben: 2, Cleo: 3, 2025-01-01: 4}\n", "result names `2025-01-01`, who is"),
-    (HEAD + TURNS + "date: 2025-03-14\n", "`date`: `2025-03-14` is read by YAML as a date; quote it"),
+    (HEAD + TURNS + "event: 2025-03-14\n", "`event`: `2025-03-14` is read by YAML as a date; quote it"),
     (HEAD + TURNS + "event: 0x1F\n", "`event`: `0x1F` is read by YAML as a number"),
     (HEAD.replace("original-2001", "2001"), "`ruleset`: `2001` is read by YAML as a number"),
     (HEAD + TURNS + "yes: 1\n", "top-level key `yes` is read by YAML as a boolean"),

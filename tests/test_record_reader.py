@@ -48,7 +48,7 @@ CASES = [
     ("no-tag", HEAD.replace("medina: record/1\n", ""), ("bad-format-tag", 1, None, None, None)),
     ("number-key", HEAD + GOOD_TURNS + "7: seven\n", ("yaml-not-text", 9, None, None, None)),
     ("unknown-key", HEAD + GOOD_TURNS + "winner: Anna\n", ("unknown-key", 9, None, None, None)),
-    ("unquoted-date", HEAD + GOOD_TURNS + "date: 2025-03-14\n", ("yaml-not-text", 9, None, None, None)),
+    ("event-date", HEAD + GOOD_TURNS + "event: 2025-03-14\n", ("yaml-not-text", 9, None, None, None)),
     ("event-number", HEAD + GOOD_TURNS + "event: 42\n", ("yaml-not-text", 9, None, None, None)),
     ("notes-mapping", HEAD + GOOD_TURNS + "notes: {a: b}\n", ("bad-notes", 9, None, None, None)),
     ("notes-numbers", HEAD + GOOD_TURNS + "notes: [1, 2]\n", ("bad-notes", 9, None, None, None)),
@@ -132,6 +132,12 @@ def test_x_keys_are_kept_and_ignored():
     record = parse_record(HEAD.replace("  merchant: J7\n", "  merchant: J7\n  x-drawn: by lot\n")
                           + GOOD_TURNS + "x-scorer: Dan\n", "game.yaml")
     assert record.problems.errors == [] and record.meta["x-scorer"] == "Dan"
+
+
+def test_an_unquoted_date_is_read_as_the_text_written():
+    for written in ("2025-03-14", "2025-03-14 20:15:00"):
+        record = parse_record(HEAD + GOOD_TURNS + f"date: {written}\n", "game.yaml")
+        assert record.problems.errors == [] and record.meta["date"] == written
 
 
 def test_problems_are_collected_not_stopped_at():
@@ -225,8 +231,10 @@ def test_a_broken_ruleset_file_names_its_own_file_and_line(tmp_path):
     (tmp_path / "house.yaml").write_text("medina: ruleset/1\nextends: original-2001\nturns:\n  placements: 9\n")
     path = tmp_path / "game.yaml"
     path.write_text(HEAD.replace("original-2001", "house.yaml") + GOOD_TURNS)
-    record = read_record(str(path))
-    (problem,) = record.problems.errors
+    with pytest.raises(MedinaError) as raised:  # the record cannot be read under a broken ruleset
+        read_record(str(path))
+    lead, problem = raised.value.problems
+    assert raised.value.unusable and (lead.file, lead.line) == (str(path), 2)
     assert (problem.code, problem.line) == ("ruleset-invalid", 4)
     assert problem.file.endswith("house.yaml")
 

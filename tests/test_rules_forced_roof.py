@@ -24,7 +24,7 @@ def test_2001_only_player_who_can_place_must_roof_after_building_first():
     assert pos.reject("orange C10") == "forced-roof"
     assert pos.problem("Cleo: orange C10, black I7") == ("forced-roof", 8, 1, "Cleo")
     assert pos.problem("Cleo: black I7, orange C10") == ("forced-roof", 8, 2, "Cleo")
-    assert pos.problem("Cleo: black I7") == ("forced-roof", 8, None, "Cleo")
+    assert pos.problem("Cleo: black I7", "Anna: pass") == ("forced-roof", 8, None, "Cleo")
     assert pos.errors_after("Cleo: black I7, roof I7") == []
 
 

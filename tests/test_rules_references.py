@@ -11,7 +11,7 @@ import pytest
 from scorekit import run
 
 RECORD = "medina: record/1\nruleset: {ruleset}\nplayers: [Anna, Ben, Cleo]\nsetup:\n  merchant: J7\nturns:\n" \
-         "  - Anna: wall A12\n"  # one placement: valid only where the opening turn is a single placement
+         "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n"  # valid only where the opening turn is a single placement
 SINGLE_OPENING = "medina: ruleset/1\nextends: original-2001\nturns:\n  opening_single: {3: 1}\n"
 PLAIN = "medina: ruleset/1\nextends: original-2001\n"
 
@@ -63,8 +63,10 @@ def test_a_bad_extends_is_blamed_on_the_ruleset_file_not_the_record(games):
     (games / "h1.yaml").write_text("medina: ruleset/1\nextends: original-2002\n")
     (games / "game.yaml").write_text(RECORD.format(ruleset="h1.yaml"))
     code, out, _ = run("validate", "games/game.yaml")
-    assert code == 1
-    assert out.startswith("games/h1.yaml:2: extends: unknown ruleset 'original-2002' (did you mean original-2001?)")
+    assert code == 2  # the record cannot be read under a broken ruleset
+    assert out.splitlines()[0].startswith("games/game.yaml:2: the ruleset h1.yaml cannot be used (1 error in it")
+    assert out.splitlines()[1].startswith(
+        "games/h1.yaml:2: extends: unknown ruleset 'original-2002' (did you mean original-2001?)")
     code, _, err = run("rules", "show", "games/h1.yaml")
     assert code == 2 and err.startswith("games/h1.yaml:2: extends: unknown ruleset")
 

@@ -12,14 +12,14 @@ from rulekit import BEN_STUCK, STUCK_AFTER_ONE, Position, supplies
 def test_a_turn_is_two_placements(ruleset):
     pos = Position(ruleset, 3)
     assert pos.problem("Anna: wall A12, wall A11, wall A10") == ("too-many-placements", 1, 3, "Anna")
-    assert pos.problem("Anna: wall A12") == ("too-few-placements", 1, None, "Anna")
+    assert pos.problem("Anna: wall A12", "Ben: wall B13, wall C13") == ("too-few-placements", 1, None, "Anna")
     assert pos.errors_after("Anna: wall A12, wall A11") == []
 
 
 def test_a_2014_turn_after_the_opening_is_two_placements():
     pos = Position("second-edition-2014", 3, "Anna: wall A12", "Ben: wall A11")
     assert pos.problem("Cleo: wall A10, wall A9, wall A8") == ("too-many-placements", 3, 3, "Cleo")
-    assert pos.problem("Cleo: wall A10") == ("too-few-placements", 3, None, "Cleo")
+    assert pos.problem("Cleo: wall A10", "Anna: wall A9, wall A8") == ("too-few-placements", 3, None, "Cleo")
     assert pos.errors_after("Cleo: wall A10, wall A9") == []
 
 
@@ -28,7 +28,7 @@ def test_2014_opening_two_players_first_player_places_one():
     assert pos.problem("Anna: wall A11, wall A10") == ("too-many-placements", 1, 2, "Anna")
     pos.play("Anna: wall A11")
     assert pos.mover == "Ben"
-    assert pos.problem("Ben: wall A10") == ("too-few-placements", 2, None, "Ben")
+    assert pos.problem("Ben: wall A10", "Anna: wall A9, wall A8") == ("too-few-placements", 2, None, "Ben")
     assert pos.errors_after("Ben: wall A10, wall A9") == []
 
 
@@ -38,13 +38,13 @@ def test_2014_opening_three_or_four_players_first_two_place_one(players):
     assert pos.mover == "Ben"
     assert pos.problem("Ben: wall A11, wall A10") == ("too-many-placements", 2, 2, "Ben")
     pos.play("Ben: wall A11")
-    assert pos.problem("Cleo: wall A10") == ("too-few-placements", 3, None, "Cleo")
+    assert pos.problem("Cleo: wall A10", "Anna: wall A9, wall A8") == ("too-few-placements", 3, None, "Cleo")
     assert pos.errors_after("Cleo: wall A10, wall A9") == []
 
 
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
 def test_no_opening_rule_before_2014(ruleset):
-    assert Position(ruleset, 3).problem("Anna: wall A12") == ("too-few-placements", 1, None, "Anna")
+    assert Position(ruleset, 3).problem("Anna: wall A12", "Ben: wall B13, wall C13") == ("too-few-placements", 1, None, "Anna")
 
 
 ONE_PIECE_LEFT = {  # three walls each; then (turn, player) starts a turn with a single piece left
@@ -150,7 +150,7 @@ def test_tea_may_stand_first_or_second_but_only_once_per_turn():
     assert pos.errors_after("Cleo: tea, wall B13") == []
     assert pos.errors_after("Cleo: wall B13, tea") == []
     assert pos.problem("Cleo: tea, tea") == ("tea-not-allowed", 6, 2, "Cleo")
-    assert pos.problem("Cleo: tea") == ("too-few-placements", 6, None, "Cleo")  # one piece always
+    assert pos.problem("Cleo: tea", "Anna: wall B13, wall C13") == ("too-few-placements", 6, None, "Cleo")  # one piece always
     pos.play("Cleo: tea")
     assert pos.reject("tea") == "tea-not-allowed"
     assert pos.game.tea[2] == 2

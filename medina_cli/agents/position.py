@@ -116,13 +116,3 @@ def record_placements(record) -> list[tuple[int, int, str, object]]:
             out.append((entry.number, k, entry.player,
                         placement_of("tea", None) if action.kind == "tea" else placement_of(action.piece, action.cell)))
     return out
-
-
-def placement_in_turn(game) -> int:
-    """Which placement of the current turn the player to move makes next: 1 or 2."""
-    return game.turn_placed + game.tea_used + 1
-
-
-def palace_size(game, placement) -> int:
-    """Buildings and stables of the palace a roof placement would close."""
-    return game.palace_at[placement.cell].size

@@ -64,7 +64,7 @@ def main() -> None:
     try:
         app()
     except MedinaError as exc:
-        sys.stderr.write(exc.problem.human() + "\n")
+        sys.stderr.write(exc.human() + "\n")
         sys.exit(2 if exc.unusable else 1)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")

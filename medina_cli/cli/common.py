@@ -147,7 +147,7 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None):
     try:
         return read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
     except MedinaError as exc:
-        warn(exc.problem.human())
+        warn(exc.human())
         raise typer.Exit(2 if exc.unusable else 1)
 
 
@@ -164,7 +164,7 @@ def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None)
         return parse(text, name, ruleset=ruleset, overrides=tuple(sets or ()),
                      base_dir=base_dir_of(path))
     except MedinaError as exc:
-        warn(exc.problem.human())
+        warn(exc.human())
         raise typer.Exit(2 if exc.unusable else 1)
 
 
@@ -190,15 +190,24 @@ def report_problems(problems) -> None:
         warn(problem.human())
 
 
-def load_or_exit(ref: str, overrides=(), *, base_dir=None):
-    """The ruleset `ref`, or exit 2 with a one-line message (unknown id, unreadable or invalid file)."""
+def report_replay(outcome) -> None:
+    """A replay's errors, then its warnings (but `unfinished`: every command says where the game stands)."""
+    report_problems(outcome.problems)
+    for problem in outcome.warnings:
+        if problem.code != "unfinished":
+            warn("warning: " + problem.human())
+
+
+def load_or_exit(ref, overrides=(), *, base_dir=None):
+    """The ruleset `ref` (an id, a path or a loaded ruleset, then `overrides` applied), or exit 2 with a one-line message (unknown id, unreadable or invalid file)."""
     from ..errors import MedinaError
     from ..rules.loader import load_ruleset
     try:
         return load_ruleset(ref, tuple(overrides or ()), base_dir=base_dir)
     except MedinaError as exc:
-        exc.problem.file = exc.problem.file or ref
-        warn(exc.problem.human())
+        for problem in exc.problems:
+            problem.file = problem.file or (ref if isinstance(ref, str) else ref.id)
+        warn(exc.human())
         raise typer.Exit(2)
 
 

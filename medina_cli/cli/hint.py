@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, RulesetOption, SetOption, ToOption, emit_json, load_record, replay_to,
-                     report_problems, say, warn, whole_number)
+                     report_replay, say, warn, whole_number)
 
 FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
 AgentOption = Annotated[str, typer.Option(
@@ -71,23 +71,21 @@ def hint(
     or usage error.
     """
     from ..agents.analysis import hints, value_meaning
-    from ..agents.position import placement_in_turn
 
     agent = agent_or_exit(agent_spec)
     record = load_record(file, ruleset, set_)
     outcome = replay_to(record, to)
-    report_problems(outcome.problems)
+    report_replay(outcome)
     if outcome.game is None:
         raise typer.Exit(1)
     game = outcome.game
     status = 1 if outcome.problems else 0
     player = None if game.is_over() else game.players[game.to_move]
-    turn = outcome.turns_played + 1
-    placement = None if player is None else placement_in_turn(game)
+    turn, placement = outcome.next_placement() or (None, None)
     rated = [] if player is None else hints(game, agent.spec, seed=seed, top=top)
     if json_:
         emit_json({"format": "medina-hint/1", "file": record.file, "agent": agent.spec, "seed": seed,
-                   "player": player, "turn": turn if player else None, "placement": placement,
+                   "player": player, "turn": turn, "placement": placement,
                    "value": value_meaning(agent.spec), "hints": [r.to_json() for r in rated]})
         raise typer.Exit(status)
     if player is None:
@@ -126,7 +124,7 @@ def analyse(
     agent = agent_or_exit(agent_spec)
     record = load_record(file, ruleset, set_)
     outcome = replay_to(record, None)
-    report_problems(outcome.problems)
+    report_replay(outcome)
     if outcome.problems:
         warn(f"{record.file}: not analysed: the record is invalid")
         raise typer.Exit(1)

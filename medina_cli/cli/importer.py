@@ -40,7 +40,7 @@ def boardspace(
             _check_names(names, read_site_game(text, name).players)
         record = parse_boardspace(text, name, players=names)
     except MedinaError as exc:
-        warn(exc.problem.human())
+        warn(exc.human())
         raise typer.Exit(2 if exc.unusable else 1)
     report_problems(record.problems.errors)
     if record.problems.errors:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from .common import (RulesetOption, SetOption, ToOption, check_suffix, load_record_or_board, replay_to,
-                     report_problems, warn, write_output)
+                     report_problems, report_replay, warn, write_output)
 
 InputArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 or board/1 file, or - for stdin.")]
 
@@ -73,7 +73,7 @@ def _record_picture(record, to, legal: bool, last: bool) -> tuple[str, list]:
     from ..render.text import legend, render_board
 
     outcome = replay_to(record, to)
-    report_problems(outcome.problems)
+    report_replay(outcome)
     if outcome.game is None:
         raise typer.Exit(1)
     frame = final_frame(outcome)

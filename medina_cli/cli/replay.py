@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record,
-                     replay_to, report_problems, say, warn, write_output)
+                     replay_to, report_replay, say, warn, write_output)
 
 FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
 
@@ -15,7 +15,7 @@ FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 fi
 def _replayed(file: str, ruleset, set_, to):
     record = load_record(file, ruleset, set_)
     outcome = replay_to(record, to)
-    report_problems(outcome.problems)
+    report_replay(outcome)
     if outcome.game is None:
         raise typer.Exit(1)
     return record, outcome
@@ -35,6 +35,7 @@ def replay_command(
     """Replay a record: the event log turn by turn, then the board, the supplies and who is to move."""
     from tabulate import tabulate
 
+    from ..errors import ordinal
     from ..render.text import colour_wanted, legend, render_board
 
     if output is not None and not final_board:
@@ -87,6 +88,9 @@ def replay_command(
         say(f"Replay stopped at turn {outcome.errors[0].turn}: {outcome.errors[0].message}")
     elif game.finished:
         say("The game is over.")
+    elif outcome.in_progress:
+        turn, placement = outcome.next_placement()
+        say(f"{game.players[game.to_move]} is to make the {ordinal(placement)} placement of turn {turn}.")
     else:
         say(f"{game.players[game.to_move]} is to move.")
     raise typer.Exit(1 if outcome.problems else 0)
@@ -114,13 +118,14 @@ def moves(
     json_: JsonOption = False,
     no_color: NoColorOption = False,
 ) -> None:
-    """List every legal placement for the player to move (the first placement of a turn), then the
-    board with `*` on every empty cell where one may go.
+    """List every legal placement for the player to move (the first placement of a turn, or the next
+    one of a last turn in progress), then the board with `*` on every empty cell where one may go.
 
     An invalid record is shown where replay stopped: the placements open to the player to move there
     (exit status 1).
     """
     from ..engine.board import bits
+    from ..errors import ordinal
     from ..render.text import colour_wanted, legend, render_board
 
     record, outcome = _replayed(file, ruleset, set_, to)
@@ -130,8 +135,9 @@ def moves(
     masks = game.legal_masks()
     if json_:
         tokens = sorted(f"{piece} {geo.name(cell)}" for piece, cells in masks for cell in bits(cells))
+        turn, placement = outcome.next_placement() or (None, None)
         emit_json({"format": "medina-moves/1", "after_turn": outcome.turns_played, "player": player,
-                   "placements": tokens})
+                   "turn": turn, "placement": placement, "placements": tokens})
         raise typer.Exit(1 if outcome.problems else 0)
     where = outcome.position_words()
     if outcome.errors:
@@ -140,7 +146,9 @@ def moves(
         say(f"{record.file} {where}: the game is over; nobody can place anything.")
         raise typer.Exit(1 if outcome.problems else 0)
     total = sum(cells.bit_count() for _, cells in masks)
-    say(f"{record.file} {where}: {player} to move, {total} legal placement{'s' if total != 1 else ''}"
+    turn, placement = outcome.next_placement()
+    which = f", {ordinal(placement)} placement of turn {turn}" if placement > 1 else ""
+    say(f"{record.file} {where}: {player} to move{which}, {total} legal placement{'s' if total != 1 else ''}"
         + (" (a roof is forced this turn)" if game.forced else ""))
     for piece, cells in masks:
         names = sorted((geo.name(c) for c in bits(cells)), key=lambda n: (n[0], int(n[1:])))

@@ -8,7 +8,7 @@ import typer
 
 from ..errors import in_words
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record_or_board,
-                     replay_to, report_problems, say, warn)
+                     replay_to, report_problems, report_replay, say, warn)
 
 
 def score(
@@ -42,7 +42,7 @@ def score(
     else:
         outcome = replay_to(source, to)
         problems = outcome.problems
-        report_problems(problems)
+        report_replay(outcome)
         if outcome.game is None:
             raise typer.Exit(1)
         position = outcome.game

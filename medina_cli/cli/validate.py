@@ -35,15 +35,15 @@ def validate(
             record = read_record(path, ruleset=ruleset, overrides=tuple(set_ or ()))
         except MedinaError as exc:
             if exc.usage:
-                say(exc.problem.human())
+                say(exc.human())
                 raise typer.Exit(2)
-            problem = exc.problem
-            results.append({"file": problem.file or path, "ruleset": None, "valid": False, "finished": False,
-                            "errors": [problem.to_json()], "warnings": []})
+            name = "<stdin>" if path == "-" else path
+            results.append({"file": name, "ruleset": None, "valid": False, "finished": False,
+                            "errors": [problem.to_json() for problem in exc.problems], "warnings": []})
             status = max(status, 2 if exc.unusable else 1)
             if not json_:
-                say(problem.human())
-                say(f"{problem.file or path}: UNREADABLE")
+                say(exc.human())
+                say(f"{name}: UNREADABLE")
             continue
         outcome = replay(record)
         errors: list[Problem] = outcome.problems

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import RulesetOption, SetOption, check_suffix, load_record, report_problems, warn, write_output
+from .common import RulesetOption, SetOption, check_suffix, load_record, report_replay, warn, write_output
 from .hint import AgentOption, JobsOption, SeedOption, agent_or_exit, run_analysis
 from .replay import FileArgument
 
@@ -56,7 +56,7 @@ def view_command(
     check_suffix(output, (".html", ".htm"), "an HTML page")
     record = load_record(file, ruleset, set_)
     outcome = replay(record)
-    report_problems(outcome.problems)
+    report_replay(outcome)
     if outcome.game is None:
         raise typer.Exit(1)
     doc = None

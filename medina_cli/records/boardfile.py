@@ -154,6 +154,7 @@ class _BoardReader(_Reader):
                 self.error("board-grid", f"a grid row has {len(cells)} cells; expected {size}", line=line)
         if b.problems.errors:
             return False
+        self.row_lines = [line for _, line in rows]  # north row first
         letters = {c.letter: c.name for c in rules.colours}
         self.buildings = {c: 0 for c in rules.colour_names}
         self.stables = wells = 0
@@ -184,7 +185,8 @@ class _BoardReader(_Reader):
             b.well = next(bits(wells))
             b.well_bonus_cells = geo.straight_two(b.well)
             if not (geo.interior & ~geo.edge_row) >> b.well & 1:
-                self.error("bad-setup", f"the well at {geo.name(b.well)} must stand off the edge row", ("grid",))
+                self.error("bad-setup", f"the well at {geo.name(b.well)} must stand off the edge row",
+                           line=self._line(b.well))
         b.occupied = b.merchants | self.stables | wells | sum(self.buildings.values())
         return not b.problems.errors
 
@@ -223,23 +225,29 @@ class _BoardReader(_Reader):
         for stable in bits(self.stables):
             touched = [p for p in b.palaces if geo.orth_of[stable] & p.buildings]
             if not touched:
-                self.error("board-stable", f"the stable at {geo.name(stable)} touches no building", ("grid",))
+                self.error("board-stable", f"the stable at {geo.name(stable)} touches no building",
+                           line=self._line(stable))
             elif len(touched) > 1:
                 self.error("board-spacing", f"the stable at {geo.name(stable)} touches two palaces: "
-                           f"{self._named(touched[0])} and {self._named(touched[1])}", ("grid",))
+                           f"{self._named(touched[0])} and {self._named(touched[1])}", line=self._line(stable))
             else:
                 touched[0].stables |= 1 << stable
         for i, palace in enumerate(b.palaces):
             near = geo.king(palace.pieces)
             for other in b.palaces[i + 1:]:
                 if near & other.pieces:
+                    cell = next(bits(near & other.pieces))
                     self.error("board-spacing", f"{self._named(palace)} and {self._named(other)} touch at "
-                               f"{geo.name(next(bits(near & other.pieces)))}: palaces need a free cell between "
-                               "them, diagonals included", ("grid",))
+                               f"{geo.name(cell)}: palaces need a free cell between them, diagonals included",
+                               line=self._line(cell))
         if b.well is not None:
             for cell in bits(geo.king(1 << b.well) & sum(p.pieces for p in b.palaces)):
                 self.error("well-zone", f"{geo.name(cell)}: no building or stable on the well or next to it",
-                           ("grid",))
+                           line=self._line(cell))
+
+    def _line(self, cell: int) -> int:
+        """The line of the grid row that holds `cell`."""
+        return self.row_lines[self.r.geo.height - 1 - cell // self.r.geo.width]
 
     def _named(self, palace: Palace) -> str:
         return f"the {palace.colour} palace at {self.r.geo.name(_first_cell(self.r.geo, palace.buildings))}"
@@ -254,13 +262,14 @@ class _BoardReader(_Reader):
             towers = f"towers {geo.tower_of_cell[start]} and {geo.tower_of_cell[end]}"
             if head == len(cells):
                 self.error("board-gate", f"the wall between {towers} is closed: every side keeps a gate "
-                           f"({geo.name(cells[0])}-{geo.name(cells[-1])})", ("grid",))
+                           f"({geo.name(cells[0])}-{geo.name(cells[-1])})", line=self._line(cells[0]))
                 continue
-            loose = [geo.name(c) for c, w in zip(cells[head:len(cells) - tail], walled[head:len(cells) - tail]) if w]
+            loose = [c for c, w in zip(cells[head:len(cells) - tail], walled[head:len(cells) - tail]) if w]
             if loose:
-                walls = f"the wall at {loose[0]} between {towers} does" if len(loose) == 1 else \
-                    f"the walls at {', '.join(loose)} between {towers} do"
-                self.error("board-gate", f"{walls} not continue a run from a tower", ("grid",))
+                names = [geo.name(c) for c in loose]
+                walls = f"the wall at {names[0]} between {towers} does" if len(loose) == 1 else \
+                    f"the walls at {', '.join(names)} between {towers} do"
+                self.error("board-gate", f"{walls} not continue a run from a tower", line=self._line(loose[0]))
             for c in cells[:head]:
                 b.wall_tower[c] = geo.tower_of_cell[start]
             for c in cells[len(cells) - tail:]:

@@ -410,7 +410,8 @@ class _Converter:
             return load_ruleset(self.ruleset_ref or profile, self.overrides)
         except MedinaError as exc:
             exc.problem.file = exc.problem.file or ("--set" if exc.problem.code == "bad-set" else "--ruleset")
-            raise MedinaError(exc.problem, usage=True)
+            exc.usage = exc.unusable = True
+            raise
 
     def _build(self, builder: TurnBuilder, by_seat: list[str]) -> Problem | None:
         """Cut the actions into turns; the first unreadable action stops reading (turns before it stay)."""
@@ -486,13 +487,12 @@ class _Converter:
         return meta
 
     def _drop_unfinished_turn(self) -> None:
-        """A record that stops inside a turn still owing a placement: leave that turn out (record/1
-        has no half turns), after checking its placements."""
+        """A record that stops inside a turn still owing a placement: leave that turn out (after
+        checking its placements): a game abandoned there, unlike one being transcribed, goes no further."""
         from .replay import replay
         last = self.r.turns[-1]
         outcome = replay(self.r)
-        if any(p.turn == last.number and p.placement is None and p.code in ("too-few-placements", "forced-roof")
-               for p in outcome.errors):
+        if outcome.in_progress:
             self.r.turns.pop()
             self.r.problems.warn("boardspace-turn-dropped", f"the record stops inside {last.player}'s turn, which "
                                  "still owed a placement; that turn is left out", file=self.r.file,

@@ -4,6 +4,7 @@ and a strict canonical writer.
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 
@@ -11,7 +12,7 @@ import yaml
 
 from ..engine.board import geometry_for
 from ..engine.game import SUPPLY_KEY
-from ..errors import Collected, MedinaError, in_words
+from ..errors import Collected, MedinaError, Problem, in_words
 from ..rules.loader import Ruleset, load_ruleset
 from ..yamlio import LOADER, Lines, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 
@@ -52,6 +53,8 @@ class Record:
     result_lines: dict[str, int] = field(default_factory=dict)
     meta: dict = field(default_factory=dict)  # event, date, notes and x- keys, kept as read
     problems: Collected = field(default_factory=Collected)
+    other_rules: str | None = None  # played otherwise than the record says (--ruleset, --set): how, in words
+    text: str = field(default="", repr=False)  # the text it was read from (to read it again under other rules)
 
     @property
     def rules(self):
@@ -71,14 +74,16 @@ def read_record(path: str, *, ruleset: str | None = None, overrides=()) -> Recor
     return parse_record(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir_of(path))
 
 
-def parse_record(text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None,
+def parse_record(text: str, name: str, *, ruleset: str | Ruleset | None = None, overrides=(), base_dir=None,
                  ignore_well: bool = False) -> Record:
     """A record/1 text, or a boardspace.net record (`.sgf` or story), which is converted.
     `ignore_well`: set the setup's well aside when the ruleset has none (to compare editions)."""
     from .boardspace import is_boardspace, parse_boardspace
     if is_boardspace(name, text):
-        return parse_boardspace(text, name, ruleset=ruleset, overrides=overrides)
-    record = Record(file=name)
+        record = parse_boardspace(text, name, ruleset=ruleset, overrides=overrides)
+        record.text = text
+        return record
+    record = Record(file=name, text=text)
     parsed = _parse_turn_lines(text, name) or parse_or_collect(text, name, record.problems)
     if parsed is None:
         return record
@@ -135,6 +140,18 @@ def _reads_as_text(plain: str) -> bool:
     return not any(regexp.match(plain) for _, regexp in LOADER.yaml_implicit_resolvers.get(plain[:1], ()))
 
 
+def other_rules_words(own, ruleset_ref: str | Ruleset | None, overrides) -> str | None:
+    """How a record named `own` is played otherwise than it says (`--ruleset`, `--set`), in words; None: as it says."""
+    if isinstance(ruleset_ref, Ruleset):
+        ruleset_ref = ruleset_ref.id
+    how = []
+    if ruleset_ref is not None and ruleset_ref != own:
+        how.append(f"under {ruleset_ref}")
+    if overrides:
+        how.append("with --set " + ", ".join(overrides))
+    return " ".join(how) or None
+
+
 class _Reader:
     def __init__(self, record: Record, data, lines: Lines, ruleset_ref, overrides, base_dir, ignore_well=False):
         self.r, self.data, self.lines = record, data, lines
@@ -177,6 +194,8 @@ class _Reader:
         for key in ("event", "date"):
             if key in self.data:
                 value = self.data[key]
+                if key == "date" and isinstance(value, datetime.date):  # an unquoted date: the text as written
+                    value = self.lines.written[(key,)]
                 if not isinstance(value, str):
                     self.error("yaml-not-text", f"`{key}`: {self.lines.shown(value, key)} is read by YAML as "
                                f"{yaml_type(value)}; quote it to make it text", (key,))
@@ -194,21 +213,28 @@ class _Reader:
         if ref is None:
             self.error("missing-key", "missing `ruleset:` (a built-in id or a path)", ())
             return False
-        if not isinstance(ref, str):
+        if not isinstance(ref, (str, Ruleset)):
             self.error("yaml-not-text", f"`ruleset`: {self.lines.shown(ref, 'ruleset')} is read by YAML as "
                        f"{yaml_type(ref)}; quote it to make it text", ("ruleset",))
             return False
         try:
             self.r.ruleset = load_ruleset(ref, self.overrides, base_dir=None if self.ruleset_ref else self.base_dir)
+            self.r.other_rules = other_rules_words(self.data.get("ruleset"), self.ruleset_ref, self.overrides)
         except MedinaError as exc:
             problem = exc.problem
             if self.ruleset_ref is not None or problem.code == "bad-set":
                 problem.file = problem.file or ("--set" if problem.code == "bad-set" else "--ruleset")
-                raise MedinaError(problem, usage=True)
-            if problem.file is None:
-                problem.file, problem.line = self.r.file, self.lines.of("ruleset")
-            self.r.problems.errors.append(problem)
-            return False
+                exc.usage = exc.unusable = True
+                raise
+            where = dict(file=self.r.file, line=self.lines.of("ruleset"))
+            if problem.file is None:  # the id or path names no ruleset: the record's own error
+                problem.file, problem.line = where["file"], where["line"]
+                self.r.problems.errors.append(problem)
+                return False
+            count = len(exc.problems)  # the ruleset file itself is broken: the record cannot be read
+            raise MedinaError(Problem(problem.code, f"the ruleset {ref} cannot be used ({count} error"
+                                      f"{'s' if count != 1 else ''} in it, below); the record cannot be read",
+                                      **where), unusable=True, more=exc.problems)
         return True
 
     def _players(self) -> bool:

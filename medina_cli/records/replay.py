@@ -14,13 +14,14 @@ from .record import Record
 class Replay:
     record: Record
     game: Game | None
-    turns_played: int = 0  # entries of `turns` replayed completely
+    turns_played: int = 0  # entries of `turns` replayed completely (the last one may be a turn in progress)
     turns_asked: int = 0  # entries of `turns` the replay was to play (all, or the first `to_turn`)
     partial: int = 0  # placements of the refused turn that were made before the refusal
     errors: list[Problem] = field(default_factory=list)  # the illegal turn the replay stopped at, if any
     result_errors: list[Problem] = field(default_factory=list)  # claimed scores that differ from the replay's
     warnings: list[Problem] = field(default_factory=list)
     turn_events: list[tuple[int, list]] = field(default_factory=list)  # (turn number, events) per turn
+    in_progress: bool = False  # the record's last entry is a turn still open (transcribed as it is played)
 
     @property
     def problems(self) -> list[Problem]:
@@ -32,10 +33,24 @@ class Replay:
 
     def position_words(self) -> str:
         """Where the replayed position stands, e.g. "after turn 3 and 1 placement of turn 4"."""
-        words = f"after turn {self.turns_played}" if self.turns_played else "at the start"
-        if self.partial:
-            words += f" and {self.partial} placement{'s' if self.partial != 1 else ''} of turn {self.turns_played + 1}"
+        done, partial = self.turns_played, self.partial
+        if self.in_progress:
+            done, partial = done - 1, self.game.turn_placed + self.game.tea_used
+        words = f"after turn {done}" if done else "at the start"
+        if partial:
+            words += f" and {partial} placement{'s' if partial != 1 else ''} of turn {done + 1}"
         return words
+
+    def next_placement(self) -> tuple[int, int] | None:
+        """(turn, placement), both counted from 1, that the next placement would be if the record went
+        on from the replayed position: one of the open turn, or the first of a new entry. None when
+        nobody can place."""
+        game = self.game
+        if game is None or game.finished:
+            return None
+        if game.turn_open():
+            return self.turns_played + (0 if self.in_progress else 1), game.turn_placed + game.tea_used + 1
+        return self.turns_played + (2 if self.partial else 1), 1
 
     @property
     def finished(self) -> bool:
@@ -55,13 +70,18 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
         if not entry.readable:
             break  # its own problem is already reported; the rest cannot be trusted
         before, made = len(game.events), game.placements_made
-        problem = _play_turn(game, record, entry)
+        problem = _play_turn(game, record, entry, may_stop_early=entry.number == len(record.turns))
         result.turn_events.append((entry.number, game.events[before:]))
         if problem is not None:
             result.errors.append(problem)
             result.partial = game.placements_made - made
             break
         result.turns_played = entry.number
+        if game.turn_open():  # only the record's last entry may leave its turn open
+            result.in_progress = True
+            result.warnings.append(_problem(
+                record, entry, "turn-in-progress", f"the turn is in progress: {game.turn_placed + game.tea_used} of "
+                f"its {game.turn_slots} placements made{' (a roof is still due)' if game.forced else ''}"))
     if to_turn is None and not result.errors and not record.problems.errors:
         _finish_checks(result, check_result)
     return result
@@ -72,7 +92,8 @@ def _problem(record, entry, code, message, placement=None) -> Problem:
                    placement=placement, player=entry.player)
 
 
-def _play_turn(game: Game, record: Record, entry) -> Problem | None:
+def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Problem | None:
+    """Play one entry; None when it is legal. `may_stop_early`: the entry may leave its turn open."""
     seat = record.players.index(entry.player)
     if entry.actions[0].kind == "pass":  # truthful after the game's end too: nobody can place
         if game.can_place(seat):
@@ -94,7 +115,7 @@ def _play_turn(game: Game, record: Record, entry) -> Problem | None:
                 game.play(action.piece, action.cell)
         except IllegalPlacement as exc:
             return _problem(record, entry, exc.code, exc.message, k)
-    if game.turn_open() and game.to_move == seat and game.turns_started == started:
+    if game.turn_open() and game.to_move == seat and game.turns_started == started and not may_stop_early:
         if game.forced:
             return _problem(record, entry, "forced-roof", f"{entry.player} had to place one of his roofs this turn")
         return _problem(record, entry, "too-few-placements",
@@ -124,7 +145,11 @@ def _finish_checks(result: Replay, check_result: bool) -> None:
             result.warnings.append(Problem("result-unchecked", "`result` is not checked: the game is unfinished",
                                            file=record.file))
         return
-    if check_result and record.result:
+    if record.result and record.other_rules:
+        result.warnings.append(Problem("result-unchecked", f"`result` is not checked: it was claimed under the "
+                                       f"record's own ruleset, and the record is played {record.other_rules}",
+                                       file=record.file))
+    elif check_result and record.result:
         totals = score_game(game).totals()
         for name, claimed in record.result.items():
             if totals[name] != claimed:

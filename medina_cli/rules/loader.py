@@ -14,10 +14,10 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import MedinaError, fail
+from ..errors import MedinaError, Problem, fail
 from ..yamlio import Lines, parse_yaml, read_text
 from .schema import (CORNERS, NAME_RE, NOT_PLAY, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, SchemaError, Text,
-                     parameter_names)
+                     parameter_names, words_back)
 
 
 @lru_cache(maxsize=None)
@@ -133,12 +133,15 @@ def is_path(ref: str) -> bool:
     return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
 
-def load_ruleset(ref: str, overrides: list[str] | tuple = (), *, base_dir: Path | None = None) -> Ruleset:
-    """Load a built-in id or a ruleset file, then apply `--set PARAM=VALUE` overrides. A relative
-    path resolves against `base_dir` (the directory of the file that names it), or the current
-    directory when None. Raises MedinaError."""
-    shown = _locate(ref, base_dir)
-    ruleset = copy.copy(_load_cached(str(Path(shown).resolve()), shown, ref))  # apply_overrides copies params
+def load_ruleset(ref: str | Ruleset, overrides: list[str] | tuple = (), *, base_dir: Path | None = None) -> Ruleset:
+    """Load a built-in id or a ruleset file (or take a loaded `Ruleset`), then apply `--set PARAM=VALUE`
+    overrides. A relative path resolves against `base_dir` (the directory of the file that names it),
+    or the current directory when None. Raises MedinaError."""
+    if isinstance(ref, Ruleset):
+        ruleset = copy.copy(ref)
+    else:
+        shown = _locate(ref, base_dir)
+        ruleset = copy.copy(_load_cached(str(Path(shown).resolve()), shown, ref))  # apply_overrides copies params
     if overrides:
         apply_overrides(ruleset, overrides)
     return ruleset
@@ -192,6 +195,7 @@ def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
         raise fail("ruleset-invalid", f"this is a {'game record' if tag.startswith('record') else 'finished board'} "
                    f"(`medina: {tag}`), not a ruleset (`medina: ruleset/1`)", file=shown, line=lines.of("medina"),
                    unusable=True)
+    words_back(data, lines.written)
     _validate(data, lines, shown, partial=True)
     parent = data.get("extends")
     if parent is None:
@@ -232,8 +236,9 @@ def _validate(data: dict, lines: Lines, name: str, *, partial: bool) -> dict:
             _cross_check(params)
         return params
     except SchemaError as exc:
-        raise fail("ruleset-invalid", f"{_dotted(exc.path) or 'top level'}: {exc.message}", file=name,
-                   line=lines.of(*exc.path), unusable=True)
+        first, *more = [Problem("ruleset-invalid", f"{_dotted(path) or 'top level'}: {message}", file=name,
+                                line=lines.of(*path)) for path, message in exc.every]
+        raise MedinaError(first, unusable=True, more=more)
 
 
 def _dotted(path) -> str:
@@ -241,32 +246,39 @@ def _dotted(path) -> str:
 
 
 def _cross_check(p: dict) -> None:
-    """What the schema alone cannot check: entries for every player count, towers, colours, tea."""
+    """What the schema alone cannot check: entries for every player count, towers, colours, tea.
+    Raises one SchemaError holding every problem found."""
+    errors = []
+
+    def error(path, message):
+        errors.append(SchemaError(path, message))
+
     for n in p["players"]:
         for section in (("board", "interior"), ("supply",)):
             table = p[section[0]] if len(section) == 1 else p[section[0]][section[1]]
             if n not in table:
-                raise SchemaError(section, f"no entry for {n} players (players lists {p['players']})")
+                error(section, f"no entry for {n} players (players lists {p['players']})")
     for n, size in p["board"]["interior"].items():
         if len(size) != 2:
-            raise SchemaError(("board", "interior", n), "expected [columns, rows]")
+            error(("board", "interior", n), "expected [columns, rows]")
     towers = p["board"]["towers"]
     if sorted(towers) != sorted(CORNERS) or sorted(towers.values()) != [1, 2, 3, 4]:
-        raise SchemaError(("board", "towers"), "give each corner NW, NE, SE, SW a distinct tower number 1-4")
+        error(("board", "towers"), "give each corner NW, NE, SE, SW a distinct tower number 1-4")
     letters = set()
     for colour, spec in p["colours"].items():
         if not NAME_RE.match(colour) or colour in ("roof", "neutral", "stable", "merchant", "wall", "tea", "pass"):
-            raise SchemaError(("colours", colour), "a colour name is a lower-case word that is not a piece name")
+            error(("colours", colour), "a colour name is a lower-case word that is not a piece name")
         letter = spec["letter"]
         if len(letter) != 1 or not letter.islower() or letter in RESERVED_LETTERS or letter in letters:
-            raise SchemaError(("colours", colour, "letter"),
-                              f"{letter!r}: need one distinct lower-case letter other than m, s, w")
+            error(("colours", colour, "letter"), f"{letter!r}: need one distinct lower-case letter other than m, s, w")
         letters.add(letter)
     if not p["colours"]:
-        raise SchemaError(("colours",), "at least one colour is needed")
+        error(("colours",), "at least one colour is needed")
     tea = p["tea"]["colour"]
     if tea is not None and tea not in p["colours"]:
-        raise SchemaError(("tea", "colour"), f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})")
+        error(("tea", "colour"), f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})")
+    if errors:
+        raise SchemaError.of(errors)
 
 
 def _spec_at(path: list[str]):

@@ -17,12 +17,39 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 class SchemaError(Exception):
-    """A value that does not fit the schema, with the path where it sits."""
+    """A value that does not fit the schema, with the path where it sits; `every` holds it and any
+    further ones found in the same document (path, message), in document order."""
 
     def __init__(self, path: tuple, message: str):
         super().__init__(message)
         self.path = path
         self.message = message
+        self.every = [(path, message)]
+
+    @classmethod
+    def of(cls, errors: list[SchemaError]) -> SchemaError:
+        """One error standing for all of `errors` (the first's path and message, every one in `every`)."""
+        first = errors[0]
+        first.every = [item for error in errors for item in error.every]
+        return first
+
+
+class Collect:
+    """Check entry after entry, keeping every SchemaError; `done()` raises them together."""
+
+    def __init__(self):
+        self.errors: list[SchemaError] = []
+
+    def __call__(self, check, *args):
+        try:
+            return check(*args)
+        except SchemaError as exc:
+            self.errors.append(exc)
+            return None
+
+    def done(self) -> None:
+        if self.errors:
+            raise SchemaError.of(self.errors)
 
 
 @dataclass
@@ -120,7 +147,9 @@ class ListOf(Spec):
     def check(self, value, path, partial=False):
         if not isinstance(value, list):
             raise SchemaError(path, f"expected a list, got {value!r}")
-        items = [self.item.check(v, path + (i,), partial) for i, v in enumerate(value)]
+        collect = Collect()
+        items = [collect(self.item.check, v, path + (i,), partial) for i, v in enumerate(value)]
+        collect.done()
         if self.unique and len(set(map(repr, items))) != len(items):
             raise SchemaError(path, "list entries must be distinct")
         return items
@@ -144,10 +173,13 @@ class MapOf(Spec):
     def check(self, value, path, partial=False):
         if not isinstance(value, dict):
             raise SchemaError(path, f"expected a mapping of {self.key_label} to {self.value.type_name}")
-        out = {}
+        out, collect = {}, Collect()
         for k, v in value.items():
-            key = self.key.check(k, path + (k,))
-            out[key] = self.value.check(v, path + (k,), partial)
+            key = collect(self.key.check, k, path + (k,))
+            checked = collect(self.value.check, v, path + (k,), partial)
+            if key is not None:
+                out[key] = checked
+        collect.done()
         return out
 
     def allowed(self):
@@ -167,19 +199,23 @@ class Fields(Spec):
     def check(self, value, path, partial=False):
         if not isinstance(value, dict):
             raise SchemaError(path, f"expected a mapping with keys: {', '.join(self.fields)}")
-        out = {}
+        out, collect = {}, Collect()
         for key, item in value.items():
             if key not in self.fields:
-                raise SchemaError(path + (key,), f"unknown key {key!r}; valid keys here: {', '.join(self.fields)}")
+                collect.errors.append(SchemaError(path + (key,), f"unknown key {key!r}; valid keys here: "
+                                                  f"{', '.join(self.fields)}"))
+                continue
             spec = self.fields[key]
-            out[key] = spec.check(item, path + (key,), partial)
+            out[key] = collect(spec.check, item, path + (key,), partial)
         if not partial:
             for key, spec in self.fields.items():
-                if key in out:
+                if key in value:
                     continue
                 if spec.default is REQUIRED:
-                    raise SchemaError(path, f"missing required key {key!r}")
-                out[key] = _fill_default(spec)
+                    collect.errors.append(SchemaError(path, f"missing required key {key!r}"))
+                else:
+                    out[key] = _fill_default(spec)
+        collect.done()
         return out
 
 
@@ -269,6 +305,33 @@ SCHEMA = Fields("a Medina ruleset", fields={
                            choices=("shared", "largest_palace_then_earliest_claim"), default="shared"),
     }),
 })
+
+
+def spec_at(path: tuple):
+    """The spec of the value at `path` (keys and list indices) in a ruleset document; None: no such place."""
+    spec = SCHEMA
+    for key in path:
+        if isinstance(spec, Fields) and key in spec.fields:
+            spec = spec.fields[key]
+        elif isinstance(spec, (MapOf, ListOf)):
+            spec = spec.value if isinstance(spec, MapOf) else spec.item
+        else:
+            return None
+    return spec
+
+
+def words_back(data, written: dict) -> None:
+    """Put back, in place, the text as `written` where YAML read another type (`off` and `no` as booleans,
+    `2003` as a number) but the schema wants words (one of a Choice's, or any Text), null apart."""
+    for path, text in written.items():
+        if isinstance(spec_at(path), (Choice, Text)) and _value_at(data, path) is not None:
+            _value_at(data, path[:-1])[path[-1]] = text
+
+
+def _value_at(data, path: tuple):
+    for key in path:
+        data = data[key]
+    return data
 
 
 NOT_PLAY = ("medina", "id", "title", "extends", "kind", "sources")  # name and describe a ruleset; `--set` refuses them

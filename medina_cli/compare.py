@@ -1,0 +1,178 @@
+"""The comparison model: one record replayed under several rulesets (or variants of one) side by side,
+and what the rules change: legality, scores, tile holders, winners.
+
+`compare(record, rulesets)` returns a `Comparison`; `Comparison.to_json()` is the `medina-compare/1`
+document. The record must have been read (`read_record`/`parse_record`) far enough to know its players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .engine.scoring import score_game, tile_holders
+from .errors import Problem
+from .records.boardfile import holder_name
+from .records.record import Record, parse_record
+from .records.replay import replay
+from .rules.loader import Ruleset, builtin_ids, load_ruleset
+
+
+@dataclass
+class Outcome:
+    """The record under one ruleset: not applicable (`reason`), invalid (`error`) or valid."""
+
+    name: str  # column label: the ruleset id, its ref when two ids clash, or a variant's label
+    ruleset: Ruleset
+    reason: str | None = None
+    without_well: bool = False  # the record's well was set aside: this ruleset has none
+    error: Problem | None = None  # the first problem
+    game: object = None
+    turns_played: int = 0
+
+    @property
+    def status(self) -> str:
+        return "not-applicable" if self.reason else "invalid" if self.error else "valid"
+
+    @property
+    def comparable(self) -> bool:
+        return self.status == "valid"
+
+    @cached_property
+    def score(self):
+        """The score sheet where the replay stands (None unless comparable)."""
+        return score_game(self.game) if self.comparable else None
+
+    @property
+    def winners(self) -> list[str]:
+        return self.score.winners if self.comparable else []
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return self.score.totals() if self.comparable else {}
+
+    def tile_holders(self) -> dict[tuple[str, object], str]:
+        """(kind, colour or tower) -> holder name (a player, neutral or none) where the replay stands."""
+        palaces, towers = tile_holders(self.game)
+        players = self.game.players
+        return {**{("palace", c): holder_name(players, o) for c, o in palaces.items()},
+                **{("tower", t): holder_name(players, o) for t, o in towers.items()}}
+
+    def to_json(self) -> dict:
+        return {"ruleset": self.name, "status": self.status, "reason": self.reason, "without_well": self.without_well,
+                "finished": self.comparable and self.game.finished, "turns_played": self.turns_played,
+                "error": self.error.to_json() if self.error else None,
+                "score": self.score.to_json() if self.comparable else None}
+
+
+@dataclass
+class Comparison:
+    """A record under several rulesets, and what differs between them."""
+
+    file: str
+    players: list[str]
+    turns: int  # entries in the record's `turns`
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    @property
+    def comparable(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.comparable]
+
+    def legality(self) -> list[dict]:
+        """Each point where some ruleset stops the record: who rejects the placement there and who accepts it."""
+        applicable = [o for o in self.outcomes if o.status != "not-applicable"]
+        spots = sorted({(o.error.turn, o.error.placement) for o in applicable if o.error and o.error.turn},
+                       key=lambda s: (s[0], s[1] or 0))
+        out = []
+        for turn, placement in spots:
+            rejecting = [o for o in applicable if o.error and (o.error.turn, o.error.placement) == (turn, placement)]
+            passing = [o.name for o in applicable if o.error is None or _later(o.error, turn, placement)]
+            first = rejecting[0].error
+            out.append({"turn": turn, "placement": placement, "player": first.player, "line": first.line,
+                        "illegal_under": {o.name: {"code": o.error.code, "message": o.error.message}
+                                          for o in rejecting},
+                        "legal_under": passing})
+        return out
+
+    def tiles(self) -> list[dict]:
+        """Tiles whose holder at the end differs between the rulesets that replay the record."""
+        holders = {o.name: o.tile_holders() for o in self.comparable}
+        keys = list(dict.fromkeys(key for table in holders.values() for key in table))
+        out = []
+        for kind, key in keys:
+            by_ruleset = {name: table[(kind, key)] for name, table in holders.items() if (kind, key) in table}
+            if len(set(by_ruleset.values())) > 1:
+                out.append({"tile": kind, ("colour" if kind == "palace" else "tower"): key, "holders": by_ruleset})
+        return out
+
+    def winners(self) -> dict:
+        by_ruleset = {o.name: o.winners for o in self.comparable}
+        return {"changes": len({tuple(w) for w in by_ruleset.values()}) > 1, "by_ruleset": by_ruleset}
+
+    def differences(self) -> dict:
+        return {"legality": self.legality(), "tiles": self.tiles(), "winners": self.winners()}
+
+    def to_json(self) -> dict:
+        """The `medina-compare/1` document."""
+        return {"format": "medina-compare/1", "file": self.file, "players": self.players,
+                "results": [o.to_json() for o in self.outcomes], "differences": self.differences()}
+
+
+def _later(problem: Problem, turn: int, placement: int | None) -> bool:
+    return problem.turn is not None and (problem.turn, problem.placement or 0) > (turn, placement or 0)
+
+
+def default_rulesets(record: Record) -> list[Ruleset]:
+    """The record's own ruleset first, then every built-in edition (`kind: edition`; site profiles only
+    when named) that supports its player count."""
+    players = len(record.players)
+    others = (load_ruleset(rid) for rid in builtin_ids() if rid != record.ruleset.id)
+    return [record.ruleset, *(r for r in others if r.params["kind"] == "edition" and players in r.player_counts)]
+
+
+def compare(record: Record, rulesets: Sequence[Ruleset | str] | Mapping[str, Ruleset | str] | None = None, *,
+            overrides=()) -> Comparison:
+    """Replay `record` under each ruleset (ids, paths or loaded rulesets; a mapping gives each column its
+    label; default: `default_rulesets`), each with the `--set`-style `overrides`. Raises MedinaError for
+    a ruleset that cannot be loaded."""
+    if rulesets is None:
+        rulesets = default_rulesets(record)
+    if isinstance(rulesets, Mapping):
+        labels, refs = list(rulesets), list(rulesets.values())
+    else:
+        refs = list(rulesets)
+        labels = None
+    loaded = [load_ruleset(ref, tuple(overrides)) for ref in refs]
+    if labels is None:
+        ids = [r.id for r in loaded]
+        labels = ids if len(set(ids)) == len(ids) else [ref if isinstance(ref, str) else r.source
+                                                        for ref, r in zip(refs, loaded)]
+    comparison = Comparison(record.file, list(record.players), len(record.turns))
+    for label, ruleset in zip(labels, loaded):
+        comparison.outcomes.append(play_under(record, ruleset, label))
+    return comparison
+
+
+def play_under(record: Record, ruleset: Ruleset, label: str | None = None) -> Outcome:
+    """The record read again and replayed under `ruleset` (its well set aside if the ruleset has none)."""
+    players = len(record.players)
+    outcome = Outcome(label or ruleset.id, ruleset, reason=_not_applicable(ruleset, players, record.well is not None))
+    if outcome.reason:
+        return outcome
+    outcome.without_well = record.well is not None and not ruleset.for_players(players).well
+    again = parse_record(record.text, record.file, ruleset=ruleset, ignore_well=True)
+    played = replay(again, check_result=False)
+    problems = sorted(played.problems, key=lambda p: (p.turn or 0, p.placement or 0))
+    outcome.error = problems[0] if problems else None
+    outcome.game, outcome.turns_played = played.game, played.turns_played
+    return outcome
+
+
+def _not_applicable(ruleset: Ruleset, players: int, has_well: bool) -> str | None:
+    """Why the record cannot be played under `ruleset` at all (None: it can)."""
+    if players not in ruleset.player_counts:
+        return f"not for {players} players"
+    if ruleset.for_players(players).well and not has_well:
+        return "the ruleset needs a well; the record's setup has none"
+    return None
