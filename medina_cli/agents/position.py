@@ -116,3 +116,8 @@ def record_placements(record) -> list[tuple[int, int, str, object]]:
             out.append((entry.number, k, entry.player,
                         placement_of("tea", None) if action.kind == "tea" else placement_of(action.piece, action.cell)))
     return out
+
+
+def palace_size(game, placement) -> int:
+    """Buildings and stables of the palace a roof placement would close."""
+    return game.palace_at[placement.cell].size
