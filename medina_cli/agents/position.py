@@ -5,18 +5,23 @@ from __future__ import annotations
 
 import math
 
-from ..engine.board import bits
+from ..engine.board import bits, geometry_for
+from ..engine.placement import TEA, TEA_PLACEMENT, Placement
 from ..engine.playout import nth_bit, random_placement
 from ..engine.scoring import score_game
 
 TEA_CHANCE = 0.5  # uniform random play uses a tea tile this often where allowed (as `medina simulate`)
 PLAYOUT_TEA_CHANCE = 0.2
-PLAYOUT_ROOF_CHANCE = 0.5
-PLAYOUT_ROOF_MIN_SIZE = 3
+# A roof is scarce (one palace per colour per player): greedy rates a roof on a palace smaller than
+# this below every placement that changes nothing, and playouts roof the largest palace once one has
+# grown to it. Without it greedy roofs single buildings for their tiles and loses to random play
+# (4-player original-2001: 9 wins of 80 against 3 random; with it 67 of 80). In playouts against
+# random play, roofing at 5 won 50% of 600 games, at 3 (half the time) 36%, at 4 46%, at 6 47%.
+SMALL_PALACE = 5
 
 
 def seat_to_move(game) -> int:
-    return game.to_move
+    return game.seat_to_move
 
 
 def totals(game) -> list[int]:
@@ -54,38 +59,37 @@ def scoring_cells(game) -> int:
     return geo.orth(pieces)
 
 
-def may_score(placement, cells: int) -> bool:
+def may_score(game, placement, cells: int) -> bool:
     piece = placement.piece
     if piece in ("roof", "neutral"):
         return True
-    return piece in ("stable", "merchant", "wall") and bool((cells >> placement.cell) & 1)
+    return piece in ("stable", "merchant", "wall") and bool((cells >> game.geo.cell_of_name[placement.cell]) & 1)
 
 
-def random_move(game, rng):
+def random_move(game, rng) -> tuple[str, int | None]:
     """Today's uniform random play (`medina simulate`): a tea tile half the time it is allowed,
-    else a placement uniform among the legal ones. Returns (piece, cell) or ("tea", None)."""
+    else a placement uniform among the legal ones. Returns (piece, cell number) or ("tea", None)."""
     if game.can_tea() and rng.random() < TEA_CHANCE:
-        return "tea", None
+        return TEA, None
     return random_placement(game, rng)
 
 
 def playout(game, rng) -> None:
-    """Play `game` to its end by a cheap policy that beats uniform play: where a roof is legal, half
-    the time roof the largest open palace (if it has grown to PLAYOUT_ROOF_MIN_SIZE); a tea tile now
-    and then; otherwise uniform among the legal placements."""
-    while game.to_move is not None:
+    """Play `game` to its end by a cheap policy that beats uniform play: where a roof is legal on a
+    palace of SMALL_PALACE or more, roof the largest; a tea tile now and then; otherwise uniform among
+    the legal placements."""
+    palace_at = game.palace_at
+    while game.seat_to_move is not None:
         if game.can_tea() and rng.random() < PLAYOUT_TEA_CHANCE:
             game.use_tea()
             continue
         masks = game.legal_masks()
-        if rng.random() < PLAYOUT_ROOF_CHANCE:
-            roofs = next((cells for piece, cells in masks if piece == "roof"), 0)
-            if roofs:
-                palace_at = game.palace_at
-                best = max(bits(roofs), key=lambda c: palace_at[c].size)
-                if palace_at[best].size >= PLAYOUT_ROOF_MIN_SIZE:
-                    game.play("roof", best)
-                    continue
+        roofs = next((cells for piece, cells in masks if piece == "roof"), 0)
+        if roofs:
+            best = max(bits(roofs), key=lambda c: palace_at[c].size)
+            if palace_at[best].size >= SMALL_PALACE:
+                game.play("roof", best)
+                continue
         pick = rng.randrange(sum(cells.bit_count() for _, cells in masks))
         for piece, cells in masks:
             count = cells.bit_count()
@@ -95,9 +99,9 @@ def playout(game, rng) -> None:
             pick -= count
 
 
-def placement_of(piece: str, cell: int | None):
-    from ..engine.game import Placement
-    return Placement(piece, cell)
+def placement_of(game, piece: str, cell: int | None) -> Placement:
+    """The Placement of an engine (piece, cell number), or tea (piece "tea", cell None)."""
+    return TEA_PLACEMENT if piece == TEA else Placement(piece, game.geo.cell_names[cell])
 
 
 def new_game(record):
@@ -106,18 +110,19 @@ def new_game(record):
     return Game(record.rules, record.players, record.merchant, record.well)
 
 
-def record_placements(record) -> list[tuple[int, int, str, object]]:
+def record_placements(record) -> list[tuple[int, int, str, Placement]]:
     """(turn number, placement number within the turn, player, placement) for every placement and
     tea tile of a record, in order (passes left out)."""
+    name = geometry_for(record.rules).cell_names
     out = []
     for entry in record.turns:
         placements = [a for a in entry.actions if a.kind != "pass"]
         for k, action in enumerate(placements, 1):
             out.append((entry.number, k, entry.player,
-                        placement_of("tea", None) if action.kind == "tea" else placement_of(action.piece, action.cell)))
+                        TEA_PLACEMENT if action.kind == "tea" else Placement(action.piece, name[action.cell])))
     return out
 
 
 def palace_size(game, placement) -> int:
     """Buildings and stables of the palace a roof placement would close."""
-    return game.palace_at[placement.cell].size
+    return game.palace_at[game.geo.cell_of_name[placement.cell]].size

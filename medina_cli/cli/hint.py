@@ -80,7 +80,7 @@ def hint(
         raise typer.Exit(1)
     game = outcome.game
     status = 1 if outcome.problems else 0
-    player = None if game.is_over() else game.players[game.to_move]
+    player = game.to_move
     turn, placement = outcome.next_placement() or (None, None)
     rated = [] if player is None else hints(game, agent.spec, seed=seed, top=top)
     if json_:
