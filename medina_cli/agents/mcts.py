@@ -57,7 +57,7 @@ class MctsAgent(Agent):
         return self.rate(game)[0].placement
 
     def rate(self, game, *, include=None) -> list[Rating]:
-        """The root's children, most visited first; `include` gets at least a tenth of the budget."""
+        """The root's children, most visited first; `include` gets at least a fifth of the budget."""
         root = Node(None, None)
         root.untried = [p for p, _ in reversed(immediate_margins(game, self.rng))]
         for _ in range(self.playouts):
@@ -68,7 +68,7 @@ class MctsAgent(Agent):
                 root.untried.remove(include)
                 forced = Node(include, seat_to_move(game))
                 root.children.append(forced)
-            while forced.visits < max(10, self.playouts // 10):
+            while forced.visits < max(10, self.playouts // 5):
                 self._iterate(game, root, forced)
         ranked = sorted(root.children, key=lambda c: (-c.visits, -c.reward))
         return [child.rating() for child in ranked]

@@ -114,8 +114,8 @@ def analyse(
 ) -> None:
     """Rate every placement of a game: what was played, what the agent prefers, and the estimated
     loss (the agent's value of its preferred placement minus that of the placement played, in points
-    of expected final margin, never below 0). Per player: the mean loss, mistakes (a loss of 4 points
-    or more) and blunders (10 or more).
+    of expected final margin, never below 0). Per player: the mean loss, mistakes (a loss of 5 points
+    or more) and blunders (12 or more).
 
     Exit status: 0 done, 1 invalid record (nothing is analysed), 2 unusable input or usage error.
     """
