@@ -57,11 +57,13 @@ class MctsAgent(Agent):
         return self.rate(game)[0].placement
 
     def rate(self, game, *, include=None) -> list[Rating]:
-        """The root's children, most visited first; `include` gets at least a fifth of the budget."""
+        """The root's children, most visited first. `include` is then searched further until it has
+        a fifth of the budget (for a fair estimate of it); the order is the search's before that."""
         root = Node(None, None)
         root.untried = [p for p, _ in reversed(immediate_margins(game, self.rng))]
         for _ in range(self.playouts):
             self._iterate(game, root)
+        searched = {id(child): child.visits for child in root.children}
         if include is not None:
             forced = next((child for child in root.children if child.placement == include), None)
             if forced is None:
@@ -70,7 +72,7 @@ class MctsAgent(Agent):
                 root.children.append(forced)
             while forced.visits < max(10, self.playouts // 5):
                 self._iterate(game, root, forced)
-        ranked = sorted(root.children, key=lambda c: (-c.visits, -c.reward))
+        ranked = sorted(root.children, key=lambda c: (-searched.get(id(c), 0), -c.reward / c.visits))
         return [child.rating() for child in ranked]
 
     def _iterate(self, start, root: Node, forced: Node | None = None) -> None:
