@@ -126,7 +126,7 @@ def charts(fig: dict) -> list[str]:
     agents = list(next(iter(fig["self_play"].values())))
     names = []
 
-    figure, axes = plt.subplots(1, len(agents), figsize=(4.2 * len(agents), 3.4), sharey=True)
+    figure, axes = plt.subplots(1, len(agents), figsize=(4.2 * len(agents), 3.7), sharey=True)
     for ax, agent in zip(axes, agents):
         x = 0
         ticks, tick_labels = [], []
@@ -145,8 +145,9 @@ def charts(fig: dict) -> list[str]:
         ax.set_title(f"{agent} self-play")
         ax.set_xlabel("seat (dashed: fair share)")
     axes[0].set_ylabel("win rate (95% interval)")
-    axes[-1].legend(fontsize=7, loc="upper right")
-    figure.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="upper center", ncol=len(configs), fontsize=8)
+    figure.tight_layout(rect=(0, 0, 1, 0.9))
     names.append(_save(figure, "seat-wins.svg"))
 
     figure, axes = plt.subplots(1, len(agents), figsize=(4.2 * len(agents), 3.4), sharey=True)
