@@ -210,7 +210,7 @@ def seat_words(seats: list[dict]) -> str:
     return "; ".join(words) or "no seat differs significantly from the fair share"
 
 
-def differences(rows: dict, key, differ) -> str:
+def differences(rows: dict, differ) -> str:
     """Pairs of configurations whose figure differs significantly."""
     names = list(rows)
     out = []
@@ -221,11 +221,16 @@ def differences(rows: dict, key, differ) -> str:
     return ", ".join(out) or "none"
 
 
-def tally(t: dict, n: int):
+def tallies(games: list[dict]) -> dict:
+    """The margin between first and second and the placements of each game, as Tally values."""
     from medina_cli.study.stats import Tally
-    # rebuild an equivalent tally for the significance test from mean and sd
-    value = Tally(n, t["mean"] * n, (t["sd"] ** 2 * (n - 1) + t["mean"] ** 2 * n) if n > 1 else t["mean"] ** 2)
-    return value
+
+    out = {"margin": Tally(), "placements": Tally()}
+    for g in games:
+        top = sorted(g["totals"], reverse=True)
+        out["margin"].add(top[0] - top[1])
+        out["placements"].add(g["placements"])
+    return out
 
 
 def document(fig: dict, chart_names: list[str], results: dict) -> str:
@@ -251,15 +256,13 @@ def document(fig: dict, chart_names: list[str], results: dict) -> str:
         for name in configs:
             lines.append(f"- {name}: {seat_words(fig['self_play'][name][agent]['seats'])}.")
         four = {n: fig["self_play"][n][agent] for n in configs if n.endswith("4p")}
-        first = {n: r for n, r in four.items()}
+        raw = {n: tallies(results["self_play"][n][agent]) for n in four}
         lines.append("- Seat 1's win rate differs significantly between the 4-player editions: " + differences(
-            first, "seat 1", lambda a, b: proportions_differ(a["seats"][0]["win_rate"] * a["games"], a["games"],
-                                                             b["seats"][0]["win_rate"] * b["games"], b["games"])) + ".")
+            four, lambda a, b: proportions_differ(a["seats"][0]["win_rate"] * a["games"], a["games"],
+                                                  b["seats"][0]["win_rate"] * b["games"], b["games"])) + ".")
         lines.append("- The margin between first and second differs significantly: " + differences(
-            four, "margin", lambda a, b: means_differ(tally(a["margin"], a["games"]), tally(b["margin"], b["games"])))
-            + "; game length (placements): " + differences(
-            four, "placements", lambda a, b: means_differ(tally(a["placements"], a["games"]),
-                                                          tally(b["placements"], b["games"]))) + ".")
+            raw, lambda a, b: means_differ(a["margin"], b["margin"])) + "; game length (placements): "
+            + differences(raw, lambda a, b: means_differ(a["placements"], b["placements"])) + ".")
         lines += ["", "Points per game from each source (all players together):", ""]
         sources = list(next(iter(four.values()))["points_per_game"])
         lines += ["| edition | " + " | ".join(sources) + " |", "|---|" + "---|" * len(sources)]
@@ -281,7 +284,7 @@ def document(fig: dict, chart_names: list[str], results: dict) -> str:
     for pair in next(iter(fig["skill"].values())):
         rows = {n: fig["skill"][n][pair] for n in configs if n.endswith("4p")}
         lines.append(f"- {pair}: the stronger agent's win rate differs significantly between the 4-player "
-                     "editions: " + differences(rows, pair, lambda a, b: proportions_differ(
+                     "editions: " + differences(rows, lambda a, b: proportions_differ(
                          a["wins"], a["games"], b["wins"], b["games"])) + ".")
     lines += ["", "### Charts", ""]
     captions = {"seat-wins.svg": "Win rate per seat with 95% intervals (dashed: the fair share)",
