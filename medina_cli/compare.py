@@ -1,8 +1,10 @@
 """The comparison model: one record replayed under several rulesets (or variants of one) side by side,
-and what the rules change: legality, scores, tile holders, winners.
+and what the rules change: legality, scores, tile holders, winners; and the readings sweep, the record
+under every other reading of each open rule point of its ruleset.
 
 `compare(record, rulesets)` returns a `Comparison`; `Comparison.to_json()` is the `medina-compare/1`
-document. The record must have been read (`read_record`/`parse_record`) far enough to know its players.
+document. `sweep_readings(record)` returns a `Readings`; its `to_json()` is `medina-readings/1`. The
+record must have been read (`read_record`/`parse_record`) far enough to know its players.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from .errors import Problem
 from .records.boardfile import holder_name
 from .records.record import Record, parse_record
 from .records.replay import replay
-from .rules.loader import Ruleset, builtin_ids, load_ruleset
+from .rules.loader import Alternative, Ruleset, alternatives, builtin_ids, load_ruleset
 
 
 @dataclass
@@ -161,8 +163,12 @@ def play_under(record: Record, ruleset: Ruleset, label: str | None = None) -> Ou
     if outcome.reason:
         return outcome
     outcome.without_well = record.well is not None and not ruleset.for_players(players).well
-    again = parse_record(record.text, record.file, ruleset=ruleset, ignore_well=True)
-    played = replay(again, check_result=False)
+    return replay_into(outcome, parse_record(record.text, record.file, ruleset=ruleset, ignore_well=True))
+
+
+def replay_into(outcome: Outcome, record: Record) -> Outcome:
+    """`outcome` filled from replaying `record` (read under the outcome's ruleset): first problem, game."""
+    played = replay(record, check_result=False)
     problems = sorted(played.problems, key=lambda p: (p.turn or 0, p.placement or 0))
     outcome.error = problems[0] if problems else None
     outcome.game, outcome.turns_played = played.game, played.turns_played
@@ -176,3 +182,80 @@ def _not_applicable(ruleset: Ruleset, players: int, has_well: bool) -> str | Non
     if ruleset.for_players(players).well and not has_well:
         return "the ruleset needs a well; the record's setup has none"
     return None
+
+
+# --- the readings sweep ----------------------------------------------------------------------------
+
+@dataclass
+class ReadingOutcome:
+    """The record under one other reading of an open rule point, beside the ruleset as written."""
+
+    alternative: Alternative
+    outcome: Outcome
+    baseline: Outcome
+
+    @property
+    def both_valid(self) -> bool:
+        return self.outcome.comparable and self.baseline.comparable
+
+    @property
+    def changes_winner(self) -> bool:
+        return self.both_valid and self.outcome.winners != self.baseline.winners
+
+    @property
+    def changes_scores(self) -> bool:
+        return self.both_valid and self.outcome.totals != self.baseline.totals
+
+    @property
+    def changes_legality(self) -> bool:
+        return self.outcome.comparable != self.baseline.comparable
+
+    @property
+    def has_effect(self) -> bool:
+        return self.changes_legality or self.changes_winner or self.changes_scores or (
+            self.both_valid and self.outcome.tile_holders() != self.baseline.tile_holders())
+
+    @property
+    def rank(self) -> int:
+        """Report order: the winner changes first, then legality, then scores, then the rest."""
+        return 0 if self.changes_winner else 1 if self.changes_legality else 2 if self.changes_scores else 3
+
+    def to_json(self) -> dict:
+        o, reading = self.outcome, self.alternative
+        return {"param": reading.reading.param, "value": reading.value.value, "valid": o.comparable,
+                "winners": o.winners, "totals": o.totals, "changes_winner": self.changes_winner,
+                "changes_scores": self.changes_scores, "changes_legality": self.changes_legality,
+                "also": list(reading.value.also), "point": reading.reading.point, "source": reading.value.source,
+                "finished": o.comparable and o.game.finished, "error": o.error.to_json() if o.error else None}
+
+
+@dataclass
+class Readings:
+    """A record under its ruleset as written and under each other reading of its open rule points."""
+
+    file: str
+    ruleset: Ruleset
+    players: list[str]
+    baseline: Outcome
+    readings: list[ReadingOutcome]
+
+    def ranked(self) -> list[ReadingOutcome]:
+        return sorted(self.readings, key=lambda r: r.rank)
+
+    def to_json(self) -> dict:
+        """The `medina-readings/1` document."""
+        b = self.baseline
+        return {"format": "medina-readings/1", "ruleset": self.ruleset.id, "file": self.file, "players": self.players,
+                "baseline": {"valid": b.comparable, "finished": b.comparable and b.game.finished,
+                             "winners": b.winners, "totals": b.totals, "error": b.error.to_json() if b.error else None},
+                "readings": [r.to_json() for r in self.readings]}
+
+
+def sweep_readings(record: Record, *, overrides=()) -> Readings:
+    """Replay `record` under its ruleset (with the `--set`-style `overrides`) and under every other
+    reading of each open rule point that applies to that ruleset, one point at a time."""
+    ruleset = load_ruleset(record.ruleset, tuple(overrides))
+    baseline = play_under(record, ruleset)
+    results = [ReadingOutcome(alt, play_under(record, load_ruleset(ruleset, alt.overrides), alt.label), baseline)
+               for alt in alternatives(ruleset)]
+    return Readings(record.file, ruleset, list(record.players), baseline, results)

@@ -14,6 +14,8 @@ CODES: dict[str, str] = {
     "file-not-found": "The file does not exist or cannot be opened.",
     "not-text": "The file is not UTF-8 text (binary data or a NUL byte).",
     "too-large": "The file is larger than the reader accepts.",
+    "file-exists": "The output file exists: give --force to overwrite it (the input itself is never overwritten).",
+    "cannot-write": "The output file cannot be written (no such folder, no permission, disk full).",
     # malformed YAML (exit 1)
     "yaml-syntax": "The file is not well-formed YAML.",
     "yaml-alias": "YAML aliases (`*name`) are not accepted (they allow alias bombs); an anchor alone is harmless.",
@@ -47,6 +49,8 @@ CODES: dict[str, str] = {
     "board-roof": "A roof is not on a building, is on a stable, or a palace has two roofs.",
     "board-ownership": "A player owns two palaces of one colour, or a roof names an unknown player.",
     "board-spacing": "Two palaces touch (orthogonally or diagonally).",
+    "board-merchants": "Merchants form a group the placement rules cannot make: a branch or a loop, as "
+    "`merchants.new_chain_max_neighbours` decides.",
     "board-stable": "A stable touches no building, so it belongs to no palace.",
     "board-gate": "A wall run closes a gate or does not start from a tower.",
     "board-supply": "More pieces of a kind than the players' supplies hold.",
@@ -62,6 +66,7 @@ CODES: dict[str, str] = {
     "roof-not-on-building": "A roof must go on a building.",
     "roof-on-roofed-palace": "That palace already has a roof.",
     "roof-colour-owned": "The player already owns a palace of that colour.",
+    "roof-on-blocked-palace": "That palace can take no more buildings, and the ruleset does not let a blocked palace be roofed.",
     "stable-not-adjacent": "A stable must touch a building orthogonally.",
     "merchant-not-at-chain-end": "A merchant must extend an end of the live merchant chain.",
     "merchant-two-neighbours": "A merchant may not touch two or more merchants.",
@@ -95,8 +100,8 @@ WARNING_CODES: dict[str, str] = {
     "another ruleset or with `--set` than it names (the result was claimed under its own).",
     "boardspace-turn-dropped": "A boardspace.net record stops inside a turn that still needed a placement; "
     "that unfinished turn is left out.",
-    "boardspace-start-merchant": "boardspace.net gives seat A the extra merchant that pays for the start "
-    "merchant, but another seat started: merchant supplies differ by one from the site's.",
+    "boardspace-mid-turn": "A boardspace.net record ends in the middle of a turn (no final `Done`): the "
+    "placements of that unconfirmed turn are kept.",
 }
 
 
@@ -152,6 +157,14 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth")
 def ordinal(number: int) -> str:
     """1 -> "first", 2 -> "second"; "6th" past the words."""
     return ORDINALS[number - 1] if 1 <= number <= len(ORDINALS) else f"{number}th"
+
+
+def did_you_mean(word: str, choices) -> str:
+    """"; did you mean X?" for the choice closest to `word` (a difference of case first), or ""."""
+    from difflib import get_close_matches
+    choices = list(choices)
+    close = [c for c in choices if c.lower() == word.lower()] or get_close_matches(word, choices, n=1)
+    return f"; did you mean {close[0]}?" if close else ""
 
 
 class MedinaError(Exception):

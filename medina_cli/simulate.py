@@ -7,6 +7,7 @@ the same seeds. Statistics come from the finished games' score sheets and event 
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from dataclasses import dataclass
@@ -195,3 +196,91 @@ class Statistics:
             "seat_wins": [round(w, 4) for w in self.seat_wins],
             "per_game": {key(k): round(v, 3) for k, v in self.per_game.items()},
         }
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% for z = 1.96); (0, 1) when there are no trials."""
+    if not trials:
+        return 0.0, 1.0
+    share = successes / trials
+    centre = share + z * z / (2 * trials)
+    spread = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+# --- open readings over simulated games ------------------------------------------------------------
+
+EFFECTS = ("changes_winner", "changes_scores", "illegal", "unfinished")
+
+
+@dataclass
+class ReadingFrequency:
+    """How often one other reading of an open rule point changes simulated games (each played under the
+    ruleset as written, then replayed placement by placement under the reading)."""
+
+    overrides: tuple[str, ...]  # PARAM=VALUE that play the reading
+    param: str
+    value: object
+    games: int
+    counts: dict[str, int]  # EFFECTS -> games
+
+    @property
+    def label(self) -> str:
+        return ", ".join(self.overrides)
+
+    def to_json(self) -> dict:
+        low, high = wilson_interval(self.counts["changes_winner"], self.games)
+        return {"param": self.param, "value": self.value, "overrides": list(self.overrides), "games": self.games,
+                **self.counts, "changes_winner_share": round(self.counts["changes_winner"] / self.games, 4),
+                "changes_winner_interval": [round(low, 4), round(high, 4)]}
+
+
+def readings_chunk(task: tuple) -> list[list[tuple[bool, ...]]]:
+    """Worker entry: games `start..stop-1`, each replayed under every alternative reading; per game and
+    alternative the EFFECTS as booleans."""
+    from .compare import Outcome, ReadingOutcome, replay_into
+    from .records.record import Action, Record, TurnEntry
+    from .rules.loader import alternatives
+
+    ref, overrides, players, seed, start, stop = task
+    ruleset = load_ruleset(ref, overrides)
+    rules = ruleset.for_players(players)
+    others = [(alt, load_ruleset(ruleset, alt.overrides)) for alt in alternatives(ruleset)]
+    names = player_names(players)
+    out = []
+    for index in range(start, stop):
+        game, turns = play_random_game(rules, names, game_rng(seed, index))
+        baseline = Outcome("as written", ruleset, game=game)
+        entries = [TurnEntry(number, names[t.seat], None, [Action("tea") if a == ("tea",) else Action("place", *a)
+                                                           for a in t.actions]) for number, t in enumerate(turns, 1)]
+        effects = []
+        for alt, other in others:
+            record = Record(f"game {index + 1}", ruleset=other, players=names, merchant=game.start_merchant,
+                            well=game.well, turns=entries)
+            reading = ReadingOutcome(alt, replay_into(Outcome(alt.label, other), record), baseline)
+            o = reading.outcome
+            effects.append((reading.changes_winner, reading.changes_scores, not o.comparable,
+                            o.comparable and not o.game.finished))
+        out.append(effects)
+    return out
+
+
+def simulate_readings(ref: str, players: int, games: int, seed: int, *, overrides=(), jobs: int = 1,
+                      progress=None) -> list[ReadingFrequency]:
+    """Play `games` random games under `ref` (the same games `simulate` plays with this seed) and count,
+    for every other reading of each open rule point that applies to it, how often it changes them."""
+    from .rules.loader import alternatives
+
+    chunk = max(1, min(20, games // (jobs * 16)))
+    tasks = [(ref, tuple(overrides), players, seed, start, min(start + chunk, games)) for start in range(0, games, chunk)]
+    if jobs == 1:
+        per_game = _collect(map(readings_chunk, tasks), progress)
+    else:
+        import multiprocessing
+        with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:
+            per_game = _collect(pool.imap(readings_chunk, tasks), progress)
+    found = alternatives(load_ruleset(ref, overrides))
+    return [ReadingFrequency(alt.overrides, alt.reading.param, alt.value.value, games,
+                             {effect: sum(g[i][k] for g in per_game) for k, effect in enumerate(EFFECTS)})
+            for i, alt in enumerate(found)]

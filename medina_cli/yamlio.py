@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -82,15 +83,41 @@ DEEP_BLOCK_RE = re.compile(r"^[ \t?:-]{%d}" % (4 * MAX_DEPTH), re.M)
 
 
 def _too_deep(text: str) -> int | None:
-    """The line where nesting goes past MAX_DEPTH (flow brackets or block indentation), if any."""
-    match = DEEP_BLOCK_RE.search(text)
-    if match:
-        return text.count("\n", 0, match.start()) + 1
+    """The line where nesting goes past MAX_DEPTH, if any. A quick look at the text (flow brackets,
+    block indentation) clears almost every file; only one it cannot clear (brackets inside quoted
+    text or comments count there too) is walked through YAML's parser, which is not recursive."""
+    if not DEEP_BLOCK_RE.search(text) and not _deep_brackets(text):
+        return None
+    return _deep_events(text)
+
+
+def _deep_brackets(text: str) -> bool:
     depth = 0
     for match in re.finditer(r"[\[\]{}]", text):
         depth = depth + 1 if match.group() in "[{" else max(depth - 1, 0)
         if depth > MAX_DEPTH:
-            return text.count("\n", 0, match.start()) + 1
+            return True
+    return False
+
+
+def _deep_events(text: str) -> int | None:
+    """The line of the first mapping or list nested deeper than MAX_DEPTH, by YAML's own events (a
+    syntax error before that is left for the full parse to report)."""
+    loader = LOADER(text)
+    depth = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return event.start_mark.line + 1
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
     return None
 
 
@@ -125,13 +152,50 @@ def parse_yaml(text: str, name: str):
     return data, lines
 
 
+UNCLOSED = {"while parsing a flow sequence": "`[`", "while parsing a flow mapping": "`{`",
+            "while scanning a quoted scalar": "quote", "while parsing a flow node": None}
+BRACKET_OR_SKIPPED_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'|#[^\n]*|[\[\]{}]")
+
+
+@dataclass
+class _Opened:
+    line: int  # 0-based, as libyaml's marks
+    bracket: str
+
+
+def _last_unclosed_bracket(text: str) -> _Opened | None:
+    """The innermost `[` or `{` left open in `text` (quoted text and comments aside), if any."""
+    stack = []
+    for match in BRACKET_OR_SKIPPED_RE.finditer(text):
+        token = match.group()
+        if token in "[{":
+            stack.append(match.start())
+        elif token in "]}" and stack:
+            stack.pop()
+    if not stack:
+        return None
+    return _Opened(text.count("\n", 0, stack[-1]), f"`{text[stack[-1]]}`")
+DASH_WITHOUT_SPACE_RE = re.compile(r"\s*-[^\s-]")
+
+
 def _syntax(exc, name, text: str):
     mark = exc.problem_mark or exc.context_mark
     rows = text.split("\n")  # libyaml may point one line past the end, or count other line breaks
     line = min(mark.line + 1, len(rows)) if mark else None
     message = f"YAML syntax error: {exc.problem or exc.context}"
-    if line is not None and "\t" in rows[line - 1][: mark.column + 1]:
+    opened = exc.context_mark
+    if exc.context == "while parsing a flow node":  # libyaml marks only where it gave up: find the bracket
+        opened = _last_unclosed_bracket(text[:mark.index] if mark else text)
+    if exc.context in UNCLOSED and opened is not None and mark is not None and mark.line > opened.line:
+        line = opened.line + 1  # the error shows only where the text goes on: name the line that opened it
+        message = f"YAML syntax error: the {UNCLOSED[exc.context] or opened.bracket} opened here is not closed"
+    elif line is not None and "\t" in rows[line - 1][: mark.column + 1]:
         message += " (a tab: YAML indents with spaces only)"
+    elif line is not None and exc.problem == "did not find expected '-' indicator":
+        item = rows[line - 1].strip()
+        message += (f" (a list item is a dash and a space: `- {item[1:]}`, not `{item}`)"
+                    if DASH_WITHOUT_SPACE_RE.match(item) else
+                    f" (each item of the list above begins with a dash and a space: `- {item}`)")
     return fail("yaml-syntax", message, file=name, line=line)
 
 
@@ -167,6 +231,9 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set):
                    "aliases are not accepted (an anchor alone is harmless); write the value out", file=name, line=line)
     seen.add(node_id)
     lines[path] = node.start_mark.line + 1
+    if node.tag not in PLAIN_TAGS:
+        raise fail("yaml-syntax", f"the YAML tag `{node.tag.replace(STANDARD_TAG, '!!')}` is not accepted: "
+                   "write the value without a tag", file=name, line=node.start_mark.line + 1)
     if isinstance(node, yaml.ScalarNode):
         if node.tag == STR_TAG:
             return node.value
@@ -196,6 +263,10 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set):
 
 
 STR_TAG = "tag:yaml.org,2002:str"  # text: the node's value as is, exactly what the constructor returns
+STANDARD_TAG = "tag:yaml.org,2002:"
+# What a tag may make of a value: the types YAML gives untagged values (`!!str 2003` is fine). Any other
+# tag, on any node (the root too), is refused: `!!python/object`, `!local`, or `!!set` and `!!binary`.
+PLAIN_TAGS = {STANDARD_TAG + kind for kind in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")}
 
 
 def _construct(node, constructor, name):

@@ -15,6 +15,9 @@ from medina_cli.rules.loader import load_ruleset
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 EDITIONS = ("original-2001", "bsw-dm-2003", "second-edition-2014")
+# the project's shared folder sits beside the checkout (../shared); a worktree may be deeper
+BOARDSPACE_CORPUS = next((p / "shared/corpus/boardspace" for p in ROOT.parents if (p / "shared/corpus/boardspace").is_dir()),
+                         ROOT.parent / "shared/corpus/boardspace")
 
 
 def rules_for(ruleset: str, players: int, *overrides: str):

@@ -102,6 +102,38 @@ def test_a_stable_between_two_palaces():
     assert code == "board-spacing" and "stable at M3 touches two palaces" in message
 
 
+BRANCH = {"B3": "m", "C3": "m", "D3": "m", "C4": "m"}  # C3 touches three merchants
+LOOP = {"B3": "m", "C3": "m", "B4": "m", "C4": "m"}  # every merchant touches two: a closed square
+
+
+@pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
+def test_a_branching_merchant_group_is_rejected_where_a_new_chain_may_not_touch_a_merchant(ruleset):
+    text = set_cells(E1, BRANCH)
+    [(code, message, line)] = problems(text, ruleset=ruleset)
+    assert code == "board-merchants"
+    assert message.startswith("the merchants at C3 and B3, C4, D3 branch at C3")
+    assert "new_chain_max_neighbours is 0" in message
+    assert line == line_of(E1, "grid: |") + 11  # row 3
+
+
+@pytest.mark.parametrize("ruleset, loop_allowed", [
+    ("boardspace-original", False),  # a new chain may touch one merchant of a dead one: branches, no loops
+    ("boardspace-original-r101", True),  # before revision 102 a new chain could touch any number
+])
+def test_merchant_groups_under_the_profiles_follow_new_chain_max_neighbours(ruleset, loop_allowed):
+    assert problems(set_cells(E1, BRANCH), ruleset=ruleset) == []
+    found = problems(set_cells(E1, LOOP), ruleset=ruleset)
+    if loop_allowed:
+        assert found == []
+    else:
+        [(code, message, _)] = found
+        assert code == "board-merchants" and message.startswith("the merchants at B3, B4, C3, C4 close a loop")
+
+
+def test_a_merchant_loop_is_rejected_under_the_editions():
+    assert codes(set_cells(E1, LOOP)) == ["board-merchants"]
+
+
 def test_a_stable_touching_no_building():
     [(code, message, _)] = problems(set_cells(E1, {"I7": "s"}))
     assert code == "board-stable" and "I7" in message

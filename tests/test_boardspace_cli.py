@@ -5,7 +5,7 @@ import sys
 
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
-from test_boardspace_reader import SGF, STORY
+from test_boardspace_reader import SGF, STORY, story
 
 
 def medina(*args):
@@ -25,6 +25,17 @@ def test_import_writes_a_record_that_validates_under_the_profile(tmp_path):
     assert record.problems.errors == [] and record.meta["x-boardspace"]["revision"] == 100
     checked = medina("validate", target)
     assert checked.returncode == 0 and "valid (unfinished; boardspace-original-r100" in checked.stdout
+
+
+def test_import_of_a_game_seat_a_did_not_start_writes_the_sites_supplies(tmp_path):
+    source, target = tmp_path / "game.txt", tmp_path / "game.yaml"
+    source.write_text(story("Start P1", "onboard m B 0 K 7", "onboard m B 0 K 6", "onboard m B 0 K 5", "done",
+                            header="medina 3 1"))
+    done = medina("import", "boardspace", source, "-o", target)
+    assert done.returncode == 0 and "warning" not in done.stderr, done.stderr
+    assert "  merchant: K7\n  supply:\n    P1: {merchant: 7}\n    P0: {merchant: 9}\nturns:\n" in target.read_text()
+    outcome = replay(read_record(str(target)))
+    assert outcome.problems == [] and [s["merchant"] for s in outcome.game.supply] == [5, 8, 9]
 
 
 def test_import_to_standard_output_with_player_names(tmp_path):

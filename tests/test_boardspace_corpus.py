@@ -4,11 +4,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import BOARDSPACE_CORPUS as CORPUS
 from medina_cli.records.boardspace import is_boardspace
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
-
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "boardspace"
 
 
 @pytest.fixture

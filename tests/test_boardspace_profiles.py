@@ -10,8 +10,12 @@ from medina_cli.engine.scoring import score_game
 PLAYERS = ["Anna", "Ben", "Cleo"]
 
 
-def play(ruleset, turns, merchant="J7", well=None):
-    record, outcome = replay_text(record_text(ruleset, PLAYERS, turns, merchant=merchant, well=well))
+def play(ruleset, turns, merchant="J7", well=None, supply=None):
+    """Replay `turns`; `supply`: a flow mapping for setup.supply."""
+    text = record_text(ruleset, PLAYERS, turns, merchant=merchant, well=well)
+    if supply:
+        text = text.replace("\nturns:", f"\n  supply: {supply}\nturns:", 1)
+    record, outcome = replay_text(text)
     assert record.problems.errors == []
     return outcome
 
@@ -168,3 +172,71 @@ def test_start_merchant_costs_the_starter_nothing_beyond_the_sites_extra_merchan
     # the site: seat A holds 9 merchants in 3p and places one as the start merchant; here: 8 and a setup piece
     outcome = play("boardspace-original", ["Anna: merchant J6, wall A2"])
     assert outcome.game.supply[0]["merchant"] == 7 and outcome.game.supply[1]["merchant"] == 8
+
+
+def test_last_piece_leaves_the_turn_open_for_a_held_tea_tile_on_boardspace():
+    for ruleset, goes_on in [("boardspace-second-edition", True), ("second-edition-2014", False)]:
+        game = tea_position(ruleset)
+        game.supply[0] = dict.fromkeys(game.supply[0], 0) | {"wall": 1}  # Anna's last placeable piece
+        game.play("wall", game.geo.parse("A6"))
+        assert (game.to_move == 0) is goes_on, ruleset
+        if goes_on:  # nothing fits: the tile is all that is left, and it must be used
+            assert game.legal_masks() == [] and game.can_tea()
+            game.use_tea()
+            assert game.to_move == 1 and game.tea[0] == 1
+
+
+def test_a_turn_left_open_for_tea_must_use_it():
+    turns = ["Anna: wall A2", "Ben: wall R2", "Cleo: wall A3, wall R3"]
+    outcome = play("boardspace-second-edition", turns + ["Anna: purple C3, roof C3", "Ben: wall A4, wall R4",
+                                                         "Cleo: wall A5, wall R5", "Anna: wall A6",
+                                                         "Ben: wall A7, wall R6"],
+                   merchant="H10", well="J5", supply="{Anna: {grey: 0, brown: 0, orange: 0, purple: 1, "
+                                                     "stable: 0, merchant: 0, wall: 2, neutral: 0}}")
+    assert codes(outcome) == [("too-few-placements", 7, None)]
+    assert "holds a tea tile" in outcome.problems[0].message
+
+
+def stuck_after_an_opening(ruleset, *overrides, first_turns=("Anna: wall A2", "Ben: wall R2", "Cleo: wall A3, wall R3")):
+    """Second edition, 3 players: after the opening turns Ben and Cleo can place nothing; Anna to move."""
+    game = new_game(ruleset, 3, "H10", "J5", *overrides)
+    for turn in first_turns:
+        for token in turn.split(":")[1].split(","):
+            piece, cell = token.split()
+            game.play(piece, game.geo.parse(cell))
+    for seat in (1, 2):
+        game.supply[seat] = dict.fromkeys(game.supply[seat], 0)
+    assert game.to_move == 0
+    return game
+
+
+@pytest.mark.parametrize("overrides, forced", [
+    ((), False),  # the engine: Ben's tea tile counts as a move of his
+    (("tea.blocks_forced_roof=false",), True),  # the editions' default
+])
+def test_another_players_tea_tile_spares_the_forced_roof_on_boardspace(overrides, forced):
+    game = stuck_after_an_opening("boardspace-second-edition", *overrides)
+    game.tea[1] = 1
+    game.play("grey", game.geo.parse("C3"))
+    assert game.forced is forced
+    assert (pieces(game) == ["roof"]) is forced
+
+
+@pytest.mark.parametrize("overrides, forced", [
+    ((), False),  # the engine forces a dome only after a first piece that was no dome at all
+    (("turns.neutral_spares_forced_roof=false",), True),  # the editions' default
+])
+def test_a_neutral_roof_first_spares_the_forced_roof_on_boardspace(overrides, forced):
+    game = stuck_after_an_opening("boardspace-second-edition", *overrides,
+                                  first_turns=("Anna: grey C3", "Ben: purple P11", "Cleo: wall A2, wall A3"))
+    game.play("neutral", game.geo.parse("C3"))
+    assert game.forced is forced
+    assert (game.legal_masks() == [("roof", 1 << game.geo.parse("P11"))]) is forced
+
+
+@pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003", "second-edition-2014"])
+def test_the_editions_keep_the_rulings_on_tea_and_neutral_roofs(ruleset):
+    from medina_cli.rules.loader import load_ruleset
+    rules = load_ruleset(ruleset).for_players(3)
+    assert (rules.tea_keeps_turn_open, rules.tea_blocks_forced_roof, rules.neutral_spares_forced_roof) == (
+        False, False, False)

@@ -126,8 +126,17 @@ def test_start_seat_is_the_first_player_and_seat_a_keeps_the_extra_merchant():
     record, outcome = read(text, players=["Anna", "Ben", "Cleo"])
     assert record.players == ["Ben", "Cleo", "Anna"]
     assert turns_of(record) == [("Ben", ["grey P11", "black C3"]), ("Cleo", ["brown P7", "wall Q13"])]
-    assert [w.code for w in record.problems.warnings] == ["boardspace-start-merchant"]
+    assert record.problems.warnings == []
+    # the site's supplies: Ben (seat B) paid for the start merchant, Anna (seat A) holds the extra one
+    assert record.supply == {"Ben": {"merchant": 7}, "Anna": {"merchant": 9}}
     assert outcome.problems == []
+    assert [supply["merchant"] for supply in outcome.game.supply] == [7, 8, 9]  # Ben, Cleo, Anna
+
+
+def test_seat_a_starting_needs_no_supply_setup():
+    record, outcome = read(story(*OPENING))
+    assert record.supply == {} and outcome.problems == []
+    assert [supply["merchant"] for supply in outcome.game.supply] == [8, 8, 8]
 
 
 def test_revision_picks_the_profile():
@@ -149,10 +158,26 @@ def test_record_stopping_mid_turn_leaves_out_the_unfinished_turn():
     assert outcome.problems == []
 
 
-def test_record_stopping_after_a_full_turn_keeps_it():
+def test_record_stopping_after_a_full_turn_keeps_it_and_says_it_ends_mid_turn():
     record, outcome = read(story(*OPENING, "onboard p B 2 P 7", "onboard p B 2 P 6"))
     assert turns_of(record)[-1] == ("P1", ["brown P7", "brown P6"])
-    assert record.problems.warnings == [] and outcome.problems == []
+    assert outcome.problems == []
+    [warning] = record.problems.warnings
+    assert (warning.code, warning.turn, warning.player) == ("boardspace-mid-turn", 2, "P1")
+    assert "no final `Done`" in warning.message and "2 placements are kept" in warning.message
+
+
+def test_record_ending_with_a_piece_in_hand_says_so():
+    record, outcome = read(story(*OPENING, "pick p B 2"))
+    assert [t.player for t in record.turns] == ["P0"] and outcome.problems == []
+    [warning] = record.problems.warnings
+    assert (warning.code, warning.turn, warning.player) == ("boardspace-mid-turn", 2, "P1")
+    assert "holding a brown" in warning.message
+
+
+def test_record_ending_after_done_has_no_mid_turn_warning():
+    record, _ = read(story(*OPENING, "onboard p B 2 P 7", "onboard p B 2 P 6", "done"))
+    assert record.problems.warnings == []
 
 
 def test_illegal_placement_in_an_unfinished_turn_is_reported():

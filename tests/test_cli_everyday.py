@@ -130,3 +130,72 @@ def test_an_invalid_ruleset_named_by_a_record_makes_the_record_unreadable(tmp_pa
     assert code == 2 and result["file"] == str(record) and len(result["errors"]) == 4
     code, _, err = run("score", record)
     assert code == 2 and err.count("[ruleset-invalid]") == 4
+
+
+# --- 18. import -o refuses to overwrite without --force; import --json says what it wrote ---------
+
+def test_import_refuses_to_overwrite_without_force(tmp_path):
+    source, target = tmp_path / "game.txt", tmp_path / "game.yaml"
+    source.write_text(STORY)
+    target.write_text("my own notes\n")
+    code, out, err = run("import", "boardspace", source, "-o", target)
+    assert code == 2 and out == "" and "--force" in err and "[file-exists]" in err
+    assert target.read_text() == "my own notes\n"
+    code, _, err = run("import", "boardspace", source, "-o", target, "--force")
+    assert code == 0 and target.read_text().startswith("medina: record/1\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.txt", "game.yaml"]  # no temporary file left
+
+
+def test_import_json_reports_what_it_wrote(tmp_path):
+    source, target = tmp_path / "game.txt", tmp_path / "game.yaml"
+    source.write_text(STORY)
+    code, out, err = run("import", "boardspace", source, "-o", target, "--json")
+    doc = json.loads(out)
+    assert code == 0 and err == ""
+    assert doc == {"format": "medina-import/1", "file": str(source), "output": str(target),
+                   "ruleset": "boardspace-original-r100", "players": ["P0", "P1", "P2"], "turns": 3,
+                   "errors": [], "warnings": []}
+    code, out, _ = run("import", "boardspace", source, "-o", target, "--json")  # exists now
+    doc = json.loads(out)
+    assert code == 2 and [e["code"] for e in doc["errors"]] == ["file-exists"]
+    code, out, _ = run("import", "boardspace", source, "--json")  # to standard output: the record inside
+    assert code == 0 and json.loads(out)["record"] == target.read_text()
+    code, out, _ = run("import", "boardspace", tmp_path / "missing.txt", "--json")
+    assert code == 2 and [e["code"] for e in json.loads(out)["errors"]] == ["file-not-found"]
+
+
+# --- 16. every --help states the exit statuses; one error style -----------------------------------
+
+def command_paths(command=None, path=()):
+    """Every command and group of `medina`, as argument lists."""
+    import typer
+
+    from medina_cli.cli.app import app
+    command = command or typer.main.get_command(app)
+    yield list(path)
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from command_paths(sub, (*path, name))
+
+
+@pytest.mark.parametrize("path", list(command_paths()), ids=lambda p: " ".join(p) or "medina")
+def test_every_help_states_the_exit_statuses(path):
+    code, out, _ = run(*path, "--help")
+    text = " ".join(out.replace("│", " ").split())
+    assert code == 0 and "Exit status: 0" in text and " 2 " in text.split("Exit status: 0", 1)[1]
+
+
+@pytest.mark.parametrize("args", [("score", "--bogus", "x"), ("score",), ("score", "--to", "x", "a.yaml"),
+                                  ("rules", "show"), ("nonsense",), ("replay", "-o", "x.yaml", "a.yaml"),
+                                  ("simulate",)], ids=" ".join)
+def test_usage_errors_are_one_line_naming_where(args):
+    code, out, err = run(*args)
+    assert code == 2 and out == ""
+    (line,) = err.splitlines()
+    where = line.split(": ", 1)[0]
+    assert where.startswith(("medina", "-")) and "╭" not in line and "Error" not in line, line
+
+
+def test_file_errors_are_one_line_naming_the_file(tmp_path):
+    code, out, err = run("score", tmp_path / "missing.yaml")
+    assert code == 2 and out == "" and err.splitlines() == [
+        f"{tmp_path / 'missing.yaml'}: cannot read: No such file or directory [file-not-found]"]

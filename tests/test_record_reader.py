@@ -27,7 +27,7 @@ def only_problem(text, **kw):
 # (case id, record text, (code, line, turn, placement, player))
 CASES = [
     # --- YAML hazards (yamlio)
-    ("syntax", HEAD + "turns: [\n", ("yaml-syntax", 7, None, None, None)),
+    ("syntax", HEAD + "turns: [\n", ("yaml-syntax", 6, None, None, None)),  # the line of the unclosed `[`
     ("tab-indent", HEAD + "turns:\n\t- Anna: wall A12\n", ("yaml-syntax", 7, None, None, None)),
     ("two-documents", HEAD + "---\nmedina: record/1\n", ("yaml-multiple-documents", 6, None, None, None)),
     ("alias", HEAD + "turns:\n  - &t {Anna: wall A12, wall A11}\n  - *t\n", ("yaml-alias", 7, None, None, None)),
@@ -38,7 +38,7 @@ CASES = [
     ("undefined-alias", HEAD + "turns:\n  - *t\n", ("yaml-syntax", 7, None, None, None)),
     ("flow-too-deep", HEAD + "x-deep: " + "[" * 100 + "]" * 100 + "\n", ("yaml-syntax", 6, None, None, None)),
     ("block-too-deep", HEAD + "x-deep:\n" + "- " * 2000 + "x\n", ("yaml-syntax", 7, None, None, None)),
-    ("syntax-past-the-end", "[\na", ("yaml-syntax", 2, None, None, None)),  # libyaml says line 3
+    ("syntax-past-the-end", "[\na", ("yaml-syntax", 1, None, None, None)),  # libyaml says line 3
     ("syntax-after-a-line-separator", "\u2028[", ("yaml-syntax", 1, None, None, None)),
     # --- the top level
     ("not-a-mapping", "- medina: record/1\n", ("bad-format-tag", 1, None, None, None)),
@@ -77,6 +77,12 @@ CASES = [
     ("setup-edge", HEAD.replace("J7", "J12"), ("bad-setup", 5, None, None, None)),
     ("setup-same-cell", HEAD.replace("original-2001", "second-edition-2014") + "  well: j7\n",
      ("bad-setup", 6, None, None, None)),
+    ("supply-list", HEAD + "  supply: [Ben]\n", ("bad-setup", 6, None, None, None)),
+    ("supply-stranger", HEAD + "  supply: {Dora: {merchant: 9}}\n", ("bad-setup", 6, None, None, None)),
+    ("supply-count-text", HEAD + "  supply:\n    Ben: {merchant: many}\n", ("bad-setup", 7, None, None, None)),
+    ("supply-negative", HEAD + "  supply:\n    Ben:\n      merchant: -1\n", ("bad-setup", 8, None, None, None)),
+    ("supply-unknown-piece", HEAD + "  supply:\n    Ben: {purple: 2}\n", ("bad-setup", 7, None, None, None)),
+    ("supply-not-mapping", HEAD + "  supply:\n    Ben: 7\n", ("bad-setup", 7, None, None, None)),
     # --- turns
     ("turns-mapping", HEAD + "turns: {Anna: wall A12}\n", ("yaml-wrong-type", 6, None, None, None)),
     ("turn-two-keys", HEAD + "turns:\n  - {Anna: wall A12, Ben: wall A11}\n", ("bad-turn", 7, 1, None, None)),
@@ -119,6 +125,15 @@ def test_every_case_is_a_distinct_record():
 def test_the_good_record_has_no_problem():
     record = parse_record(HEAD + GOOD_TURNS, "game.yaml")
     assert record.problems.errors == [] and [t.player for t in record.turns] == ["Anna", "Ben"]
+
+
+def test_setup_supply_gives_a_player_other_pieces_than_the_ruleset():
+    text = HEAD + "  supply:\n    Ben: {merchant: 7, Gray: 5}\n    Anna: {merchant: 9}\n" + GOOD_TURNS
+    record = parse_record(text, "game.yaml")
+    assert record.problems.errors == []
+    assert record.supply == {"Ben": {"merchant": 7, "grey": 5}, "Anna": {"merchant": 9}}
+    game = replay(record).game
+    assert [(s["merchant"], s["grey"]) for s in game.supply] == [(9, 6), (7, 5), (8, 6)]
 
 
 def test_names_match_exactly_but_pieces_and_cells_ignore_case():

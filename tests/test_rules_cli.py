@@ -95,9 +95,33 @@ def test_params_json_gives_json_values():
     assert by_name["turns.forced_roof"]["allowed"] == list(SCHEMA.fields["turns"].fields["forced_roof"].choices)
     assert (by_name["tea.colour"]["default"], by_name["tea.colour"]["allowed"]) == (None, None)
     assert by_name["retirement"]["default"] == ["all_players_own"]
-    assert by_name["board.towers"] == {
+    towers = by_name["board.towers"]
+    assert {k: v for k, v in towers.items() if k != "readings"} == {
         "parameter": "board.towers", "type": "mapping", "allowed": [1, 2, 3, 4], "keys": ["NW", "NE", "SE", "SW"],
         "default": {"NW": 1, "SE": 2, "NE": 3, "SW": 4}, "required": False, "meaning": "tower number at each corner"}
+    [numbering] = towers["readings"]  # boardspace's corners against MALT's reading order
+    assert numbering["param"] == "board.towers" and [v["value"] for v in numbering["values"]] == [
+        {"NW": 1, "SE": 2, "NE": 3, "SW": 4}, {"NW": 1, "NE": 2, "SW": 3, "SE": 4}]
+    assert by_name["tea.colour"]["readings"] == []
+    [tiles] = by_name["colours.<colour>.value"]["readings"]
+    assert tiles["param"] == "colours.purple.value" and tiles["values"][1]["also"] == ["colours.grey.value=2"]
     assert (by_name["players"]["required"], by_name["players"]["default"], by_name["players"]["allowed"]) == (
         True, None, [2, 3, 4, 5, 6])
     assert by_name["well.enabled"]["allowed"] == [True, False]
+
+
+def test_params_text_marks_the_open_readings():
+    out = run("rules", "params")[1]
+    readings = out[out.index("Open readings"):]
+    for param in ("towers.reconnect", "scoring.tiebreak", "roofs.on_blocked_palace", "turns.forced_roof",
+                  "merchants.new_chain_max_neighbours", "board.towers", "colours.purple.value"):
+        assert f"  {param}: " in readings, param
+    assert "    only_player_with_pieces: FI, twice: the only player who still has pieces" in readings
+    assert "[open reading]" in out[:out.index("Open readings")]
+
+
+def test_settled_readings_name_open_readings_only(tmp_path):
+    house = tmp_path / "house.yaml"
+    house.write_text("medina: ruleset/1\nextends: original-2001\nsettled_readings: [well.bonus]\n")
+    code, _, err = run("rules", "show", house)
+    assert code == 2 and "'well.bonus' is not an open reading" in err and "towers.reconnect" in err

@@ -120,3 +120,25 @@ def test_no_tea_with_a_forced_roof_that_needs_a_building_first():
     assert pos.mover == "Ben" and pos.game.forced and pos.moves("roof") == set()
     assert pos.reject("tea") == "tea-not-allowed"
     assert pos.errors_after("Ben: orange J3, roof J3") == []
+
+
+# the other 2001 reading (R-15, FI): forced only once every other player's supply is empty
+WITH_PIECES = "turns.forced_roof=only_player_with_pieces"
+
+
+def test_with_pieces_reading_is_not_forced_while_others_hold_unplaceable_pieces():
+    pos = BEN_STUCK.position(sets=(WITH_PIECES,))
+    assert not pos.game.can_place(0) and not pos.game.can_place(1)  # stuck, but holding roofs
+    assert not pos.game.forced and pos.errors_after("Cleo: orange C10, black I7") == []
+
+
+def test_with_pieces_reading_forces_the_last_player_holding_pieces():
+    tiny = ("supply.3.per_colour=1", "supply.3.roofs=1", "supply.3.stables=0", "supply.3.merchants=0",
+            "supply.3.walls=0", WITH_PIECES)
+    pos = Position("original-2001", 3, "Anna: grey D4, black H4", "Ben: brown M4, orange D10",
+                   "Cleo: grey D5, black H5", "Anna: brown M5, orange D11", "Ben: grey D6, black H6",
+                   "Cleo: brown M6, orange D12", "Anna: roof D4", sets=tiny)
+    assert pos.mover == "Ben" and not pos.game.forced  # Cleo still holds her roof
+    pos.play("Ben: roof H4")
+    assert pos.mover == "Cleo" and pos.game.forced and pos.game.events[-1].kind == "forced-roof"
+    assert not any(pos.game.supply[0].values()) and not any(pos.game.supply[1].values())

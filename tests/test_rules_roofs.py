@@ -104,3 +104,12 @@ def test_no_roof_left_in_the_supply(ruleset):
     pos.until(owner)
     assert pos.game.supply[pos.game.to_move]["roof"] == 0
     assert pos.reject("roof H8") == "not-in-supply"
+
+
+def test_the_other_2001_reading_forbids_roofing_a_blocked_palace():
+    # R-4, FI read literally: a blocked palace is "completed, owned by nobody"
+    pos = Position("original-2001", 3, BLOCKED_GREY_B2, sets=("roofs.on_blocked_palace=false",))
+    assert pos.reject("roof B2") == "roof-on-blocked-palace"
+    assert pos.moves("roof") == {"C4", "D2"}  # the palaces that can still grow
+    pos.play("grey H8")  # a new grey palace, free to grow
+    assert "H8" in pos.moves("roof") and "B2" not in pos.moves("roof")

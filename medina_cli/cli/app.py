@@ -9,11 +9,12 @@ from typing import Annotated
 
 import typer
 
-from . import compare, hint, importer, render, replay, rules, score, simulate, validate, view
-from .common import Command
+from . import compare, hint, importer, recording, render, replay, rules, score, simulate, validate, view
+from .common import Command, Group, tolerate_output_encoding
 
 app = typer.Typer(
     name="medina",
+    cls=Group,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -39,12 +40,18 @@ def _options(
     version: Annotated[bool, typer.Option(
         "--version", callback=_print_version, is_eager=True, help="Print the version and exit.")] = False,
 ) -> None:
-    """Replay, validate and score recorded games of the board game Medina under its rule editions."""
+    """Replay, validate and score recorded games of the board game Medina under its rule editions.
+
+    Exit status: 0 all inputs valid, 1 some input invalid, 2 usage error or unreadable input (each
+    command's --help says more). Errors are one line each on stderr: `WHERE: what is wrong`.
+    """
 
 
 app.command("validate", cls=Command)(validate.validate)
 app.command("replay", cls=Command)(replay.replay_command)
 app.command("moves", cls=Command)(replay.moves)
+app.command("new", cls=Command)(recording.new_command)
+app.command("add", cls=Command)(recording.add_command)
 app.command("render", cls=Command)(render.render_command)
 app.command("view", cls=Command)(view.view_command)
 app.add_typer(importer.app, name="import")
@@ -59,6 +66,7 @@ app.command("analyse", cls=Command)(hint.analyse)
 def main() -> None:
     """Console entry point: exit 0/1/2 as docs/format.md says; unexpected failures become one line."""
     from ..errors import MedinaError
+    tolerate_output_encoding()
     if hasattr(signal, "SIGPIPE"):  # a closed pipe (`| head`) ends the process quietly, as Unix tools do
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:

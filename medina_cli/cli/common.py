@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from typer.core import TyperArgument, TyperCommand
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from ..errors import MedinaError
 
@@ -31,6 +32,35 @@ class Command(TyperCommand):
         return [piece.strip("{}") for piece in super().collect_usage_pieces(ctx)]
 
 
+class Group(TyperGroup):
+    """typer's group, with usage errors (unknown option, missing or bad value) in the one error style
+    of every command: a line on stderr, `WHERE: what is wrong` (here `medina COMMAND: ...`), exit 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer's own click
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except NoArgsIsHelpError as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except UsageError as exc:
+            where, usage = "medina", "medina COMMAND"
+            if exc.ctx is not None:
+                where = exc.ctx.command_path
+                usage = " ".join([where, *exc.ctx.command.collect_usage_pieces(exc.ctx)])
+            warn(f"{where}: {exc.format_message().rstrip('.')} (usage: {usage}; more: {where} --help)")
+            sys.exit(exc.exit_code)
+        except typer.TyperException as exc:  # click's other errors
+            warn(f"medina: {exc.format_message()}")
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            warn("medina: aborted")
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
 def whole_number(minimum: int):
     """A typer `parser`: a whole number of at least `minimum`, else a usage error saying so."""
     def parse(value) -> int:
@@ -44,8 +74,16 @@ def whole_number(minimum: int):
     return parse
 
 
+def ruleset_ref(value: str) -> str:
+    """A typer `parser` for --ruleset: an empty value is a usage error, not "the file's own ruleset"."""
+    if not value.strip():
+        raise typer.BadParameter("empty; give a built-in ruleset id (medina rules list) or a ruleset .yaml file, "
+                                 "or leave --ruleset out to play by the file's own")
+    return value
+
+
 RulesetOption = Annotated[Optional[str], typer.Option(
-    "--ruleset", "-r", metavar="ID|PATH",
+    "--ruleset", "-r", metavar="ID|PATH", parser=ruleset_ref,
     help="Play by this ruleset instead of the file's (a built-in id or a ruleset YAML file).")]
 SetOption = Annotated[Optional[list[str]], typer.Option(
     "--set", metavar="PARAM=VALUE",
@@ -128,6 +166,34 @@ def check_suffix(path: str, suffixes: tuple[str, ...], what: str) -> None:
         raise typer.Exit(2)
 
 
+ASCII_SPELLINGS = {"→": "->", "←": "<-", "≥": ">=", "≤": "<=", "—": "--", "–": "-", "…": "...", "±": "+/-",
+                   "×": "x", "§": "S", "·": ".", "“": '"', "”": '"', "‘": "'", "’": "'"}
+
+
+def _ascii_spelling(error: UnicodeEncodeError) -> tuple[str, int]:
+    """An encoding error handler: characters the output encoding lacks, in ASCII (`→` as `->`, a box
+    line as `-` or `|`, `é` as `e`), else `?`."""
+    import unicodedata
+    out = []
+    for char in error.object[error.start:error.end]:
+        name = unicodedata.name(char, "")
+        plain = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
+        out.append(ASCII_SPELLINGS.get(char) or (
+            ("-" if "HORIZONTAL" in name else "|" if "VERTICAL" in name else "+") if name.startswith("BOX DRAWINGS")
+            else plain or "?"))
+    return "".join(out), error.end
+
+
+def tolerate_output_encoding() -> None:
+    """Standard output and error in an encoding without arrows or accents (`PYTHONIOENCODING=ascii`, a
+    Latin-1 terminal) get those characters in ASCII instead of failing."""
+    import codecs
+    codecs.register_error("medina-ascii", _ascii_spelling)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="medina-ascii")
+
+
 def emit_json(doc) -> None:
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
@@ -174,15 +240,33 @@ def write_output(path: str, text: str, source: str) -> None:
         sys.stdout.write(text)
         return
     target = Path(path)
-    if source != "-" and target.exists() and target.resolve() == Path(source).resolve():
+    if source != "-" and os.path.exists(path) and target.resolve() == Path(source).resolve():  # never raises
         warn(f"{path}: refusing to overwrite the input file; choose another output file")
         raise typer.Exit(2)
     try:
-        target.write_text(text, encoding="utf-8")
+        write_atomically(target, text)
     except OSError as exc:
         warn(f"{path}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(2)
     warn(f"wrote {path}")
+
+
+def write_atomically(target: Path, text: str) -> None:
+    """Write `text` to a temporary file beside `target`, then rename it over `target`: a reader never
+    sees half a file, and a failure leaves `target` as it was. Raises OSError."""
+    import tempfile
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~umask)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def report_problems(problems) -> None:

@@ -15,13 +15,21 @@ def compare(
     rulesets: Annotated[Optional[str], typer.Option(
         "--rulesets", metavar="A,B,...", help="Rulesets to compare (ids or files, comma-separated; default: the "
         "record's own, then every built-in edition for its player count; site profiles only when named).")] = None,
+    variants: Annotated[Optional[list[str]], typer.Option(
+        "--variant", metavar="SPEC", help="A column of its own: SPEC is [LABEL:]ID,PARAM=VALUE,... (a ruleset id "
+        "or file with overrides; quote it; commas inside brackets or braces stay in the value; see docs/format.md). "
+        "Repeatable; beside --rulesets, or beside the record's own ruleset. Without LABEL the column is named by "
+        "its overrides.")] = None,
+    readings: Annotated[bool, typer.Option(
+        "--readings", help="Replay the record under every other reading of each open rule point of its ruleset "
+        "(medina rules params lists them), one at a time: which change the winner, the legality, the scores.")] = False,
     set_: SetOption = None,
     json_: JsonOption = False,
 ) -> None:
     """Replay one record under several rulesets: validity, scores, and what differs (tiles, legality, winner).
 
-    Exit status: 0 when at least one ruleset replays the record without error, 1 otherwise,
-    2 unusable input or usage error.
+    Exit status: 0 when at least one ruleset replays the record without error (with --readings: when
+    the record is valid as written), 1 otherwise, 2 unusable input or usage error.
     """
     from ..compare import compare as compare_record
     from ..compare import default_rulesets
@@ -29,7 +37,12 @@ def compare(
     from ..records.record import parse_record
     from ..yamlio import base_dir_of, read_text
 
+    if readings and (rulesets is not None or variants):
+        warn("--readings plays the record's own ruleset against its open readings; it does not go with --rulesets "
+             "or --variant")
+        raise typer.Exit(2)
     refs = names_or_exit(rulesets, "--rulesets") if rulesets is not None else None
+    parsed_variants = [parse_variant(text) for text in variants or ()]
     refuse_directory(file, "compare takes one record file")
     try:
         name, text = read_text(file)
@@ -41,15 +54,57 @@ def compare(
         report_problems(record.problems.errors)  # says why the record cannot be read
         raise typer.Exit(1)
     overrides = tuple(set_ or ())
-    refs = list(dict.fromkeys(refs)) if refs else default_rulesets(record)
-    for ref in refs:
-        load_or_exit(ref, overrides)  # an unusable ruleset or --set exits 2 with its message
-    comparison = compare_record(record, refs, overrides=overrides)
+    if readings:
+        _readings(record, overrides, json_)
+    if refs:
+        refs = list(dict.fromkeys(refs))
+    else:
+        refs = [record.ruleset] if parsed_variants else default_rulesets(record)
+    loaded = [load_or_exit(ref, overrides) for ref in refs]  # an unusable ruleset or --set exits 2
+    ids = [r.id for r in loaded]
+    names = ids if len(set(ids)) == len(ids) else [ref if isinstance(ref, str) else r.source
+                                                   for ref, r in zip(refs, loaded)]
+    columns = dict(zip(names, loaded))
+    for label, ref, changes in parsed_variants:
+        if label in columns:
+            warn(f"--variant {label!r}: another column has this name; give the variant a label of its own (LABEL:ID,...)")
+            raise typer.Exit(2)
+        columns[label] = load_or_exit(load_or_exit(ref, overrides), changes)
+    comparison = compare_record(record, columns)
     if json_:
         emit_json(comparison.to_json())
     else:
         _print(comparison)
     raise typer.Exit(0 if comparison.comparable else 1)
+
+
+def parse_variant(text: str) -> tuple[str, str, tuple[str, ...]]:
+    """`[LABEL:]ID,PARAM=VALUE,...` -> (label, ruleset ref, overrides); commas inside brackets, braces or
+    quotes belong to a value. Without a label, the column is named by the ruleset and its overrides."""
+    items, depth, quote, start = [], 0, None, 0
+    for i, char in enumerate(text):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            items.append(text[start:i].strip())
+            start = i + 1
+    items.append(text[start:].strip())
+    head, changes = items[0], tuple(items[1:])
+    label, sep, ref = head.partition(":")
+    if not sep or "=" in label:
+        label, ref = "", head
+    label, ref = label.strip(), ref.strip()
+    if not ref or "=" in ref or not all(changes) or not all("=" in change for change in changes):
+        warn(f"--variant {text!r}: expected [LABEL:]ID,PARAM=VALUE,..., e.g. "
+             "'arm:original-2001,towers.reconnect=once_per_palace_arm'")
+        raise typer.Exit(2)
+    return label or " ".join((ref, *changes)), ref, changes
 
 
 # --- the table for people --------------------------------------------------------------------------
@@ -128,3 +183,55 @@ def _difference_lines(comparison) -> list[str]:
     else:
         lines.append(f"  - winner: {' and '.join(next(iter(winners.values())))} under every ruleset compared")
     return lines
+
+
+# --- the readings sweep ----------------------------------------------------------------------------
+
+def _readings(record, overrides: tuple, json_: bool) -> None:
+    """Print the record under each other reading of its ruleset's open rule points, then exit."""
+    from ..compare import sweep_readings
+
+    load_or_exit(record.ruleset, overrides)  # an unusable --set exits 2
+    sweep = sweep_readings(record, overrides=overrides)
+    if json_:
+        emit_json(sweep.to_json())
+    else:
+        _print_readings(sweep)
+    raise typer.Exit(0 if sweep.baseline.comparable else 1)
+
+
+def _print_readings(sweep) -> None:
+    from tabulate import tabulate
+
+    players, base = sweep.players, sweep.baseline
+    say(f"{sweep.file}: {len(players)} players ({', '.join(players)}) under {sweep.ruleset.id}; "
+        f"as written: {status_words(base)}")
+    if not sweep.readings:
+        say(f"{sweep.ruleset.id} has no open reading that applies to it (medina rules params lists them).")
+        return
+    shown = [r for r in sweep.ranked() if r.has_effect]
+    if shown:
+        rows = [["as written", "", " and ".join(base.winners), *(base.totals.get(p, "") for p in players)]]
+        rows += [[r.alternative.label, _effect_words(r), " and ".join(r.outcome.winners),
+                  *(r.outcome.totals.get(p, "") for p in players)] for r in shown]
+        say()
+        say(tabulate(rows, headers=["reading", "effect", "winner", *players], tablefmt="simple",
+                     maxcolwidths=[None, 56, None, *(None for _ in players)], disable_numparse=True))
+    quiet = [r.alternative.label for r in sweep.readings if not r.has_effect]
+    say()
+    if quiet:
+        say(f"No effect on this game: {'; '.join(quiet)}")
+    if not base.game or not base.game.finished:
+        say("(The record is not a finished game: winners are the standings where it stops.)")
+
+
+def _effect_words(reading) -> str:
+    if reading.changes_legality:
+        return ("legal under this reading" if reading.outcome.comparable
+                else status_words(reading.outcome).replace("invalid at", "illegal at", 1))
+    words = []
+    if reading.changes_winner:
+        words.append("changes the winner")
+    if reading.changes_scores:
+        words.append("changes scores")
+    return ", ".join(words) or "moves tiles, same scores"

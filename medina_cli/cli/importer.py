@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NoReturn, Optional
 
 import typer
 
-from .common import Command, names_or_exit, report_problems, warn
+from .common import Command, emit_json, names_or_exit, report_problems, warn, write_atomically
 
-app = typer.Typer(help="Convert game records from other sites into record/1 files.", no_args_is_help=True)
+app = typer.Typer(help="Convert game records from other sites into record/1 files.\n\nExit status: 0 converted, "
+                  "1 the record cannot be read, 2 unusable input or usage error.", no_args_is_help=True)
 
 
 @app.command("boardspace", cls=Command)
@@ -18,64 +19,108 @@ def boardspace(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A boardspace.net .sgf file or story, or - for stdin.")],
     output: Annotated[Optional[str], typer.Option(
         "--output", "-o", metavar="PATH", help="Write the record/1 file here (default: standard output).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it exists.")] = False,
     players: Annotated[Optional[str], typer.Option(
         "--players", metavar="A,B,...", help="Player names in seat order, comma-separated (default: the file's "
         "names, or P0, P1, ... for a story, which has none).")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print one JSON document saying what was written (see "
+                                        "docs/format.md); without -o it holds the record.")] = False,
 ) -> None:
     """Convert a boardspace.net Medina record into record/1, under the boardspace profile its variant and
     engine revision imply (e.g. boardspace-original-r100).
 
-    Exit status: 0 converted, 1 the record cannot be read, 2 unusable input or usage error.
+    Exit status: 0 converted, 1 the record cannot be read, 2 unusable input or usage error (an -o file
+    that exists without --force, or the input itself).
     """
     from ..engine.board import geometry_for
-    from ..errors import MedinaError
+    from ..errors import MedinaError, Problem
     from ..records.boardspace import parse_boardspace, read_site_game
     from ..records.record import action_token, write_record
     from ..yamlio import read_text
 
+    report = Report(file, output, json_)
     names = names_or_exit(players, "--players") if players is not None else None
+    if output not in (None, "-"):
+        report.check_output(force)
     try:
         name, text = read_text(file)
-        if names is not None:
-            _check_names(names, read_site_game(text, name).players)
+        report.doc["file"] = name
+        wrong_names = names and _wrong_names(names, read_site_game(text, name).players)
+        if wrong_names:
+            report.fail([Problem("bad-players", f"--players {', '.join(names)}: {wrong_names}", file=name)], 2)
         record = parse_boardspace(text, name, players=names)
     except MedinaError as exc:
-        warn(exc.human())
-        raise typer.Exit(2 if exc.unusable else 1)
-    report_problems(record.problems.errors)
+        report.fail(exc.problems, 2 if exc.unusable else 1)
+    report.doc["warnings"] = [w.to_json() for w in record.problems.warnings]
     if record.problems.errors:
-        raise typer.Exit(1)
-    for problem in record.problems.warnings:
-        warn("warning: " + problem.human())
+        report.fail(record.problems.errors, 1)
+    if not json_:
+        for problem in record.problems.warnings:
+            warn("warning: " + problem.human())
     geo = geometry_for(record.rules)
     turns = [(t.player, [a.kind if a.kind != "place" else action_token(geo, (a.piece, a.cell)) for a in t.actions])
              for t in record.turns]
     out = write_record(ruleset_ref=record.ruleset.id, players=record.players, geo=geo, merchant=record.merchant,
-                       well=record.well, turns=turns, meta=record.meta)
+                       well=record.well, turns=turns, meta=record.meta, supply=record.supply)
+    report.doc.update(ruleset=record.ruleset.id, players=record.players, turns=len(record.turns))
     if output is None or output == "-":
-        sys.stdout.write(out)
-        return
-    if file != "-" and Path(output).resolve() == Path(file).resolve():
-        warn(f"{output}: the output would overwrite the input; choose another file")
-        raise typer.Exit(2)
+        report.doc["record"] = out
+        if not json_:
+            sys.stdout.write(out)
+        report.done()
     try:
-        Path(output).write_text(out, encoding="utf-8")
+        write_atomically(Path(output), out)
     except OSError as exc:
-        warn(f"{output}: cannot write: {exc.strerror or exc}")
-        raise typer.Exit(2)
-    warn(f"{name}: wrote {output} ({record.ruleset.id}, {len(record.players)} players, {len(record.turns)} turns)")
+        report.fail([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=output)], 2)
+    if not json_:
+        warn(f"{name}: wrote {output} ({record.ruleset.id}, {len(record.players)} players, {len(record.turns)} turns)")
+    report.done()
 
 
-def _check_names(names: list[str], seats: int) -> None:
-    """--players must name every seat of the game once; otherwise a usage error (exit 2)."""
+class Report:
+    """What `import --json` prints (one medina-import/1 document, also when the import fails); without
+    --json, failures go to stderr."""
+
+    def __init__(self, file: str, output: str | None, as_json: bool):
+        self.as_json = as_json
+        self.doc = {"format": "medina-import/1", "file": "<stdin>" if file == "-" else file,
+                    "output": None if output in (None, "-") else output, "ruleset": None, "players": None,
+                    "turns": None, "errors": [], "warnings": []}
+        self.input, self.output = file, output
+
+    def check_output(self, force: bool) -> None:
+        """An -o file that exists needs --force; the input itself is never overwritten."""
+        from ..errors import Problem
+        target = Path(self.output)
+        if self.input != "-" and target.exists() and target.resolve() == Path(self.input).resolve():
+            why = "the output would overwrite the input; choose another file"
+        elif target.exists() and not force:
+            why = "exists; give --force to overwrite it, or choose another file"
+        else:
+            return
+        self.fail([Problem("file-exists", why, file=self.output)], 2)
+
+    def fail(self, problems, status: int) -> NoReturn:
+        if self.as_json:
+            self.doc["errors"] = [problem.to_json() for problem in problems]
+            emit_json(self.doc)
+        else:
+            report_problems(problems)
+        raise typer.Exit(status)
+
+    def done(self) -> NoReturn:
+        if self.as_json:
+            emit_json(self.doc)
+        raise typer.Exit(0)
+
+
+def _wrong_names(names: list[str], seats: int) -> str | None:
+    """Why --players does not name every seat of the game once (a usage error), or None."""
     if len(names) != seats:
-        why = (f"{len(names)} name{'s' if len(names) != 1 else ''} for a {seats}-player game; "
-               f"give {seats}, comma-separated in seat order")
-    elif len(set(names)) != len(names):
-        why = "a name given twice; every player needs a name of his own"
-    elif "neutral" in names:
-        why = "`neutral` is reserved for neutral roofs; choose another name"
-    else:
-        return
-    warn(f"--players {', '.join(names)}: {why}")
-    raise typer.Exit(2)
+        return (f"{len(names)} name{'s' if len(names) != 1 else ''} for a {seats}-player game; "
+                f"give {seats}, comma-separated in seat order")
+    if len(set(names)) != len(names):
+        return "a name given twice; every player needs a name of his own"
+    if "neutral" in names:
+        return "`neutral` is reserved for neutral roofs; choose another name"
+    return None

@@ -35,7 +35,9 @@ def render_command(
 ) -> None:
     """Draw a record's position (after --to TURN turns, or all of them) or a board as an SVG picture.
 
-    An invalid record is drawn where replay stopped, the refused placement crossed out (exit status 1).
+    An invalid record is drawn where replay stopped, the refused placement crossed out.
+
+    Exit status: 0 drawn, 1 invalid input (drawn where replay stopped), 2 unusable input or usage error.
     """
     from ..records.boardfile import Board
 

@@ -32,14 +32,18 @@ def replay_command(
         "--output", "-o", metavar="PATH", help="With --final-board: write the board to this file.")] = None,
     no_color: NoColorOption = False,
 ) -> None:
-    """Replay a record: the event log turn by turn, then the board, the supplies and who is to move."""
+    """Replay a record: the event log turn by turn, then the board, the supplies and who is to move.
+
+    Exit status: 0 valid, 1 invalid input (the log stops at the illegal turn), 2 unusable input or
+    usage error.
+    """
     from tabulate import tabulate
 
     from ..errors import ordinal
     from ..render.text import colour_wanted, legend, render_board
 
     if output is not None and not final_board:
-        warn("-o/--output goes with --final-board")
+        warn("-o/--output: goes only with --final-board")
         raise typer.Exit(2)
     record, outcome = _replayed(file, ruleset, set_, to)
     if final_board:
@@ -121,8 +125,9 @@ def moves(
     """List every legal placement for the player to move (the first placement of a turn, or the next
     one of a last turn in progress), then the board with `*` on every empty cell where one may go.
 
-    An invalid record is shown where replay stopped: the placements open to the player to move there
-    (exit status 1).
+    An invalid record is shown where replay stopped: the placements open to the player to move there.
+
+    Exit status: 0 valid, 1 invalid input (shown where replay stopped), 2 unusable input or usage error.
     """
     from ..engine.board import bits
     from ..errors import ordinal

@@ -8,7 +8,8 @@ import typer
 
 from .common import Command, JsonOption, SetOption, emit_json, load_or_exit, say, warn
 
-app = typer.Typer(help="The rule editions: list them, show one resolved, compare them, list the parameters.",
+app = typer.Typer(help="The rule editions: list them, show one resolved, compare them, list the parameters.\n\n"
+                  "Exit status: 0 done, 2 an unknown, unreadable or invalid ruleset, or another usage error.",
                   no_args_is_help=True)
 
 RefArgument = Annotated[str, typer.Argument(metavar="ID|PATH", help="A built-in ruleset id or a ruleset YAML file.")]
@@ -47,7 +48,10 @@ def flow(value) -> str:
 
 @app.command("list", cls=Command)
 def list_rulesets(json_: JsonOption = False) -> None:
-    """The built-in rulesets: id, title, player counts and sources."""
+    """The built-in rulesets: id, title, player counts and sources.
+
+    Exit status: 0 listed, 2 usage error.
+    """
     from tabulate import tabulate
 
     from ..rules.loader import builtin_ids
@@ -68,7 +72,11 @@ def list_rulesets(json_: JsonOption = False) -> None:
 
 @app.command("show", cls=Command)
 def show(ref: RefArgument, set_: SetOption = None) -> None:
-    """Every parameter of one ruleset, `extends` applied (and --set), as ruleset YAML."""
+    """Every parameter of one ruleset, `extends` applied (and --set), as ruleset YAML.
+
+    Exit status: 0 shown, 2 an unknown, unreadable or invalid ruleset (every error is listed), a bad
+    --set, or another usage error.
+    """
     import yaml
 
     class Dumper(yaml.SafeDumper):  # shared default values must not become anchors: rulesets refuse aliases
@@ -87,14 +95,17 @@ def diff(
     refs: Annotated[list[str], typer.Argument(metavar="A B [C...]", help="Two or more ruleset ids or files.")],
     json_: JsonOption = False,
 ) -> None:
-    """A table of every parameter that differs between rulesets, values side by side."""
+    """A table of every parameter that differs between rulesets, values side by side.
+
+    Exit status: 0 compared, 2 an unknown, unreadable or invalid ruleset, or another usage error.
+    """
     from tabulate import tabulate
 
     from ..rules.schema import SCHEMA
 
     if len(refs) < 2:
         from ..rules.loader import builtin_ids
-        warn(f"rules diff needs at least two rulesets (ids or files); built-in ids: {', '.join(builtin_ids())}")
+        warn(f"medina rules diff: needs at least two rulesets (ids or files); built-in ids: {', '.join(builtin_ids())}")
         raise typer.Exit(2)
     rulesets = [load_or_exit(ref) for ref in refs]
     ids = [r.id for r in rulesets]
@@ -120,10 +131,13 @@ def diff(
 
 @app.command("params", cls=Command)
 def params(json_: JsonOption = False) -> None:
-    """Every ruleset parameter: dotted path (for --set), type, allowed values, default, meaning."""
+    """Every ruleset parameter: dotted path (for --set), type, allowed values, default, meaning.
+
+    Exit status: 0 listed, 2 usage error.
+    """
     from tabulate import tabulate
 
-    from ..rules.schema import parameter_rows, parameters
+    from ..rules.schema import parameter_rows, parameters, reading_lines
 
     if json_:
         emit_json({"format": "medina-rules-params/2", "parameters": [parameter_json(path, spec)
@@ -132,16 +146,25 @@ def params(json_: JsonOption = False) -> None:
     widths = (None, None, 30, 24, 50)
     rows = [[wrap(cell, width) for cell, width in zip(row, widths)] for row in parameter_rows()]
     say(tabulate(rows, headers=["parameter", "type", "allowed", "default", "meaning"], tablefmt="simple"))
+    say()
+    say("Open readings (rule points no rules text we have settles; R-n: the rulings' numbers). A ruleset that uses\n"
+        "one of a point's readings, and does not list it in settled_readings, is played under the others by\n"
+        "`medina compare FILE --readings` and `medina simulate --readings`:")
+    for line in reading_lines():
+        say("  " + line)
 
 
 def parameter_json(path: str, spec) -> dict:
     """One parameter for `rules params --json`: allowed values, keys and default as JSON values."""
-    from ..rules.schema import REQUIRED, MapOf
+    from ..rules.schema import REQUIRED, MapOf, readings_of
 
     required = spec.default is REQUIRED
     return {"parameter": path, "type": spec.type_name, "allowed": spec.allowed_values(),
             "keys": spec.key.allowed_values() if isinstance(spec, MapOf) else None,
-            "default": None if required else spec.default, "required": required, "meaning": spec.doc}
+            "default": None if required else spec.default, "required": required, "meaning": spec.doc,
+            "readings": [{"param": r.param, "point": r.point, "values": [
+                {"value": v.value, "source": v.source, "also": list(v.also)} for v in r.values]}
+                for r in readings_of(path)]}
 
 
 def wrap(text: str, width: int | None) -> str:

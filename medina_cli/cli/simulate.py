@@ -28,6 +28,10 @@ def simulate_command(
         "(not with --set: a record cannot carry the overrides).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
                                       help="Worker processes, at least 1 (the games do not depend on it).")] = 1,
+    readings: Annotated[bool, typer.Option(
+        "--readings", help="Replay every game under each other reading of the ruleset's open rule points "
+        "(medina rules params lists them) and count how often it changes the winner, with a 95% interval; "
+        "with --ruleset only.")] = False,
     json_: JsonOption = False,
 ) -> None:
     """Play complete games with random legal placements and print statistics. One of --ruleset and
@@ -43,15 +47,19 @@ def simulate_command(
     from ..simulate import Statistics, simulate
 
     if ruleset is None and rulesets is None:
-        warn("medina simulate needs --ruleset ID or --rulesets A,B,... (one of them)")
+        warn("medina simulate: needs --ruleset ID or --rulesets A,B,... (one of them)")
         raise typer.Exit(2)
     if ruleset is not None and rulesets is not None:
-        warn("give either --ruleset ID or --rulesets A,B,..., not both")
+        warn("medina simulate: give either --ruleset ID or --rulesets A,B,..., not both")
         raise typer.Exit(2)
     if out is not None and set_:
         warn("--out cannot go with --set: a record/1 file names its ruleset but cannot carry --set overrides, so "
              "the records would not validate; write the overrides into a ruleset file (extends: ID) and give it "
              "with --ruleset")
+        raise typer.Exit(2)
+    if readings and (ruleset is None or out is not None):
+        warn("--readings goes with --ruleset ID (one ruleset, against its own open readings), not with "
+             "--rulesets or --out")
         raise typer.Exit(2)
     refs = [ruleset] if ruleset is not None else names_or_exit(rulesets, "--rulesets")
     overrides = tuple(set_ or ())
@@ -62,6 +70,9 @@ def simulate_command(
             from ..errors import in_words
             warn(f"{ref} is for {in_words(loaded[-1].player_counts)} players, not {players}")
             raise typer.Exit(2)
+    if readings:
+        _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, json_)
+        return
     out_dir = _prepare_out(out, [r.id for r in loaded]) if out is not None else None
     results = []
     for ref, loaded_ruleset in zip(refs, loaded):
@@ -142,3 +153,42 @@ def render_statistics(results, players: int, games: int, seed: int, overrides=()
     heading = (f"{games} random game{'s' if games != 1 else ''} per ruleset{variant}, {players} players, seed {seed} "
                "(every placement uniform among the legal ones; a shared win counts for each winner in part)")
     return f"{heading}\n\n{table}"
+
+
+def _readings(ref: str, ruleset_id: str, players: int, games: int, seed: int, overrides, jobs: int, json_: bool) -> None:
+    """How often each other reading of the ruleset's open rule points changes the simulated games."""
+    from tabulate import tabulate
+
+    from ..simulate import simulate_readings, wilson_interval
+
+    progress = Progress(f"{ruleset_id} readings", games) if sys.stderr.isatty() else None
+    found = simulate_readings(ref, players, games, seed, overrides=overrides, jobs=jobs,
+                              progress=progress.update if progress else None)
+    if progress:
+        progress.done()
+    if json_:
+        emit_json({"format": "medina-simulate-readings/1", "ruleset": ruleset_id, "players": players, "games": games,
+                   "seed": seed, "overrides": list(overrides), "readings": [f.to_json() for f in found]})
+        return
+
+    def percent(count: int) -> str:
+        return f"{100 * count / games:.1f}%"
+
+    say(f"{games} random game{'s' if games != 1 else ''} of {ruleset_id}, {players} players, seed {seed}"
+        + (f", with --set {', '.join(overrides)}" if overrides else "")
+        + ": each played as written, then replayed placement by placement under each other reading")
+    if not found:
+        say(f"{ruleset_id} has no open reading that applies to it (medina rules params lists them).")
+        return
+    rows = []
+    for f in sorted(found, key=lambda f: -f.counts["changes_winner"]):
+        low, high = wilson_interval(f.counts["changes_winner"], games)
+        rows.append([f.label, percent(f.counts["changes_winner"]), f"{100 * low:.1f}–{100 * high:.1f}%",
+                     percent(f.counts["changes_scores"]), percent(f.counts["illegal"]), percent(f.counts["unfinished"])])
+    say()
+    say(tabulate(rows, headers=["reading", "changes the winner", "95% interval (Wilson)", "changes scores",
+                                "game illegal", "game unfinished"], tablefmt="simple", disable_numparse=True,
+                 colalign=("left", "right", "right", "right", "right", "right")))
+    say()
+    say("game illegal: some placement of the game breaks the reading's rules (it could not have been played so);\n"
+        "game unfinished: under the reading someone could still place at the end (winners are then the standings).")

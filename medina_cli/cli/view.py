@@ -47,8 +47,10 @@ def view_command(
 ) -> None:
     """Write one HTML file (no network needed) that steps through the game: board, events, scores.
 
-    An invalid record is shown up to where replay stopped, with the reason (exit status 1); it is not
-    analysed.
+    An invalid record is shown up to where replay stopped, with the reason (it is not analysed).
+
+    Exit status: 0 written, 1 invalid input (shown up to where replay stopped), 2 unusable input or
+    usage error.
     """
     from ..records.replay import replay
     from ..render.html import viewer_html

@@ -46,6 +46,9 @@ def explain(game, piece: str, cell: int) -> tuple[str, str]:
             return "roof-not-on-building", f"{what}: a roof must go on a building"
         if palace.owner is not None:
             return "roof-on-roofed-palace", f"{what}: the {palace.colour} palace there already has a roof"
+        if not game.board_mask(piece) & bit:
+            return "roof-on-blocked-palace", (f"{what}: the {palace.colour} palace there can take no more buildings, "
+                                              "and this ruleset does not let a blocked palace be roofed")
         if piece == "roof" and palace.colour in game.owned[seat]:
             return "roof-colour-owned", (f"{what}: {game.players[seat]} already owns a {palace.colour} palace "
                                          "(one roof per colour)")
@@ -100,6 +103,8 @@ def _turn_level(game, piece: str, cell: int, what: str) -> tuple[str, str]:
 def _forced_reason(game) -> str:
     if game.rules.forced_roof == "only_player_with_roofs":
         return "he is the only player still holding roofs"
+    if game.rules.forced_roof == "only_player_with_pieces":
+        return "he is the only player still holding pieces"
     return "he is the only player who can still place"
 
 

@@ -75,7 +75,9 @@ class Event:
 class Game:
     """A game in progress. Seats are indices into `players`; the first player starts."""
 
-    def __init__(self, rules, players: list[str], merchant: int, well: int | None = None):
+    def __init__(self, rules, players: list[str], merchant: int, well: int | None = None,
+                 supply: dict[str, dict[str, int]] | None = None):
+        """`supply`: player -> {piece: count} where a player starts otherwise than the ruleset says."""
         self.rules = rules
         self.geo: Geometry = geometry_for(rules)
         self.players = list(players)
@@ -92,6 +94,8 @@ class Game:
         s = rules.supply
         self.supply = [{**{c: s["per_colour"] for c in self.colours},
                         **{piece: s[SUPPLY_KEY[piece]] for piece in PIECES_FIXED}} for _ in players]
+        for name, counts in (supply or {}).items():
+            self.supply[self.players.index(name)].update(counts)
         self.tea = [0] * len(players)
         self.owned: list[set[str]] = [set() for _ in players]
         self.buildings = {c: 0 for c in self.colours}
@@ -148,7 +152,9 @@ class Game:
             anchors = self.walls | geo.towers
             return geo.ring & ~self.walls & geo.orth(anchors) & ~geo.at_least_two_neighbours(anchors)
         if piece in ("roof", "neutral"):
-            return self._all_buildings() & ~self.roofed_buildings
+            if self.rules.roof_on_blocked_palace:
+                return self._all_buildings() & ~self.roofed_buildings
+            return self._growing_palaces()
         empty = geo.interior & ~self.occupied
         if piece == "merchant":
             two_plus = geo.at_least_two_neighbours(self.merchants)
@@ -164,6 +170,15 @@ class Game:
         palace = self.open_palace[piece]
         extension = palace.building_orth & palace_free & ~self.reach_twice if palace is not None else 0
         return extension or self._masks[NEW_PALACE]
+
+    def _growing_palaces(self) -> int:
+        """The buildings of the unroofed palaces that can still take a building (the others are blocked)."""
+        cells = 0
+        free = self.geo.interior & ~self.occupied & ~self.well_zone & ~self.reach_twice
+        for palace in self.open_palace.values():
+            if palace is not None and palace.building_orth & free:
+                cells |= palace.buildings
+        return cells
 
     def live_chain_ends(self, two_plus: int | None = None) -> int:
         """The live chain's end cells: its first and last merchant, each while it touches at most one
@@ -262,11 +277,17 @@ class Game:
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
-        elif self.turn_placed == 1 and self.second_roof_rule:
+        elif self.turn_placed == 1 and self.second_roof_rule and not (
+                piece == "neutral" and self.rules.neutral_spares_forced_roof):
             self._force_second_roof()
         if self.turn_placed + self.tea_used >= self.turn_slots or not (
-                self.legal_masks() if self.forced else self.can_place(self.to_move)):
+                self.legal_masks() if self.forced else self.can_go_on(self.to_move)):
             self._end_turn()
+
+    def can_go_on(self, seat: int) -> bool:
+        """After a placement: has `seat` anything left to do this turn? A piece that fits, or (where
+        the ruleset counts it) a tea tile, which must then be used."""
+        return self.can_place(seat) or bool(self.rules.tea_keeps_turn_open and self.tea[seat] and not self.tea_used)
 
     def use_tea(self) -> None:
         if not self.can_tea():
@@ -327,8 +348,10 @@ class Game:
             self._announce_forced_roof()
 
     def _others_stuck(self, seat: int) -> bool:
+        """Can no other player move? (A held tea tile counts as a move where the ruleset says so.)"""
+        tea_counts = self.rules.tea_blocks_forced_roof
         for other in range(len(self.players)):
-            if other != seat and self.can_place(other):
+            if other != seat and (self.can_place(other) or (tea_counts and self.tea[other])):
                 return False
         return True
 
@@ -345,6 +368,8 @@ class Game:
         rule = self.rules.forced_roof
         if rule == "only_player_who_can_place":
             return self._others_stuck(seat)
+        if rule == "only_player_with_pieces":
+            return all(not any(self.supply[q].values()) for q in range(len(self.players)) if q != seat)
         if rule == "only_player_with_roofs":
             return self.supply[seat]["roof"] > 0 and all(
                 self.supply[q]["roof"] == 0 for q in range(len(self.players)) if q != seat)

@@ -54,7 +54,7 @@ def play_random_game(rules, players: list[str], rng: random.Random, *, tea_chanc
         turns.append(turn)
         started = game.turns_started
         while game.to_move == seat and game.turns_started == started:
-            if game.can_tea() and rng.random() < tea_chance:
+            if game.can_tea() and (not game.can_place(seat) or rng.random() < tea_chance):
                 game.use_tea()
                 turn.actions.append(("tea",))
                 continue

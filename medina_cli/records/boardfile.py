@@ -126,6 +126,7 @@ class _BoardReader(_Reader):
         if not self._grid():
             return
         self._palaces()
+        self._merchants()
         self._walls()
         self._roofs()
         self._supply()
@@ -251,6 +252,38 @@ class _BoardReader(_Reader):
 
     def _named(self, palace: Palace) -> str:
         return f"the {palace.colour} palace at {self.r.geo.name(_first_cell(self.r.geo, palace.buildings))}"
+
+    # --- merchants -------------------------------------------------------------------------------
+    def _merchants(self) -> None:
+        """Merchant groups the placement rules cannot make. Every merchant goes next to at most one
+        merchant: at a chain end, or starting a chain next to at most `new_chain_max_neighbours`.
+        With 0, every group is a line (no branch, no loop); with 1, a group may branch but never
+        close a loop; above 1, anything goes."""
+        b, geo = self.r, self.r.geo
+        most = b.rules.new_chain_max_neighbours
+        if most > 1:
+            return
+        rule = (f"merchants.new_chain_max_neighbours is {most} in {b.rules.ruleset_id}: a new chain may "
+                + ("not touch a merchant" if most == 0 else "touch at most one merchant"))
+        if most == 0:
+            for cell in bits(b.merchants & geo.more_neighbours_than(b.merchants, 2)):
+                arms = self._cell_names(geo.orth_of[cell] & b.merchants)
+                self.error("board-merchants", f"the merchants at {geo.name(cell)} and {arms} branch at "
+                           f"{geo.name(cell)}: a merchant chain is a line ({rule})", line=self._line(cell))
+        loop = b.merchants
+        while True:  # strip the ends until only loops (and what joins them) remain
+            ends = loop & ~geo.at_least_two_neighbours(loop)
+            if not ends:
+                break
+            loop &= ~ends
+        if loop:
+            self.error("board-merchants", f"the merchants at {self._cell_names(loop)} close a loop, which no "
+                       f"placement can ({rule})", line=self._line(_first_cell(geo, loop)))
+
+    def _cell_names(self, mask: int) -> str:
+        """`mask`'s cells by column, then row: "B3, C3, C4"."""
+        geo = self.r.geo
+        return ", ".join(geo.name(c) for c in sorted(bits(mask), key=lambda c: (c % geo.width, c // geo.width)))
 
     # --- walls -----------------------------------------------------------------------------------
     def _walls(self) -> None:
@@ -387,8 +420,8 @@ class _BoardReader(_Reader):
                     tile_key = colours.get(key.lower()) if isinstance(key, str) else None
                     tile_key = tile_key if tile_key in self.r.rules.colour_names else None
                 else:
-                    number = int(key) if isinstance(key, str) and key.isdigit() else key
-                    tile_key = number if number in self.r.geo.tower_cell else None
+                    towers = self.r.geo.tower_cell
+                    tile_key = next((t for t in towers if key in (t, str(t))), None)
                 if tile_key is None:
                     self.error("board-tiles", f"no {kind} tile {self.lines.shown_key(*path)} in {self.r.ruleset.id}",
                                path)

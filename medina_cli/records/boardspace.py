@@ -23,7 +23,8 @@ SGF_START = re.compile(r"\s*\(\s*;")
 STORY_START = re.compile(r"[^:\n]*?\bstory\s+[^,:\n]*,", re.IGNORECASE)
 SGF_TOKEN = re.compile(r"\[((?:\\.|[^\\\]])*)\]|([A-Za-z][A-Za-z0-9]*)|(;)|([()])|(\s+)|(.)", re.DOTALL)
 STORY_WORD = re.compile(r"\bstory\b", re.IGNORECASE)
-NUMBER = re.compile(r"-?\d+")
+NUMBER = re.compile(r"-?\d{1,20}")  # a longer one is no number of a record (int() refuses past 4,300 digits)
+INDEX = re.compile(r"\d{1,9}")  # a seat or rack index
 
 PROFILES = {"medina": "boardspace-original", "medina-v2": "boardspace-second-edition"}
 # (first revision, profile suffix), newest first: the engine revisions at which a rule switch changed
@@ -100,7 +101,7 @@ class SiteGame:
     key: int | None
     line: int  # where the game type stands
     first_seat: int | None = None
-    names: list[str] | None = None
+    names: dict[int, str] = field(default_factory=dict)  # seat -> the name the file gives (P<seat>[id ...])
     actions: list[SiteAction] = field(default_factory=list)
     facts: dict = field(default_factory=dict)  # date, game name, result message, as the file gives them
 
@@ -186,20 +187,17 @@ def _read_sgf(text: str, name: str) -> SiteGame:
         raise fail("boardspace-header", "no SU[...] setup property (variant, revision, players, random key)", file=name)
     setup, setup_line = by_name["SU"]
     game = _game_type(setup.split(), name, setup_line)
-    names: dict[int, str] = {}
     for ident, value, line in props:
-        if not re.fullmatch(r"P\d+", ident):
+        if not (ident[:1] == "P" and INDEX.fullmatch(ident, 1)):
             continue
         words = value.split(None, 1)
         if words and words[0].lower() in PLAYER_INFO:
             if words[0].lower() == "id" and len(words) == 2:
-                names[int(ident[1:])] = words[1].strip().strip('"')
+                game.names[int(ident[1:])] = words[1].strip().strip('"')
             continue
         action = _action(value, len(game.actions), line)
         if action is not None:
             game.actions.append(action)
-    if names:
-        game.names = [names.get(seat, f"P{seat}") for seat in range(game.players)]
     game.facts = {key: by_name[prop][0] for key, prop in (("date", "DT"), ("game", "GN"), ("result", "RE"))
                   if prop in by_name}
     return game
@@ -300,7 +298,7 @@ class TurnBuilder:
             raise Unreadable(f"`{action.words[0]}` while still holding a {self.held.name}")
 
     def _seat_word(self, word: str) -> int:
-        match = re.fullmatch(r"[Pp](\d+)", word)
+        match = re.fullmatch(r"[Pp](\d{1,9})", word)
         if match is None or int(match.group(1)) >= self.players:
             raise Unreadable(f"{word!r} is not a seat P0..P{self.players - 1}")
         return int(match.group(1))
@@ -311,7 +309,7 @@ class TurnBuilder:
         if not 0 <= seat < self.players:
             raise Unreadable(f"{words[1]!r} is not a seat letter A..{seat_letter(self.players - 1)}")
         if rack == BUILDING_RACK:
-            if not index.isdigit() or int(index) >= len(self.colours):
+            if not INDEX.fullmatch(index) or int(index) >= len(self.colours):
                 raise Unreadable(f"building index {index!r} is not a colour 0..{len(self.colours) - 1}")
             name = self.colours[int(index)]
         elif rack in RACK_PIECES:
@@ -403,7 +401,12 @@ class _Converter:
         if problem is not None:
             r.problems.errors.append(problem)
         elif turns and not turns[-1].done:
-            self._drop_unfinished_turn()
+            self._unfinished_turn(builder.held)
+        elif builder.held is not None:
+            self.r.problems.warn("boardspace-mid-turn", f"the record ends in the middle of {by_seat[builder.seat]}'s "
+                                 f"turn, holding a {builder.held.name} that was never placed (no final `Done`)",
+                                 file=self.r.file, line=builder.line, turn=len(turns) + 1,
+                                 player=by_seat[builder.seat])
 
     def _ruleset(self, profile: str):
         try:
@@ -427,7 +430,7 @@ class _Converter:
         return None
 
     def _seat_names(self) -> list[str]:
-        names = self.names or self.game.names or [f"P{seat}" for seat in range(self.game.players)]
+        names = self.names or [self.game.names.get(seat, f"P{seat}") for seat in range(self.game.players)]
         if (len(names) != self.game.players or len(set(names)) != len(names) or "neutral" in names
                 or any(not n or n != n.strip() for n in names)):
             raise self.error("bad-players", f"player names {names}: need {self.game.players} distinct names, "
@@ -443,7 +446,9 @@ class _Converter:
         self.r.well = geo.parse(site_geo.name(well)) if has_well else None
 
     def _start_merchant(self, turns: list[SiteTurn], rules, by_seat, problem) -> None:
-        """The starting player's first piece is the start merchant: it becomes `setup.merchant`."""
+        """The starting player's first piece is the start merchant: it becomes `setup.merchant`. The site
+        gives seat A one merchant more than the others; when another seat starts, `setup.supply` says so
+        (the starter one merchant fewer, seat A one more), so the supplies are the site's."""
         if rules.well:
             raise self.error("bad-setup", f"{self.r.ruleset.id} needs a well; this boardspace game has none")
         if not turns or not turns[0].pieces:
@@ -459,11 +464,9 @@ class _Converter:
             raise self.error("bad-setup", f"the start merchant {geo.name(first.cell)} is not an interior cell off "
                              "the edge row", line=turns[0].line, turn=1, player=by_seat[first.seat])
         self.r.merchant = first.cell
-        if first.seat != 0:
-            starter = f"seat {seat_letter(first.seat)} ({by_seat[first.seat]})"
-            self.r.problems.warn("boardspace-start-merchant", f"{starter} starts, but the site gives the extra start "
-                                 f"merchant to seat A ({by_seat[0]}): their merchant supplies here differ by one "
-                                 "from the site's", file=self.r.file)
+        if first.seat != 0:  # the starter paid for it, and seat A holds the extra merchant
+            merchants = rules.supply["merchants"]
+            self.r.supply = {by_seat[first.seat]: {"merchant": merchants - 1}, by_seat[0]: {"merchant": merchants + 1}}
 
     def _entry(self, number: int, turn: SiteTurn, by_seat) -> TurnEntry:
         actions = [Action("tea") if p.name == "tea" else Action("place", p.name, p.cell) for p in turn.pieces]
@@ -486,14 +489,23 @@ class _Converter:
             meta["date"] = game.facts["date"]
         return meta
 
-    def _drop_unfinished_turn(self) -> None:
-        """A record that stops inside a turn still owing a placement: leave that turn out (after
-        checking its placements): a game abandoned there, unlike one being transcribed, goes no further."""
+    def _unfinished_turn(self, held) -> None:
+        """A record that ends inside a turn (no final `Done`) says so. A turn still owing a placement is
+        left out (after checking its placements): a game abandoned there, unlike one being transcribed,
+        goes no further. One that has all its placements is kept."""
         from .replay import replay
         last = self.r.turns[-1]
+        where = dict(file=self.r.file, line=last.line, turn=last.number, player=last.player)
         outcome = replay(self.r)
         if outcome.in_progress:
             self.r.turns.pop()
             self.r.problems.warn("boardspace-turn-dropped", f"the record stops inside {last.player}'s turn, which "
-                                 "still owed a placement; that turn is left out", file=self.r.file,
-                                 line=last.line, turn=last.number, player=last.player)
+                                 "still owed a placement; that turn is left out", **where)
+            return
+        if any(p.turn == last.number for p in outcome.errors):
+            return  # the turn is illegal: its error says more
+        placed = len(last.actions)
+        holding = f", holding a {held.name} that was never placed" if held is not None else ""
+        self.r.problems.warn("boardspace-mid-turn", f"the record ends in the middle of {last.player}'s turn "
+                             f"(no final `Done`{holding}): its {placed} placement{'s are' if placed != 1 else ' is'} "
+                             "kept, though the site never confirmed the turn", **where)

@@ -12,7 +12,7 @@ import yaml
 
 from ..engine.board import geometry_for
 from ..engine.game import SUPPLY_KEY
-from ..errors import Collected, MedinaError, Problem, in_words
+from ..errors import Collected, MedinaError, Problem, did_you_mean, in_words
 from ..rules.loader import Ruleset, load_ruleset
 from ..yamlio import LOADER, Lines, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 
@@ -48,6 +48,7 @@ class Record:
     players: list[str] = field(default_factory=list)
     merchant: int | None = None
     well: int | None = None
+    supply: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> piece -> count, where not the ruleset's
     turns: list[TurnEntry] = field(default_factory=list)
     result: dict[str, int] | None = None
     result_lines: dict[str, int] = field(default_factory=dict)
@@ -181,8 +182,8 @@ class _Reader:
             elif key.startswith("x-"):
                 self.r.meta[key] = data[key]
             elif key not in TOP_KEYS:
-                self.error("unknown-key", f"unknown key {key!r} (valid: {', '.join(TOP_KEYS)}; "
-                           "prefix your own keys with x-)", (key,))
+                self.error("unknown-key", f"unknown key {key!r}{did_you_mean(key, TOP_KEYS)} "
+                           f"(valid: {', '.join(TOP_KEYS)}; prefix your own keys with x-)", (key,))
         self._meta()
         if not self._ruleset() or not self._players():
             return
@@ -277,14 +278,15 @@ class _Reader:
             return
         wanted = ("merchant", "well") if rules.well else ("merchant",)
         for key in setup:
-            if isinstance(key, str) and key.startswith("x-"):
+            if isinstance(key, str) and key.startswith("x-") or key == "supply":
                 continue
             if key == "well" and self.ignore_well and not rules.well:
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
+                hint = did_you_mean(key, wanted + ("supply",)) if isinstance(key, str) and not extra else ""
                 self.error("unknown-key", f"unknown setup key {self.lines.shown_key('setup', key)}{extra}; "
-                           f"valid: {', '.join(wanted)}", ("setup", key))
+                           f"valid: {', '.join(wanted + ('supply',))}{hint}", ("setup", key))
         geo = geometry_for(rules)
         allowed = geo.interior & ~geo.edge_row
         cells = {}
@@ -308,24 +310,77 @@ class _Reader:
             return
         self.r.merchant = cells.get("merchant")
         self.r.well = cells.get("well")
+        if "supply" in setup:
+            self._supply(setup["supply"])
+
+    def _supply(self, supply) -> None:
+        """`setup.supply`: what a player starts with where it differs from the ruleset, e.g.
+        `{Ben: {merchant: 7}}` (a site's seating, a handicap)."""
+        path = ("setup", "supply")
+        if not isinstance(supply, dict):
+            self.error("bad-setup", "setup supply must map players to {piece: count}, e.g. `{Ben: {merchant: 7}}`",
+                       path)
+            return
+        pieces = self.r.ruleset.piece_names()
+        for name, counts in supply.items():
+            where = path + (name,)
+            if name not in self.r.players:
+                self.error("bad-setup", f"setup supply names {self.lines.shown_key(*where)}, who is not a player "
+                           f"({', '.join(self.r.players)})", where)
+                continue
+            if not isinstance(counts, dict):
+                self.error("bad-setup", f"setup supply for {name}: expected {{piece: count}}, e.g. `{{merchant: 7}}`",
+                           where)
+                continue
+            clean = {}
+            for piece, count in counts.items():
+                canonical = pieces.get(piece.lower()) if isinstance(piece, str) else None
+                if canonical is None:
+                    self.error("bad-setup", f"setup supply for {name}: {self.lines.shown_key(*where, piece)} is not a "
+                               f"piece of {self.r.ruleset.id} ({', '.join(sorted(set(pieces.values())))})",
+                               where + (piece,))
+                elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 99:
+                    self.error("bad-setup", f"setup supply for {name}: {piece} "
+                               f"{self.lines.shown(count, *where, piece)} is not a whole number from 0 to 99",
+                               where + (piece,))
+                else:
+                    clean[canonical] = count
+            self.r.supply[name] = clean
 
     def _turns(self):
         turns = self.data.get("turns")
         if turns is None:
             turns = []
         if not isinstance(turns, list):
-            self.error("yaml-wrong-type", "`turns` must be a list of `- player: placements`", ("turns",))
+            self._turns_not_a_list(turns)
             return
         pieces = self.r.ruleset.piece_names()
         geo = geometry_for(self.r.rules)
         for i, item in enumerate(turns):
             self.r.turns.append(self._turn(i, item, pieces, geo))
 
+    def _turns_not_a_list(self, turns):
+        message = "`turns` must be a list of `- player: placements`"
+        path = ("turns",)
+        if isinstance(turns, dict) and turns:
+            key = next(iter(turns))
+            path = ("turns", key)
+            if isinstance(key, str) and key.startswith("-"):
+                message += f": a dash and a space begin each turn, `- {key[1:].lstrip()}:`, not `{key}:`"
+            else:
+                message += f": begin each turn with a dash and a space, `- {key}:`"
+        self.error("yaml-wrong-type", message, path)
+
     def _turn(self, i, item, pieces, geo) -> TurnEntry:
         number, path = i + 1, ("turns", i)
         line = self.lines.of(*path)
         if not isinstance(item, dict) or len(item) != 1:
-            self.error("bad-turn", "a turn must be a one-key mapping `player: placements`", path, turn=number)
+            message = "a turn must be a one-key mapping `player: placements`"
+            if isinstance(item, str):  # `Anna grey K8` or `Anna:grey K8`, which YAML reads as one text
+                name, _, rest = item.partition(":" if item.split(":")[0] in self.r.players else " ")
+                if name in self.r.players:
+                    message += f"; put a colon and a space after the player: `{name}: {rest.strip()}`"
+            self.error("bad-turn", message, path, turn=number)
             return TurnEntry(number, "?", line, [], readable=False)
         (player, text), = item.items()
         if not isinstance(player, str):
@@ -335,9 +390,14 @@ class _Reader:
             return TurnEntry(number, shown, line, [], readable=False)
         entry = TurnEntry(number, player, line, [])
         if player not in self.r.players:
-            self.error("unknown-player", f"{player!r} is not in players ({', '.join(self.r.players)})", path,
-                       turn=number, player=player)
+            self.error("unknown-player", f"{player!r} is not in players ({', '.join(self.r.players)})"
+                       f"{did_you_mean(player, self.r.players)}", path, turn=number, player=player)
             entry.readable = False
+        if isinstance(text, list) and text and all(isinstance(t, str) for t in text):
+            self.error("bad-turn", f"the placements are written as a list in brackets; write them without: "
+                       f"`{player}: {', '.join(text)}`", path, turn=number, player=player)
+            entry.readable = False
+            return entry
         if not isinstance(text, str) or not text.strip():
             written = self.lines.written.get(path + (player,))
             found = ("nothing" if isinstance(text, str) or written == "" else yaml_type(text) if written is None
@@ -357,7 +417,7 @@ class _Reader:
                 if piece is not None and cell is not None:
                     entry.actions.append(Action("place", piece, cell))
                     continue
-            action = self._other_action(token, words, pieces, geo, path, number, k, player)
+            action = self._other_action(token, words, pieces, geo, path, number, k, player, last=k == len(tokens))
             if action is None:
                 entry.readable = False
             else:
@@ -369,19 +429,24 @@ class _Reader:
             entry.readable = False
         return entry
 
-    def _other_action(self, token, words, pieces, geo, path, turn, k, player) -> Action | None:
+    def _other_action(self, token, words, pieces, geo, path, turn, k, player, last) -> Action | None:
         """Any other token: a cell spelt otherwise (K07), `tea` or `pass`; else report why (first failing part)."""
         if len(words) == 1 and words[0].lower() in ("tea", "pass"):
             return Action(words[0].lower())
         where = dict(turn=turn, placement=k, player=player)
         if len(words) != 2:
-            self.error("bad-placement", f"{token.strip()!r} is not `<piece> <cell>`, `tea` or `pass`", path,
-                       **where)
+            self.error("bad-placement", _slip(words, k, last, pieces, geo)
+                       or f"{token.strip()!r} is not `<piece> <cell>`, `tea` or `pass`", path, **where)
             return None
         piece_word, cell_word = words
         cell = geo.parse(cell_word)
         if piece_word.lower() in pieces and cell is not None:
             return Action("place", pieces[piece_word.lower()], cell)
+        if cell is None and piece_word.lower() not in pieces and cell_word.lower() in pieces and geo.parse(piece_word) \
+                is not None:
+            self.error("bad-placement", f"{token.strip()!r}: the piece comes first, then the cell: "
+                       f"`{cell_word} {piece_word}`", path, **where)
+            return None
         if piece_word.lower() not in pieces:
             from difflib import get_close_matches
             supplied = self._supplied(pieces)
@@ -413,7 +478,8 @@ class _Reader:
         clean = {}
         for name, value in result.items():
             if name not in self.r.players:
-                self.error("bad-result", f"result names {self.lines.shown_key(*path, name)}, who is not a player",
+                hint = did_you_mean(name, self.r.players) if isinstance(name, str) else ""
+                self.error("bad-result", f"result names {self.lines.shown_key(*path, name)}, who is not a player{hint}",
                            path + (name,))
             elif isinstance(value, bool) or not isinstance(value, int):
                 self.error("bad-result", f"result for {name}: {self.lines.shown(value, *path, name)} is not a whole "
@@ -425,6 +491,23 @@ class _Reader:
         if missing:
             self.error("bad-result", f"result does not name {', '.join(missing)}", path)
         self.r.result = clean
+
+
+def _slip(words, k, last, pieces, geo) -> str | None:
+    """What went wrong, in plain words, with a placement that is not two words: an empty one (a comma
+    too many) or several placements without the commas between them."""
+    if not words:
+        return ("a comma after the last placement: remove it" if last and k > 1 else
+                "an empty placement (two commas in a row, or one at the start): remove the extra comma")
+    placements, rest = [], list(words)
+    while rest:
+        if rest[0].lower() in ("tea", "pass"):
+            placements.append(rest.pop(0))
+        elif len(rest) >= 2 and rest[0].lower() in pieces and geo.parse(rest[1]) is not None:
+            placements.append(f"{rest.pop(0)} {rest.pop(0)}")
+        else:
+            return None
+    return f"{' '.join(words)!r}: a comma is missing between placements: `{', '.join(placements)}`"
 
 
 # --- the strict writer ---------------------------------------------------------------------------
@@ -443,13 +526,18 @@ def action_token(geo, action) -> str:
 
 def write_record(*, ruleset_ref: str, players: list[str], geo, merchant: int, well: int | None,
                  turns: list[tuple[str, list[str]]], result: dict[str, int] | None = None,
-                 meta: dict | None = None) -> str:
-    """Canonical record/1 text. `turns` holds (player, [tokens]) pairs."""
+                 meta: dict | None = None, supply: dict[str, dict[str, int]] | None = None) -> str:
+    """Canonical record/1 text. `turns` holds (player, [tokens]) pairs; `supply` the setup's
+    player -> {piece: count} where a supply differs from the ruleset's."""
     out = [f"medina: {FORMAT_TAG}", f"ruleset: {_quote(ruleset_ref)}",
            "players: [" + ", ".join(_quote(p) for p in players) + "]", "setup:",
            f"  merchant: {geo.name(merchant)}"]
     if well is not None:
         out.append(f"  well: {geo.name(well)}")
+    if supply:
+        out.append("  supply:")
+        out += [f"    {_quote(p)}: {{" + ", ".join(f"{piece}: {n}" for piece, n in supply[p].items()) + "}"
+                for p in players if p in supply]
     out.append("turns:" if turns else "turns: []")
     for player, tokens in turns:
         out.append(f"  - {_quote(player)}: {', '.join(tokens)}")

@@ -63,7 +63,7 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
     """Play `record` (through its first `to_turn` entries, if given) and collect what goes wrong."""
     if not record.playable:
         return Replay(record, None)
-    game = Game(record.rules, record.players, record.merchant, record.well)
+    game = Game(record.rules, record.players, record.merchant, record.well, supply=record.supply)
     stop = len(record.turns) if to_turn is None else min(to_turn, len(record.turns))
     result = Replay(record, game, turns_asked=stop, turn_events=[(0, list(game.events))])
     for entry in record.turns[:stop]:
@@ -118,6 +118,10 @@ def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Probl
     if game.turn_open() and game.to_move == seat and game.turns_started == started and not may_stop_early:
         if game.forced:
             return _problem(record, entry, "forced-roof", f"{entry.player} had to place one of his roofs this turn")
+        if not game.can_place(seat):
+            return _problem(record, entry, "too-few-placements",
+                            f"{entry.player} placed {game.turn_placed} piece{'s' if game.turn_placed != 1 else ''} and "
+                            "holds a tea tile: under this ruleset the turn goes on and the tile must be used")
         return _problem(record, entry, "too-few-placements",
                         f"{entry.player} placed {game.turn_placed} piece{'s' if game.turn_placed != 1 else ''} "
                         f"but could still place; a turn has {game.turn_slots} placements unless none is left")

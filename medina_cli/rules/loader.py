@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -16,7 +17,8 @@ import yaml
 
 from ..errors import MedinaError, Problem, fail
 from ..yamlio import Lines, parse_yaml, read_text
-from .schema import (CORNERS, NAME_RE, NOT_PLAY, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, SchemaError, Text,
+from .schema import (CORNERS, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, Reading,
+                     ReadingValue, SchemaError, Text, yaml_flow,
                      parameter_names, words_back)
 
 
@@ -55,12 +57,16 @@ class Rules:
     placements_per_turn: int
     opening_single: int
     forced_roof: str
+    roof_on_blocked_palace: bool
+    neutral_spares_forced_roof: bool
     new_chain_max_neighbours: int
     tower_reconnect: str
     tower_merchants: dict  # tower number -> merchants
     tea_colour: str | None
     tea_awards: tuple[int, ...]
     tea_replaces: str
+    tea_keeps_turn_open: bool
+    tea_blocks_forced_roof: bool
     retirement: tuple[str, ...]
     merchants_touching_stables: bool
     tiebreak: str
@@ -85,7 +91,7 @@ class Ruleset:
 
     def piece_names(self) -> dict[str, str]:
         """Every accepted piece spelling (lower case) -> canonical piece name."""
-        names = {n: n for n in ("roof", "neutral", "stable", "merchant", "wall")}
+        names = {n: n for n in FIXED_PIECES}
         for colour, spec in self.params["colours"].items():
             names[colour] = colour
             for alias in spec["aliases"]:
@@ -117,12 +123,16 @@ class Ruleset:
             placements_per_turn=p["turns"]["placements"],
             opening_single=p["turns"]["opening_single"].get(n, 0),
             forced_roof=p["turns"]["forced_roof"],
+            roof_on_blocked_palace=p["roofs"]["on_blocked_palace"],
+            neutral_spares_forced_roof=p["turns"]["neutral_spares_forced_roof"],
             new_chain_max_neighbours=p["merchants"]["new_chain_max_neighbours"],
             tower_reconnect=p["towers"]["reconnect"],
             tower_merchants=dict(p["towers"]["merchants"]),
             tea_colour=p["tea"]["colour"],
             tea_awards=tuple(p["tea"]["awards"]),
             tea_replaces=p["tea"]["replaces"],
+            tea_keeps_turn_open=p["tea"]["keeps_turn_open"],
+            tea_blocks_forced_roof=p["tea"]["blocks_forced_roof"],
             retirement=tuple(p["retirement"]),
             merchants_touching_stables=p["scoring"]["merchants_touching_stables"],
             tiebreak=p["scoring"]["tiebreak"],
@@ -150,9 +160,11 @@ def load_ruleset(ref: str | Ruleset, overrides: list[str] | tuple = (), *, base_
 def _locate(ref: str, base_dir: Path | None) -> str:
     """The file `ref` names, as a path from the current directory (shown in messages)."""
     if is_path(ref):
+        if "\0" in ref:  # YAML can write one ("\0"); no file name holds it
+            raise fail("file-not-found", f"ruleset file {ref!r}: cannot read: a file name cannot hold a NUL character")
         return ref if base_dir is None else str(base_dir / ref)
     builtin = builtin_dir() / f"{ref}.yaml"
-    if not builtin.is_file():
+    if not os.path.isfile(builtin):  # False, not an error, for a name too long or holding a NUL
         ids = builtin_ids()
         close = difflib.get_close_matches(ref, ids, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
@@ -253,6 +265,8 @@ def _cross_check(p: dict) -> None:
     def error(path, message):
         errors.append(SchemaError(path, message))
 
+    if not p["players"]:
+        error(("players",), "at least one player count is needed")
     for n in p["players"]:
         for section in (("board", "interior"), ("supply",)):
             table = p[section[0]] if len(section) == 1 else p[section[0]][section[1]]
@@ -266,7 +280,7 @@ def _cross_check(p: dict) -> None:
         error(("board", "towers"), "give each corner NW, NE, SE, SW a distinct tower number 1-4")
     letters = set()
     for colour, spec in p["colours"].items():
-        if not NAME_RE.match(colour) or colour in ("roof", "neutral", "stable", "merchant", "wall", "tea", "pass"):
+        if not NAME_RE.match(colour) or colour in OTHER_WORDS:
             error(("colours", colour), "a colour name is a lower-case word that is not a piece name")
         letter = spec["letter"]
         if len(letter) != 1 or not letter.islower() or letter in RESERVED_LETTERS or letter in letters:
@@ -274,11 +288,37 @@ def _cross_check(p: dict) -> None:
         letters.add(letter)
     if not p["colours"]:
         error(("colours",), "at least one colour is needed")
+    _check_aliases(p["colours"], error)
+    open_readings = [r.param for r in READINGS]
+    for i, param in enumerate(p["settled_readings"]):
+        if param not in open_readings:
+            error(("settled_readings", i), f"{param!r} is not an open reading; the open readings: "
+                  f"{', '.join(open_readings)}")
     tea = p["tea"]["colour"]
     if tea is not None and tea not in p["colours"]:
         error(("tea", "colour"), f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})")
     if errors:
         raise SchemaError.of(errors)
+
+
+FIXED_PIECES = ("roof", "neutral", "stable", "merchant", "wall")
+OTHER_WORDS = (*FIXED_PIECES, "tea", "pass")  # what else a word of a turn can be
+
+
+def _check_aliases(colours: dict, error) -> None:
+    """An alias spells one colour only: not a piece, `tea` or `pass`, nor another colour's name, letter or alias
+    (each clash reported by `error(path, message)`)."""
+    owner = {}  # every word that spells a colour -> that colour
+    for colour, spec in colours.items():
+        owner.update({colour: colour, spec["letter"]: colour})
+    for colour, spec in colours.items():
+        for i, alias in enumerate(spec["aliases"]):
+            word = alias.lower()
+            if word in OTHER_WORDS:
+                error(("colours", colour, "aliases", i), f"{alias!r} is a piece or a turn's word, not a colour")
+            elif owner.setdefault(word, colour) != colour:
+                error(("colours", colour, "aliases", i), f"{alias!r} already spells {owner[word]} "
+                      "(its name, letter or an alias)")
 
 
 def _spec_at(path: list[str]):
@@ -348,9 +388,9 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             value = None if raw in ("null", "~") else raw.strip("\"'")
         else:
             try:
-                value = yaml.safe_load(raw)
-            except yaml.YAMLError:
-                raise _bad_set(f"{item!r}: unreadable value")
+                value, _ = parse_yaml(raw, "--set")
+            except MedinaError as exc:
+                raise _bad_set(f"{item!r}: unreadable value: {exc.problem.message}")
         target = params
         for key in keys[:-1]:
             target = target.setdefault(key, {})
@@ -375,3 +415,43 @@ def _override_error(exc: SchemaError, applied: list[tuple[str, tuple]]) -> Medin
         return _bad_set(f"{blamed[0][0]!r}: {exc.message}")
     items = ", ".join(repr(item) for item, _ in blamed or applied)
     return _bad_set(f"{items}: {_dotted(path)}: {exc.message}")
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another reading of an open rule point for one ruleset: the `--set` overrides that play it."""
+
+    reading: Reading
+    value: ReadingValue
+
+    @property
+    def overrides(self) -> tuple[str, ...]:
+        return (f"{self.reading.param}={yaml_flow(self.value.value)}", *self.value.also)
+
+    @property
+    def label(self) -> str:
+        return ", ".join(self.overrides)
+
+
+def value_at(params: dict, dotted: str):
+    """The value of a dotted parameter (`colours.purple.value`) in resolved parameters; KeyError if absent."""
+    value = params
+    for part in dotted.split("."):
+        value = value[int(part) if part.isdigit() else part]
+    return value
+
+
+def alternatives(ruleset: Ruleset) -> list[Alternative]:
+    """Every other reading of every open rule point that applies to `ruleset` (its value is one of the
+    point's readings and its `settled_readings` do not name it), in the schema's order."""
+    out = []
+    for reading in READINGS:
+        if reading.param in ruleset.params["settled_readings"]:
+            continue
+        try:
+            current = value_at(ruleset.params, reading.param)
+        except KeyError:
+            continue
+        if any(v.value == current for v in reading.values):
+            out.extend(Alternative(reading, v) for v in reading.values if v.value != current)
+    return out

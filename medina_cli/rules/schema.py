@@ -240,7 +240,8 @@ SUPPLY = Fields("pieces each player starts with", fields={
 COLOUR = Fields("a building colour", fields={
     "value": Int("value of this colour's palace tile", high=20),
     "letter": Text("one lower-case letter for this colour in board/1 grids"),
-    "aliases": ListOf("other accepted spellings in records", default=[], item=Text("alias")),
+    "aliases": ListOf("other accepted spellings in records (not a piece, `tea`, `pass`, nor another colour's name, "
+                      "letter or alias)", default=[], item=Text("alias")),
 })
 
 SCHEMA = Fields("a Medina ruleset", fields={
@@ -251,6 +252,8 @@ SCHEMA = Fields("a Medina ruleset", fields={
     "kind": Choice("edition: a rule edition, compared by default; profile: one site's or club's reading, "
                    "compared when named", choices=("edition", "profile"), default="edition"),
     "sources": ListOf("where the rules come from", default=[], item=Text("source")),
+    "settled_readings": ListOf("open readings (see below) that this ruleset's own sources settle: --readings "
+                               "leaves them alone", default=[], item=Text("parameter"), unique=True),
     "players": ListOf("supported player counts", item=PLAYER_COUNT, unique=True),
     "board": Fields("board geometry", default=None, fields={
         "interior": MapOf("interior size [columns, rows] per player count (the wall ring is added around it)",
@@ -274,8 +277,15 @@ SCHEMA = Fields("a Medina ruleset", fields={
         "forced_roof": Choice("who must place a roof each turn near the end (the second_placement_ form checks "
                               "only after a first piece that was not his roof)",
                               choices=("off", "only_player_who_can_place", "only_player_with_roofs",
-                                       "second_placement_only_player_who_can_place"),
+                                       "second_placement_only_player_who_can_place", "only_player_with_pieces"),
                               default="off"),
+        "neutral_spares_forced_roof": Bool("with the second_placement_ form: a neutral roof as the turn's first "
+                                           "piece spares the player the forced roof, as his own roof does",
+                                           default=False),
+    }),
+    "roofs": Fields("roofs", default=None, fields={
+        "on_blocked_palace": Bool("a roof may go on an unroofed palace that can take no more buildings (blocked)",
+                                  default=True),
     }),
     "merchants": Fields("merchant chains", default=None, fields={
         "new_chain_max_neighbours": Int("most orthogonal merchant neighbours the first merchant of a new chain may have "
@@ -295,6 +305,11 @@ SCHEMA = Fields("a Medina ruleset", fields={
                          item=Int("tiles", high=10)),
         "replaces": Choice("which placement of a turn a tea tile may replace",
                            choices=("either_placement", "second_placement"), default="either_placement"),
+        "keeps_turn_open": Bool("a tea tile held counts as something left to do after the turn's first placement: "
+                                "when no piece fits any more the turn goes on and the tile must be used "
+                                "(false: the turn ends there)", default=False),
+        "blocks_forced_roof": Bool("another player holding a tea tile counts as able to move, so the forced roof "
+                                   "does not apply", default=False),
     }),
     "retirement": ListOf("when a building colour leaves the game (any trigger suffices)",
                          item=Choice("trigger", choices=("all_players_own", "no_building_fits")),
@@ -334,7 +349,7 @@ def _value_at(data, path: tuple):
     return data
 
 
-NOT_PLAY = ("medina", "id", "title", "extends", "kind", "sources")  # name and describe a ruleset; `--set` refuses them
+NOT_PLAY = ("medina", "id", "title", "extends", "kind", "sources", "settled_readings")  # name and describe a ruleset; `--set` refuses them
 
 
 def parameters(spec: Spec = SCHEMA, prefix: str = "") -> list[tuple[str, Spec]]:
@@ -349,9 +364,23 @@ def parameters(spec: Spec = SCHEMA, prefix: str = "") -> list[tuple[str, Spec]]:
 
 
 def parameter_rows() -> list[tuple[str, str, str, str, str]]:
-    """(path, type, allowed, default, meaning) for every parameter, as text for docs and tables."""
+    """(path, type, allowed, default, meaning) for every parameter, as text for docs and tables; the
+    meaning of a parameter that encodes an open reading says so."""
     return [(path, spec.type_name, spec.allowed(), "required" if spec.default is REQUIRED else yaml_flow(spec.default),
-             spec.doc) for path, spec in parameters()]
+             spec.doc + "".join(" [open reading]" if r.param == path else f" [open reading: {r.param}]"
+                                for r in readings_of(path)))
+            for path, spec in parameters()]
+
+
+def reading_lines() -> list[str]:
+    """The open readings in words: each point, then each competing value with its source."""
+    lines = []
+    for reading in READINGS:
+        lines.append(f"{reading.param}: {reading.point}")
+        for v in reading.values:
+            also = f" (with {', '.join(v.also)})" if v.also else ""
+            lines.append(f"  {yaml_flow(v.value)}{also}: {v.source}")
+    return lines
 
 
 def yaml_flow(value) -> str:
@@ -363,3 +392,73 @@ def yaml_flow(value) -> str:
 def parameter_names() -> list[str]:
     """The dotted names `--set` accepts: every parameter that changes play."""
     return [path for path, _ in parameters() if path.split(".")[0] not in NOT_PLAY]
+
+
+# --- open readings ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ReadingValue:
+    """One way to read an unsettled rule point: the parameter's value, who reads it so, and any other
+    parameters that must change with it (`PARAM=VALUE`)."""
+
+    value: Any
+    source: str
+    also: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A parameter that encodes a rule point no rules text we have settles (docs/rulings.md), with the
+    competing readings. It applies to a ruleset whose value is one of them and that does not list it
+    in `settled_readings`; the others are its alternatives."""
+
+    param: str  # dotted path, concrete (`colours.purple.value`)
+    point: str
+    values: tuple[ReadingValue, ...]
+
+    @property
+    def pattern(self) -> str:
+        """The parameter as `rules params` lists it (`colours.<colour>.value`)."""
+        return next(path for path, _ in parameters() if _matches(path, self.param))
+
+
+def _matches(pattern: str, path: str) -> bool:
+    parts, wanted = pattern.split("."), path.split(".")
+    return len(parts) == len(wanted) and all(p == w or p.startswith("<") for p, w in zip(parts, wanted))
+
+
+READINGS = (
+    Reading("towers.reconnect", "tower re-connection in DM 2003 and in 2014 (R-12)", (
+        ReadingValue("every_new_contact", "ES14 has no once-only clause; BSW: \"each side of the wall counts as a "
+                     "new connection\", read as each contact"),
+        ReadingValue("once_per_palace_arm", "BSW's \"each side\" read as each side of the city; boardspace.net's "
+                     "engine for both editions"))),
+    Reading("scoring.tiebreak", "the 2014 tie-break (R-23)", (
+        ReadingValue("shared", "ES14 says only that the highest total wins (FI: ties share the victory)"),
+        ReadingValue("largest_palace_then_earliest_claim", "Board Game Arena: largest palace, then the earliest "
+                     "claimed"))),
+    Reading("roofs.on_blocked_palace", "roofing a blocked palace in 2001 (R-4)", (
+        ReadingValue(True, "DORRA roofs a small blocked palace late in the game; ABJC, BSW and boardspace.net "
+                     "allow it"),
+        ReadingValue(False, "FI calls a blocked palace \"completed, owned by nobody\", read literally"))),
+    Reading("merchants.new_chain_max_neighbours", "merchants next to a new chain's first merchant (R-8)", (
+        ReadingValue(0, "JA states it; BSW: \"the same rules as for the first figure\""),
+        ReadingValue(1, "FI and ES14 say only \"never next to two\"; boardspace.net from rule revision 102"))),
+    Reading("turns.forced_roof", "who is forced to roof in 2001 (R-15)", (
+        ReadingValue("only_player_who_can_place", "BS-RULES: the only player with playable pieces"),
+        ReadingValue("only_player_with_pieces", "FI, twice: the only player who still has pieces"))),
+    Reading("board.towers", "tower numbering (R-1)", (
+        ReadingValue({"NW": 1, "SE": 2, "NE": 3, "SW": 4}, "boardspace.net, placed where the original artwork "
+                     "has the numbers: 1, 3, 2, 4 round the board"),
+        ReadingValue({"NW": 1, "NE": 2, "SW": 3, "SE": 4}, "MALT's reading order; it cites no artwork"))),
+    Reading("colours.purple.value", "the 2014 palace-tile values (R-26)", (
+        ReadingValue(2, "boardspace.net and MALT: purple takes black's place (grey 1, purple 2, brown 3, orange 4)"),
+        ReadingValue(1, "ES14 says only \"1-4 points\": purple and grey swapped", ("colours.grey.value=2",)),
+        ReadingValue(3, "ES14 says only \"1-4 points\": purple and brown swapped", ("colours.brown.value=2",)),
+        ReadingValue(4, "ES14 says only \"1-4 points\": purple and orange swapped", ("colours.orange.value=2",)))),
+)
+
+
+def readings_of(pattern: str) -> list[Reading]:
+    """The open readings on the parameter `rules params` lists as `pattern`."""
+    return [r for r in READINGS if _matches(pattern, r.param)]
