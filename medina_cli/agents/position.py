@@ -68,8 +68,9 @@ def may_score(game, placement, cells: int) -> bool:
 
 def random_move(game, rng) -> tuple[str, int | None]:
     """Today's uniform random play (`medina simulate`): a tea tile half the time it is allowed,
-    else a placement uniform among the legal ones. Returns (piece, cell number) or ("tea", None)."""
-    if game.can_tea() and rng.random() < TEA_CHANCE:
+    else a placement uniform among the legal ones (tea, too, where a tea tile is all that is left).
+    Returns (piece, cell number) or ("tea", None)."""
+    if game.can_tea() and (rng.random() < TEA_CHANCE or not game.legal_masks()):
         return TEA, None
     return random_placement(game, rng)
 
@@ -80,10 +81,10 @@ def playout(game, rng) -> None:
     the legal placements."""
     palace_at = game.palace_at
     while game.seat_to_move is not None:
-        if game.can_tea() and rng.random() < PLAYOUT_TEA_CHANCE:
+        masks = game.legal_masks()
+        if game.can_tea() and (not masks or rng.random() < PLAYOUT_TEA_CHANCE):
             game.use_tea()
             continue
-        masks = game.legal_masks()
         roofs = next((cells for piece, cells in masks if piece == "roof"), 0)
         if roofs:
             best = max(bits(roofs), key=lambda c: palace_at[c].size)
