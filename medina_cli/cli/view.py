@@ -6,7 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import RulesetOption, SetOption, check_suffix, load_record, report_replay, warn, write_output
+from .common import (RulesetOption, SetOption, check_suffix, load_record, refuse_terminal, report_replay, warn,
+                     write_output)
 from .hint import AgentOption, JobsOption, SeedOption, agent_or_exit, run_analysis
 from .replay import FileArgument
 
@@ -33,7 +34,8 @@ def view_command(
     file: FileArgument,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="PATH", show_default=False,
-        help="Write the page to this .html or .htm file (default: standard output).")] = "-",
+        help="Write the page to this .html or .htm file (default: standard output, unless it is a "
+        "terminal).")] = "-",
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     analysis: Annotated[bool, typer.Option(
@@ -56,6 +58,7 @@ def view_command(
     from ..render.html import viewer_html
 
     check_suffix(output, (".html", ".htm"), "an HTML page")
+    refuse_terminal(output, "an HTML page", ".html", "view")
     record = load_record(file, ruleset, set_)
     outcome = replay(record)
     report_replay(outcome)
