@@ -59,15 +59,15 @@ def view_command(
 
     check_suffix(output, (".html", ".htm"), "an HTML page")
     refuse_terminal(output, "an HTML page", ".html", "view")
+    if analysis and analysis_from is not None:
+        warn("give --analysis (analyse now) or --analysis-from JSON (a saved analysis), not both")
+        raise typer.Exit(2)
     record = load_record(file, ruleset, set_)
     outcome = replay(record)
     report_replay(outcome)
     if outcome.game is None:
         raise typer.Exit(1)
     doc = None
-    if analysis and analysis_from is not None:
-        warn("give --analysis (analyse now) or --analysis-from JSON (a saved analysis), not both")
-        raise typer.Exit(2)
     if analysis_from is not None:
         doc = _saved_analysis(analysis_from, record)
     elif analysis and not outcome.problems:
