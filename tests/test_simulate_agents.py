@@ -50,7 +50,7 @@ def test_without_agents_every_seat_plays_random():
     assert pooled["rulesets"] == doc["rulesets"]
 
 
-@pytest.mark.parametrize("agents,words", [("greedy,random", "one per seat"), ("greedy,deep-blue,random,random",
+@pytest.mark.parametrize("agents,words", [("greedy,random", "one agent per seat"), ("greedy,deep-blue,random,random",
                                                                               "unknown agent")])
 def test_bad_agents_are_usage_errors(agents, words):
     code, _, err = simulate("--ruleset", "original-2001", "--games", "2", "--agents", agents)
