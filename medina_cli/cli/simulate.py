@@ -125,7 +125,7 @@ def simulate_command(
         from ..study.results import agents_json
         emit_json({"format": "medina-simulate/1", "players": players, "games": games, "seed": seed,
                    "overrides": list(overrides), "rulesets": [r.to_json() for r in results],
-                   **comparison_json(results), **({"agents": agents_json(results)} if seats else {})})
+                   **comparison_json(results), **({"agents": agents_json(results, seats)} if seats else {})})
     else:
         say(render_statistics(results, players, games, seed, overrides, seats))
 
@@ -285,8 +285,9 @@ def render_statistics(results, players: int, games: int, seed: int, overrides=()
     footer = (f"\n\n* differs from {results[0].ruleset} at the 95% level (z test)"
               if any(marked) else "")
     if seats:
-        rows = [[r.ruleset, a.agent, a.games, f"{float(a.wins):g}", percent(a.win_rate) + interval(a.win_interval, 1, 100),
-                 f"{a.scores.mean:.1f}{interval(a.scores.interval, 1)}"] for r in results for a in r.agents.values()]
+        from ..study.results import agent_rows
+        rows = [[ruleset, a.agent, a.games, f"{float(a.wins):g}", percent(a.win_rate) + interval(a.win_interval, 1, 100),
+                 f"{a.scores.mean:.1f}{interval(a.scores.interval, 1)}"] for ruleset, a in agent_rows(results, seats)]
         footer += "\n\n" + tabulate(rows, headers=["ruleset", "agent", "seat-games", "wins", "win rate", "mean score"],
                                     tablefmt="simple", disable_numparse=True,
                                     colalign=("left", "left", "right", "right", "right", "right"))

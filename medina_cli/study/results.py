@@ -22,7 +22,7 @@ class Statistics:
         self.placements = Tally()
         self.wins = [Fraction(0)] * players  # a shared win counts 1/k for each of the k winners
         self.happenings = {name: Tally() for name in PER_GAME}
-        self.agents: dict[str, AgentStatistics] = {}  # by agent spec, in the order first seen
+        self.agents: dict[str, AgentStatistics] = {}  # by agent spec
 
     @classmethod
     def of(cls, ruleset: str, players: int, summaries) -> Statistics:
@@ -128,9 +128,15 @@ class AgentStatistics:
                 "mean_score": round(self.scores.mean, 3), "mean_score_ci95": rounded(self.scores.interval, 3)}
 
 
-def agents_json(results: list[Statistics]) -> list[dict]:
-    """The top-level `agents` rows of a study with agents: per ruleset, per agent spec."""
-    return [{"ruleset": r.ruleset, **a.to_json()} for r in results for a in r.agents.values()]
+def agent_rows(results: list[Statistics], seats: tuple[str, ...]) -> list[tuple[str, AgentStatistics]]:
+    """(ruleset, agent statistics) per ruleset, per distinct agent spec in the order `seats` names them
+    (not the order in which games finished)."""
+    return [(r.ruleset, r.agents[spec]) for r in results for spec in dict.fromkeys(seats) if spec in r.agents]
+
+
+def agents_json(results: list[Statistics], seats: tuple[str, ...]) -> list[dict]:
+    """The top-level `agents` rows of a study with agents."""
+    return [{"ruleset": ruleset, **a.to_json()} for ruleset, a in agent_rows(results, seats)]
 
 
 def key(name: str) -> str:
