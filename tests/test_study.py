@@ -4,7 +4,6 @@ grow with --games, the --jobs cap, shareable --out folders, and --resume."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 import json
 import os
 import random
@@ -14,6 +13,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
