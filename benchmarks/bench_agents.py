@@ -6,8 +6,8 @@ budget (target < 2 s), wall clock and CPU time: the machine may be shared, and C
 free core would take. Then `medina analyse examples/original-2001-4p.yaml --jobs 2` at the default
 budget, wall clock (target < 2 minutes).
 
-Strength, as `medina simulate --agents` plays it (seats rotating so that every agent plays every seat
-equally often; win rates with Wilson intervals): greedy + 3 random and mcts:200 + 3 greedy in
+Strength, as `medina simulate --agents` plays it (seed 1; seats rotating so that every agent plays
+every seat equally often; win rates with Wilson intervals): greedy + 3 random and mcts:200 + 3 greedy in
 4-player original-2001 (a fair share is 25%), mcts:200 against greedy in the 2014 two-player game
 (fair: 50%).
 """
@@ -24,8 +24,8 @@ from common import compile_package, medina_command
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHES = (("original-2001", 4, ("greedy", "random", "random", "random"), 200),
-           ("original-2001", 4, ("mcts:200", "greedy", "greedy", "greedy"), 24),
-           ("second-edition-2014", 2, ("mcts:200", "greedy"), 24))
+           ("original-2001", 4, ("mcts:200", "greedy", "greedy", "greedy"), 16),
+           ("second-edition-2014", 2, ("mcts:200", "greedy"), 16))
 
 
 def mid_game_positions(ref: str, players: int, count: int, depth: int = 40) -> list:
@@ -93,19 +93,19 @@ def analyse_time() -> None:
 
 def strength(jobs: int, scale: float) -> None:
     from medina_cli.rules.loader import load_ruleset
-    from medina_cli.study.arena import agent_statistics
-    from medina_cli.study.runner import Part, Study, run_study
+    from medina_cli.study.results import agent_rows
+    from medina_cli.study.runner import Part, Study
+    from medina_cli.study.simulate import simulate
 
     for ref, players, seats, games in MATCHES:
         games = max(players, round(games * scale) // players * players)
         rules = load_ruleset(ref).for_players(players)
         wall = time.perf_counter()
-        summaries = [f.summary for f in run_study(Study((Part(ref, rules),), games, 1, seats), jobs=jobs)]
+        results = simulate(Study((Part(ref, rules),), games, 1, seats), players, jobs=jobs)
         wall = time.perf_counter() - wall
-        rows = agent_statistics(seats, summaries)
-        words = "; ".join(f"{r.agent}: win rate {r.to_json()['win_rate']:.1%} "
-                          f"[{r.to_json()['win_rate_ci95'][0]:.1%}, {r.to_json()['win_rate_ci95'][1]:.1%}] "
-                          f"over {r.games} seat-games, mean score {r.scores.mean:.1f}" for r in rows)
+        words = "; ".join(f"{a.agent} wins {a.win_rate:.1%} [{a.win_interval[0]:.1%}, {a.win_interval[1]:.1%}] "
+                          f"of {a.games} seat-games, mean score {a.scores.mean:.1f}"
+                          for _, a in agent_rows(results, seats))
         print(f"{ref} {players}p, {' + '.join(seats)}: {games} games ({wall:.0f} s, {jobs} jobs): {words}")
 
 
