@@ -90,3 +90,11 @@ def test_analyse_does_not_depend_on_jobs():
     record = parse_record(text, "short.yaml")
     one = analyse(record, "mcts:10", seed=2, jobs=1)
     assert one == analyse(record, "mcts:10", seed=2, jobs=2)
+
+
+def test_the_agents_page_runs():
+    import doctest
+
+    from conftest import ROOT
+    failures, tried = doctest.testfile(str(ROOT / "docs" / "agents.md"), module_relative=False)
+    assert tried > 5 and failures == 0
