@@ -90,7 +90,9 @@ def analyse(record, spec: str, *, seed: int = 0, jobs: int = 1, progress=None) -
         results = map(analyse_chunk, tasks)
         return _collect(results, reviews, total, progress)
     import multiprocessing
-    with multiprocessing.Pool(jobs) as pool:
+
+    from ..study.runner import _ignore_interrupts  # Ctrl-C is the parent's: no traceback from each worker
+    with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:
         return _collect(pool.imap(analyse_chunk, tasks), reviews, total, progress)
 
 
