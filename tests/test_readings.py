@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import record_text
-from medina_cli.compare import sweep_readings
+from medina_cli.comparison import sweep_readings
 from medina_cli.records.record import parse_record
 from medina_cli.rules.loader import alternatives, load_ruleset
 from scorekit import run
@@ -139,7 +139,7 @@ def test_wilson_interval():
 
 
 def test_each_simulated_game_counts_as_compare_readings_judges_its_record():
-    from medina_cli.compare import sweep_readings
+    from medina_cli.comparison import sweep_readings
     from medina_cli.study.games import play_one
     from medina_cli.study.readings import readings_chunk
 

@@ -4,7 +4,8 @@ under every other reading of each open rule point of its ruleset.
 
 `compare(record, rulesets)` returns a `Comparison`; `Comparison.to_json()` is the `medina-compare/1`
 document. `sweep_readings(record)` returns a `Readings`; its `to_json()` is `medina-readings/1`. The
-record must have been read (`read_record`/`parse_record`) far enough to know its players.
+record must have been read (`read_record`/`parse_record`) far enough to know its players. (The
+module is not called `compare`: `medina_cli.compare` is the function.)
 """
 
 from __future__ import annotations
