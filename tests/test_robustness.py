@@ -112,7 +112,8 @@ def test_a_colour_alias_may_not_spell_anything_else(tmp_path, aliases, clash):
 def test_two_colours_may_not_share_an_alias(tmp_path):
     path = tmp_path / "house.yaml"
     path.write_text("medina: ruleset/1\nid: house\nextends: original-2001\ncolours:\n"
-                    "  black: {value: 2, letter: k, aliases: [dark]}\n  brown: {value: 3, letter: b, aliases: [dark]}\n")
+                    "  black: {value: 2, letter: k, aliases: [dark]}\n"
+                    "  brown: {value: 3, letter: b, aliases: [dark]}\n")
     code, _, err = run("rules", "show", path)
     assert code == 2 and f"{path}:6: colours.brown.aliases.0: 'dark' already spells black" in err
 
@@ -164,3 +165,39 @@ def test_a_fifty_megabyte_record_is_refused_within_the_memory_limit(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert f"{path}: larger than 1024 KiB; not read [too-large]" in proc.stdout + proc.stderr
     assert path.stat().st_size == size
+
+
+# --- found by the fuzz harness (tests/test_fuzz.py, benchmarks/fuzz_campaign.py) --------------------
+
+@pytest.mark.parametrize("ruleset,says", [("x" * 300, "unknown ruleset"), ('"house\\0.yaml"', "cannot hold a NUL"),
+                                          ("x" * 300 + ".yaml", "ruleset file")])
+def test_a_ruleset_name_no_file_can_have_is_reported_on_the_record(tmp_path, ruleset, says):
+    path = tmp_path / "game.yaml"
+    path.write_text(f"medina: record/1\nruleset: {ruleset}\nplayers: [Anna, Ben, Cleo]\nsetup: {{merchant: K7}}\n")
+    code, out, err = run("validate", path)
+    assert code in (1, 2) and f"{path}:2: " in out + err and says in out + err
+
+
+SGF = (CASES / "sgf-huge-player-count.sgf").read_text()
+
+
+@pytest.mark.parametrize("change,says", [
+    (("SU[Medina-v2 104 3 123456]", "SU[Medina-v2 104 3 " + "9" * 5000 + "]"), "[boardspace-header]"),
+    (('P0[id "Anna"]', 'P0[id "Anna"]P' + "1" * 5000 + '[id "Zed"]'), ""),
+    (("", ""), "valid (unfinished"),
+    (("P1[3 onboard p B 0 P 11]", "P1[3 onboard p B \u00b2 P 11]"), "[boardspace-action]"),
+    (("P0[0 Start P0]", "P0[0 Start P" + "9" * 5000 + "]"), "[boardspace-action]")],
+    ids=["huge key", "huge seat property", "a fine record", "superscript index", "huge start seat"])
+def test_numbers_in_a_boardspace_record_are_read_within_bounds(tmp_path, change, says):
+    path = tmp_path / "game.sgf"
+    path.write_text(SGF.replace("SU[Medina-v2 104 99999999 123456]", "SU[Medina-v2 104 3 123456]").replace(*change))
+    code, out, err = run("validate", path)
+    assert code in (0, 1) and says in out
+
+
+def test_a_board_tile_key_of_digits_int_cannot_read_is_an_error(tmp_path):
+    board = (FIXTURES / "boards" / "e1-original-2001.yaml").read_text() + "tiles: {tower: {'\u00b2': Anna}}\n"
+    path = tmp_path / "board.yaml"
+    path.write_text(board)
+    code, out, err = run("score", path)
+    assert code == 1 and "[board-tiles]" in out + err

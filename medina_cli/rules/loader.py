@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -161,9 +162,11 @@ def load_ruleset(ref: str | Ruleset, overrides: list[str] | tuple = (), *, base_
 def _locate(ref: str, base_dir: Path | None) -> str:
     """The file `ref` names, as a path from the current directory (shown in messages)."""
     if is_path(ref):
+        if "\0" in ref:  # YAML can write one ("\0"); no file name holds it
+            raise fail("file-not-found", f"ruleset file {ref!r}: cannot read: a file name cannot hold a NUL character")
         return ref if base_dir is None else str(base_dir / ref)
     builtin = builtin_dir() / f"{ref}.yaml"
-    if not builtin.is_file():
+    if not os.path.isfile(builtin):  # False, not an error, for a name too long or holding a NUL
         ids = builtin_ids()
         close = difflib.get_close_matches(ref, ids, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
