@@ -159,6 +159,14 @@ def ordinal(number: int) -> str:
     return ORDINALS[number - 1] if 1 <= number <= len(ORDINALS) else f"{number}th"
 
 
+def did_you_mean(word: str, choices) -> str:
+    """"; did you mean X?" for the choice closest to `word` (a difference of case first), or ""."""
+    from difflib import get_close_matches
+    choices = list(choices)
+    close = [c for c in choices if c.lower() == word.lower()] or get_close_matches(word, choices, n=1)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
 class MedinaError(Exception):
     """An error that stops the current operation; carries its `Problem` (and in `problems` any further
     ones found in the same input, e.g. every error of a ruleset file)."""

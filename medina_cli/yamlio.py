@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -151,13 +152,50 @@ def parse_yaml(text: str, name: str):
     return data, lines
 
 
+UNCLOSED = {"while parsing a flow sequence": "`[`", "while parsing a flow mapping": "`{`",
+            "while scanning a quoted scalar": "quote", "while parsing a flow node": None}
+BRACKET_OR_SKIPPED_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'|#[^\n]*|[\[\]{}]")
+
+
+@dataclass
+class _Opened:
+    line: int  # 0-based, as libyaml's marks
+    bracket: str
+
+
+def _last_unclosed_bracket(text: str) -> _Opened | None:
+    """The innermost `[` or `{` left open in `text` (quoted text and comments aside), if any."""
+    stack = []
+    for match in BRACKET_OR_SKIPPED_RE.finditer(text):
+        token = match.group()
+        if token in "[{":
+            stack.append(match.start())
+        elif token in "]}" and stack:
+            stack.pop()
+    if not stack:
+        return None
+    return _Opened(text.count("\n", 0, stack[-1]), f"`{text[stack[-1]]}`")
+DASH_WITHOUT_SPACE_RE = re.compile(r"\s*-[^\s-]")
+
+
 def _syntax(exc, name, text: str):
     mark = exc.problem_mark or exc.context_mark
     rows = text.split("\n")  # libyaml may point one line past the end, or count other line breaks
     line = min(mark.line + 1, len(rows)) if mark else None
     message = f"YAML syntax error: {exc.problem or exc.context}"
-    if line is not None and "\t" in rows[line - 1][: mark.column + 1]:
+    opened = exc.context_mark
+    if exc.context == "while parsing a flow node":  # libyaml marks only where it gave up: find the bracket
+        opened = _last_unclosed_bracket(text[:mark.index] if mark else text)
+    if exc.context in UNCLOSED and opened is not None and mark is not None and mark.line > opened.line:
+        line = opened.line + 1  # the error shows only where the text goes on: name the line that opened it
+        message = f"YAML syntax error: the {UNCLOSED[exc.context] or opened.bracket} opened here is not closed"
+    elif line is not None and "\t" in rows[line - 1][: mark.column + 1]:
         message += " (a tab: YAML indents with spaces only)"
+    elif line is not None and exc.problem == "did not find expected '-' indicator":
+        item = rows[line - 1].strip()
+        message += (f" (a list item is a dash and a space: `- {item[1:]}`, not `{item}`)"
+                    if DASH_WITHOUT_SPACE_RE.match(item) else
+                    f" (each item of the list above begins with a dash and a space: `- {item}`)")
     return fail("yaml-syntax", message, file=name, line=line)
 
 

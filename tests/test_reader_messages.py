@@ -141,3 +141,42 @@ def test_the_fast_turn_reading_keeps_the_written_values_yaml_keeps():
     fast, slow = _parse_turn_lines(text, "game.yaml"), parse_yaml(text, "game.yaml")
     assert fast == slow and fast[1].written == slow[1].written == {
         ("date",): "2025-03-14", ("result", "Anna"): "1", ("result", "Ben"): "no", ("result", "Cleo"): "3"}
+
+
+SLIP_HEAD = HEAD + "turns:\n"  # turns from line 7
+
+
+@pytest.mark.parametrize("turns, line, expected", [
+    ("  Anna: wall A12, wall A11\n", 7, "begin each turn with a dash and a space, `- Anna:`"),
+    ("  -Anna: wall A12, wall A11\n", 7, "a dash and a space begin each turn, `- Anna:`, not `-Anna:`"),
+    ("  - Anna: wall A12, wall A11\n  -Ben: wall B13, wall C13\n", 8,
+     "a list item is a dash and a space: `- Ben: wall B13, wall C13`, not `-Ben: wall B13, wall C13`"),
+    ("  - Anna: wall A12, wall A11\n  Ben: wall B13, wall C13\n", 8,
+     "each item of the list above begins with a dash and a space: `- Ben: wall B13, wall C13`"),
+    ("  - Anna wall A12, wall A11\n", 7, "put a colon and a space after the player: `Anna: wall A12, wall A11`"),
+    ("  - Anna:wall A12, wall A11\n", 7, "put a colon and a space after the player: `Anna: wall A12, wall A11`"),
+    ("  - Anna: [wall A12, wall A11]\n", 7, "written as a list in brackets; write them without: "
+     "`Anna: wall A12, wall A11`"),
+    ("  - Anna: grey P3 wall C1\n", 7, "a comma is missing between placements: `grey P3, wall C1`"),
+    ("  - Anna: grey P3, wall C1,\n", 7, "a comma after the last placement: remove it"),
+    ("  - Anna: grey P3,, wall C1\n", 7, "an empty placement (two commas in a row"),
+    ("  - Anna: K4 brown, wall C1\n", 7, "'K4 brown': the piece comes first, then the cell: `brown K4`"),
+    ("  - anna: wall A12, wall A11\n", 7, "'anna' is not in players (Anna, Ben, Cleo); did you mean Anna?"),
+    ("  - Anne: wall A12, wall A11\n", 7, "did you mean Anna?"),
+])
+def test_common_slips_are_named_with_their_fix(turns, line, expected):
+    (problem,) = parse_record(SLIP_HEAD + turns, "game.yaml").problems.errors
+    assert expected in problem.message and problem.line == line
+
+
+@pytest.mark.parametrize("text, line, expected", [
+    (HEAD.replace("[Anna, Ben, Cleo]", "[Anna, Ben, Cleo"), 3, "the `[` opened here is not closed"),
+    (HEAD.replace("merchant: J7", "{merchant: J7") + "turns: []\n", 5, "the `{` opened here is not closed"),
+    (HEAD + "event: 'club night\nturns: []\n", 6, "the quote opened here is not closed"),
+    (HEAD + "turn:\n  - Anna: wall A12, wall A11\n", 6, "unknown key 'turn'; did you mean turns?"),
+    (HEAD + "  merchnat: J8\n", 6, "unknown setup key 'merchnat'; valid: merchant, supply; did you mean merchant?"),
+    (HEAD + "result: {Anna: 1, ben: 2, Cleo: 3}\n", 6, "result names 'ben', who is not a player; did you mean Ben?"),
+])
+def test_an_unclosed_bracket_and_misspelt_keys(text, line, expected):
+    problem = parse_record(text, "game.yaml").problems.errors[0]
+    assert expected in problem.message and problem.line == line, problem.human()

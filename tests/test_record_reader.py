@@ -27,7 +27,7 @@ def only_problem(text, **kw):
 # (case id, record text, (code, line, turn, placement, player))
 CASES = [
     # --- YAML hazards (yamlio)
-    ("syntax", HEAD + "turns: [\n", ("yaml-syntax", 7, None, None, None)),
+    ("syntax", HEAD + "turns: [\n", ("yaml-syntax", 6, None, None, None)),  # the line of the unclosed `[`
     ("tab-indent", HEAD + "turns:\n\t- Anna: wall A12\n", ("yaml-syntax", 7, None, None, None)),
     ("two-documents", HEAD + "---\nmedina: record/1\n", ("yaml-multiple-documents", 6, None, None, None)),
     ("alias", HEAD + "turns:\n  - &t {Anna: wall A12, wall A11}\n  - *t\n", ("yaml-alias", 7, None, None, None)),
@@ -38,7 +38,7 @@ CASES = [
     ("undefined-alias", HEAD + "turns:\n  - *t\n", ("yaml-syntax", 7, None, None, None)),
     ("flow-too-deep", HEAD + "x-deep: " + "[" * 100 + "]" * 100 + "\n", ("yaml-syntax", 6, None, None, None)),
     ("block-too-deep", HEAD + "x-deep:\n" + "- " * 2000 + "x\n", ("yaml-syntax", 7, None, None, None)),
-    ("syntax-past-the-end", "[\na", ("yaml-syntax", 2, None, None, None)),  # libyaml says line 3
+    ("syntax-past-the-end", "[\na", ("yaml-syntax", 1, None, None, None)),  # libyaml says line 3
     ("syntax-after-a-line-separator", "\u2028[", ("yaml-syntax", 1, None, None, None)),
     # --- the top level
     ("not-a-mapping", "- medina: record/1\n", ("bad-format-tag", 1, None, None, None)),

@@ -12,7 +12,7 @@ import yaml
 
 from ..engine.board import geometry_for
 from ..engine.game import SUPPLY_KEY
-from ..errors import Collected, MedinaError, Problem, in_words
+from ..errors import Collected, MedinaError, Problem, did_you_mean, in_words
 from ..rules.loader import Ruleset, load_ruleset
 from ..yamlio import LOADER, Lines, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 
@@ -182,7 +182,7 @@ class _Reader:
             elif key.startswith("x-"):
                 self.r.meta[key] = data[key]
             elif key not in TOP_KEYS:
-                self.error("unknown-key", f"unknown key {key!r} (valid: {', '.join(TOP_KEYS)}; "
+                self.error("unknown-key", f"unknown key {key!r}{did_you_mean(key, TOP_KEYS)} (valid: {', '.join(TOP_KEYS)}; "
                            "prefix your own keys with x-)", (key,))
         self._meta()
         if not self._ruleset() or not self._players():
@@ -284,8 +284,9 @@ class _Reader:
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
+                hint = did_you_mean(key, wanted + ("supply",)) if isinstance(key, str) and not extra else ""
                 self.error("unknown-key", f"unknown setup key {self.lines.shown_key('setup', key)}{extra}; "
-                           f"valid: {', '.join(wanted + ('supply',))}", ("setup", key))
+                           f"valid: {', '.join(wanted + ('supply',))}{hint}", ("setup", key))
         geo = geometry_for(rules)
         allowed = geo.interior & ~geo.edge_row
         cells = {}
@@ -351,18 +352,35 @@ class _Reader:
         if turns is None:
             turns = []
         if not isinstance(turns, list):
-            self.error("yaml-wrong-type", "`turns` must be a list of `- player: placements`", ("turns",))
+            self._turns_not_a_list(turns)
             return
         pieces = self.r.ruleset.piece_names()
         geo = geometry_for(self.r.rules)
         for i, item in enumerate(turns):
             self.r.turns.append(self._turn(i, item, pieces, geo))
 
+    def _turns_not_a_list(self, turns):
+        message = "`turns` must be a list of `- player: placements`"
+        path = ("turns",)
+        if isinstance(turns, dict) and turns:
+            key = next(iter(turns))
+            path = ("turns", key)
+            if isinstance(key, str) and key.startswith("-"):
+                message += f": a dash and a space begin each turn, `- {key[1:].lstrip()}:`, not `{key}:`"
+            else:
+                message += f": begin each turn with a dash and a space, `- {key}:`"
+        self.error("yaml-wrong-type", message, path)
+
     def _turn(self, i, item, pieces, geo) -> TurnEntry:
         number, path = i + 1, ("turns", i)
         line = self.lines.of(*path)
         if not isinstance(item, dict) or len(item) != 1:
-            self.error("bad-turn", "a turn must be a one-key mapping `player: placements`", path, turn=number)
+            message = "a turn must be a one-key mapping `player: placements`"
+            if isinstance(item, str):  # `Anna grey K8` or `Anna:grey K8`, which YAML reads as one text
+                name, _, rest = item.partition(":" if item.split(":")[0] in self.r.players else " ")
+                if name in self.r.players:
+                    message += f"; put a colon and a space after the player: `{name}: {rest.strip()}`"
+            self.error("bad-turn", message, path, turn=number)
             return TurnEntry(number, "?", line, [], readable=False)
         (player, text), = item.items()
         if not isinstance(player, str):
@@ -372,9 +390,14 @@ class _Reader:
             return TurnEntry(number, shown, line, [], readable=False)
         entry = TurnEntry(number, player, line, [])
         if player not in self.r.players:
-            self.error("unknown-player", f"{player!r} is not in players ({', '.join(self.r.players)})", path,
-                       turn=number, player=player)
+            self.error("unknown-player", f"{player!r} is not in players ({', '.join(self.r.players)})"
+                       f"{did_you_mean(player, self.r.players)}", path, turn=number, player=player)
             entry.readable = False
+        if isinstance(text, list) and text and all(isinstance(t, str) for t in text):
+            self.error("bad-turn", f"the placements are written as a list in brackets; write them without: "
+                       f"`{player}: {', '.join(text)}`", path, turn=number, player=player)
+            entry.readable = False
+            return entry
         if not isinstance(text, str) or not text.strip():
             written = self.lines.written.get(path + (player,))
             found = ("nothing" if isinstance(text, str) or written == "" else yaml_type(text) if written is None
@@ -394,7 +417,7 @@ class _Reader:
                 if piece is not None and cell is not None:
                     entry.actions.append(Action("place", piece, cell))
                     continue
-            action = self._other_action(token, words, pieces, geo, path, number, k, player)
+            action = self._other_action(token, words, pieces, geo, path, number, k, player, last=k == len(tokens))
             if action is None:
                 entry.readable = False
             else:
@@ -406,19 +429,24 @@ class _Reader:
             entry.readable = False
         return entry
 
-    def _other_action(self, token, words, pieces, geo, path, turn, k, player) -> Action | None:
+    def _other_action(self, token, words, pieces, geo, path, turn, k, player, last) -> Action | None:
         """Any other token: a cell spelt otherwise (K07), `tea` or `pass`; else report why (first failing part)."""
         if len(words) == 1 and words[0].lower() in ("tea", "pass"):
             return Action(words[0].lower())
         where = dict(turn=turn, placement=k, player=player)
         if len(words) != 2:
-            self.error("bad-placement", f"{token.strip()!r} is not `<piece> <cell>`, `tea` or `pass`", path,
-                       **where)
+            self.error("bad-placement", _slip(words, k, last, pieces, geo)
+                       or f"{token.strip()!r} is not `<piece> <cell>`, `tea` or `pass`", path, **where)
             return None
         piece_word, cell_word = words
         cell = geo.parse(cell_word)
         if piece_word.lower() in pieces and cell is not None:
             return Action("place", pieces[piece_word.lower()], cell)
+        if cell is None and piece_word.lower() not in pieces and cell_word.lower() in pieces and geo.parse(piece_word) \
+                is not None:
+            self.error("bad-placement", f"{token.strip()!r}: the piece comes first, then the cell: "
+                       f"`{cell_word} {piece_word}`", path, **where)
+            return None
         if piece_word.lower() not in pieces:
             from difflib import get_close_matches
             supplied = self._supplied(pieces)
@@ -450,7 +478,8 @@ class _Reader:
         clean = {}
         for name, value in result.items():
             if name not in self.r.players:
-                self.error("bad-result", f"result names {self.lines.shown_key(*path, name)}, who is not a player",
+                hint = did_you_mean(name, self.r.players) if isinstance(name, str) else ""
+                self.error("bad-result", f"result names {self.lines.shown_key(*path, name)}, who is not a player{hint}",
                            path + (name,))
             elif isinstance(value, bool) or not isinstance(value, int):
                 self.error("bad-result", f"result for {name}: {self.lines.shown(value, *path, name)} is not a whole "
@@ -462,6 +491,23 @@ class _Reader:
         if missing:
             self.error("bad-result", f"result does not name {', '.join(missing)}", path)
         self.r.result = clean
+
+
+def _slip(words, k, last, pieces, geo) -> str | None:
+    """What went wrong, in plain words, with a placement that is not two words: an empty one (a comma
+    too many) or several placements without the commas between them."""
+    if not words:
+        return ("a comma after the last placement: remove it" if last and k > 1 else
+                "an empty placement (two commas in a row, or one at the start): remove the extra comma")
+    placements, rest = [], list(words)
+    while rest:
+        if rest[0].lower() in ("tea", "pass"):
+            placements.append(rest.pop(0))
+        elif len(rest) >= 2 and rest[0].lower() in pieces and geo.parse(rest[1]) is not None:
+            placements.append(f"{rest.pop(0)} {rest.pop(0)}")
+        else:
+            return None
+    return f"{' '.join(words)!r}: a comma is missing between placements: `{', '.join(placements)}`"
 
 
 # --- the strict writer ---------------------------------------------------------------------------
