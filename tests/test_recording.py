@@ -40,7 +40,8 @@ def test_new_refuses_to_overwrite_without_force(game):
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (("--players", "Anna,Ben", "--merchant", "J7"), "original-2001 is for 3 or 4 players, not 2 [unsupported-player-count]"),
+    (("--players", "Anna,Ben", "--merchant", "J7"),
+     "original-2001 is for 3 or 4 players, not 2 [unsupported-player-count]"),
     (("--players", "Anna,Ben,Anna", "--merchant", "J7"), "player 'Anna' is listed twice [bad-players]"),
     (("--players", "Anna,Ben,Cleo", "--merchant", "J77"), "--merchant 'J77' is not a cell of this board"),
     (("--players", "Anna,Ben,Cleo", "--merchant", "J13"), "setup merchant J13: must be an interior cell off"),

@@ -182,8 +182,8 @@ class _Reader:
             elif key.startswith("x-"):
                 self.r.meta[key] = data[key]
             elif key not in TOP_KEYS:
-                self.error("unknown-key", f"unknown key {key!r}{did_you_mean(key, TOP_KEYS)} (valid: {', '.join(TOP_KEYS)}; "
-                           "prefix your own keys with x-)", (key,))
+                self.error("unknown-key", f"unknown key {key!r}{did_you_mean(key, TOP_KEYS)} "
+                           f"(valid: {', '.join(TOP_KEYS)}; prefix your own keys with x-)", (key,))
         self._meta()
         if not self._ruleset() or not self._players():
             return
