@@ -16,10 +16,10 @@ def compare(
         "--rulesets", metavar="A,B,...", help="Rulesets to compare (ids or files, comma-separated; default: the "
         "record's own, then every built-in edition for its player count; site profiles only when named).")] = None,
     variants: Annotated[Optional[list[str]], typer.Option(
-        "--variant", metavar="ID,PARAM=VALUE", help="A column of its own: ruleset ID (or a file), optionally "
-        "after LABEL:, with these overrides, comma-separated (quote it; commas inside brackets or braces stay in "
-        "the value). Repeatable; beside --rulesets, or beside the record's own ruleset. Without LABEL the column "
-        "is named by its overrides.")] = None,
+        "--variant", metavar="SPEC", help="A column of its own: SPEC is [LABEL:]ID,PARAM=VALUE,... (a ruleset id "
+        "or file with overrides; quote it; commas inside brackets or braces stay in the value; see docs/format.md). "
+        "Repeatable; beside --rulesets, or beside the record's own ruleset. Without LABEL the column is named by "
+        "its overrides.")] = None,
     readings: Annotated[bool, typer.Option(
         "--readings", help="Replay the record under every other reading of each open rule point of its ruleset "
         "(medina rules params lists them), one at a time: which change the winner, the legality, the scores.")] = False,
