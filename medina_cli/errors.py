@@ -14,6 +14,8 @@ CODES: dict[str, str] = {
     "file-not-found": "The file does not exist or cannot be opened.",
     "not-text": "The file is not UTF-8 text (binary data or a NUL byte).",
     "too-large": "The file is larger than the reader accepts.",
+    "usage": "The command line asks for what the command cannot do (a directory where one file is wanted, "
+             "an option that does not apply to this input).",
     "file-exists": "The output file exists: give --force to overwrite it (the input itself is never overwritten).",
     "cannot-write": "The output file cannot be written (no such folder, no permission, disk full).",
     # malformed YAML (exit 1)

@@ -199,3 +199,192 @@ def test_file_errors_are_one_line_naming_the_file(tmp_path):
     code, out, err = run("score", tmp_path / "missing.yaml")
     assert code == 2 and out == "" and err.splitlines() == [
         f"{tmp_path / 'missing.yaml'}: cannot read: No such file or directory [file-not-found]"]
+
+
+# --- 4. render and view do not pour markup onto a terminal -----------------------------------------
+
+def on_terminal(*args) -> tuple[int, str, str]:
+    """Run `medina ARGS` with standard output on a pseudo-terminal: (exit status, what reached the
+    terminal, standard error)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    main, secondary = pty.openpty()
+    with subprocess.Popen([sys.executable, "-m", "medina_cli", *map(str, args)], stdout=secondary,
+                          stderr=subprocess.PIPE) as process:
+        os.close(secondary)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the other side closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        err = process.stderr.read().decode()
+        process.wait()
+    os.close(main)
+    return process.returncode, b"".join(chunks).decode(), err
+
+
+@pytest.mark.parametrize("command, suffix, mark", [("render", ".svg", "<svg"), ("view", ".html", "<html")])
+def test_render_and_view_refuse_a_terminal_but_pipe(tmp_path, command, suffix, mark):
+    import subprocess
+    import sys
+
+    code, shown, err = on_terminal(command, GAME)
+    assert code == 2 and shown == "" and f"give -o FILE{suffix}" in err and len(err.splitlines()) == 1
+    piped = subprocess.run([sys.executable, "-m", "medina_cli", command, GAME], capture_output=True, text=True)
+    assert piped.returncode == 0 and mark in piped.stdout
+    target = tmp_path / f"out{suffix}"
+    code, shown, err = on_terminal(command, GAME, "-o", target)
+    assert code == 0 and shown == "" and mark in target.read_text() and err.strip() == f"wrote {target}"
+
+
+# --- 6. --json prints one document, also when the input is unreadable, malformed or illegal -------
+
+ILLEGAL = ("medina: record/1\nruleset: original-2001\nplayers: [Anna, Ben, Cleo]\nsetup:\n  merchant: J7\n"
+           "turns:\n  - Anna: wall A12, wall A11\n  - Ben: grey D4, wall D5\n")
+JSON_COMMANDS = {("score",): "medina-score/1", ("replay",): "medina-replay/1", ("moves",): "medina-moves/1",
+                 ("compare",): "medina-compare/1"}
+
+
+def one_document(*args) -> tuple[int, dict, str]:
+    code, out, err = run(*args, "--json")
+    return code, json.loads(out), err  # json.loads refuses anything but exactly one document
+
+
+@pytest.mark.parametrize("command", list(JSON_COMMANDS), ids=" ".join)
+def test_json_on_a_missing_a_malformed_and_an_illegal_record(tmp_path, command):
+    tag = JSON_COMMANDS[command]
+    code, doc, err = one_document(*command, tmp_path / "missing.yaml")
+    assert (code, doc["format"], [e["code"] for e in doc["errors"]], err) == (2, tag, ["file-not-found"], "")
+    malformed = tmp_path / "malformed.yaml"
+    malformed.write_text("medina: record/1\nplayers: [Anna\n")
+    code, doc, _ = one_document(*command, malformed)
+    assert (code, doc["format"], [e["code"] for e in doc["errors"]]) == (1, tag, ["yaml-syntax"])
+    illegal = tmp_path / "illegal.yaml"
+    illegal.write_text(ILLEGAL)
+    code, doc, _ = one_document(*command, illegal)
+    assert code == 1 and doc["format"] == tag
+    if command == ("compare",):  # illegal under every edition: each result says so
+        errors = {(r["status"], r["error"]["code"]) for r in doc["results"] if r["error"]}
+        assert errors == {("invalid", "wrong-square")}
+    else:
+        assert [(e["turn"], e["placement"], e["code"]) for e in doc["errors"]] == [(2, 2, "wrong-square")]
+    code, doc, _ = one_document(*command, illegal, *(("--rulesets", "nope") if command == ("compare",) else
+                                                     ("--ruleset", "nope")))
+    assert code == 2 and doc["format"] == tag and [e["code"] for e in doc["errors"]] == ["unknown-ruleset"]
+
+
+def test_replay_json_is_the_event_log_turn_by_turn():
+    code, doc, _ = one_document("replay", EXAMPLES / "second-edition-2014-3p.yaml")
+    assert code == 0 and doc["format"] == "medina-replay/1" and doc["errors"] == []
+    assert doc["setup"]["merchant"] and doc["setup"]["well"]
+    assert [t["turn"] for t in doc["turns"]] == list(range(1, len(doc["turns"]) + 1))
+    events = [e for t in doc["turns"] for e in t["events"]]
+    assert {"claim", "game-end"} <= {e["kind"] for e in events}
+    assert all(e["text"] and "player" in e for e in events)
+    claim = next(e for e in events if e["kind"] == "claim")
+    assert claim["player"] in doc["players"]
+    assert doc["position"]["finished"] and doc["position"]["to_move"] is None
+
+
+def test_rules_diff_json_with_an_unknown_ruleset():
+    code, doc, _ = one_document("rules", "diff", "original-2001", "nope")
+    assert code == 2 and doc["format"] == "medina-rules-diff/1" and doc["errors"][0]["code"] == "unknown-ruleset"
+    code, doc, _ = one_document("rules", "diff", "original-2001")
+    assert code == 2 and doc["errors"][0]["code"] == "usage"
+
+
+# --- 12. score takes several files and directories, and ends with standings ------------------------
+
+def test_score_several_games_ends_with_standings(tmp_path):
+    from conftest import ROOT
+    board = ROOT / "tests/fixtures/boards/e1-original-2001.yaml"
+    games = [EXAMPLES / "original-2001-3p.yaml", EXAMPLES / "original-2001-4p.yaml", board]
+    sheets = [json.loads(run("score", game, "--json")[1]) for game in games]
+    code, out, _ = run("score", *games)
+    assert code == 0
+    lines = out.splitlines()
+    start = lines.index("Standings over 3 games:")
+    assert lines[start + 1].split() == ["player", "games", "wins", "shared", "wins", "points"]
+    rows = {line.split()[0]: [int(n) for n in line.split()[1:]] for line in lines[start + 3:]}
+    for name, (played, wins, shared, points) in rows.items():
+        mine = [s for s in sheets if name in [p["name"] for p in s["players"]]]
+        assert played == len(mine)
+        assert points == sum(p["total"] for s in mine for p in s["players"] if p["name"] == name)
+        assert wins == sum(s["winners"] == [name] for s in mine)
+        assert shared == sum(name in s["winners"] and len(s["winners"]) > 1 for s in mine)
+    code, out, _ = run("score", *games, "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["format"] == "medina-scores/1"
+    assert [g["file"] for g in doc["games"]] == list(map(str, games))
+    assert {r["player"]: [r["games"], r["wins"], r["shared_wins"], r["points"]] for r in doc["standings"]} == rows
+
+
+def test_score_a_directory_mixes_records_and_boards_and_leaves_out_invalid_games(tmp_path):
+    from conftest import ROOT
+    (tmp_path / "board.yaml").write_text((ROOT / "tests/fixtures/boards/e1-original-2001.yaml").read_text())
+    (tmp_path / "game.yaml").write_text(GAME.read_text())
+    (tmp_path / "illegal.yaml").write_text(ILLEGAL)
+    code, out, err = run("score", tmp_path, "--json")
+    doc = json.loads(out)
+    assert code == 1 and [g["file"] for g in doc["games"]] == [str(tmp_path / n) for n in
+                                                              ("board.yaml", "game.yaml", "illegal.yaml")]
+    assert doc["games"][2]["errors"][0]["code"] == "wrong-square" and err == ""
+    counted = doc["games"][:2]  # the illegal game is left out
+    assert sum(r["games"] for r in doc["standings"]) == sum(len(g["players"]) for g in counted)
+    code, out, _ = run("score", tmp_path)
+    left_out = tmp_path / "illegal.yaml"
+    assert code == 1 and f"Standings over 2 games (left out, invalid or unfinished: {left_out}):" in out
+
+
+# --- 5. shell completion ---------------------------------------------------------------------------
+
+def complete(words: str) -> list[str]:
+    """What bash completion offers for the last of `words` (as the installed `medina` script answers)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "_MEDINA_COMPLETE": "complete_bash", "COMP_WORDS": words,
+           "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+    done = subprocess.run([str(Path(sys.executable).parent / "medina")], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+@pytest.mark.parametrize("words, offered", [
+    ("medina sc", ["score"]),
+    ("medina rules s", ["show"]),
+    ("medina score --no", ["--no-color"]),
+    ("medina validate --ruleset bsw", ["bsw-dm-2003"]),
+    ("medina compare --rulesets original-2001,second", ["original-2001,second-edition-2014"]),
+    ("medina simulate --rulesets ", None),  # every built-in id
+    ("medina rules diff original-2001 seco", ["second-edition-2014"]),
+    ("medina score --set towers.re", ["towers.reconnect="]),
+])
+def test_shell_completion_of_commands_options_rulesets_and_set(words, offered):
+    from medina_cli.rules.loader import builtin_ids
+    assert complete(words) == (offered if offered is not None else builtin_ids())
+
+
+def test_show_completion_prints_a_script_for_the_shell():
+    from scorekit import run as run_in_process
+    code, out, _ = run_in_process("--show-completion", "bash")
+    assert code == 0 and "_MEDINA_COMPLETE" in out and "complete" in out
+
+
+def test_validate_json_on_a_usage_error_is_one_document(tmp_path):
+    code, doc, err = one_document("validate", GAME, "--ruleset", "nope")
+    assert (code, doc["format"], doc["results"], err) == (2, "medina-validate/1", [], "")
+    assert [e["code"] for e in doc["errors"]] == ["unknown-ruleset"]
+    code, doc, _ = one_document("validate", tmp_path)  # an empty folder
+    assert code == 2 and [e["code"] for e in doc["errors"]] == ["usage"]
+    code, out, err = run("validate", GAME, "--ruleset", "nope")
+    assert code == 2 and out == "" and err.endswith("[unknown-ruleset]\n")

@@ -69,7 +69,8 @@ def test_score_json_of_a_board_follows_format_md():
     code, out, _ = run("score", BOARDS / "e1-original-2001.yaml", "--json")
     doc = json.loads(out)
     assert code == 0
-    assert list(doc) == ["format", "ruleset", "finished", "players", "undetermined", "winners"]
+    assert list(doc) == ["format", "ruleset", "finished", "players", "undetermined", "winners", "file", "errors",
+                         "warnings"]
     assert (doc["format"], doc["ruleset"], doc["finished"]) == ("medina-score/1", "original-2001", True)
     anna = doc["players"][0]
     assert list(anna) == ["name", "total", "palaces", "palace_tiles", "tower_tiles"]
@@ -117,7 +118,8 @@ def test_an_unfinished_record_gives_labelled_standings(tmp_path):
 def test_to_scores_the_position_after_some_turns():
     doc = json.loads(run("score", EXAMPLES / "original-2001-3p.yaml", "--to", "4", "--json")[1])
     record = read_record(str(EXAMPLES / "original-2001-3p.yaml"))
-    assert doc == score_game(replay(record, to_turn=4).game).to_json()
+    assert doc == {**score_game(replay(record, to_turn=4).game).to_json(), "file": record.file, "errors": [],
+                   "warnings": []}
     assert doc["finished"] is False
 
 

@@ -9,7 +9,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NoReturn, Optional
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
@@ -82,11 +82,38 @@ def ruleset_ref(value: str) -> str:
     return value
 
 
+def complete_ruleset(incomplete: str) -> list[str]:
+    """Shell completion of a ruleset: the built-in ids that start with what is typed."""
+    from ..rules.loader import builtin_ids
+    return [rid for rid in builtin_ids() if rid.startswith(incomplete)]
+
+
+def complete_rulesets(incomplete: str) -> list[str]:
+    """Shell completion of `A,B,...`: the last entry completed to a built-in id, the others kept."""
+    done, comma, last = incomplete.rpartition(",")
+    return [done + comma + rid for rid in complete_ruleset(last)]
+
+
+def complete_set(incomplete: str) -> list[str]:
+    """Shell completion of `--set PARAM=VALUE`: the parameter names (each with its `=`), then, after the
+    `=`, the values a parameter with a fixed set of them takes."""
+    from ..rules.schema import parameter_names, parameters, yaml_flow
+    param, equals, value = incomplete.partition("=")
+    if not equals:
+        return [f"{name}=" for name in parameter_names() if name.startswith(param)]
+    spec = dict(parameters()).get(param)
+    allowed = spec.allowed_values() if spec is not None else None
+    if allowed is None or len(allowed) > 20:
+        return []
+    words = [yaml_flow(v) for v in allowed]
+    return [f"{param}={word}" for word in words if word.startswith(value)]
+
+
 RulesetOption = Annotated[Optional[str], typer.Option(
-    "--ruleset", "-r", metavar="ID|PATH", parser=ruleset_ref,
+    "--ruleset", "-r", metavar="ID|PATH", parser=ruleset_ref, autocompletion=complete_ruleset,
     help="Play by this ruleset instead of the file's (a built-in id or a ruleset YAML file).")]
 SetOption = Annotated[Optional[list[str]], typer.Option(
-    "--set", metavar="PARAM=VALUE",
+    "--set", metavar="PARAM=VALUE", autocompletion=complete_set,
     help="Override one ruleset parameter for this run, e.g. towers.reconnect=once_per_palace_arm "
          "(repeatable; `medina rules params` lists them).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document (see docs/format.md).")]
@@ -101,20 +128,20 @@ OTHER_FORMAT_RE = re.compile(r"^medina:\s*[\"']?(ruleset|board)/1[\"']?\s*(#.*)?
 SKIPPED = {"ruleset": "a ruleset, not a record", "board": "a finished board, not a record (use medina score)"}
 
 
-def expand_inputs(paths: list[str]) -> list[str]:
+def expand_inputs(paths: list[str], *, boards: bool = False) -> list[str]:
     """Files as given; directories become every record below them (*.yaml, *.yml, boardspace *.sgf),
-    sorted, leaving out hidden files and folders, and rulesets and boards (with a note on stderr);
-    `-` is stdin."""
+    sorted, leaving out hidden files and folders, and rulesets and (unless `boards`) boards, with a
+    note on stderr; `-` is stdin."""
     out = []
     for path in paths:
         if path != "-" and os.path.isdir(path):
-            out.extend(_records_below(path))
+            out.extend(_records_below(path, boards))
         else:
             out.append(path)
     return out
 
 
-def _records_below(top: str) -> list[str]:
+def _records_below(top: str, boards: bool) -> list[str]:
     found = []
     for folder, dirs, files in os.walk(top):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
@@ -123,7 +150,7 @@ def _records_below(top: str) -> list[str]:
     records = []
     for path in sorted(found):
         kind = _other_format(path)
-        if kind:
+        if kind and not (boards and kind == "board"):
             warn(f"{path}: skipped: {SKIPPED[kind]}")
         else:
             records.append(path)
@@ -152,17 +179,28 @@ def names_or_exit(value: str, option: str) -> list[str]:
     return names
 
 
-def refuse_directory(path: str, takes: str) -> None:
-    """A single-file command given a directory: say what it `takes` and exit 2."""
+def refuse_directory(path: str, takes: str, doc: dict | None = None) -> None:
+    """A single-file command given a directory: say what it `takes` and exit 2 (with --json, in `doc`)."""
     if path != "-" and os.path.isdir(path):
-        warn(f"{path}: is a directory; {takes} (only validate takes directories)")
-        raise typer.Exit(2)
+        from ..errors import Problem
+        stop([Problem("usage", f"is a directory; {takes} (only validate and score take directories)",
+                      file=path)], 2, doc)
 
 
 def check_suffix(path: str, suffixes: tuple[str, ...], what: str) -> None:
     """`-o PATH` must name a file of the kind written (or be `-`, standard output); else exit 2."""
     if path != "-" and Path(path).suffix.lower() not in suffixes:
         warn(f"-o {path}: the output is {what}; name a {' or '.join(suffixes)} file, or - for standard output")
+        raise typer.Exit(2)
+
+
+def refuse_terminal(path: str, what: str, suffix: str, command: str) -> None:
+    """Markup (`what`) is no use on a terminal: with `path` `-` and standard output a terminal, say how
+    to write a file instead and exit 2. Piped or redirected output is written as usual."""
+    if path == "-" and sys.stdout.isatty():
+        command = f"medina {command}"
+        warn(f"{command}: the output is {what}, not for a terminal; give -o FILE{suffix}, or redirect or "
+             f"pipe standard output ({command} ... > out{suffix})")
         raise typer.Exit(2)
 
 
@@ -194,6 +232,21 @@ def tolerate_output_encoding() -> None:
             stream.reconfigure(errors="medina-ascii")
 
 
+def stop(problems, status: int, doc: dict | None = None) -> NoReturn:
+    """End the command with `status` after `problems`: on stderr, or with --json inside `doc` (the
+    document the command prints, as far as it is known), so that --json always prints one document."""
+    if doc is None:
+        report_problems(problems)
+    else:
+        emit_json(with_problems(doc, problems))
+    raise typer.Exit(status)
+
+
+def with_problems(doc: dict, errors, warnings=()) -> dict:
+    """`doc` with its `errors` and `warnings` as in medina-validate/1."""
+    return {**doc, "errors": [p.to_json() for p in errors], "warnings": [w.to_json() for w in warnings]}
+
+
 def emit_json(doc) -> None:
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
@@ -206,32 +259,36 @@ def warn(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-def load_record(path: str, ruleset: str | None, sets: list[str] | None):
-    """Read a record for a single-file command; unusable input exits 2 with the message."""
+def load_record(path: str, ruleset: str | None, sets: list[str] | None, doc: dict | None = None):
+    """Read a record for a single-file command; unusable input exits 2 with the message (with --json,
+    in `doc`)."""
     from ..records.record import read_record
-    refuse_directory(path, "this command takes one record file")
+    refuse_directory(path, "this command takes one record file", doc)
     try:
         return read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
     except MedinaError as exc:
-        warn(exc.human())
-        raise typer.Exit(2 if exc.unusable else 1)
+        stop(exc.problems, 2 if exc.unusable else 1, doc)
 
 
-def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None):
-    """Read a record/1 or a board/1 file (its `medina:` tag decides): a Record or a Board.
-    Unusable input exits 2 with the message."""
+def read_record_or_board(path: str, ruleset: str | None, sets: list[str] | None):
+    """Read a record/1 or a board/1 file (its `medina:` tag decides): a Record or a Board. Raises
+    MedinaError when it cannot be read at all."""
     from ..records.boardfile import looks_like_board, parse_board
     from ..records.record import parse_record
     from ..yamlio import base_dir_of, read_text
-    refuse_directory(path, "this command takes one record or board file")
+    name, text = read_text(path)
+    parse = parse_board if looks_like_board(text) else parse_record
+    return parse(text, name, ruleset=ruleset, overrides=tuple(sets or ()), base_dir=base_dir_of(path))
+
+
+def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None, doc: dict | None = None):
+    """`read_record_or_board` for a single-file command; unusable input exits 2 with the message
+    (with --json, in `doc`)."""
+    refuse_directory(path, "this command takes one record or board file", doc)
     try:
-        name, text = read_text(path)
-        parse = parse_board if looks_like_board(text) else parse_record
-        return parse(text, name, ruleset=ruleset, overrides=tuple(sets or ()),
-                     base_dir=base_dir_of(path))
+        return read_record_or_board(path, ruleset, sets)
     except MedinaError as exc:
-        warn(exc.human())
-        raise typer.Exit(2 if exc.unusable else 1)
+        stop(exc.problems, 2 if exc.unusable else 1, doc)
 
 
 def write_output(path: str, text: str, source: str) -> None:
@@ -275,15 +332,20 @@ def report_problems(problems) -> None:
 
 
 def report_replay(outcome) -> None:
-    """A replay's errors, then its warnings (but `unfinished`: every command says where the game stands)."""
+    """A replay's errors, then its warnings."""
     report_problems(outcome.problems)
-    for problem in outcome.warnings:
-        if problem.code != "unfinished":
-            warn("warning: " + problem.human())
+    for problem in warnings_to_show(outcome):
+        warn("warning: " + problem.human())
 
 
-def load_or_exit(ref, overrides=(), *, base_dir=None):
-    """The ruleset `ref` (an id, a path or a loaded ruleset, then `overrides` applied), or exit 2 with a one-line message (unknown id, unreadable or invalid file)."""
+def warnings_to_show(outcome) -> list:
+    """A replay's warnings but `unfinished`: every command says where the game stands its own way."""
+    return [problem for problem in outcome.warnings if problem.code != "unfinished"]
+
+
+def load_or_exit(ref, overrides=(), *, base_dir=None, doc: dict | None = None):
+    """The ruleset `ref` (an id, a path or a loaded ruleset, then `overrides` applied), or exit 2 with its
+    errors (unknown id, unreadable or invalid file; with --json, in `doc`)."""
     from ..errors import MedinaError
     from ..rules.loader import load_ruleset
     try:
@@ -291,13 +353,12 @@ def load_or_exit(ref, overrides=(), *, base_dir=None):
     except MedinaError as exc:
         for problem in exc.problems:
             problem.file = problem.file or (ref if isinstance(ref, str) else ref.id)
-        warn(exc.human())
-        raise typer.Exit(2)
+        stop(exc.problems, 2, doc)
 
 
-def replay_to(record, to: int | None):
-    """Replay `record` through `to` turns (all: None), saying so when `to` is past its end."""
+def replay_to(record, to: int | None, *, quiet: bool = False):
+    """Replay `record` through `to` turns (all: None), saying so (unless `quiet`) when `to` is past its end."""
     from ..records.replay import replay
-    if to is not None and to > len(record.turns):
+    if to is not None and to > len(record.turns) and not quiet:
         warn(f"{record.file}: --to {to}: the record has {len(record.turns)} turns; showing where it ends")
     return replay(record, to_turn=to)

@@ -6,15 +6,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, SetOption, emit_json, load_or_exit, names_or_exit, refuse_directory, report_problems,
-                     say, warn)
+from .common import (JsonOption, SetOption, complete_rulesets, emit_json, load_or_exit, names_or_exit,
+                     refuse_directory, say, stop, warn, with_problems)
 
 
 def compare(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")],
     rulesets: Annotated[Optional[str], typer.Option(
-        "--rulesets", metavar="A,B,...", help="Rulesets to compare (ids or files, comma-separated; default: the "
-        "record's own, then every built-in edition for its player count; site profiles only when named).")] = None,
+        "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
+        help="Rulesets to compare (ids or files, comma-separated; default: the record's own, then every built-in "
+        "edition for its player count; site profiles only when named).")] = None,
     variants: Annotated[Optional[list[str]], typer.Option(
         "--variant", metavar="SPEC", help="A column of its own: SPEC is [LABEL:]ID,PARAM=VALUE,... (a ruleset id "
         "or file with overrides; quote it; commas inside brackets or braces stay in the value; see docs/format.md). "
@@ -43,16 +44,16 @@ def compare(
         raise typer.Exit(2)
     refs = names_or_exit(rulesets, "--rulesets") if rulesets is not None else None
     parsed_variants = [parse_variant(text) for text in variants or ()]
-    refuse_directory(file, "compare takes one record file")
+    doc = {"format": "medina-compare/1", "file": "<stdin>" if file == "-" else file, "players": [], "results": [],
+           "differences": None} if json_ else None
+    refuse_directory(file, "compare takes one record file", doc)
     try:
         name, text = read_text(file)
         record = parse_record(text, name, base_dir=base_dir_of(file))
     except MedinaError as exc:
-        warn(exc.human())
-        raise typer.Exit(2 if exc.unusable else 1)
+        stop(exc.problems, 2 if exc.unusable else 1, doc)
     if not record.players:
-        report_problems(record.problems.errors)  # says why the record cannot be read
-        raise typer.Exit(1)
+        stop(record.problems.errors, 1, doc)  # says why the record cannot be read
     overrides = tuple(set_ or ())
     if readings:
         _readings(record, overrides, json_)
@@ -60,7 +61,7 @@ def compare(
         refs = list(dict.fromkeys(refs))
     else:
         refs = [record.ruleset] if parsed_variants else default_rulesets(record)
-    loaded = [load_or_exit(ref, overrides) for ref in refs]  # an unusable ruleset or --set exits 2
+    loaded = [load_or_exit(ref, overrides, doc=doc) for ref in refs]  # an unusable ruleset or --set exits 2
     ids = [r.id for r in loaded]
     names = ids if len(set(ids)) == len(ids) else [ref if isinstance(ref, str) else r.source
                                                    for ref, r in zip(refs, loaded)]
@@ -69,10 +70,10 @@ def compare(
         if label in columns:
             warn(f"--variant {label!r}: another column has this name; give the variant a label of its own (LABEL:ID,...)")
             raise typer.Exit(2)
-        columns[label] = load_or_exit(load_or_exit(ref, overrides), changes)
+        columns[label] = load_or_exit(load_or_exit(ref, overrides, doc=doc), changes, doc=doc)
     comparison = compare_record(record, columns)
     if json_:
-        emit_json(comparison.to_json())
+        emit_json(with_problems(comparison.to_json(), []))
     else:
         _print(comparison)
     raise typer.Exit(0 if comparison.comparable else 1)

@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import check_suffix, load_or_exit, names_or_exit, refuse_directory, report_problems, say, warn
+from .common import (check_suffix, complete_ruleset, load_or_exit, names_or_exit, refuse_directory, report_problems,
+                     say, warn)
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 
@@ -15,7 +16,8 @@ RECORD_SUFFIXES = (".yaml", ".yml")
 def new_command(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The record file to write (.yaml).")],
     ruleset: Annotated[str, typer.Option(
-        "--ruleset", "-r", metavar="ID|PATH", help="The edition played: a built-in id or a ruleset YAML file.")],
+        "--ruleset", "-r", metavar="ID|PATH", autocompletion=complete_ruleset,
+        help="The edition played: a built-in id or a ruleset YAML file.")],
     players: Annotated[str, typer.Option(
         "--players", metavar="A,B,...", help="The players in seat order, comma-separated; the first starts.")],
     merchant: Annotated[str, typer.Option("--merchant", metavar="CELL", help="The start merchant's cell.")],

@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from .common import (RulesetOption, SetOption, ToOption, check_suffix, load_record_or_board, replay_to,
-                     report_problems, report_replay, warn, write_output)
+from .common import (RulesetOption, SetOption, ToOption, check_suffix, load_record_or_board, refuse_terminal,
+                     replay_to, report_problems, report_replay, warn, write_output)
 
 InputArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 or board/1 file, or - for stdin.")]
 
@@ -26,7 +26,7 @@ def render_command(
     file: InputArgument,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="PATH", show_default=False,
-        help="Write the picture to this .svg file (default: standard output).")] = "-",
+        help="Write the picture to this .svg file (default: standard output, unless it is a terminal).")] = "-",
     to: ToOption = None,
     legal: Annotated[bool, typer.Option("--legal", help="Mark the legal placements of the player to move.")] = False,
     last: Annotated[bool, typer.Option("--last", help="Mark the placements of the last turn shown.")] = False,
@@ -42,6 +42,7 @@ def render_command(
     from ..records.boardfile import Board
 
     check_suffix(output, (".svg",), "an SVG picture")
+    refuse_terminal(output, "an SVG picture", ".svg", "render")
     loaded = load_record_or_board(file, ruleset, set_)
     if isinstance(loaded, Board):
         if to is not None or legal or last:

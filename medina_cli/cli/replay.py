@@ -7,18 +7,31 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record,
-                     replay_to, report_replay, say, warn, write_output)
+                     replay_to, report_replay, say, stop, warn, warnings_to_show, with_problems, write_output)
 
 FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
 
 
-def _replayed(file: str, ruleset, set_, to):
-    record = load_record(file, ruleset, set_)
-    outcome = replay_to(record, to)
-    report_replay(outcome)
+def _replayed(file: str, ruleset, set_, to, doc: dict | None = None):
+    """The record replayed through `to` turns. Its problems go to stderr, unless --json gives `doc`
+    (the command's document, to print alone if the record cannot be replayed at all)."""
+    if doc is not None:
+        doc["file"] = "<stdin>" if file == "-" else file
+    record = load_record(file, ruleset, set_, doc)
+    outcome = replay_to(record, to, quiet=doc is not None)
+    if doc is None:
+        report_replay(outcome)
     if outcome.game is None:
-        raise typer.Exit(1)
+        if doc is None:
+            raise typer.Exit(1)  # its problems are already said
+        stop(outcome.problems, 1, doc)
     return record, outcome
+
+
+def _problems_of(outcome) -> dict:
+    """The errors and warnings of a replay for a --json document (`unfinished` apart: the document says
+    where the game stands)."""
+    return with_problems({}, outcome.problems, warnings_to_show(outcome))
 
 
 def replay_command(
@@ -30,9 +43,11 @@ def replay_command(
         "--final-board", help="Print the final position as a board/1 file (tiles filled in) instead.")] = False,
     output: Annotated[Optional[str], typer.Option(
         "--output", "-o", metavar="PATH", help="With --final-board: write the board to this file.")] = None,
+    json_: JsonOption = False,
     no_color: NoColorOption = False,
 ) -> None:
     """Replay a record: the event log turn by turn, then the board, the supplies and who is to move.
+    With --json, one document: the turns with their placements and events, then the position.
 
     Exit status: 0 valid, 1 invalid input (the log stops at the illegal turn), 2 unusable input or
     usage error.
@@ -45,9 +60,17 @@ def replay_command(
     if output is not None and not final_board:
         warn("-o/--output: goes only with --final-board")
         raise typer.Exit(2)
-    record, outcome = _replayed(file, ruleset, set_, to)
+    if json_ and final_board:
+        warn("--json: not with --final-board (which writes a board/1 file)")
+        raise typer.Exit(2)
+    doc = {"format": "medina-replay/1", "file": None, "ruleset": None, "players": [], "setup": None, "turns": [],
+           "position": None} if json_ else None
+    record, outcome = _replayed(file, ruleset, set_, to, doc)
     if final_board:
         _write_final_board(file, record, outcome, output)
+    if json_:
+        emit_json({**doc, **_replay_json(record, outcome), **_problems_of(outcome)})
+        raise typer.Exit(1 if outcome.problems else 0)
     game = outcome.game
     geo = game.geo
     say(f"{record.file}: {record.ruleset.id}, players {', '.join(record.players)}")
@@ -100,6 +123,41 @@ def replay_command(
     raise typer.Exit(1 if outcome.problems else 0)
 
 
+def _replay_json(record, outcome) -> dict:
+    """The medina-replay/1 fields of a replayed record: setup, turns with their placements and events,
+    and the position reached."""
+    game = outcome.game
+    geo = game.geo
+    entries = {entry.number: entry for entry in record.turns}
+    setup = {"merchant": geo.name(record.merchant), "well": None if record.well is None else geo.name(record.well),
+             "events": []}
+    turns = []
+    for number, events in outcome.turn_events:
+        if not number:
+            setup["events"] = [_event_json(e) for e in events]
+            continue
+        entry = entries[number]
+        turns.append({"turn": number, "player": entry.player, "line": entry.line,
+                      "placements": [a.kind if a.kind != "place" else f"{a.piece} {geo.name(a.cell)}"
+                                     for a in entry.actions],
+                      "events": [_event_json(e) for e in events]})
+    turn, placement = outcome.next_placement() or (None, None)
+    supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea_colour else {})}
+              for seat, name in enumerate(game.players)}
+    position = {"after_turn": outcome.turns_played, "placements_into_next_turn": outcome.partial,
+                "finished": game.finished, "to_move": None if game.finished else game.players[game.to_move],
+                "turn": turn, "placement": placement, "supply": supply}
+    return {"ruleset": record.ruleset.id, "players": record.players, "setup": setup, "turns": turns,
+            "position": position}
+
+
+def _event_json(event) -> dict:
+    """An event as JSON: its kind, player and sentence, then whatever fields its kind has."""
+    from dataclasses import fields
+    extra = {f.name: getattr(event, f.name) for f in fields(event) if f.name not in ("kind", "player", "text")}
+    return {"kind": event.kind, "player": event.player, "text": event.text, **extra}
+
+
 def _write_final_board(file: str, record, outcome, output: str | None) -> None:
     """The replayed position as board/1, on stdout or in OUT (never over the record itself)."""
     from ..records.boardfile import write_board
@@ -133,7 +191,9 @@ def moves(
     from ..errors import ordinal
     from ..render.text import colour_wanted, legend, render_board
 
-    record, outcome = _replayed(file, ruleset, set_, to)
+    doc = {"format": "medina-moves/1", "after_turn": None, "player": None, "turn": None, "placement": None,
+           "placements": [], "file": None} if json_ else None
+    record, outcome = _replayed(file, ruleset, set_, to, doc)
     game = outcome.game
     geo = game.geo
     player = None if game.to_move is None else game.players[game.to_move]
@@ -141,8 +201,8 @@ def moves(
     if json_:
         tokens = sorted(f"{piece} {geo.name(cell)}" for piece, cells in masks for cell in bits(cells))
         turn, placement = outcome.next_placement() or (None, None)
-        emit_json({"format": "medina-moves/1", "after_turn": outcome.turns_played, "player": player,
-                   "turn": turn, "placement": placement, "placements": tokens})
+        emit_json({**doc, "after_turn": outcome.turns_played, "player": player, "turn": turn, "placement": placement,
+                   "placements": tokens, **_problems_of(outcome)})
         raise typer.Exit(1 if outcome.problems else 0)
     where = outcome.position_words()
     if outcome.errors:

@@ -6,13 +6,15 @@ from typing import Annotated
 
 import typer
 
-from .common import Command, JsonOption, SetOption, emit_json, load_or_exit, say, warn
+from .common import (Command, JsonOption, SetOption, complete_ruleset, emit_json, load_or_exit, say, stop,
+                     with_problems)
 
 app = typer.Typer(help="The rule editions: list them, show one resolved, compare them, list the parameters.\n\n"
                   "Exit status: 0 done, 2 an unknown, unreadable or invalid ruleset, or another usage error.",
                   no_args_is_help=True)
 
-RefArgument = Annotated[str, typer.Argument(metavar="ID|PATH", help="A built-in ruleset id or a ruleset YAML file.")]
+RefArgument = Annotated[str, typer.Argument(metavar="ID|PATH", autocompletion=complete_ruleset,
+                                            help="A built-in ruleset id or a ruleset YAML file.")]
 IDENTITY = ("medina", "id", "title", "extends", "sources")  # what a ruleset is called, not how it plays
 ABSENT = object()
 
@@ -92,7 +94,8 @@ def show(ref: RefArgument, set_: SetOption = None) -> None:
 
 @app.command("diff", cls=Command)
 def diff(
-    refs: Annotated[list[str], typer.Argument(metavar="A B [C...]", help="Two or more ruleset ids or files.")],
+    refs: Annotated[list[str], typer.Argument(metavar="A B [C...]", autocompletion=complete_ruleset,
+                                              help="Two or more ruleset ids or files.")],
     json_: JsonOption = False,
 ) -> None:
     """A table of every parameter that differs between rulesets, values side by side.
@@ -103,11 +106,13 @@ def diff(
 
     from ..rules.schema import SCHEMA
 
+    doc = {"format": "medina-rules-diff/1", "rulesets": refs, "differences": []} if json_ else None
     if len(refs) < 2:
+        from ..errors import Problem
         from ..rules.loader import builtin_ids
-        warn(f"medina rules diff: needs at least two rulesets (ids or files); built-in ids: {', '.join(builtin_ids())}")
-        raise typer.Exit(2)
-    rulesets = [load_or_exit(ref) for ref in refs]
+        stop([Problem("usage", f"needs at least two rulesets (ids or files); built-in ids: {', '.join(builtin_ids())}",
+                      file="medina rules diff")], 2, doc)
+    rulesets = [load_or_exit(ref, doc=doc) for ref in refs]
     ids = [r.id for r in rulesets]
     names = ids if len(set(ids)) == len(ids) else refs
     flat = [flatten(r.params) for r in rulesets]
@@ -117,9 +122,9 @@ def diff(
     differing = [(path, [table.get(path, ABSENT) for table in flat]) for path in paths]
     differing = [(path, values) for path, values in differing if len(set(map(flow, values))) > 1]
     if json_:
-        emit_json({"format": "medina-rules-diff/1", "rulesets": names, "differences": [
+        emit_json(with_problems({**doc, "rulesets": names, "differences": [
             {"parameter": path, "values": [None if v is ABSENT else v for v in values]}
-            for path, values in differing]})
+            for path, values in differing]}, []))
         return
     if not differing:
         say(f"{' and '.join(names)}: no parameter differs")

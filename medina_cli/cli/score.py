@@ -2,57 +2,130 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
 
-from ..errors import in_words
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record_or_board,
-                     replay_to, report_problems, report_replay, say, warn)
+from ..errors import Problem, in_words
+from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, expand_inputs,
+                     read_record_or_board, replay_to, report_problems, say, stop, warn,
+                     warnings_to_show, with_problems)
 
 
 def score(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A record/1 or board/1 file, or - for stdin.")],
+    files: Annotated[list[str], typer.Argument(
+        metavar="FILE...", help="Record/1 or board/1 files, directories (every record and board below them but "
+        "hidden ones and rulesets), or - for stdin.")],
     to: ToOption = None,
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,
     no_color: NoColorOption = False,
 ) -> None:
-    """Score a recorded game (final scores, or the standings where it stops) or a finished board.
+    """Score recorded games (final scores, or the standings where a record stops) and finished boards.
+    With more than one game, a table of standings per player name follows (games, wins, shared wins,
+    points) over the valid, finished games.
 
-    Exit status: 0 valid, 1 invalid input (an illegal placement, a wrong claimed result, a bad board),
-    2 unusable input or usage error.
+    Exit status: 0 all valid, 1 some input invalid (an illegal placement, a wrong claimed result, a bad
+    board), 2 unusable input or usage error.
     """
+    from ..engine.scoring import standings
+
+    many = len(files) > 1 or any(path != "-" and os.path.isdir(path) for path in files)
+    paths = expand_inputs(files, boards=True)
+    list_doc = {"format": "medina-scores/1", "games": [], "standings": []}
+    if not paths:
+        stop([Problem("usage", "no record or board files (*.yaml, *.yml, *.sgf) found", file=", ".join(files))], 2,
+             list_doc if json_ else None)
+    games, status = [], 0
+    for path in paths:
+        game = _score_one(path, "<stdin>" if path == "-" else path, to, ruleset, set_)
+        if game.usage:  # a bad --ruleset, --set or --to: the same for every file
+            stop(game.errors, 2, ({**list_doc, "games": [g.doc for g in games]} if many else game.doc) if json_
+                 else None)
+        games.append(game)
+        status = max(status, game.status)
+        if not json_:
+            if many and len(games) > 1:
+                say()
+            game.show(no_color)
+    counted = [g.sheet for g in games if g.counts]
+    table = standings(counted)
+    if json_:
+        emit_json({**list_doc, "games": [g.doc for g in games], "standings": table} if many else games[0].doc)
+    elif len(games) > 1:
+        say()
+        _print_standings(table, len(counted), [g.name for g in games if not g.counts])
+    raise typer.Exit(status)
+
+
+class ScoredGame:
+    """One file of `score`: its sheet (or why there is none), its document, its exit status."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.sheet = self.position = self.state = None
+        self.errors, self.warnings, self.status, self.usage = [], [], 0, False
+        self.counts = False  # valid and finished: it counts in the standings
+
+    @property
+    def doc(self) -> dict:
+        base = self.sheet.to_json() if self.sheet else {
+            "format": "medina-score/1", "ruleset": None, "finished": False, "players": [], "undetermined": [],
+            "winners": []}
+        return with_problems({**base, "file": self.name}, self.errors, self.warnings)
+
+    def show(self, no_color: bool) -> None:
+        report_problems(self.errors)
+        for problem in self.warnings:
+            warn("warning: " + problem.human())
+        if self.sheet is not None:
+            _print_sheet(self.name, self.position, self.sheet, self.state, no_color)
+
+
+def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
     from ..engine.scoring import score_game
+    from ..errors import MedinaError
     from ..records.boardfile import Board, score_board
 
-    source = load_record_or_board(file, ruleset, set_)
-    name = source.file
-    is_board = isinstance(source, Board)
-    if is_board:
+    game = ScoredGame(name)
+    try:
+        source = read_record_or_board(path, ruleset, set_)
+    except MedinaError as exc:
+        game.errors, game.status, game.usage = exc.problems, 2 if exc.unusable else 1, exc.usage
+        return game
+    game.name = source.file
+    if isinstance(source, Board):
         if to is not None:
-            warn(f"{name}: --to applies to records, not to a board")
-            raise typer.Exit(2)
-        position = source
-        report_problems(position.problems.errors)
-        if position.problems.errors:
-            raise typer.Exit(1)
-        sheet, problems, state = score_board(position), [], "finished board"
-    else:
-        outcome = replay_to(source, to)
-        problems = outcome.problems
-        report_replay(outcome)
-        if outcome.game is None:
-            raise typer.Exit(1)
-        position = outcome.game
-        sheet, state = score_game(position), _record_state(outcome)
-        sheet.finished = outcome.finished
-    if json_:
-        emit_json(sheet.to_json())
-    else:
-        _print_sheet(name, position, sheet, state, no_color)
-    raise typer.Exit(1 if problems else 0)
+            game.errors, game.status, game.usage = [Problem("usage", "--to applies to records, not to a board",
+                                                            file=source.file)], 2, True
+            return game
+        game.errors = source.problems.errors
+        if game.errors:
+            game.status = 1
+            return game
+        game.sheet, game.position, game.state, game.counts = score_board(source), source, "finished board", True
+        return game
+    outcome = replay_to(source, to)
+    game.errors = outcome.problems
+    game.warnings = warnings_to_show(outcome)
+    game.status = 1 if game.errors else 0
+    if outcome.game is not None:
+        game.position, game.sheet, game.state = outcome.game, score_game(outcome.game), _record_state(outcome)
+        game.sheet.finished = outcome.finished
+        game.counts = outcome.finished and not game.errors
+    return game
+
+
+def _print_standings(table: list[dict], counted: int, left_out: list[str]) -> None:
+    from tabulate import tabulate
+
+    say(f"Standings over {counted} game{'s' if counted != 1 else ''}"
+        + (f" (left out, invalid or unfinished: {', '.join(left_out)})" if left_out else "") + ":")
+    if table:
+        say(tabulate([[r["player"], r["games"], r["wins"], r["shared_wins"], r["points"]] for r in table],
+                     headers=["player", "games", "wins", "shared wins", "points"], tablefmt="simple"))
 
 
 def _record_state(outcome) -> str:

@@ -7,15 +7,18 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import JsonOption, SetOption, emit_json, load_or_exit, names_or_exit, say, warn, whole_number
+from .common import (JsonOption, SetOption, complete_ruleset, complete_rulesets, emit_json, load_or_exit, names_or_exit,
+                     say, warn, whole_number)
 
 
 def simulate_command(
     ruleset: Annotated[Optional[str], typer.Option(
-        "--ruleset", "-r", metavar="ID|PATH", help="The ruleset to play (a built-in id or a ruleset YAML file). "
+        "--ruleset", "-r", metavar="ID|PATH", autocompletion=complete_ruleset,
+        help="The ruleset to play (a built-in id or a ruleset YAML file). "
         "Give this or --rulesets.")] = None,
     rulesets: Annotated[Optional[str], typer.Option(
-        "--rulesets", metavar="A,B,...", help="Several rulesets, comma-separated: the same seeds under each, "
+        "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
+        help="Several rulesets, comma-separated: the same seeds under each, "
         "statistics side by side. Give this or --ruleset.")] = None,
     set_: SetOption = None,
     players: Annotated[int, typer.Option("--players", "-p", metavar="N", parser=whole_number(1),

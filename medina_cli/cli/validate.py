@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import JsonOption, RulesetOption, SetOption, emit_json, expand_inputs, say
+from .common import JsonOption, RulesetOption, SetOption, emit_json, expand_inputs, say, stop
 
 
 def validate(
@@ -26,17 +26,16 @@ def validate(
     from ..records.replay import replay
 
     results, status = [], 0
+    doc = {"format": "medina-validate/1", "results": results} if json_ else None
     paths = expand_inputs(files)
     if not paths:
-        say(f"{', '.join(files)}: no record files (*.yaml, *.yml, *.sgf) found")
-        raise typer.Exit(2)
+        stop([Problem("usage", "no record files (*.yaml, *.yml, *.sgf) found", file=", ".join(files))], 2, doc)
     for path in paths:
         try:
             record = read_record(path, ruleset=ruleset, overrides=tuple(set_ or ()))
         except MedinaError as exc:
-            if exc.usage:
-                say(exc.human())
-                raise typer.Exit(2)
+            if exc.usage:  # a bad --ruleset or --set: the same for every file
+                stop(exc.problems, 2, doc)
             name = "<stdin>" if path == "-" else path
             results.append({"file": name, "ruleset": None, "valid": False, "finished": False,
                             "errors": [problem.to_json() for problem in exc.problems], "warnings": []})

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import RulesetOption, SetOption, check_suffix, load_record, report_replay, write_output
+from .common import RulesetOption, SetOption, check_suffix, load_record, refuse_terminal, report_replay, write_output
 from .replay import FileArgument
 
 
@@ -14,7 +14,8 @@ def view_command(
     file: FileArgument,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="PATH", show_default=False,
-        help="Write the page to this .html or .htm file (default: standard output).")] = "-",
+        help="Write the page to this .html or .htm file (default: standard output, unless it is a "
+        "terminal).")] = "-",
     ruleset: RulesetOption = None,
     set_: SetOption = None,
 ) -> None:
@@ -29,6 +30,7 @@ def view_command(
     from ..render.html import viewer_html
 
     check_suffix(output, (".html", ".htm"), "an HTML page")
+    refuse_terminal(output, "an HTML page", ".html", "view")
     record = load_record(file, ruleset, set_)
     outcome = replay(record)
     report_replay(outcome)

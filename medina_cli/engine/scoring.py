@@ -137,3 +137,18 @@ def score_game(game) -> ScoreSheet:
     return score_position(
         game.rules, game.geo, game.players, game.palaces, game.merchants, game.walls, game.well_bonus_cells,
         *tile_holders(game), finished=game.finished)
+
+
+def standings(sheets: list[ScoreSheet]) -> list[dict]:
+    """Per player name over several games: games played, wins alone, shared wins and points; the most
+    wins first, then shared wins, then points."""
+    table: dict[str, dict] = {}
+    for sheet in sheets:
+        for player in sheet.players:
+            row = table.setdefault(player.name, {"player": player.name, "games": 0, "wins": 0, "shared_wins": 0,
+                                                 "points": 0})
+            row["games"] += 1
+            row["points"] += player.total
+            if player.name in sheet.winners:
+                row["wins" if len(sheet.winners) == 1 else "shared_wins"] += 1
+    return sorted(table.values(), key=lambda r: (-r["wins"], -r["shared_wins"], -r["points"], r["player"]))
