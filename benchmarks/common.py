@@ -37,6 +37,16 @@ def best_wall_time(args: list[str], repeats: int) -> float:
 
 def write_games(out_dir: Path, games: int, seed: int) -> int:
     """Simulate `games` 4-player original-2001 games into `out_dir`; returns their placements."""
-    from medina_cli.simulate import simulate
-    summaries = simulate("original-2001", 4, games, seed, jobs=2, out_dir=str(out_dir))
-    return sum(s.placements for s in summaries)
+    from medina_cli.rules.loader import load_ruleset
+    from medina_cli.study.folder import StudyFolder, options_of
+    from medina_cli.study.runner import Part, Study, run_study
+
+    ruleset = load_ruleset("original-2001")
+    study = Study((Part(ruleset.id, ruleset.for_players(4), ruleset.id),), games, seed)
+    folder = StudyFolder(out_dir, study)
+    folder.start(options_of(study, 4, [ruleset.params]))
+    placements = 0
+    for game in run_study(study, jobs=2):
+        folder.write(game)
+        placements += game.summary.placements
+    return placements

@@ -126,8 +126,8 @@ def test_bad_variants_and_readings_are_usage_errors(game, args, words):
 # --- simulate --readings --------------------------------------------------------------------------
 
 def test_wilson_interval():
-    from medina_cli.simulate import wilson_interval
-    assert wilson_interval(0, 0) == (0.0, 1.0)
+    from medina_cli.study.stats import wilson_interval
+    assert wilson_interval(0, 0) is None
     low, high = wilson_interval(0, 10)
     assert low == 0.0 and round(high, 4) == 0.2775
     assert tuple(round(x, 4) for x in wilson_interval(5, 10)) == (0.2366, 0.7634)
@@ -136,12 +136,13 @@ def test_wilson_interval():
 
 def test_each_simulated_game_counts_as_compare_readings_judges_its_record():
     from medina_cli.compare import sweep_readings
-    from medina_cli.simulate import play_one, readings_chunk
+    from medina_cli.study.games import play_one
+    from medina_cli.study.readings import readings_chunk
 
     rules = load_ruleset("second-edition-2014").for_players(3)
     per_game = readings_chunk(("second-edition-2014", (), 3, 7, 0, 4))
     for index, effects in enumerate(per_game):
-        _, text = play_one(rules, "second-edition-2014", 7, index, with_record=True)
+        _, text = play_one(rules, 7, index, record_ref="second-edition-2014")
         sweep = sweep_readings(parse_record(text, f"game-{index}.yaml"))
         assert effects == [(r.changes_winner, r.changes_scores, not r.outcome.comparable,
                             r.outcome.comparable and not r.outcome.game.finished) for r in sweep.readings]

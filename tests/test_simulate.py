@@ -17,8 +17,10 @@ from medina_cli.engine.scoring import score_game
 from medina_cli.records.record import parse_record
 from medina_cli.records.replay import replay
 from medina_cli.rules.loader import load_ruleset
-from medina_cli.simulate import (PER_GAME, SOURCES, Statistics, game_rng, play_one, player_names, record_name,
-                                 simulate)
+from medina_cli.study.folder import StudyFolder, options_of, record_name
+from medina_cli.study.games import PER_GAME, SOURCES, GameSummary, game_rng, play_one, player_names
+from medina_cli.study.results import Statistics
+from medina_cli.study.runner import Part, Study, run_study
 
 MEDINA = Path(sys.executable).with_name("medina")
 COMBINATIONS = [(edition, n) for edition in EDITIONS for n in load_ruleset(edition).player_counts]
@@ -28,7 +30,7 @@ COMBINATIONS = [(edition, n) for edition in EDITIONS for n in load_ruleset(editi
 def test_simulated_games_round_trip(edition, players):
     rules = rules_for(edition, players)
     for index in range(3):
-        summary, text = play_one(rules, edition, seed=7, index=index, with_record=True)
+        summary, text = play_one(rules, seed=7, index=index, record_ref=edition)
         game, _ = play_random_game(rules, player_names(players), game_rng(7, index))
         record = parse_record(text, f"sim-{index}.yaml")
         outcome = replay(record)
@@ -39,22 +41,38 @@ def test_simulated_games_round_trip(edition, players):
         assert len(record.turns) == summary.turns
 
 
+def study_of(ref, players, games, seed, overrides=(), record_ref=None):
+    ruleset = load_ruleset(ref, overrides)
+    return Study((Part(ruleset.id, ruleset.for_players(players), record_ref),), games, seed)
+
+
+def simulate(ref, players, games, seed, overrides=(), jobs=1):
+    """The summaries of a study's games in game order."""
+    finished = sorted(run_study(study_of(ref, players, games, seed, overrides), jobs=jobs), key=lambda g: g.index)
+    assert [g.index for g in finished] == list(range(games))
+    return [g.summary for g in finished]
+
+
 def test_seed_gives_the_same_games_with_one_and_two_jobs(tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
-    one.mkdir(), two.mkdir()
-    first = simulate("second-edition-2014", 3, 12, seed=5, jobs=1, out_dir=str(one))
-    second = simulate("second-edition-2014", 3, 12, seed=5, jobs=2, out_dir=str(two))
-    assert first == second
-    names = sorted(p.name for p in one.iterdir())
+    for folder, jobs in ((one, 1), (two, 2)):
+        study = study_of("second-edition-2014", 3, 12, 5, record_ref="second-edition-2014")
+        out = StudyFolder(folder, study)
+        out.start(options_of(study, 3, [{}]))
+        for game in run_study(study, jobs=jobs):
+            out.write(game)
+    names = sorted(p.name for p in one.iterdir() if p.is_file())
     assert names == [record_name("second-edition-2014", i, 12) for i in range(12)]
-    assert names == sorted(p.name for p in two.iterdir())
+    assert names == sorted(p.name for p in two.iterdir() if p.is_file())
     for name in names:
         assert (one / name).read_text() == (two / name).read_text()
+    assert sorted(one.glob(".study/*")) != [] and \
+        [p.read_text() for p in sorted(one.glob(".study/*"))] == [p.read_text() for p in sorted(two.glob(".study/*"))]
 
 
 def test_seeds_and_indices_give_different_games():
     rules = rules_for("original-2001", 4)
-    texts = {play_one(rules, "original-2001", seed, index, with_record=True)[1].split("turns:")[1]
+    texts = {play_one(rules, seed, index, record_ref="original-2001")[1].split("turns:")[1]
              for seed in (1, 2) for index in (0, 1)}
     assert len(texts) == 4
 
@@ -62,7 +80,7 @@ def test_seeds_and_indices_give_different_games():
 def test_summary_counts_what_the_game_holds():
     rules = rules_for("bsw-dm-2003", 4)
     for index in range(4):
-        summary, _ = play_one(rules, "bsw-dm-2003", seed=3, index=index)
+        summary, _ = play_one(rules, seed=3, index=index)
         # watch the tiles placement by placement: a transfer is a tile leaving the palace (palace tiles)
         # or the player (tower tiles) that held it
         holders, transfers = {}, [0]
@@ -84,7 +102,6 @@ def test_summary_counts_what_the_game_holds():
 
 
 def test_statistics_of_known_summaries():
-    from medina_cli.simulate import GameSummary
     zero = dict.fromkeys(PER_GAME, 0)
     summaries = [
         GameSummary([10, 20, 30], [2], {**dict.fromkeys(SOURCES, 0), "walls": 60}, 40, 80, {**zero, "passes": 2}),
@@ -121,7 +138,7 @@ def test_cli_json_side_by_side_and_records_validate(tmp_path):
         assert sum(result["seat_wins"]) == pytest.approx(1, abs=1e-3)
         assert set(result["per_game"]) == {"tile_transfers", "passes", "colour_retirements", "forced_roofs"}
     assert doc["rulesets"][0]["point_shares"]["well"] == 0 < doc["rulesets"][1]["point_shares"]["well"]
-    assert len(list(tmp_path.iterdir())) == 12
+    assert len(list(tmp_path.glob("*.yaml"))) == len(list(tmp_path.glob(".study/*-*.json"))) == 12
     code, out, _ = medina("validate", tmp_path)
     assert code == 0 and out.count("valid (finished") == 12
 

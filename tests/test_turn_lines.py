@@ -11,7 +11,7 @@ from conftest import EXAMPLES
 from medina_cli.errors import MedinaError
 from medina_cli.records.record import _parse_turn_lines, parse_record
 from medina_cli.rules.loader import load_ruleset
-from medina_cli.simulate import play_one
+from medina_cli.study.games import play_one
 from medina_cli.yamlio import parse_yaml
 
 EXAMPLE_TEXTS = {path.name: path.read_text(encoding="utf-8") for path in sorted(EXAMPLES.glob("*.yaml"))}
@@ -25,7 +25,7 @@ def yaml_reading(text: str):
 
 
 def simulated_text(ruleset: str, players: int, index: int) -> str:
-    return play_one(load_ruleset(ruleset).for_players(players), ruleset, 7, index, with_record=True)[1]
+    return play_one(load_ruleset(ruleset).for_players(players), 7, index, record_ref=ruleset)[1]
 
 
 WRITTEN = [EXAMPLE_TEXTS[name] for name in EXAMPLE_TEXTS] + [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import json
 import os
@@ -15,6 +14,7 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from ..errors import MedinaError
+from ..files import write_atomically
 
 
 class Command(TyperCommand):
@@ -306,24 +306,6 @@ def write_output(path: str, text: str, source: str) -> None:
         warn(f"{path}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(2)
     warn(f"wrote {path}")
-
-
-def write_atomically(target: Path, text: str) -> None:
-    """Write `text` to a temporary file beside `target`, then rename it over `target`: a reader never
-    sees half a file, and a failure leaves `target` as it was. Raises OSError."""
-    import tempfile
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~umask)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def report_problems(problems) -> None:

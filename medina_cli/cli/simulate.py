@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from typing import Annotated, Optional
 
 import typer
@@ -27,10 +28,17 @@ def simulate_command(
                                        help="Games per ruleset, at least 1.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")] = 1,
     out: Annotated[Optional[str], typer.Option(
-        "--out", "-o", metavar="DIR", help="Write every game as a record/1 file (with its result) into DIR "
-        "(not with --set: a record cannot carry the overrides).")] = None,
+        "--out", "-o", metavar="DIR", help="Write every game as it finishes into DIR: a record/1 file (with its "
+        "result) and its statistics (not with --set: a record cannot carry the overrides).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Finish the study in --out DIR after an interruption: play only the games missing "
+        "there (the options must be the study's own).")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
-                                      help="Worker processes, at least 1 (the games do not depend on it).")] = 1,
+                                      help="Worker processes on this machine, at least 1, at most 4 per CPU "
+                                      "(the games do not depend on it).")] = 1,
+    scheduler: Annotated[Optional[str], typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Play the games on the Dask distributed cluster whose scheduler "
+        "is at ADDRESS (e.g. tcp://10.0.0.5:8786); needs `pip install 'medina-cli[cluster]'`.")] = None,
     readings: Annotated[bool, typer.Option(
         "--readings", help="Replay every game under each other reading of the ruleset's open rule points "
         "(medina rules params lists them) and count how often it changes the winner, with a 95% interval; "
@@ -43,27 +51,33 @@ def simulate_command(
     Each placement is drawn uniformly among the legal placements of the player to move; a tea tile
     is used at random where allowed. Prints winning and losing scores, where the points come from,
     game length, win rate per seat, and tile transfers, passes, colour retirements and forced roofs
-    per game.
+    per game, each with its 95% confidence interval; beside the first ruleset, a figure that differs
+    from it significantly is marked with *. The games depend only on the seed: the same document
+    comes from --jobs, --scheduler, or a study interrupted and finished with --resume.
 
-    Exit status: 0 done, 2 usage error (no or unknown ruleset, unsupported player count, unusable --out).
+    Exit status: 0 done, 2 usage error (no or unknown ruleset, unsupported player count, unusable --out,
+    a --resume whose options differ, a lost cluster), 130 interrupted (finished games stay in --out).
     """
-    from ..simulate import Statistics, simulate
+    from ..study.runner import StudyError, job_limit
 
     if ruleset is None and rulesets is None:
-        warn("medina simulate: needs --ruleset ID or --rulesets A,B,... (one of them)")
-        raise typer.Exit(2)
+        _usage("medina simulate: needs --ruleset ID or --rulesets A,B,... (one of them)")
     if ruleset is not None and rulesets is not None:
-        warn("medina simulate: give either --ruleset ID or --rulesets A,B,..., not both")
-        raise typer.Exit(2)
+        _usage("medina simulate: give either --ruleset ID or --rulesets A,B,..., not both")
     if out is not None and set_:
-        warn("--out cannot go with --set: a record/1 file names its ruleset but cannot carry --set overrides, so "
-             "the records would not validate; write the overrides into a ruleset file (extends: ID) and give it "
-             "with --ruleset")
-        raise typer.Exit(2)
-    if readings and (ruleset is None or out is not None):
-        warn("--readings goes with --ruleset ID (one ruleset, against its own open readings), not with "
-             "--rulesets or --out")
-        raise typer.Exit(2)
+        _usage("--out cannot go with --set: a record/1 file names its ruleset but cannot carry --set overrides, so "
+               "the records would not validate; write the overrides into a ruleset file (extends: ID) and give it "
+               "with --ruleset")
+    if resume and out is None:
+        _usage("--resume needs --out DIR: the folder of the study to finish")
+    if scheduler is not None and jobs != 1:
+        _usage("give either --jobs N (processes on this machine) or --scheduler ADDRESS (a cluster), not both")
+    if jobs > job_limit():
+        warn(f"--jobs {jobs} is more than 4 per CPU: using {job_limit()}")
+        jobs = job_limit()
+    if readings and (ruleset is None or out is not None or resume or scheduler is not None):
+        _usage("--readings goes with --ruleset ID (one ruleset, against its own open readings), not with "
+               "--rulesets, --out, --resume or --scheduler")
     refs = [ruleset] if ruleset is not None else names_or_exit(rulesets, "--rulesets")
     overrides = tuple(set_ or ())
     loaded = []
@@ -71,104 +85,194 @@ def simulate_command(
         loaded.append(load_or_exit(ref, overrides))
         if players not in loaded[-1].player_counts:
             from ..errors import in_words
-            warn(f"{ref} is for {in_words(loaded[-1].player_counts)} players, not {players}")
-            raise typer.Exit(2)
+            _usage(f"{ref} is for {in_words(loaded[-1].player_counts)} players, not {players}")
     if readings:
         _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, json_)
         return
-    out_dir = _prepare_out(out, [r.id for r in loaded]) if out is not None else None
-    results = []
-    for ref, loaded_ruleset in zip(refs, loaded):
-        progress = Progress(f"{loaded_ruleset.id}", games) if sys.stderr.isatty() else None
-        try:
-            summaries = simulate(ref, players, games, seed, overrides=overrides, jobs=jobs, out_dir=out_dir,
-                                 progress=progress.update if progress else None)
-        except OSError as exc:  # writing a record failed (disk full, permissions)
-            warn(f"{exc.filename or out}: cannot write: {exc.strerror or exc}")
-            raise typer.Exit(2)
-        if progress:
-            progress.done()
-        results.append(Statistics.of(loaded_ruleset.id, players, summaries))
-    if out_dir is not None:
-        warn(f"wrote {games * len(refs)} records to {out_dir}")
+    study, folder = _study(refs, loaded, players, games, seed, out, resume)
+    if scheduler is not None:  # Dask's own log lines stay off the terminal unless asked for
+        import os
+        os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
+    progress = Progress(games * len(refs), sys.stderr.isatty())
+    try:
+        from ..study.simulate import simulate
+        results = simulate(study, players, jobs=jobs, scheduler=scheduler, folder=folder, progress=progress)
+    except StudyError as exc:
+        progress.clear()
+        warn(f"{exc}{_kept(folder, progress)}")
+        raise typer.Exit(2)
+    except OSError as exc:  # writing a record failed (disk full, permissions)
+        progress.clear()
+        warn(f"{exc.filename or out}: cannot write: {exc.strerror or exc}")
+        raise typer.Exit(2)
+    except KeyboardInterrupt:
+        progress.clear()
+        warn(f"interrupted{_kept(folder, progress)}")
+        raise typer.Exit(130)
+    progress.clear()
+    if folder is not None:
+        warn(f"wrote {progress.finished - progress.first} records to {out}"
+             + (f" ({progress.first} were there already)" if progress.first else ""))
     if json_:
+        from ..study.results import comparison_json
         emit_json({"format": "medina-simulate/1", "players": players, "games": games, "seed": seed,
-                   "overrides": list(overrides), "rulesets": [r.to_json() for r in results]})
+                   "overrides": list(overrides), "rulesets": [r.to_json() for r in results],
+                   **comparison_json(results)})
     else:
         say(render_statistics(results, players, games, seed, overrides))
 
 
-def _prepare_out(out: str, ruleset_ids: list[str]) -> str:
-    """Create the output directory; unusable (a file, no permission) exits 2."""
+DASK_LOGGERS = ("distributed", "distributed.client", "distributed.gc")  # those Dask's defaults give a level
+
+
+def _usage(message: str):
+    warn(message)
+    raise typer.Exit(2)
+
+
+def _kept(folder, progress) -> str:
+    if folder is None:
+        return ""
+    return (f": {progress.finished} of {progress.total} games are finished in {folder.path}; the same command "
+            "with --resume plays the rest")
+
+
+def _study(refs, loaded, players, games, seed, out, resume):
+    """The study, and its output folder (started or resumed) when --out is given."""
     from pathlib import Path
 
-    if len(set(ruleset_ids)) != len(ruleset_ids):
-        warn("--out: two of the rulesets have the same id, so their records would overwrite each other")
-        raise typer.Exit(2)
+    from ..study.folder import StudyFolder, options_of
+    from ..study.runner import Part, Study, StudyError
+
+    rules = [r.for_players(players) for r in loaded]
+    if out is None:
+        return Study(tuple(Part(r.id, rule) for r, rule in zip(loaded, rules)), games, seed), None
+    if len({r.id for r in loaded}) != len(loaded):
+        _usage("--out: two of the rulesets have the same id, so their records would overwrite each other")
     try:
         Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        warn(f"{out}: cannot create the output directory: {exc.strerror or exc}")
-        raise typer.Exit(2)
-    return out
+        _usage(f"{out}: cannot create the output directory: {exc.strerror or exc}")
+    study = Study(tuple(Part(r.id, rule, record_ref(ref, out)) for ref, r, rule in zip(refs, loaded, rules)),
+                  games, seed)
+    folder = StudyFolder(out, study)
+    options = options_of(study, players, [r.params for r in loaded])
+    try:
+        folder.resume(options) if resume else folder.start(options)
+    except StudyError as exc:
+        _usage(str(exc))
+    return study, folder
+
+
+def record_ref(ref: str, out: str) -> str:
+    """How a record written into `out` names its ruleset: a built-in by its id, a file by its path from
+    `out` (records name rulesets from their own folder), so the folder can be shared."""
+    import os
+    from pathlib import Path
+
+    from ..rules.loader import is_path
+
+    if not is_path(ref):
+        return ref
+    return Path(os.path.relpath(Path(ref).resolve(), Path(out).resolve())).as_posix()
 
 
 class Progress:
-    """A one-line progress bar on stderr, redrawn in place."""
+    """Counts finished games; on a terminal, a one-line bar on stderr redrawn in place: games done,
+    games per second (this run's) and the time left."""
 
     WIDTH = 30
 
-    def __init__(self, label: str, total: int):
-        self.label, self.total = label, total
+    def __init__(self, total: int, draw: bool):
+        self.total, self.draw = total, draw
+        self.first = self.finished = 0
+        self.started: float | None = None
+        self.drawn_at = 0.0
+        self.width = 0
 
-    def update(self, done: int) -> None:
-        filled = self.WIDTH * done // self.total
-        sys.stderr.write(f"\r{self.label}: [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{self.total} games")
+    def __call__(self, finished: int) -> None:
+        now = time.monotonic()
+        if self.started is None:
+            self.started, self.first = now, finished
+        self.finished = finished
+        if not self.draw or (now - self.drawn_at < 0.1 and finished < self.total):
+            return
+        self.drawn_at = now
+        filled = self.WIDTH * finished // self.total
+        line = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {finished}/{self.total} games"
+        elapsed = now - self.started
+        if finished > self.first and elapsed > 0:
+            rate = (finished - self.first) / elapsed
+            line += f", {rate:.0f} games/s, {_duration((self.total - finished) / rate)} left"
+        sys.stderr.write("\r" + line.ljust(self.width))
         sys.stderr.flush()
+        self.width = len(line)
 
-    def done(self) -> None:
-        sys.stderr.write("\r" + " " * (len(self.label) + self.WIDTH + 2 * len(str(self.total)) + 12) + "\r")
-        sys.stderr.flush()
+    def clear(self) -> None:
+        if self.draw and self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0
+
+
+def _duration(seconds: float) -> str:
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 def render_statistics(results, players: int, games: int, seed: int, overrides=()) -> str:
-    """The statistics as a table: one row per figure, one column per ruleset."""
+    """The statistics as a table: one row per figure, one column per ruleset, 95% intervals in
+    brackets; a * marks a figure that differs significantly from the first ruleset's."""
     from tabulate import tabulate
 
-    from ..simulate import PER_GAME, SOURCES
+    from ..study.games import PER_GAME, SOURCES
+    from ..study.results import key
 
-    def spread(s, digits=1):
-        return f"{s.mean:.{digits}f} ± {s.sd:.{digits}f}"
+    marked = [set()] + [set(r.differs_from(results[0])) for r in results[1:]]
+
+    def interval(bounds, digits, scale=1):
+        return "" if bounds is None else f" [{scale * bounds[0]:.{digits}f}, {scale * bounds[1]:.{digits}f}]"
+
+    def spread(figure, path):
+        return [f"{t.mean:.1f} ± {t.sd:.1f}{interval(t.interval, 1)}{'*' if path in marks else ''}"
+                for t, marks in zip((getattr(r, figure) for r in results), marked)]
 
     def percent(x):
         return f"{100 * x:.1f}%"
 
-    rows = [["winning score (mean ± sd)", *(spread(r.winning) for r in results)],
-            ["losing score (mean ± sd)", *(spread(r.losing) for r in results)]]
+    rows = [["winning score (mean ± sd)", *spread("winning", "scores.winning")],
+            ["losing score (mean ± sd)", *spread("losing", "scores.losing")]]
     rows += [[f"points from {source}", *(percent(r.point_shares[source]) for r in results)] for source in SOURCES]
-    rows += [["turns per game (mean ± sd)", *(spread(r.turns) for r in results)],
-             ["placements per game (mean ± sd)", *(spread(r.placements) for r in results)]]
-    rows += [[f"seat {seat + 1} wins", *(percent(r.seat_wins[seat]) for r in results)] for seat in range(players)]
-    rows += [[f"{name} per game", *(f"{r.per_game[name]:.2f}" for r in results)] for name in PER_GAME]
+    rows += [["turns per game (mean ± sd)", *spread("turns", "length.turns")],
+             ["placements per game (mean ± sd)", *spread("placements", "length.placements")]]
+    rows += [[f"seat {seat + 1} wins", *(percent(r.seat_wins[seat]) + interval(r.seat_win_intervals[seat], 1, 100)
+                                         + ("*" if f"seat_wins[{seat}]" in marks else "")
+                                         for r, marks in zip(results, marked))] for seat in range(players)]
+    rows += [[f"{name} per game", *(f"{r.happenings[name].mean:.2f}{interval(r.happenings[name].interval, 2)}"
+                                    + ("*" if f"per_game.{key(name)}" in marks else "")
+                                    for r, marks in zip(results, marked))] for name in PER_GAME]
     table = tabulate(rows, headers=["", *(r.ruleset for r in results)], tablefmt="simple",
                      colalign=("left", *("right" for _ in results)), disable_numparse=True)
     variant = f", with --set {', '.join(overrides)}" if overrides else ""
     heading = (f"{games} random game{'s' if games != 1 else ''} per ruleset{variant}, {players} players, seed {seed} "
-               "(every placement uniform among the legal ones; a shared win counts for each winner in part)")
-    return f"{heading}\n\n{table}"
+               "(every placement uniform among the legal ones; a shared win counts for each winner in part); "
+               "[95% confidence interval]")
+    footer = (f"\n\n* differs from {results[0].ruleset} at the 95% level (z test)"
+              if any(marked) else "")
+    return f"{heading}\n\n{table}{footer}"
 
 
 def _readings(ref: str, ruleset_id: str, players: int, games: int, seed: int, overrides, jobs: int, json_: bool) -> None:
     """How often each other reading of the ruleset's open rule points changes the simulated games."""
     from tabulate import tabulate
 
-    from ..simulate import simulate_readings, wilson_interval
+    from ..study.readings import simulate_readings
+    from ..study.stats import wilson_interval
 
-    progress = Progress(f"{ruleset_id} readings", games) if sys.stderr.isatty() else None
-    found = simulate_readings(ref, players, games, seed, overrides=overrides, jobs=jobs,
-                              progress=progress.update if progress else None)
-    if progress:
-        progress.done()
+    progress = Progress(games, sys.stderr.isatty())
+    found = simulate_readings(ref, players, games, seed, overrides=overrides, jobs=jobs, progress=progress)
+    progress.clear()
     if json_:
         emit_json({"format": "medina-simulate-readings/1", "ruleset": ruleset_id, "players": players, "games": games,
                    "seed": seed, "overrides": list(overrides), "readings": [f.to_json() for f in found]})

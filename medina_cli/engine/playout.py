@@ -41,11 +41,22 @@ class PlayedTurn:
     actions: list  # ("tea",) or (piece, cell)
 
 
-def play_random_game(rules, players: list[str], rng: random.Random, *, tea_chance: float = 0.5,
-                     on_placement=None, setup: tuple[int, int | None] | None = None) -> tuple[Game, list[PlayedTurn]]:
-    """Play one complete game from `setup` (start merchant, well; default: random cells);
-    `on_placement(game)` runs after every placement (for invariants)."""
-    merchant, well = setup or random_setup(rules, rng)
+def random_chooser(rng: random.Random, *, tea_chance: float = 0.5):
+    """Uniform random play: a tea tile with `tea_chance` where allowed, else a placement uniform among
+    the legal ones. Returns choose(game) -> ("tea",) or (piece, cell) for the player to move."""
+    def choose(game: Game) -> tuple:
+        if game.can_tea() and (not game.can_place(game.to_move) or rng.random() < tea_chance):
+            return ("tea",)
+        return random_placement(game, rng)
+    return choose
+
+
+def play_game(rules, players: list[str], choose, setup: tuple[int, int | None], *,
+              on_placement=None) -> tuple[Game, list[PlayedTurn]]:
+    """Play one complete game from `setup` (start merchant, well), each action of the player to move
+    chosen by `choose(game)` (("tea",) or (piece, cell)); `on_placement(game)` runs after every
+    placement (for invariants)."""
+    merchant, well = setup
     game = Game(rules, players, merchant, well)
     turns: list[PlayedTurn] = []
     while game.to_move is not None:
@@ -54,13 +65,21 @@ def play_random_game(rules, players: list[str], rng: random.Random, *, tea_chanc
         turns.append(turn)
         started = game.turns_started
         while game.to_move == seat and game.turns_started == started:
-            if game.can_tea() and (not game.can_place(seat) or rng.random() < tea_chance):
+            action = choose(game)
+            if action == ("tea",):
                 game.use_tea()
-                turn.actions.append(("tea",))
+                turn.actions.append(action)
                 continue
-            piece, cell = random_placement(game, rng)
-            game.play(piece, cell)
-            turn.actions.append((piece, cell))
+            game.play(*action)
+            turn.actions.append(action)
             if on_placement is not None:
                 on_placement(game)
     return game, turns
+
+
+def play_random_game(rules, players: list[str], rng: random.Random, *, tea_chance: float = 0.5,
+                     on_placement=None, setup: tuple[int, int | None] | None = None) -> tuple[Game, list[PlayedTurn]]:
+    """Play one complete game of uniform random play from `setup` (start merchant, well; default:
+    random cells); `on_placement(game)` runs after every placement (for invariants)."""
+    return play_game(rules, players, random_chooser(rng, tea_chance=tea_chance), setup or random_setup(rules, rng),
+                     on_placement=on_placement)

@@ -1,0 +1,109 @@
+"""One game of a study: its seed, who plays each seat, and the compact result a worker sends back.
+
+Game `i` of a study with seed `s` is played from its own generator seeded by (s, i), so a study
+gives the same games whatever runs them (one process, local workers, a cluster) and every ruleset
+of a comparison plays the same seeds.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..engine.playout import play_game, random_chooser, random_setup
+from ..engine.scoring import score_game
+from ..records.record import action_token, write_record
+
+SOURCES = ("palace pieces", "merchants", "walls", "palace tiles", "tower tiles", "well")
+COUNTED_EVENTS = {"pass": "passes", "retire": "colour retirements", "forced-roof": "forced roofs"}
+PER_GAME = ("tile transfers", *COUNTED_EVENTS.values())
+RANDOM = "random"  # the seat player of uniform random play
+
+
+@dataclass
+class GameSummary:
+    """What one finished game contributes to the statistics (small: workers send it back)."""
+
+    totals: list[int]  # by seat
+    winners: list[int]  # seats
+    points: dict[str, int]  # SOURCES -> points, all players together
+    turns: int
+    placements: int
+    counts: dict[str, int]  # PER_GAME -> how often it happened
+
+    def to_json(self) -> dict:
+        return {"totals": self.totals, "winners": self.winners, "points": self.points, "turns": self.turns,
+                "placements": self.placements, "counts": self.counts}
+
+    @classmethod
+    def from_json(cls, doc: dict) -> GameSummary:
+        return cls(**{key: doc[key] for key in ("totals", "winners", "points", "turns", "placements", "counts")})
+
+
+def player_names(count: int) -> list[str]:
+    return [f"P{seat}" for seat in range(1, count + 1)]
+
+
+def game_rng(seed: int, index: int) -> random.Random:
+    """The generator of game `index` (0-based) of a study with `seed`."""
+    return random.Random(f"medina-simulate/{seed}/{index}")
+
+
+def seat_chooser(spec: str, rng: random.Random):
+    """The player a seat spec names, as choose(game) -> ("tea",) or (piece, cell). Raises ValueError
+    for a spec it does not know."""
+    if spec == RANDOM:
+        return random_chooser(rng)
+    raise ValueError(f"unknown player {spec!r}")
+
+
+def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
+             record_ref: str | None = None) -> tuple[GameSummary, str | None]:
+    """Play game `index` of the study: `seats` names the player of each seat (empty: uniform random
+    play throughout); with `record_ref` (how the record names its ruleset) also its record/1 text."""
+    players = player_names(rules.players)
+    rng = game_rng(seed, index)
+    setup = random_setup(rules, rng)
+    if seats:
+        choosers = [seat_chooser(spec, rng) for spec in seats]
+
+        def choose(game):
+            return choosers[game.to_move](game)
+    else:
+        choose = random_chooser(rng)
+    game, turns = play_game(rules, players, choose, setup)
+    summary = summarize(game, len(turns))
+    if record_ref is None:
+        return summary, None
+    text = write_record(
+        ruleset_ref=record_ref, players=players, geo=game.geo, merchant=game.start_merchant, well=game.well,
+        turns=[(players[t.seat], [action_token(game.geo, a) for a in t.actions]) for t in turns],
+        result=dict(zip(players, summary.totals)),
+        meta={"event": f"medina simulate, seed {seed}, game {index + 1}"})
+    return summary, text
+
+
+def summarize(game, turns: int) -> GameSummary:
+    """The statistics of a finished game: its score sheet and what its events count."""
+    sheet = score_game(game)
+    colour_value = {c.name: c.value for c in game.rules.colours}
+    points = dict.fromkeys(SOURCES, 0)
+    for player in sheet.players:
+        for palace in player.palaces:
+            points["palace pieces"] += palace.buildings + palace.stables
+            points["merchants"] += palace.merchants
+            points["walls"] += palace.walls
+            points["well"] += palace.well
+        points["palace tiles"] += sum(colour_value[c] for c in player.palace_tiles)
+        points["tower tiles"] += sum(player.tower_tiles)
+    counts = dict.fromkeys(PER_GAME, 0)
+    for event in game.events:
+        if event.kind in COUNTED_EVENTS:
+            counts[COUNTED_EVENTS[event.kind]] += 1
+        elif event.kind in ("palace-tile", "tower-tile"):
+            counts["tile transfers"] += 1
+    # every tile event but the first for each tile moves a tile that somebody already held
+    held = sum(p is not None for p in (*game.palace_tile.values(), *game.tower_tile.values()))
+    counts["tile transfers"] -= held
+    return GameSummary([p.total for p in sheet.players], [game.players.index(w) for w in sheet.winners], points,
+                       turns, game.placements_made, counts)

@@ -1,0 +1,105 @@
+"""A study's statistics, accumulated game by game: scores, where the points come from, length, win
+rate per seat and per-game happenings, each mean with its 95% interval (win rates: Wilson)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .games import PER_GAME, SOURCES, GameSummary
+from .stats import LEVEL, Tally, means_differ, proportions_differ, rounded, wilson_interval
+
+
+class Statistics:
+    """The statistics of one ruleset's games; `add` each finished game, in any order."""
+
+    def __init__(self, ruleset: str, players: int):
+        self.ruleset = ruleset
+        self.games = 0
+        self.winning = Tally()  # the winner's score (the best total)
+        self.losing = Tally()  # every other player's score
+        self.points = dict.fromkeys(SOURCES, 0)
+        self.turns = Tally()
+        self.placements = Tally()
+        self.wins = [Fraction(0)] * players  # a shared win counts 1/k for each of the k winners
+        self.happenings = {name: Tally() for name in PER_GAME}
+
+    @classmethod
+    def of(cls, ruleset: str, players: int, summaries) -> Statistics:
+        statistics = cls(ruleset, players)
+        for summary in summaries:
+            statistics.add(summary)
+        return statistics
+
+    def add(self, s: GameSummary) -> None:
+        self.games += 1
+        self.winning.add(max(s.totals))
+        for seat, total in enumerate(s.totals):
+            if seat not in s.winners:
+                self.losing.add(total)
+        for source in SOURCES:
+            self.points[source] += s.points[source]
+        self.turns.add(s.turns)
+        self.placements.add(s.placements)
+        for seat in s.winners:
+            self.wins[seat] += Fraction(1, len(s.winners))
+        for name in PER_GAME:
+            self.happenings[name].add(s.counts[name])
+
+    @property
+    def point_shares(self) -> dict[str, float]:
+        """SOURCES -> share of all points scored."""
+        total = sum(self.points.values())
+        return {k: (v / total if total else 0.0) for k, v in self.points.items()}
+
+    @property
+    def seat_wins(self) -> list[float]:
+        """The share of games each seat won."""
+        return [float(w / self.games) if self.games else 0.0 for w in self.wins]
+
+    @property
+    def seat_win_intervals(self) -> list[tuple[float, float] | None]:
+        return [wilson_interval(float(w), self.games) for w in self.wins]
+
+    @property
+    def per_game(self) -> dict[str, float]:
+        """PER_GAME -> mean per game."""
+        return {name: tally.mean for name, tally in self.happenings.items()}
+
+    def figures(self) -> dict[str, Tally]:
+        """Every mean figure by its JSON path (for the significance marks)."""
+        return {"scores.winning": self.winning, "scores.losing": self.losing, "length.turns": self.turns,
+                "length.placements": self.placements,
+                **{f"per_game.{key(name)}": tally for name, tally in self.happenings.items()}}
+
+    def differs_from(self, other: Statistics) -> list[str]:
+        """The figures (JSON paths) in which these games differ from `other`'s at the 95% level."""
+        mine, theirs = self.figures(), other.figures()
+        marks = [path for path in mine if means_differ(mine[path], theirs[path])]
+        marks += [f"seat_wins[{seat}]" for seat, (a, b) in enumerate(zip(self.wins, other.wins))
+                  if proportions_differ(float(a), self.games, float(b), other.games)]
+        return marks
+
+    def to_json(self) -> dict:
+        return {
+            "ruleset": self.ruleset,
+            "games": self.games,
+            "scores": {"winning": self.winning.to_json(), "losing": self.losing.to_json()},
+            "point_shares": {key(k): round(v, 4) for k, v in self.point_shares.items()},
+            "length": {"turns": self.turns.to_json(), "placements": self.placements.to_json()},
+            "seat_wins": [round(w, 4) for w in self.seat_wins],
+            "seat_wins_ci95": [rounded(i, 4) for i in self.seat_win_intervals],
+            "per_game": {key(k): round(v, 3) for k, v in self.per_game.items()},
+            "per_game_ci95": {key(k): rounded(t.interval, 3) for k, t in self.happenings.items()},
+        }
+
+
+def key(name: str) -> str:
+    """A figure's name as a JSON key."""
+    return name.replace(" ", "_")
+
+
+def comparison_json(results: list[Statistics]) -> dict:
+    """Additions to the study document: the confidence level, and beside each ruleset after the first
+    the figures that differ significantly from the first's."""
+    return {"confidence": LEVEL,
+            "significant": {r.ruleset: r.differs_from(results[0]) for r in results[1:]}}

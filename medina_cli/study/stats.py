@@ -1,0 +1,88 @@
+"""Statistics over many games: exact running tallies and 95% confidence intervals.
+
+A tally keeps the count, sum and sum of squares exactly (whole numbers, or fractions for shared
+wins), so the figures do not depend on the order in which games are added: a study gives the same
+document whether its games finish in order, out of order, or across a resumed run.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+Z95 = 1.959963984540054  # the standard normal quantile of 0.975: two-sided 95%
+LEVEL = 0.95
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float] | None:
+    """The Wilson score interval of a proportion (`successes` may be fractional: shared wins);
+    None without trials."""
+    if trials == 0:
+        return None
+    p = successes / trials
+    spread = z * z / trials
+    centre = (p + spread / 2) / (1 + spread)
+    half = z / (1 + spread) * math.sqrt(p * (1 - p) / trials + spread / (4 * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(mean: float, sd: float, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """The normal-approximation interval of a mean: mean ± z·sd/√n; None below two values."""
+    if n < 2:
+        return None
+    half = z * sd / math.sqrt(n)
+    return mean - half, mean + half
+
+
+def means_differ(a: Tally, b: Tally, z: float = Z95) -> bool:
+    """Whether two means differ at the 95% level (normal approximation, unequal variances)."""
+    if a.n < 2 or b.n < 2:
+        return False
+    return abs(a.mean - b.mean) > z * math.sqrt(a.sd ** 2 / a.n + b.sd ** 2 / b.n)
+
+
+def proportions_differ(a_successes: float, a_trials: int, b_successes: float, b_trials: int,
+                       z: float = Z95) -> bool:
+    """Whether two proportions differ at the 95% level (two-proportion z test, pooled)."""
+    if a_trials == 0 or b_trials == 0:
+        return False
+    pooled = (a_successes + b_successes) / (a_trials + b_trials)
+    spread = pooled * (1 - pooled) * (1 / a_trials + 1 / b_trials)
+    return abs(a_successes / a_trials - b_successes / b_trials) > z * math.sqrt(spread)
+
+
+@dataclass
+class Tally:
+    """Count, sum and sum of squares of exact values (int or Fraction): mean, sd and interval."""
+
+    n: int = 0
+    total: int | Fraction = 0
+    squares: int | Fraction = 0
+
+    def add(self, value: int | Fraction) -> None:
+        self.n += 1
+        self.total += value
+        self.squares += value * value
+
+    @property
+    def mean(self) -> float:
+        return float(Fraction(self.total) / self.n) if self.n else 0.0
+
+    @property
+    def sd(self) -> float:
+        """The sample standard deviation (0 below two values)."""
+        if self.n < 2:
+            return 0.0
+        return math.sqrt(Fraction(self.n * self.squares - self.total * self.total) / (self.n * (self.n - 1)))
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        return mean_interval(self.mean, self.sd, self.n)
+
+    def to_json(self) -> dict:
+        return {"mean": round(self.mean, 3), "sd": round(self.sd, 3), "ci95": rounded(self.interval, 3)}
+
+
+def rounded(interval: tuple[float, float] | None, digits: int) -> list[float] | None:
+    return None if interval is None else [round(interval[0], digits), round(interval[1], digits)]

@@ -1,0 +1,135 @@
+"""`medina simulate --scheduler`: a study on a Dask distributed cluster started here (2 worker
+processes) gives the local document, survives a worker killed mid-study, resumes after Ctrl-C, and
+stops with exit 2 when the scheduler is lost, keeping the finished games."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip("distributed", reason="needs the [cluster] extra: pip install '.[test,cluster]'")
+
+from medina_cli.rules.loader import load_ruleset  # noqa: E402
+from medina_cli.study.runner import Part, Study, run_study  # noqa: E402
+
+BIN = Path(sys.executable).parent
+MEDINA = BIN / "medina"
+pytestmark = pytest.mark.skipif(not MEDINA.exists(), reason=f"no installed `medina` next to {sys.executable}")
+HOUSE = "medina: ruleset/1\nid: short-house\ntitle: Short games\nextends: original-2001\n" \
+        "supply:\n  4:\n    walls: 5\n"  # short games: the studies here take seconds
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as local:
+        yield local
+
+
+@pytest.fixture
+def house(tmp_path) -> Path:
+    (tmp_path / "short.yaml").write_text(HOUSE)
+    return tmp_path / "short.yaml"
+
+
+def medina(*args, cwd=None):
+    proc = subprocess.run([str(MEDINA), *map(str, args)], capture_output=True, text=True, timeout=300, cwd=cwd)
+    assert "Traceback" not in proc.stdout + proc.stderr and "internal error" not in proc.stderr
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def summaries(out: Path) -> list[Path]:
+    return list(out.glob(".study/*-*.json"))
+
+
+def interrupt_when(proc, out: Path, count: int, sig=signal.SIGINT, target=None):
+    """Send `sig` to `target` (default: proc) once `count` games are finished in `out`."""
+    deadline = time.monotonic() + 120
+    while len(summaries(out)) < count and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (target or proc).send_signal(sig)
+
+
+def test_the_same_document_as_local_processes(cluster, house):
+    command = ("simulate", "--rulesets", f"{house},second-edition-2014", "-p", 4, "-g", 30, "-s", 5, "--json")
+    code, local, _ = medina(*command, "--jobs", 2)
+    assert code == 0
+    code, remote, err = medina(*command, "--scheduler", cluster.scheduler_address)
+    assert code == 0 and err == "" and remote == local, err
+
+
+def test_a_worker_killed_mid_study_costs_only_its_games(cluster):
+    ruleset = load_ruleset("original-2001", ("supply.4.walls=5",))
+    study = Study((Part(ruleset.id, ruleset.for_players(4)),), 240, 9)
+    with distributed.Client(cluster, set_as_default=False) as client:
+        victim = next(iter(client.run(os.getpid).values()))
+        played = []
+        for game in run_study(study, scheduler=cluster.scheduler_address):
+            played.append(game)
+            if len(played) == 30:
+                os.kill(victim, signal.SIGKILL)
+        assert victim not in client.run(os.getpid).values()  # the worker did die (its nanny started another)
+        client.wait_for_workers(2, timeout=60)
+    assert sorted(played, key=lambda g: g.index) == list(run_study(study))
+
+
+def test_resume_after_ctrl_c_gives_the_same_document(cluster, house, tmp_path):
+    command = ("simulate", "-r", house, "-g", 400, "-s", 2, "--json")
+    code, whole, _ = medina(*command)
+    assert code == 0
+    out = tmp_path / "games"
+    run = subprocess.Popen([str(MEDINA), *map(str, command), "--scheduler", cluster.scheduler_address, "--out", out],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    interrupt_when(run, out, 40)
+    stdout, err = run.communicate(timeout=120)
+    assert run.returncode == 130 and stdout == "", err
+    finished = len(summaries(out))
+    assert 40 <= finished < 400 and f"interrupted: {finished} of 400 games are finished in {out}" in err
+    code, resumed, err = medina(*command, "--scheduler", cluster.scheduler_address, "--out", out, "--resume")
+    assert code == 0 and resumed == whole, err
+    assert err == f"wrote {400 - finished} records to {out} ({finished} were there already)\n"
+
+
+def test_a_lost_scheduler_stops_the_study_with_exit_2_and_keeps_the_finished_games(house, tmp_path):
+    scheduler_file = tmp_path / "scheduler.json"
+    scheduler = subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
+                                  "--no-dashboard", "--scheduler-file", str(scheduler_file)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers = None
+    try:
+        address = wait_for_address(scheduler_file)
+        workers = subprocess.Popen([str(BIN / "dask"), "worker", address, "--nworkers", "2", "--nthreads", "1",
+                                    "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   start_new_session=True)
+        out = tmp_path / "games"
+        command = ("simulate", "-r", house, "-g", 5000, "-s", 3, "--json")
+        run = subprocess.Popen([str(MEDINA), *map(str, command), "--scheduler", address, "--out", out],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        interrupt_when(run, out, 20, signal.SIGKILL, target=scheduler)
+        stdout, err = run.communicate(timeout=120)
+    finally:
+        scheduler.kill()
+        if workers is not None:
+            os.killpg(workers.pid, signal.SIGKILL)
+    assert run.returncode == 2 and stdout == "", err
+    assert err.startswith(f"--scheduler {address}: lost the scheduler") and len(err.splitlines()) == 1
+    finished = len(summaries(out))
+    assert finished >= 20 and f": {finished} of 5000 games are finished in {out}" in err
+    assert all((out / path.with_suffix(".yaml").name).exists() for path in summaries(out))
+
+
+def wait_for_address(scheduler_file: Path) -> str:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            return json.loads(scheduler_file.read_text())["address"]
+        except (OSError, ValueError, KeyError):
+            time.sleep(0.1)
+    raise AssertionError("the scheduler did not start")

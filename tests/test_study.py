@@ -1,0 +1,233 @@
+"""Studies (`medina simulate` at scale): intervals and significance, streaming with memory that does not
+grow with --games, the --jobs cap, shareable --out folders, and --resume."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from medina_cli.rules.loader import load_ruleset
+from medina_cli.study.games import play_one
+from medina_cli.study.runner import Part, Study, job_limit, run_study
+from medina_cli.study.stats import Tally, mean_interval, means_differ, proportions_differ, wilson_interval
+
+MEDINA = Path(sys.executable).with_name("medina")
+needs_cli = pytest.mark.skipif(not MEDINA.exists(), reason=f"no installed `medina` next to {sys.executable}")
+SHORT = "supply.4.walls=5"  # far fewer walls than the editions' 4-player supply: shorter games
+
+
+def medina(*args, cwd=None):
+    proc = subprocess.run([str(MEDINA), *map(str, args)], capture_output=True, text=True, timeout=300, cwd=cwd)
+    assert "Traceback" not in proc.stdout + proc.stderr and "internal error" not in proc.stderr
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.mark.parametrize("successes,trials,low,high", [
+    (0, 10, 0.0, 0.2775), (5, 10, 0.2366, 0.7634), (10, 10, 0.7225, 1.0), (81, 263, 0.2553, 0.3662)])
+def test_wilson_interval_matches_published_values(successes, trials, low, high):
+    # published Wilson score intervals (z = 1.96): Newcombe (1998), Brown, Cai & DasGupta (2001)
+    assert wilson_interval(successes, trials) == pytest.approx((low, high), abs=1e-4)
+    assert wilson_interval(0, 0) is None
+
+
+def test_tally_agrees_with_the_statistics_module_in_any_order():
+    rng = random.Random(3)
+    values = [rng.randrange(100) for _ in range(500)]
+    forward, shuffled = Tally(), Tally()
+    for value in values:
+        forward.add(value)
+    for value in rng.sample(values, len(values)):
+        shuffled.add(value)
+    assert forward == shuffled
+    assert forward.mean == pytest.approx(statistics.fmean(values), rel=1e-12)
+    assert forward.sd == pytest.approx(statistics.stdev(values), rel=1e-12)
+    half = 1.959964 * statistics.stdev(values) / len(values) ** 0.5
+    assert forward.interval == pytest.approx((forward.mean - half, forward.mean + half))
+    assert mean_interval(5.0, 1.0, 1) is None
+    fractions = Tally()
+    fractions.add(Fraction(1, 3))
+    fractions.add(Fraction(2, 3))
+    assert fractions.mean == 0.5
+
+
+def test_significance_tests():
+    near, far, same = Tally(), Tally(), Tally()
+    for value in range(100):
+        near.add(value % 10)
+        same.add(value % 10)
+        far.add(value % 10 + 3)
+    assert means_differ(near, far) and not means_differ(near, same)
+    assert proportions_differ(30, 100, 50, 100) and not proportions_differ(30, 100, 33, 100)
+
+
+def study(ref, players, games, seed=1, overrides=()):
+    ruleset = load_ruleset(ref, overrides)
+    return Study((Part(ruleset.id, ruleset.for_players(players)),), games, seed)
+
+
+def test_a_seat_spec_per_seat_plays_the_default_games():
+    rules = load_ruleset("original-2001").for_players(3)
+    assert play_one(rules, 4, 2, seats=("random",) * 3) == play_one(rules, 4, 2)
+    with pytest.raises(ValueError, match="unknown player"):
+        play_one(rules, 4, 2, seats=("random", "nobody", "random"))
+
+
+def test_a_billion_games_stream_in_little_memory():
+    tracemalloc.start()
+    try:
+        games = run_study(study("original-2001", 4, 10 ** 9, overrides=(SHORT,)))
+        first = list(itertools.islice(games, 30))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [g.index for g in first] == list(range(30))
+    assert peak < 5_000_000  # before streaming: every chunk of the billion games was made up front
+
+
+@needs_cli
+def test_a_billion_games_start_at_once_and_stop_on_ctrl_c(tmp_path):
+    out = tmp_path / "games"
+    limit = "import resource, sys, os; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)); " \
+            "os.execv(sys.argv[1], sys.argv[1:])"
+    proc = subprocess.Popen([sys.executable, "-c", limit, str(MEDINA), "simulate", "-r", "original-2001",
+                             "--games", str(10 ** 9), "--jobs", "2", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(out.glob(".study/*-*.json")) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "internal error" not in err and "Traceback" not in err
+    assert "interrupted: " in err and f"of {10 ** 9} games are finished in {out}" in err and "--resume" in err
+
+
+@needs_cli
+def test_jobs_are_capped_with_a_message():
+    code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--jobs", 1_000_000, "--json")
+    assert code == 0 and json.loads(out)["rulesets"][0]["games"] == 2
+    assert err == f"--jobs 1000000 is more than 4 per CPU: using {job_limit()}\n"
+    assert job_limit() == 4 * os.cpu_count()
+
+
+@needs_cli
+def test_intervals_and_significance_marks(tmp_path):
+    code, out, _ = medina("simulate", "--rulesets", "original-2001,bsw-dm-2003", "-g", 40, "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["confidence"] == 0.95
+    for result in doc["rulesets"]:
+        for spread in (*result["scores"].values(), *result["length"].values()):
+            low, high = spread["ci95"]
+            assert low < spread["mean"] < high
+        for share, (low, high) in zip(result["seat_wins"], result["seat_wins_ci95"], strict=True):
+            assert 0 <= low < share < high <= 1
+        for name, (low, high) in result["per_game_ci95"].items():
+            assert low <= result["per_game"][name] <= high
+    # forced roofs: hardly ever under the original rules, every game under bsw-dm-2003
+    assert "per_game.forced_roofs" in doc["significant"]["bsw-dm-2003"]
+    assert "seat_wins[0]" not in doc["significant"]["bsw-dm-2003"]
+    code, text, _ = medina("simulate", "--rulesets", "original-2001,bsw-dm-2003", "-g", 40)
+    row = next(line for line in text.splitlines() if line.startswith("forced roofs per game"))
+    assert row.endswith("]*") and row.count("*") == 1
+    assert "* differs from original-2001 at the 95% level" in text
+    assert "[95% confidence interval]" in text
+
+
+HOUSE = "medina: ruleset/1\nid: short-house\ntitle: Short games\nextends: original-2001\n" \
+        "supply:\n  4:\n    walls: 5\n"
+
+
+@needs_cli
+def test_out_names_a_ruleset_file_from_the_folder_and_a_built_in_by_id(tmp_path):
+    (tmp_path / "house").mkdir()
+    (tmp_path / "house" / "short.yaml").write_text(HOUSE)
+    code, _, err = medina("simulate", "-r", "house/short.yaml", "-g", 3, "--out", "study/games", cwd=tmp_path)
+    assert code == 0, err
+    games = tmp_path / "study" / "games"
+    records = sorted(games.glob("*.yaml"))
+    assert len(records) == 3
+    for path in [*records, *games.glob(".study/*")]:
+        assert str(tmp_path) not in path.read_text()
+    assert "ruleset: ../../house/short.yaml\n" in records[0].read_text()
+    # the folder and the ruleset moved together elsewhere still validate
+    moved = tmp_path / "elsewhere"
+    (moved / "study").mkdir(parents=True)
+    games.rename(moved / "study" / "games")
+    (tmp_path / "house").rename(moved / "house")
+    code, out, _ = medina("validate", moved / "study" / "games")
+    assert code == 0 and out.count("valid (finished") == 3
+    code, _, _ = medina("simulate", "-r", "original-2001", "-g", 1, "--out", tmp_path / "built-in")
+    assert "ruleset: original-2001\n" in next((tmp_path / "built-in").glob("*.yaml")).read_text()
+
+
+def study_command(out, *extra):
+    return ("simulate", "--rulesets", "original-2001,second-edition-2014", "-p", 3, "-g", 12, "-s", 3,
+            "--json", "--out", out, *extra)
+
+
+@needs_cli
+def test_resume_plays_only_the_missing_games_and_gives_the_same_document(tmp_path):
+    code, whole, _ = medina(*study_command(tmp_path / "whole")[:-2])  # no --out: the plain document
+    assert code == 0
+    code, first, _ = medina(*study_command(tmp_path / "games"))
+    assert code == 0 and first == whole
+    # an interruption: some games never finished, one left a record without its statistics
+    records = sorted((tmp_path / "games").glob("*.yaml"))
+    for record in records[3:9]:
+        record.unlink()
+        (tmp_path / "games" / ".study" / record.with_suffix(".json").name).unlink()
+    (tmp_path / "games" / ".study" / records[10].with_suffix(".json").name).unlink()
+    before = {p: p.stat().st_mtime_ns for p in (tmp_path / "games").glob("*.yaml")}
+    code, resumed, err = medina(*study_command(tmp_path / "games", "--resume"))
+    assert code == 0 and resumed == whole
+    assert err == f"wrote 7 records to {tmp_path / 'games'} (17 were there already)\n"
+    changed = [p for p in (tmp_path / "games").glob("*.yaml") if before.get(p) != p.stat().st_mtime_ns]
+    assert sorted(changed) == sorted([*records[3:9], records[10]])
+
+
+@needs_cli
+@pytest.mark.parametrize("extra,words", [
+    (("-s", 4), "was started with --seed 3, not 4"),
+    (("-g", 13), "--games 12, not 13"),
+    (("-p", 4), "--players 3, not 4"),
+    (("--rulesets", "original-2001"), "the rulesets original-2001,second-edition-2014, not original-2001"),
+])
+def test_resume_refuses_other_options_naming_the_difference(tmp_path, extra, words):
+    code, _, _ = medina(*study_command(tmp_path / "games"))
+    assert code == 0
+    code, out, err = medina(*study_command(tmp_path / "games", "--resume"), *extra)
+    assert code == 2 and out == "" and words in err and len(err.splitlines()) == 1
+
+
+@needs_cli
+def test_a_changed_ruleset_file_is_refused_on_resume(tmp_path):
+    (tmp_path / "short.yaml").write_text(HOUSE)
+    command = ("simulate", "-r", "short.yaml", "-g", 2, "--out", "games")
+    assert medina(*command, cwd=tmp_path)[0] == 0
+    (tmp_path / "short.yaml").write_text(HOUSE.replace("walls: 5", "walls: 6"))
+    code, _, err = medina(*command, "--resume", cwd=tmp_path)
+    assert code == 2 and "other parameters of ruleset short-house (its file has changed since)" in err
+
+
+@needs_cli
+def test_out_and_resume_refuse_the_wrong_folder(tmp_path):
+    code, _, err = medina(*study_command(tmp_path / "empty", "--resume"))
+    assert code == 2 and "holds no study to resume" in err
+    assert medina(*study_command(tmp_path / "games"))[0] == 0
+    code, _, err = medina(*study_command(tmp_path / "games"))
+    assert code == 2 and "holds a study already: add --resume" in err
+    code, _, err = medina("simulate", "-r", "original-2001", "--resume")
+    assert code == 2 and "--resume needs --out DIR" in err
