@@ -388,3 +388,15 @@ def test_validate_json_on_a_usage_error_is_one_document(tmp_path):
     assert code == 2 and [e["code"] for e in doc["errors"]] == ["usage"]
     code, out, err = run("validate", GAME, "--ruleset", "nope")
     assert code == 2 and out == "" and err.endswith("[unknown-ruleset]\n")
+
+
+def test_rules_show_json_gives_the_ruleset_or_every_error(tmp_path):
+    code, doc, _ = one_document("rules", "show", "bsw-dm-2003")
+    assert code == 0 and doc["format"] == "medina-rules-show/1" and doc["errors"] == []
+    assert doc["ruleset"]["id"] == "bsw-dm-2003" and doc["ruleset"]["medina"] == "ruleset/1"
+    path = tmp_path / "house.yaml"
+    path.write_text(BROKEN_RULESET)
+    code, doc, err = one_document("rules", "show", path)
+    assert (code, doc["ruleset"], err) == (2, None, "")
+    assert [(e["line"], e["code"]) for e in doc["errors"]] == [(4, "ruleset-invalid"), (5, "ruleset-invalid"),
+                                                               (6, "ruleset-invalid")]

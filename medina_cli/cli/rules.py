@@ -73,8 +73,9 @@ def list_rulesets(json_: JsonOption = False) -> None:
 
 
 @app.command("show", cls=Command)
-def show(ref: RefArgument, set_: SetOption = None) -> None:
-    """Every parameter of one ruleset, `extends` applied (and --set), as ruleset YAML.
+def show(ref: RefArgument, set_: SetOption = None, json_: JsonOption = False) -> None:
+    """Every parameter of one ruleset, `extends` applied (and --set), as ruleset YAML (--json: as JSON,
+    with every error of an invalid ruleset file).
 
     Exit status: 0 shown, 2 an unknown, unreadable or invalid ruleset (every error is listed), a bad
     --set, or another usage error.
@@ -85,7 +86,11 @@ def show(ref: RefArgument, set_: SetOption = None) -> None:
         def ignore_aliases(self, data):
             return True
 
-    document = resolved(load_or_exit(ref, set_))
+    doc = {"format": "medina-rules-show/1", "ruleset": None} if json_ else None
+    document = resolved(load_or_exit(ref, set_, doc=doc))
+    if json_:
+        emit_json(with_problems({**doc, "ruleset": document}, []))
+        return
     identity = {k: document.pop(k) for k in ("medina", "id", "title", "sources")}
     for part, flow_style in ((identity, False), (document, None)):
         say(yaml.dump(part, Dumper=Dumper, sort_keys=False, allow_unicode=True, default_flow_style=flow_style,
