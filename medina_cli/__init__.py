@@ -1,3 +1,65 @@
-"""medina-cli: the rules of Medina (three editions) as one engine driven by YAML rulesets."""
+"""medina-cli: the rules of Medina (three editions) as one engine driven by YAML rulesets.
+
+The public Python surface (docs/api.md)::
+
+    import medina_cli as medina
+    game = medina.Game(medina.load_ruleset("original-2001", players=3), ["Anna", "Ben", "Cleo"], merchant="K7")
+    game.push("grey K8")
+
+Names are imported on first use, so `import medina_cli` (and the `medina` command) stays quick.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
+
+# public name -> the module that defines it
+_HOMES = {
+    "load_ruleset": ".api",
+    "score": ".api",
+    "Game": ".engine.game",
+    "Placement": ".engine.placement",
+    "IllegalPlacement": ".engine.placement",
+    "Event": ".engine.events",
+    "ScoreSheet": ".engine.scoring",
+    "Rules": ".rules.loader",
+    "Ruleset": ".rules.loader",
+    "read_record": ".records.record",
+    "Record": ".records.record",
+    "replay": ".records.replay",
+    "Replay": ".records.replay",
+    "read_board": ".records.boardfile",
+    "Board": ".records.boardfile",
+    "MedinaError": ".errors",
+    "Problem": ".errors",
+}
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
+
+
+if TYPE_CHECKING:
+    from .api import load_ruleset, score
+    from .engine.events import Event
+    from .engine.game import Game
+    from .engine.placement import IllegalPlacement, Placement
+    from .engine.scoring import ScoreSheet
+    from .errors import MedinaError, Problem
+    from .records.boardfile import Board, read_board
+    from .records.record import Record, read_record
+    from .records.replay import Replay, replay
+    from .rules.loader import Rules, Ruleset

@@ -52,7 +52,7 @@ class Outcome:
 
     @property
     def totals(self) -> dict[str, int]:
-        return self.score.totals() if self.comparable else {}
+        return self.score.totals if self.comparable else {}
 
     def tile_holders(self) -> dict[tuple[str, object], str]:
         """(kind, colour or tower) -> holder name (a player, neutral or none) where the replay stands."""

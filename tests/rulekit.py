@@ -73,8 +73,7 @@ class Position:
     # --- probing -------------------------------------------------------------------------------
     @property
     def mover(self) -> str | None:
-        seat = self.game.to_move
-        return None if seat is None else self.game.players[seat]
+        return self.game.to_move
 
     def legal(self, token: str) -> bool:
         """Is `token` legal now? The generator and the validator must agree."""

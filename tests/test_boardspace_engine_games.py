@@ -40,7 +40,7 @@ def test_every_engine_game_replays_and_scores_as_the_engine_did():
             continue
         game = outcome.game
         palaces, towers = tile_holders(game)
-        ours = {"scores": score_game(game).totals(),
+        ours = {"scores": score_game(game).totals,
                 "towers": [holder(game, towers[t]) for t in (1, 2, 3, 4)],
                 "palace_tiles": [holder(game, palaces[c]) for c in game.colours]}
         differences += [f"{sgf.name} {key}: ours {ours[key]}, the engine's {engine[key]}"

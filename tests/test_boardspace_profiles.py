@@ -117,7 +117,7 @@ def others_stuck(ruleset):
     for seat in (1, 2):
         game.supply[seat] = dict.fromkeys(game.supply[seat], 0)
     game.play("wall", geo.parse("A3"))
-    assert game.to_move == 0
+    assert game.seat_to_move == 0
     return game, geo
 
 
@@ -134,7 +134,7 @@ def test_forced_dome_is_checked_at_the_second_placement():
         game.play("wall", geo.parse("A4"))
     assert refused.value.code == "forced-roof"
     game.play("roof", geo.parse("C3"))
-    assert game.to_move == 0 and not game.forced
+    assert game.seat_to_move == 0 and not game.forced
 
 
 def test_forced_dome_needs_a_legal_dome_after_the_first_piece():
@@ -158,7 +158,7 @@ def tea_position(ruleset):
     game.use_tea()
     for piece, cell in [("grey", "O11"), ("wall", "R2"), ("wall", "A4"), ("wall", "A5")]:
         game.play(piece, geo.parse(cell))
-    assert game.to_move == 0 and game.tea[0] == 2
+    assert game.seat_to_move == 0 and game.tea[0] == 2
     return game
 
 
@@ -181,11 +181,11 @@ def test_last_piece_leaves_the_turn_open_for_a_held_tea_tile_on_boardspace():
         game = tea_position(ruleset)
         game.supply[0] = dict.fromkeys(game.supply[0], 0) | {"wall": 1}  # Anna's last placeable piece
         game.play("wall", game.geo.parse("A6"))
-        assert (game.to_move == 0) is goes_on, ruleset
+        assert (game.seat_to_move == 0) is goes_on, ruleset
         if goes_on:  # nothing fits: the tile is all that is left, and it must be used
             assert game.legal_masks() == [] and game.can_tea()
             game.use_tea()
-            assert game.to_move == 1 and game.tea[0] == 1
+            assert game.seat_to_move == 1 and game.tea[0] == 1
 
 
 def test_a_turn_left_open_for_tea_must_use_it():
@@ -208,7 +208,7 @@ def stuck_after_an_opening(ruleset, *overrides, first_turns=("Anna: wall A2", "B
             game.play(piece, game.geo.parse(cell))
     for seat in (1, 2):
         game.supply[seat] = dict.fromkeys(game.supply[seat], 0)
-    assert game.to_move == 0
+    assert game.seat_to_move == 0
     return game
 
 

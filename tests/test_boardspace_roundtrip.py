@@ -91,6 +91,6 @@ def test_site_record_of_a_whole_game_reads_back_as_the_same_game(form, variant, 
     assert record.ruleset.id == ruleset and record.players == names
     assert outcome.problems == [] and outcome.finished
     assert outcome.game.placements_made == game.placements_made
-    assert score_game(outcome.game).totals() == score_game(game).totals()
+    assert score_game(outcome.game).totals == score_game(game).totals
     skipped = sum(e.kind == "pass" for e in game.events) - (players - 1)  # the engine also names the last skips
     assert sum(t.actions[0].kind == "pass" for t in record.turns) == skipped

@@ -93,7 +93,7 @@ class Watcher:
         self._walls(game)
         self._roofs(game)
         self._tiles(game)
-        if game.to_move is not None:
+        if game.seat_to_move is not None:
             if game.placements_made in self.generator_at:
                 check_generator(game)
             if game.placements_made in self.oracle_at:
@@ -102,7 +102,7 @@ class Watcher:
                 # (after a tea tile some skips may belong to the position before this placement)
                 skipped = [] if any(e.kind == "tea" for e in events) else [e.player for e in events if e.kind == "pass"]
                 check_oracle(game, self.last_merchant, skipped)
-        self.counts, self.mover, self.walls, self.merchants = counts, game.to_move, game.walls, game.merchants
+        self.counts, self.mover, self.walls, self.merchants = counts, game.seat_to_move, game.walls, game.merchants
         self.tower_holders = {t: p.owner for t, p in game.tower_tile.items() if p is not None}
         self.retired = list(game.retired)
         self.events_seen = len(game.events)
@@ -126,8 +126,8 @@ class Watcher:
             total = sum(s[piece] for s in game.supply) + counts[piece] + self.discarded[piece]
             assert total == initial + extra, piece
         self.supplies = [dict(s) for s in game.supply]
-        self.tea_could_end_turn = bool(game.to_move is not None and game.turn_placed and not game.tea_used
-                                       and game.tea[game.to_move])
+        self.tea_could_end_turn = bool(game.seat_to_move is not None and game.turn_placed and not game.tea_used
+                                       and game.tea[game.seat_to_move])
 
     def _expected_supplies(self, game, kind, mover):
         expected = [dict(s) for s in self.supplies]
@@ -228,14 +228,14 @@ def check_generator(game, samples: int = 12) -> None:
     """Every generated placement is accepted by is_legal, every other cell is refused, and a refused
     placement is explained by a specific rule."""
     generated = dict(game.legal_masks())
-    base = dict(game.piece_masks(game.to_move))
+    base = dict(game.piece_masks(game.seat_to_move))
     refused = []
     for piece in game.piece_order:
         mask = generated.get(piece, 0)
         for cell in range(game.geo.size):
             ok = game.is_legal(piece, cell)
             assert ok == bool((mask >> cell) & 1), (piece, game.geo.name(cell))
-            if not ok and game.supply[game.to_move][piece]:
+            if not ok and game.supply[game.seat_to_move][piece]:
                 refused.append((piece, cell))
     rng = random.Random(game.placements_made)
     for piece, cell in rng.sample(refused, min(samples, len(refused))):
@@ -256,7 +256,7 @@ def check_oracle(game, last_merchant: int, skipped: list[str]) -> None:
     assert engine_palaces == sorted((sorted(p.buildings), sorted(p.stables)) for p in layout.palaces)
     retired = layout.retired()
     assert retired == set(game.retired)
-    seat = game.to_move
+    seat = game.seat_to_move
     moves = layout.legal(seat, retired)
     assert placements_of(geo, game.piece_masks(seat)) == moves
     if game.turn_placed == 0 and not game.tea_used:

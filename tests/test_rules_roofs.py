@@ -56,7 +56,7 @@ def test_one_own_roof_per_colour(ruleset):
 @pytest.mark.parametrize("players", [3, 4])
 def test_no_neutral_roofs_before_2014(ruleset, players):
     pos = Position(ruleset, players, "grey D4")
-    assert pos.game.supply[pos.game.to_move]["neutral"] == 0
+    assert pos.game.supply[pos.game.seat_to_move]["neutral"] == 0
     assert pos.reject("neutral D4") == "not-in-supply"
 
 
@@ -102,7 +102,7 @@ def test_no_roof_left_in_the_supply(ruleset):
     pos = Position(ruleset, 3, "grey D4, roof D4, orange H8", sets=("supply.3.roofs=1",))
     owner = pos.game.players[pos.at("D4").owner]
     pos.until(owner)
-    assert pos.game.supply[pos.game.to_move]["roof"] == 0
+    assert pos.game.supply[pos.game.seat_to_move]["roof"] == 0
     assert pos.reject("roof H8") == "not-in-supply"
 
 

@@ -59,7 +59,7 @@ ONE_PIECE_LEFT = {  # three walls each; then (turn, player) starts a turn with a
 def test_a_player_with_one_piece_left_places_one(ruleset):
     turns, turn, name = ONE_PIECE_LEFT[ruleset]
     pos = Position(ruleset, 3, *turns, sets=supplies(3, walls=3))
-    assert pos.mover == name and sum(pos.game.supply[pos.game.to_move].values()) == 1
+    assert pos.mover == name and sum(pos.game.supply[pos.game.seat_to_move].values()) == 1
     assert pos.problem(f"{name}: wall B1, wall C1") == ("too-many-placements", turn, 2, name)
     pos.play(f"{name}: wall B1")
     assert pos.mover != name and pos.replay().problems == []

@@ -36,7 +36,7 @@ def test_one_frame_per_turn_with_running_scores(tmp_path):
     frames = frames_of(page)
     assert code == 0 and [f["turn"] for f in frames] == list(range(len(record.turns) + 1))
     assert frames[0]["scores"] == [0, 0, 0] and frames[0]["line"] == "Setup: start merchant G7"
-    assert frames[-1]["scores"] == list(score_game(replay(record).game).totals().values())
+    assert frames[-1]["scores"] == list(score_game(replay(record).game).totals.values())
     assert frames[4]["line"] == "Anna: stable D8, roof B9"
     assert "Anna roofs the black palace at B9 (size 1)" in frames[4]["events"]
     pictures = TEMPLATE.findall(page)

@@ -80,7 +80,7 @@ def scores(page) -> list[int]:
 
 
 def expected_scores(turn: int) -> list[int]:
-    return list(score_game(replay(read_record(str(GAME)), to_turn=turn).game).totals().values())
+    return list(score_game(replay(read_record(str(GAME)), to_turn=turn).game).totals.values())
 
 
 def test_stepping_changes_the_board_and_the_scores(open_viewer, tmp_path):

@@ -97,7 +97,7 @@ def add_command(
         say("The game is over.")
     else:
         turn, placement = upcoming
-        say(f"next: {game.players[game.to_move]}, {ordinal(placement)} placement of turn {turn}")
+        say(f"next: {game.to_move}, {ordinal(placement)} placement of turn {turn}")
 
 
 def _write(file: str, text: str) -> None:

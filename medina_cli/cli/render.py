@@ -19,7 +19,7 @@ def where_words(frame) -> str:
 
 
 def to_move_words(game) -> str:
-    return "game over" if game.finished else f"{game.players[game.to_move]} to move"
+    return "game over" if game.finished else f"{game.to_move} to move"
 
 
 def render_command(
@@ -66,7 +66,7 @@ def _board_picture(board) -> tuple[str, list]:
         raise typer.Exit(1)
     title = f"Medina: {board.file}, {board.ruleset.id}, finished board"
     return board_svg(board, title=title, description=render_board(board) + "\n" + legend(board),
-                     totals=score_board(board).totals()), problems
+                     totals=score_board(board).totals), problems
 
 
 def _record_picture(record, to, legal: bool, last: bool) -> tuple[str, list]:
@@ -87,4 +87,4 @@ def _record_picture(record, to, legal: bool, last: bool) -> tuple[str, list]:
         description += f"\nReplay stopped: {frame.stop.human()}"
     return board_svg(game, title=title, description=description, legal=game.legal_masks() if legal else None,
                      last=frame.placed if last else (), illegal=frame.illegal_mark,
-                     totals=score_game(game).totals()), outcome.problems
+                     totals=score_game(game).totals), outcome.problems

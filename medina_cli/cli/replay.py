@@ -86,7 +86,7 @@ def replay_command(
                                else f"{a.piece} {geo.name(a.cell)}" for a in entry.actions)
             say(f"{number:>4}  {entry.player:<{width}}  {tokens}")
         for event in events:
-            say(f"{'':>4}  {'':<{width}}    * {event.text}")
+            say(f"{'':>4}  {'':<{width}}    * {event}")
     say()
     say(f"Position {outcome.position_words()}:")
     colour = colour_wanted(no_color)
@@ -117,9 +117,9 @@ def replay_command(
         say("The game is over.")
     elif outcome.in_progress:
         turn, placement = outcome.next_placement()
-        say(f"{game.players[game.to_move]} is to make the {ordinal(placement)} placement of turn {turn}.")
+        say(f"{game.to_move} is to make the {ordinal(placement)} placement of turn {turn}.")
     else:
-        say(f"{game.players[game.to_move]} is to move.")
+        say(f"{game.to_move} is to move.")
     raise typer.Exit(1 if outcome.problems else 0)
 
 
@@ -145,7 +145,7 @@ def _replay_json(record, outcome) -> dict:
     supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea_colour else {})}
               for seat, name in enumerate(game.players)}
     position = {"after_turn": outcome.turns_played, "placements_into_next_turn": outcome.partial,
-                "finished": game.finished, "to_move": None if game.finished else game.players[game.to_move],
+                "finished": game.finished, "to_move": game.to_move,
                 "turn": turn, "placement": placement, "supply": supply}
     return {"ruleset": record.ruleset.id, "players": record.players, "setup": setup, "turns": turns,
             "position": position}
@@ -196,7 +196,7 @@ def moves(
     record, outcome = _replayed(file, ruleset, set_, to, doc)
     game = outcome.game
     geo = game.geo
-    player = None if game.to_move is None else game.players[game.to_move]
+    player = game.to_move
     masks = game.legal_masks()
     if json_:
         tokens = sorted(f"{piece} {geo.name(cell)}" for piece, cells in masks for cell in bits(cells))

@@ -176,7 +176,7 @@ def _print_sheet(name: str, position, sheet, state: str, no_color: bool) -> None
 
 
 def _winner_line(sheet, state: str) -> str:
-    totals = sheet.totals()
+    totals = sheet.totals
     winners = sheet.winners
     if not winners:
         return "Winner: cannot be decided without the undetermined tiles."

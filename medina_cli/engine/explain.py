@@ -11,7 +11,7 @@ from .board import bits
 
 def explain(game, piece: str, cell: int) -> tuple[str, str]:
     geo = game.geo
-    seat = game.to_move
+    seat = game.seat_to_move
     name = geo.name(cell)
     what = f"{piece} {name}"
     bit = 1 << cell
@@ -93,9 +93,9 @@ def explain(game, piece: str, cell: int) -> tuple[str, str]:
 
 def _turn_level(game, piece: str, cell: int, what: str) -> tuple[str, str]:
     """The piece fits the board; what forbids it is the turn (a forced roof)."""
-    in_base = any(p == piece and (m >> cell) & 1 for p, m in game.piece_masks(game.to_move))
+    in_base = any(p == piece and (m >> cell) & 1 for p, m in game.piece_masks(game.seat_to_move))
     if in_base and game.forced:
-        return "forced-roof", (f"{what}: {game.players[game.to_move]} must place one of his roofs this turn "
+        return "forced-roof", (f"{what}: {game.players[game.seat_to_move]} must place one of his roofs this turn "
                                f"({_forced_reason(game)})")
     return "not-legal", f"{what}: not a legal placement here"
 

@@ -1,31 +1,31 @@
 """The Medina engine: position, legal-placement generator, turns, tiles, colour retirement.
 
 `Game.legal_masks()` is the single source of truth: a placement is legal iff its cell is set in the
-mask of its piece. Validation (`Game.play`) and simulation both draw from it; `explain` only puts
+mask of its piece. Validation (`Game.push`) and simulation both draw from it; `explain` only puts
 a failed check into words. Every edition difference comes from the `Rules` object.
+
+Every push records how to undo itself (`pop`): the position's scalar fields as one tuple, and a log
+of the container entries it changed, each naming its container and key (palaces by id), so that a
+`copy()` can share the log with its original.
 """
 
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import NamedTuple
 
 from .board import Geometry, bits, geometry_for, lowest_cell
+from .events import NEUTRAL_HOLDER, Event
+from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
 
 NEUTRAL = -1  # owner of a palace under a neutral roof
 NEW_PALACE = "new palace"  # board_mask key: cells where a building would start a new palace
 PIECES_FIXED = ("roof", "neutral", "stable", "merchant", "wall")
 SUPPLY_KEY = {"roof": "roofs", "neutral": "neutral_roofs", "stable": "stables",
               "merchant": "merchants", "wall": "walls"}
-
-
-class IllegalPlacement(Exception):
-    """A placement that is not among the legal ones; `code` names the rule broken."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+__all__ = ["Game", "IllegalPlacement", "Placement", "Palace", "Event", "NEUTRAL"]
 
 
 class _MaskCache(dict):
@@ -52,7 +52,7 @@ class Palace:
     claim_order: int | None = None
     building_orth: int = 0  # cells orthogonally next to its buildings
     reach: int = 0  # cells within king distance 1 of its buildings and stables
-    connected: set = field(default_factory=set)  # (tower, axis) arms it has connected to
+    connected: frozenset = frozenset()  # (tower, axis) arms it has connected to
 
     @property
     def pieces(self) -> int:
@@ -62,24 +62,49 @@ class Palace:
     def size(self) -> int:
         return self.buildings.bit_count() + self.stables.bit_count()
 
+    def state(self) -> tuple:
+        """Its fields, for `Palace(*state)`: a copy, or an undo entry."""
+        return (self.id, self.colour, self.buildings, self.stables, self.owner, self.roof, self.claim_order,
+                self.building_orth, self.reach, self.connected)
 
-@dataclass(slots=True)
-class Event:
-    """Something the rules made happen: a claim, a tile moving, a retirement, the game's end."""
 
-    kind: str  # claim, palace-tile, tower-tile, tower-merchants, tea, retire, forced-roof, pass, game-end
-    text: str
-    player: str | None = None
+# the position's scalar fields: a push saves them as one tuple, pop puts them back
+_SCALARS = ("stables", "merchants", "walls", "occupied", "roofed_buildings", "reach_once", "reach_twice",
+            "building_orth", "chain_ends", "tea_claims", "claims", "placements_made", "turns_started",
+            "turn_placed", "turn_slots", "tea_used", "forced", "seat_to_move")
+_scalars_of = attrgetter(*_SCALARS)
+_TURN_PLACED, _TEA_USED = _SCALARS.index("turn_placed"), _SCALARS.index("tea_used")
+
+
+class _Frame(NamedTuple):
+    """What one push needs to be undone (built as a plain tuple by `Game._begin`: it is quicker)."""
+
+    piece: str  # the piece placed, or "tea"
+    cell: int | None
+    seat: int
+    scalars: tuple
+    events: int  # lengths of the append-only lists before the push
+    palaces: int
+    retired: int
+    log: int  # entries of the undo log before the push
 
 
 class Game:
-    """A game in progress. Seats are indices into `players`; the first player starts."""
+    """A game in progress: `Game(rules, ["Anna", "Ben", "Cleo"], merchant="K7")` (2014: `well="F5"`).
+    `rules` is a `Rules` or a `Ruleset` (then for as many players as are named); cells are names or
+    engine cell numbers. The first player starts. Seats are indices into `players`."""
 
-    def __init__(self, rules, players: list[str], merchant: int, well: int | None = None,
+    def __init__(self, rules, players: list[str], merchant: str | int, well: str | int | None = None,
                  supply: dict[str, dict[str, int]] | None = None):
         """`supply`: player -> {piece: count} where a player starts otherwise than the ruleset says."""
+        if hasattr(rules, "for_players"):
+            rules = rules.for_players(len(players))
+        if len(players) != rules.players or len(set(players)) != len(players):
+            raise ValueError(f"players {list(players)}: these rules are for {rules.players} distinct players")
         self.rules = rules
         self.geo: Geometry = geometry_for(rules)
+        merchant = self._setup_cell(merchant, "merchant")
+        well = None if well is None else self._setup_cell(well, "well")
         self.players = list(players)
         self.colours = rules.colour_names
         self.piece_order = (*self.colours, *PIECES_FIXED)
@@ -94,7 +119,8 @@ class Game:
         s = rules.supply
         self.supply = [{**{c: s["per_colour"] for c in self.colours},
                         **{piece: s[SUPPLY_KEY[piece]] for piece in PIECES_FIXED}} for _ in players]
-        for name, counts in (supply or {}).items():
+        self.start_supply = {name: dict(counts) for name, counts in (supply or {}).items()}
+        for name, counts in self.start_supply.items():
             self.supply[self.players.index(name)].update(counts)
         self.tea = [0] * len(players)
         self.owned: list[set[str]] = [set() for _ in players]
@@ -131,14 +157,154 @@ class Game:
         self.turn_slots = 0
         self.tea_used = False
         self.forced = False  # this turn must still include one of the player's roofs
-        self.to_move: int | None = len(self.players) - 1  # so that the first seat that can place starts
+        self.seat_to_move: int | None = len(self.players) - 1  # so that the first seat that can place starts
+        self._piece_of = {piece: piece for piece in self.piece_order}  # spelling -> piece
+        self._piece_of.update((alias.lower(), c.name) for c in rules.colours for alias in c.aliases)
+        self._frames: list[tuple] = []  # _Frame fields  # one per push, for pop
+        self._log: list[tuple] = []  # undo entries of every push, oldest first
         self._end_turn()
+
+    def _setup_cell(self, cell: str | int, what: str) -> int:
+        number = self.geo.parse(cell) if isinstance(cell, str) else cell
+        if number is None or not 0 <= number < self.geo.size or not (1 << number) & self.geo.interior:
+            raise ValueError(f"{what} {cell!r}: not an interior cell of this board ({self.geo.describe_extent()})")
+        return number
+
+    # --- the public surface ---------------------------------------------------------------------
+    @property
+    def to_move(self) -> str | None:
+        """The name of the player to move; None once the game is over."""
+        seat = self.seat_to_move
+        return None if seat is None else self.players[seat]
+
+    def is_over(self) -> bool:
+        """Nobody can place anything any more."""
+        return self.seat_to_move is None
+
+    @property
+    def finished(self) -> bool:
+        return self.seat_to_move is None
+
+    def legal_placements(self) -> list[Placement]:
+        """Every legal placement for the player to move, in piece order then cell order, and
+        `Placement("tea")` last where a tea tile may replace a placement."""
+        name = self.geo.cell_names
+        out = [Placement(piece, name[cell]) for piece, cells in self.legal_masks() for cell in bits(cells)]
+        if self.can_tea():
+            out.append(TEA_PLACEMENT)
+        return out
+
+    def push(self, placement: str | Placement) -> None:
+        """Make a placement (`"grey K8"`, `"tea"` or a Placement) for the player to move. Raises
+        IllegalPlacement (with its `code` and the rule in words) and leaves the game unchanged if
+        the rules refuse it."""
+        if not isinstance(placement, Placement):
+            placement = Placement.parse(placement)
+        if placement.piece == TEA:
+            self.use_tea()
+            return
+        piece = self._piece_of.get(placement.piece.lower())
+        if piece is None:
+            raise IllegalPlacement("unknown-piece", f"{placement.piece!r} is not a piece of {self.rules.ruleset_id} "
+                                   f"(pieces: {', '.join(self.piece_order)})")
+        cell = self.geo.parse(placement.cell or "")
+        if cell is None:
+            raise IllegalPlacement("bad-cell", f"{placement.cell!r} is not a cell of this board "
+                                   f"({self.geo.describe_extent()})")
+        self.play(piece, cell)
+
+    @property
+    def move_stack(self) -> list[Placement]:
+        """The placements pushed so far, oldest first."""
+        name = self.geo.cell_names
+        return [TEA_PLACEMENT if cell is None else Placement(piece, name[cell]) for piece, cell, *_ in self._frames]
+
+    def pop(self) -> Placement:
+        """Undo the last push exactly (supplies, tiles, retirements, tower merchants, tea, events, the
+        turn) and return it. Raises IndexError when nothing was pushed."""
+        frame = _Frame._make(self._frames.pop())
+        log = self._log
+        for entry in reversed(log[frame.log:]):
+            self._undo(entry)
+        del log[frame.log:]
+        if frame.cell is not None:
+            self.supply[frame.seat][frame.piece] += 1
+        del self.events[frame.events:]
+        del self.palaces[frame.palaces:]
+        del self.retired[frame.retired:]
+        self.__dict__.update(zip(_SCALARS, frame.scalars))
+        self._masks.clear()
+        return TEA_PLACEMENT if frame.cell is None else Placement(frame.piece, self.geo.cell_names[frame.cell])
+
+    def _undo(self, entry: tuple) -> None:
+        what, key, *old = entry
+        if what == "palace":
+            palace = self.palaces[key]
+            (palace.buildings, palace.stables, palace.owner, palace.roof, palace.claim_order, palace.building_orth,
+             palace.reach, palace.connected) = old
+        elif what == "supply":
+            self.supply[key][old[0]] = old[1]
+        elif what == "tea":
+            self.tea[key] = old[0]
+        elif what == "owned":
+            self.owned[key].discard(old[0])
+        elif what in ("palace_at", "wall_arm"):
+            del self.__dict__[what][key]
+        elif what in ("open_palace", "palace_tile", "tower_tile"):
+            self.__dict__[what][key] = None if old[0] is None else self.palaces[old[0]]
+        else:  # buildings, tower_merchants_left
+            self.__dict__[what][key] = old[0]
+
+    def copy(self) -> Game:
+        """An independent game in the same position, with the same move stack (it can pop too)."""
+        new = object.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.players = list(self.players)
+        new.supply = [dict(s) for s in self.supply]
+        new.tea = list(self.tea)
+        new.owned = [set(o) for o in self.owned]
+        new.buildings = dict(self.buildings)
+        new.palaces = palaces = [Palace(*p.state()) for p in self.palaces]
+        new.palace_at = {cell: palaces[p.id] for cell, p in self.palace_at.items()}
+        for name in ("open_palace", "palace_tile", "tower_tile"):
+            new.__dict__[name] = {k: None if p is None else palaces[p.id] for k, p in self.__dict__[name].items()}
+        new.wall_arm = dict(self.wall_arm)
+        new.tower_merchants_left = dict(self.tower_merchants_left)
+        new.retired = list(self.retired)
+        new.events = list(self.events)
+        new._masks = _MaskCache(new)
+        new._masks.update(self._masks)
+        new._frames = list(self._frames)
+        new._log = list(self._log)
+        return new
+
+    def to_record(self, ruleset: str | None = None) -> str:
+        """The game so far as record/1 text (with its `result` once it is over), naming the ruleset
+        by its id or by `ruleset` (a path, for a ruleset from a file)."""
+        from ..records.record import write_record  # the writer belongs to records; only this method needs it
+        from .scoring import score_game
+        turns: list[tuple[str, list[str]]] = []
+        name = self.geo.cell_names
+        for frame in map(_Frame._make, self._frames):
+            turn_placed, tea_used = frame.scalars[_TURN_PLACED], frame.scalars[_TEA_USED]
+            if not turns or (turn_placed == 0 and not tea_used):
+                turns.append((self.players[frame.seat], []))
+            turns[-1][1].append(TEA if frame.cell is None else f"{frame.piece} {name[frame.cell]}")
+        result = score_game(self).totals if self.is_over() else None
+        return write_record(ruleset_ref=ruleset or self.rules.ruleset_id, players=self.players, geo=self.geo,
+                            merchant=self.start_merchant, well=self.well, turns=turns, result=result,
+                            supply=self.start_supply)
 
     # --- names ----------------------------------------------------------------------------------
     def owner_name(self, owner: int | None) -> str | None:
+        """A palace owner (or tile holder) as named in events: a player, "neutral", or None."""
         if owner is None:
             return None
-        return "neutral" if owner == NEUTRAL else self.players[owner]
+        return NEUTRAL_HOLDER if owner == NEUTRAL else self.players[owner]
+
+    def _player(self, owner: int | None) -> str | None:
+        """The player's name; None for nobody and for the neutral side."""
+        return None if owner is None or owner == NEUTRAL else self.players[owner]
 
     # --- the generator -------------------------------------------------------------------------
     def board_mask(self, piece: str) -> int:
@@ -218,9 +384,9 @@ class Game:
 
     def legal_masks(self) -> list[tuple[str, int]]:
         """(piece, cells) legal for the player to move at this point of the turn."""
-        if self.to_move is None:
+        if self.seat_to_move is None:
             return []
-        masks = self.piece_masks(self.to_move)
+        masks = self.piece_masks(self.seat_to_move)
         return self._forced_roof_filter(masks) if self.forced else masks
 
     def _forced_roof_filter(self, masks):
@@ -233,7 +399,7 @@ class Game:
         if self.turn_placed or self.tea_used or self.turn_slots == 1:
             return [("roof", roof)] if roof else masks
         if not roof:
-            owned = self.owned[self.to_move]
+            owned = self.owned[self.seat_to_move]
             return [(piece, m) for piece, m in masks if piece in self.buildings and piece not in owned]
         out = []
         for piece, cells in masks:
@@ -244,20 +410,16 @@ class Game:
             out.append((piece, cells))
         return out
 
-    def legal_placements(self) -> list[tuple[str, int]]:
-        """Every legal (piece, cell) for the player to move, in piece order then cell order."""
-        return [(piece, cell) for piece, cells in self.legal_masks() for cell in bits(cells)]
-
     def is_legal(self, piece: str, cell: int) -> bool:
-        if self.to_move is None or piece not in self.supply[self.to_move]:
+        if self.seat_to_move is None or piece not in self.supply[self.seat_to_move]:
             return False
         if self.forced:
             return any(p == piece and (m >> cell) & 1 for p, m in self.legal_masks())
-        return bool((self.piece_mask(self.to_move, piece) >> cell) & 1)
+        return bool((self.piece_mask(self.seat_to_move, piece) >> cell) & 1)
 
     def can_tea(self) -> bool:
         """May the player to move discard a tea tile now instead of a placement?"""
-        seat = self.to_move
+        seat = self.seat_to_move
         if seat is None or not self.tea[seat] or self.tea_used or self.turn_slots < 2:
             return False
         if self.turn_placed == 0:
@@ -267,13 +429,14 @@ class Game:
 
     # --- playing -------------------------------------------------------------------------------
     def play(self, piece: str, cell: int) -> None:
-        """Place a piece for the player to move; raises IllegalPlacement if it is not legal."""
-        if self.to_move is None:
+        """`push` for a canonical piece name and an engine cell number (the readers' fast path)."""
+        if self.seat_to_move is None:
             raise IllegalPlacement("game-over", "the game has already ended")
         if not self.is_legal(piece, cell):
             from .explain import explain
             raise IllegalPlacement(*explain(self, piece, cell))
-        self._place(self.to_move, piece, cell)
+        self._begin(piece, cell)
+        self._place(self.seat_to_move, piece, cell)
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
@@ -281,7 +444,7 @@ class Game:
                 piece == "neutral" and self.rules.neutral_spares_forced_roof):
             self._force_second_roof()
         if self.turn_placed + self.tea_used >= self.turn_slots or not (
-                self.legal_masks() if self.forced else self.can_go_on(self.to_move)):
+                self.legal_masks() if self.forced else self.can_go_on(self.seat_to_move)):
             self._end_turn()
 
     def can_go_on(self, seat: int) -> bool:
@@ -290,18 +453,20 @@ class Game:
         return self.can_place(seat) or bool(self.rules.tea_keeps_turn_open and self.tea[seat] and not self.tea_used)
 
     def use_tea(self) -> None:
+        """`push("tea")`."""
         if not self.can_tea():
             raise IllegalPlacement("tea-not-allowed", self._tea_refusal())
-        seat = self.to_move
+        self._begin(TEA, None)
+        seat = self.seat_to_move
+        self._log.append(("tea", seat, self.tea[seat]))
         self.tea[seat] -= 1
         self.tea_used = True
-        self.events.append(Event("tea", f"{self.players[seat]} uses a tea tile instead of a placement",
-                                 self.players[seat]))
+        self.events.append(Event("tea", self.players[seat], reason="used", count=1))
         if self.turn_placed:
             self._end_turn()
 
     def _tea_refusal(self) -> str:
-        seat = self.to_move
+        seat = self.seat_to_move
         if seat is None:
             return "the game has already ended"
         if not self.rules.tea_colour:
@@ -318,13 +483,23 @@ class Game:
             return "a roof is due this turn; a tea tile cannot replace it"
         return "a tea tile must replace a placement that could still be made"
 
+    def _begin(self, piece: str, cell: int | None) -> None:
+        """Record what the push about to be made needs for `pop`."""
+        self._frames.append((piece, cell, self.seat_to_move, _scalars_of(self), len(self.events),
+                             len(self.palaces), len(self.retired), len(self._log)))
+
+    def _touch(self, palace: Palace) -> None:
+        """Log a palace's fields before this push changes them."""
+        self._log.append(("palace", palace.id, palace.buildings, palace.stables, palace.owner, palace.roof,
+                          palace.claim_order, palace.building_orth, palace.reach, palace.connected))
+
     def turn_open(self) -> bool:
         """True while the player to move has begun a turn (placed or used tea) and may go on."""
-        return self.to_move is not None and (self.turn_placed > 0 or self.tea_used)
+        return self.seat_to_move is not None and (self.turn_placed > 0 or self.tea_used)
 
     # --- turn sequence -------------------------------------------------------------------------
     def _start_turn(self, seat: int) -> None:
-        self.to_move = seat
+        self.seat_to_move = seat
         self.turn_placed = 0
         self.tea_used = False
         single = self.turns_started < self.rules.opening_single
@@ -335,13 +510,12 @@ class Game:
             self._announce_forced_roof()
 
     def _announce_forced_roof(self) -> None:
-        name = self.players[self.to_move]
-        self.events.append(Event("forced-roof", f"{name} must place a roof this turn", name))
+        self.events.append(Event("forced-roof", self.players[self.seat_to_move]))
 
     def _force_second_roof(self) -> None:
         """After a first piece that was not his roof: the second must be one of the player's roofs
         if one is legal now and no other player can place anything."""
-        seat = self.to_move
+        seat = self.seat_to_move
         if (self.turn_placed + self.tea_used < self.turn_slots and self.piece_mask(seat, "roof")
                 and self._others_stuck(seat)):
             self.forced = True
@@ -377,17 +551,16 @@ class Game:
 
     def _end_turn(self) -> None:
         n = len(self.players)
-        seat = self.to_move
+        seat = self.seat_to_move
         for step in range(1, n + 1):
             nxt = (seat + step) % n
             if self.can_place(nxt):
                 self._start_turn(nxt)
                 return
             if step < n:
-                self.events.append(Event("pass", f"{self.players[nxt]} cannot place anything and is skipped",
-                                         self.players[nxt]))
-        self.to_move = None
-        self.events.append(Event("game-end", "no player can place anything: the game is over"))
+                self.events.append(Event("pass", self.players[nxt]))
+        self.seat_to_move = None
+        self.events.append(Event("game-end"))
 
     # --- applying a placement ------------------------------------------------------------------
     def _place(self, seat: int, piece: str, cell: int) -> None:
@@ -417,43 +590,49 @@ class Game:
             self._check_retirement(piece)
 
     def _grow(self, palace: Palace, cell: int) -> None:
+        """The palace (logged by the caller) takes `cell`."""
         new_reach = self.geo.king_of[cell] & ~palace.reach
         palace.reach |= new_reach
         self.reach_twice |= self.reach_once & new_reach
         self.reach_once |= new_reach
+        self._log.append(("palace_at", cell))
         self.palace_at[cell] = palace
 
     def _place_building(self, colour: str, cell: int) -> None:
         bit = 1 << cell
         palace = self.open_palace[colour]
+        log = self._log
         if palace is None or not palace.building_orth & bit:
+            log.append(("open_palace", colour, None if palace is None else palace.id))
             palace = Palace(len(self.palaces), colour)
             self.palaces.append(palace)
             self.open_palace[colour] = palace
+        else:
+            self._touch(palace)
         palace.buildings |= bit
         orth = self.geo.orth_of[cell]
         palace.building_orth |= orth
         self.building_orth |= orth
+        log.append(("buildings", colour, self.buildings[colour]))
         self.buildings[colour] |= bit
         self.occupied |= bit
         self._grow(palace, cell)
 
     def _claim(self, palace: Palace, owner: int, cell: int) -> None:
+        self._touch(palace)
         palace.owner = owner
         palace.roof = cell
         palace.claim_order = self.claims
         self.claims += 1
         self.roofed_buildings |= palace.buildings
         if self.open_palace[palace.colour] is palace:
+            self._log.append(("open_palace", palace.colour, palace.id))
             self.open_palace[palace.colour] = None
-        name = self.owner_name(owner)
         if owner != NEUTRAL:
+            self._log.append(("owned", owner, palace.colour))
             self.owned[owner].add(palace.colour)
-            self.events.append(Event("claim", f"{name} roofs the {palace.colour} palace at "
-                                     f"{self.geo.name(cell)} (size {palace.size})", name))
-        else:
-            self.events.append(Event("claim", f"a neutral roof closes the {palace.colour} palace at "
-                                     f"{self.geo.name(cell)} (size {palace.size})", None))
+        self.events.append(Event("claim", self._player(owner), self.owner_name(owner), palace.colour,
+                                 self.geo.name(cell), palace.size))
         self._palace_tile_check(palace)
         self._tea_award(palace)
         self._connect_walls(palace, self.geo.orth(palace.pieces) & self.walls)
@@ -461,6 +640,7 @@ class Game:
     def _place_stable(self, cell: int) -> None:
         bit = 1 << cell
         palace = self.palace_at[lowest_cell(self.geo.orth_of[cell] & self._all_buildings())]
+        self._touch(palace)
         palace.stables |= bit
         self.stables |= bit
         self.occupied |= bit
@@ -508,6 +688,7 @@ class Game:
             arm = (geo.tower_of_cell[anchor], axis)
         else:
             arm = self.wall_arm[anchor]
+        self._log.append(("wall_arm", cell))
         self.wall_arm[cell] = arm
         self.walls |= 1 << cell
         palace = self.palace_at.get(geo.inner_of[cell])
@@ -519,11 +700,11 @@ class Game:
         holder = self.palace_tile[palace.colour]
         if holder is palace or (holder is not None and palace.size <= holder.size):
             return
+        self._log.append(("palace_tile", palace.colour, None if holder is None else holder.id))
         self.palace_tile[palace.colour] = palace
-        where = (f"a neutral palace (size {palace.size}): it stays on the board" if palace.owner == NEUTRAL
-                 else f"{self.players[palace.owner]} (palace size {palace.size})")
-        self.events.append(Event("palace-tile", f"the {palace.colour} palace tile goes to {where}",
-                                 self.owner_name(palace.owner)))
+        self.events.append(Event("palace-tile", self._player(palace.owner), self.owner_name(palace.owner),
+                                 palace.colour, size=palace.size, tile=palace.colour,
+                                 previous=None if holder is None else self.owner_name(holder.owner)))
 
     def _tea_award(self, palace: Palace) -> None:
         if palace.colour != self.rules.tea_colour:
@@ -533,14 +714,11 @@ class Game:
         self.tea_claims += 1
         if not award:
             return
-        tiles = f"{award} tea tile{'s' if award != 1 else ''}"
-        if palace.owner == NEUTRAL:
-            leave = "leaves" if award == 1 else "leave"
-            self.events.append(Event("tea", f"{tiles} for the neutral claim {leave} the game"))
-        else:
+        if palace.owner != NEUTRAL:
+            self._log.append(("tea", palace.owner, self.tea[palace.owner]))
             self.tea[palace.owner] += award
-            name = self.players[palace.owner]
-            self.events.append(Event("tea", f"{name} takes {tiles}", name))
+        self.events.append(Event("tea", self._player(palace.owner), self.owner_name(palace.owner), count=award,
+                                 reason="awarded"))
 
     def _connect_walls(self, palace: Palace, walls: int) -> None:
         arms_by_tower: dict[int, set] = {}
@@ -556,27 +734,24 @@ class Game:
             return
         if policy == "once_per_palace_arm" and arms <= palace.connected:
             return
+        log = self._log
+        self._touch(palace)
         palace.connected |= arms
         previous = self.tower_tile[tower]
+        log.append(("tower_tile", tower, None if previous is None else previous.id))
         self.tower_tile[tower] = palace
+        player, holder = self._player(palace.owner), self.owner_name(palace.owner)
         if previous is None or previous.owner != palace.owner:
-            at = f"{palace.colour} palace at {self.geo.name(palace.roof)}"
-            where = (f"the neutral {at}: it stays on the board" if palace.owner == NEUTRAL
-                     else f"{self.players[palace.owner]} ({at})")
-            self.events.append(Event("tower-tile", f"tower tile {tower} goes to {where}",
-                                     self.owner_name(palace.owner)))
-        waiting = self.tower_merchants_left.pop(tower, 0)
-        if waiting:
-            merchants = "merchant" if waiting == 1 else f"{waiting} merchants"
-            if palace.owner == NEUTRAL:
-                leave = "leaves" if waiting == 1 else "leave"
-                self.events.append(Event("tower-merchants", f"the {merchants} of tower {tower} {leave} the game "
-                                         "(neutral first holder)"))
-            else:
-                self.supply[palace.owner]["merchant"] += waiting
-                name = self.players[palace.owner]
-                self.events.append(Event("tower-merchants", f"{name} takes the {merchants} of tower {tower}",
-                                         name))
+            self.events.append(Event("tower-tile", player, holder, palace.colour, self.geo.name(palace.roof),
+                                     tile=tower, previous=None if previous is None else self.owner_name(previous.owner)))
+        if tower in self.tower_merchants_left:
+            waiting = self.tower_merchants_left.pop(tower)
+            log.append(("tower_merchants_left", tower, waiting))
+            if waiting:
+                if palace.owner != NEUTRAL:
+                    log.append(("supply", palace.owner, "merchant", self.supply[palace.owner]["merchant"]))
+                    self.supply[palace.owner]["merchant"] += waiting
+                self.events.append(Event("tower-merchants", player, holder, tile=tower, count=waiting))
 
     # --- colour retirement ---------------------------------------------------------------------
     def _check_retirement(self, piece: str) -> None:
@@ -591,13 +766,9 @@ class Game:
             no_room = check_room and not self.board_mask(colour)
             if everyone or no_room:
                 self.retired.append(colour)
-                for supply in self.supply:
+                for seat, supply in enumerate(self.supply):
+                    self._log.append(("supply", seat, colour, supply[colour]))
                     supply[colour] = 0
-                why = "every player owns a palace of it" if everyone else "no building of it fits anywhere"
-                self.events.append(Event("retire", f"{colour} retires ({why}); remaining {colour} "
-                                         "buildings leave the game"))
+                self.events.append(Event("retire", colour=colour,
+                                         reason="all_players_own" if everyone else "no_building_fits"))
 
-    # --- results -------------------------------------------------------------------------------
-    @property
-    def finished(self) -> bool:
-        return self.to_move is None

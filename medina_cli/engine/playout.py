@@ -45,7 +45,7 @@ def random_chooser(rng: random.Random, *, tea_chance: float = 0.5):
     """Uniform random play: a tea tile with `tea_chance` where allowed, else a placement uniform among
     the legal ones. Returns choose(game) -> ("tea",) or (piece, cell) for the player to move."""
     def choose(game: Game) -> tuple:
-        if game.can_tea() and (not game.can_place(game.to_move) or rng.random() < tea_chance):
+        if game.can_tea() and (not game.can_place(game.seat_to_move) or rng.random() < tea_chance):
             return ("tea",)
         return random_placement(game, rng)
     return choose
@@ -59,12 +59,12 @@ def play_game(rules, players: list[str], choose, setup: tuple[int, int | None], 
     merchant, well = setup
     game = Game(rules, players, merchant, well)
     turns: list[PlayedTurn] = []
-    while game.to_move is not None:
-        seat = game.to_move
+    while game.seat_to_move is not None:
+        seat = game.seat_to_move
         turn = PlayedTurn(seat, [])
         turns.append(turn)
         started = game.turns_started
-        while game.to_move == seat and game.turns_started == started:
+        while game.seat_to_move == seat and game.turns_started == started:
             action = choose(game)
             if action == ("tea",):
                 game.use_tea()

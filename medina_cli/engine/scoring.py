@@ -61,7 +61,9 @@ class ScoreSheet:
     winners: list[str]
     undetermined: list[dict] = field(default_factory=list)
 
+    @property
     def totals(self) -> dict[str, int]:
+        """Each player's total: {"Anna": 37, ...}."""
         return {p.name: p.total for p in self.players}
 
     def to_json(self) -> dict:

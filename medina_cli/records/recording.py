@@ -96,7 +96,7 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir) -> App
             player = outcome.record.players[(outcome.record.players.index(turns[-1].player) + 1)
                                             % len(outcome.record.players) if turns else 0]
         else:
-            player = game.players[game.to_move]
+            player = game.to_move
         edited = _edit(done.text, token, player)
         if edited is not None:
             record = parse_record(edited, name, base_dir=base_dir)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine.game import Game, IllegalPlacement
+from ..engine.game import Game
+from ..engine.placement import TEA_PLACEMENT, IllegalPlacement
 from ..engine.scoring import score_game
 from ..errors import Problem
 from .record import Record
@@ -94,31 +95,30 @@ def _problem(record, entry, code, message, placement=None) -> Problem:
 
 def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Problem | None:
     """Play one entry; None when it is legal. `may_stop_early`: the entry may leave its turn open."""
-    seat = record.players.index(entry.player)
+    player = entry.player
     if entry.actions[0].kind == "pass":  # truthful after the game's end too: nobody can place
-        if game.can_place(seat):
-            return _problem(record, entry, "pass-while-able", f"{entry.player} passes but has a legal placement")
+        if game.can_place(record.players.index(player)):
+            return _problem(record, entry, "pass-while-able", f"{player} passes but has a legal placement")
         return None
-    if game.finished:
+    if game.is_over():
         return _problem(record, entry, "game-over", "the game had already ended (nobody could place anything)")
-    if seat != game.to_move:
-        expected = game.players[game.to_move]
-        return _problem(record, entry, "out-of-turn", f"it is {expected}'s turn, not {entry.player}'s")
+    if player != game.to_move:
+        return _problem(record, entry, "out-of-turn", f"it is {game.to_move}'s turn, not {player}'s")
     started, slots = game.turns_started, game.turn_slots
     for k, action in enumerate(entry.actions, 1):
-        if game.to_move != seat or game.turns_started != started:
+        if game.to_move != player or game.turns_started != started:
             return _problem(record, entry, "too-many-placements", _turn_over(game, slots, k - 1), k)
         try:
             if action.kind == "tea":
-                game.use_tea()
+                game.push(TEA_PLACEMENT)
             else:
                 game.play(action.piece, action.cell)
         except IllegalPlacement as exc:
             return _problem(record, entry, exc.code, exc.message, k)
-    if game.turn_open() and game.to_move == seat and game.turns_started == started and not may_stop_early:
+    if game.turn_open() and game.to_move == player and game.turns_started == started and not may_stop_early:
         if game.forced:
             return _problem(record, entry, "forced-roof", f"{entry.player} had to place one of his roofs this turn")
-        if not game.can_place(seat):
+        if not game.can_place(game.seat_to_move):
             return _problem(record, entry, "too-few-placements",
                             f"{entry.player} placed {game.turn_placed} piece{'s' if game.turn_placed != 1 else ''} and "
                             "holds a tea tile: under this ruleset the turn goes on and the tile must be used")
@@ -144,7 +144,7 @@ def _finish_checks(result: Replay, check_result: bool) -> None:
     record, game = result.record, result.game
     if not game.finished:
         result.warnings.append(Problem("unfinished", "the record stops before the game ends "
-                                       f"({game.players[game.to_move]} could still place)", file=record.file))
+                                       f"({game.to_move} could still place)", file=record.file))
         if record.result is not None:
             result.warnings.append(Problem("result-unchecked", "`result` is not checked: the game is unfinished",
                                            file=record.file))
@@ -154,7 +154,7 @@ def _finish_checks(result: Replay, check_result: bool) -> None:
                                        f"record's own ruleset, and the record is played {record.other_rules}",
                                        file=record.file))
     elif check_result and record.result:
-        totals = score_game(game).totals()
+        totals = score_game(game).totals
         for name, claimed in record.result.items():
             if totals[name] != claimed:
                 result.result_errors.append(Problem("result-mismatch", f"result claims {claimed} for {name}, "

@@ -194,10 +194,10 @@ def _frame_data(record, frame: Frame, count: int) -> dict:
     if frame.stop is not None:
         heading = f"Turn {frame.turn}, {line}. Replay stopped here: {frame.stop.message} [{frame.stop.code}]"
     else:
-        state = "the game is over" if game.finished else f"{game.players[game.to_move]} to move"
+        state = "the game is over" if game.finished else f"{game.to_move} to move"
         heading = (f"Turn {frame.turn} of {count}, {line}; {state}" if frame.turn else f"{line}; {state}")
     return {"turn": frame.turn, "line": line, "heading": heading, "stop": frame.stop is not None,
-            "events": [event.text for event in frame.events]
+            "events": [str(event) for event in frame.events]
             + ([f"replay stopped: {frame.stop.message} [{frame.stop.code}]"] if frame.stop is not None else []),
             "scores": [p.total for p in sheet.players], "tiles": [_tile_words(p) for p in sheet.players]}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import difflib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -145,10 +146,12 @@ def is_path(ref: str) -> bool:
     return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
 
-def load_ruleset(ref: str | Ruleset, overrides: list[str] | tuple = (), *, base_dir: Path | None = None) -> Ruleset:
-    """Load a built-in id or a ruleset file (or take a loaded `Ruleset`), then apply `--set PARAM=VALUE`
-    overrides. A relative path resolves against `base_dir` (the directory of the file that names it),
-    or the current directory when None. Raises MedinaError."""
+def load_ruleset(ref: str | Ruleset, overrides: list[str] | tuple | Mapping = (), *,
+                 base_dir: Path | None = None) -> Ruleset:
+    """Load a built-in id or a ruleset file (or take a loaded `Ruleset`), then apply overrides:
+    `--set PARAM=VALUE` strings or a mapping {PARAM: value}. A relative path resolves against
+    `base_dir` (the directory of the file that names it), or the current directory when None.
+    Raises MedinaError."""
     if isinstance(ref, Ruleset):
         ruleset = copy.copy(ref)
     else:
@@ -367,10 +370,13 @@ def _bad_set(message: str) -> MedinaError:
 
 
 def apply_overrides(ruleset: Ruleset, overrides) -> None:
-    """Apply `PARAM=VALUE` strings in place; an unknown parameter gets the closest name and the valid ones."""
+    """Apply overrides in place: `PARAM=VALUE` strings (the value read as `--set` reads it) or a
+    mapping {PARAM: value}; an unknown parameter gets the closest name and the valid ones."""
     params = copy.deepcopy(ruleset.params)
     applied = []  # (item, keys) of each override, to blame a value the schema refuses on its override
-    for item in overrides:
+    typed = dict(overrides) if isinstance(overrides, Mapping) else {}
+    items = [f"{param}={value}" for param, value in typed.items()] if typed else list(overrides)
+    for item, given in zip(items, typed.values() if typed else [None] * len(items)):
         param, sep, raw = item.partition("=")
         param = param.strip()
         if not sep:
@@ -386,7 +392,9 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             raise _bad_set(f"{item!r}: no such parameter" + (f"; did you mean {guess}?" if guess else ".")
                            + " Valid parameters: " + ", ".join(parameter_names()))
         raw = raw.strip()
-        if isinstance(spec, (Choice, Text)) and not raw.startswith(("[", "{")):
+        if typed:
+            value = given
+        elif isinstance(spec, (Choice, Text)) and not raw.startswith(("[", "{")):
             value = None if raw in ("null", "~") else raw.strip("\"'")
         else:
             try:
@@ -405,7 +413,7 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
         raise _override_error(exc, applied)
     ruleset.params = params
     ruleset.rules_by_players = {}  # a new dict: copies of the unchanged ruleset keep sharing theirs
-    ruleset.source += " with --set " + ", ".join(overrides)
+    ruleset.source += " with --set " + ", ".join(items)
 
 
 def _override_error(exc: SchemaError, applied: list[tuple[str, tuple]]) -> MedinaError:

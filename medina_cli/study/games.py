@@ -68,7 +68,7 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
         choosers = [seat_chooser(spec, rng) for spec in seats]
 
         def choose(game):
-            return choosers[game.to_move](game)
+            return choosers[game.seat_to_move](game)
     else:
         choose = random_chooser(rng)
     game, turns = play_game(rules, players, choose, setup)
@@ -100,10 +100,7 @@ def summarize(game, turns: int) -> GameSummary:
     for event in game.events:
         if event.kind in COUNTED_EVENTS:
             counts[COUNTED_EVENTS[event.kind]] += 1
-        elif event.kind in ("palace-tile", "tower-tile"):
-            counts["tile transfers"] += 1
-    # every tile event but the first for each tile moves a tile that somebody already held
-    held = sum(p is not None for p in (*game.palace_tile.values(), *game.tower_tile.values()))
-    counts["tile transfers"] -= held
+        elif event.kind in ("palace-tile", "tower-tile") and event.previous is not None:
+            counts["tile transfers"] += 1  # a tile somebody already held
     return GameSummary([p.total for p in sheet.players], [game.players.index(w) for w in sheet.winners], points,
                        turns, game.placements_made, counts)

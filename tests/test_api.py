@@ -1,0 +1,159 @@
+"""The public Python surface: `import medina_cli as medina` and the names of docs/api.md."""
+
+from __future__ import annotations
+
+import pytest
+
+import medina_cli as medina
+from conftest import EXAMPLES
+
+PLAYERS = ["Anna", "Ben", "Cleo"]
+SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "read_record",
+           "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError", "Problem"}
+
+
+def game(ruleset="original-2001", players=PLAYERS, **setup):
+    return medina.Game(medina.load_ruleset(ruleset, players=len(players)), players, **(setup or {"merchant": "K7"}))
+
+
+def test_the_top_level_names_are_exactly_the_public_surface():
+    assert set(medina.__all__) == SURFACE and len(medina.__all__) == len(SURFACE)
+    assert all(getattr(medina, name) is not None for name in medina.__all__)
+    with pytest.raises(AttributeError):
+        medina.geometry_for  # noqa: B018 (internals stay below the surface)
+
+
+def test_load_ruleset_for_a_player_count_with_overrides():
+    rules = medina.load_ruleset("bsw-dm-2003", players=4, overrides={"towers.reconnect": "once_per_palace_arm"})
+    assert isinstance(rules, medina.Rules) and rules.players == 4 and rules.tower_reconnect == "once_per_palace_arm"
+    assert isinstance(medina.load_ruleset("original-2001"), medina.Ruleset)
+    with pytest.raises(medina.MedinaError, match="3 or 4 players, not 2"):
+        medina.load_ruleset("original-2001", players=2)
+    with pytest.raises(medina.MedinaError, match="no such parameter"):
+        medina.load_ruleset("original-2001", overrides={"towers.reconect": "once_per_palace_arm"})
+
+
+def test_a_game_takes_a_ruleset_and_cell_names():
+    g = medina.Game(medina.load_ruleset("second-edition-2014"), ["Anna", "Ben"], merchant="k7", well="F5")
+    assert (g.to_move, g.is_over(), g.move_stack) == ("Anna", False, [])
+    assert g.geo.name(g.well) == "F5" and g.geo.name(g.start_merchant) == "K7"
+    with pytest.raises(ValueError, match="merchant 'Z9'"):
+        game(merchant="Z9")
+    with pytest.raises(ValueError, match="for 3 distinct players"):
+        game(players=["Anna", "Anna", "Ben"])
+
+
+def test_placements_parse_and_print():
+    p = medina.Placement.parse(" Grey   k08 ")
+    assert p == medina.Placement("grey", "K8") and str(p) == "grey K8"
+    assert medina.Placement.parse("TEA") == medina.Placement("tea") and str(medina.Placement("tea")) == "tea"
+    for text in ("grey", "grey K8 wall", "pass", "grey 8K", ""):
+        with pytest.raises(medina.IllegalPlacement) as refused:
+            medina.Placement.parse(text)
+        assert refused.value.code == "bad-placement"
+
+
+def test_legal_placements_are_values_and_push_takes_text_or_values():
+    g = game()
+    moves = g.legal_placements()
+    assert medina.Placement("grey", "K8") in moves and medina.Placement("wall", "A12") in moves
+    assert medina.Placement("roof", "K8") not in moves and all(isinstance(p, medina.Placement) for p in moves)
+    g.push("grey K8")
+    g.push(medina.Placement("wall", "A12"))
+    assert g.move_stack == [medina.Placement("grey", "K8"), medina.Placement("wall", "A12")] and g.to_move == "Ben"
+
+
+@pytest.mark.parametrize("text, code", [
+    ("roof K8", "roof-not-on-building"), ("gold K8", "unknown-piece"), ("grey S8", "bad-cell"),
+    ("grey K7", "cell-occupied"), ("tea", "tea-not-allowed"), ("grey", "bad-placement")])
+def test_an_illegal_push_says_which_rule_and_changes_nothing(text, code):
+    g = game()
+    before = (g.legal_placements(), g.move_stack, [dict(s) for s in g.supply], list(g.events))
+    with pytest.raises(medina.IllegalPlacement) as refused:
+        g.push(text)
+    assert isinstance(refused.value, ValueError) and refused.value.code == code and str(refused.value)
+    assert (g.legal_placements(), g.move_stack, [dict(s) for s in g.supply], list(g.events)) == before
+
+
+def test_tea_is_offered_where_a_tea_tile_may_be_used_and_pops_back():
+    record = medina.read_record(str(EXAMPLES / "second-edition-2014-3p.yaml"))
+    g = medina.replay(record).game
+    while g.move_stack and medina.Placement("tea") not in g.legal_placements():
+        g.pop()
+    assert g.tea[g.seat_to_move] > 0 and g.can_tea()
+    tea_before = list(g.tea)
+    g.push("tea")
+    assert g.move_stack[-1] == medina.Placement("tea") and str(g.events[-1]).endswith("uses a tea tile instead of a placement")
+    assert g.pop() == medina.Placement("tea") and g.tea == tea_before
+
+
+def test_pop_returns_the_placement_and_restores_the_turn():
+    g = game()
+    g.push("grey K8")
+    g.push("roof K8")
+    assert [e.kind for e in g.events] == ["claim", "palace-tile"]
+    assert g.pop() == medina.Placement("roof", "K8") and g.to_move == "Anna" and g.events == []
+    assert g.pop() == medina.Placement("grey", "K8") and g.move_stack == []
+    with pytest.raises(IndexError):
+        g.pop()
+
+
+def test_a_copy_is_independent():
+    g = game()
+    g.push("grey K8")
+    clone = g.copy()
+    clone.push("roof K8")
+    assert g.move_stack == [medina.Placement("grey", "K8")] and g.palace_at[g.geo.parse("K8")].owner is None
+    assert clone.palace_at[clone.geo.parse("K8")].owner == 0 and clone.supply[0]["roof"] == g.supply[0]["roof"] - 1
+    assert clone.pop() == medina.Placement("roof", "K8") and clone.legal_placements() == g.legal_placements()
+
+
+def test_events_are_values_with_fields_and_their_sentence():
+    g = game()
+    g.push("grey K8")
+    g.push("roof K8")
+    claim, tile = g.events
+    assert (claim.kind, claim.player, claim.holder, claim.colour, claim.cell, claim.size) == (
+        "claim", "Anna", "Anna", "grey", "K8", 1)
+    assert str(claim) == claim.text == "Anna roofs the grey palace at K8 (size 1)"
+    assert (tile.kind, tile.tile, tile.holder, tile.previous) == ("palace-tile", "grey", "Anna", None)
+    assert str(tile) == "the grey palace tile goes to Anna (palace size 1)"
+    assert tile == medina.Event("palace-tile", "Anna", "Anna", "grey", size=1, tile="grey")
+
+
+def test_score_a_game_and_a_board():
+    outcome = medina.replay(medina.read_record(str(EXAMPLES / "original-2001-3p.yaml")))
+    assert outcome.valid and outcome.problems == [] and outcome.game.is_over() and outcome.game.to_move is None
+    totals = medina.score(outcome.game).totals
+    assert set(totals) == set(outcome.record.players) and all(isinstance(v, int) for v in totals.values())
+    assert totals == outcome.record.result
+    board = medina.read_board(str(EXAMPLES.parent / "tests" / "fixtures" / "boards" / "e1-original-2001.yaml"))
+    assert isinstance(medina.score(board), medina.ScoreSheet) and medina.score(board).totals
+
+
+def test_to_record_reads_back_and_replays_to_the_same_position(tmp_path):
+    source = medina.replay(medina.read_record(str(EXAMPLES / "second-edition-2014-4p.yaml"))).game
+    g = source.copy()
+    for _ in range(7):
+        g.pop()
+    for position in (g, source):
+        path = tmp_path / "game.yaml"
+        path.write_text(position.to_record(), encoding="utf-8")
+        outcome = medina.replay(medina.read_record(str(path)))
+        assert outcome.record.problems.errors == [] and outcome.errors == [] and outcome.result_errors == []
+        again = outcome.game
+        assert again.move_stack == position.move_stack and again.legal_placements() == position.legal_placements()
+        assert again.events == position.events and medina.score(again).to_json() == medina.score(position).to_json()
+    assert "result:" in source.to_record() and "result:" not in g.to_record()
+
+
+def test_replay_to_a_turn():
+    record = medina.read_record(str(EXAMPLES / "original-2001-4p.yaml"))
+    outcome = medina.replay(record, to_turn=3)
+    assert outcome.valid and outcome.turns_played == 3 and not outcome.game.is_over()
+    assert len(outcome.game.move_stack) == sum(len(t.actions) for t in record.turns[:3])
+
+
+def test_the_package_ships_py_typed():
+    from importlib.resources import files
+    assert files("medina_cli").joinpath("py.typed").is_file()
