@@ -6,6 +6,8 @@ import pytest
 from conftest import new_game, record_text, replay_text
 from medina_cli.engine.game import IllegalPlacement
 from medina_cli.engine.scoring import score_game
+from medina_cli.rules.loader import load_ruleset
+from rulekit import Position
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 
@@ -236,7 +238,27 @@ def test_a_neutral_roof_first_spares_the_forced_roof_on_boardspace(overrides, fo
 
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003", "second-edition-2014"])
 def test_the_editions_keep_the_rulings_on_tea_and_neutral_roofs(ruleset):
-    from medina_cli.rules.loader import load_ruleset
     rules = load_ruleset(ruleset).for_players(3)
     assert (rules.tea_keeps_turn_open, rules.tea_blocks_forced_roof, rules.neutral_spares_forced_roof) == (
         False, False, False)
+
+
+# Anna's grey B3 takes tower 4 along its west arm (A3); Cleo's black E2 takes it along the south arm (E1).
+# Cleo's stable B2 joins Anna's palace and touches A2 (west arm, touched already) and B1 (south arm, new).
+CORNER_STABLE = ["Anna: grey B3, roof B3", "Ben: wall A2, wall A3", "Cleo: black E2, roof E2",
+                 "Anna: wall B1, wall C1", "Ben: wall D1, wall E1", "Cleo: stable B2, wall R2"]
+
+
+@pytest.mark.parametrize("sets, holder", [
+    ((), "Cleo"),  # the engine looks at one wall only, A2 (north, west, south, east first): no new arm
+    (("towers.stable_contact=every_wall",), "Anna"),  # B1 is a new arm: tower 4 moves to Anna
+])
+def test_a_stable_in_an_inner_corner_connects_through_one_wall_on_boardspace(sets, holder):
+    game = Position("boardspace-original", 3, *CORNER_STABLE, sets=sets).game
+    assert game.players[game.tower_tile[4].owner] == holder
+    assert {arm for arm in game.palace_at[game.geo.parse("B2")].connected if arm[0] == 4} == {(4, "h"), (4, "v")}
+
+
+def test_the_editions_connect_a_corner_stable_through_every_wall():
+    assert {load_ruleset(r).params["towers"]["stable_contact"]
+            for r in ("original-2001", "bsw-dm-2003", "second-edition-2014")} == {"every_wall"}

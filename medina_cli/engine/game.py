@@ -647,7 +647,16 @@ class Game:
         self._grow(palace, cell)
         if palace.owner is not None:
             self._palace_tile_check(palace)
-            self._connect_walls(palace, self.geo.orth_of[cell] & self.walls)
+            walls = self.geo.orth_of[cell] & self.walls
+            self._connect_walls(palace, self._stable_contact(cell, walls))
+            palace.connected |= {self.wall_arm[wall] for wall in bits(walls)}  # every wall it touches
+
+    def _stable_contact(self, cell: int, walls: int) -> int:
+        """The walls a new stable next to `walls` connects through (`towers.stable_contact`)."""
+        if self.rules.stable_contact == "every_wall" or walls & (walls - 1) == 0:
+            return walls
+        width = self.geo.width
+        return next(1 << (cell + step) for step in (width, -1, -width, 1) if walls >> (cell + step) & 1)
 
     def _all_buildings(self) -> int:
         total = 0

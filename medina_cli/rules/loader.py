@@ -62,6 +62,7 @@ class Rules:
     neutral_spares_forced_roof: bool
     new_chain_max_neighbours: int
     tower_reconnect: str
+    stable_contact: str
     tower_merchants: dict  # tower number -> merchants
     tea_colour: str | None
     tea_awards: tuple[int, ...]
@@ -128,6 +129,7 @@ class Ruleset:
             neutral_spares_forced_roof=p["turns"]["neutral_spares_forced_roof"],
             new_chain_max_neighbours=p["merchants"]["new_chain_max_neighbours"],
             tower_reconnect=p["towers"]["reconnect"],
+            stable_contact=p["towers"]["stable_contact"],
             tower_merchants=dict(p["towers"]["merchants"]),
             tea_colour=p["tea"]["colour"],
             tea_awards=tuple(p["tea"]["awards"]),

@@ -291,6 +291,11 @@ SCHEMA = Fields("a Medina ruleset", fields={
         "reconnect": Choice("which repeated connections of a palace to a tower move the tile",
                             choices=("once_per_palace_tower", "once_per_palace_arm", "every_new_contact"),
                             default="every_new_contact"),
+        "stable_contact": Choice("which walls a stable next to two walls (an inner corner cell) connects its "
+                                 "claimed palace through: every_wall, or only the first of them in the order north, "
+                                 "west, south, east, the other arm counting as touched without a connection "
+                                 "(boardspace.net's engine)",
+                                 choices=("every_wall", "first_north_west_south_east"), default="every_wall"),
         "merchants": MapOf("merchants waiting on each tower tile for its first holder",
                            key=Int("tower", low=1, high=4), key_label="tower",
                            value=Int("merchants", high=10), default={}),
