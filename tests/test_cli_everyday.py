@@ -288,8 +288,10 @@ def test_replay_json_is_the_event_log_turn_by_turn():
     events = [e for t in doc["turns"] for e in t["events"]]
     assert {"claim", "game-end"} <= {e["kind"] for e in events}
     assert all(e["text"] and "player" in e for e in events)
-    claim = next(e for e in events if e["kind"] == "claim")
-    assert claim["player"] in doc["players"]
+    claim = next(e for e in events if e["kind"] == "claim" and e["player"])
+    assert claim["player"] in doc["players"] and claim["holder"] == claim["player"]
+    assert claim["cell"] in claim["text"] and claim["colour"] in claim["text"] and claim["size"] >= 1
+    assert all(set(e) == set(events[0]) for e in events)  # every field of every kind, null where unused
     assert doc["position"]["finished"] and doc["position"]["to_move"] is None
 
 

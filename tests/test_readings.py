@@ -92,7 +92,7 @@ def test_which_readings_apply_to_which_edition():
 def test_the_library_sweep_is_what_the_command_prints(game):
     path = game(FLIP)
     sweep = sweep_readings(parse_record(path.read_text(), str(path)))
-    assert sweep.to_json() == readings_json(path)[1]
+    assert {**sweep.to_json(), "errors": [], "warnings": []} == readings_json(path)[1]
     assert [r.alternative.label for r in sweep.ranked()][0] == MALT_TOWERS
 
 
@@ -121,6 +121,10 @@ def test_variants_are_columns_named_by_label_or_by_their_overrides(game):
 def test_bad_variants_and_readings_are_usage_errors(game, args, words):
     code, out, err = run("compare", game(FLIP), *args)
     assert code == 2 and out == "" and words in err
+    code, out, err = run("compare", game(FLIP), *args, "--json")  # one document, errors inside
+    doc = json.loads(out)
+    assert code == 2 and doc["format"] == ("medina-readings/1" if "--readings" in args else "medina-compare/1")
+    assert words in doc["errors"][0]["message"]
 
 
 # --- simulate --readings --------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, SetOption, complete_rulesets, emit_json, load_or_exit, names_or_exit,
-                     refuse_directory, say, stop, warn, with_problems)
+                     refuse_directory, say, stop, with_problems)
 
 
 def compare(
@@ -34,18 +34,25 @@ def compare(
     """
     from ..compare import compare as compare_record
     from ..compare import default_rulesets
-    from ..errors import MedinaError
+    from ..errors import MedinaError, Problem
     from ..records.record import parse_record
     from ..yamlio import base_dir_of, read_text
 
+    shown = "<stdin>" if file == "-" else file
+    if readings:
+        doc = {"format": "medina-readings/1", "ruleset": None, "file": shown, "players": [], "baseline": None,
+               "readings": []}
+    else:
+        doc = {"format": "medina-compare/1", "file": shown, "players": [], "results": [], "differences": None}
+    doc = doc if json_ else None
     if readings and (rulesets is not None or variants):
-        warn("--readings plays the record's own ruleset against its open readings; it does not go with --rulesets "
-             "or --variant")
-        raise typer.Exit(2)
+        stop([Problem("usage", "plays the record's own ruleset against its open readings; it does not go with "
+                      "--rulesets or --variant", file="--readings")], 2, doc)
     refs = names_or_exit(rulesets, "--rulesets") if rulesets is not None else None
-    parsed_variants = [parse_variant(text) for text in variants or ()]
-    doc = {"format": "medina-compare/1", "file": "<stdin>" if file == "-" else file, "players": [], "results": [],
-           "differences": None} if json_ else None
+    try:
+        parsed_variants = [parse_variant(text) for text in variants or ()]
+    except ValueError as exc:
+        stop([Problem("usage", str(exc), file="--variant")], 2, doc)
     refuse_directory(file, "compare takes one record file", doc)
     try:
         name, text = read_text(file)
@@ -56,7 +63,7 @@ def compare(
         stop(record.problems.errors, 1, doc)  # says why the record cannot be read
     overrides = tuple(set_ or ())
     if readings:
-        _readings(record, overrides, json_)
+        _readings(record, overrides, doc)
     if refs:
         refs = list(dict.fromkeys(refs))
     else:
@@ -68,8 +75,8 @@ def compare(
     columns = dict(zip(names, loaded))
     for label, ref, changes in parsed_variants:
         if label in columns:
-            warn(f"--variant {label!r}: another column has this name; give the variant a label of its own (LABEL:ID,...)")
-            raise typer.Exit(2)
+            stop([Problem("usage", f"{label!r}: another column has this name; give the variant a label of its own "
+                          "(LABEL:ID,...)", file="--variant")], 2, doc)
         columns[label] = load_or_exit(load_or_exit(ref, overrides, doc=doc), changes, doc=doc)
     comparison = compare_record(record, columns)
     if json_:
@@ -81,7 +88,8 @@ def compare(
 
 def parse_variant(text: str) -> tuple[str, str, tuple[str, ...]]:
     """`[LABEL:]ID,PARAM=VALUE,...` -> (label, ruleset ref, overrides); commas inside brackets, braces or
-    quotes belong to a value. Without a label, the column is named by the ruleset and its overrides."""
+    quotes belong to a value. Without a label, the column is named by the ruleset and its overrides.
+    Raises ValueError (the message says what is expected)."""
     items, depth, quote, start = [], 0, None, 0
     for i, char in enumerate(text):
         if quote:
@@ -102,9 +110,8 @@ def parse_variant(text: str) -> tuple[str, str, tuple[str, ...]]:
         label, ref = "", head
     label, ref = label.strip(), ref.strip()
     if not ref or "=" in ref or not all(changes) or not all("=" in change for change in changes):
-        warn(f"--variant {text!r}: expected [LABEL:]ID,PARAM=VALUE,..., e.g. "
-             "'arm:original-2001,towers.reconnect=once_per_palace_arm'")
-        raise typer.Exit(2)
+        raise ValueError(f"{text!r}: expected [LABEL:]ID,PARAM=VALUE,..., e.g. "
+                         "'arm:original-2001,towers.reconnect=once_per_palace_arm'")
     return label or " ".join((ref, *changes)), ref, changes
 
 
@@ -188,14 +195,15 @@ def _difference_lines(comparison) -> list[str]:
 
 # --- the readings sweep ----------------------------------------------------------------------------
 
-def _readings(record, overrides: tuple, json_: bool) -> None:
-    """Print the record under each other reading of its ruleset's open rule points, then exit."""
+def _readings(record, overrides: tuple, doc: dict | None) -> None:
+    """Print the record under each other reading of its ruleset's open rule points (with --json, `doc`
+    filled), then exit."""
     from ..compare import sweep_readings
 
-    load_or_exit(record.ruleset, overrides)  # an unusable --set exits 2
+    load_or_exit(record.ruleset, overrides, doc=doc)  # an unusable --set exits 2
     sweep = sweep_readings(record, overrides=overrides)
-    if json_:
-        emit_json(sweep.to_json())
+    if doc is not None:
+        emit_json(with_problems(sweep.to_json(), []))
     else:
         _print_readings(sweep)
     raise typer.Exit(0 if sweep.baseline.comparable else 1)
