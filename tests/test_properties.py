@@ -1,10 +1,12 @@
 """Property tests: random complete legal games (engine.playout) for every ruleset and player count,
-with the invariants of RULINGS.md checked after every placement, the generator checked against the
-validator, `explain` and the reference oracle (tests/oracle.py) at sampled positions, and a record
-round trip at the end of each game."""
+the boardspace profiles included, with the invariants of RULINGS.md checked after every placement,
+the generator checked against the validator, `explain` and the reference oracle (tests/oracle.py)
+at sampled positions, and a record round trip at the end of each game. Every random choice is drawn
+by hypothesis (`st.data()`), so a failing game shrinks to a short, simple one."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -20,15 +22,40 @@ from medina_cli.engine.scoring import score_game
 from medina_cli.errors import CODES
 from medina_cli.records.record import action_token, parse_record, write_record
 from medina_cli.records.replay import replay
-from medina_cli.rules.loader import load_ruleset
+from medina_cli.rules.loader import builtin_ids, load_ruleset
 
 COMBOS = [("original-2001", 3), ("original-2001", 4), ("bsw-dm-2003", 3), ("bsw-dm-2003", 4),
           ("second-edition-2014", 2), ("second-edition-2014", 3), ("second-edition-2014", 4)]
+PROFILE_COMBOS = [(ruleset, players) for ruleset in builtin_ids() if ruleset.startswith("boardspace-")
+                  for players in load_ruleset(ruleset).player_counts]
 NAMES = ["Anna", "Ben", "Cleo", "Dan"]
-GAMES = settings(max_examples=200, deadline=None, derandomize=True, database=None,
-                 suppress_health_check=[HealthCheck.too_slow])
-SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large]
+GAMES = settings(max_examples=75, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
 TEA = st.sampled_from([0.0, 0.5, 1.0])
+
+
+UNIT = st.floats(0, 1, exclude_max=True)
+
+
+@functools.lru_cache(maxsize=None)
+def below(stop: int):
+    return st.integers(0, stop - 1)
+
+
+class DrawnRandom:
+    """The `random.Random` methods random play uses, each answer drawn from hypothesis's `data`."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def randrange(self, stop: int) -> int:
+        return self.data.draw(below(stop))
+
+    def random(self) -> float:
+        return self.data.draw(UNIT)
+
+    def sample(self, population, k: int) -> list:
+        return self.data.draw(st.lists(st.sampled_from(population), min_size=k, max_size=k, unique=True))
 
 
 def board_counts(game) -> dict:
@@ -183,16 +210,18 @@ class Watcher:
         assert not geo.king(palace.pieces) & pieces & ~palace.pieces
 
     def _merchants(self, game):
-        """A new merchant touched at most one merchant; no merchant ever has three neighbours."""
+        """A new merchant touched at most one merchant (a new chain's first: at most the ruleset's
+        `new_chain_max_neighbours`); without such chains no merchant ever has three neighbours."""
         geo = game.geo
+        joins = self.rules.new_chain_max_neighbours
         before = self.merchants or 1 << game.start_merchant
         if self.last_merchant is None:
             self.last_merchant = game.start_merchant
         new = game.merchants & ~before
         if new:
             self.last_merchant = new.bit_length() - 1
-            assert (geo.orth(new) & before).bit_count() <= 1
-        for merchant in bits(game.merchants):
+            assert (geo.orth(new) & before).bit_count() <= max(1, joins)
+        for merchant in bits(game.merchants if not joins else 0):
             assert (geo.orth_of[merchant] & game.merchants).bit_count() <= 2
 
     def _walls(self, game):
@@ -284,14 +313,16 @@ def round_trip(game, turns, rules) -> None:
     assert [(e.kind, e.text, e.player) for e in again.events] == [(e.kind, e.text, e.player) for e in game.events]
 
 
-def play_checked(ruleset: str, players: int, seed: int, tea: float, *, oracle_everywhere: bool = False,
+def play_checked(ruleset: str, players: int, data, tea: float, *, oracle_everywhere: bool = False,
                  sets: tuple = ()):
-    """Play one random game under the Watcher; the generator and the oracle are consulted at a few
-    positions drawn from the seed (the oracle at every position if asked)."""
+    """Play one random game under the Watcher, its choices drawn from `data`; the generator and the
+    oracle are consulted at a few drawn positions (the oracle at every position if asked)."""
     rules = load_ruleset(ruleset, sets).for_players(players)
-    rng = random.Random(seed)
-    positions = random.Random(seed + 1).sample(range(1, 120), 3)
+    rng = DrawnRandom(data)
+    positions = data.draw(st.lists(st.integers(1, 119), min_size=3, max_size=3, unique=True), label="checked at")
     oracle_at = set(range(1, 1000)) if oracle_everywhere else {positions[2]}
+    if rules.new_chain_max_neighbours:
+        oracle_at = set()  # the oracle knows only separate merchant chains
     watcher = Watcher(rules, players, set(positions[:2]), oracle_at)
     game, turns = play_random_game(rules, NAMES[:players], rng, tea_chance=tea, on_placement=watcher)
     assert game.finished
@@ -300,17 +331,25 @@ def play_checked(ruleset: str, players: int, seed: int, tea: float, *, oracle_ev
 
 @pytest.mark.parametrize("ruleset, players", COMBOS)
 @GAMES
-@given(seed=SEEDS, tea=TEA)
-def test_random_games_keep_the_invariants(ruleset, players, seed, tea):
-    game, turns, rules, watcher = play_checked(ruleset, players, seed, tea)
+@given(data=st.data(), tea=TEA)
+def test_random_games_keep_the_invariants(ruleset, players, data, tea):
+    game, turns, rules, watcher = play_checked(ruleset, players, data, tea)
+    round_trip(game, turns, rules)
+
+
+@pytest.mark.parametrize("ruleset, players", PROFILE_COMBOS)
+@settings(max_examples=8, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@given(data=st.data(), tea=TEA)
+def test_random_games_keep_the_invariants_under_the_boardspace_profiles(ruleset, players, data, tea):
+    game, turns, rules, watcher = play_checked(ruleset, players, data, tea)
     round_trip(game, turns, rules)
 
 
 @pytest.mark.parametrize("ruleset, players", COMBOS)
-@settings(max_examples=3, deadline=None, derandomize=True, database=None)
-@given(seed=SEEDS, tea=TEA)
-def test_generator_matches_the_oracle_at_every_position(ruleset, players, seed, tea):
-    game, turns, rules, watcher = play_checked(ruleset, players, seed, tea, oracle_everywhere=True)
+@settings(max_examples=3, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@given(data=st.data(), tea=TEA)
+def test_generator_matches_the_oracle_at_every_position(ruleset, players, data, tea):
+    game, turns, rules, watcher = play_checked(ruleset, players, data, tea, oracle_everywhere=True)
     assert watcher.checked >= game.placements_made - 1
     board = oracle.Board.of(game, watcher.last_merchant)
     assert not any(oracle.legal(board, seat) for seat in range(players))  # the game ends when nobody can place
@@ -320,8 +359,8 @@ def test_generator_matches_the_oracle_at_every_position(ruleset, players, seed, 
 SHORT_2001 = tuple(f"supply.3.{item}" for item in ("per_colour=2", "stables=2", "merchants=2", "walls=2"))
 
 
-@settings(max_examples=25, deadline=None, derandomize=True, database=None)
-@given(seed=SEEDS)
-def test_forced_roofs_match_the_oracle_in_short_2001_games(seed):
-    game, turns, rules, watcher = play_checked("original-2001", 3, seed, 0.0, oracle_everywhere=True, sets=SHORT_2001)
+@settings(max_examples=25, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@given(data=st.data())
+def test_forced_roofs_match_the_oracle_in_short_2001_games(data):
+    game, turns, rules, watcher = play_checked("original-2001", 3, data, 0.0, oracle_everywhere=True, sets=SHORT_2001)
     assert watcher.checked >= game.placements_made - 1

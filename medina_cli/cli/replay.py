@@ -187,7 +187,6 @@ def moves(
 
     Exit status: 0 valid, 1 invalid input (shown where replay stopped), 2 unusable input or usage error.
     """
-    from ..engine.board import bits
     from ..errors import ordinal
     from ..render.text import colour_wanted, legend, render_board
 
@@ -197,9 +196,10 @@ def moves(
     game = outcome.game
     geo = game.geo
     player = game.to_move
-    masks = game.legal_masks()
+    legal = game.legal_placements()
+    placements = [p for p in legal if p.cell is not None]  # the rest: tea
     if json_:
-        tokens = sorted(f"{piece} {geo.name(cell)}" for piece, cells in masks for cell in bits(cells))
+        tokens = sorted(map(str, placements))
         turn, placement = outcome.next_placement() or (None, None)
         emit_json({**doc, "after_turn": outcome.turns_played, "player": player, "turn": turn, "placement": placement,
                    "placements": tokens, **_problems_of(outcome)})
@@ -210,22 +210,23 @@ def moves(
     if player is None:
         say(f"{record.file} {where}: the game is over; nobody can place anything.")
         raise typer.Exit(1 if outcome.problems else 0)
-    total = sum(cells.bit_count() for _, cells in masks)
+    total = len(placements)
     turn, placement = outcome.next_placement()
     which = f", {ordinal(placement)} placement of turn {turn}" if placement > 1 else ""
     say(f"{record.file} {where}: {player} to move{which}, {total} legal placement{'s' if total != 1 else ''}"
         + (" (a roof is forced this turn)" if game.forced else ""))
-    for piece, cells in masks:
-        names = sorted((geo.name(c) for c in bits(cells)), key=lambda n: (n[0], int(n[1:])))
+    cells_by_piece: dict[str, list[str]] = {}
+    for p in placements:
+        cells_by_piece.setdefault(p.piece, []).append(p.cell)
+    for piece, names in cells_by_piece.items():
+        names.sort(key=lambda n: (n[0], int(n[1:])))
         say(f"  {piece:<9} {len(names):>3}: {' '.join(names)}")
-    if game.can_tea():
+    if len(legal) > total:
         say("  tea may replace one placement this turn")
-    targets = 0
-    for _, cells in masks:
-        targets |= cells
     colour = colour_wanted(no_color)
     say()
-    say(render_board(game, marks={cell: " * " for cell in bits(targets & ~game.occupied)}, colour=colour))
+    empty = {geo.parse(p.cell) for p in placements if p.piece not in ("roof", "neutral")}  # roofs go on buildings
+    say(render_board(game, marks={cell: " * " for cell in sorted(empty)}, colour=colour))
     say(legend(game, colour=colour))
     say("* an empty cell where a legal placement may go")
     raise typer.Exit(1 if outcome.problems else 0)

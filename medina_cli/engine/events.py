@@ -27,7 +27,7 @@ RETIREMENT_WORDS = {"all_players_own": "every player owns a palace of it",
                     "no_building_fits": "no building of it fits anywhere"}
 
 
-@dataclass(slots=True, unsafe_hash=True)  # a value: never changed once made (not frozen: 6x quicker to make)
+@dataclass(slots=True, unsafe_hash=True, repr=False)  # a value: never changed once made (not frozen: 6x quicker to make)
 class Event:
     """Something the rules made happen: a claim, a tile moving, a retirement, the game's end."""
 
@@ -44,6 +44,10 @@ class Event:
 
     def __str__(self) -> str:
         return _SENTENCES[self.kind](self)
+
+    def __repr__(self) -> str:
+        shown = [f"{name}={getattr(self, name)!r}" for name in self.__slots__[1:] if getattr(self, name) is not None]
+        return f"Event({', '.join([repr(self.kind), *shown])})"
 
     @property
     def text(self) -> str:

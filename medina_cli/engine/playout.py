@@ -77,6 +77,16 @@ def play_game(rules, players: list[str], choose, setup: tuple[int, int | None], 
     return game, turns
 
 
+def play_out(game: Game, choose) -> None:
+    """Play `game` on to its end, each action chosen by `choose(game)` (("tea",) or (piece, cell))."""
+    while game.seat_to_move is not None:
+        action = choose(game)
+        if action == ("tea",):
+            game.use_tea()
+        else:
+            game.play(*action)
+
+
 def play_random_game(rules, players: list[str], rng: random.Random, *, tea_chance: float = 0.5,
                      on_placement=None, setup: tuple[int, int | None] | None = None) -> tuple[Game, list[PlayedTurn]]:
     """Play one complete game of uniform random play from `setup` (start merchant, well; default:

@@ -1,0 +1,30 @@
+"""docs/api.md: every example in it runs (against the installed package, from outside the checkout),
+and it documents every public name."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import medina_cli
+from conftest import ROOT
+
+API = ROOT / "docs" / "api.md"
+RUN_DOCTEST = ("import doctest, sys, medina_cli; "
+               "result = doctest.testfile(sys.argv[1], module_relative=False, optionflags=doctest.ELLIPSIS); "
+               "print(result, medina_cli.__file__); sys.exit(1 if result.failed or not result.attempted else 0)")
+
+
+def test_every_example_in_the_api_doc_runs(tmp_path):
+    # the examples name files of the checkout; they are linked in, the package is imported as installed
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "fixtures").symlink_to(ROOT / "tests" / "fixtures")
+    proc = subprocess.run([sys.executable, "-c", RUN_DOCTEST, str(API)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_api_doc_names_every_public_name():
+    text = API.read_text(encoding="utf-8")
+    assert [name for name in medina_cli.__all__ if f"`{name}" not in text and f"medina.{name}" not in text] == []
