@@ -344,7 +344,6 @@ def main() -> None:
         results = run_all(args.scale, args.jobs)
         saved.write_text(json.dumps(results, separators=(",", ":")) + "\n")
     fig = figures(results)
-    (OUT / "figures.json").write_text(json.dumps({k: v for k, v in fig.items()}, indent=1) + "\n")
     names = charts(fig)
     head = DOC.read_text().split(MARKER)[0] if DOC.exists() else "# Medina's editions under competent play\n\n"
     DOC.write_text(head + document(fig, names, results) + "\n")
