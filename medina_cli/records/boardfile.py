@@ -14,8 +14,8 @@ from ..engine.game import NEUTRAL, Palace
 from ..engine.scoring import ScoreSheet, score_position, tile_holders, winners_of
 from ..errors import Collected
 from ..rules.loader import Rules, Ruleset
-from ..yamlio import base_dir_of, parse_or_collect, read_text, yaml_type
-from .record import _quote, _Reader
+from ..yamlio import base_dir_of, parse_or_collect, read_text, yaml_flow, yaml_type
+from .header import HeaderReader
 
 FORMAT_TAG = "board/1"
 BOARD_TAG_RE = re.compile(r"^medina:\s*[\"']?board/1[\"']?\s*(#.*)?$", re.M)
@@ -100,8 +100,8 @@ def parse_board(text: str, name: str, *, ruleset: str | None = None, overrides=(
     return board
 
 
-class _BoardReader(_Reader):
-    """Reuses the record reader's ruleset and players checks; the rest is the board's own."""
+class _BoardReader(HeaderReader):
+    """The ruleset and players checks are shared with records; the rest is the board's own."""
 
     def __init__(self, board: Board, data, lines, ruleset_ref, overrides, base_dir, text: str):
         super().__init__(board, data, lines, ruleset_ref, overrides, base_dir)
@@ -500,13 +500,13 @@ def write_board(position, ruleset_ref: str) -> str:
                     key=lambda p: (-(p.roof // geo.width), p.roof % geo.width))
     players = position.players
     palace_holders, tower_holders = tile_holders(position)
-    out = [f"medina: {FORMAT_TAG}", f"ruleset: {_quote(ruleset_ref)}",
-           "players: [" + ", ".join(_quote(p) for p in players) + "]", "grid: |",
+    out = [f"medina: {FORMAT_TAG}", f"ruleset: {yaml_flow(ruleset_ref)}",
+           "players: [" + ", ".join(yaml_flow(p) for p in players) + "]", "grid: |",
            *(f"  {row}" for row in rows),
-           "roofs: {" + ", ".join(f"{geo.name(p.roof)}: {_quote(holder_name(players, p.owner))}" for p in roofed) + "}",
+           "roofs: {" + ", ".join(f"{geo.name(p.roof)}: {yaml_flow(holder_name(players, p.owner))}" for p in roofed) + "}",
            "tiles:",
-           "  palace: {" + ", ".join(f"{c}: {_quote(holder_name(players, palace_holders[c]))}"
+           "  palace: {" + ", ".join(f"{c}: {yaml_flow(holder_name(players, palace_holders[c]))}"
                                      for c in rules.colour_names) + "}",
-           "  tower: {" + ", ".join(f"{t}: {_quote(holder_name(players, tower_holders[t]))}"
+           "  tower: {" + ", ".join(f"{t}: {yaml_flow(holder_name(players, tower_holders[t]))}"
                                     for t in sorted(tower_holders)) + "}"]
     return "\n".join(out) + "\n"
