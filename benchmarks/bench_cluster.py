@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from common import best_wall_time
+from common import best_wall_time, machine_load
 
 
 def main() -> None:
@@ -17,6 +17,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args()
+    print(machine_load())
     run = ["simulate", "--ruleset", "original-2001", "--players", "4", "--games", str(args.games), "--seed", "7"]
     seconds = {}
     for workers in (1, 2):

@@ -24,6 +24,12 @@ def compile_package() -> None:
     compileall.compile_dir(Path(medina_cli.__file__).parent, quiet=1)
 
 
+def machine_load() -> str:
+    """The load the figures were measured under: wall-clock speed-ups mean little on a busy machine."""
+    import os
+    return f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (1 min)"
+
+
 def best_wall_time(args: list[str], repeats: int) -> float:
     """The best wall-clock time of `repeats` runs of `medina ARGS` (the least disturbed by other load)."""
     compile_package()

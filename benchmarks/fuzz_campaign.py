@@ -28,6 +28,7 @@ from fuzzkit import Broken, check_reader, make_case, run_case  # noqa: E402
 
 CASE_SECONDS = 60  # an input that takes longer hangs
 MEMORY_BYTES = 3 << 30
+PROGRESS_SECONDS = 300
 
 
 class Hang(Exception):
@@ -74,8 +75,11 @@ def main() -> None:
 
 def _campaign(options, tmp: Path) -> None:
     kinds, statuses, commands, failures, first_case = Counter(), Counter(), Counter(), Counter(), {}
-    start, i = time.monotonic(), 0
+    start, i, shown = time.monotonic(), 0, time.monotonic()
     while time.monotonic() - start < options.duration:
+        if time.monotonic() - shown > PROGRESS_SECONDS:
+            shown = time.monotonic()
+            print(f"after {shown - start:.0f} s: {i} inputs, {sum(failures.values())} failing", flush=True)
         case_id = f"{options.seed}:{i}"
         folder = tmp / str(i)
         folder.mkdir()

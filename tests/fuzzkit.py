@@ -277,7 +277,8 @@ def check_run(args: list[str], inputs: dict[Path, bytes], names: set[str], stdin
             raise Broken(f"{path} was modified: {shown}")
     if code != 0 and not any(name in out + err for name in names):
         raise Broken(f"no message names the file ({', '.join(sorted(names))}): {shown}")
-    for line in err.splitlines():
+    problem_lines = err + (out if args[0] == "validate" and "--json" not in args else "")  # others print tables
+    for line in problem_lines.split("\n"):  # not splitlines(): a message may hold a NEL or U+2028 of the input
         match = PROBLEM_LINE.match(line)
         if match and match.group(2) in {**CODES, **WARNING_CODES} and not match.group(1).startswith(
                 tuple(names) + ("--set", "--ruleset")):

@@ -81,20 +81,20 @@ def test_a_worker_killed_mid_study_costs_only_its_games(cluster):
 
 
 def test_resume_after_ctrl_c_gives_the_same_document(cluster, house, tmp_path):
-    command = ("simulate", "-r", house, "-g", 400, "-s", 2, "--json")
-    code, whole, _ = medina(*command)
+    command = ("simulate", "-r", house, "-g", 1000, "-s", 2, "--json")  # enough games to be interrupted midway
+    code, whole, _ = medina(*command, "--jobs", 2)
     assert code == 0
     out = tmp_path / "games"
     run = subprocess.Popen([str(MEDINA), *map(str, command), "--scheduler", cluster.scheduler_address, "--out", out],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    interrupt_when(run, out, 40)
+    interrupt_when(run, out, 20)
     stdout, err = run.communicate(timeout=120)
     assert run.returncode == 130 and stdout == "", err
     finished = len(summaries(out))
-    assert 40 <= finished < 400 and f"interrupted: {finished} of 400 games are finished in {out}" in err
+    assert 20 <= finished < 1000 and f"interrupted: {finished} of 1000 games are finished in {out}" in err
     code, resumed, err = medina(*command, "--scheduler", cluster.scheduler_address, "--out", out, "--resume")
     assert code == 0 and resumed == whole, err
-    assert err == f"wrote {400 - finished} records to {out} ({finished} were there already)\n"
+    assert err == f"wrote {1000 - finished} records to {out} ({finished} were there already)\n"
 
 
 def test_a_lost_scheduler_stops_the_study_with_exit_2_and_keeps_the_finished_games(house, tmp_path):

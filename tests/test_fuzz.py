@@ -8,10 +8,12 @@ runs the same checks for as long as it is given."""
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+import typer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -83,4 +85,12 @@ def test_the_checks_catch_what_they_are_for(tmp_path, monkeypatch):
 
     monkeypatch.setattr(command, "expand_inputs", overwrite)
     with pytest.raises(fuzzkit.Broken, match="was modified"):
+        run_case(case, tmp_path, [("validate", "{in}")])
+
+    def nameless(paths):
+        sys.stderr.write("<input>:3: a turn must be a one-key mapping [bad-turn]\n")
+        raise typer.Exit(1)
+
+    monkeypatch.setattr(command, "expand_inputs", nameless)
+    with pytest.raises(fuzzkit.Broken, match="no message names the file"):
         run_case(case, tmp_path, [("validate", "{in}")])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 from scorekit import FIXTURES, run
 
 CASES = FIXTURES / "robustness"
@@ -72,6 +72,14 @@ def test_an_ascii_terminal_gets_ascii(args, expected):
                           env={**os.environ, "PYTHONIOENCODING": "ascii"})
     assert proc.returncode == 0, proc.stderr
     assert expected in proc.stdout.decode("ascii")
+
+
+def test_characters_ascii_lacks_get_ascii_spellings():
+    import codecs
+
+    from medina_cli.cli.common import _ascii_spelling
+    codecs.register_error("test-ascii-spelling", _ascii_spelling)
+    assert "─│┼╭ é中 → ≥".encode("ascii", "test-ascii-spelling") == b"-|++ e? -> >="
 
 
 @pytest.mark.parametrize("name", ["deep-brackets-in-string.yaml", "deep-braces-in-comment.yaml"])
@@ -154,6 +162,14 @@ def test_a_folder_holding_a_huge_player_count_still_validates(tmp_path):
     assert proc.stdout.splitlines()[-1] == "2 files: 1 valid, 1 invalid or unreadable"
 
 
+def test_a_folder_holding_a_named_pipe_does_not_wait_for_it(tmp_path):
+    os.mkfifo(tmp_path / "pipe.yaml")
+    (tmp_path / "game.yaml").write_bytes(GAME_3P.read_bytes())
+    proc = _limited("validate", str(tmp_path), timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert f"{tmp_path / 'pipe.yaml'}: skipped: not a regular file" in proc.stderr
+
+
 def test_a_fifty_megabyte_record_is_refused_within_the_memory_limit(tmp_path):
     path = tmp_path / "huge.yaml"
     turns = "".join(f"  - Anna: grey A{i % 9 + 1}, wall A{i % 9 + 2}\n" for i in range(1000))
@@ -202,3 +218,11 @@ def test_a_board_tile_key_of_digits_int_cannot_read_is_an_error(tmp_path):
     path.write_text(board)
     code, out, err = run("score", path)
     assert code == 1 and "[board-tiles]" in out + err
+
+
+def test_a_ruleset_without_a_board_section_says_what_the_board_needs(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text("\n".join(line for line in (ROOT / "rulesets" / "original-2001.yaml").read_text().split("\n")
+                              if not line.startswith(("board:", "  interior:", "  towers:"))))
+    code, _, err = run("rules", "show", path)
+    assert code == 2 and f"{path}:1: board: missing required key 'interior' [ruleset-invalid]" in err

@@ -231,3 +231,27 @@ def test_out_and_resume_refuse_the_wrong_folder(tmp_path):
     assert code == 2 and "holds a study already: add --resume" in err
     code, _, err = medina("simulate", "-r", "original-2001", "--resume")
     assert code == 2 and "--resume needs --out DIR" in err
+
+
+@needs_cli
+def test_a_progress_line_on_a_terminal_only():
+    import pty
+    terminal, stderr = pty.openpty()
+    proc = subprocess.Popen([str(MEDINA), "simulate", "-r", "original-2001", "-g", "200", "--json"],
+                            stdout=subprocess.PIPE, stderr=stderr)
+    os.close(stderr)
+    shown = b""
+    while True:
+        try:
+            data = os.read(terminal, 4096)
+        except OSError:  # the command has ended and closed the terminal
+            break
+        if not data:
+            break
+        shown += data
+    os.close(terminal)
+    assert proc.wait(timeout=120) == 0 and json.loads(proc.stdout.read())["games"] == 200
+    lines = shown.decode().split("\r")
+    final = next(line for line in lines if "200/200 games" in line)
+    assert final.startswith("[" + "#" * 30 + "]") and " games/s, 0:00 left" in final
+    assert lines[-1].strip() == ""  # the line is cleared before the document

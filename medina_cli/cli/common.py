@@ -125,7 +125,8 @@ NoColorOption = Annotated[bool, typer.Option(
 
 RECORD_SUFFIXES = (".yaml", ".yml", ".sgf")
 OTHER_FORMAT_RE = re.compile(r"^medina:\s*[\"']?(ruleset|board)/1[\"']?\s*(#.*)?$", re.M)
-SKIPPED = {"ruleset": "a ruleset, not a record", "board": "a finished board, not a record (use medina score)"}
+SKIPPED = {"ruleset": "a ruleset, not a record", "board": "a finished board, not a record (use medina score)",
+           "special": "not a regular file (a pipe, socket or device: reading it could wait for ever)"}
 
 
 def expand_inputs(paths: list[str], *, boards: bool = False) -> list[str]:
@@ -158,7 +159,10 @@ def _records_below(top: str, boards: bool) -> list[str]:
 
 
 def _other_format(path: str) -> str | None:
-    """The other format ("ruleset" or "board") the file's first lines declare; None: read it as a record."""
+    """The other format ("ruleset" or "board") the file's first lines declare, or "special" for what is no
+    regular file; None: read it as a record."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        return "special"
     if not path.lower().endswith((".yaml", ".yml")):
         return None
     try:
@@ -209,17 +213,20 @@ ASCII_SPELLINGS = {"→": "->", "←": "<-", "≥": ">=", "≤": "<=", "—": "-
 
 
 def _ascii_spelling(error: UnicodeEncodeError) -> tuple[str, int]:
-    """An encoding error handler: characters the output encoding lacks, in ASCII (`→` as `->`, a box
-    line as `-` or `|`, `é` as `e`), else `?`."""
+    """An encoding error handler: the characters the output encoding lacks, in ASCII."""
+    return "".join(map(_in_ascii, error.object[error.start:error.end])), error.end
+
+
+def _in_ascii(char: str) -> str:
+    """`→` as `->`, a box line as `-`, `|` or `+`, `é` as `e`; else `?`."""
     import unicodedata
-    out = []
-    for char in error.object[error.start:error.end]:
-        name = unicodedata.name(char, "")
-        plain = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
-        out.append(ASCII_SPELLINGS.get(char) or (
-            ("-" if "HORIZONTAL" in name else "|" if "VERTICAL" in name else "+") if name.startswith("BOX DRAWINGS")
-            else plain or "?"))
-    return "".join(out), error.end
+    if char in ASCII_SPELLINGS:
+        return ASCII_SPELLINGS[char]
+    name = unicodedata.name(char, "")
+    if name.startswith("BOX DRAWINGS"):
+        lines = ("HORIZONTAL" in name, "VERTICAL" in name)
+        return {(True, False): "-", (False, True): "|"}.get(lines, "+")
+    return unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode() or "?"
 
 
 def tolerate_output_encoding() -> None:

@@ -213,16 +213,12 @@ class Fields(Spec):
                     continue
                 if spec.default is REQUIRED:
                     collect.errors.append(SchemaError(path, f"missing required key {key!r}"))
+                elif isinstance(spec, Fields) and spec.default is None:  # a section left out is an empty one
+                    out[key] = collect(spec.check, {}, path + (key,), partial)
                 else:
-                    out[key] = _fill_default(spec)
+                    out[key] = spec.default
         collect.done()
         return out
-
-
-def _fill_default(spec):
-    if isinstance(spec, Fields) and spec.default is None:
-        return {k: _fill_default(s) for k, s in spec.fields.items()}
-    return spec.default
 
 
 PLAYER_COUNT = Int("number of players", low=2, high=6)
