@@ -451,8 +451,7 @@ def _first_cell(geo: Geometry, mask: int) -> int:
 
 def _sides(geo: Geometry):
     """(start corner, end corner, ring cells between them in order) for the four sides."""
-    w, h = geo.width, geo.height
-    corner = {"SW": 0, "SE": w - 1, "NW": (h - 1) * w, "NE": h * w - 1}
+    w, h, corner = geo.width, geo.height, geo.corner_cell
     yield corner["NW"], corner["NE"], [corner["NW"] + x for x in range(1, w - 1)]
     yield corner["SW"], corner["SE"], list(range(1, w - 1))
     yield corner["SW"], corner["NW"], [y * w for y in range(1, h - 1)]
