@@ -16,6 +16,10 @@ class Action:
     piece: str | None = None
     cell: int | None = None
 
+    def token(self, geo) -> str:
+        """As a record writes it: `grey K8`, `tea` or `pass`."""
+        return f"{self.piece} {geo.name(self.cell)}" if self.kind == "place" else self.kind
+
 
 @dataclass(slots=True)
 class TurnEntry:
