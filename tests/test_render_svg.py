@@ -10,6 +10,7 @@ import pytest
 
 from conftest import EXAMPLES, record_text
 from medina_cli.engine.board import bits
+from medina_cli.render import palette
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
 from scorekit import run
@@ -170,3 +171,54 @@ def test_render_writes_to_stdout_by_default(tmp_path):
     code, out, _ = run("render", source)
     assert code == 0 and ET.fromstring(out).tag == f"{SVG}svg"
     assert not re.search(r"(href|src)=\"(https?:)?//", out)
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
+def test_owner_bands_lie_between_dark_edges_whatever_the_palace_colour(tmp_path, path):
+    """Yellow or vermilion straight on orange is unreadable: every owner band has a dark edge on both
+    sides, and every seat colour stands out against that edge."""
+    _, root, _ = render(tmp_path, path.read_text())
+    owned = [e for e in pieces(root) if e.get("data-kind") == "palace" and e.get("data-owner")]
+    assert owned
+    for palace in owned:
+        layers = [e for e in palace if e.tag == f"{SVG}path"]
+        band = next(i for i, e in enumerate(layers) if e.get("data-band") == "owner")
+        assert layers[band - 1].get("fill") == layers[band + 1].get("fill") == palette.OUTLINE
+    for _, colour in (*palette.SEATS, palette.NEUTRAL):
+        assert palette.contrast(colour, palette.OUTLINE) >= 3
+
+
+def test_every_letter_of_the_legal_overlay_is_explained_in_the_legend(tmp_path):
+    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], ["Anna: grey C3, grey C4", "Ben: black H8"])
+    _, root, _ = render(tmp_path, text, "--legal")
+    marks = "".join(t.text for e in pieces(root) if e.get("data-kind") == "legal" for t in e.iter(f"{SVG}text"))
+    explained = " ".join("".join(e.itertext()) for e in root.iter() if e.get("data-legend") == "legal-codes")
+    assert set(marks) >= {"R", "m", "#", "g"}
+    for code in set(marks) - {" "}:
+        assert re.search(rf"(^|[ :,]){re.escape(code)} \w", explained), code
+
+
+def test_tower_numbers_cannot_be_taken_for_seat_digits(tmp_path):
+    _, root, _ = render(tmp_path, (EXAMPLES / "second-edition-2014-4p.yaml").read_text())
+    towers = [e for e in pieces(root) if e.get("data-kind") == "tower"]
+    for tower in towers:
+        labels = [t.text for t in tower.iter(f"{SVG}text")]
+        assert labels[0] == "T" + tower.get("data-tower")  # the holder's house carries a bare seat digit
+    assert any("held by" in "".join(t.itertext()) for t in towers)
+    legend = [e.text for e in root.iter(f"{SVG}text")]
+    assert "tower T1" in legend and "tower tile holder" in legend
+
+
+def test_tea_tiles_held_are_in_the_legend(tmp_path):
+    path = EXAMPLES / "second-edition-2014-4p.yaml"
+    record = read_record(str(path))
+    turn = next(t for t in range(len(record.turns)) if any(replay(record, to_turn=t).game.tea))
+    game = replay(record, to_turn=turn).game
+    _, root, _ = render(tmp_path, path.read_text(), "--to", str(turn))
+    legend = [e.text for e in root.iter(f"{SVG}text")]
+    for seat, held in enumerate(game.tea):
+        line = next(t for t in legend if t.startswith(f"{seat + 1} {game.players[seat]} "))
+        assert (f"{held} tea tile" in line) == bool(held)
+    assert "tea tile" in legend
+    _, root, _ = render(tmp_path, SMALL)
+    assert "tea tile" not in [e.text for e in root.iter(f"{SVG}text")]  # no tea in this ruleset

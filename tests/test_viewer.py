@@ -92,3 +92,26 @@ def test_view_writes_only_html_files(tmp_path):
     assert run("view", source, "-o", tmp_path / "game.htm")[0] == 0
     code, out, _ = run("view", source, "-o", "-")
     assert code == 0 and out.startswith("<!DOCTYPE html>")
+
+
+def test_the_last_frame_names_the_winner_and_the_header_the_file(tmp_path):
+    path = EXAMPLES / "original-2001-3p.yaml"
+    code, page, _ = view(tmp_path, path.read_text())
+    sheet = score_game(replay(read_record(str(path))).game)
+    winner, = sheet.winners
+    heading = frames_of(page)[-1]["heading"]
+    assert heading.endswith(f"the game is over: {winner} wins with {sheet.totals[winner]} points")
+    assert not any("wins" in f["heading"] for f in frames_of(page)[:-1])
+    header = re.search(r"<header><h1>(.*?)</h1>", page).group(1)
+    assert header == "Medina: game.yaml" and str(tmp_path) not in page
+
+
+def test_the_score_panel_counts_tea_tiles_held(tmp_path):
+    path = EXAMPLES / "second-edition-2014-4p.yaml"
+    _, page, _ = view(tmp_path, path.read_text())
+    record = read_record(str(path))
+    for frame in frames_of(page)[::9]:
+        game = replay(record, to_turn=frame["turn"]).game
+        for tiles, held in zip(frame["tiles"], game.tea):
+            assert (f"{held} tea" in tiles) == bool(held)
+    assert any("tea" in tiles for frame in frames_of(page) for tiles in frame["tiles"])

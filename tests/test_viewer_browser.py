@@ -138,3 +138,36 @@ def test_an_invalid_record_shows_the_refused_placement(open_viewer):
     assert position(page) == "2 / 2" and "building-not-adjacent" in page.inner_text("#heading")
     assert page.locator('#board [data-kind="illegal"]').get_attribute("data-cell") == "M9"
     assert board_count(page, "building") == 3
+
+
+def test_autoplay_steps_on_by_itself_until_paused_or_the_end(open_viewer):
+    page = open_viewer(GAME.read_text())
+    turns = len(read_record(str(GAME)).turns)
+    page.select_option("#speed", label="10 turns/s")
+    page.click("#play")
+    assert page.get_attribute("#play", "aria-label") == "pause"
+    page.wait_for_function("Number(document.getElementById('position').textContent.split(' / ')[0]) >= 3")
+    page.click("#play")
+    assert page.get_attribute("#play", "aria-label") == "play"
+    paused = position(page)
+    page.wait_for_timeout(400)  # four steps' time: a running timer would have moved on
+    assert position(page) == paused and scores(page) == expected_scores(int(paused.split(" / ")[0]))
+
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press(" ")  # Space plays too, and playing stops by itself at the last turn
+    page.wait_for_function("document.getElementById('play').getAttribute('aria-label') === 'play'")
+    assert position(page) == f"{turns} / {turns}" and "wins with" in page.inner_text("#heading")
+    page.select_option("#speed", label="0.5 turns/s")
+    page.click("#play")  # from the end, play starts over
+    page.click("#play")
+    assert int(position(page).split(" / ")[0]) < turns // 2
+
+
+def test_each_control_has_its_own_icon_and_next_is_not_play(open_viewer):
+    page = open_viewer(GAME.read_text())
+    icons = {name: page.locator(f"#{name} svg").first.inner_html() for name in ("first", "prev", "play", "next", "last")}
+    assert len(set(icons.values())) == len(icons)
+    # "next" is a bar before a triangle (step forward), not the bare triangle of "play"
+    assert page.locator("#next svg path").get_attribute("d").count("z") == 2

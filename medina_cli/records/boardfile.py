@@ -61,6 +61,7 @@ class Board:
     palace_tile: dict[str, Palace | None] = field(default_factory=dict)
     tower_tile: dict[int, Palace | None] = field(default_factory=dict)
     undetermined: list[OpenTile] = field(default_factory=list)
+    tea: list[int] | None = None  # tea tiles held, per seat, as `Game.tea`: a board/1 file does not record them
     problems: Collected = field(default_factory=Collected)
 
     @cached_property

@@ -8,6 +8,7 @@ JSON in a `<script>` with every `<` escaped, so no player name can end the scrip
 from __future__ import annotations
 
 import json
+import os
 import re
 from html import escape
 
@@ -39,6 +40,8 @@ main { display: flex; flex-wrap: wrap; gap: 18px; padding: 12px 18px; align-item
 #controls button { min-width: 44px; padding: 4px 8px; cursor: pointer; }
 #controls button svg { fill: currentColor; display: block; margin: auto; }
 #controls input { flex: 1; }
+#play .when-playing, #play[aria-pressed="true"] .when-paused { display: none; }
+#play[aria-pressed="true"] .when-playing { display: block; }
 #position { min-width: 90px; text-align: right; font-variant-numeric: tabular-nums; }
 #heading { font-weight: bold; margin: 4px 0 8px; min-height: 1.3em; }
 #heading.stop { color: #b00000; }
@@ -70,11 +73,16 @@ kbd { border: 1px solid #999; border-radius: 3px; padding: 0 3px; background: #f
 <div id="heading" aria-live="polite"></div>
 <div id="board"></div>
 <div id="controls">
-<button id="first" type="button" title="First (Home)" aria-label="first turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M4 3h3v14H4zM17 3v14L7 10z"/></svg></button>
-<button id="prev" type="button" title="Previous (Left arrow)" aria-label="previous turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M15 3v14L4 10z"/></svg></button>
+<button id="first" type="button" title="First (Home)" aria-label="first turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M2 3h3v14H2zM11 3v14L5 10zM18 3v14l-7-7z"/></svg></button>
+<button id="prev" type="button" title="Previous (Left arrow)" aria-label="previous turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M13 3v14L4 10zM14 3h3v14h-3z"/></svg></button>
+<button id="play" type="button" title="Play / pause (Space)" aria-label="play" aria-pressed="false"><svg class="when-paused" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M5 3v14l12-7z"/></svg><svg class="when-playing" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M4 3h4v14H4zM12 3h4v14h-4z"/></svg></button>
+<button id="next" type="button" title="Next (Right arrow)" aria-label="next turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M3 3h3v14H3zM7 3v14l9-7z"/></svg></button>
+<button id="last" type="button" title="Last (End)" aria-label="last turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M2 3v14l7-7zM9 3v14l7-7zM15 3h3v14h-3z"/></svg></button>
+<select id="speed" title="Playing speed" aria-label="playing speed">
+<option value="2000">0.5 turns/s</option><option value="1000" selected>1 turn/s</option>
+<option value="500">2 turns/s</option><option value="250">4 turns/s</option><option value="100">10 turns/s</option>
+</select>
 <input id="slider" type="range" min="0" max="@@LAST@@" value="0" aria-label="turn">
-<button id="next" type="button" title="Next (Right arrow)" aria-label="next turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M5 3v14l11-7z"/></svg></button>
-<button id="last" type="button" title="Last (End)" aria-label="last turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M13 3h3v14h-3zM3 3v14l10-7z"/></svg></button>
 <span id="position"></span>
 </div>
 <div id="legend">@@LEGEND@@</div>
@@ -87,7 +95,8 @@ kbd { border: 1px solid #999; border-radius: 3px; padding: 0 3px; background: #f
 <ol id="log" start="0"></ol>
 </aside>
 </main>
-<footer>Step with the buttons, the slider or the keys <kbd>&larr;</kbd> <kbd>&rarr;</kbd>
+<footer>Play and pause with the play button or <kbd>Space</kbd> (at the speed chosen beside it);
+step with the buttons, the slider or the keys <kbd>&larr;</kbd> <kbd>&rarr;</kbd>
 (<kbd>PgUp</kbd> <kbd>PgDn</kbd>: 10 turns, <kbd>Home</kbd> <kbd>End</kbd>: first and last).
 Click a turn in the log to jump to it. Made by medina-cli @@VERSION@@.</footer>
 @@TEMPLATES@@
@@ -145,12 +154,35 @@ function show(index) {
 $("first").addEventListener("click", () => show(0));
 $("prev").addEventListener("click", () => show(current - 1));
 $("next").addEventListener("click", () => show(current + 1));
+const play = $("play"), speed = $("speed");
+let timer = null;
+function pause() {
+  clearInterval(timer);
+  timer = null;
+  play.setAttribute("aria-pressed", "false");
+  play.setAttribute("aria-label", "play");
+}
+function playOn() {
+  if (current === frames.length - 1) show(0);
+  clearInterval(timer);
+  timer = setInterval(() => { show(current + 1); if (current === frames.length - 1) pause(); },
+                      Number(speed.value));
+  play.setAttribute("aria-pressed", "true");
+  play.setAttribute("aria-label", "pause");
+}
+play.addEventListener("click", () => (timer ? pause() : playOn()));
+speed.addEventListener("change", () => { if (timer) playOn(); });
 $("last").addEventListener("click", () => show(frames.length - 1));
 slider.addEventListener("input", () => show(Number(slider.value)));
 const jump = $("jump-stop");
 if (jump) jump.addEventListener("click", () => show(frames.length - 1));
 document.addEventListener("keydown", (event) => {
-  if (event.target === slider || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target === slider || event.target === speed || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.key === " " && event.target.tagName !== "BUTTON") {
+    timer ? pause() : playOn();
+    event.preventDefault();
+    return;
+  }
   const steps = {ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10};
   if (event.key in steps) show(current + steps[event.key]);
   else if (event.key === "Home") show(0);
@@ -171,12 +203,14 @@ def _json_for_script(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def _tile_words(player) -> str:
+def _tile_words(player, tea: int) -> str:
     words = []
     if player.palace_tiles:
         words.append("palace " + ", ".join(player.palace_tiles))
     if player.tower_tiles:
         words.append("tower " + ", ".join(map(str, player.tower_tiles)))
+    if tea:
+        words.append(f"{tea} tea")
     return "; ".join(words)
 
 
@@ -193,12 +227,20 @@ def _frame_data(record, frame: Frame, count: int) -> dict:
     if frame.stop is not None:
         heading = f"Turn {frame.turn}, {line}. Replay stopped here: {frame.stop.message} [{frame.stop.code}]"
     else:
-        state = "the game is over" if game.finished else f"{game.to_move} to move"
+        state = f"the game is over: {_result(sheet)}" if game.finished else f"{game.to_move} to move"
         heading = (f"Turn {frame.turn} of {count}, {line}; {state}" if frame.turn else f"{line}; {state}")
     return {"turn": frame.turn, "line": line, "heading": heading, "stop": frame.stop is not None,
             "events": [str(event) for event in frame.events]
             + ([f"replay stopped: {frame.stop.message} [{frame.stop.code}]"] if frame.stop is not None else []),
-            "scores": [p.total for p in sheet.players], "tiles": [_tile_words(p) for p in sheet.players]}
+            "scores": [p.total for p in sheet.players], "tiles": [_tile_words(p, tea) for p, tea in zip(sheet.players, game.tea)]}
+
+
+def _result(sheet) -> str:
+    """Who won, in words: "Anna wins with 35 points", "Anna and Ben share the win with 30 points"."""
+    best = max(sheet.totals.values())
+    if len(sheet.winners) == 1:
+        return f"{sheet.winners[0]} wins with {best} points"
+    return f"{', '.join(sheet.winners[:-1])} and {sheet.winners[-1]} share the win with {best} points"
 
 
 def _seat_badge(seat: int) -> str:
@@ -230,7 +272,7 @@ def viewer_html(outcome) -> str:
     rows = "".join(f'<tr><td>{_seat_badge(seat)}</td><td class="name">{seat + 1} {escape(name)}</td>'
                    '<td class="points">0</td><td class="delta"></td><td class="tiles"></td></tr>'
                    for seat, name in enumerate(record.players))
-    title = f"Medina: {record.file}"
+    title = f"Medina: {os.path.basename(record.file)}"
     subtitle = (f"{record.ruleset.title} ({record.ruleset.id}); players in seat order: "
                 + ", ".join(record.players) + f"; {count} turns recorded")
     meta = [f"{key} {record.meta[key]}" for key in ("event", "date") if key in record.meta]

@@ -24,6 +24,8 @@ STONE = "#8a8176"
 TOWER = "#4a4036"
 MERCHANT = "#1f7a7a"
 WELL = "#2f7ed8"
+OUTLINE = "#111111"  # palace edges; an owner's band runs between two of them, readable on any fill
+TEA = "#7a4e2d"
 LEGAL = "#00876a"
 LAST = "#111111"
 ILLEGAL = "#d00000"
@@ -45,6 +47,22 @@ def ink(background: str) -> str:
     """Black or white, whichever reads better on `background`."""
     r, g, b = (int(background[i:i + 2], 16) for i in (1, 3, 5))
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+
+
+def luminance(colour: str) -> float:
+    """Relative luminance (WCAG 2) of a #rrggbb colour."""
+    def linear(c: int) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG 2 contrast ratio of two colours (1 to 21)."""
+    low, high = sorted((luminance(first), luminance(second)))
+    return (high + 0.05) / (low + 0.05)
 
 
 def lighten(colour: str, amount: float = 0.5) -> str:

@@ -9,6 +9,7 @@ walls as bricks, towers their number, the well `W` and its bonus cells `+N`. The
 
 from __future__ import annotations
 
+import textwrap
 from html import escape
 
 from ..engine.board import bits
@@ -19,7 +20,9 @@ CELL = 44
 MARGIN = 26
 ROW = 30  # legend line height
 SWATCH = 0.6  # legend swatches are board cells at this scale
+OWNER_BAND = 5  # width of a roofed palace's frame in its owner's colour
 PIECE_LABELS = {"roof": "R", "neutral": "N", "stable": "S", "merchant": "m", "wall": "#"}
+PIECE_NAMES = {"roof": "roof", "neutral": "neutral roof", "stable": "stable", "merchant": "merchant", "wall": "wall"}
 
 
 def _rect(x: float, y: float, w: float, h: float) -> str:
@@ -88,7 +91,7 @@ def tower(x: float, y: float, number: int) -> str:
     c = CELL / 2
     return (f'<path d="{_rect(x, y, CELL, CELL)}" fill="{palette.TOWER}"/>'
             f'<circle cx="{x + c:g}" cy="{y + c:g}" r="17" fill="#6e5f50" stroke="#d8cbb5" stroke-width="2"/>'
-            + _text(x + c, y + c, str(number), 20, "#ffffff"))
+            + _text(x + c, y + c, f"T{number}", 15, "#ffffff"))
 
 
 def gate(x: float, y: float) -> str:
@@ -108,6 +111,16 @@ def well_bonus(x: float, y: float, bonus: int) -> str:
             'stroke-width="2" stroke-dasharray="5 3"/>'
             f'<rect x="{x + 1:g}" y="{y + 1:g}" width="20" height="13" rx="3" fill="#ffffff" '
             f'stroke="{palette.WELL}"/>' + _text(x + 11, y + 7.5, f"+{bonus}", 10, palette.WELL))
+
+
+def tea_tile(x: float, y: float) -> str:
+    """A tea tile: a cup on a light tile."""
+    return (f'<rect x="{x + 6:g}" y="{y + 6:g}" width="{CELL - 12}" height="{CELL - 12}" rx="5" fill="#f3ead8" '
+            f'stroke="{palette.TEA}" stroke-width="2"/>'
+            f'<path d="M{x + 13:g} {y + 17:g}h15v6a7.5 7.5 0 0 1-15 0z" fill="{palette.TEA}"/>'
+            f'<path d="M{x + 28:g} {y + 19:g}a3.5 3.5 0 0 1 0 7" fill="none" stroke="{palette.TEA}" stroke-width="2"/>'
+            f'<path d="M{x + 17:g} {y + 15:g}q-2-2.5 0-5M{x + 23:g} {y + 15:g}q-2-2.5 0-5" fill="none" '
+            f'stroke="{palette.TEA}" stroke-width="1.5"/>')
 
 
 def legal_mark(x: float, y: float, labels: str) -> str:
@@ -194,11 +207,14 @@ class _Board:
             letter = letters[palace.colour].upper() if roofed else letters[palace.colour]
             owner = _owner_name(position, palace.owner)
             pieces = palace.buildings | palace.stables
-            inset = 5.5 if roofed else 3  # a roofed palace is framed in its owner's colour
-            band = (f'<path d="{self._union(pieces, 2.5)}" fill="{palette.seat_colour(palace.owner)[1]}"/>'
-                    if roofed else "")
-            body = [f'<path d="{self._union(pieces, 1.5)}" fill="#333333"/>', band,
-                    f'<path d="{self._union(pieces, inset)}" fill="{fill}"/>']
+            body = [f'<path d="{self._union(pieces, 1.5)}" fill="{palette.OUTLINE}"/>']
+            inset = 3
+            if roofed:  # framed in its owner's colour, between two dark edges: readable on any fill
+                body.append(f'<path data-band="owner" d="{self._union(pieces, 2.5)}" '
+                            f'fill="{palette.seat_colour(palace.owner)[1]}"/>')
+                body.append(f'<path d="{self._union(pieces, OWNER_BAND + 2.5)}" fill="{palette.OUTLINE}"/>')
+                inset = OWNER_BAND + 3.5
+            body.append(f'<path d="{self._union(pieces, inset)}" fill="{fill}"/>')
             stable_fill = palette.lighten(fill)
             for cell in bits(palace.stables):
                 x, y = self.origin(cell)
@@ -340,6 +356,8 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
         if tower_tiles.get(seat):
             held.append(f"tower tile{'s' if len(tower_tiles[seat]) > 1 else ''} "
                         f"{', '.join(map(str, sorted(tower_tiles[seat])))}")
+        if position.tea is not None and position.tea[seat]:
+            held.append(f"{position.tea[seat]} tea tile{'s' if position.tea[seat] > 1 else ''}")
         if held:
             text += "; " + "; ".join(held)
         out.append(f'<g data-legend="player">{swatch(MARGIN, y, house(0, 5.5, seat))}'
@@ -355,11 +373,14 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
              (merchant(0, 0), "merchant")]
     if getattr(position, "chain_ends", None):
         keys.append((chain_end(0, 0) + merchant(0, 0), "live chain end"))
-    keys += [(wall(0, 0), "wall"), (gate(0, 0), "gate"), (tower(0, 0, 1), "tower")]
+    keys += [(wall(0, 0), "wall"), (gate(0, 0), "gate"), (tower(0, 0, 1), "tower T1"),
+             (house(0, 5.5, 0), "tower tile holder")]
     if position.well is not None:
         keys += [(well(0, 0), "well"), (well_bonus(0, 0, rules.well_bonus), "well bonus cell")]
+    if rules.tea_colour:
+        keys.append((tea_tile(0, 0), "tea tile"))
     if legal:
-        keys.append((legal_mark(0, 0, "gs"), "legal placement"))
+        keys.append((legal_mark(0, 0, rules.colours[0].letter + "S"), "legal placement"))
     if last:
         keys.append((last_mark(0, 0, 1), "last turn"))
     if illegal:
@@ -371,6 +392,14 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
         row_y = y + (k // per_row) * ROW
         out.append(f'<g data-legend="piece">{swatch(x, row_y, drawing)}{label(x + 34, row_y, text)}</g>')
     y += -(-len(keys) // per_row) * ROW
+    if legal:
+        codes = [f"{c.letter} {c.name}" for c in rules.colours] + [f"{code} {PIECE_NAMES[piece]}" for piece, code in
+                                                                   PIECE_LABELS.items()]
+        lines = textwrap.wrap("Letters on a legal placement: the pieces that may go there: " + ", ".join(codes),
+                              max(20, int((width - 2 * MARGIN) / 7.4)))
+        for line in lines:
+            out.append(f'<g data-legend="legal-codes">{label(MARGIN, y, line)}</g>')
+            y += ROW * 0.7
     return f'<g data-layer="legend">{"".join(out)}</g>', y
 
 
