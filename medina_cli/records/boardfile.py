@@ -11,6 +11,7 @@ from itertools import product
 
 from ..engine.board import Geometry, bits, geometry_for
 from ..engine.game import NEUTRAL, Palace
+from ..engine.game import holder_name as engine_holder_name
 from ..engine.scoring import ScoreSheet, score_position, tile_holders, winners_of
 from ..errors import Collected
 from ..rules.loader import Rules, Ruleset
@@ -80,9 +81,8 @@ class Board:
 
 
 def holder_name(players: list[str], owner: int | None) -> str:
-    if owner is None:
-        return NOBODY
-    return "neutral" if owner == NEUTRAL else players[owner]
+    """As a board file writes a holder: a player, "neutral", or "none" for nobody."""
+    return engine_holder_name(players, owner) or NOBODY
 
 
 def read_board(path: str, *, ruleset: str | None = None, overrides=()) -> Board:
