@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -28,8 +29,11 @@ HOUSE = "medina: ruleset/1\nid: short-house\ntitle: Short games\nextends: origin
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as local:
+    with warnings.catch_warnings():  # its HTTP server takes another port when Dask's default one is busy
+        warnings.simplefilter("ignore", UserWarning)
+        local = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                         dashboard_address=None)
+    with local:
         yield local
 
 
