@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -79,8 +80,9 @@ def study(ref, players, games, seed=1, overrides=()):
 
 def test_a_seat_spec_per_seat_plays_the_default_games():
     rules = load_ruleset("original-2001").for_players(3)
-    assert play_one(rules, 4, 2, seats=("random",) * 3) == play_one(rules, 4, 2)
-    with pytest.raises(ValueError, match="unknown player"):
+    (summary, record), default = play_one(rules, 4, 2, seats=("random",) * 3), play_one(rules, 4, 2)
+    assert summary.agents == ["random"] * 3 and (replace(summary, agents=[]), record) == default
+    with pytest.raises(ValueError, match="unknown agent"):
         play_one(rules, 4, 2, seats=("random", "nobody", "random"))
 
 

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from . import compare, importer, recording, render, replay, rules, score, simulate, validate, view
+from . import compare, hint, importer, recording, render, replay, rules, score, simulate, validate, view
 from .common import Command, Group, tolerate_output_encoding
 
 app = typer.Typer(
@@ -59,6 +59,8 @@ app.command("score", cls=Command)(score.score)
 app.command("compare", cls=Command)(compare.compare)
 app.add_typer(rules.app, name="rules")
 app.command("simulate", cls=Command)(simulate.simulate_command)
+app.command("hint", cls=Command)(hint.hint)
+app.command("analyse", cls=Command)(hint.analyse)
 
 
 def main() -> None:

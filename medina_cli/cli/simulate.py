@@ -43,10 +43,14 @@ def simulate_command(
         "--readings", help="Replay every game under each other reading of the ruleset's open rule points "
         "(medina rules params lists them) and count how often it changes the winner, with a 95% interval; "
         "with --ruleset only.")] = False,
+    agents: Annotated[Optional[str], typer.Option(
+        "--agents", metavar="A,B,...", help="Who plays: one agent per seat (random, greedy, mcts or mcts:N); "
+        "the seats rotate over the games, so every agent plays every seat equally often (over a multiple of "
+        "the player count). Adds each agent's games, wins, win rate and mean score. Default: all random.")] = None,
     json_: JsonOption = False,
 ) -> None:
-    """Play complete games with random legal placements and print statistics. One of --ruleset and
-    --rulesets is required; --set applies to every ruleset.
+    """Play complete games with random legal placements (or the --agents) and print statistics. One
+    of --ruleset and --rulesets is required; --set applies to every ruleset.
 
     Each placement is drawn uniformly among the legal placements of the player to move; a tea tile
     is used at random where allowed. Prints winning and losing scores, where the points come from,
@@ -78,6 +82,9 @@ def simulate_command(
     if readings and (ruleset is None or out is not None or resume or scheduler is not None):
         _usage("--readings goes with --ruleset ID (one ruleset, against its own open readings), not with "
                "--rulesets, --out, --resume or --scheduler")
+    if readings and agents is not None:
+        _usage("--readings replays random games; it does not take --agents")
+    seats = _seats(agents, players) if agents is not None else ()
     refs = [ruleset] if ruleset is not None else names_or_exit(rulesets, "--rulesets")
     overrides = tuple(set_ or ())
     loaded = []
@@ -89,7 +96,7 @@ def simulate_command(
     if readings:
         _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, json_)
         return
-    study, folder = _study(refs, loaded, players, games, seed, out, resume)
+    study, folder = _study(refs, loaded, players, games, seed, out, resume, seats)
     if scheduler is not None:  # Dask's own log lines stay off the terminal unless asked for
         import os
         os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
@@ -115,11 +122,25 @@ def simulate_command(
              + (f" ({progress.first} were there already)" if progress.first else ""))
     if json_:
         from ..study.results import comparison_json
+        from ..study.results import agents_json
         emit_json({"format": "medina-simulate/1", "players": players, "games": games, "seed": seed,
                    "overrides": list(overrides), "rulesets": [r.to_json() for r in results],
-                   **comparison_json(results)})
+                   **comparison_json(results), **({"agents": agents_json(results, seats)} if seats else {})})
     else:
-        say(render_statistics(results, players, games, seed, overrides))
+        say(render_statistics(results, players, games, seed, overrides, seats))
+
+
+def _seats(agents: str, players: int) -> tuple[str, ...]:
+    """The --agents specs, one per seat, normalised (`MCTS:200` is `mcts:200`); a wrong count or an
+    unknown agent is a usage error."""
+    from ..agents import UnknownAgent, parse_spec
+    specs = names_or_exit(agents, "--agents")
+    if len(specs) != players:
+        _usage(f"--agents {agents}: give one agent per seat, {players} for --players {players}, not {len(specs)}")
+    try:
+        return tuple(name if budget is None else f"{name}:{budget}" for name, budget in map(parse_spec, specs))
+    except UnknownAgent as exc:
+        _usage(f"--agents: {exc}")
 
 
 DASK_LOGGERS = ("distributed", "distributed.client", "distributed.gc")  # those Dask's defaults give a level
@@ -137,7 +158,7 @@ def _kept(folder, progress) -> str:
             "with --resume plays the rest")
 
 
-def _study(refs, loaded, players, games, seed, out, resume):
+def _study(refs, loaded, players, games, seed, out, resume, seats=()):
     """The study, and its output folder (started or resumed) when --out is given."""
     from pathlib import Path
 
@@ -146,7 +167,7 @@ def _study(refs, loaded, players, games, seed, out, resume):
 
     rules = [r.for_players(players) for r in loaded]
     if out is None:
-        return Study(tuple(Part(r.id, rule) for r, rule in zip(loaded, rules)), games, seed), None
+        return Study(tuple(Part(r.id, rule) for r, rule in zip(loaded, rules)), games, seed, seats), None
     if len({r.id for r in loaded}) != len(loaded):
         _usage("--out: two of the rulesets have the same id, so their records would overwrite each other")
     try:
@@ -154,7 +175,7 @@ def _study(refs, loaded, players, games, seed, out, resume):
     except OSError as exc:
         _usage(f"{out}: cannot create the output directory: {exc.strerror or exc}")
     study = Study(tuple(Part(r.id, rule, record_ref(ref, out)) for ref, r, rule in zip(refs, loaded, rules)),
-                  games, seed)
+                  games, seed, seats)
     folder = StudyFolder(out, study)
     options = options_of(study, players, [r.params for r in loaded])
     try:
@@ -221,9 +242,10 @@ def _duration(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
-def render_statistics(results, players: int, games: int, seed: int, overrides=()) -> str:
+def render_statistics(results, players: int, games: int, seed: int, overrides=(), seats=()) -> str:
     """The statistics as a table: one row per figure, one column per ruleset, 95% intervals in
-    brackets; a * marks a figure that differs significantly from the first ruleset's."""
+    brackets; a * marks a figure that differs significantly from the first ruleset's. With agents,
+    a second table: each agent's seat-games, wins, win rate and mean score per ruleset."""
     from tabulate import tabulate
 
     from ..study.games import PER_GAME, SOURCES
@@ -255,11 +277,20 @@ def render_statistics(results, players: int, games: int, seed: int, overrides=()
     table = tabulate(rows, headers=["", *(r.ruleset for r in results)], tablefmt="simple",
                      colalign=("left", *("right" for _ in results)), disable_numparse=True)
     variant = f", with --set {', '.join(overrides)}" if overrides else ""
-    heading = (f"{games} random game{'s' if games != 1 else ''} per ruleset{variant}, {players} players, seed {seed} "
-               "(every placement uniform among the legal ones; a shared win counts for each winner in part); "
+    how = (f"seats played by {', '.join(seats)}, rotating one seat per game" if seats
+           else "every placement uniform among the legal ones")
+    heading = (f"{games} {'' if seats else 'random '}game{'s' if games != 1 else ''} per ruleset{variant}, "
+               f"{players} players, seed {seed} ({how}; a shared win counts for each winner in part); "
                "[95% confidence interval]")
     footer = (f"\n\n* differs from {results[0].ruleset} at the 95% level (z test)"
               if any(marked) else "")
+    if seats:
+        from ..study.results import agent_rows
+        rows = [[ruleset, a.agent, a.games, f"{float(a.wins):g}", percent(a.win_rate) + interval(a.win_interval, 1, 100),
+                 f"{a.scores.mean:.1f}{interval(a.scores.interval, 1)}"] for ruleset, a in agent_rows(results, seats)]
+        footer += "\n\n" + tabulate(rows, headers=["ruleset", "agent", "seat-games", "wins", "win rate", "mean score"],
+                                    tablefmt="simple", disable_numparse=True,
+                                    colalign=("left", "left", "right", "right", "right", "right"))
     return f"{heading}\n\n{table}{footer}"
 
 

@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
-from .common import RulesetOption, SetOption, check_suffix, load_record, refuse_terminal, report_replay, write_output
+from .common import (RulesetOption, SetOption, check_suffix, load_record, refuse_terminal, report_replay, warn,
+                     write_output)
+from .hint import AgentOption, JobsOption, SeedOption, agent_or_exit, run_analysis
 from .replay import FileArgument
+
+
+def _saved_analysis(path: str, record) -> dict:
+    """A medina-analyse/1 document read from `path` that rates this record; else exit 2 saying why."""
+    import json
+
+    from ..render.analysis import check_matches
+    try:
+        with open(path, encoding="utf-8") as handle:
+            doc = json.load(handle)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        warn(f"--analysis-from {path}: cannot read it as JSON: {getattr(exc, 'strerror', None) or exc}")
+        raise typer.Exit(2)
+    why = check_matches(doc, record)
+    if why is not None:
+        warn(f"--analysis-from {path}: not an analysis of {record.file}: {why}")
+        raise typer.Exit(2)
+    return doc
 
 
 def view_command(
@@ -18,10 +38,18 @@ def view_command(
         "terminal).")] = "-",
     ruleset: RulesetOption = None,
     set_: SetOption = None,
+    analysis: Annotated[bool, typer.Option(
+        "--analysis", help="Analyse the game first (as medina analyse; see --agent, --jobs) and show the "
+        "expected margins as a chart and the agent's preferred placement on every frame.")] = False,
+    analysis_from: Annotated[Optional[str], typer.Option(
+        "--analysis-from", metavar="JSON", help="Show a saved analysis of this record (medina analyse --json).")] = None,
+    agent_spec: AgentOption = "mcts",
+    jobs: JobsOption = 1,
+    seed: SeedOption = 0,
 ) -> None:
     """Write one HTML file (no network needed) that steps through the game: board, events, scores.
 
-    An invalid record is shown up to where replay stopped, with the reason.
+    An invalid record is shown up to where replay stopped, with the reason (it is not analysed).
 
     Exit status: 0 written, 1 invalid input (shown up to where replay stopped), 2 unusable input or
     usage error.
@@ -31,10 +59,18 @@ def view_command(
 
     check_suffix(output, (".html", ".htm"), "an HTML page")
     refuse_terminal(output, "an HTML page", ".html", "view")
+    if analysis and analysis_from is not None:
+        warn("give --analysis (analyse now) or --analysis-from JSON (a saved analysis), not both")
+        raise typer.Exit(2)
     record = load_record(file, ruleset, set_)
     outcome = replay(record)
     report_replay(outcome)
     if outcome.game is None:
         raise typer.Exit(1)
-    write_output(output, viewer_html(outcome), file)
+    doc = None
+    if analysis_from is not None:
+        doc = _saved_analysis(analysis_from, record)
+    elif analysis and not outcome.problems:
+        doc = run_analysis(record, agent_or_exit(agent_spec).spec, seed, jobs)
+    write_output(output, viewer_html(outcome, doc), file)
     raise typer.Exit(1 if outcome.problems else 0)

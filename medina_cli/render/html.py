@@ -15,6 +15,7 @@ from html import escape
 from .. import __version__
 from ..engine.scoring import score_game
 from . import svg
+from .analysis import chart_svg, frame_notes
 from .frames import Frame, all_frames
 from .text import render_board
 
@@ -62,6 +63,8 @@ aside h2 { font-size: 16px; margin: 6px 0; }
 #log li ul { margin: 0; padding-left: 1.2em; color: #444; list-style: "\\2022  "; }
 #log li.stop { color: #b00000; }
 footer { padding: 6px 18px 16px; font-size: 12px; color: #555; }
+#analysis svg { width: 100%; height: auto; display: block; background: #fff; border: 1px solid #d8cbb5; }
+#advice { font-size: 13px; margin: 4px 0 8px; min-height: 1.3em; }
 kbd { border: 1px solid #999; border-radius: 3px; padding: 0 3px; background: #fff; }
 </style>
 </head>
@@ -85,6 +88,7 @@ kbd { border: 1px solid #999; border-radius: 3px; padding: 0 3px; background: #f
 <input id="slider" type="range" min="0" max="@@LAST@@" value="0" aria-label="turn">
 <span id="position"></span>
 </div>
+@@ANALYSIS@@
 <div id="legend">@@LEGEND@@</div>
 </section>
 <aside>
@@ -147,6 +151,10 @@ function show(index) {
     row.querySelector(".tiles").textContent = frame.tiles[seat];
     row.classList.toggle("lead", frame.scores[seat] === best && best > 0);
   });
+  if ("cursor" in frame) {
+    for (const end of ["x1", "x2"]) $("analysis-cursor").setAttribute(end, frame.cursor);
+    $("advice").textContent = frame.advice;
+  }
   items.forEach((li, i) => { li.hidden = i > index; li.classList.toggle("current", i === index); });
   items[index].scrollIntoView({block: "nearest"});
   history.replaceState(null, "", "#turn-" + index);
@@ -247,21 +255,27 @@ def _seat_badge(seat: int) -> str:
     return f'<svg viewBox="0 4 44 26" aria-hidden="true">{svg.house(0, 0, seat)}</svg>'
 
 
-def viewer_html(outcome) -> str:
-    """The viewer page for a replayed record (`outcome` from `records.replay.replay`)."""
+def viewer_html(outcome, analysis: dict | None = None) -> str:
+    """The viewer page for a replayed record (`outcome` from `records.replay.replay`); with `analysis`
+    (a medina-analyse/1 document of that record) also its chart and the agent's preferred placements."""
     record = outcome.record
     frames = all_frames(outcome)
     count = len(record.turns)
+    notes = frame_notes(analysis, [f.turn for f in frames]) if analysis else [{} for _ in frames]
     templates, data = [], []
     for index, frame in enumerate(frames):
         game = frame.game
         where = f"after turn {frame.turn}" if frame.turn else "at the start"
         if frame.stop is not None:
             where = f"where replay stopped, in turn {frame.turn}"
+        note = notes[index]
+        preferred = note.get("preferred")
+        if preferred is not None:
+            preferred = (game.geo.parse(preferred[0].split()[-1]), preferred[1])
         picture = svg.board_svg(game, title=f"The board {where}", description=render_board(game),
-                                last=frame.placed, illegal=frame.illegal_mark, legend=False)
+                                last=frame.placed, illegal=frame.illegal_mark, legend=False, preferred=preferred)
         templates.append(f'<template id="frame-{index}">{picture}</template>')
-        data.append(_frame_data(record, frame, count))
+        data.append(_frame_data(record, frame, count) | {k: v for k, v in note.items() if k != "preferred"})
     first = frames[0].game
     stopped = frames[-1].stop is not None
     problems = [f"<p>{escape(p.human())}</p>" for p in outcome.problems]
@@ -281,7 +295,9 @@ def viewer_html(outcome) -> str:
         "@@SUBTITLE@@": escape(subtitle + ("; " + ", ".join(meta) if meta else "")),
         "@@PROBLEM_CLASS@@": "" if problems else "none", "@@PROBLEMS@@": "".join(problems),
         "@@LAST@@": str(len(frames) - 1),
-        "@@LEGEND@@": svg.legend_svg(first, title="Legend", last=True, illegal=stopped),
+        "@@LEGEND@@": svg.legend_svg(first, title="Legend", last=True, illegal=stopped, preferred=bool(analysis)),
+        "@@ANALYSIS@@": (f'<div id="analysis">{chart_svg(analysis, record.players)}<p id="advice" aria-live="polite">'
+                         '</p></div>') if analysis else "",
         "@@SCORE_ROWS@@": rows, "@@TEMPLATES@@": "\n".join(templates), "@@FRAMES@@": _json_for_script(data),
     }
     return re.sub(r"@@[A-Z_]+@@", lambda match: replacements[match.group(0)], PAGE)  # one pass: no re-expansion

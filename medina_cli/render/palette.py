@@ -29,6 +29,7 @@ TEA = "#7a4e2d"
 LEGAL = "#00876a"
 LAST = "#111111"
 ILLEGAL = "#d00000"
+PREFERRED = "#7b2cbf"
 
 
 def building_colour(rules, colour: str) -> str:

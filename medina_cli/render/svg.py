@@ -143,6 +143,13 @@ def illegal_mark(x: float, y: float) -> str:
             'stroke-width="3"/>')
 
 
+def preferred_mark(x: float, y: float) -> str:
+    """The agent's preferred placement (`medina view --analysis`): a diamond outline."""
+    cx, cy = x + CELL / 2, y + CELL / 2
+    return (f'<path d="M{cx:g} {y + 3:g}L{x + CELL - 3:g} {cy:g}L{cx:g} {y + CELL - 3:g}L{x + 3:g} {cy:g}Z" '
+            f'fill="none" stroke="{palette.PREFERRED}" stroke-width="3.5" stroke-linejoin="round"/>')
+
+
 # --- the board -------------------------------------------------------------------------------------
 class _Board:
     """Pixel layout of one board: cells, margins, and the groups of pieces drawn on it."""
@@ -319,6 +326,9 @@ class _Board:
     def illegal(self, cell: int, why: str) -> str:
         return self.piece("illegal", cell, illegal_mark(*self.origin(cell)), f"illegal: {why}")
 
+    def preferred(self, cell: int, why: str) -> str:
+        return self.piece("preferred", cell, preferred_mark(*self.origin(cell)), why)
+
 
 def _holder_seat(holder) -> int | None:
     """Seat (or NEUTRAL) of a tile holder given as a palace, a seat number or None."""
@@ -326,7 +336,8 @@ def _holder_seat(holder) -> int | None:
 
 
 # --- legend ----------------------------------------------------------------------------------------
-def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: float, width: float) -> tuple[str, float]:
+def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: float, width: float,
+            preferred: bool = False) -> tuple[str, float]:
     """The legend under the board: players with roof colour, score and tiles; then every piece kind."""
     rules = position.rules
     out = []
@@ -379,6 +390,8 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
         keys.append((last_mark(0, 0, 1), "last turn"))
     if illegal:
         keys.append((illegal_mark(0, 0), "illegal placement"))
+    if preferred:
+        keys.append((preferred_mark(0, 0), "agent's preferred next"))
     column = 170
     per_row = max(1, int((width - MARGIN) // column))
     for k, (drawing, text) in enumerate(keys):
@@ -413,11 +426,12 @@ def _document(width: float, height: float, title: str, description: str, body: s
 
 
 def board_svg(position, *, title: str, description: str = "", legal=None, last=(), illegal=None,
-              totals: dict[str, int] | None = None, legend: bool = True) -> str:
+              totals: dict[str, int] | None = None, legend: bool = True, preferred=None) -> str:
     """The SVG document of `position` (a Game, or any object with the same board attributes).
 
     `legal`: (piece, cellmask) pairs to mark; `last`: cells placed in the last turn, in order;
-    `illegal`: (cell, reason) of a refused placement; `totals`: player name -> score for the legend.
+    `illegal`: (cell, reason) of a refused placement; `totals`: player name -> score for the legend;
+    `preferred`: (cell, words) of an agent's preferred next placement.
     """
     board = _Board(position)
     under_pieces, over_pieces = board.well()
@@ -427,6 +441,8 @@ def board_svg(position, *, title: str, description: str = "", legal=None, last=(
     layers.append(board.last(last))
     if illegal is not None:
         layers.append(board.illegal(*illegal))
+    if preferred is not None:
+        layers.append(board.preferred(*preferred))
     height = board.height
     if legend:
         drawing, height = _legend(position, totals=totals, legal=legal is not None, last=bool(last),
@@ -436,8 +452,9 @@ def board_svg(position, *, title: str, description: str = "", legal=None, last=(
     return _document(board.width, height, title, description, "".join(layers))
 
 
-def legend_svg(position, *, title: str, last: bool = False, illegal: bool = False) -> str:
+def legend_svg(position, *, title: str, last: bool = False, illegal: bool = False, preferred: bool = False) -> str:
     """The legend alone (players and their roof colours, every piece kind), as wide as the board."""
     width = _Board(position).width
-    drawing, height = _legend(position, totals=None, legal=False, last=last, illegal=illegal, top=4, width=width)
+    drawing, height = _legend(position, totals=None, legal=False, last=last, illegal=illegal, top=4, width=width,
+                              preferred=preferred)
     return _document(width, height + 4, title, "", drawing)

@@ -8,7 +8,7 @@ of a comparison plays the same seeds.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..engine.playout import play_game, random_chooser, random_setup
 from ..engine.scoring import score_game
@@ -30,14 +30,17 @@ class GameSummary:
     turns: int
     placements: int
     counts: dict[str, int]  # PER_GAME -> how often it happened
+    agents: list[str] = field(default_factory=list)  # the agent spec of each seat (empty: uniform random play)
 
     def to_json(self) -> dict:
-        return {"totals": self.totals, "winners": self.winners, "points": self.points, "turns": self.turns,
-                "placements": self.placements, "counts": self.counts}
+        doc = {"totals": self.totals, "winners": self.winners, "points": self.points, "turns": self.turns,
+               "placements": self.placements, "counts": self.counts}
+        return doc | ({"agents": self.agents} if self.agents else {})
 
     @classmethod
     def from_json(cls, doc: dict) -> GameSummary:
-        return cls(**{key: doc[key] for key in ("totals", "winners", "points", "turns", "placements", "counts")})
+        return cls(**{key: doc[key] for key in ("totals", "winners", "points", "turns", "placements", "counts")},
+                   agents=list(doc.get("agents", [])))
 
 
 def player_names(count: int) -> list[str]:
@@ -49,23 +52,38 @@ def game_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"medina-simulate/{seed}/{index}")
 
 
-def seat_chooser(spec: str, rng: random.Random):
-    """The player a seat spec names, as choose(game) -> ("tea",) or (piece, cell). Raises ValueError
-    for a spec it does not know."""
+def seat_chooser(spec: str, rng: random.Random, seed: str):
+    """The player a seat spec names, as choose(game) -> ("tea",) or (piece, cell): `random` draws from
+    the game's generator `rng` (as a study without agents plays), any other agent is seeded by `seed`.
+    Raises UnknownAgent (a ValueError) for a spec that names no agent."""
     if spec == RANDOM:
         return random_chooser(rng)
-    raise ValueError(f"unknown player {spec!r}")
+    from ..agents import make_agent
+    agent = make_agent(spec, seed)
+
+    def choose(game):
+        placement = agent.choose(game)
+        return ("tea",) if placement.cell is None else (placement.piece, game.geo.cell_of_name[placement.cell])
+    return choose
+
+
+def seat_order(seats: tuple[str, ...], index: int) -> list[str]:
+    """Who plays each seat in game `index`: the specs rotate one seat per game, so that over a
+    multiple of the player count every agent plays every seat equally often."""
+    return [seats[(seat + index) % len(seats)] for seat in range(len(seats))]
 
 
 def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
              record_ref: str | None = None) -> tuple[GameSummary, str | None]:
-    """Play game `index` of the study: `seats` names the player of each seat (empty: uniform random
-    play throughout); with `record_ref` (how the record names its ruleset) also its record/1 text."""
+    """Play game `index` of the study: `seats` names the player of each seat, rotated by `index`
+    (`seat_order`; empty: uniform random play throughout); with `record_ref` (how the record names its
+    ruleset) also its record/1 text."""
     players = player_names(rules.players)
     rng = game_rng(seed, index)
     setup = random_setup(rules, rng)
+    order = seat_order(seats, index) if seats else []
     if seats:
-        choosers = [seat_chooser(spec, rng) for spec in seats]
+        choosers = [seat_chooser(spec, rng, f"{seed}/{index}/{seat}") for seat, spec in enumerate(order)]
 
         def choose(game):
             return choosers[game.seat_to_move](game)
@@ -73,6 +91,7 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
         choose = random_chooser(rng)
     game, turns = play_game(rules, players, choose, setup)
     summary = summarize(game, len(turns))
+    summary.agents = order
     if record_ref is None:
         return summary, None
     text = write_record(

@@ -22,6 +22,7 @@ class Statistics:
         self.placements = Tally()
         self.wins = [Fraction(0)] * players  # a shared win counts 1/k for each of the k winners
         self.happenings = {name: Tally() for name in PER_GAME}
+        self.agents: dict[str, AgentStatistics] = {}  # by agent spec
 
     @classmethod
     def of(cls, ruleset: str, players: int, summaries) -> Statistics:
@@ -44,6 +45,8 @@ class Statistics:
             self.wins[seat] += Fraction(1, len(s.winners))
         for name in PER_GAME:
             self.happenings[name].add(s.counts[name])
+        for seat, spec in enumerate(s.agents):
+            self.agents.setdefault(spec, AgentStatistics(spec)).add(s, seat)
 
     @property
     def point_shares(self) -> dict[str, float]:
@@ -91,6 +94,49 @@ class Statistics:
             "per_game": {key(k): round(v, 3) for k, v in self.per_game.items()},
             "per_game_ci95": {key(k): rounded(t.interval, 3) for k, t in self.happenings.items()},
         }
+
+
+class AgentStatistics:
+    """One agent spec's results over every seat it held (identical specs pooled): seat-games, wins (a
+    shared win counts 1/k for each of the k winners) and scores."""
+
+    def __init__(self, agent: str):
+        self.agent = agent
+        self.wins = Fraction(0)
+        self.scores = Tally()
+
+    def add(self, s: GameSummary, seat: int) -> None:
+        self.scores.add(s.totals[seat])
+        if seat in s.winners:
+            self.wins += Fraction(1, len(s.winners))
+
+    @property
+    def games(self) -> int:
+        return self.scores.n
+
+    @property
+    def win_rate(self) -> float:
+        return float(self.wins / self.games) if self.games else 0.0
+
+    @property
+    def win_interval(self) -> tuple[float, float] | None:
+        return wilson_interval(float(self.wins), self.games)
+
+    def to_json(self) -> dict:
+        return {"agent": self.agent, "games": self.games, "wins": round(float(self.wins), 3),
+                "win_rate": round(self.win_rate, 4), "win_rate_ci95": rounded(self.win_interval, 4),
+                "mean_score": round(self.scores.mean, 3), "mean_score_ci95": rounded(self.scores.interval, 3)}
+
+
+def agent_rows(results: list[Statistics], seats: tuple[str, ...]) -> list[tuple[str, AgentStatistics]]:
+    """(ruleset, agent statistics) per ruleset, per distinct agent spec in the order `seats` names them
+    (not the order in which games finished)."""
+    return [(r.ruleset, r.agents[spec]) for r in results for spec in dict.fromkeys(seats) if spec in r.agents]
+
+
+def agents_json(results: list[Statistics], seats: tuple[str, ...]) -> list[dict]:
+    """The top-level `agents` rows of a study with agents."""
+    return [{"ruleset": ruleset, **a.to_json()} for ruleset, a in agent_rows(results, seats)]
 
 
 def key(name: str) -> str:

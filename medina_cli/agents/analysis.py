@@ -1,0 +1,130 @@
+"""Hints (the best placements for the player to move) and whole-game analysis (every placement
+rated against the agent's preferred one), with the agent's value: the mover's expected final
+margin over the best other player, in points."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import Rating, make_agent
+from .position import new_game, record_placements
+
+MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake (the estimates of a
+# placement at the default budget vary by about 2-3 points: a smaller loss is within the noise)
+BLUNDER = 12.0  # ... and of at least this many a blunder
+
+
+def hints(game, spec: str, *, seed: int = 0, top: int = 5) -> list[Rating]:
+    """The agent's `top` placements for the player to move, best first."""
+    return make_agent(spec, seed).rate(game)[:top]
+
+
+@dataclass
+class PlacementReview:
+    turn: int
+    placement: int  # 1 or 2 within the turn
+    player: str
+    played: str
+    best: str
+    loss: float  # expected margin lost by `played` against `best`, in points, >= 0
+    played_value: float
+    best_value: float
+    choices: int  # legal placements there
+
+    def to_json(self) -> dict:
+        return {"turn": self.turn, "placement": self.placement, "player": self.player, "played": self.played,
+                "best": self.best, "loss": round(self.loss, 2), "played_value": round(self.played_value, 2),
+                "best_value": round(self.best_value, 2), "choices": self.choices}
+
+
+@dataclass
+class PlayerSummary:
+    player: str
+    placements: int
+    mean_loss: float
+    mistakes: int
+    blunders: int
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "placements": self.placements, "mean_loss": round(self.mean_loss, 2),
+                "mistakes": self.mistakes, "blunders": self.blunders}
+
+
+def review_position(game, played, spec: str, seed) -> tuple[Rating, Rating, int]:
+    """(the agent's best, the played placement's rating, number of legal placements) at `game`."""
+    choices = len(game.legal_placements())
+    if choices == 1:
+        only = Rating(played, 0.0)
+        return only, only, 1
+    ratings = make_agent(spec, seed).rate(game, include=played)
+    mine = next(r for r in ratings if r.placement == played)
+    return ratings[0], mine, choices
+
+
+def analyse_chunk(task) -> list[PlacementReview]:
+    """Worker entry: review placements `start..stop-1` of the record (each seeded by its index, so
+    the result does not depend on how the work is split)."""
+    record, spec, seed, start, stop = task
+    placements = record_placements(record)
+    game = new_game(record)
+    for *_, placement in placements[:start]:
+        game.push(placement)
+    out = []
+    for index in range(start, stop):
+        turn, k, player, played = placements[index]
+        best, mine, choices = review_position(game, played, spec, f"{seed}/{index}")
+        loss = 0.0 if best.placement == played else max(0.0, best.value - mine.value)
+        out.append(PlacementReview(turn, k, player, str(played), str(best.placement), loss, mine.value,
+                                   best.value, choices))
+        game.push(played)
+    return out
+
+
+def analyse(record, spec: str, *, seed: int = 0, jobs: int = 1, progress=None) -> list[PlacementReview]:
+    """Review every placement of a valid record in `jobs` processes; `progress(done, total)` as they finish."""
+    total = len(record_placements(record))
+    chunk = max(1, min(8, total // (jobs * 6)))
+    tasks = [(record, spec, seed, start, min(start + chunk, total)) for start in range(0, total, chunk)]
+    reviews: list[PlacementReview] = []
+    if jobs == 1:
+        results = map(analyse_chunk, tasks)
+        return _collect(results, reviews, total, progress)
+    import multiprocessing
+
+    from ..study.runner import _ignore_interrupts  # Ctrl-C is the parent's: no traceback from each worker
+    with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:
+        return _collect(pool.imap(analyse_chunk, tasks), reviews, total, progress)
+
+
+def _collect(results, reviews, total, progress):
+    for part in results:
+        reviews.extend(part)
+        if progress is not None:
+            progress(len(reviews), total)
+    return reviews
+
+
+def summarise(players: list[str], reviews: list[PlacementReview]) -> list[PlayerSummary]:
+    out = []
+    for player in players:
+        losses = [r.loss for r in reviews if r.player == player]
+        out.append(PlayerSummary(player, len(losses), sum(losses) / len(losses) if losses else 0.0,
+                                 sum(MISTAKE <= x < BLUNDER for x in losses), sum(x >= BLUNDER for x in losses)))
+    return out
+
+
+VALUE_MEANING = ("the final margin the mover can expect (own total minus the best other player's, in points); "
+                 "win: the estimated chance to win")
+GREEDY_MEANING = "the mover's margin (own total minus the best other player's) if the game ended right after"
+
+
+def value_meaning(spec: str) -> str:
+    return GREEDY_MEANING if spec == "greedy" else VALUE_MEANING
+
+
+def analysis_document(record, spec: str, seed: int, reviews: list[PlacementReview]) -> dict:
+    """The medina-analyse/1 document of a record's reviews."""
+    return {"format": "medina-analyse/1", "file": record.file, "agent": spec, "seed": seed,
+            "value": value_meaning(spec), "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
+            "placements": [r.to_json() for r in reviews],
+            "players": [p.to_json() for p in summarise(record.players, reviews)]}

@@ -1,0 +1,86 @@
+"""The agent interface, ratings, and agents named by spec strings (`random`, `greedy`, `mcts:200`)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+
+
+class UnknownAgent(ValueError):
+    """An agent spec that names no agent, or an agent asked for what it cannot do."""
+
+
+@dataclass
+class Rating:
+    """A legal placement with the agent's estimate of it, from the mover's side.
+
+    `value`: the final score margin the mover can expect after it (own total minus the best other
+    player's), in points; for `greedy` the margin if the game ended right after it.
+    `win`: the chance that the mover wins (shared wins in part), where the agent estimates one.
+    `playouts`: how many simulated games the estimate rests on (0 for `greedy`)."""
+
+    placement: object
+    value: float
+    win: float | None = None
+    playouts: int = 0
+
+    def to_json(self) -> dict:
+        out = {"placement": str(self.placement), "value": round(self.value, 2)}
+        if self.win is not None:
+            out["win"] = round(self.win, 3)
+            out["playouts"] = self.playouts
+        return out
+
+
+class Agent:
+    """A player: `choose(game)` returns a legal placement for the player to move."""
+
+    spec: str
+    rates = False  # does `rate` give meaningful values?
+
+    def __init__(self, seed: int | str = 0):
+        self.rng = random.Random(f"medina-agent/{self.spec}/{seed}")
+
+    def choose(self, game):
+        raise NotImplementedError
+
+    def rate(self, game, *, include=None) -> list[Rating]:
+        """Every placement it considered, best first; `include`: a placement that must be rated."""
+        raise UnknownAgent(f"{self.spec} does not rate placements; use greedy or mcts[:N]")
+
+
+def agent_names() -> list[str]:
+    return ["random", "greedy", "mcts", "mcts:N"]
+
+
+def parse_spec(spec: str) -> tuple[str, int | None]:
+    """`mcts:300` -> ("mcts", 300); an unknown or malformed spec raises UnknownAgent naming the valid ones."""
+    name, _, budget = spec.strip().partition(":")
+    name = name.lower()
+    if name in ("random", "greedy") and not budget:
+        return name, None
+    if name == "mcts":
+        if not budget:
+            return name, None
+        if budget.isdigit() and int(budget) >= 1:
+            return name, int(budget)
+        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number ≥ 1, not {budget!r}")
+    raise _bad_spec(spec, f"unknown agent; the agents are {', '.join(agent_names())}")
+
+
+def _bad_spec(spec: str, why: str) -> UnknownAgent:
+    return UnknownAgent(f"agent {spec!r}: {why}")
+
+
+def make_agent(spec: str, seed: int | str = 0) -> Agent:
+    """The agent named by `spec`, its choices fixed by `seed`."""
+    name, budget = parse_spec(spec)
+    if name == "random":
+        from .simple import RandomAgent
+        return RandomAgent(seed)
+    if name == "greedy":
+        from .simple import GreedyAgent
+        return GreedyAgent(seed)
+    from .mcts import MctsAgent
+    return MctsAgent(seed, budget)

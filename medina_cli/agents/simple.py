@@ -1,0 +1,52 @@
+"""`random` (uniform among the legal placements, as `medina simulate` plays) and `greedy` (the
+placement that leaves the mover best placed if the game ended at once)."""
+
+from __future__ import annotations
+
+from .base import Agent, Rating
+from .position import (SMALL_PALACE, margin, may_score, palace_size, placement_of, random_move, scoring_cells,
+                       seat_to_move, totals)
+
+
+class RandomAgent(Agent):
+    spec = "random"
+
+    def choose(self, game):
+        return placement_of(game, *random_move(game, self.rng))
+
+
+class GreedyAgent(Agent):
+    """Rates each placement by the mover's margin (own total minus the best other total) right after
+    it, but a roof on a palace smaller than SMALL_PALACE below any placement that changes nothing;
+    ties are broken by the seeded generator."""
+
+    spec = "greedy"
+    rates = True
+
+    def choose(self, game):
+        return self.rate(game)[0].placement
+
+    def rate(self, game, *, include=None) -> list[Rating]:
+        return [Rating(p, value) for p, value in immediate_margins(game, self.rng)]
+
+
+def immediate_margins(game, rng) -> list[tuple[object, int]]:
+    """(placement, mover's margin right after it) for every legal placement, best first, equal
+    margins in an order drawn from `rng`; a roof on a small palace counts one point below no change.
+    Only placements that may change the score are played out."""
+    seat = seat_to_move(game)
+    cells = scoring_cells(game)
+    now = margin(totals(game), seat)
+    rated = []
+    for placement in game.legal_placements():
+        value = now
+        if placement.piece == "roof" and palace_size(game, placement) < SMALL_PALACE:
+            value = now - 1
+        elif may_score(game, placement, cells):
+            game.push(placement)
+            value = margin(totals(game), seat)
+            game.pop()
+        rated.append((placement, value))
+    rng.shuffle(rated)
+    rated.sort(key=lambda pv: -pv[1])
+    return rated

@@ -1,0 +1,113 @@
+"""An analysis (`medina analyse --json`) drawn into the viewer: the players' expected margins over the
+game as an SVG chart with mistakes and blunders marked, and per frame the agent's words and its
+preferred next placement."""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..engine.board import geometry_for
+from . import palette
+
+WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 640, 190, 46, 10, 12, 34
+
+
+def check_matches(doc: dict, record) -> str | None:
+    """Why the analysis document does not belong to `record` (None: it does)."""
+    if not isinstance(doc, dict) or doc.get("format") != "medina-analyse/1":
+        return "not a medina-analyse/1 document (write one with medina analyse FILE --json)"
+    geo = geometry_for(record.rules)
+    for review in doc.get("placements", []):
+        turn, k = review.get("turn"), review.get("placement")
+        if not isinstance(turn, int) or not 1 <= turn <= len(record.turns):
+            return f"it rates turn {turn}, which the record does not have"
+        actions = [a for a in record.turns[turn - 1].actions if a.kind != "pass"]
+        if not isinstance(k, int) or not 1 <= k <= len(actions):
+            return f"it rates placement {k} of turn {turn}, which the record does not have"
+        action = actions[k - 1]
+        token = "tea" if action.kind == "tea" else f"{action.piece} {geo.name(action.cell)}"
+        if token != review.get("played"):
+            return f"turn {turn}: it rates {review.get('played')!r}, the record has {token!r}"
+    return None
+
+
+def _y_scale(values: list[float]):
+    low, high = min([0.0, *values]), max([0.0, *values])
+    if high - low < 10:
+        high, low = high + 5, low - 5
+    span = high - low
+
+    def y(value: float) -> float:
+        return TOP + (high - value) / span * (HEIGHT - TOP - BOTTOM)
+    return y, low, high
+
+
+def x_of(index: int, count: int) -> float:
+    return LEFT + (WIDTH - LEFT - RIGHT) * index / max(1, count)
+
+
+def chart_svg(doc: dict, players: list[str]) -> str:
+    """Each player's expected final margin after each of his placements, mistakes and blunders marked."""
+    reviews = doc["placements"]
+    count = len(reviews)
+    thresholds = doc.get("thresholds", {})
+    mistake, blunder = thresholds.get("mistake", float("inf")), thresholds.get("blunder", float("inf"))
+    y, low, high = _y_scale([r["played_value"] for r in reviews])
+    parts = [f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#999" '
+             'stroke-dasharray="4 3"/>',
+             f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" stroke="#555"/>',
+             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{HEIGHT - BOTTOM}" y2="{HEIGHT - BOTTOM}" stroke="#555"/>']
+    for value in (low, 0.0, high):
+        parts.append(f'<text x="{LEFT - 4}" y="{y(value) + 4:.1f}" text-anchor="end" font-size="11">{value:+.0f}</text>')
+    parts.append(f'<text x="{(LEFT + WIDTH) / 2:.0f}" y="{HEIGHT - 6}" text-anchor="middle" font-size="11">'
+                 f'placement (1 to {count}); circles: mistakes, filled: blunders</text>')
+    parts.append(f'<text transform="translate(12 {(HEIGHT - BOTTOM + TOP) / 2:.0f}) rotate(-90)" '
+                 'text-anchor="middle" font-size="11">expected margin</text>')
+    for seat, name in enumerate(players):
+        colour = palette.seat_colour(seat)[1]
+        points = [(x_of(i, count), y(r["played_value"])) for i, r in enumerate(reviews) if r["player"] == name]
+        if points:
+            path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+            parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2">'
+                         f'<title>{escape(name)}</title></polyline>')
+        for i, r in enumerate(reviews):
+            if r["player"] == name and r["loss"] >= mistake:
+                fill = colour if r["loss"] >= blunder else "#ffffff"
+                parts.append(f'<circle cx="{x_of(i, count):.1f}" cy="{y(r["played_value"]):.1f}" r="4.5" '
+                             f'fill="{fill}" stroke="{colour}" stroke-width="2"><title>'
+                             f'{escape(_review_words(r, doc.get("agent", "the agent")))}</title></circle>')
+    parts.append(f'<line id="analysis-cursor" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" '
+                 'stroke="#111" stroke-width="1.5"/>')
+    legend = "".join(f'<tspan fill="{palette.seat_colour(seat)[1]}">■ {escape(name)}  </tspan>'
+                     for seat, name in enumerate(players))
+    parts.append(f'<text x="{LEFT + 4}" y="{TOP + 10}" font-size="11" font-weight="bold">{legend}</text>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+            'font-family="DejaVu Sans, Verdana, sans-serif"><title>Expected final margin of each player over '
+            f'the game, by {escape(doc.get("agent", "the agent"))}</title>{"".join(parts)}</svg>')
+
+
+def _review_words(r: dict, agent: str) -> str:
+    if r["played"] == r["best"]:
+        return f"turn {r['turn']}.{r['placement']}: {r['player']} played {r['played']}, {agent}'s choice too"
+    return (f"turn {r['turn']}.{r['placement']}: {r['player']} played {r['played']}; {agent} prefers {r['best']} "
+            f"(loss {r['loss']:.1f})")
+
+
+def frame_notes(doc: dict, frame_turns: list[int]) -> list[dict]:
+    """Per frame (after turn t): the words on turn t's placements, the chart cursor, and the agent's
+    preferred first placement of turn t + 1 ({"advice", "cursor", "preferred"})."""
+    reviews = doc["placements"]
+    agent = doc.get("agent", "the agent")
+    out = []
+    for turn in frame_turns:
+        played = [r for r in reviews if r["turn"] == turn]
+        upcoming = [i for i, r in enumerate(reviews) if r["turn"] > turn]
+        cursor = x_of(upcoming[0] if upcoming else len(reviews), len(reviews))
+        following = next((reviews[i] for i in upcoming if reviews[i]["turn"] == turn + 1), None)
+        advice = "; ".join(_review_words(r, agent) for r in played)
+        preferred = None
+        if following is not None and following["best"] != "tea":
+            preferred = (following["best"], f"{agent} prefers {following['best']} for {following['player']} "
+                                             f"next (expected margin {following['best_value']:+.1f})")
+        out.append({"advice": advice, "cursor": round(cursor, 1), "preferred": preferred})
+    return out

@@ -1,0 +1,100 @@
+"""Agents: legal at every step under every ruleset, deterministic for a seed, and hint and analyse
+find the placement that is plainly best (a roof that takes the orange palace tile, worth 4)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import record_text
+from medina_cli.agents import UnknownAgent, make_agent, parse_spec
+from medina_cli.agents.analysis import MISTAKE, analyse, hints, summarise
+from medina_cli.agents.position import seat_to_move
+from medina_cli.engine.game import Game
+from medina_cli.engine.playout import random_setup
+from medina_cli.records.record import parse_record
+from medina_cli.rules.loader import builtin_ids, load_ruleset
+from rulekit import Position
+
+RULESETS = [(ref, n) for ref in builtin_ids() for n in load_ruleset(ref).player_counts]
+# the orange palace C3-C7 stands unroofed; Anna has placed a wall and may roof it (5 + the orange tile 4)
+ORANGE_OPEN = ("Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11")
+ORANGE_CELLS = {"C3", "C4", "C5", "C6", "C7"}
+
+
+def play_game(rules, specs: list[str], seed: int, limit: int | None = None) -> tuple[Game, list]:
+    """A whole game (or its first `limit` placements), seat i played by make_agent(specs[i]);
+    asserts every choice is legal."""
+    rng = random.Random(seed)
+    game = Game(rules, [f"P{i + 1}" for i in range(rules.players)], *random_setup(rules, rng))
+    agents = [make_agent(spec, f"{seed}/{seat}") for seat, spec in enumerate(specs)]
+    chosen = []
+    while not game.is_over() and len(chosen) != limit:
+        placement = agents[seat_to_move(game)].choose(game)
+        assert placement in game.legal_placements(), placement
+        game.push(placement)
+        chosen.append(str(placement))
+    return game, chosen
+
+
+@pytest.mark.parametrize("ref,players", RULESETS, ids=lambda x: str(x))
+def test_agents_place_legally_to_the_end(ref, players):
+    rules = load_ruleset(ref).for_players(players)
+    specs = ["mcts:3", "greedy", "random", "greedy"][:players]
+    game, chosen = play_game(rules, specs, seed=players)
+    assert game.is_over() and len(chosen) == game.placements_made + chosen.count("tea")
+
+
+def test_a_seed_fixes_the_choices():
+    rules = load_ruleset("second-edition-2014").for_players(2)
+    first = play_game(rules, ["mcts:5", "greedy"], seed=3, limit=30)[1]
+    assert first == play_game(rules, ["mcts:5", "greedy"], seed=3, limit=30)[1]
+    assert first != play_game(rules, ["mcts:5", "greedy"], seed=4, limit=30)[1]
+
+
+@pytest.mark.parametrize("spec,parsed", [("random", ("random", None)), ("greedy", ("greedy", None)),
+                                         ("mcts", ("mcts", None)), ("MCTS:250", ("mcts", 250))])
+def test_specs(spec, parsed):
+    assert parse_spec(spec) == parsed
+
+
+@pytest.mark.parametrize("spec", ["", "mcts:0", "mcts:x", "greedy:5", "alphazero"])
+def test_bad_specs_are_refused_naming_the_agents(spec):
+    with pytest.raises(UnknownAgent, match="agent"):
+        make_agent(spec)
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts:60"])
+def test_hint_takes_the_palace_tile(spec):
+    position = Position("original-2001", 3, *ORANGE_OPEN, "Anna: wall A2")
+    best = hints(position.game, spec, top=3)[0]
+    assert best.placement.piece == "roof" and best.placement.cell in ORANGE_CELLS
+
+
+def test_analyse_finds_the_missed_roof():
+    text = record_text("original-2001", ["Anna", "Ben", "Cleo"],
+                       list(ORANGE_OPEN) + ["Anna: wall A2, wall A3", "Ben: roof C4, black P10"])
+    record = parse_record(text, "missed.yaml")
+    reviews = analyse(record, "mcts:40", seed=1)
+    missed = next(r for r in reviews if (r.turn, r.placement) == (4, 2))
+    assert missed.played == "wall A3" and missed.best.startswith("roof C") and missed.loss >= MISTAKE
+    taken = next(r for r in reviews if (r.turn, r.placement) == (5, 1))
+    assert taken.played.startswith("roof C") and taken.loss < missed.loss
+    anna = summarise(record.players, reviews)[0]
+    assert anna.player == "Anna" and anna.mistakes + anna.blunders >= 1
+
+
+def test_analyse_does_not_depend_on_jobs():
+    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], list(ORANGE_OPEN) + ["Anna: wall A2, roof C3"])
+    record = parse_record(text, "short.yaml")
+    one = analyse(record, "mcts:10", seed=2, jobs=1)
+    assert one == analyse(record, "mcts:10", seed=2, jobs=2)
+
+
+def test_the_agents_page_runs():
+    import doctest
+
+    from conftest import ROOT
+    failures, tried = doctest.testfile(str(ROOT / "docs" / "agents.md"), module_relative=False)
+    assert tried > 5 and failures == 0

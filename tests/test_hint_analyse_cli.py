@@ -1,0 +1,86 @@
+"""`medina hint`, `medina analyse` and `medina view --analysis`: documents, exit codes, the chart and
+the preferred placement on the viewer's frames."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from conftest import record_text
+from scorekit import run
+
+ORANGE_OPEN = ["Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11"]
+MISSED = ORANGE_OPEN + ["Anna: wall A2, wall A3", "Ben: roof C4, black P10"]
+
+
+def write(tmp_path, turns, name="game.yaml"):
+    path = tmp_path / name
+    path.write_text(record_text("original-2001", ["Anna", "Ben", "Cleo"], turns))
+    return path
+
+
+def test_hint_json_names_the_mover_and_the_roof(tmp_path):
+    code, out, _ = run("hint", write(tmp_path, ORANGE_OPEN), "--agent", "greedy", "--top", "3", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["format"] == "medina-hint/1"
+    assert (doc["player"], doc["turn"], doc["placement"]) == ("Anna", 4, 1)
+    assert len(doc["hints"]) == 3 and doc["hints"][0]["placement"] in {"roof C3", "roof C4", "roof C5", "roof C6", "roof C7"}
+    assert [h["value"] for h in doc["hints"]] == sorted((h["value"] for h in doc["hints"]), reverse=True)
+
+
+def test_hint_text_and_game_over(tmp_path):
+    code, out, _ = run("hint", write(tmp_path, ORANGE_OPEN), "--agent", "mcts:30", "--top", "2")
+    assert code == 0 and "Anna to move, placement 1 of turn 4" in out and "playouts" in out
+    assert len(re.findall(r"^\s+\d\. ", out, re.M)) == 2
+
+
+def test_bad_agents_are_usage_errors(tmp_path):
+    game = write(tmp_path, ORANGE_OPEN)
+    code, _, err = run("hint", game, "--agent", "deep-blue")
+    assert code == 2 and "unknown agent" in err and "mcts:N" in err
+    code, _, err = run("analyse", game, "--agent", "random")
+    assert code == 2 and "does not rate placements" in err
+
+
+def test_analyse_json_rates_every_placement(tmp_path):
+    code, out, _ = run("analyse", write(tmp_path, MISSED), "--agent", "mcts:30", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["format"] == "medina-analyse/1" and len(doc["placements"]) == 10
+    assert [(p["turn"], p["placement"]) for p in doc["placements"]][6:8] == [(4, 1), (4, 2)]
+    assert all(p["loss"] >= 0 for p in doc["placements"])
+    assert [p["player"] for p in doc["players"]] == ["Anna", "Ben", "Cleo"]
+    assert sum(p["placements"] for p in doc["players"]) == 10
+
+
+def test_an_invalid_record_is_not_analysed(tmp_path):
+    code, out, err = run("analyse", write(tmp_path, ORANGE_OPEN + ["Anna: roof C3, roof C4"]), "--agent", "greedy")
+    assert code == 1 and out == "" and "not analysed" in err
+
+
+def test_view_shows_a_saved_analysis(tmp_path):
+    game = write(tmp_path, MISSED)
+    _, out, _ = run("analyse", game, "--agent", "greedy", "--json")
+    saved = tmp_path / "analysis.json"
+    saved.write_text(out)
+    page_path = tmp_path / "game.html"
+    code, _, _ = run("view", game, "--analysis-from", saved, "-o", page_path)
+    page = page_path.read_text()
+    frames = json.loads(re.search(r'id="frames">(.*?)</script>', page, re.S).group(1))
+    assert code == 0 and 'id="analysis-cursor"' in page and "expected margin" in page
+    assert [f["cursor"] for f in frames] == sorted(f["cursor"] for f in frames)
+    assert "Anna played wall A3" in frames[4]["advice"]
+    # after turn 3 greedy prefers a roof on the orange palace for Anna: marked on that frame's board
+    frame3 = re.search(r'<template id="frame-3">(.*?)</template>', page, re.S).group(1)
+    assert re.search(r'data-kind="preferred" data-cell="C[3-7]"', frame3)
+
+
+def test_view_refuses_an_analysis_of_another_game(tmp_path):
+    other = write(tmp_path, ORANGE_OPEN, "other.yaml")
+    _, out, _ = run("analyse", other, "--agent", "greedy", "--json")
+    saved = tmp_path / "analysis.json"
+    saved.write_text(out)
+    changed = ORANGE_OPEN[:2] + ["Cleo: orange C7, brown F10"]
+    code, _, err = run("view", write(tmp_path, changed), "--analysis-from", saved, "-o", tmp_path / "x.html")
+    assert code == 2 and "not an analysis of" in err and "brown F10" in err
+    code, _, err = run("view", other, "--analysis-from", tmp_path / "missing.json", "-o", tmp_path / "x.html")
+    assert code == 2 and "cannot read" in err
