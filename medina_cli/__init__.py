@@ -35,6 +35,10 @@ _HOMES = {
     "Board": ".records.boardfile",
     "MedinaError": ".errors",
     "Problem": ".errors",
+    "compare": ".comparison",
+    "Comparison": ".comparison",
+    "sweep_readings": ".comparison",
+    "Readings": ".comparison",
 }
 __all__ = list(_HOMES)
 
@@ -54,6 +58,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from .api import load_ruleset, score
+    from .comparison import Comparison, Readings, compare, sweep_readings
     from .engine.events import Event
     from .engine.game import Game
     from .engine.placement import IllegalPlacement, Placement

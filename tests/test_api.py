@@ -9,7 +9,8 @@ from conftest import EXAMPLES
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "read_record",
-           "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError", "Problem"}
+           "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError", "Problem",
+           "compare", "Comparison", "sweep_readings", "Readings"}
 
 
 def game(ruleset="original-2001", players=PLAYERS, **setup):
@@ -157,3 +158,12 @@ def test_replay_to_a_turn():
 def test_the_package_ships_py_typed():
     from importlib.resources import files
     assert files("medina_cli").joinpath("py.typed").is_file()
+
+
+def test_compare_and_the_readings_sweep_at_the_top_level():
+    record = medina.read_record(str(EXAMPLES / "original-2001-3p.yaml"))
+    comparison = medina.compare(record, ["original-2001", "bsw-dm-2003"])
+    assert isinstance(comparison, medina.Comparison) and comparison.to_json()["format"] == "medina-compare/1"
+    assert [o.name for o in comparison.outcomes] == ["original-2001", "bsw-dm-2003"]
+    sweep = medina.sweep_readings(record)
+    assert isinstance(sweep, medina.Readings) and sweep.to_json()["ruleset"] == "original-2001"

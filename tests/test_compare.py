@@ -114,7 +114,7 @@ def test_an_empty_ruleset_entry_or_a_directory_is_a_usage_error():
 
 
 def test_the_library_model_is_what_the_command_prints():
-    from medina_cli.compare import compare
+    from medina_cli.comparison import compare
 
     record = read_record(str(E8))
     comparison = compare(record, ["original-2001", "bsw-dm-2003"])

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import record_text
-from medina_cli.compare import sweep_readings
+from medina_cli.comparison import sweep_readings
 from medina_cli.records.record import parse_record
 from medina_cli.rules.loader import alternatives, load_ruleset
 from scorekit import run
@@ -139,7 +139,7 @@ def test_wilson_interval():
 
 
 def test_each_simulated_game_counts_as_compare_readings_judges_its_record():
-    from medina_cli.compare import sweep_readings
+    from medina_cli.comparison import sweep_readings
     from medina_cli.study.games import play_one
     from medina_cli.study.readings import readings_chunk
 
@@ -166,3 +166,12 @@ def test_simulate_readings_json_and_text():
     assert code == 0 and "95% interval (Wilson)" in out and MALT_TOWERS in out
     code, _, err = run("simulate", "--rulesets", "original-2001,bsw-dm-2003", "--readings")
     assert code == 2 and "--readings goes with --ruleset" in err
+
+
+def test_set_moves_the_baseline_and_a_reading_can_make_the_record_legal(game):
+    code, doc, _ = readings_json(game(BLOCKED), "--set", "roofs.on_blocked_palace=false")
+    assert code == 1 and doc["baseline"]["valid"] is False and doc["baseline"]["error"]["turn"] == 2
+    allowed = by_param(doc, "roofs.on_blocked_palace", True)
+    assert allowed["valid"] and allowed["changes_legality"] and not allowed["changes_winner"]
+    out = run("compare", game(BLOCKED), "--readings", "--set", "roofs.on_blocked_palace=false")[1]
+    assert "roofs.on_blocked_palace=true  legal under this reading" in out

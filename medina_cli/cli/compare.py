@@ -32,8 +32,8 @@ def compare(
     Exit status: 0 when at least one ruleset replays the record without error (with --readings: when
     the record is valid as written), 1 otherwise, 2 unusable input or usage error.
     """
-    from ..compare import compare as compare_record
-    from ..compare import default_rulesets
+    from ..comparison import column_labels, default_rulesets
+    from ..comparison import compare as compare_record
     from ..errors import MedinaError, Problem
     from ..records.record import parse_record
     from ..yamlio import base_dir_of, read_text
@@ -69,10 +69,7 @@ def compare(
     else:
         refs = [record.ruleset] if parsed_variants else default_rulesets(record)
     loaded = [load_or_exit(ref, overrides, doc=doc) for ref in refs]  # an unusable ruleset or --set exits 2
-    ids = [r.id for r in loaded]
-    names = ids if len(set(ids)) == len(ids) else [ref if isinstance(ref, str) else r.source
-                                                   for ref, r in zip(refs, loaded)]
-    columns = dict(zip(names, loaded))
+    columns = dict(zip(column_labels(refs, loaded), loaded))
     for label, ref, changes in parsed_variants:
         if label in columns:
             stop([Problem("usage", f"{label!r}: another column has this name; give the variant a label of its own "
@@ -198,7 +195,7 @@ def _difference_lines(comparison) -> list[str]:
 def _readings(record, overrides: tuple, doc: dict | None) -> None:
     """Print the record under each other reading of its ruleset's open rule points (with --json, `doc`
     filled), then exit."""
-    from ..compare import sweep_readings
+    from ..comparison import sweep_readings
 
     load_or_exit(record.ruleset, overrides, doc=doc)  # an unusable --set exits 2
     sweep = sweep_readings(record, overrides=overrides)

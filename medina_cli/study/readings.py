@@ -39,7 +39,7 @@ class ReadingFrequency:
 def readings_chunk(task: tuple) -> list[list[tuple[bool, ...]]]:
     """Worker entry: games `start..stop-1`, each replayed under every alternative reading; per game and
     alternative the EFFECTS as booleans."""
-    from ..compare import Outcome, ReadingOutcome, replay_into
+    from ..comparison import Outcome, ReadingOutcome, replay_into
     from ..records.record import Action, Record, TurnEntry
 
     ref, overrides, players, seed, start, stop = task

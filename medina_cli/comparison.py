@@ -4,7 +4,8 @@ under every other reading of each open rule point of its ruleset.
 
 `compare(record, rulesets)` returns a `Comparison`; `Comparison.to_json()` is the `medina-compare/1`
 document. `sweep_readings(record)` returns a `Readings`; its `to_json()` is `medina-readings/1`. The
-record must have been read (`read_record`/`parse_record`) far enough to know its players.
+record must have been read (`read_record`/`parse_record`) far enough to know its players. (The
+module is not called `compare`: `medina_cli.compare` is the function.)
 """
 
 from __future__ import annotations
@@ -146,14 +147,19 @@ def compare(record: Record, rulesets: Sequence[Ruleset | str] | Mapping[str, Rul
         refs = list(rulesets)
         labels = None
     loaded = [load_ruleset(ref, tuple(overrides)) for ref in refs]
-    if labels is None:
-        ids = [r.id for r in loaded]
-        labels = ids if len(set(ids)) == len(ids) else [ref if isinstance(ref, str) else r.source
-                                                        for ref, r in zip(refs, loaded)]
+    labels = labels or column_labels(refs, loaded)
     comparison = Comparison(record.file, list(record.players), len(record.turns))
     for label, ruleset in zip(labels, loaded):
         comparison.outcomes.append(play_under(record, ruleset, label))
     return comparison
+
+
+def column_labels(refs: Sequence[Ruleset | str], loaded: Sequence[Ruleset]) -> list[str]:
+    """Column names: the ruleset ids, or when two ids clash the refs as given (a loaded ruleset: its source)."""
+    ids = [r.id for r in loaded]
+    if len(set(ids)) == len(ids):
+        return ids
+    return [ref if isinstance(ref, str) else r.source for ref, r in zip(refs, loaded)]
 
 
 def play_under(record: Record, ruleset: Ruleset, label: str | None = None) -> Outcome:
