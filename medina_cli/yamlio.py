@@ -1,6 +1,6 @@
 """Safe YAML reading with line numbers: no aliases, no duplicate keys, size and text checks.
 
-`read_yaml` returns the plain data together with a `Lines` map from each value's path (a tuple of
+`parse_yaml` returns the plain data together with a `Lines` map from each value's path (a tuple of
 keys and list indices) to its 1-based line, so every later check can name the line it is about.
 """
 
@@ -216,13 +216,6 @@ def parse_or_collect(text: str, name: str, problems):
         return None
 
 
-def read_yaml(path: str):
-    """Read and parse a YAML file; returns (display name, data, Lines)."""
-    name, text = read_text(path)
-    data, lines = parse_yaml(text, name)
-    return name, data, lines
-
-
 def _convert(node, path, lines: Lines, constructor, name, seen: set):
     node_id = id(node)
     if node_id in seen:  # a node met twice is an alias: refuse before an alias bomb can expand
@@ -275,6 +268,13 @@ def _construct(node, constructor, name):
         return constructor.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
         raise fail("yaml-syntax", f"unreadable value {node.value!r}: {exc}", file=name, line=node.start_mark.line + 1)
+
+
+def yaml_flow(value) -> str:
+    """A value as one line of YAML flow text that reads back as exactly this value (`true`, `'12'`,
+    `{NW: 1, SE: 2}`): how records, boards and rulesets write a scalar."""
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, sort_keys=False, width=10_000).strip()
+    return text[:-4].rstrip() if text.endswith("\n...") else text.removesuffix("...").rstrip()
 
 
 def yaml_type(value) -> str:

@@ -346,3 +346,12 @@ def test_final_board_on_stdout_and_its_refusals(tmp_path):
     assert code == 2 and "refusing to overwrite" in err and record.read_text() == original
     code, out, err = run("replay", record, "--final-board", "--to", "10")
     assert code == 0 and "the game is not over" in err and out.startswith("medina: board/1")
+
+
+def test_holders_are_named_one_way_everywhere():
+    from medina_cli.engine.game import NEUTRAL
+    from medina_cli.engine.game import holder_name as named
+    from medina_cli.records.boardfile import holder_name as written
+    players = ["Anna", "Ben"]
+    assert [named(players, o) for o in (None, NEUTRAL, 0, 1)] == [None, "neutral", "Anna", "Ben"]
+    assert [written(players, o) for o in (None, NEUTRAL, 1)] == ["none", "neutral", "Ben"]

@@ -8,6 +8,7 @@ import pytest
 from conftest import EXAMPLES
 from medina_cli.engine.board import geometry_for
 from medina_cli.errors import CODES, MedinaError
+from medina_cli.records.model import Action
 from medina_cli.records.record import parse_record, read_record
 from medina_cli.records.replay import replay
 
@@ -261,3 +262,13 @@ def test_a_ruleset_file_beside_the_record(tmp_path):
     path.write_text(HEAD.replace("original-2001", "house.yaml") + GOOD_TURNS)
     record = read_record(str(path))
     assert record.problems.errors == [] and record.rules.tower_reconnect == "once_per_palace_arm"
+
+
+def test_each_action_reads_back_as_the_token_it_was_read_from():
+    text = EXAMPLES.joinpath("original-2001-4p.yaml").read_text(encoding="utf-8")
+    record = parse_record(text, "r.yaml")
+    geo = geometry_for(record.rules)
+    written = [line.split(": ", 1)[1] for line in text.split("\n") if line.startswith("  - ")]
+    assert [", ".join(a.token(geo) for a in entry.actions) for entry in record.turns] == written
+    assert [Action("tea").token(geo), Action("pass").token(geo), Action("place", "grey", geo.parse("K8")).token(geo)] \
+        == ["tea", "pass", "grey K8"]

@@ -24,6 +24,13 @@ def yaml_reading(text: str):
         return exc.problem.code
 
 
+def reads_the_same(fast, text: str) -> bool:
+    """The fast reading equals YAML's: data, lines, and the text as written of every value and key YAML
+    read as another type than text (`Lines ==` compares the lines only)."""
+    slow = yaml_reading(text)
+    return fast == slow and (fast[1].written, fast[1].written_keys) == (slow[1].written, slow[1].written_keys)
+
+
 def simulated_text(ruleset: str, players: int, index: int) -> str:
     return play_one(load_ruleset(ruleset).for_players(players), 7, index, record_ref=ruleset)[1]
 
@@ -39,6 +46,7 @@ def test_the_writers_layout_is_read_fast_and_exactly_as_yaml_reads_it(text):
     fast = _parse_turn_lines(text, "r.yaml")
     assert fast is not None
     assert fast == yaml_reading(text)
+    assert reads_the_same(fast, text)
 
 
 BASE = EXAMPLE_TEXTS["second-edition-2014-3p.yaml"].replace("event:", "x-note: tea time\nevent:")
@@ -93,6 +101,7 @@ def test_odd_spellings_on_one_line_are_read_as_yaml_reads_them(placements):
     text = edit(BASE, TURN + 1, f"  - Ben: {placements}")
     fast = _parse_turn_lines(text, "r.yaml")
     assert fast is not None and fast == yaml_reading(text)
+    assert reads_the_same(fast, text)
     assert fast[0]["turns"][1] == {"Ben": placements}
 
 
@@ -150,3 +159,22 @@ def test_damaged_records_read_as_yaml_reads_them(name, edits):
     fast = _parse_turn_lines(text, "r.yaml")
     if fast is not None:
         assert fast == yaml_reading(text)
+        assert reads_the_same(fast, text)
+
+
+# generated turn lines: words YAML reads as other types (booleans, null, numbers, dates) as players and
+# placements, odd spacing and commas, in a record whose other values are read as other types too
+WORDS = ["Anna", "Ben", "yes", "No", "null", "Null", "NULL", "~", "true", "off", "12", "0x1F", "1e3", ".5", ".inf",
+         "2001-01-01", "grey", "K6", "k06", "tea", "pass", "Äli", "P_1", "a1"]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(turns=st.lists(st.tuples(st.sampled_from(WORDS), st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
+                                st.sampled_from([", ", ",", " , ", " "])), min_size=1, max_size=6),
+       date=st.sampled_from(["2001-01-01", "'2001-01-01'", "12", "yes", "~"]))
+def test_generated_turn_lines_read_as_yaml_reads_them(turns, date):
+    lines = [f"  - {player}: {separator.join(words)}" for player, words, separator in turns]
+    text = BASE.replace("turns:\n", "turns:\n" + "\n".join(lines) + "\n", 1).replace("event:", f"date: {date}\nevent:")
+    fast = _parse_turn_lines(text, "r.yaml")
+    if fast is not None:
+        assert reads_the_same(fast, text)

@@ -91,8 +91,8 @@ def analyse(record, spec: str, *, seed: int = 0, jobs: int = 1, progress=None) -
         return _collect(results, reviews, total, progress)
     import multiprocessing
 
-    from ..study.runner import _ignore_interrupts  # Ctrl-C is the parent's: no traceback from each worker
-    with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:
+    from ..study.runner import ignore_interrupts  # Ctrl-C is the parent's: no traceback from each worker
+    with multiprocessing.Pool(jobs, initializer=ignore_interrupts) as pool:
         return _collect(pool.imap(analyse_chunk, tasks), reviews, total, progress)
 
 

@@ -35,7 +35,7 @@ def boardspace(
     from ..engine.board import geometry_for
     from ..errors import MedinaError, Problem
     from ..records.boardspace import parse_boardspace, read_site_game
-    from ..records.record import action_token, write_record
+    from ..records.record import write_record
     from ..yamlio import read_text
 
     report = Report(file, output, json_)
@@ -58,7 +58,7 @@ def boardspace(
         for problem in record.problems.warnings:
             warn("warning: " + problem.human())
     geo = geometry_for(record.rules)
-    turns = [(t.player, [a.kind if a.kind != "place" else action_token(geo, (a.piece, a.cell)) for a in t.actions])
+    turns = [(t.player, [a.token(geo) for a in t.actions])
              for t in record.turns]
     out = write_record(ruleset_ref=record.ruleset.id, players=record.players, geo=geo, merchant=record.merchant,
                        well=record.well, turns=turns, meta=record.meta, supply=record.supply)

@@ -90,7 +90,7 @@ def add_command(
     geo = game.geo
     for number in done.entries:
         entry = record.turns[number - 1]
-        tokens = ", ".join(f"{a.piece} {geo.name(a.cell)}" if a.kind == "place" else a.kind for a in entry.actions)
+        tokens = ", ".join(a.token(geo) for a in entry.actions)
         say(f"turn {number}, {entry.player}: {tokens}")
     upcoming = done.outcome.next_placement()
     if upcoming is None:

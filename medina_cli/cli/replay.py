@@ -82,8 +82,7 @@ def replay_command(
     for number, events in outcome.turn_events:
         if number:
             entry = entries[number]
-            tokens = ", ".join("tea" if a.kind == "tea" else "pass" if a.kind == "pass"
-                               else f"{a.piece} {geo.name(a.cell)}" for a in entry.actions)
+            tokens = ", ".join(a.token(geo) for a in entry.actions)
             say(f"{number:>4}  {entry.player:<{width}}  {tokens}")
         for event in events:
             say(f"{'':>4}  {'':<{width}}    * {event}")
@@ -138,8 +137,7 @@ def _replay_json(record, outcome) -> dict:
             continue
         entry = entries[number]
         turns.append({"turn": number, "player": entry.player, "line": entry.line,
-                      "placements": [a.kind if a.kind != "place" else f"{a.piece} {geo.name(a.cell)}"
-                                     for a in entry.actions],
+                      "placements": [a.token(geo) for a in entry.actions],
                       "events": [_event_json(e) for e in events]})
     turn, placement = outcome.next_placement() or (None, None)
     supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea_colour else {})}

@@ -44,8 +44,8 @@ def flow(value) -> str:
     """A value as one line of YAML flow text ("—" when the ruleset has no such parameter)."""
     if value is ABSENT:
         return "—"
-    from ..records.record import _quote
-    return _quote(value)
+    from ..yamlio import yaml_flow
+    return yaml_flow(value)
 
 
 @app.command("list", cls=Command)

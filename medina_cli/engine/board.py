@@ -39,7 +39,7 @@ class Geometry:
             col_last |= 1 << (y * w + w - 1)
         self.not_first_col = self.full & ~col_first
         self.not_last_col = self.full & ~col_last
-        corners = {"SW": 0, "SE": w - 1, "NW": (h - 1) * w, "NE": h * w - 1}
+        self.corner_cell = corners = {"SW": 0, "SE": w - 1, "NW": (h - 1) * w, "NE": h * w - 1}
         self.tower_of_cell = {corners[c]: n for c, n in towers.items()}
         self.tower_cell = {n: cell for cell, n in self.tower_of_cell.items()}
         self.towers = sum(1 << c for c in corners.values())

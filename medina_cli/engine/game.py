@@ -21,6 +21,14 @@ from .events import NEUTRAL_HOLDER, Event
 from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
 
 NEUTRAL = -1  # owner of a palace under a neutral roof
+
+
+def holder_name(players, owner: int | None) -> str | None:
+    """A palace owner or tile holder by name: a player, "neutral", or None for nobody."""
+    if owner is None:
+        return None
+    return NEUTRAL_HOLDER if owner == NEUTRAL else players[owner]
+
 NEW_PALACE = "new palace"  # board_mask key: cells where a building would start a new palace
 PIECES_FIXED = ("roof", "neutral", "stable", "merchant", "wall")
 SUPPLY_KEY = {"roof": "roofs", "neutral": "neutral_roofs", "stable": "stables",
@@ -298,9 +306,7 @@ class Game:
     # --- names ----------------------------------------------------------------------------------
     def owner_name(self, owner: int | None) -> str | None:
         """A palace owner (or tile holder) as named in events: a player, "neutral", or None."""
-        if owner is None:
-            return None
-        return NEUTRAL_HOLDER if owner == NEUTRAL else self.players[owner]
+        return holder_name(self.players, owner)
 
     def _player(self, owner: int | None) -> str | None:
         """The player's name; None for nobody and for the neutral side."""

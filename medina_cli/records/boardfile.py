@@ -11,11 +11,12 @@ from itertools import product
 
 from ..engine.board import Geometry, bits, geometry_for
 from ..engine.game import NEUTRAL, Palace
+from ..engine.game import holder_name as engine_holder_name
 from ..engine.scoring import ScoreSheet, score_position, tile_holders, winners_of
 from ..errors import Collected
 from ..rules.loader import Rules, Ruleset
-from ..yamlio import base_dir_of, parse_or_collect, read_text, yaml_type
-from .record import _quote, _Reader
+from ..yamlio import base_dir_of, parse_or_collect, read_text, yaml_flow, yaml_type
+from .header import HeaderReader
 
 FORMAT_TAG = "board/1"
 BOARD_TAG_RE = re.compile(r"^medina:\s*[\"']?board/1[\"']?\s*(#.*)?$", re.M)
@@ -87,9 +88,8 @@ class Board:
 
 
 def holder_name(players: list[str], owner: int | None) -> str:
-    if owner is None:
-        return NOBODY
-    return "neutral" if owner == NEUTRAL else players[owner]
+    """As a board file writes a holder: a player, "neutral", or "none" for nobody."""
+    return engine_holder_name(players, owner) or NOBODY
 
 
 def read_board(path: str, *, ruleset: str | None = None, overrides=()) -> Board:
@@ -108,8 +108,8 @@ def parse_board(text: str, name: str, *, ruleset: str | None = None, overrides=(
     return board
 
 
-class _BoardReader(_Reader):
-    """Reuses the record reader's ruleset and players checks; the rest is the board's own."""
+class _BoardReader(HeaderReader):
+    """The ruleset and players checks are shared with records; the rest is the board's own."""
 
     def __init__(self, board: Board, data, lines, ruleset_ref, overrides, base_dir, text: str):
         super().__init__(board, data, lines, ruleset_ref, overrides, base_dir)
@@ -459,8 +459,7 @@ def _first_cell(geo: Geometry, mask: int) -> int:
 
 def _sides(geo: Geometry):
     """(start corner, end corner, ring cells between them in order) for the four sides."""
-    w, h = geo.width, geo.height
-    corner = {"SW": 0, "SE": w - 1, "NW": (h - 1) * w, "NE": h * w - 1}
+    w, h, corner = geo.width, geo.height, geo.corner_cell
     yield corner["NW"], corner["NE"], [corner["NW"] + x for x in range(1, w - 1)]
     yield corner["SW"], corner["SE"], list(range(1, w - 1))
     yield corner["SW"], corner["NW"], [y * w for y in range(1, h - 1)]
@@ -508,13 +507,13 @@ def write_board(position, ruleset_ref: str) -> str:
                     key=lambda p: (-(p.roof // geo.width), p.roof % geo.width))
     players = position.players
     palace_holders, tower_holders = tile_holders(position)
-    out = [f"medina: {FORMAT_TAG}", f"ruleset: {_quote(ruleset_ref)}",
-           "players: [" + ", ".join(_quote(p) for p in players) + "]", "grid: |",
+    out = [f"medina: {FORMAT_TAG}", f"ruleset: {yaml_flow(ruleset_ref)}",
+           "players: [" + ", ".join(yaml_flow(p) for p in players) + "]", "grid: |",
            *(f"  {row}" for row in rows),
-           "roofs: {" + ", ".join(f"{geo.name(p.roof)}: {_quote(holder_name(players, p.owner))}" for p in roofed) + "}",
+           "roofs: {" + ", ".join(f"{geo.name(p.roof)}: {yaml_flow(holder_name(players, p.owner))}" for p in roofed) + "}",
            "tiles:",
-           "  palace: {" + ", ".join(f"{c}: {_quote(holder_name(players, palace_holders[c]))}"
+           "  palace: {" + ", ".join(f"{c}: {yaml_flow(holder_name(players, palace_holders[c]))}"
                                      for c in rules.colour_names) + "}",
-           "  tower: {" + ", ".join(f"{t}: {_quote(holder_name(players, tower_holders[t]))}"
+           "  tower: {" + ", ".join(f"{t}: {yaml_flow(holder_name(players, tower_holders[t]))}"
                                     for t in sorted(tower_holders)) + "}"]
     return "\n".join(out) + "\n"

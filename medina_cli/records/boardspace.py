@@ -17,7 +17,8 @@ from ..engine.board import geometry_for
 from ..errors import MedinaError, Problem, fail, in_words
 from ..rules.loader import builtin_ids, load_ruleset
 from .java_random import JavaRandom
-from .record import Action, Record, TurnEntry
+from .model import Action, Record, TurnEntry
+from .replay import replay
 
 SGF_START = re.compile(r"\s*\(\s*;")
 STORY_START = re.compile(r"[^:\n]*?\bstory\s+[^,:\n]*,", re.IGNORECASE)
@@ -493,7 +494,6 @@ class _Converter:
         """A record that ends inside a turn (no final `Done`) says so. A turn still owing a placement is
         left out (after checking its placements): a game abandoned there, unlike one being transcribed,
         goes no further. One that has all its placements is kept."""
-        from .replay import replay
         last = self.r.turns[-1]
         where = dict(file=self.r.file, line=last.line, turn=last.number, player=last.player)
         outcome = replay(self.r)

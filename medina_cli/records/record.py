@@ -6,66 +6,20 @@ from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass, field
-
-import yaml
 
 from ..engine.board import geometry_for
 from ..engine.game import SUPPLY_KEY
-from ..errors import Collected, MedinaError, Problem, did_you_mean, in_words
-from ..rules.loader import Ruleset, load_ruleset
-from ..yamlio import LOADER, Lines, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
+from ..errors import MedinaError, did_you_mean
+from ..rules.loader import Ruleset
+from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_flow, yaml_type
+from .boardspace import is_boardspace, parse_boardspace
+from .header import HeaderReader
+from .model import Action, Record, TurnEntry
 
 FORMAT_TAG = "record/1"
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
-RESERVED_PLAYER = "neutral"
 FORMAT_HINTS = {"board/1": " (a finished board: use `medina score`)",
                 "ruleset/1": " (a ruleset: use `medina rules show`)"}
-
-
-@dataclass(slots=True)
-class Action:
-    """One comma-separated item of a turn: a placement, `tea` or `pass`."""
-
-    kind: str  # "place", "tea" or "pass"
-    piece: str | None = None
-    cell: int | None = None
-
-
-@dataclass(slots=True)
-class TurnEntry:
-    number: int  # 1-based position in `turns`
-    player: str
-    line: int | None
-    actions: list[Action]
-    readable: bool = True  # False when the entry had a problem of its own
-
-
-@dataclass
-class Record:
-    file: str
-    ruleset: Ruleset | None = None
-    players: list[str] = field(default_factory=list)
-    merchant: int | None = None
-    well: int | None = None
-    supply: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> piece -> count, where not the ruleset's
-    turns: list[TurnEntry] = field(default_factory=list)
-    result: dict[str, int] | None = None
-    result_lines: dict[str, int] = field(default_factory=dict)
-    meta: dict = field(default_factory=dict)  # event, date, notes and x- keys, kept as read
-    problems: Collected = field(default_factory=Collected)
-    other_rules: str | None = None  # played otherwise than the record says (--ruleset, --set): how, in words
-    text: str = field(default="", repr=False)  # the text it was read from (to read it again under other rules)
-
-    @property
-    def rules(self):
-        return self.ruleset.for_players(len(self.players))
-
-    @property
-    def playable(self) -> bool:
-        """Can the turns be replayed? (ruleset, players and setup are usable)"""
-        return self.ruleset is not None and bool(self.players) and self.merchant is not None and (
-            self.well is not None or not self.rules.well)
 
 
 def read_record(path: str, *, ruleset: str | None = None, overrides=()) -> Record:
@@ -79,7 +33,6 @@ def parse_record(text: str, name: str, *, ruleset: str | Ruleset | None = None, 
                  ignore_well: bool = False) -> Record:
     """A record/1 text, or a boardspace.net record (`.sgf` or story), which is converted.
     `ignore_well`: set the setup's well aside when the ruleset has none (to compare editions)."""
-    from .boardspace import is_boardspace, parse_boardspace
     if is_boardspace(name, text):
         record = parse_boardspace(text, name, ruleset=ruleset, overrides=overrides)
         record.text = text
@@ -141,27 +94,8 @@ def _reads_as_text(plain: str) -> bool:
     return not any(regexp.match(plain) for _, regexp in LOADER.yaml_implicit_resolvers.get(plain[:1], ()))
 
 
-def other_rules_words(own, ruleset_ref: str | Ruleset | None, overrides) -> str | None:
-    """How a record named `own` is played otherwise than it says (`--ruleset`, `--set`), in words; None: as it says."""
-    if isinstance(ruleset_ref, Ruleset):
-        ruleset_ref = ruleset_ref.id
-    how = []
-    if ruleset_ref is not None and ruleset_ref != own:
-        how.append(f"under {ruleset_ref}")
-    if overrides:
-        how.append("with --set " + ", ".join(overrides))
-    return " ".join(how) or None
-
-
-class _Reader:
-    def __init__(self, record: Record, data, lines: Lines, ruleset_ref, overrides, base_dir, ignore_well=False):
-        self.r, self.data, self.lines = record, data, lines
-        self.ruleset_ref, self.overrides, self.base_dir = ruleset_ref, overrides, base_dir
-        self.ignore_well = ignore_well
-
-    def error(self, code, message, path=(), **where):
-        self.r.problems.error(code, message, file=self.r.file, line=where.pop("line", None) or self.lines.of(*path),
-                              **where)
+class _Reader(HeaderReader):
+    """Everything of a record/1 file but the ruleset and the players."""
 
     def read(self) -> None:
         data = self.data
@@ -208,65 +142,6 @@ class _Reader:
                 self.r.meta["notes"] = notes
             else:
                 self.error("bad-notes", "`notes` must be text or a list of text", ("notes",))
-
-    def _ruleset(self) -> bool:
-        ref = self.ruleset_ref or self.data.get("ruleset")
-        if ref is None:
-            self.error("missing-key", "missing `ruleset:` (a built-in id or a path)", ())
-            return False
-        if not isinstance(ref, (str, Ruleset)):
-            self.error("yaml-not-text", f"`ruleset`: {self.lines.shown(ref, 'ruleset')} is read by YAML as "
-                       f"{yaml_type(ref)}; quote it to make it text", ("ruleset",))
-            return False
-        try:
-            self.r.ruleset = load_ruleset(ref, self.overrides, base_dir=None if self.ruleset_ref else self.base_dir)
-            self.r.other_rules = other_rules_words(self.data.get("ruleset"), self.ruleset_ref, self.overrides)
-        except MedinaError as exc:
-            problem = exc.problem
-            if self.ruleset_ref is not None or problem.code == "bad-set":
-                problem.file = problem.file or ("--set" if problem.code == "bad-set" else "--ruleset")
-                exc.usage = exc.unusable = True
-                raise
-            where = dict(file=self.r.file, line=self.lines.of("ruleset"))
-            if problem.file is None:  # the id or path names no ruleset: the record's own error
-                problem.file, problem.line = where["file"], where["line"]
-                self.r.problems.errors.append(problem)
-                return False
-            count = len(exc.problems)  # the ruleset file itself is broken: the record cannot be read
-            raise MedinaError(Problem(problem.code, f"the ruleset {ref} cannot be used ({count} error"
-                                      f"{'s' if count != 1 else ''} in it, below); the record cannot be read",
-                                      **where), unusable=True, more=exc.problems)
-        return True
-
-    def _players(self) -> bool:
-        players = self.data.get("players")
-        if not isinstance(players, list) or not players:
-            self.error("bad-players" if players is not None else "missing-key",
-                       "`players` must be a list of player names in seat order", ("players",))
-            return False
-        names = []
-        for i, name in enumerate(players):
-            if not isinstance(name, str):
-                self.error("yaml-not-text", f"player {self.lines.shown(name, 'players', i)} is read by YAML as "
-                           f"{yaml_type(name)}; quote the name", ("players", i))
-                return False
-            if name.strip() != name or not name:
-                self.error("bad-players", f"player name {name!r} is empty or has surrounding spaces", ("players", i))
-                return False
-            if name == RESERVED_PLAYER:
-                self.error("bad-players", "the player name `neutral` is reserved", ("players", i))
-                return False
-            if name in names:
-                self.error("bad-players", f"player {name!r} is listed twice", ("players", i))
-                return False
-            names.append(name)
-        counts = self.r.ruleset.player_counts
-        if len(names) not in counts:
-            self.error("unsupported-player-count", f"{self.r.ruleset.id} is for {in_words(counts)} players, "
-                       f"not {len(names)}", ("players",))
-            return False
-        self.r.players = names
-        return True
 
     def _setup(self):
         setup = self.data.get("setup")
@@ -512,12 +387,6 @@ def _slip(words, k, last, pieces, geo) -> str | None:
 
 # --- the strict writer ---------------------------------------------------------------------------
 
-def _quote(value) -> str:
-    """A YAML flow scalar that reads back as exactly this value."""
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000).strip()
-    return text[:-4].rstrip() if text.endswith("\n...") else text.removesuffix("...").rstrip()
-
-
 def action_token(geo, action) -> str:
     if action[0] == "tea":
         return "tea"
@@ -529,24 +398,24 @@ def write_record(*, ruleset_ref: str, players: list[str], geo, merchant: int, we
                  meta: dict | None = None, supply: dict[str, dict[str, int]] | None = None) -> str:
     """Canonical record/1 text. `turns` holds (player, [tokens]) pairs; `supply` the setup's
     player -> {piece: count} where a supply differs from the ruleset's."""
-    out = [f"medina: {FORMAT_TAG}", f"ruleset: {_quote(ruleset_ref)}",
-           "players: [" + ", ".join(_quote(p) for p in players) + "]", "setup:",
+    out = [f"medina: {FORMAT_TAG}", f"ruleset: {yaml_flow(ruleset_ref)}",
+           "players: [" + ", ".join(yaml_flow(p) for p in players) + "]", "setup:",
            f"  merchant: {geo.name(merchant)}"]
     if well is not None:
         out.append(f"  well: {geo.name(well)}")
     if supply:
         out.append("  supply:")
-        out += [f"    {_quote(p)}: {{" + ", ".join(f"{piece}: {n}" for piece, n in supply[p].items()) + "}"
+        out += [f"    {yaml_flow(p)}: {{" + ", ".join(f"{piece}: {n}" for piece, n in supply[p].items()) + "}"
                 for p in players if p in supply]
     out.append("turns:" if turns else "turns: []")
     for player, tokens in turns:
-        out.append(f"  - {_quote(player)}: {', '.join(tokens)}")
+        out.append(f"  - {yaml_flow(player)}: {', '.join(tokens)}")
     meta = dict(meta or {})
     for key in ("event", "date", "notes"):
         if key in meta:
-            out.append(f"{key}: {_quote(meta.pop(key))}")
+            out.append(f"{key}: {yaml_flow(meta.pop(key))}")
     if result is not None:
-        out.append("result: {" + ", ".join(f"{_quote(p)}: {result[p]}" for p in players if p in result) + "}")
+        out.append("result: {" + ", ".join(f"{yaml_flow(p)}: {result[p]}" for p in players if p in result) + "}")
     for key, value in meta.items():
-        out.append(f"{_quote(key)}: {_quote(value)}")
+        out.append(f"{yaml_flow(key)}: {yaml_flow(value)}")
     return "\n".join(out) + "\n"

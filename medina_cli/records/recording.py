@@ -17,8 +17,9 @@ import yaml
 from ..engine.board import geometry_for
 from ..errors import Problem, fail, in_words
 from ..rules.loader import Ruleset, is_path
-from ..yamlio import LOADER, STR_TAG
-from .record import _quote, parse_record, write_record
+from ..yamlio import LOADER, STR_TAG, yaml_flow
+from .boardspace import is_boardspace
+from .record import parse_record, write_record
 from .replay import Replay, replay
 
 SAFE_TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")  # nothing YAML could read as structure
@@ -74,7 +75,6 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir) -> App
     """`text` with each action (`<piece> <cell>`, `tea` or `pass`) appended in turn: to the turn in
     progress, else as a new turn of the player to move (`pass`: of the next seat after the last turn).
     Refused, text unchanged, at the first problem `validate` would report."""
-    from .boardspace import is_boardspace
     if is_boardspace(name, text):
         raise fail("bad-format-tag", "a boardspace.net record: convert it with `medina import boardspace` first",
                    file=name, unusable=True)
@@ -135,7 +135,7 @@ def _edit(text: str, token: str, player: str | None) -> str | None:
     except yaml.YAMLError:
         return None
     turns = next(((key, value) for key, value in root.value if key.tag == STR_TAG and key.value == "turns"), None)
-    line = f"{_quote(player)}: {token}" if player is not None else None
+    line = f"{yaml_flow(player)}: {token}" if player is not None else None
     if turns is None:
         if player is None:
             return None

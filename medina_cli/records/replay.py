@@ -8,7 +8,7 @@ from ..engine.game import Game
 from ..engine.placement import TEA_PLACEMENT, IllegalPlacement
 from ..engine.scoring import score_game
 from ..errors import Problem
-from .record import Record
+from .model import Record
 
 
 @dataclass

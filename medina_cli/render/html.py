@@ -230,8 +230,7 @@ def _frame_data(record, frame: Frame, count: int) -> dict:
             f", well {game.geo.name(record.well)}" if record.well is not None else "")
     else:
         entry = record.turns[frame.turn - 1]
-        tokens = ", ".join(a.kind if a.kind != "place" else f"{a.piece} {game.geo.name(a.cell)}"
-                           for a in entry.actions)
+        tokens = ", ".join(a.token(game.geo) for a in entry.actions)
         line = f"{entry.player}: {tokens}"
     if frame.stop is not None:
         heading = f"Turn {frame.turn}, {line}. Replay stopped here: {frame.stop.message} [{frame.stop.code}]"

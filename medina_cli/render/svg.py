@@ -13,7 +13,7 @@ import textwrap
 from html import escape
 
 from ..engine.board import bits
-from ..engine.game import NEUTRAL
+from ..engine.game import NEUTRAL, holder_name
 from . import palette
 
 CELL = 44
@@ -212,7 +212,7 @@ class _Board:
             fill = palette.building_colour(rules, palace.colour)
             roofed = palace.owner is not None
             letter = letters[palace.colour].upper() if roofed else letters[palace.colour]
-            owner = _owner_name(position, palace.owner)
+            owner = holder_name(position.players, palace.owner)
             pieces = palace.buildings | palace.stables
             body = [f'<path d="{self._union(pieces, 1.5)}" fill="{palette.OUTLINE}"/>']
             inset = 3
@@ -281,7 +281,7 @@ class _Board:
             seat = _holder_seat(holders.get(number))
             if seat is not None:
                 body += self.corner_badge(x == MARGIN, y == MARGIN, seat)
-                tip += f": tile held by {_owner_name(position, seat)}"
+                tip += f": tile held by {holder_name(position.players, seat)}"
             out.append(self.piece("tower", cell, body, tip, tower=number))
         return "".join(out)
 
@@ -332,12 +332,6 @@ class _Board:
 def _holder_seat(holder) -> int | None:
     """Seat (or NEUTRAL) of a tile's holding palace; None if nobody holds it."""
     return None if holder is None else holder.owner
-
-
-def _owner_name(position, seat) -> str | None:
-    if seat is None:
-        return None
-    return "neutral" if seat == NEUTRAL else position.players[seat]
 
 
 # --- legend ----------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
+from ..yamlio import yaml_flow  # noqa: F401  (re-exported: the schema's defaults in words)
 
 REQUIRED = object()
 CORNERS = ("NW", "NE", "SE", "SW")
@@ -382,12 +382,6 @@ def reading_lines() -> list[str]:
             also = f" (with {', '.join(v.also)})" if v.also else ""
             lines.append(f"  {yaml_flow(v.value)}{also}: {v.source}")
     return lines
-
-
-def yaml_flow(value) -> str:
-    """A value as one line of YAML (`true`, `null`, `{NW: 1, SE: 2}`), as a ruleset file writes it."""
-    text = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10_000).strip()
-    return text.removesuffix("...").strip()
 
 
 def parameter_names() -> list[str]:

@@ -115,7 +115,7 @@ def map_chunks(work: Callable, tasks: Iterator[tuple], jobs: int) -> Iterator:
     def wait_first(futures: set):
         return wait(futures, return_when=FIRST_COMPLETED)
 
-    pool = ProcessPoolExecutor(jobs, initializer=_ignore_interrupts)
+    pool = ProcessPoolExecutor(jobs, initializer=ignore_interrupts)
     try:
         for future in in_windows(tasks, submit, wait_first, IN_FLIGHT_PER_WORKER * jobs):
             yield future.result()
@@ -139,7 +139,7 @@ def in_windows(tasks: Iterator[tuple], submit: Callable, wait_first: Callable, w
         yield from completed
 
 
-def _ignore_interrupts() -> None:
+def ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the parent, which stops the study (no traceback from each worker)."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
