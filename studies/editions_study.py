@@ -40,8 +40,8 @@ def play_game(task: tuple) -> dict:
     from medina_cli.agents import make_agent
     from medina_cli.engine.game import Game
     from medina_cli.engine.playout import random_setup
-    from medina_cli.engine.scoring import score_game
     from medina_cli.rules.loader import load_ruleset
+    from medina_cli.study.games import summarize
 
     ref, players, seats, index = task
     rules = load_ruleset(ref).for_players(players)
@@ -53,19 +53,9 @@ def play_game(task: tuple) -> dict:
     while not game.is_over():
         turns += not game.turn_open()
         game.push(agents[game.seat_to_move].choose(game))
-    sheet = score_game(game)
-    value = {c.name: c.value for c in rules.colours}
-    points = dict.fromkeys(("palace pieces", "merchants", "walls", "well", "palace tiles", "tower tiles"), 0)
-    for player in sheet.players:
-        for palace in player.palaces:
-            points["palace pieces"] += palace.buildings + palace.stables
-            points["merchants"] += palace.merchants
-            points["walls"] += palace.walls
-            points["well"] += palace.well
-        points["palace tiles"] += sum(value[c] for c in player.palace_tiles)
-        points["tower tiles"] += sum(player.tower_tiles)
-    return {"totals": [p.total for p in sheet.players], "winners": [names.index(w) for w in sheet.winners],
-            "points": points, "turns": turns, "placements": game.placements_made, "seats": order}
+    summary = summarize(game, turns)
+    return {"totals": summary.totals, "winners": summary.winners, "points": summary.points, "turns": turns,
+            "placements": summary.placements, "seats": order}
 
 
 def play(ref: str, players: int, seats: tuple[str, ...], games: int, jobs: int) -> list[dict]:

@@ -15,7 +15,7 @@ PLAYOUT_TEA_CHANCE = 0.2
 # A roof is scarce (one palace per colour per player): greedy rates a roof on a palace smaller than
 # this below every placement that changes nothing, and playouts roof the largest palace once one has
 # grown to it. Without it greedy roofs single buildings for their tiles and loses to random play
-# (4-player original-2001: 9 wins of 80 against 3 random; with it 67 of 80). In playouts against
+# (the 2001 edition, 4 players: 9 wins of 80 against 3 random; with it 67 of 80). In playouts against
 # random play, roofing at 5 won 50% of 600 games, at 3 (half the time) 36%, at 4 46%, at 6 47%.
 SMALL_PALACE = 5
 
