@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -35,16 +35,16 @@ def agent_or_exit(spec: str):
 def run_analysis(record, spec: str, seed: int, jobs: int) -> dict:
     """The medina-analyse/1 document of a valid record, with a progress bar on a terminal."""
     from ..agents.analysis import analyse, analysis_document
-    progress = None
+    bar = None
     if sys.stderr.isatty():
         from .simulate import Progress
         bar = Progress(record.file, 1)
 
-        def progress(done, total):
-            bar.total = total
-            bar.update(done)
-    reviews = analyse(record, spec, seed=seed, jobs=jobs, progress=progress)
-    if progress is not None:
+    def advance(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done)
+    reviews = analyse(record, spec, seed=seed, jobs=jobs, progress=advance if bar is not None else None)
+    if bar is not None:
         bar.done()
     return analysis_document(record, spec, seed, reviews)
 
