@@ -84,3 +84,31 @@ def test_view_refuses_an_analysis_of_another_game(tmp_path):
     assert code == 2 and "not an analysis of" in err and "brown F10" in err
     code, _, err = run("view", other, "--analysis-from", tmp_path / "missing.json", "-o", tmp_path / "x.html")
     assert code == 2 and "cannot read" in err
+
+
+def test_analyse_draws_its_progress_on_a_terminal(tmp_path):
+    """On a terminal stderr, a bar counts the placements rated; it is cleared before the table."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    from pathlib import Path
+    medina = Path(sys.executable).with_name("medina")
+    terminal, stderr = pty.openpty()
+    proc = subprocess.Popen([str(medina), "analyse", str(write(tmp_path, MISSED)), "--agent", "greedy"],
+                            stdout=subprocess.PIPE, stderr=stderr)
+    os.close(stderr)
+    shown = b""
+    while True:
+        try:
+            data = os.read(terminal, 4096)
+        except OSError:  # the command has ended and closed the terminal
+            break
+        if not data:
+            break
+        shown += data
+    os.close(terminal)
+    assert proc.wait(timeout=120) == 0 and b"Anna" in proc.stdout.read()
+    text = shown.decode()
+    assert "internal error" not in text and "10/10 placements" in text
+    assert text.split("\r")[-1].strip() == ""

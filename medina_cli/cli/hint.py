@@ -35,17 +35,14 @@ def agent_or_exit(spec: str):
 def run_analysis(record, spec: str, seed: int, jobs: int) -> dict:
     """The medina-analyse/1 document of a valid record, with a progress bar on a terminal."""
     from ..agents.analysis import analyse, analysis_document
-    bar = None
-    if sys.stderr.isatty():
-        from .simulate import Progress
-        bar = Progress(record.file, 1)
+    from .simulate import Progress
+    bar = Progress(1, sys.stderr.isatty(), unit="placements")
 
     def advance(done: int, total: int) -> None:
         bar.total = total
-        bar.update(done)
-    reviews = analyse(record, spec, seed=seed, jobs=jobs, progress=advance if bar is not None else None)
-    if bar is not None:
-        bar.done()
+        bar(done)
+    reviews = analyse(record, spec, seed=seed, jobs=jobs, progress=advance)
+    bar.clear()
     return analysis_document(record, spec, seed, reviews)
 
 

@@ -199,13 +199,13 @@ def record_ref(ref: str, out: str) -> str:
 
 
 class Progress:
-    """Counts finished games; on a terminal, a one-line bar on stderr redrawn in place: games done,
-    games per second (this run's) and the time left."""
+    """Counts finished games (or other units); on a terminal, a one-line bar on stderr redrawn in
+    place: units done, units per second (this run's) and the time left."""
 
     WIDTH = 30
 
-    def __init__(self, total: int, draw: bool):
-        self.total, self.draw = total, draw
+    def __init__(self, total: int, draw: bool, unit: str = "games"):
+        self.total, self.draw, self.unit = total, draw, unit
         self.first = self.finished = 0
         self.started: float | None = None
         self.drawn_at = 0.0
@@ -220,11 +220,11 @@ class Progress:
             return
         self.drawn_at = now
         filled = self.WIDTH * finished // self.total
-        line = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {finished}/{self.total} games"
+        line = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {finished}/{self.total} {self.unit}"
         elapsed = now - self.started
         if finished > self.first and elapsed > 0:
             rate = (finished - self.first) / elapsed
-            line += f", {rate:.0f} games/s, {_duration((self.total - finished) / rate)} left"
+            line += f", {rate:.0f} {self.unit}/s, {_duration((self.total - finished) / rate)} left"
         sys.stderr.write("\r" + line.ljust(self.width))
         sys.stderr.flush()
         self.width = len(line)
