@@ -10,6 +10,7 @@ import pytest
 from conftest import EXAMPLES
 from medina_cli.rules.loader import load_ruleset
 from scorekit import run
+from terminal import on_terminal
 from test_boardspace_reader import SGF, STORY
 
 GAME = EXAMPLES / "original-2001-4p.yaml"
@@ -202,33 +203,6 @@ def test_file_errors_are_one_line_naming_the_file(tmp_path):
 
 
 # --- 4. render and view do not pour markup onto a terminal -----------------------------------------
-
-def on_terminal(*args) -> tuple[int, str, str]:
-    """Run `medina ARGS` with standard output on a pseudo-terminal: (exit status, what reached the
-    terminal, standard error)."""
-    import os
-    import pty
-    import subprocess
-    import sys
-
-    main, secondary = pty.openpty()
-    with subprocess.Popen([sys.executable, "-m", "medina_cli", *map(str, args)], stdout=secondary,
-                          stderr=subprocess.PIPE) as process:
-        os.close(secondary)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # the other side closed
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        err = process.stderr.read().decode()
-        process.wait()
-    os.close(main)
-    return process.returncode, b"".join(chunks).decode(), err
-
 
 @pytest.mark.parametrize("command, suffix, mark", [("render", ".svg", "<svg"), ("view", ".html", "<html")])
 def test_render_and_view_refuse_a_terminal_but_pipe(tmp_path, command, suffix, mark):

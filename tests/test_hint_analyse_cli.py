@@ -8,6 +8,7 @@ import re
 
 from conftest import record_text
 from scorekit import run
+from terminal import on_terminal
 
 ORANGE_OPEN = ["Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11"]
 MISSED = ORANGE_OPEN + ["Anna: wall A2, wall A3", "Ben: roof C4, black P10"]
@@ -88,27 +89,7 @@ def test_view_refuses_an_analysis_of_another_game(tmp_path):
 
 def test_analyse_draws_its_progress_on_a_terminal(tmp_path):
     """On a terminal stderr, a bar counts the placements rated; it is cleared before the table."""
-    import os
-    import pty
-    import subprocess
-    import sys
-    from pathlib import Path
-    medina = Path(sys.executable).with_name("medina")
-    terminal, stderr = pty.openpty()
-    proc = subprocess.Popen([str(medina), "analyse", str(write(tmp_path, MISSED)), "--agent", "greedy"],
-                            stdout=subprocess.PIPE, stderr=stderr)
-    os.close(stderr)
-    shown = b""
-    while True:
-        try:
-            data = os.read(terminal, 4096)
-        except OSError:  # the command has ended and closed the terminal
-            break
-        if not data:
-            break
-        shown += data
-    os.close(terminal)
-    assert proc.wait(timeout=120) == 0 and b"Anna" in proc.stdout.read()
-    text = shown.decode()
-    assert "internal error" not in text and "10/10 placements" in text
-    assert text.split("\r")[-1].strip() == ""
+    code, shown, out = on_terminal("analyse", write(tmp_path, MISSED), "--agent", "greedy", stream="stderr")
+    assert code == 0 and "Anna" in out
+    assert "internal error" not in shown and "10/10 placements" in shown
+    assert shown.split("\r")[-1].strip() == ""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import os
-import pty
 import re
 import subprocess
 import sys
@@ -14,6 +13,7 @@ import pytest
 from conftest import EXAMPLES, record_text, replay_text
 from medina_cli.render.text import colour_wanted, legend, render_board
 from scorekit import run
+from terminal import on_terminal
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 GAME = EXAMPLES / "second-edition-2014-3p.yaml"
@@ -58,35 +58,20 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch):
     assert colour_wanted(False, Terminal())
 
 
-def on_terminal(*args: str, no_color: str | None = None) -> str:
-    """Run `medina ARGS` with stdout on a pseudo-terminal; return what it printed."""
+def shown(*args: str, no_color: str | None = None) -> str:
+    """What `medina ARGS` prints to a terminal, with NO_COLOR unset or set to `no_color`."""
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     if no_color is not None:
         env["NO_COLOR"] = no_color
-    main, secondary = pty.openpty()
-    with subprocess.Popen([sys.executable, "-m", "medina_cli", *args], stdout=secondary,
-                          stderr=subprocess.DEVNULL, env=env) as process:
-        os.close(secondary)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # the other side closed
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        process.wait()
-    os.close(main)
-    return b"".join(chunks).decode()
+    return on_terminal(*args, env=env)[1]
 
 
 @pytest.mark.parametrize("command", ["replay", "moves"])
 def test_commands_colour_the_board_on_a_terminal_unless_told_not_to(command):
-    coloured = on_terminal(command, str(GAME), "--to", "30")
+    coloured = shown(command, str(GAME), "--to", "30")
     assert "\x1b[" in coloured
-    assert "\x1b" not in on_terminal(command, str(GAME), "--to", "30", "--no-color")
-    assert "\x1b" not in on_terminal(command, str(GAME), "--to", "30", no_color="1")
+    assert "\x1b" not in shown(command, str(GAME), "--to", "30", "--no-color")
+    assert "\x1b" not in shown(command, str(GAME), "--to", "30", no_color="1")
     piped = subprocess.run([sys.executable, "-m", "medina_cli", command, str(GAME), "--to", "30"],
                            capture_output=True, text=True).stdout
     assert "\x1b" not in piped

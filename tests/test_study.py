@@ -23,6 +23,7 @@ from medina_cli.rules.loader import load_ruleset
 from medina_cli.study.games import play_one
 from medina_cli.study.runner import Part, Study, job_limit, run_study
 from medina_cli.study.stats import Tally, mean_interval, means_differ, proportions_differ, wilson_interval
+from terminal import on_terminal
 
 MEDINA = Path(sys.executable).with_name("medina")
 needs_cli = pytest.mark.skipif(not MEDINA.exists(), reason=f"no installed `medina` next to {sys.executable}")
@@ -235,25 +236,10 @@ def test_out_and_resume_refuse_the_wrong_folder(tmp_path):
     assert code == 2 and "--resume needs --out DIR" in err
 
 
-@needs_cli
 def test_a_progress_line_on_a_terminal_only():
-    import pty
-    terminal, stderr = pty.openpty()
-    proc = subprocess.Popen([str(MEDINA), "simulate", "-r", "original-2001", "-g", "200", "--json"],
-                            stdout=subprocess.PIPE, stderr=stderr)
-    os.close(stderr)
-    shown = b""
-    while True:
-        try:
-            data = os.read(terminal, 4096)
-        except OSError:  # the command has ended and closed the terminal
-            break
-        if not data:
-            break
-        shown += data
-    os.close(terminal)
-    assert proc.wait(timeout=120) == 0 and json.loads(proc.stdout.read())["games"] == 200
-    lines = shown.decode().split("\r")
+    code, shown, out = on_terminal("simulate", "-r", "original-2001", "-g", "200", "--json", stream="stderr")
+    assert code == 0 and json.loads(out)["games"] == 200
+    lines = shown.split("\r")
     final = next(line for line in lines if "200/200 games" in line)
     assert final.startswith("[" + "#" * 30 + "]") and " games/s, 0:00 left" in final
     assert lines[-1].strip() == ""  # the line is cleared before the document
