@@ -5,20 +5,13 @@ extra."""
 
 from __future__ import annotations
 
-import argparse
-
-from common import best_wall_time, machine_load
+from common import best_wall_time, simulate_benchmark
 
 
 def main() -> None:
     from distributed import LocalCluster
 
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--repeats", type=int, default=2)
-    args = parser.parse_args()
-    print(machine_load())
-    run = ["simulate", "--ruleset", "original-2001", "--players", "4", "--games", str(args.games), "--seed", "7"]
+    args, run = simulate_benchmark(__doc__)
     seconds = {}
     for workers in (1, 2):
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",

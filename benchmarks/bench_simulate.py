@@ -5,18 +5,11 @@ start-up. The default 3,000 games measure throughput: in a run of a second or tw
 
 from __future__ import annotations
 
-import argparse
-
-from common import best_wall_time, machine_load
+from common import best_wall_time, simulate_benchmark
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--repeats", type=int, default=2)
-    args = parser.parse_args()
-    print(machine_load())
-    run = ["simulate", "--ruleset", "original-2001", "--players", "4", "--games", str(args.games), "--seed", "7"]
+    args, run = simulate_benchmark(__doc__)
     one = best_wall_time([*run, "--jobs", "1"], args.repeats)
     two = best_wall_time([*run, "--jobs", "2"], args.repeats)
     print(f"simulate: {args.games} games, 1 job {one:.2f} s: {args.games / one:.0f} games/s (target 150)")

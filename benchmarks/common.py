@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import time
@@ -39,6 +40,17 @@ def best_wall_time(args: list[str], repeats: int) -> float:
         subprocess.run([*medina_command(), *args], check=True, stdout=subprocess.DEVNULL)
         best = min(best, time.perf_counter() - start)
     return best
+
+
+def simulate_benchmark(description: str) -> tuple[argparse.Namespace, list[str]]:
+    """The simulate benchmarks' options (--games, --repeats), with the machine's load printed, and
+    the `medina simulate` arguments of their 4-player original-2001 games."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--repeats", type=int, default=2)
+    args = parser.parse_args()
+    print(machine_load())
+    return args, ["simulate", "--ruleset", "original-2001", "--players", "4", "--games", str(args.games), "--seed", "7"]
 
 
 def write_games(out_dir: Path, games: int, seed: int) -> int:
