@@ -239,7 +239,7 @@ def test_a_neutral_roof_first_spares_the_forced_roof_on_boardspace(overrides, fo
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003", "second-edition-2014"])
 def test_the_editions_keep_the_rulings_on_tea_and_neutral_roofs(ruleset):
     rules = load_ruleset(ruleset).for_players(3)
-    assert (rules.tea_keeps_turn_open, rules.tea_blocks_forced_roof, rules.neutral_spares_forced_roof) == (
+    assert (rules.tea.keeps_turn_open, rules.tea.blocks_forced_roof, rules.turns.neutral_spares_forced_roof) == (
         False, False, False)
 
 

@@ -269,7 +269,8 @@ SCHEMA = Fields("a Medina ruleset", fields={
     "turns": Fields("turn structure", default=None, fields={
         "placements": Int("placements in a normal turn", low=1, high=4, default=2),
         "opening_single": MapOf("how many opening turns (counted from the first) have one placement only",
-                                key=PLAYER_COUNT, key_label="players", value=Int("turns", high=6), default={}),
+                                key=PLAYER_COUNT, key_label="players", value=Int("turns", high=6, default=0),
+                                default={}),
         "forced_roof": Choice("who must place a roof each turn near the end (the second_placement_ form checks "
                               "only after a first piece that was not his roof)",
                               choices=("off", "only_player_who_can_place", "only_player_with_roofs",
