@@ -112,6 +112,9 @@ class Game:
         self.rules = rules
         self.geo: Geometry = geometry_for(rules)
         merchant = self._setup_cell(merchant, "merchant")
+        if rules.well.enabled != (well is not None):
+            raise ValueError(f"{rules.ruleset_id} places a well at setup: give well=CELL" if rules.well.enabled
+                             else f"well {well!r}: {rules.ruleset_id} has no well")
         well = None if well is None else self._setup_cell(well, "well")
         self.players = list(players)
         self.colours = rules.colour_names
@@ -122,7 +125,7 @@ class Game:
                           piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits
                   for piece in self.piece_order}
         self.retirement_checks = {piece: c for piece, c in checks.items() if any(c)}  # pieces that may retire
-        self.second_roof_rule = rules.turns.forced_roof == "second_placement_only_player_who_can_place"
+        self.roof_checked_after_first = rules.turns.forced_roof_check == "after_first_placement"
         geo = self.geo
         s = rules.supply
         self.supply = [{**{c: s.per_colour for c in self.colours},
@@ -446,7 +449,7 @@ class Game:
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
-        elif self.turn_placed == 1 and self.second_roof_rule and not (
+        elif self.turn_placed == 1 and self.roof_checked_after_first and not (
                 piece == "neutral" and self.rules.turns.neutral_spares_forced_roof):
             self._force_second_roof()
         if self.turn_placed + self.tea_used >= self.turn_slots or not (
@@ -511,7 +514,8 @@ class Game:
         single = self.turns_started < self.rules.turns.opening_single
         self.turn_slots = 1 if single else self.rules.turns.placements
         self.turns_started += 1
-        self.forced = self._forced_trigger(seat) and self._roof_reachable(seat)
+        self.forced = (not self.roof_checked_after_first and self._forced_trigger(seat)
+                       and self._roof_reachable(seat))
         if self.forced:
             self._announce_forced_roof()
 
@@ -520,10 +524,10 @@ class Game:
 
     def _force_second_roof(self) -> None:
         """After a first piece that was not his roof: the second must be one of the player's roofs
-        if one is legal now and no other player can place anything."""
+        if one is legal now and the ruleset's trigger (`turns.forced_roof`) holds."""
         seat = self.seat_to_move
         if (self.turn_placed + self.tea_used < self.turn_slots and self.piece_mask(seat, "roof")
-                and self._others_stuck(seat)):
+                and self._forced_trigger(seat)):
             self.forced = True
             self._announce_forced_roof()
 

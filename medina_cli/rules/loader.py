@@ -298,6 +298,7 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
     mapping {PARAM: value}; an unknown parameter gets the closest name and the valid ones."""
     params = copy.deepcopy(ruleset.params)
     applied = []  # (item, keys) of each override, to blame a value the schema refuses on its override
+    implied = []  # (section path, section, {parameter: value}) that former spellings among the overrides stand for
     typed = dict(overrides) if isinstance(overrides, Mapping) else {}
     items = [f"{param}={value}" for param, value in typed.items()] if typed else list(overrides)
     for item, given in zip(items, typed.values() if typed else [None] * len(items)):
@@ -330,6 +331,11 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             target = target.setdefault(key, {})
         target[keys[-1]] = value
         applied.append((item, tuple(keys)))
+        if isinstance(spec, Choice) and spec.former and value in spec.former:  # a former spelling: what it implies
+            implied.append((tuple(keys[:-1]), target, spec.former[value][1]))
+    given = {keys for _, keys in applied}
+    for section, target, values in implied:  # unless an override gives that parameter itself
+        target.update((key, v) for key, v in values.items() if (*section, key) not in given)
     try:
         params = SCHEMA.check(params, (), False)
         _cross_check(params)
