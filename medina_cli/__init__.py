@@ -34,6 +34,8 @@ _HOMES = {
     "read_board": ".records.boardfile",
     "Board": ".records.boardfile",
     "MedinaError": ".errors",
+    "UnusableInput": ".errors",
+    "BadArgument": ".errors",
     "Problem": ".errors",
     "compare": ".comparison",
     "Comparison": ".comparison",
@@ -63,7 +65,7 @@ if TYPE_CHECKING:
     from .engine.game import Game
     from .engine.placement import IllegalPlacement, Placement
     from .engine.scoring import ScoreSheet
-    from .errors import MedinaError, Problem
+    from .errors import BadArgument, MedinaError, Problem, UnusableInput
     from .records.boardfile import Board, read_board
     from .records.record import Record, read_record
     from .records.replay import Replay, replay

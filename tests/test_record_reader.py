@@ -7,7 +7,7 @@ import pytest
 
 from conftest import EXAMPLES
 from medina_cli.engine.board import geometry_for
-from medina_cli.errors import CODES, MedinaError
+from medina_cli.errors import CODES, BadArgument, MedinaError, UnusableInput
 from medina_cli.records.model import Action
 from medina_cli.records.record import parse_record, read_record
 from medina_cli.records.replay import replay
@@ -201,7 +201,7 @@ def raised(path, **kw):
 
 def test_missing_file(tmp_path):
     error = raised(tmp_path / "nope.yaml")
-    assert (error.problem.code, error.unusable) == ("file-not-found", True)
+    assert (error.problem.code, type(error)) == ("file-not-found", UnusableInput)
 
 
 def test_binary_file(tmp_path):
@@ -214,7 +214,7 @@ def test_not_utf8(tmp_path):
     path = tmp_path / "latin1.yaml"
     path.write_bytes(HEAD.encode() + "event: Café\n".encode("latin-1"))
     error = raised(path)
-    assert (error.problem.code, error.unusable) == ("not-text", True)
+    assert (error.problem.code, type(error)) == ("not-text", UnusableInput)
 
 
 def test_too_large(tmp_path):
@@ -234,10 +234,10 @@ def test_utf8_bom_is_accepted(tmp_path):
 def test_command_line_ruleset_and_set_errors_are_usage_errors():
     with pytest.raises(MedinaError) as caught:
         parse_record(HEAD + GOOD_TURNS, "game.yaml", ruleset="original-1999")
-    assert (caught.value.problem.code, caught.value.usage) == ("unknown-ruleset", True)
+    assert (caught.value.problem.code, type(caught.value)) == ("unknown-ruleset", BadArgument)
     with pytest.raises(MedinaError) as caught:
         parse_record(HEAD + GOOD_TURNS, "game.yaml", overrides=("towers.reconnect=sometimes",))
-    assert (caught.value.problem.code, caught.value.usage) == ("bad-set", True)
+    assert (caught.value.problem.code, type(caught.value)) == ("bad-set", BadArgument)
     with pytest.raises(MedinaError) as caught:
         parse_record(HEAD + GOOD_TURNS, "game.yaml", overrides=("no.such.param=1",))
     assert caught.value.problem.code == "bad-set"
@@ -250,7 +250,7 @@ def test_a_broken_ruleset_file_names_its_own_file_and_line(tmp_path):
     with pytest.raises(MedinaError) as raised:  # the record cannot be read under a broken ruleset
         read_record(str(path))
     lead, problem = raised.value.problems
-    assert raised.value.unusable and (lead.file, lead.line) == (str(path), 2)
+    assert isinstance(raised.value, UnusableInput) and (lead.file, lead.line) == (str(path), 2)
     assert (problem.code, problem.line) == ("ruleset-invalid", 4)
     assert problem.file.endswith("house.yaml")
 

@@ -13,7 +13,7 @@ from typing import Annotated, NoReturn, Optional
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-from ..errors import MedinaError
+from ..errors import BadArgument, MedinaError, UnusableInput
 from ..files import write_atomically
 
 
@@ -266,6 +266,12 @@ def warn(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
+def exit_status(error: MedinaError) -> int:
+    """The exit status a library error ends a command with (docs/format.md), for every command: 1 the
+    input is invalid; 2 it cannot be used at all, or the command line asks for what cannot be done."""
+    return 2 if isinstance(error, (UnusableInput, BadArgument)) else 1
+
+
 def load_record(path: str, ruleset: str | None, sets: list[str] | None, doc: dict | None = None):
     """Read a record for a single-file command; unusable input exits 2 with the message (with --json,
     in `doc`)."""
@@ -274,7 +280,7 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None, doc: dic
     try:
         return read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
     except MedinaError as exc:
-        stop(exc.problems, 2 if exc.unusable else 1, doc)
+        stop(exc.problems, exit_status(exc), doc)
 
 
 def read_record_or_board(path: str, ruleset: str | None, sets: list[str] | None):
@@ -295,7 +301,7 @@ def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None,
     try:
         return read_record_or_board(path, ruleset, sets)
     except MedinaError as exc:
-        stop(exc.problems, 2 if exc.unusable else 1, doc)
+        stop(exc.problems, exit_status(exc), doc)
 
 
 def write_output(path: str, text: str, source: str) -> None:
@@ -335,7 +341,6 @@ def warnings_to_show(outcome) -> list:
 def load_or_exit(ref, overrides=(), *, base_dir=None, doc: dict | None = None):
     """The ruleset `ref` (an id, a path or a loaded ruleset, then `overrides` applied), or exit 2 with its
     errors (unknown id, unreadable or invalid file; with --json, in `doc`)."""
-    from ..errors import MedinaError
     from ..rules.loader import load_ruleset
     try:
         return load_ruleset(ref, tuple(overrides or ()), base_dir=base_dir)

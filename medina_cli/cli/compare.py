@@ -6,8 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, SetOption, complete_rulesets, emit_json, load_or_exit, names_or_exit,
-                     refuse_directory, say, stop, with_problems)
+from .common import (JsonOption, SetOption, complete_rulesets, emit_json, exit_status, load_or_exit,
+                     names_or_exit, refuse_directory, say, stop, with_problems)
 
 
 def compare(
@@ -58,7 +58,7 @@ def compare(
         name, text = read_text(file)
         record = parse_record(text, name, base_dir=base_dir_of(file))
     except MedinaError as exc:
-        stop(exc.problems, 2 if exc.unusable else 1, doc)
+        stop(exc.problems, exit_status(exc), doc)
     if not record.players:
         stop(record.problems.errors, 1, doc)  # says why the record cannot be read
     overrides = tuple(set_ or ())

@@ -8,7 +8,7 @@ from typing import Annotated, NoReturn, Optional
 
 import typer
 
-from .common import Command, emit_json, names_or_exit, report_problems, warn, write_atomically
+from .common import Command, emit_json, exit_status, names_or_exit, report_problems, warn, write_atomically
 
 app = typer.Typer(help="Convert game records from other sites into record/1 files.\n\nExit status: 0 converted, "
                   "1 the record cannot be read, 2 unusable input or usage error.", no_args_is_help=True)
@@ -50,7 +50,7 @@ def boardspace(
             report.fail([Problem("bad-players", f"--players {', '.join(names)}: {wrong_names}", file=name)], 2)
         record = parse_boardspace(text, name, players=names)
     except MedinaError as exc:
-        report.fail(exc.problems, 2 if exc.unusable else 1)
+        report.fail(exc.problems, exit_status(exc))
     report.doc["warnings"] = [w.to_json() for w in record.problems.warnings]
     if record.problems.errors:
         report.fail(record.problems.errors, 1)

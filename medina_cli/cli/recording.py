@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (check_suffix, complete_ruleset, load_or_exit, names_or_exit, refuse_directory, report_problems,
+from .common import (check_suffix, complete_ruleset, exit_status, load_or_exit, names_or_exit, refuse_directory, report_problems,
                      say, warn)
 
 RECORD_SUFFIXES = (".yaml", ".yml")
@@ -80,7 +80,7 @@ def add_command(
                               base_dir=base_dir_of(file))
     except MedinaError as exc:
         warn(exc.problem.human())
-        raise typer.Exit(2 if exc.unusable else 1)
+        raise typer.Exit(exit_status(exc))
     if done.text is None:
         report_problems(done.problems)
         warn(f"{file}: not changed")

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from ..errors import Problem, in_words
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, expand_inputs,
-                     read_record_or_board, replay_to, report_problems, say, stop, warn,
+from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, exit_status,
+                     expand_inputs, read_record_or_board, replay_to, report_problems, say, stop, warn,
                      warnings_to_show, with_problems)
 
 
@@ -86,14 +86,14 @@ class ScoredGame:
 
 def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
     from ..engine.scoring import score_game
-    from ..errors import MedinaError
+    from ..errors import BadArgument, MedinaError
     from ..records.boardfile import Board, score_board
 
     game = ScoredGame(name)
     try:
         source = read_record_or_board(path, ruleset, set_)
     except MedinaError as exc:
-        game.errors, game.status, game.usage = exc.problems, 2 if exc.unusable else 1, exc.usage
+        game.errors, game.status, game.usage = exc.problems, exit_status(exc), isinstance(exc, BadArgument)
         return game
     game.name = source.file
     if isinstance(source, Board):

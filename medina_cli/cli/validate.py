@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import JsonOption, RulesetOption, SetOption, emit_json, expand_inputs, say, stop
+from .common import JsonOption, RulesetOption, SetOption, emit_json, exit_status, expand_inputs, say, stop
 
 
 def validate(
@@ -21,7 +21,7 @@ def validate(
 
     Exit status: 0 all valid, 1 some record invalid, 2 unusable input or usage error.
     """
-    from ..errors import MedinaError, Problem
+    from ..errors import BadArgument, MedinaError, Problem
     from ..records.record import read_record
     from ..records.replay import replay
 
@@ -34,12 +34,12 @@ def validate(
         try:
             record = read_record(path, ruleset=ruleset, overrides=tuple(set_ or ()))
         except MedinaError as exc:
-            if exc.usage:  # a bad --ruleset or --set: the same for every file
+            if isinstance(exc, BadArgument):  # a bad --ruleset or --set: the same for every file
                 stop(exc.problems, 2, doc)
             name = "<stdin>" if path == "-" else path
             results.append({"file": name, "ruleset": None, "valid": False, "finished": False,
                             "errors": [problem.to_json() for problem in exc.problems], "warnings": []})
-            status = max(status, 2 if exc.unusable else 1)
+            status = max(status, exit_status(exc))
             if not json_:
                 say(exc.human())
                 say(f"{name}: UNREADABLE")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.board import geometry_for
-from ..errors import MedinaError, Problem, fail, in_words
+from ..errors import BadArgument, MedinaError, Problem, UnusableInput, fail, in_words
 from ..rules.loader import builtin_ids, load_ruleset
 from .java_random import JavaRandom
 from .model import Action, Record, TurnEntry
@@ -363,9 +363,9 @@ def parse_boardspace(text: str, name: str, *, ruleset: str | None = None, overri
     try:
         game = read_site_game(text, name)
         _Converter(record, game, ruleset, overrides, players).convert()
+    except (UnusableInput, BadArgument):
+        raise
     except MedinaError as exc:
-        if exc.unusable:
-            raise
         record.problems.errors.append(exc.problem)
     return record
 
@@ -414,8 +414,7 @@ class _Converter:
             return load_ruleset(self.ruleset_ref or profile, self.overrides)
         except MedinaError as exc:
             exc.problem.file = exc.problem.file or ("--set" if exc.problem.code == "bad-set" else "--ruleset")
-            exc.usage = exc.unusable = True
-            raise
+            raise BadArgument.of(exc) from exc
 
     def _build(self, builder: TurnBuilder, by_seat: list[str]) -> Problem | None:
         """Cut the actions into turns; the first unreadable action stops reading (turns before it stay)."""

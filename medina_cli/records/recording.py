@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from ..engine.board import geometry_for
-from ..errors import Problem, fail, in_words
+from ..errors import Problem, UnusableInput, fail, in_words
 from ..rules.loader import Ruleset, is_path
 from ..yamlio import LOADER, STR_TAG, yaml_flow
 from .boardspace import is_boardspace
@@ -77,7 +77,7 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir) -> App
     Refused, text unchanged, at the first problem `validate` would report."""
     if is_boardspace(name, text):
         raise fail("bad-format-tag", "a boardspace.net record: convert it with `medina import boardspace` first",
-                   file=name, unusable=True)
+                   file=name, error=UnusableInput)
     record = parse_record(text, name, base_dir=base_dir)
     outcome = replay(record)
     if outcome.problems or outcome.game is None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import MedinaError, Problem, fail
+from ..errors import BadArgument, MedinaError, Problem, UnusableInput, fail
 from ..yamlio import Lines, parse_yaml, read_text
 from .schema import (CORNERS, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, Reading,
                      ReadingValue, SchemaError, Text, yaml_flow,
@@ -123,19 +123,18 @@ def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
         _, text = read_text(path)
         data, lines = parse_yaml(text, shown)
     except MedinaError as exc:  # a ruleset that cannot be read makes the run unusable
-        exc.unusable = True
         if exc.problem.code == "file-not-found":
             exc.problem.file, exc.problem.message = None, f"ruleset file {shown}: {exc.problem.message}"
         else:
             exc.problem.file = shown  # read_text names the resolved path
-        raise
+        raise UnusableInput.of(exc) from exc
     if not isinstance(data, dict):
-        raise fail("ruleset-invalid", "a ruleset file must be a mapping", file=shown, line=1, unusable=True)
+        raise fail("ruleset-invalid", "a ruleset file must be a mapping", file=shown, line=1, error=UnusableInput)
     tag = data.get("medina")
     if isinstance(tag, str) and tag != "ruleset/1" and tag.partition("/")[0] in ("record", "board"):
         raise fail("ruleset-invalid", f"this is a {'game record' if tag.startswith('record') else 'finished board'} "
                    f"(`medina: {tag}`), not a ruleset (`medina: ruleset/1`)", file=shown, line=lines.of("medina"),
-                   unusable=True)
+                   error=UnusableInput)
     words_back(data, lines.written)
     _validate(data, lines, shown, partial=True)
     parent = data.get("extends")
@@ -148,7 +147,7 @@ def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
         if exc.problem.file is None:  # the parent is unknown, missing or closes a cycle: this file's fault
             problem = exc.problem
             problem.file, problem.line, problem.message = shown, lines.of("extends"), f"extends: {problem.message}"
-            exc.unusable = True
+            raise UnusableInput.of(exc) from exc
         raise
     merged = _merge(base, {k: v for k, v in data.items() if k != "extends"})
     for key in ("id", "title", "sources"):  # identity is never inherited
@@ -179,7 +178,7 @@ def _validate(data: dict, lines: Lines, name: str, *, partial: bool) -> dict:
     except SchemaError as exc:
         first, *more = [Problem("ruleset-invalid", f"{_dotted(path) or 'top level'}: {message}", file=name,
                                 line=lines.of(*path)) for path, message in exc.every]
-        raise MedinaError(first, unusable=True, more=more)
+        raise UnusableInput(first, more=more)
 
 
 def _dotted(path) -> str:
@@ -290,7 +289,7 @@ def _closest_parameter(param: str) -> str | None:
 
 
 def _bad_set(message: str) -> MedinaError:
-    return fail("bad-set", message, unusable=True)
+    return fail("bad-set", message, error=BadArgument)
 
 
 def apply_overrides(ruleset: Ruleset, overrides) -> None:
