@@ -25,7 +25,7 @@ _HOMES = {
     "IllegalPlacement": ".engine.placement",
     "Event": ".engine.events",
     "ScoreSheet": ".engine.scoring",
-    "Rules": ".rules.loader",
+    "Rules": ".rules.typed",
     "Ruleset": ".rules.loader",
     "read_record": ".records.record",
     "Record": ".records.record",
@@ -69,4 +69,5 @@ if TYPE_CHECKING:
     from .records.boardfile import Board, read_board
     from .records.record import Record, read_record
     from .records.replay import Replay, replay
-    from .rules.loader import Rules, Ruleset
+    from .rules.loader import Ruleset
+    from .rules.typed import Rules

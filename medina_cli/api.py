@@ -11,7 +11,8 @@ from .engine.scoring import ScoreSheet, score_game
 from .errors import fail, in_words
 from .records.boardfile import Board, score_board
 from .rules import loader
-from .rules.loader import Rules, Ruleset
+from .rules.loader import Ruleset
+from .rules.typed import Rules
 
 
 def load_ruleset(ref: str, players: int | None = None, overrides: Mapping | tuple = ()) -> Rules | Ruleset:

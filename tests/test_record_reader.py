@@ -261,7 +261,7 @@ def test_a_ruleset_file_beside_the_record(tmp_path):
     path = tmp_path / "game.yaml"
     path.write_text(HEAD.replace("original-2001", "house.yaml") + GOOD_TURNS)
     record = read_record(str(path))
-    assert record.problems.errors == [] and record.rules.tower_reconnect == "once_per_palace_arm"
+    assert record.problems.errors == [] and record.rules.towers.reconnect == "once_per_palace_arm"
 
 
 def test_each_action_reads_back_as_the_token_it_was_read_from():

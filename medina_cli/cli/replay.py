@@ -94,17 +94,17 @@ def replay_command(
     say(legend(game, colour=colour))
     say()
     headers = ["player", *game.colours, "roof", "neutral", "stable", "merchant", "wall"]
-    if game.rules.tea_colour:
+    if game.rules.tea.colour:
         headers.append("tea")
     rows = []
     for seat, name in enumerate(game.players):
         supply = game.supply[seat]
         row = [name, *(supply[c] for c in game.colours), supply["roof"], supply["neutral"], supply["stable"],
                supply["merchant"], supply["wall"]]
-        if game.rules.tea_colour:
+        if game.rules.tea.colour:
             row.append(game.tea[seat])
         rows.append(row)
-    if not game.rules.supply["neutral_roofs"]:
+    if not game.rules.supply.neutral_roofs:
         headers.remove("neutral")
         for row in rows:
             del row[len(game.colours) + 2]
@@ -141,7 +141,7 @@ def _replay_json(record, outcome) -> dict:
                       "placements": [a.token(geo) for a in entry.actions],
                       "events": [_event_json(e) for e in events]})
     turn, placement = outcome.next_placement() or (None, None)
-    supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea_colour else {})}
+    supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea.colour else {})}
               for seat, name in enumerate(game.players)}
     position = {"after_turn": outcome.turns_played, "placements_into_next_turn": outcome.partial,
                 "finished": game.finished, "to_move": game.to_move,

@@ -149,11 +149,11 @@ def _print_sheet(name: str, position, sheet, state: str, no_color: bool) -> None
     say(render_board(position, colour=colour))
     say(legend(position, colour=colour))
     values = {c.name: c.value for c in rules.colours}
-    headers = ["palace", "cells", "buildings", "stables", "merchants", "walls", *(["well"] * rules.well), "points"]
+    headers = ["palace", "cells", "buildings", "stables", "merchants", "walls", *(["well"] * rules.well.enabled), "points"]
     blank = [""] * (len(headers) - 3)
     for player in sheet.players:
         rows = [[p.colour, " ".join(p.cells), p.buildings, p.stables, p.merchants, p.walls,
-                 *([p.well] * rules.well), p.points] for p in player.palaces]
+                 *([p.well] * rules.well.enabled), p.points] for p in player.palaces]
         tiles = [["palace tile", colour, *blank, values[colour]] for colour in player.palace_tiles]
         tiles += [["tower tile", str(tower), *blank, tower] for tower in player.tower_tiles]
         for block in (tiles, [["total", "", *blank, player.total]]):

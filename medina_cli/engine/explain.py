@@ -101,9 +101,9 @@ def _turn_level(game, piece: str, cell: int, what: str) -> tuple[str, str]:
 
 
 def _forced_reason(game) -> str:
-    if game.rules.forced_roof == "only_player_with_roofs":
+    if game.rules.turns.forced_roof == "only_player_with_roofs":
         return "he is the only player still holding roofs"
-    if game.rules.forced_roof == "only_player_with_pieces":
+    if game.rules.turns.forced_roof == "only_player_with_pieces":
         return "he is the only player still holding pieces"
     return "he is the only player who can still place"
 

@@ -54,4 +54,4 @@ class Record:
     def playable(self) -> bool:
         """Can the turns be replayed? (ruleset, players and setup are usable)"""
         return self.ruleset is not None and bool(self.players) and self.merchant is not None and (
-            self.well is not None or not self.rules.well)
+            self.well is not None or not self.rules.well.enabled)

@@ -148,14 +148,14 @@ class _Reader(HeaderReader):
         rules = self.r.rules
         if not isinstance(setup, dict):
             self.error("bad-setup" if setup is not None else "missing-key",
-                       "`setup` must be a mapping with the start merchant" + (" and the well" if rules.well else ""),
+                       "`setup` must be a mapping with the start merchant" + (" and the well" if rules.well.enabled else ""),
                        ("setup",))
             return
-        wanted = ("merchant", "well") if rules.well else ("merchant",)
+        wanted = ("merchant", "well") if rules.well.enabled else ("merchant",)
         for key in setup:
             if isinstance(key, str) and key.startswith("x-") or key == "supply":
                 continue
-            if key == "well" and self.ignore_well and not rules.well:
+            if key == "well" and self.ignore_well and not rules.well.enabled:
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
@@ -340,7 +340,7 @@ class _Reader(HeaderReader):
         neutral roofs in the supply (`merchant` always: the start merchant, and tower merchants)."""
         rules = self.r.rules
         return {word: piece for word, piece in pieces.items()
-                if rules.supply[SUPPLY_KEY.get(piece, "per_colour")] or piece == "merchant"}
+                if getattr(rules.supply, SUPPLY_KEY.get(piece, "per_colour")) or piece == "merchant"}
 
     def _result(self):
         if "result" not in self.data:

@@ -38,10 +38,10 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
     problems, cells = [], {}
     for option, value in (("merchant", merchant), ("well", well)):
         if value is None:
-            if rules.well and option == "well":
+            if rules.well.enabled and option == "well":
                 problems.append(Problem("bad-setup", f"{ruleset.id} has a well: give --well CELL", file=path))
             continue
-        if option == "well" and not rules.well:
+        if option == "well" and not rules.well.enabled:
             problems.append(Problem("bad-setup", f"{ruleset.id} has no well: leave out --well", file=path))
             continue
         cells[option] = geo.parse(value)

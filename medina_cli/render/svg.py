@@ -297,7 +297,7 @@ class _Board:
         position = self.position
         if position.well is None:
             return "", ""
-        bonus = position.rules.well_bonus
+        bonus = position.rules.well.bonus
         cells = [self.piece("well-bonus", cell, well_bonus(*self.origin(cell), bonus),
                             f"well bonus: +{bonus} for an owned building or stable here")
                  for cell in bits(position.well_bonus_cells)]
@@ -371,7 +371,7 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
     for colour in rules.colours:
         fill = palette.building_colour(rules, colour.name)
         keys.append((building_cell(0, 0, fill, colour.letter), f"{colour.name} (tile {colour.value})"))
-    if rules.supply["neutral_roofs"]:
+    if rules.supply.neutral_roofs:
         keys.append((house(0, 5.5, NEUTRAL), "neutral roof"))
     keys += [(stable_cell(0, 0, palette.building_colour(rules, rules.colours[0].name), "S"), "stable"),
              (merchant(0, 0), "merchant")]
@@ -380,8 +380,8 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
     keys += [(wall(0, 0), "wall"), (gate(0, 0), "gate"), (tower(0, 0, 1), "tower T1"),
              (house(0, 5.5, 0), "tower tile holder")]
     if position.well is not None:
-        keys += [(well(0, 0), "well"), (well_bonus(0, 0, rules.well_bonus), "well bonus cell")]
-    if rules.tea_colour:
+        keys += [(well(0, 0), "well"), (well_bonus(0, 0, rules.well.bonus), "well bonus cell")]
+    if rules.tea.colour:
         keys.append((tea_tile(0, 0), "tea tile"))
     if legal:
         keys.append((legal_mark(0, 0, rules.colours[0].letter + "S"), "legal placement"))

@@ -96,7 +96,7 @@ def legend(position, *, colour: bool = False) -> str:
     colours = ", ".join(f"{swatch(c.letter, palette.building_colour(rules, c.name))} {c.name}" for c in rules.colours)
     seats = ", ".join(f"{swatch(str(i + 1), palette.seat_colour(i)[1])} {name}"
                       for i, name in enumerate(position.players))
-    if rules.supply["neutral_roofs"]:
+    if rules.supply.neutral_roofs:
         seats += f", {swatch('n', palette.NEUTRAL[1])} neutral"
     parts = [f"Buildings: {colours} (upper case: roofed palace; the digit after the roofed cell is its owner: "
              f"{seats})",

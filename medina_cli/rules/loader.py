@@ -21,6 +21,7 @@ from ..yamlio import Lines, parse_yaml, read_text
 from .schema import (CORNERS, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, Reading,
                      ReadingValue, SchemaError, Text, yaml_flow,
                      parameter_names, words_back)
+from .typed import Rules, rules_for
 
 
 @lru_cache(maxsize=None)
@@ -32,50 +33,6 @@ def builtin_dir() -> Path:
 
 def builtin_ids() -> list[str]:
     return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
-
-
-@dataclass(frozen=True)
-class Colour:
-    name: str
-    value: int
-    letter: str
-    aliases: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Rules:
-    """Everything the engine needs for one player count, resolved from a ruleset."""
-
-    ruleset_id: str
-    players: int
-    columns: int
-    rows: int
-    towers: dict  # corner -> tower number
-    colours: tuple[Colour, ...]
-    supply: dict  # per_colour, roofs, neutral_roofs, stables, merchants, walls
-    well: bool
-    well_bonus: int
-    placements_per_turn: int
-    opening_single: int
-    forced_roof: str
-    roof_on_blocked_palace: bool
-    neutral_spares_forced_roof: bool
-    new_chain_max_neighbours: int
-    tower_reconnect: str
-    stable_contact: str
-    tower_merchants: dict  # tower number -> merchants
-    tea_colour: str | None
-    tea_awards: tuple[int, ...]
-    tea_replaces: str
-    tea_keeps_turn_open: bool
-    tea_blocks_forced_roof: bool
-    retirement: tuple[str, ...]
-    merchants_touching_stables: bool
-    tiebreak: str
-
-    @property
-    def colour_names(self) -> tuple[str, ...]:
-        return tuple(c.name for c in self.colours)
 
 
 @dataclass
@@ -101,45 +58,12 @@ class Ruleset:
         return names
 
     def for_players(self, n: int) -> Rules:
-        """The rules for `n` players (built once per ruleset and player count; treat them as read-only)."""
+        """The rules for `n` players (built once per ruleset and player count); ValueError for a count
+        the ruleset does not support."""
         rules = self.rules_by_players.get(n)
         if rules is None:
-            rules = self.rules_by_players[n] = self._build_rules(n)
+            rules = self.rules_by_players[n] = rules_for(self.id, self.params, n)
         return rules
-
-    def _build_rules(self, n: int) -> Rules:
-        p = self.params
-        if n not in p["players"]:
-            raise ValueError(n)
-        columns, rows = p["board"]["interior"][n]
-        return Rules(
-            ruleset_id=self.id,
-            players=n,
-            columns=columns,
-            rows=rows,
-            towers=dict(p["board"]["towers"]),
-            colours=tuple(Colour(name, c["value"], c["letter"], tuple(c["aliases"])) for name, c in p["colours"].items()),
-            supply=dict(p["supply"][n]),
-            well=p["well"]["enabled"],
-            well_bonus=p["well"]["bonus"],
-            placements_per_turn=p["turns"]["placements"],
-            opening_single=p["turns"]["opening_single"].get(n, 0),
-            forced_roof=p["turns"]["forced_roof"],
-            roof_on_blocked_palace=p["roofs"]["on_blocked_palace"],
-            neutral_spares_forced_roof=p["turns"]["neutral_spares_forced_roof"],
-            new_chain_max_neighbours=p["merchants"]["new_chain_max_neighbours"],
-            tower_reconnect=p["towers"]["reconnect"],
-            stable_contact=p["towers"]["stable_contact"],
-            tower_merchants=dict(p["towers"]["merchants"]),
-            tea_colour=p["tea"]["colour"],
-            tea_awards=tuple(p["tea"]["awards"]),
-            tea_replaces=p["tea"]["replaces"],
-            tea_keeps_turn_open=p["tea"]["keeps_turn_open"],
-            tea_blocks_forced_roof=p["tea"]["blocks_forced_roof"],
-            retirement=tuple(p["retirement"]),
-            merchants_touching_stables=p["scoring"]["merchants_touching_stables"],
-            tiebreak=p["scoring"]["tiebreak"],
-        )
 
 
 def is_path(ref: str) -> bool:
@@ -373,6 +297,7 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
     mapping {PARAM: value}; an unknown parameter gets the closest name and the valid ones."""
     params = copy.deepcopy(ruleset.params)
     applied = []  # (item, keys) of each override, to blame a value the schema refuses on its override
+    implied = []  # (section path, section, {parameter: value}) that former spellings among the overrides stand for
     typed = dict(overrides) if isinstance(overrides, Mapping) else {}
     items = [f"{param}={value}" for param, value in typed.items()] if typed else list(overrides)
     for item, given in zip(items, typed.values() if typed else [None] * len(items)):
@@ -405,6 +330,11 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             target = target.setdefault(key, {})
         target[keys[-1]] = value
         applied.append((item, tuple(keys)))
+        if isinstance(spec, Choice) and spec.former and value in spec.former:  # a former spelling: what it implies
+            implied.append((tuple(keys[:-1]), target, spec.former[value][1]))
+    given = {keys for _, keys in applied}
+    for section, target, values in implied:  # unless an override gives that parameter itself
+        target.update((key, v) for key, v in values.items() if (*section, key) not in given)
     try:
         params = SCHEMA.check(params, (), False)
         _cross_check(params)

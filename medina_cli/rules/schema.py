@@ -120,19 +120,24 @@ class Text(Spec):
 
 @dataclass
 class Choice(Spec):
+    """One of `choices`. `former`: spellings ruleset/1 files may still use, each read as a choice plus values
+    of sibling parameters that the file does not give itself (see `Fields.check`)."""
+
     choices: tuple = ()
     nullable: bool = False
+    former: dict | None = None
     type_name = "one of"
 
     def check(self, value, path, partial=False):
         if value is None and self.nullable:
             return None
-        if value not in self.choices:
+        if value not in self.choices and value not in (self.former or ()):
             raise SchemaError(path, f"{value!r} is not one of: {', '.join(map(str, self.choices))}")
         return value
 
     def allowed(self):
-        return ", ".join(map(str, self.choices)) + (", null" if self.nullable else "")
+        former = f" (formerly also {', '.join(self.former)})" if self.former else ""
+        return ", ".join(map(str, self.choices)) + (", null" if self.nullable else "") + former
 
     def allowed_values(self):
         return [*self.choices, *([None] if self.nullable else [])]
@@ -218,6 +223,10 @@ class Fields(Spec):
                 else:
                     out[key] = spec.default
         collect.done()
+        for key, spec in self.fields.items():  # a former spelling becomes what it stands for
+            if isinstance(spec, Choice) and spec.former and out.get(key) in spec.former:
+                out[key], implied = spec.former[out[key]]
+                out.update((sibling, v) for sibling, v in implied.items() if sibling not in value)
         return out
 
 
@@ -269,14 +278,21 @@ SCHEMA = Fields("a Medina ruleset", fields={
     "turns": Fields("turn structure", default=None, fields={
         "placements": Int("placements in a normal turn", low=1, high=4, default=2),
         "opening_single": MapOf("how many opening turns (counted from the first) have one placement only",
-                                key=PLAYER_COUNT, key_label="players", value=Int("turns", high=6), default={}),
-        "forced_roof": Choice("who must place a roof each turn near the end (the second_placement_ form checks "
-                              "only after a first piece that was not his roof)",
+                                key=PLAYER_COUNT, key_label="players", value=Int("turns", high=6, default=0),
+                                default={}),
+        "forced_roof": Choice("who must place one of his roofs near the end of the game, checked when "
+                              "`forced_roof_check` says",
                               choices=("off", "only_player_who_can_place", "only_player_with_roofs",
-                                       "second_placement_only_player_who_can_place", "only_player_with_pieces"),
-                              default="off"),
-        "neutral_spares_forced_roof": Bool("with the second_placement_ form: a neutral roof as the turn's first "
-                                           "piece spares the player the forced roof, as his own roof does",
+                                       "only_player_with_pieces"),
+                              default="off",
+                              former={"second_placement_only_player_who_can_place": (
+                                  "only_player_who_can_place", {"forced_roof_check": "after_first_placement"})}),
+        "forced_roof_check": Choice("when the forced roof is checked: turn_start (as the turn starts: the turn must "
+                                    "include one of his roofs, where one can be reached), after_first_placement (only "
+                                    "after a first piece that was not his roof: the second must be his roof if one is "
+                                    "legal then)", choices=("turn_start", "after_first_placement"), default="turn_start"),
+        "neutral_spares_forced_roof": Bool("with forced_roof_check: after_first_placement: a neutral roof as the "
+                                           "turn's first piece spares the player the forced roof, as his own roof does",
                                            default=False),
     }),
     "roofs": Fields("roofs", default=None, fields={
