@@ -25,6 +25,7 @@ _HOMES = {
     "IllegalPlacement": ".engine.placement",
     "Event": ".engine.events",
     "ScoreSheet": ".engine.scoring",
+    "standings": ".engine.scoring",
     "Rules": ".rules.typed",
     "Ruleset": ".rules.loader",
     "read_record": ".records.record",
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
     from .engine.events import Event
     from .engine.game import Game
     from .engine.placement import IllegalPlacement, Placement
-    from .engine.scoring import ScoreSheet
+    from .engine.scoring import ScoreSheet, standings
     from .errors import BadArgument, MedinaError, Problem, UnusableInput
     from .records.boardfile import Board, read_board
     from .records.record import Record, read_record

@@ -8,9 +8,9 @@ import medina_cli as medina
 from conftest import EXAMPLES
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
-SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "read_record",
-           "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError", "UnusableInput",
-           "BadArgument", "Problem", "compare", "Comparison", "sweep_readings", "Readings"}
+SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "standings",
+           "read_record", "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError",
+           "UnusableInput", "BadArgument", "Problem", "compare", "Comparison", "sweep_readings", "Readings"}
 
 
 def game(ruleset="original-2001", players=PLAYERS, **setup):

@@ -135,7 +135,7 @@ def _print(comparison) -> None:
         say()
         say("No ruleset replays the record without error: there are no scores to compare.")
         return
-    unfinished = any(not o.game.finished for o in comparable)
+    unfinished = any(not o.game.is_over() for o in comparable)
     rows = [[player, *(o.totals[player] for o in comparable)] for player in players]
     rows.append(["leading" if unfinished else "winner", *(" and ".join(o.winners) for o in comparable)])
     say()
@@ -154,7 +154,7 @@ def status_words(outcome) -> str:
         where = (f"turn {e.turn}" + (f", placement {e.placement}" if e.placement else "") + f" ({e.player})"
                  if e.turn else "the record")
         return f"invalid at {where}: {e.message} [{e.code}]"
-    finished = outcome.game.finished
+    finished = outcome.game.is_over()
     return "valid, finished" if finished else f"valid, unfinished (stops after turn {outcome.turns_played})"
 
 
@@ -228,7 +228,7 @@ def _print_readings(sweep) -> None:
     say()
     if quiet:
         say(f"No effect on this game: {'; '.join(quiet)}")
-    if not base.game or not base.game.finished:
+    if not base.game or not base.game.is_over():
         say("(The record is not a finished game: winners are the standings where it stops.)")
 
 

@@ -35,10 +35,8 @@ def boardspace(
     Exit status: 0 converted, 1 the record cannot be read, 2 unusable input or usage error (an -o file
     that exists without --force, or the input itself).
     """
-    from ..engine.board import geometry_for
     from ..errors import MedinaError, Problem
     from ..records.boardspace import parse_boardspace, read_site_game
-    from ..records.record import write_record
     from ..yamlio import read_text
 
     report = Report(file, output, json_)
@@ -60,11 +58,7 @@ def boardspace(
     if not json_:
         for problem in record.problems.warnings:
             warn("warning: " + problem.human())
-    geo = geometry_for(record.rules)
-    turns = [(t.player, [a.token(geo) for a in t.actions])
-             for t in record.turns]
-    out = write_record(ruleset_ref=record.ruleset.id, players=record.players, geo=geo, merchant=record.merchant,
-                       well=record.well, turns=turns, meta=record.meta, supply=record.supply)
+    out = record.to_record()
     report.doc.update(ruleset=record.ruleset.id, players=record.players, turns=len(record.turns))
     if output is None or output == "-":
         report.doc["record"] = out

@@ -89,10 +89,9 @@ def add_command(
         raise typer.Exit(1)
     _write(file, done.text)
     record, game = done.outcome.record, done.outcome.game
-    geo = game.geo
     for number in done.entries:
         entry = record.turns[number - 1]
-        tokens = ", ".join(a.token(geo) for a in entry.actions)
+        tokens = ", ".join(record.tokens(entry))
         say(f"turn {number}, {entry.player}: {tokens}")
     upcoming = done.outcome.next_placement()
     if upcoming is None:

@@ -73,17 +73,16 @@ def replay_command(
         emit_json({**doc, **_replay_json(record, outcome), **_problems_of(outcome)})
         raise typer.Exit(1 if outcome.problems else 0)
     game = outcome.game
-    geo = game.geo
+    setup = record.setup
     say(f"{record.file}: {record.ruleset.id}, players {', '.join(record.players)}")
-    say(f"setup: start merchant {geo.name(record.merchant)}"
-        + (f", well {geo.name(record.well)}" if record.well is not None else ""))
+    say(f"setup: start merchant {setup['merchant']}" + (f", well {setup['well']}" if setup["well"] else ""))
     say()
     entries = {entry.number: entry for entry in record.turns}
     width = max(len(p) for p in record.players)
     for number, events in outcome.turn_events:
         if number:
             entry = entries[number]
-            tokens = ", ".join(a.token(geo) for a in entry.actions)
+            tokens = ", ".join(record.tokens(entry))
             say(f"{number:>4}  {entry.player:<{width}}  {tokens}")
         for event in events:
             say(f"{'':>4}  {'':<{width}}    * {event}")
@@ -93,13 +92,14 @@ def replay_command(
     say(render_board(game, colour=colour))
     say(legend(game, colour=colour))
     say()
-    headers = ["player", *game.colours, "roof", "neutral", "stable", "merchant", "wall"]
+    colours = game.rules.colour_names
+    headers = ["player", *colours, "roof", "neutral", "stable", "merchant", "wall"]
     if game.rules.tea.colour:
         headers.append("tea")
     rows = []
     for seat, name in enumerate(game.players):
         supply = game.supply[seat]
-        row = [name, *(supply[c] for c in game.colours), supply["roof"], supply["neutral"], supply["stable"],
+        row = [name, *(supply[c] for c in colours), supply["roof"], supply["neutral"], supply["stable"],
                supply["merchant"], supply["wall"]]
         if game.rules.tea.colour:
             row.append(game.tea[seat])
@@ -107,13 +107,13 @@ def replay_command(
     if not game.rules.supply.neutral_roofs:
         headers.remove("neutral")
         for row in rows:
-            del row[len(game.colours) + 2]
+            del row[len(colours) + 2]
     say("Supply left:")
     say(tabulate(rows, headers=headers, tablefmt="simple"))
     say()
     if outcome.errors:
         say(f"Replay stopped at turn {outcome.errors[0].turn}: {outcome.errors[0].message}")
-    elif game.finished:
+    elif game.is_over():
         say("The game is over.")
     elif outcome.in_progress:
         turn, placement = outcome.next_placement()
@@ -127,10 +127,8 @@ def _replay_json(record, outcome) -> dict:
     """The medina-replay/1 fields of a replayed record: setup, turns with their placements and events,
     and the position reached."""
     game = outcome.game
-    geo = game.geo
     entries = {entry.number: entry for entry in record.turns}
-    setup = {"merchant": geo.name(record.merchant), "well": None if record.well is None else geo.name(record.well),
-             "events": []}
+    setup = {**record.setup, "events": []}
     turns = []
     for number, events in outcome.turn_events:
         if not number:
@@ -138,13 +136,13 @@ def _replay_json(record, outcome) -> dict:
             continue
         entry = entries[number]
         turns.append({"turn": number, "player": entry.player, "line": entry.line,
-                      "placements": [a.token(geo) for a in entry.actions],
+                      "placements": record.tokens(entry),
                       "events": [_event_json(e) for e in events]})
     turn, placement = outcome.next_placement() or (None, None)
     supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea.colour else {})}
               for seat, name in enumerate(game.players)}
     position = {"after_turn": outcome.turns_played, "placements_into_next_turn": outcome.partial,
-                "finished": game.finished, "to_move": game.to_move,
+                "finished": game.is_over(), "to_move": game.to_move,
                 "turn": turn, "placement": placement, "supply": supply}
     return {"ruleset": record.ruleset.id, "players": record.players, "setup": setup, "turns": turns,
             "position": position}
@@ -193,7 +191,6 @@ def moves(
            "placements": [], "file": None} if json_ else None
     record, outcome = _replayed(file, ruleset, set_, to, doc)
     game = outcome.game
-    geo = game.geo
     player = game.to_move
     legal = game.legal_placements()
     placements = [p for p in legal if p.cell is not None]  # the rest: tea
@@ -224,8 +221,8 @@ def moves(
         say("  tea may replace one placement this turn")
     colour = colour_wanted(no_color)
     say()
-    empty = {geo.parse(p.cell) for p in placements if p.piece not in ("roof", "neutral")}  # roofs go on buildings
-    say(render_board(game, marks={cell: " * " for cell in sorted(empty)}, colour=colour))
+    empty = {p.cell for p in placements if p.piece not in ("roof", "neutral")}  # roofs go on buildings
+    say(render_board(game, marks=dict.fromkeys(empty, " * "), colour=colour))
     say(legend(game, colour=colour))
     say("* an empty cell where a legal placement may go")
     raise typer.Exit(1 if outcome.problems else 0)

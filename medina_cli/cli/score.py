@@ -31,7 +31,7 @@ def score(
     Exit status: 0 all valid, 1 some input invalid (an illegal placement, a wrong claimed result, a bad
     board), 2 unusable input or usage error.
     """
-    from ..engine.scoring import standings
+    from .. import standings
 
     many = len(files) > 1 or any(path != "-" and os.path.isdir(path) for path in files)
     paths = expand_inputs(files, boards=True)
@@ -86,9 +86,9 @@ class ScoredGame:
 
 
 def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
-    from ..engine.scoring import score_game
+    from .. import score as score_sheet
     from ..errors import BadArgument, MedinaError
-    from ..records.boardfile import Board, score_board
+    from ..records.boardfile import Board
 
     game = ScoredGame(name)
     try:
@@ -106,14 +106,14 @@ def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
         if game.errors:
             game.status = 1
             return game
-        game.sheet, game.position, game.state, game.counts = score_board(source), source, "finished board", True
+        game.sheet, game.position, game.state, game.counts = score_sheet(source), source, "finished board", True
         return game
     outcome = replay_to(source, to)
     game.errors = outcome.problems
     game.warnings = warnings_to_show(outcome)
     game.status = 1 if game.errors else 0
     if outcome.game is not None:
-        game.position, game.sheet, game.state = outcome.game, score_game(outcome.game), _record_state(outcome)
+        game.position, game.sheet, game.state = outcome.game, score_sheet(outcome.game), _record_state(outcome)
         game.sheet.finished = outcome.finished
         game.counts = outcome.finished and not game.errors
     return game
@@ -133,7 +133,7 @@ def _record_state(outcome) -> str:
     if outcome.errors:
         return (f"standings {outcome.position_words()}, where the replay stopped "
                 f"(turn {outcome.errors[0].turn} is illegal)")
-    if outcome.game.finished:
+    if outcome.game.is_over():
         return "final score"
     return f"current standings after turn {outcome.turns_played} (the game is not over)"
 

@@ -75,7 +75,7 @@ def _summary(record, outcome) -> str:
             if unchecked:
                 stopped = f"; checking stopped at turn {first.turn}: {' and '.join(unchecked)} not checked"
         return f"{record.file}: INVALID ({count} error{'s' if count != 1 else ''}{stopped})"
-    game = outcome.game
-    facts = f"{record.ruleset.id}, {len(record.players)} players, {len(record.turns)} turns, {game.placements_made} placements"
+    placed = sum(placement.cell is not None for placement in outcome.game.move_stack)  # tea tiles are no pieces
+    facts = f"{record.ruleset.id}, {len(record.players)} players, {len(record.turns)} turns, {placed} placements"
     state = "finished" if outcome.finished else "unfinished"
     return f"{record.file}: valid ({state}; {facts})"

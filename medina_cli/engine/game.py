@@ -292,7 +292,7 @@ class Game:
     def to_record(self, ruleset: str | None = None) -> str:
         """The game so far as record/1 text (with its `result` once it is over), naming the ruleset
         by its id or by `ruleset` (a path, for a ruleset from a file)."""
-        from ..records.record import write_record  # the writer belongs to records; only this method needs it
+        from ..records.model import write_record  # the writer belongs to records; only this method needs it
         from .scoring import score_game
         turns: list[tuple[str, list[str]]] = []
         name = self.geo.cell_names

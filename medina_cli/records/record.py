@@ -11,12 +11,11 @@ from ..engine.board import geometry_for
 from ..engine.game import SUPPLY_KEY
 from ..errors import MedinaError, did_you_mean
 from ..rules.loader import Ruleset
-from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_flow, yaml_type
+from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 from .boardspace import is_boardspace, parse_boardspace
 from .header import HeaderReader
-from .model import Action, Record, TurnEntry
+from .model import FORMAT_TAG, Action, Record, TurnEntry
 
-FORMAT_TAG = "record/1"
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
 FORMAT_HINTS = {"board/1": " (a finished board: use `medina score`)",
                 "ruleset/1": " (a ruleset: use `medina rules show`)"}
@@ -383,39 +382,3 @@ def _slip(words, k, last, pieces, geo) -> str | None:
         else:
             return None
     return f"{' '.join(words)!r}: a comma is missing between placements: `{', '.join(placements)}`"
-
-
-# --- the strict writer ---------------------------------------------------------------------------
-
-def action_token(geo, action) -> str:
-    if action[0] == "tea":
-        return "tea"
-    return f"{action[0]} {geo.name(action[1])}"
-
-
-def write_record(*, ruleset_ref: str, players: list[str], geo, merchant: int, well: int | None,
-                 turns: list[tuple[str, list[str]]], result: dict[str, int] | None = None,
-                 meta: dict | None = None, supply: dict[str, dict[str, int]] | None = None) -> str:
-    """Canonical record/1 text. `turns` holds (player, [tokens]) pairs; `supply` the setup's
-    player -> {piece: count} where a supply differs from the ruleset's."""
-    out = [f"medina: {FORMAT_TAG}", f"ruleset: {yaml_flow(ruleset_ref)}",
-           "players: [" + ", ".join(yaml_flow(p) for p in players) + "]", "setup:",
-           f"  merchant: {geo.name(merchant)}"]
-    if well is not None:
-        out.append(f"  well: {geo.name(well)}")
-    if supply:
-        out.append("  supply:")
-        out += [f"    {yaml_flow(p)}: {{" + ", ".join(f"{piece}: {n}" for piece, n in supply[p].items()) + "}"
-                for p in players if p in supply]
-    out.append("turns:" if turns else "turns: []")
-    for player, tokens in turns:
-        out.append(f"  - {yaml_flow(player)}: {', '.join(tokens)}")
-    meta = dict(meta or {})
-    for key in ("event", "date", "notes"):
-        if key in meta:
-            out.append(f"{key}: {yaml_flow(meta.pop(key))}")
-    if result is not None:
-        out.append("result: {" + ", ".join(f"{yaml_flow(p)}: {result[p]}" for p in players if p in result) + "}")
-    for key, value in meta.items():
-        out.append(f"{yaml_flow(key)}: {yaml_flow(value)}")
-    return "\n".join(out) + "\n"

@@ -19,7 +19,8 @@ from ..errors import Problem, UnusableInput, fail, in_words
 from ..rules.loader import Ruleset, is_path
 from ..yamlio import LOADER, STR_TAG, yaml_flow
 from .boardspace import is_boardspace
-from .record import parse_record, write_record
+from .model import write_record
+from .record import parse_record
 from .replay import Replay, replay
 
 SAFE_TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")  # nothing YAML could read as structure

@@ -303,13 +303,13 @@ class _Board:
                  for cell in bits(position.well_bonus_cells)]
         return self.piece("well", position.well, well(*self.origin(position.well)), "the well"), "".join(cells)
 
-    def legal(self, masks) -> str:
+    def legal(self, placements) -> str:
         rules = self.position.rules
         letters = {c.name: c.letter for c in rules.colours}
         by_cell: dict[int, list[str]] = {}
-        for piece, cells in masks:
-            for cell in bits(cells):
-                by_cell.setdefault(cell, []).append(piece)
+        for placement in placements:
+            if placement.cell is not None:  # a tea tile has no cell to mark
+                by_cell.setdefault(self.geo.parse(placement.cell), []).append(placement.piece)
         out = []
         for cell, pieces in sorted(by_cell.items()):
             labels = "".join(letters.get(p) or PIECE_LABELS[p] for p in pieces)
@@ -428,7 +428,7 @@ def board_svg(position, *, title: str, description: str = "", legal=None, last=(
               totals: dict[str, int] | None = None, legend: bool = True, preferred=None) -> str:
     """The SVG document of `position` (an `engine.position.Position`: a Game or a finished board).
 
-    `legal`: (piece, cellmask) pairs to mark; `last`: cells placed in the last turn, in order;
+    `legal`: the placements to mark (`Placement` values, as `legal_placements()` gives them); `last`: cells placed in the last turn, in order;
     `illegal`: (cell, reason) of a refused placement; `totals`: player name -> score for the legend;
     `preferred`: (cell, words) of an agent's preferred next placement.
     """
