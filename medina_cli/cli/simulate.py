@@ -42,7 +42,8 @@ def simulate_command(
     readings: Annotated[bool, typer.Option(
         "--readings", help="Replay every game under each other reading of the ruleset's open rule points "
         "(medina rules params lists them), and play it under each reading and replay it as written; count how "
-        "often the reading changes the winner (with a 95% interval) or the game's legality; with --ruleset only.")] = False,
+        "often the reading changes the winner (with a 95% interval) or the game's legality; with --ruleset "
+        "only.")] = False,
     agents: Annotated[Optional[str], typer.Option(
         "--agents", metavar="A,B,...", help="Who plays: one agent per seat (random, greedy, mcts or mcts:N); "
         "the seats rotate over the games, so every agent plays every seat equally often (over a multiple of "
