@@ -58,18 +58,30 @@ def test_single_file_commands_refuse_a_directory(tmp_path):
 
 
 COMMANDS = [("validate",), ("replay",), ("moves",), ("score",), ("compare",), ("render",), ("view",), ("simulate",),
-            ("import", "boardspace")]
+            ("import", "boardspace"), ("add",), ("rules", "show"), ("rules", "diff")]
+ARGUMENT_TYPES = {("add",): {"<path>", "<placement>"}, ("rules", "show"): {"<ruleset>"}, ("rules", "diff"): {"<ruleset>"},
+                  ("simulate",): set()}
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
-def test_help_shows_plain_metavars(command):
+def test_help_shows_plain_metavars_and_what_each_argument_is(command):
+    """The usage line names arguments plainly (`FILE`, not `{FILE}`); beside each argument its type is a
+    word that says what it takes (`<path>`, `<ruleset>`, `<placement>`), never Python's `<str>`."""
     code, out, _ = run(*command, "--help")
     assert code == 0
     usage = next(line for line in out.splitlines() if "Usage:" in line).split()
-    if command != ("simulate",):
+    if command not in ARGUMENT_TYPES:
         assert usage[-1] == ("FILE..." if command in (("validate",), ("score",)) else "FILE")
+    assert {word for word in ("<path>", "<ruleset>", "<placement>") if word in out} == ARGUMENT_TYPES.get(
+        command, {"<path>"})
     for odd in ("{", "<str>", "<int", "[x>=", "[default: -]", "…"):
         assert odd not in out, odd
+
+
+@pytest.mark.parametrize("command", [(), ("rules",), ("import",)], ids=lambda c: " ".join(("medina", *c)))
+def test_a_group_without_a_command_shows_its_help_and_exits_2(command):
+    code, out, _ = run(*command)
+    assert code == 2 and "Usage: medina" in out and "Commands" in out
 
 
 def test_help_of_simulate_says_a_ruleset_is_required():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import re
@@ -11,22 +10,15 @@ from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
 import typer
-from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from ..errors import BadArgument, MedinaError, UnusableInput
 from ..files import write_atomically
 
 
 class Command(TyperCommand):
-    """typer's command with plain argument names in help: `FILE` or `FILE...` in the usage line
-    (typer writes `{FILE}`), and no `<str>` type beside them."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for param in self.params:
-            if isinstance(param, TyperArgument):
-                param.type = copy.copy(param.type)
-                param.type.get_metavar = lambda param, ctx: ""  # typer's help shows `<str>` for None
+    """typer's command with plain argument names in the usage line: `FILE` or `FILE...` (typer writes
+    `{FILE}`)."""
 
     def collect_usage_pieces(self, ctx) -> list[str]:
         return [piece.strip("{}") for piece in super().collect_usage_pieces(ctx)]
@@ -36,29 +28,41 @@ class Group(TyperGroup):
     """typer's group, with usage errors (unknown option, missing or bad value) in the one error style
     of every command: a line on stderr, `WHERE: what is wrong` (here `medina COMMAND: ...`), exit 2."""
 
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:  # the help, exit 2 (as click does)
+            typer.echo(ctx.get_help(), err=True)
+            raise typer.Exit(2)
+        return super().parse_args(ctx, args)
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer's own click
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except NoArgsIsHelpError as exc:
-            exc.show()
-            sys.exit(exc.exit_code)
-        except UsageError as exc:
-            where, usage = "medina", "medina COMMAND"
-            if exc.ctx is not None:
-                where = exc.ctx.command_path
-                usage = " ".join([where, *exc.ctx.command.collect_usage_pieces(exc.ctx)])
-            warn(f"{where}: {exc.format_message().rstrip('.')} (usage: {usage}; more: {where} --help)")
-            sys.exit(exc.exit_code)
-        except typer.TyperException as exc:  # click's other errors
-            warn(f"medina: {exc.format_message()}")
+        except typer.TyperException as exc:  # click's errors: typer vendors click and exports only their base
+            if exc.exit_code == 2:  # a usage error, with the context of the command at fault where known
+                where, usage = "medina", "medina COMMAND"
+                ctx = getattr(exc, "ctx", None)
+                if ctx is not None:
+                    where = ctx.command_path
+                    usage = " ".join([where, *ctx.command.collect_usage_pieces(ctx)])
+                warn(f"{where}: {exc.format_message().rstrip('.')} (usage: {usage}; more: {where} --help)")
+            else:
+                warn(f"medina: {exc.format_message()}")
             sys.exit(exc.exit_code)
         except typer.Abort:
             warn("medina: aborted")
             sys.exit(1)
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def shown_as(word: str):
+    """A typer `parser` that keeps an argument as given, so that help names its type `word` (typer's
+    help names an argument's type after its parser: `FILE <path>`; a plain `str` shows `<str>`)."""
+    def keep(value: str) -> str:
+        return value
+    keep.__name__ = word
+    return keep
 
 
 def whole_number(minimum: int):

@@ -6,12 +6,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, SetOption, complete_rulesets, emit_json, exit_status, load_or_exit,
-                     names_or_exit, refuse_directory, say, stop, with_problems)
+from .common import (JsonOption, SetOption, complete_rulesets, emit_json, exit_status, load_or_exit, names_or_exit,
+                     refuse_directory, say, shown_as, stop, with_problems)
 
 
 def compare(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")],
+    file: Annotated[str, typer.Argument(
+        metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")],
     rulesets: Annotated[Optional[str], typer.Option(
         "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
         help="Rulesets to compare (ids or files, comma-separated; default: the record's own, then every built-in "

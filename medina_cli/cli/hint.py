@@ -7,10 +7,11 @@ from typing import Annotated
 
 import typer
 
-from .common import (JsonOption, RulesetOption, SetOption, ToOption, emit_json, load_record, replay_to,
-                     report_replay, say, warn, whole_number)
+from .common import (JsonOption, RulesetOption, SetOption, ToOption, emit_json, load_record, replay_to, report_replay,
+                     say, shown_as, warn, whole_number)
 
-FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
+FileArgument = Annotated[str, typer.Argument(
+    metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
 AgentOption = Annotated[str, typer.Option(
     "--agent", "-a", metavar="SPEC", help="The agent that rates placements: mcts (300 playouts per decision), "
     "mcts:N (N playouts) or greedy.")]

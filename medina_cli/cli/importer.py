@@ -8,15 +8,18 @@ from typing import Annotated, NoReturn, Optional
 
 import typer
 
-from .common import Command, emit_json, exit_status, names_or_exit, report_problems, warn, write_atomically
+from .common import (Command, Group, emit_json, exit_status, names_or_exit, report_problems, shown_as, warn,
+                     write_atomically)
 
 app = typer.Typer(help="Convert game records from other sites into record/1 files.\n\nExit status: 0 converted, "
-                  "1 the record cannot be read, 2 unusable input or usage error.", no_args_is_help=True)
+                  "1 the record cannot be read, 2 unusable input or usage error.", no_args_is_help=True,
+                  cls=Group)
 
 
 @app.command("boardspace", cls=Command)
 def boardspace(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A boardspace.net .sgf file or story, or - for stdin.")],
+    file: Annotated[str, typer.Argument(
+        metavar="FILE", parser=shown_as("path"), help="A boardspace.net .sgf file or story, or - for stdin.")],
     output: Annotated[Optional[str], typer.Option(
         "--output", "-o", metavar="PATH", help="Write the record/1 file here (default: standard output).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it exists.")] = False,

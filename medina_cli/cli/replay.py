@@ -6,10 +6,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record,
-                     replay_to, report_replay, say, stop, warn, warnings_to_show, with_problems, write_output)
+from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record, replay_to,
+                     report_replay, say, shown_as, stop, warn, warnings_to_show, with_problems, write_output)
 
-FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
+FileArgument = Annotated[str, typer.Argument(
+    metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
 
 
 def _replayed(file: str, ruleset, set_, to, doc: dict | None = None):

@@ -9,13 +9,14 @@ import typer
 
 from ..errors import Problem, in_words
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, exit_status,
-                     expand_inputs, read_record_or_board, replay_to, report_problems, say, stop, warn,
+                     expand_inputs, read_record_or_board, replay_to, report_problems, say, shown_as, stop, warn,
                      warnings_to_show, with_problems)
 
 
 def score(
     files: Annotated[list[str], typer.Argument(
-        metavar="FILE...", help="Record/1 or board/1 files, directories (every record and board below them but "
+        metavar="FILE...", parser=shown_as("path"),
+        help="Record/1 or board/1 files, directories (every record and board below them but "
         "hidden ones and rulesets), or - for stdin.")],
     to: ToOption = None,
     ruleset: RulesetOption = None,

@@ -6,12 +6,13 @@ from typing import Annotated
 
 import typer
 
-from .common import JsonOption, RulesetOption, SetOption, emit_json, exit_status, expand_inputs, say, stop
+from .common import JsonOption, RulesetOption, SetOption, emit_json, exit_status, expand_inputs, say, shown_as, stop
 
 
 def validate(
     files: Annotated[list[str], typer.Argument(
-        metavar="FILE...", help="Record files, directories (every *.yaml, *.yml and *.sgf below them but hidden ones, "
+        metavar="FILE...", parser=shown_as("path"),
+        help="Record files, directories (every *.yaml, *.yml and *.sgf below them but hidden ones, "
         "rulesets and boards) or - for stdin.")],
     ruleset: RulesetOption = None,
     set_: SetOption = None,
