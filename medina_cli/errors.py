@@ -147,6 +147,12 @@ class Problem:
         }
 
 
+def brief(value, limit: int = 60) -> str:
+    """`repr(value)` for a message, cut to about `limit` characters ("…" marks the cut)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def in_words(items, word: str = "or") -> str:
     """A list in words: "3 or 4", "2, 3 or 4", "Anna and Ben"."""
     words = [str(item) for item in items]

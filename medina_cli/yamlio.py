@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import BadArgument, MedinaError, UnusableInput, fail
+from .errors import BadArgument, MedinaError, UnusableInput, brief, fail
 
 MAX_BYTES = 1 << 20  # records and boards are a few kB; refuse anything past 1 MiB
 
@@ -267,7 +267,9 @@ def _construct(node, constructor, name):
     try:
         return constructor.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
-        raise fail("yaml-syntax", f"unreadable value {node.value!r}: {exc}", file=name, line=node.start_mark.line + 1)
+        reason = "too many digits" if "int_max_str_digits" in str(exc) else exc  # Python's own limit, not ours
+        raise fail("yaml-syntax", f"unreadable value {brief(node.value)}: {reason}", file=name,
+                   line=node.start_mark.line + 1)
 
 
 def yaml_flow(value) -> str:

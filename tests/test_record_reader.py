@@ -83,6 +83,7 @@ CASES = [
     ("supply-count-text", HEAD + "  supply:\n    Ben: {merchant: many}\n", ("bad-setup", 7, None, None, None)),
     ("supply-negative", HEAD + "  supply:\n    Ben:\n      merchant: -1\n", ("bad-setup", 8, None, None, None)),
     ("supply-unknown-piece", HEAD + "  supply:\n    Ben: {purple: 2}\n", ("bad-setup", 7, None, None, None)),
+    ("supply-neutral-none-supplied", HEAD + "  supply:\n    Ben: {neutral: 1}\n", ("bad-setup", 7, None, None, None)),
     ("supply-not-mapping", HEAD + "  supply:\n    Ben: 7\n", ("bad-setup", 7, None, None, None)),
     # --- turns
     ("turns-mapping", HEAD + "turns: {Anna: wall A12}\n", ("yaml-wrong-type", 6, None, None, None)),

@@ -165,6 +165,13 @@ def test_set_bad_value_names_the_set():
     assert "every_new_contact" in problem.message
 
 
+@pytest.mark.parametrize("item", ["towers.reconnect=" + "x" * 5000, "turns.placements=" + "9" * 5000,
+                                  "towers.recon" + "x" * 5000 + "=1"])
+def test_a_long_set_value_is_shown_cut_once(item):
+    problem = error_of("original-2001", [item])
+    assert problem.code == "bad-set" and len(problem.message) < 1000 and "…" in problem.message
+
+
 def test_set_off_stays_a_word_not_a_boolean():
     assert load_ruleset("original-2001", ["turns.forced_roof=off"]).params["turns"]["forced_roof"] == "off"
 

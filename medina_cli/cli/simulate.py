@@ -41,8 +41,9 @@ def simulate_command(
         "is at ADDRESS (e.g. tcp://10.0.0.5:8786); needs `pip install 'medina-cli[cluster]'`.")] = None,
     readings: Annotated[bool, typer.Option(
         "--readings", help="Replay every game under each other reading of the ruleset's open rule points "
-        "(medina rules params lists them) and count how often it changes the winner, with a 95% interval; "
-        "with --ruleset only.")] = False,
+        "(medina rules params lists them), and play it under each reading and replay it as written; count how "
+        "often the reading changes the winner (with a 95% interval) or the game's legality; with --ruleset "
+        "only.")] = False,
     agents: Annotated[Optional[str], typer.Option(
         "--agents", metavar="A,B,...", help="Who plays: one agent per seat (random, greedy, mcts or mcts:N); "
         "the seats rotate over the games, so every agent plays every seat equally often (over a multiple of "
@@ -313,20 +314,26 @@ def _readings(ref: str, ruleset_id: str, players: int, games: int, seed: int, ov
         return f"{100 * count / games:.1f}%"
 
     say(f"{games} random game{'s' if games != 1 else ''} of {ruleset_id}, {players} players, seed {seed}"
-        + (f", with --set {', '.join(overrides)}" if overrides else "")
-        + ": each played as written, then replayed placement by placement under each other reading")
+        + (f", with --set {', '.join(overrides)}" if overrides else ""))
     if not found:
         say(f"{ruleset_id} has no open reading that applies to it (medina rules params lists them).")
         return
-    rows = []
-    for f in sorted(found, key=lambda f: -f.counts["changes_winner"]):
-        low, high = wilson_interval(f.counts["changes_winner"], games)
-        rows.append([f.label, percent(f.counts["changes_winner"]), f"{100 * low:.1f}–{100 * high:.1f}%",
-                     percent(f.counts["changes_scores"]), percent(f.counts["illegal"]), percent(f.counts["unfinished"])])
+    for title, counts_of, against in (
+            ("played as written, replayed placement by placement under each other reading", lambda f: f.counts,
+             "the reading's"),
+            ("played under each other reading (the same seeds), replayed as written", lambda f: f.reverse,
+             "the written")):
+        rows = []
+        for f in sorted(found, key=lambda f: -counts_of(f)["changes_winner"]):
+            counts = counts_of(f)
+            low, high = wilson_interval(counts["changes_winner"], games)
+            rows.append([f.label, percent(counts["changes_winner"]), f"{100 * low:.1f}–{100 * high:.1f}%",
+                         percent(counts["changes_scores"]), percent(counts["illegal"]), percent(counts["unfinished"])])
+        say()
+        say(f"Games {title}:")
+        say(tabulate(rows, headers=["reading", "changes the winner", "95% interval (Wilson)", "changes scores",
+                                    f"illegal by {against} rules", "game unfinished"], tablefmt="simple",
+                     disable_numparse=True, colalign=("left", "right", "right", "right", "right", "right")))
     say()
-    say(tabulate(rows, headers=["reading", "changes the winner", "95% interval (Wilson)", "changes scores",
-                                "game illegal", "game unfinished"], tablefmt="simple", disable_numparse=True,
-                 colalign=("left", "right", "right", "right", "right", "right")))
-    say()
-    say("game illegal: some placement of the game breaks the reading's rules (it could not have been played so);\n"
-        "game unfinished: under the reading someone could still place at the end (winners are then the standings).")
+    say("illegal: some placement of the game breaks the rules it is replayed under (it could not have been played "
+        "so);\ngame unfinished: replayed so, someone could still place at the end (winners are then the standings).")

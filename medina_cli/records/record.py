@@ -195,7 +195,7 @@ class _Reader(HeaderReader):
             self.error("bad-setup", "setup supply must map players to {piece: count}, e.g. `{Ben: {merchant: 7}}`",
                        path)
             return
-        pieces = self.r.ruleset.piece_names()
+        pieces = self._supplied(self.r.ruleset.piece_names())  # as in turns: no neutral where none is supplied
         for name, counts in supply.items():
             where = path + (name,)
             if name not in self.r.players:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import BadArgument, MedinaError, Problem, UnusableInput, fail
+from ..errors import BadArgument, MedinaError, Problem, UnusableInput, brief, fail
 from ..yamlio import Lines, parse_yaml, read_text
 from .schema import (CORNERS, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, Reading,
                      ReadingValue, SchemaError, Text, yaml_flow,
@@ -97,7 +97,7 @@ def _locate(ref: str, base_dir: Path | None) -> str:
         ids = builtin_ids()
         close = difflib.get_close_matches(ref, ids, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
-        raise fail("unknown-ruleset", f"unknown ruleset {ref!r}{hint}; built-in rulesets: {', '.join(ids)} "
+        raise fail("unknown-ruleset", f"unknown ruleset {brief(ref)}{hint}; built-in rulesets: {', '.join(ids)} "
                    "(or give a path to a .yaml file)")
     return str(builtin)
 
@@ -304,16 +304,16 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
         param, sep, raw = item.partition("=")
         param = param.strip()
         if not sep:
-            raise _bad_set(f"{item!r}: expected PARAM=VALUE, e.g. towers.reconnect=every_new_contact")
+            raise _bad_set(f"{brief(item)}: expected PARAM=VALUE, e.g. towers.reconnect=every_new_contact")
         parts = param.split(".")
         if parts[0] in NOT_PLAY:
             hint = " (to play by another ruleset, use --ruleset)" if parts[0] == "extends" else ""
-            raise _bad_set(f"{item!r}: `{parts[0]}` is not a parameter: it names or describes the ruleset and "
+            raise _bad_set(f"{brief(item)}: `{parts[0]}` is not a parameter: it names or describes the ruleset and "
                            f"does not change play{hint}")
         spec, keys = _spec_at(parts)
         if spec is None:
             guess = _closest_parameter(param)
-            raise _bad_set(f"{item!r}: no such parameter" + (f"; did you mean {guess}?" if guess else ".")
+            raise _bad_set(f"{brief(item)}: no such parameter" + (f"; did you mean {guess}?" if guess else ".")
                            + " Valid parameters: " + ", ".join(parameter_names()))
         raw = raw.strip()
         if typed:
@@ -324,7 +324,7 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             try:
                 value, _ = parse_yaml(raw, "--set")
             except MedinaError as exc:
-                raise _bad_set(f"{item!r}: unreadable value: {exc.problem.message}")
+                raise _bad_set(f"{brief(item)}: {exc.problem.message}")
         target = params
         for key in keys[:-1]:
             target = target.setdefault(key, {})
@@ -351,8 +351,8 @@ def _override_error(exc: SchemaError, applied: list[tuple[str, tuple]]) -> Medin
     path = tuple(exc.path)
     blamed = [(item, keys) for item, keys in applied if path[:len(keys)] == keys or keys[:len(path)] == path]
     if len(blamed) == 1 and blamed[0][1] == path:
-        return _bad_set(f"{blamed[0][0]!r}: {exc.message}")
-    items = ", ".join(repr(item) for item, _ in blamed or applied)
+        return _bad_set(f"{brief(blamed[0][0])}: {exc.message}")
+    items = ", ".join(brief(item) for item, _ in blamed or applied)
     return _bad_set(f"{items}: {_dotted(path)}: {exc.message}")
 
 

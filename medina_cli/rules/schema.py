@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import brief
 from ..yamlio import yaml_flow  # noqa: F401  (re-exported: the schema's defaults in words)
 
 REQUIRED = object()
@@ -78,9 +79,9 @@ class Int(Spec):
 
     def check(self, value, path, partial=False):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise SchemaError(path, f"expected an integer from {self.low} to {self.high}, got {value!r}")
+            raise SchemaError(path, f"expected an integer from {self.low} to {self.high}, got {brief(value)}")
         if not self.low <= value <= self.high:
-            raise SchemaError(path, f"{value} is outside {self.low}..{self.high}")
+            raise SchemaError(path, f"{brief(value)} is outside {self.low}..{self.high}")
         return value
 
     def allowed(self):
@@ -96,7 +97,7 @@ class Bool(Spec):
 
     def check(self, value, path, partial=False):
         if not isinstance(value, bool):
-            raise SchemaError(path, f"expected true or false, got {value!r}")
+            raise SchemaError(path, f"expected true or false, got {brief(value)}")
         return value
 
     def allowed(self):
@@ -114,7 +115,7 @@ class Text(Spec):
         if value is None and self.default is None:
             return None
         if not isinstance(value, str):
-            raise SchemaError(path, f"expected text, got {value!r}")
+            raise SchemaError(path, f"expected text, got {brief(value)}")
         return value
 
 
@@ -132,7 +133,7 @@ class Choice(Spec):
         if value is None and self.nullable:
             return None
         if value not in self.choices and value not in (self.former or ()):
-            raise SchemaError(path, f"{value!r} is not one of: {', '.join(map(str, self.choices))}")
+            raise SchemaError(path, f"{brief(value)} is not one of: {', '.join(map(str, self.choices))}")
         return value
 
     def allowed(self):
@@ -151,7 +152,7 @@ class ListOf(Spec):
 
     def check(self, value, path, partial=False):
         if not isinstance(value, list):
-            raise SchemaError(path, f"expected a list, got {value!r}")
+            raise SchemaError(path, f"expected a list, got {brief(value)}")
         collect = Collect()
         items = [collect(self.item.check, v, path + (i,), partial) for i, v in enumerate(value)]
         collect.done()
@@ -207,7 +208,7 @@ class Fields(Spec):
         out, collect = {}, Collect()
         for key, item in value.items():
             if key not in self.fields:
-                collect.errors.append(SchemaError(path + (key,), f"unknown key {key!r}; valid keys here: "
+                collect.errors.append(SchemaError(path + (key,), f"unknown key {brief(key)}; valid keys here: "
                                                   f"{', '.join(self.fields)}"))
                 continue
             spec = self.fields[key]
