@@ -20,7 +20,8 @@ from medina_cli.engine.game import NEUTRAL
 from medina_cli.engine.playout import play_random_game
 from medina_cli.engine.scoring import score_game
 from medina_cli.errors import CODES
-from medina_cli.records.record import action_token, parse_record, write_record
+from medina_cli.records.model import action_token, write_record
+from medina_cli.records.record import parse_record
 from medina_cli.records.replay import replay
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 
