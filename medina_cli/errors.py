@@ -149,7 +149,10 @@ class Problem:
 
 def brief(value, limit: int = 60) -> str:
     """`repr(value)` for a message, cut to about `limit` characters ("…" marks the cut)."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past Python's digit limit for text
+        return "<a number too long to show>"
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 

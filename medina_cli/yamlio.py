@@ -262,14 +262,23 @@ STANDARD_TAG = "tag:yaml.org,2002:"
 PLAIN_TAGS = {STANDARD_TAG + kind for kind in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")}
 
 
+LARGEST_INT = 2 ** 63  # no count, cell or score comes near; beyond it Python's own limits begin to bite
+
+
 def _construct(node, constructor, name):
     """A scalar of another type than text (number, boolean, null, date…), by YAML's safe constructor."""
     try:
-        return constructor.construct_object(node, deep=True)
+        value = constructor.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
         reason = "too many digits" if "int_max_str_digits" in str(exc) else exc  # Python's own limit, not ours
-        raise fail("yaml-syntax", f"unreadable value {brief(node.value)}: {reason}", file=name,
+        value, error = None, reason
+    else:
+        too_large = isinstance(value, int) and not isinstance(value, bool) and abs(value) >= LARGEST_INT
+        error = "a number this large is not read (64 bits at most)" if too_large else None
+    if error is not None:
+        raise fail("yaml-syntax", f"unreadable value {brief(node.value)}: {error}", file=name,
                    line=node.start_mark.line + 1)
+    return value
 
 
 def yaml_flow(value) -> str:

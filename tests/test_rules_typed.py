@@ -74,6 +74,14 @@ def test_the_names_docs_api_published_first_still_read():
     assert (rules.placements_per_turn, rules.tower_reconnect) == (rules.turns.placements, rules.towers.reconnect)
 
 
+def test_a_value_the_schema_refuses_is_refused_by_replace():
+    rules = load_ruleset("original-2001").for_players(3)
+    with pytest.raises(ValueError, match="forced_roof_check"):
+        dataclasses.replace(rules.turns, forced_roof_check="at_some_point")
+    with pytest.raises(ValueError, match="forced_roof"):  # the former spelling is for ruleset files only
+        dataclasses.replace(rules.turns, forced_roof="second_placement_only_player_who_can_place")
+
+
 def test_forced_roof_splits_into_who_and_when(tmp_path):
     former = tmp_path / "former.yaml"
     former.write_text("medina: ruleset/1\nextends: original-2001\nturns:\n"
@@ -104,3 +112,34 @@ def test_the_engine_reads_well_enabled(ruleset_id, well):
 def test_the_former_spelling_in_set(overrides, check):
     turns = load_ruleset("original-2001", overrides).for_players(3).turns
     assert (turns.forced_roof, turns.forced_roof_check) == ("only_player_who_can_place", check)
+
+
+def written(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text("medina: ruleset/1\n" + text)
+    return str(path)
+
+
+def test_a_file_that_gives_forced_roof_means_what_it_meant_before_the_split(tmp_path):
+    """`forced_roof: X` alone in a file (or one call's overrides) is X checked at turn start, whatever the
+    file it extends says; the former spelling is after the first placement, whatever the parent says."""
+    house = written(tmp_path, "house.yaml", "extends: boardspace-original\nturns: {forced_roof: only_player_with_roofs}\n")
+    assert load_ruleset(house).for_players(3).turns.forced_roof_check == "turn_start"
+    parent = written(tmp_path, "parent.yaml", "extends: original-2001\nturns: {forced_roof_check: turn_start}\n")
+    child = written(tmp_path, "child.yaml", "extends: parent.yaml\n"
+                    "turns: {forced_roof: second_placement_only_player_who_can_place}\n")
+    assert load_ruleset(child).for_players(3).turns.forced_roof_check == "after_first_placement"
+    inherits = written(tmp_path, "inherits.yaml", "extends: boardspace-original\nturns: {placements: 2}\n")
+    assert load_ruleset(inherits).for_players(3).turns.forced_roof_check == "after_first_placement"
+    overridden = load_ruleset("boardspace-original", ["turns.forced_roof=only_player_with_roofs"])
+    assert overridden.for_players(3).turns.forced_roof_check == "turn_start"
+
+
+@pytest.mark.parametrize("value", ["[x]", "{a: 1}", "3"])
+def test_a_forced_roof_of_another_type_is_a_ruleset_error(tmp_path, value):
+    from medina_cli.errors import MedinaError
+    path = written(tmp_path, "bad.yaml", f"extends: original-2001\nturns: {{forced_roof: {value}}}\n")
+    for ref, overrides in ((path, ()), ("original-2001", [f"turns.forced_roof={value}"])):
+        with pytest.raises(MedinaError) as refused:
+            load_ruleset(ref, overrides)
+        assert refused.value.problem.code in ("ruleset-invalid", "bad-set") and "is not one of" in str(refused.value)

@@ -20,7 +20,7 @@ from ..errors import BadArgument, MedinaError, Problem, UnusableInput, brief, fa
 from ..yamlio import Lines, parse_yaml, read_text
 from .schema import (CORNERS, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, Reading,
                      ReadingValue, SchemaError, Text, yaml_flow,
-                     parameter_names, words_back)
+                     parameter_names, resolve_written, words_back)
 from .typed import Rules, rules_for
 
 
@@ -136,6 +136,7 @@ def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
                    f"(`medina: {tag}`), not a ruleset (`medina: ruleset/1`)", file=shown, line=lines.of("medina"),
                    error=UnusableInput)
     words_back(data, lines.written)
+    resolve_written(data)
     _validate(data, lines, shown, partial=True)
     parent = data.get("extends")
     if parent is None:
@@ -297,9 +298,10 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
     mapping {PARAM: value}; an unknown parameter gets the closest name and the valid ones."""
     params = copy.deepcopy(ruleset.params)
     applied = []  # (item, keys) of each override, to blame a value the schema refuses on its override
-    implied = []  # (section path, section, {parameter: value}) that former spellings among the overrides stand for
+    implied = []  # (section path, section, {parameter: value}) that the overrides' values give besides
     typed = dict(overrides) if isinstance(overrides, Mapping) else {}
-    items = [f"{param}={value}" for param, value in typed.items()] if typed else list(overrides)
+    items = ([f"{param}={value if isinstance(value, str) else brief(value)}" for param, value in typed.items()]
+             if typed else list(overrides))
     for item, given in zip(items, typed.values() if typed else [None] * len(items)):
         param, sep, raw = item.partition("=")
         param = param.strip()
@@ -328,10 +330,11 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
         target = params
         for key in keys[:-1]:
             target = target.setdefault(key, {})
+        if isinstance(spec, Choice):
+            value, also = spec.written_with(value)
+            implied.append((tuple(keys[:-1]), target, also))
         target[keys[-1]] = value
         applied.append((item, tuple(keys)))
-        if isinstance(spec, Choice) and spec.former and value in spec.former:  # a former spelling: what it implies
-            implied.append((tuple(keys[:-1]), target, spec.former[value][1]))
     given = {keys for _, keys in applied}
     for section, target, values in implied:  # unless an override gives that parameter itself
         target.update((key, v) for key, v in values.items() if (*section, key) not in given)

@@ -121,18 +121,20 @@ class Text(Spec):
 
 @dataclass
 class Choice(Spec):
-    """One of `choices`. `former`: spellings ruleset/1 files may still use, each read as a choice plus values
-    of sibling parameters that the file does not give itself (see `Fields.check`)."""
+    """One of `choices`. What a document (a ruleset file, one call's overrides) that writes this parameter
+    gives besides (`written_with`): `implies`, values of sibling parameters it does not write itself;
+    `former`, spellings ruleset/1 files may still use, each standing for a choice and sibling values."""
 
     choices: tuple = ()
     nullable: bool = False
-    former: dict | None = None
+    implies: dict | None = None  # sibling -> value
+    former: dict | None = None  # spelling -> (choice, {sibling: value})
     type_name = "one of"
 
     def check(self, value, path, partial=False):
         if value is None and self.nullable:
             return None
-        if value not in self.choices and value not in (self.former or ()):
+        if value not in self.choices:
             raise SchemaError(path, f"{brief(value)} is not one of: {', '.join(map(str, self.choices))}")
         return value
 
@@ -142,6 +144,32 @@ class Choice(Spec):
 
     def allowed_values(self):
         return [*self.choices, *([None] if self.nullable else [])]
+
+    def written_with(self, value) -> tuple[Any, dict]:
+        """A value as a document writes it -> (the value, {sibling: value} the document gives unless it
+        writes that sibling itself)."""
+        implied = dict(self.implies or {})
+        if isinstance(value, str) and value in (self.former or {}):
+            value, also = self.former[value]
+            implied.update(also)
+        return value, implied
+
+
+def resolve_written(data, spec: Spec | None = None) -> None:
+    """In place, in one ruleset document as written (before it is merged with what it extends): each
+    Choice gives what it stands for and implies (`Choice.written_with`)."""
+    spec = SCHEMA if spec is None else spec
+    if not isinstance(spec, Fields) or not isinstance(data, dict):
+        return
+    for key, sub in spec.fields.items():
+        if key not in data:
+            continue
+        if isinstance(sub, Choice) and (sub.implies or sub.former):
+            data[key], implied = sub.written_with(data[key])
+            for sibling, value in implied.items():
+                data.setdefault(sibling, value)
+        else:
+            resolve_written(data[key], sub)
 
 
 @dataclass
@@ -224,10 +252,6 @@ class Fields(Spec):
                 else:
                     out[key] = spec.default
         collect.done()
-        for key, spec in self.fields.items():  # a former spelling becomes what it stands for
-            if isinstance(spec, Choice) and spec.former and out.get(key) in spec.former:
-                out[key], implied = spec.former[out[key]]
-                out.update((sibling, v) for sibling, v in implied.items() if sibling not in value)
         return out
 
 
@@ -285,13 +309,14 @@ SCHEMA = Fields("a Medina ruleset", fields={
                               "`forced_roof_check` says",
                               choices=("off", "only_player_who_can_place", "only_player_with_roofs",
                                        "only_player_with_pieces"),
-                              default="off",
+                              default="off", implies={"forced_roof_check": "turn_start"},
                               former={"second_placement_only_player_who_can_place": (
                                   "only_player_who_can_place", {"forced_roof_check": "after_first_placement"})}),
         "forced_roof_check": Choice("when the forced roof is checked: turn_start (as the turn starts: the turn must "
                                     "include one of his roofs, where one can be reached), after_first_placement (only "
                                     "after a first piece that was not his roof: the second must be his roof if one is "
-                                    "legal then)", choices=("turn_start", "after_first_placement"), default="turn_start"),
+                                    "legal then); a file or --set that gives forced_roof but not this gives turn_start",
+                                    choices=("turn_start", "after_first_placement"), default="turn_start"),
         "neutral_spares_forced_roof": Bool("with forced_roof_check: after_first_placement: a neutral roof as the "
                                            "turn's first piece spares the player the forced roof, as his own roof does",
                                            default=False),
