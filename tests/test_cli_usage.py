@@ -110,3 +110,24 @@ def test_moves_of_an_invalid_record_lists_them_where_replay_stopped(tmp_path):
     doc = json.loads(out)
     assert code == 1 and doc["format"] == "medina-moves/1" and doc["player"] == "Ben" and doc["after_turn"] == 1
     assert [p for p in doc["placements"] if p.startswith("grey")] == ["grey C4", "grey D3", "grey D5", "grey E4"]
+
+
+SGF = ROOT / "tests" / "fixtures" / "boardspace" / "A-v1-start-merchant-seat-v1-4p-00286-to-turn32.sgf"
+
+
+@pytest.mark.parametrize("args, form, message", [
+    (("compare", GAME, "--rulesets", "a,,b"), "medina-compare/1", "an entry is empty"),
+    (("import", "boardspace", SGF, "--players", "A,,B,C"), "medina-import/1", "an entry is empty"),
+    (("replay", GAME, "-o", "final.yaml"), "medina-replay/1", "goes only with --final-board"),
+    (("replay", GAME, "--final-board"), "medina-replay/1", "not with --final-board"),
+], ids=lambda a: a[0] if isinstance(a, tuple) else "")
+def test_options_that_do_not_go_together_are_a_json_document_under_json(args, form, message):
+    """What our own checks refuse on a command line typer understood is, with --json, the command's one
+    document with the `usage` error (as a bad --ruleset is); without --json, a line on stderr."""
+    code, out, err = run(*args, "--json")
+    doc = json.loads(out)
+    assert (code, err, doc["format"]) == (2, "", form) and doc["file"] in map(str, args)
+    assert [e["code"] for e in doc["errors"]] == ["usage"] and message in doc["errors"][0]["message"]
+    if "--final-board" not in args:  # that one is refused only beside --json
+        code, out, err = run(*args)
+        assert (code, out) == (2, "") and message in err

@@ -178,12 +178,22 @@ def _other_format(path: str) -> str | None:
     return match.group(1) if match else None
 
 
-def names_or_exit(value: str, option: str) -> list[str]:
-    """The comma-separated entries of an `A,B,...` option, stripped; an empty one exits 2."""
+def usage_error(where: str, message: str, doc: dict | None = None) -> NoReturn:
+    """A command line our own checks refuse: `WHERE: message` on stderr, or with --json the command's
+    document `doc` carrying it (code `usage`); exit 2."""
+    if doc is None:
+        warn(f"{where}: {message}")
+        raise typer.Exit(2)
+    from ..errors import Problem
+    stop([Problem("usage", message, file=where)], 2, doc)
+
+
+def names_or_exit(value: str, option: str, doc: dict | None = None) -> list[str]:
+    """The comma-separated entries of an `A,B,...` option, stripped; an empty one exits 2 (with --json,
+    in `doc`)."""
     names = [name.strip() for name in value.split(",")]
     if not all(names):
-        warn(f"{option} {value!r}: an entry is empty; give {option} A,B,... (comma-separated names)")
-        raise typer.Exit(2)
+        usage_error(f"{option} {value!r}", f"an entry is empty; give {option} A,B,... (comma-separated names)", doc)
     return names
 
 

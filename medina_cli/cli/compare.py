@@ -49,7 +49,7 @@ def compare(
     if readings and (rulesets is not None or variants):
         stop([Problem("usage", "plays the record's own ruleset against its open readings; it does not go with "
                       "--rulesets or --variant", file="--readings")], 2, doc)
-    refs = names_or_exit(rulesets, "--rulesets") if rulesets is not None else None
+    refs = names_or_exit(rulesets, "--rulesets", doc) if rulesets is not None else None
     try:
         parsed_variants = [parse_variant(text) for text in variants or ()]
     except ValueError as exc:

@@ -40,7 +40,7 @@ def boardspace(
     from ..yamlio import read_text
 
     report = Report(file, output, json_)
-    names = names_or_exit(players, "--players") if players is not None else None
+    names = names_or_exit(players, "--players", report.doc if json_ else None) if players is not None else None
     if output not in (None, "-"):
         report.check_output(force)
     try:

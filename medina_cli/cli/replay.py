@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record, replay_to,
-                     report_replay, say, shown_as, stop, warn, warnings_to_show, with_problems, write_output)
+                     report_replay, say, shown_as, stop, usage_error, warn, warnings_to_show, with_problems,
+                     write_output)
 
 FileArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
@@ -58,14 +59,12 @@ def replay_command(
     from ..errors import ordinal
     from ..render.text import colour_wanted, legend, render_board
 
+    doc = {"format": "medina-replay/1", "file": "<stdin>" if file == "-" else file, "ruleset": None, "players": [],
+           "setup": None, "turns": [], "position": None} if json_ else None
     if output is not None and not final_board:
-        warn("-o/--output: goes only with --final-board")
-        raise typer.Exit(2)
+        usage_error("-o/--output", "goes only with --final-board", doc)
     if json_ and final_board:
-        warn("--json: not with --final-board (which writes a board/1 file)")
-        raise typer.Exit(2)
-    doc = {"format": "medina-replay/1", "file": None, "ruleset": None, "players": [], "setup": None, "turns": [],
-           "position": None} if json_ else None
+        usage_error("--json", "not with --final-board (which writes a board/1 file)", doc)
     record, outcome = _replayed(file, ruleset, set_, to, doc)
     if final_board:
         _write_final_board(file, record, outcome, output)
