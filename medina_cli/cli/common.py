@@ -178,11 +178,12 @@ def _other_format(path: str) -> str | None:
     return match.group(1) if match else None
 
 
-def usage_error(where: str, message: str, doc: dict | None = None) -> NoReturn:
-    """A command line our own checks refuse: `WHERE: message` on stderr, or with --json the command's
-    document `doc` carrying it (code `usage`); exit 2."""
+def usage_error(where: str | None, message: str, doc: dict | None = None) -> NoReturn:
+    """A command line our own checks refuse: `WHERE: message` on stderr (`message` alone, without
+    `where`: it names its option itself), or with --json the command's document `doc` carrying it (code
+    `usage`); exit 2."""
     if doc is None:
-        warn(f"{where}: {message}")
+        warn(f"{where}: {message}" if where else message)
         raise typer.Exit(2)
     from ..errors import Problem
     stop([Problem("usage", message, file=where)], 2, doc)
@@ -370,3 +371,19 @@ def replay_to(record, to: int | None, *, quiet: bool = False):
     if to is not None and to > len(record.turns) and not quiet:
         warn(f"{record.file}: --to {to}: the record has {len(record.turns)} turns; showing where it ends")
     return replay(record, to_turn=to)
+
+
+def replayed_or_exit(file: str, ruleset, set_, to, doc: dict | None = None):
+    """The record replayed through `to` turns. Its problems go to stderr, unless --json gives `doc`
+    (the command's document, to print alone if the record cannot be replayed at all)."""
+    if doc is not None:
+        doc["file"] = "<stdin>" if file == "-" else file
+    record = load_record(file, ruleset, set_, doc)
+    outcome = replay_to(record, to, quiet=doc is not None)
+    if doc is None:
+        report_replay(outcome)
+    if outcome.game is None:
+        if doc is None:
+            raise typer.Exit(1)  # its problems are already said
+        stop(outcome.problems, 1, doc)
+    return record, outcome

@@ -6,28 +6,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record, replay_to,
-                     report_replay, say, shown_as, stop, usage_error, warn, warnings_to_show, with_problems,
-                     write_output)
+from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, replayed_or_exit, say,
+                     shown_as, usage_error, warn, warnings_to_show, with_problems, write_output)
 
 FileArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
-
-
-def _replayed(file: str, ruleset, set_, to, doc: dict | None = None):
-    """The record replayed through `to` turns. Its problems go to stderr, unless --json gives `doc`
-    (the command's document, to print alone if the record cannot be replayed at all)."""
-    if doc is not None:
-        doc["file"] = "<stdin>" if file == "-" else file
-    record = load_record(file, ruleset, set_, doc)
-    outcome = replay_to(record, to, quiet=doc is not None)
-    if doc is None:
-        report_replay(outcome)
-    if outcome.game is None:
-        if doc is None:
-            raise typer.Exit(1)  # its problems are already said
-        stop(outcome.problems, 1, doc)
-    return record, outcome
 
 
 def _problems_of(outcome) -> dict:
@@ -65,7 +48,7 @@ def replay_command(
         usage_error("-o/--output", "goes only with --final-board", doc)
     if json_ and final_board:
         usage_error("--json", "not with --final-board (which writes a board/1 file)", doc)
-    record, outcome = _replayed(file, ruleset, set_, to, doc)
+    record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
     if final_board:
         _write_final_board(file, record, outcome, output)
     if json_:
@@ -188,7 +171,7 @@ def moves(
 
     doc = {"format": "medina-moves/1", "after_turn": None, "player": None, "turn": None, "placement": None,
            "placements": [], "file": None} if json_ else None
-    record, outcome = _replayed(file, ruleset, set_, to, doc)
+    record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
     game = outcome.game
     player = game.to_move
     legal = game.legal_placements()
