@@ -25,7 +25,9 @@ def game(tmp_path):
 def test_new_writes_a_record_with_no_turns(game):
     assert game.read_text() == record_text("original-2001", PLAYERS, [])
     code, out, _ = run("validate", game)
-    assert code == 0 and "valid (unfinished" in out
+    assert code == 0 and "valid (unfinished; original-2001, 3 players, 0 turns, 0 placements)" in out
+    assert run("add", game, "grey K8")[0] == 0
+    assert "1 turn, 1 placement)" in run("validate", game)[1]
 
 
 def test_new_refuses_to_overwrite_without_force(game):
@@ -33,6 +35,7 @@ def test_new_refuses_to_overwrite_without_force(game):
     code, _, err = run("new", game, "-r", "second-edition-2014", "--players", "A,B", "--merchant", "F6",
                        "--well", "J7")
     assert code == 2 and "exists" in err and "--force" in err and game.read_text() == before
+    assert err.startswith(f"{game}: exists") and err.rstrip().endswith("[file-exists]")
     code, _, _ = run("new", game, "-r", "second-edition-2014", "--players", "A,B", "--merchant", "F6",
                      "--well", "J7", "--force")
     assert code == 0 and game.read_text() == record_text("second-edition-2014", ["A", "B"], [], merchant="F6",

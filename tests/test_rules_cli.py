@@ -66,6 +66,7 @@ def test_diff_of_three_shows_values_side_by_side_and_absent_ones():
     assert header == ["parameter", "original-2001", "bsw-dm-2003", "second-edition-2014"]
     assert any(line.split() == ["colours.purple.value", "—", "—", "2"] for line in out.splitlines())
     assert run("rules", "diff", "original-2001", "original-2001")[1].endswith("no parameter differs\n")
+    assert "(— :" in out and "(— :" not in run("rules", "diff", "original-2001", "bsw-dm-2003")[1]
 
 
 def test_diff_usage_errors():

@@ -7,8 +7,9 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..errors import Problem
 from .common import (check_suffix, complete_ruleset, exit_status, load_or_exit, names_or_exit, refuse_directory,
-                     report_problems, say, shown_as, warn)
+                     report_problems, say, shown_as, stop, warn)
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 
@@ -40,8 +41,7 @@ def new_command(
         warn("new writes a file: give its name, not -")
         raise typer.Exit(2)
     if Path(file).exists() and not force:
-        warn(f"{file}: exists; choose another name, or give --force to overwrite it")
-        raise typer.Exit(2)
+        stop([Problem("file-exists", "exists; choose another name, or give --force to overwrite it", file=file)], 2)
     names = names_or_exit(players, "--players")
     loaded = load_or_exit(ruleset)
     text, problems = new_record(loaded, ruleset, names, merchant, well, file)

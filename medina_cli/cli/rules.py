@@ -136,7 +136,8 @@ def diff(
         return
     say(tabulate([[path, *map(flow, values)] for path, values in differing],
                  headers=["parameter", *names], tablefmt="simple"))
-    say("(— : the ruleset has no such parameter)")
+    if any(value is ABSENT for _, values in differing for value in values):
+        say("(— : the ruleset has no such parameter)")
 
 
 @app.command("params", cls=Command)

@@ -76,6 +76,8 @@ def _summary(record, outcome) -> str:
                 stopped = f"; checking stopped at turn {first.turn}: {' and '.join(unchecked)} not checked"
         return f"{record.file}: INVALID ({count} error{'s' if count != 1 else ''}{stopped})"
     placed = sum(placement.cell is not None for placement in outcome.game.move_stack)  # tea tiles are no pieces
-    facts = f"{record.ruleset.id}, {len(record.players)} players, {len(record.turns)} turns, {placed} placements"
+    turns = len(record.turns)
+    facts = (f"{record.ruleset.id}, {len(record.players)} players, {turns} turn{'s' if turns != 1 else ''}, "
+             f"{placed} placement{'s' if placed != 1 else ''}")
     state = "finished" if outcome.finished else "unfinished"
     return f"{record.file}: valid ({state}; {facts})"
