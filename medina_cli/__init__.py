@@ -25,7 +25,8 @@ _HOMES = {
     "IllegalPlacement": ".engine.placement",
     "Event": ".engine.events",
     "ScoreSheet": ".engine.scoring",
-    "Rules": ".rules.loader",
+    "standings": ".engine.scoring",
+    "Rules": ".rules.typed",
     "Ruleset": ".rules.loader",
     "read_record": ".records.record",
     "Record": ".records.record",
@@ -34,6 +35,8 @@ _HOMES = {
     "read_board": ".records.boardfile",
     "Board": ".records.boardfile",
     "MedinaError": ".errors",
+    "UnusableInput": ".errors",
+    "BadArgument": ".errors",
     "Problem": ".errors",
     "compare": ".comparison",
     "Comparison": ".comparison",
@@ -62,9 +65,10 @@ if TYPE_CHECKING:
     from .engine.events import Event
     from .engine.game import Game
     from .engine.placement import IllegalPlacement, Placement
-    from .engine.scoring import ScoreSheet
-    from .errors import MedinaError, Problem
+    from .engine.scoring import ScoreSheet, standings
+    from .errors import BadArgument, MedinaError, Problem, UnusableInput
     from .records.boardfile import Board, read_board
     from .records.record import Record, read_record
     from .records.replay import Replay, replay
-    from .rules.loader import Rules, Ruleset
+    from .rules.loader import Ruleset
+    from .rules.typed import Rules

@@ -8,22 +8,27 @@ from collections.abc import Mapping
 
 from .engine.game import Game
 from .engine.scoring import ScoreSheet, score_game
-from .errors import fail, in_words
+from .errors import BadArgument, MedinaError, UnusableInput, fail, in_words
 from .records.boardfile import Board, score_board
 from .rules import loader
-from .rules.loader import Rules, Ruleset
+from .rules.loader import Ruleset
+from .rules.typed import Rules
 
 
 def load_ruleset(ref: str, players: int | None = None, overrides: Mapping | tuple = ()) -> Rules | Ruleset:
     """A built-in ruleset id or a ruleset file's path, with `overrides` such as
     {"towers.reconnect": "once_per_palace_arm"}: the `Rules` for `players` players, or, without
-    `players`, the `Ruleset` (every player count). Raises MedinaError."""
-    ruleset = loader.load_ruleset(ref, overrides)
+    `players`, the `Ruleset` (every player count). Raises BadArgument for an id, a player count or
+    overrides it cannot use, UnusableInput for a ruleset file that cannot be read or is broken."""
+    try:
+        ruleset = loader.load_ruleset(ref, overrides)
+    except MedinaError as exc:
+        raise exc if isinstance(exc, (BadArgument, UnusableInput)) else BadArgument.of(exc)
     if players is None:
         return ruleset
     if players not in ruleset.player_counts:
         raise fail("unsupported-player-count", f"{ruleset.id} is for {in_words(ruleset.player_counts)} players, "
-                   f"not {players}")
+                   f"not {players}", error=BadArgument)
     return ruleset.for_players(players)
 
 

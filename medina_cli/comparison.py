@@ -168,7 +168,7 @@ def play_under(record: Record, ruleset: Ruleset, label: str | None = None) -> Ou
     outcome = Outcome(label or ruleset.id, ruleset, reason=_not_applicable(ruleset, players, record.well is not None))
     if outcome.reason:
         return outcome
-    outcome.without_well = record.well is not None and not ruleset.for_players(players).well
+    outcome.without_well = record.well is not None and not ruleset.for_players(players).well.enabled
     return replay_into(outcome, parse_record(record.text, record.file, ruleset=ruleset, ignore_well=True))
 
 
@@ -185,7 +185,7 @@ def _not_applicable(ruleset: Ruleset, players: int, has_well: bool) -> str | Non
     """Why the record cannot be played under `ruleset` at all (None: it can)."""
     if players not in ruleset.player_counts:
         return f"not for {players} players"
-    if ruleset.for_players(players).well and not has_well:
+    if ruleset.for_players(players).well.enabled and not has_well:
         return "the ruleset needs a well; the record's setup has none"
     return None
 

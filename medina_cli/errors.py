@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 # code -> what it means. Grouped: input, record, ruleset, board, placement, turn.
 CODES: dict[str, str] = {
-    # unusable input (exit 2)
+    # unusable input, or a command line asking for what cannot be done
     "file-not-found": "The file does not exist or cannot be opened.",
     "not-text": "The file is not UTF-8 text (binary data or a NUL byte).",
     "too-large": "The file is larger than the reader accepts.",
@@ -18,7 +18,7 @@ CODES: dict[str, str] = {
              "an option that does not apply to this input).",
     "file-exists": "The output file exists: give --force to overwrite it (the input itself is never overwritten).",
     "cannot-write": "The output file cannot be written (no such folder, no permission, disk full).",
-    # malformed YAML (exit 1)
+    # malformed YAML
     "yaml-syntax": "The file is not well-formed YAML.",
     "yaml-alias": "YAML aliases (`*name`) are not accepted (they allow alias bombs); an anchor alone is harmless.",
     "yaml-duplicate-key": "A mapping has the same key twice.",
@@ -147,6 +147,15 @@ class Problem:
         }
 
 
+def brief(value, limit: int = 60) -> str:
+    """`repr(value)` for a message, cut to about `limit` characters ("…" marks the cut)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past Python's digit limit for text
+        return "<a number too long to show>"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def in_words(items, word: str = "or") -> str:
     """A list in words: "3 or 4", "2, 3 or 4", "Anna and Ben"."""
     words = [str(item) for item in items]
@@ -170,25 +179,41 @@ def did_you_mean(word: str, choices) -> str:
 
 
 class MedinaError(Exception):
-    """An error that stops the current operation; carries its `Problem` (and in `problems` any further
-    ones found in the same input, e.g. every error of a ruleset file)."""
+    """An error that stops the current operation: the input is invalid (it breaks the format or the
+    rules). Carries its `Problem` (and in `problems` any further ones found in the same input, e.g.
+    every error of a ruleset file). Two kinds say that something else is at fault: `UnusableInput`
+    and `BadArgument`."""
 
-    def __init__(self, problem: Problem, *, unusable: bool = False, usage: bool = False, more=()):
+    def __init__(self, problem: Problem, *, more=()):
         super().__init__(problem.human())
         self.problem = problem
         self.problems = [problem, *more]
-        self.unusable = unusable or usage  # True: exit 2 (unreadable input or usage), else exit 1
-        self.usage = usage  # the command line itself is wrong (bad --ruleset or --set)
+
+    @classmethod
+    def of(cls, error: MedinaError) -> MedinaError:
+        """`error`'s problems as this kind of error: whoever catches an error may know better what is at
+        fault (a ruleset that cannot be read makes the record naming it unusable)."""
+        return cls(error.problem, more=error.problems[1:])
 
     def human(self) -> str:
         """Every problem, one line each."""
         return "\n".join(problem.human() for problem in self.problems)
 
 
-def fail(code: str, message: str, *, unusable: bool = False, **where) -> MedinaError:
-    """Build a `MedinaError` for `code` (which must be documented in CODES)."""
+class UnusableInput(MedinaError):
+    """The input cannot be used at all: the file cannot be read (missing, not UTF-8 text, too large),
+    it is not of a kind the operation takes, or a ruleset it depends on is broken."""
+
+
+class BadArgument(MedinaError):
+    """The call asks for what cannot be done, whatever the input: a ruleset or overrides given beside
+    the input (`read_record(path, ruleset=..., overrides=...)`) that name no ruleset or parameter."""
+
+
+def fail(code: str, message: str, *, error: type[MedinaError] = MedinaError, **where) -> MedinaError:
+    """Build a `MedinaError` (or the kind `error`) for `code` (which must be documented in CODES)."""
     assert code in CODES, code
-    return MedinaError(Problem(code, message, **where), unusable=unusable)
+    return error(Problem(code, message, **where))
 
 
 @dataclass

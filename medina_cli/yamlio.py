@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import MedinaError, fail
+from .errors import BadArgument, MedinaError, UnusableInput, brief, fail
 
 MAX_BYTES = 1 << 20  # records and boards are a few kB; refuse anything past 1 MiB
 
@@ -62,15 +62,15 @@ def read_text(path: str) -> tuple[str, str]:
             with open(path, "rb") as handle:
                 raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise fail("file-not-found", f"cannot read: {exc.strerror or exc}", file=name, unusable=True)
+        raise fail("file-not-found", f"cannot read: {exc.strerror or exc}", file=name, error=UnusableInput)
     if len(raw) > MAX_BYTES:
-        raise fail("too-large", f"larger than {MAX_BYTES // 1024} KiB; not read", file=name, unusable=True)
+        raise fail("too-large", f"larger than {MAX_BYTES // 1024} KiB; not read", file=name, error=UnusableInput)
     if b"\0" in raw:
-        raise fail("not-text", "binary data (NUL byte), not a text file", file=name, unusable=True)
+        raise fail("not-text", "binary data (NUL byte), not a text file", file=name, error=UnusableInput)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise fail("not-text", f"not UTF-8 text (bad byte at offset {exc.start})", file=name, unusable=True)
+        raise fail("not-text", f"not UTF-8 text (bad byte at offset {exc.start})", file=name, error=UnusableInput)
     return name, text
 
 
@@ -209,9 +209,9 @@ def parse_or_collect(text: str, name: str, problems):
     and None is returned; unusable input still raises."""
     try:
         return parse_yaml(text, name)
+    except (UnusableInput, BadArgument):
+        raise
     except MedinaError as exc:
-        if exc.unusable:
-            raise
         problems.errors.append(exc.problem)
         return None
 
@@ -262,12 +262,23 @@ STANDARD_TAG = "tag:yaml.org,2002:"
 PLAIN_TAGS = {STANDARD_TAG + kind for kind in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")}
 
 
+LARGEST_INT = 2 ** 63  # no count, cell or score comes near; beyond it Python's own limits begin to bite
+
+
 def _construct(node, constructor, name):
     """A scalar of another type than text (number, boolean, null, date…), by YAML's safe constructor."""
     try:
-        return constructor.construct_object(node, deep=True)
+        value = constructor.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
-        raise fail("yaml-syntax", f"unreadable value {node.value!r}: {exc}", file=name, line=node.start_mark.line + 1)
+        reason = "too many digits" if "int_max_str_digits" in str(exc) else exc  # Python's own limit, not ours
+        value, error = None, reason
+    else:
+        too_large = isinstance(value, int) and not isinstance(value, bool) and abs(value) >= LARGEST_INT
+        error = "a number this large is not read (64 bits at most)" if too_large else None
+    if error is not None:
+        raise fail("yaml-syntax", f"unreadable value {brief(node.value)}: {error}", file=name,
+                   line=node.start_mark.line + 1)
+    return value
 
 
 def yaml_flow(value) -> str:

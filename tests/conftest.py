@@ -28,7 +28,7 @@ def new_game(ruleset: str, players: int = 3, merchant: str = "J7", well: str | N
     rules = rules_for(ruleset, players, *overrides)
     names = ["Anna", "Ben", "Cleo", "Dan"][:players]
     geo = geometry_for(rules)
-    if rules.well and well is None:
+    if rules.well.enabled and well is None:
         well = "D4"
     return Game(rules, names, geo.parse(merchant), geo.parse(well) if well else None)
 

@@ -20,6 +20,7 @@ import yaml
 from typer.testing import CliRunner
 
 from medina_cli.cli.app import app
+from medina_cli.cli.common import exit_status
 from medina_cli.errors import CODES, WARNING_CODES, MedinaError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -252,7 +253,7 @@ def run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
             code = exc.code if isinstance(exc.code, int) else 1
         except MedinaError as exc:
             sys.stderr.write(exc.problem.human() + "\n")
-            code = 2 if exc.unusable else 1
+            code = exit_status(exc)
         except Exception as exc:  # noqa: BLE001 - what the entry point would call an internal error
             raise Broken(f"internal error {type(exc).__name__}: {exc}\nmedina {' '.join(args)}\n"
                          f"{traceback.format_exc()}")

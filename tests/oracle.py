@@ -171,7 +171,7 @@ class Layout:
 
     def merchant_cells(self) -> set:
         board = self.board
-        assert board.rules.new_chain_max_neighbours == 0, "the oracle knows only separate chains"
+        assert board.rules.merchants.new_chain_max_neighbours == 0, "the oracle knows only separate chains"
         chain, todo = set(), [board.last_merchant]
         while todo:
             cell = todo.pop()
@@ -233,7 +233,7 @@ def roof_after(board: Board, seat: int, move) -> bool:
 
 def forced_at_turn_start(board: Board, seat: int, slots: int, retired_colours) -> bool:
     """§5: the forced-roof trigger of the ruleset, and some legal turn that includes a roof."""
-    rule = board.rules.forced_roof
+    rule = board.rules.turns.forced_roof if board.rules.turns.forced_roof_check == "turn_start" else "off"
     others = [q for q in range(len(board.supply)) if q != seat]
     if rule == "only_player_who_can_place":
         trigger = not any(legal(board, q, retired_colours) for q in others)

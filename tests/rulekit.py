@@ -27,7 +27,7 @@ class Position:
         self.geo = geometry_for(self.rules)
         self.pieces = load_ruleset(ruleset).piece_names()
         self.merchant = merchant
-        self.well = (well or WELL) if self.rules.well else None
+        self.well = (well or WELL) if self.rules.well.enabled else None
         self.game = Game(self.rules, list(NAMES[:players]), self.geo.parse(merchant),
                          self.geo.parse(self.well) if self.well else None)
         self.turns: list[tuple[str, list[str]]] = []

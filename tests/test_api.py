@@ -8,9 +8,9 @@ import medina_cli as medina
 from conftest import EXAMPLES
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
-SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "read_record",
-           "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError", "Problem",
-           "compare", "Comparison", "sweep_readings", "Readings"}
+SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "standings",
+           "read_record", "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError",
+           "UnusableInput", "BadArgument", "Problem", "compare", "Comparison", "sweep_readings", "Readings"}
 
 
 def game(ruleset="original-2001", players=PLAYERS, **setup):
@@ -26,7 +26,7 @@ def test_the_top_level_names_are_exactly_the_public_surface():
 
 def test_load_ruleset_for_a_player_count_with_overrides():
     rules = medina.load_ruleset("bsw-dm-2003", players=4, overrides={"towers.reconnect": "once_per_palace_arm"})
-    assert isinstance(rules, medina.Rules) and rules.players == 4 and rules.tower_reconnect == "once_per_palace_arm"
+    assert isinstance(rules, medina.Rules) and rules.players == 4 and rules.towers.reconnect == "once_per_palace_arm"
     assert isinstance(medina.load_ruleset("original-2001"), medina.Ruleset)
     with pytest.raises(medina.MedinaError, match="3 or 4 players, not 2"):
         medina.load_ruleset("original-2001", players=2)

@@ -109,9 +109,9 @@ def test_tower_reconnect_once_per_arm(ruleset, other_arm, same_arm):
     assert tower_3_holder(play(ruleset, TOWER_3 + ["Ben: stable P12, wall R2"])) == same_arm
 
 
-def others_stuck(ruleset):
+def others_stuck(ruleset, *overrides):
     """Anna to move again while Ben and Cleo can place nothing (their supplies are empty)."""
-    game = new_game(ruleset, 3)
+    game = new_game(ruleset, 3, "J7", None, *overrides)
     geo = game.geo
     game.play("wall", geo.parse("A2"))
     for seat in (1, 2):
@@ -146,6 +146,21 @@ def test_forced_dome_needs_a_legal_dome_after_the_first_piece():
 def test_original_rules_force_the_roof_from_the_start_of_the_turn():
     game, _ = others_stuck("original-2001")
     assert game.forced and pieces(game) == ["black", "brown", "grey", "orange"]
+
+
+@pytest.mark.parametrize("ruleset, overrides, at_start", [
+    ("original-2001", ("turns.forced_roof_check=after_first_placement",), False),
+    ("boardspace-original", ("turns.forced_roof_check=turn_start",), True),
+    ("original-2001", ("turns.forced_roof=only_player_with_roofs", "turns.forced_roof_check=after_first_placement"),
+     False),  # who and when combine freely: Ben and Cleo hold no roofs either
+    ("original-2001", ("turns.forced_roof=second_placement_only_player_who_can_place",), False),  # former spelling
+])
+def test_when_the_forced_roof_is_checked_is_its_own_parameter(ruleset, overrides, at_start):
+    game, geo = others_stuck(ruleset, *overrides)
+    assert game.forced == at_start
+    if not at_start:
+        game.play("grey", geo.parse("C3"))
+        assert game.legal_masks() == [("roof", 1 << geo.parse("C3"))]
 
 
 def tea_position(ruleset):
@@ -239,7 +254,7 @@ def test_a_neutral_roof_first_spares_the_forced_roof_on_boardspace(overrides, fo
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003", "second-edition-2014"])
 def test_the_editions_keep_the_rulings_on_tea_and_neutral_roofs(ruleset):
     rules = load_ruleset(ruleset).for_players(3)
-    assert (rules.tea_keeps_turn_open, rules.tea_blocks_forced_roof, rules.neutral_spares_forced_roof) == (
+    assert (rules.tea.keeps_turn_open, rules.tea.blocks_forced_roof, rules.turns.neutral_spares_forced_roof) == (
         False, False, False)
 
 

@@ -77,9 +77,9 @@ def test_site_record_of_a_whole_game_reads_back_as_the_same_game(form, variant, 
     rules = rules_for(ruleset, players)
     names = NAMES[:players]
     key = rng.randrange(-2**31, 2**31)
-    setup = boardspace_setup(geometry_for(rules), key) if rules.well else None
+    setup = boardspace_setup(geometry_for(rules), key) if rules.well.enabled else None
     game, turns = play_random_game(rules, names, rng, setup=setup)
-    actions = site_actions(game, turns, start_merchant=not rules.well, rng=rng)
+    actions = site_actions(game, turns, start_merchant=not rules.well.enabled, rng=rng)
     if form == "story":
         text = as_story(f"{variant} {revision} {players} {key} 0" if revision > 100 else f"{variant} {players} 0",
                         actions)

@@ -58,18 +58,30 @@ def test_single_file_commands_refuse_a_directory(tmp_path):
 
 
 COMMANDS = [("validate",), ("replay",), ("moves",), ("score",), ("compare",), ("render",), ("view",), ("simulate",),
-            ("import", "boardspace")]
+            ("import", "boardspace"), ("add",), ("rules", "show"), ("rules", "diff")]
+ARGUMENT_TYPES = {("add",): {"<path>", "<placement>"}, ("rules", "show"): {"<ruleset>"}, ("rules", "diff"): {"<ruleset>"},
+                  ("simulate",): set()}
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
-def test_help_shows_plain_metavars(command):
+def test_help_shows_plain_metavars_and_what_each_argument_is(command):
+    """The usage line names arguments plainly (`FILE`, not `{FILE}`); beside each argument its type is a
+    word that says what it takes (`<path>`, `<ruleset>`, `<placement>`), never Python's `<str>`."""
     code, out, _ = run(*command, "--help")
     assert code == 0
     usage = next(line for line in out.splitlines() if "Usage:" in line).split()
-    if command != ("simulate",):
+    if command not in ARGUMENT_TYPES:
         assert usage[-1] == ("FILE..." if command in (("validate",), ("score",)) else "FILE")
+    assert {word for word in ("<path>", "<ruleset>", "<placement>") if word in out} == ARGUMENT_TYPES.get(
+        command, {"<path>"})
     for odd in ("{", "<str>", "<int", "[x>=", "[default: -]", "…"):
         assert odd not in out, odd
+
+
+@pytest.mark.parametrize("command", [(), ("rules",), ("import",)], ids=lambda c: " ".join(("medina", *c)))
+def test_a_group_without_a_command_shows_its_help_and_exits_2(command):
+    code, out, _ = run(*command)
+    assert code == 2 and "Usage: medina" in out and "Commands" in out
 
 
 def test_help_of_simulate_says_a_ruleset_is_required():
@@ -98,3 +110,24 @@ def test_moves_of_an_invalid_record_lists_them_where_replay_stopped(tmp_path):
     doc = json.loads(out)
     assert code == 1 and doc["format"] == "medina-moves/1" and doc["player"] == "Ben" and doc["after_turn"] == 1
     assert [p for p in doc["placements"] if p.startswith("grey")] == ["grey C4", "grey D3", "grey D5", "grey E4"]
+
+
+SGF = ROOT / "tests" / "fixtures" / "boardspace" / "A-v1-start-merchant-seat-v1-4p-00286-to-turn32.sgf"
+
+
+@pytest.mark.parametrize("args, form, message", [
+    (("compare", GAME, "--rulesets", "a,,b"), "medina-compare/1", "an entry is empty"),
+    (("import", "boardspace", SGF, "--players", "A,,B,C"), "medina-import/1", "an entry is empty"),
+    (("replay", GAME, "-o", "final.yaml"), "medina-replay/1", "goes only with --final-board"),
+    (("replay", GAME, "--final-board"), "medina-replay/1", "not with --final-board"),
+], ids=lambda a: a[0] if isinstance(a, tuple) else "")
+def test_options_that_do_not_go_together_are_a_json_document_under_json(args, form, message):
+    """What our own checks refuse on a command line typer understood is, with --json, the command's one
+    document with the `usage` error (as a bad --ruleset is); without --json, a line on stderr."""
+    code, out, err = run(*args, "--json")
+    doc = json.loads(out)
+    assert (code, err, doc["format"]) == (2, "", form) and doc["file"] in map(str, args)
+    assert [e["code"] for e in doc["errors"]] == ["usage"] and message in doc["errors"][0]["message"]
+    if "--final-board" not in args:  # that one is refused only beside --json
+        code, out, err = run(*args)
+        assert (code, out) == (2, "") and message in err

@@ -122,10 +122,13 @@ def test_a_lost_scheduler_stops_the_study_with_exit_2_and_keeps_the_finished_gam
         scheduler.kill()
         if workers is not None:
             os.killpg(workers.pid, signal.SIGKILL)
-    assert run.returncode == 2 and stdout == "", err
-    assert err.startswith(f"--scheduler {address}: lost the scheduler") and len(err.splitlines()) == 1
+    assert run.returncode == 2 and err == "", err  # --json: the failure is in the document
+    doc = json.loads(stdout)
+    assert doc["format"] == "medina-simulate/1" and doc["rulesets"] == [] and len(doc["errors"]) == 1
+    message = doc["errors"][0]["message"]
+    assert message.startswith(f"--scheduler {address}: lost the scheduler")
     finished = len(summaries(out))
-    assert finished >= 20 and f": {finished} of 5000 games are finished in {out}" in err
+    assert finished >= 20 and f": {finished} of 5000 games are finished in {out}" in message
     assert all((out / path.with_suffix(".yaml").name).exists() for path in summaries(out))
 
 

@@ -63,7 +63,7 @@ def test_explain_names_the_layer_that_refuses_exactly_what_the_generator_refuses
     geo = geometry_for(rules)
     cells = [geo.name(c) for c in bits(geo.interior & ~geo.edge_row)]
     merchant = data.draw(st.sampled_from(cells), label="merchant")
-    well = data.draw(st.sampled_from([c for c in cells if c != merchant]), label="well") if rules.well else None
+    well = data.draw(st.sampled_from([c for c in cells if c != merchant]), label="well") if rules.well.enabled else None
     game = medina.Game(rules, NAMES[:players], merchant=merchant, well=well)
     while not game.is_over():
         held = [piece for piece in game.piece_order if game.supply[game.seat_to_move][piece]]

@@ -13,5 +13,5 @@ spec.loader.exec_module(generate)
 
 @pytest.mark.parametrize("name", sorted(generate.OUTPUTS))
 def test_generated_doc_is_current(name):
-    on_disk = (ROOT / "docs" / name).read_text(encoding="utf-8")
-    assert on_disk == generate.OUTPUTS[name](), f"docs/{name} is stale: run `python docs/generate.py`"
+    on_disk = (ROOT / name).read_text(encoding="utf-8")
+    assert on_disk == generate.OUTPUTS[name](), f"{name} is stale: run `python docs/generate.py`"

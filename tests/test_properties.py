@@ -20,7 +20,8 @@ from medina_cli.engine.game import NEUTRAL
 from medina_cli.engine.playout import play_random_game
 from medina_cli.engine.scoring import score_game
 from medina_cli.errors import CODES
-from medina_cli.records.record import action_token, parse_record, write_record
+from medina_cli.records.model import action_token, write_record
+from medina_cli.records.record import parse_record
 from medina_cli.records.replay import replay
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 
@@ -86,9 +87,9 @@ class Watcher:
 
     def __init__(self, rules, players: int, generator_at: set[int], oracle_at: set[int]):
         self.rules, self.players, self.generator_at, self.oracle_at = rules, players, generator_at, oracle_at
-        start = {**{c: rules.supply["per_colour"] for c in rules.colour_names}, "roof": rules.supply["roofs"],
-                 "neutral": rules.supply["neutral_roofs"], "stable": rules.supply["stables"],
-                 "merchant": rules.supply["merchants"], "wall": rules.supply["walls"]}
+        start = {**{c: rules.supply.per_colour for c in rules.colour_names}, "roof": rules.supply.roofs,
+                 "neutral": rules.supply.neutral_roofs, "stable": rules.supply.stables,
+                 "merchant": rules.supply.merchants, "wall": rules.supply.walls}
         self.initial = {kind: players * start[kind] for kind in start}
         self.supplies = [dict(start) for _ in range(players)]
         self.counts = dict.fromkeys(start, 0)
@@ -167,8 +168,8 @@ class Watcher:
                     s[colour] = 0
         for tower, palace in game.tower_tile.items():
             if palace is not None and tower not in self.tower_holders and palace.owner != NEUTRAL:
-                expected[palace.owner]["merchant"] += self.rules.tower_merchants.get(tower, 0)
-                gained += self.rules.tower_merchants.get(tower, 0)
+                expected[palace.owner]["merchant"] += self.rules.towers.merchants.get(tower, 0)
+                gained += self.rules.towers.merchants.get(tower, 0)
         return expected, discarded, gained
 
     def _board(self, game):
@@ -213,7 +214,7 @@ class Watcher:
         """A new merchant touched at most one merchant (a new chain's first: at most the ruleset's
         `new_chain_max_neighbours`); without such chains no merchant ever has three neighbours."""
         geo = game.geo
-        joins = self.rules.new_chain_max_neighbours
+        joins = self.rules.merchants.new_chain_max_neighbours
         before = self.merchants or 1 << game.start_merchant
         if self.last_merchant is None:
             self.last_merchant = game.start_merchant
@@ -321,7 +322,7 @@ def play_checked(ruleset: str, players: int, data, tea: float, *, oracle_everywh
     rng = DrawnRandom(data)
     positions = data.draw(st.lists(st.integers(1, 119), min_size=3, max_size=3, unique=True), label="checked at")
     oracle_at = set(range(1, 1000)) if oracle_everywhere else {positions[2]}
-    if rules.new_chain_max_neighbours:
+    if rules.merchants.new_chain_max_neighbours:
         oracle_at = set()  # the oracle knows only separate merchant chains
     watcher = Watcher(rules, players, set(positions[:2]), oracle_at)
     game, turns = play_random_game(rules, NAMES[:players], rng, tea_chance=tea, on_placement=watcher)

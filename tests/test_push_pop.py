@@ -42,7 +42,7 @@ def new_game(data, ruleset: str, players: int):
     geo = geometry_for(rules)
     cells = [geo.name(c) for c in bits(geo.interior & ~geo.edge_row)]
     merchant = data.draw(st.sampled_from(cells), label="merchant")
-    well = data.draw(st.sampled_from([c for c in cells if c != merchant]), label="well") if rules.well else None
+    well = data.draw(st.sampled_from([c for c in cells if c != merchant]), label="well") if rules.well.enabled else None
     return medina.Game(rules, NAMES[:players], merchant=merchant, well=well)
 
 

@@ -148,8 +148,33 @@ def test_each_simulated_game_counts_as_compare_readings_judges_its_record():
     for index, effects in enumerate(per_game):
         _, text = play_one(rules, 7, index, record_ref="second-edition-2014")
         sweep = sweep_readings(parse_record(text, f"game-{index}.yaml"))
-        assert effects == [(r.changes_winner, r.changes_scores, not r.outcome.comparable,
-                            r.outcome.comparable and not r.outcome.game.finished) for r in sweep.readings]
+        assert [e[:4] for e in effects] == [(r.changes_winner, r.changes_scores, not r.outcome.comparable,
+                                             r.outcome.comparable and not r.outcome.game.finished)
+                                            for r in sweep.readings]
+
+
+def test_each_game_played_under_a_reading_counts_as_its_record_replayed_as_written():
+    from medina_cli.engine.playout import play_random_game
+    from medina_cli.engine.scoring import score_game
+    from medina_cli.records.replay import replay
+    from medina_cli.study.games import game_rng, player_names
+    from medina_cli.study.readings import readings_chunk
+
+    ruleset = load_ruleset("second-edition-2014")
+    per_game = readings_chunk(("second-edition-2014", (), 3, 7, 0, 4))
+    illegal = 0
+    for index, effects in enumerate(per_game):
+        for alt, effect in zip(alternatives(ruleset), effects):
+            other = load_ruleset(ruleset, alt.overrides).for_players(3)
+            game, _ = play_random_game(other, player_names(3), game_rng(7, index))
+            written = replay(parse_record(game.to_record("second-edition-2014"), "game.yaml"), check_result=False)
+            valid = not written.problems
+            sheets = (score_game(game), score_game(written.game)) if valid else None
+            assert effect[4:] == (valid and sheets[0].winners != sheets[1].winners,
+                                  valid and sheets[0].totals != sheets[1].totals, not valid,
+                                  valid and not written.game.finished), (index, alt.label)
+            illegal += not valid
+    assert illegal  # some reading (another tower numbering) lets a game go where the written rules do not
 
 
 def test_simulate_readings_json_and_text():

@@ -7,7 +7,7 @@ import pytest
 
 from conftest import EXAMPLES
 from medina_cli.engine.board import geometry_for
-from medina_cli.errors import CODES, MedinaError
+from medina_cli.errors import CODES, BadArgument, MedinaError, UnusableInput
 from medina_cli.records.model import Action
 from medina_cli.records.record import parse_record, read_record
 from medina_cli.records.replay import replay
@@ -83,6 +83,7 @@ CASES = [
     ("supply-count-text", HEAD + "  supply:\n    Ben: {merchant: many}\n", ("bad-setup", 7, None, None, None)),
     ("supply-negative", HEAD + "  supply:\n    Ben:\n      merchant: -1\n", ("bad-setup", 8, None, None, None)),
     ("supply-unknown-piece", HEAD + "  supply:\n    Ben: {purple: 2}\n", ("bad-setup", 7, None, None, None)),
+    ("supply-neutral-none-supplied", HEAD + "  supply:\n    Ben: {neutral: 1}\n", ("bad-setup", 7, None, None, None)),
     ("supply-not-mapping", HEAD + "  supply:\n    Ben: 7\n", ("bad-setup", 7, None, None, None)),
     # --- turns
     ("turns-mapping", HEAD + "turns: {Anna: wall A12}\n", ("yaml-wrong-type", 6, None, None, None)),
@@ -201,7 +202,7 @@ def raised(path, **kw):
 
 def test_missing_file(tmp_path):
     error = raised(tmp_path / "nope.yaml")
-    assert (error.problem.code, error.unusable) == ("file-not-found", True)
+    assert (error.problem.code, type(error)) == ("file-not-found", UnusableInput)
 
 
 def test_binary_file(tmp_path):
@@ -214,7 +215,7 @@ def test_not_utf8(tmp_path):
     path = tmp_path / "latin1.yaml"
     path.write_bytes(HEAD.encode() + "event: Café\n".encode("latin-1"))
     error = raised(path)
-    assert (error.problem.code, error.unusable) == ("not-text", True)
+    assert (error.problem.code, type(error)) == ("not-text", UnusableInput)
 
 
 def test_too_large(tmp_path):
@@ -234,10 +235,10 @@ def test_utf8_bom_is_accepted(tmp_path):
 def test_command_line_ruleset_and_set_errors_are_usage_errors():
     with pytest.raises(MedinaError) as caught:
         parse_record(HEAD + GOOD_TURNS, "game.yaml", ruleset="original-1999")
-    assert (caught.value.problem.code, caught.value.usage) == ("unknown-ruleset", True)
+    assert (caught.value.problem.code, type(caught.value)) == ("unknown-ruleset", BadArgument)
     with pytest.raises(MedinaError) as caught:
         parse_record(HEAD + GOOD_TURNS, "game.yaml", overrides=("towers.reconnect=sometimes",))
-    assert (caught.value.problem.code, caught.value.usage) == ("bad-set", True)
+    assert (caught.value.problem.code, type(caught.value)) == ("bad-set", BadArgument)
     with pytest.raises(MedinaError) as caught:
         parse_record(HEAD + GOOD_TURNS, "game.yaml", overrides=("no.such.param=1",))
     assert caught.value.problem.code == "bad-set"
@@ -250,7 +251,7 @@ def test_a_broken_ruleset_file_names_its_own_file_and_line(tmp_path):
     with pytest.raises(MedinaError) as raised:  # the record cannot be read under a broken ruleset
         read_record(str(path))
     lead, problem = raised.value.problems
-    assert raised.value.unusable and (lead.file, lead.line) == (str(path), 2)
+    assert isinstance(raised.value, UnusableInput) and (lead.file, lead.line) == (str(path), 2)
     assert (problem.code, problem.line) == ("ruleset-invalid", 4)
     assert problem.file.endswith("house.yaml")
 
@@ -261,7 +262,7 @@ def test_a_ruleset_file_beside_the_record(tmp_path):
     path = tmp_path / "game.yaml"
     path.write_text(HEAD.replace("original-2001", "house.yaml") + GOOD_TURNS)
     record = read_record(str(path))
-    assert record.problems.errors == [] and record.rules.tower_reconnect == "once_per_palace_arm"
+    assert record.problems.errors == [] and record.rules.towers.reconnect == "once_per_palace_arm"
 
 
 def test_each_action_reads_back_as_the_token_it_was_read_from():

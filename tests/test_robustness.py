@@ -226,3 +226,25 @@ def test_a_ruleset_without_a_board_section_says_what_the_board_needs(tmp_path):
                               if not line.startswith(("board:", "  interior:", "  towers:"))))
     code, _, err = run("rules", "show", path)
     assert code == 2 and f"{path}:1: board: missing required key 'interior' [ruleset-invalid]" in err
+
+
+HUGE_HEX = "0x" + "f" * 5000  # YAML reads it without Python's limit on digits; printing it would hit that limit
+
+
+def test_a_huge_number_in_set_is_refused_in_a_short_line():
+    code, out, err = run("validate", "--set", f"turns.placements={HUGE_HEX}", GAME_4P)
+    assert code == 2 and "a number this large is not read" in err and len(err) < 400
+
+
+def test_a_huge_number_in_a_result_is_an_error_of_its_line(tmp_path):
+    game = tmp_path / "game.yaml"
+    game.write_text(GAME_4P.read_text().replace("result: {Anna: 39", f"result: {{Anna: {HUGE_HEX}"))
+    code, out, err = run("validate", game)
+    assert code == 1 and f"{game}:80: unreadable value" in out + err and "internal error" not in out + err
+
+
+def test_a_huge_number_from_python_is_shown_short():
+    import medina_cli as medina
+    with pytest.raises(medina.MedinaError) as refused:
+        medina.load_ruleset("original-2001", players=3, overrides={"turns.placements": 10 ** 5000})
+    assert "too long to show" in str(refused.value) and len(str(refused.value)) < 300

@@ -126,6 +126,6 @@ def test_board_and_pieces_per_edition_and_player_count(ruleset, players):
     assert geo.tower_cell == {
         1: corners["NW"], 2: corners["SE"], 3: corners["NE"], 4: corners["SW"]}
     second = ruleset == "second-edition-2014"
-    assert game.rules.tower_merchants == ({1: 3, 2: 2, 3: 1, 4: 0} if second else {})
-    assert game.rules.tea_awards == ((3, 2, 1, 0) if second else ())
+    assert game.rules.towers.merchants == ({1: 3, 2: 2, 3: 1, 4: 0} if second else {})
+    assert game.rules.tea.awards == ((3, 2, 1, 0) if second else ())
     assert (game.well is not None) == second

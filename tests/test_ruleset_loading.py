@@ -32,7 +32,7 @@ def test_builtin_has_sources_and_resolves_for_each_player_count(rid):
     assert ruleset.sources
     for n in ruleset.player_counts:
         rules = ruleset.for_players(n)
-        assert rules.players == n and rules.columns >= 14
+        assert rules.players == n and rules.board.interior[0] >= 14
 
 
 def test_dm_is_original_plus_exactly_its_overrides():
@@ -133,8 +133,8 @@ def test_a_missing_ruleset_file_is_file_not_found_named_from_base_dir(tmp_path, 
 
 def test_set_overrides_one_parameter():
     rules = load_ruleset("original-2001", ["towers.reconnect=every_new_contact", "supply.4.walls=9"]).for_players(4)
-    assert rules.tower_reconnect == "every_new_contact" and rules.supply["walls"] == 9
-    assert load_ruleset("original-2001").for_players(4).tower_reconnect == "once_per_palace_tower"
+    assert rules.towers.reconnect == "every_new_contact" and rules.supply.walls == 9
+    assert load_ruleset("original-2001").for_players(4).towers.reconnect == "once_per_palace_tower"
 
 
 @pytest.mark.parametrize("item, guess", [("towers.reconect=every_new_contact", "towers.reconnect"),
@@ -163,6 +163,13 @@ def test_set_bad_value_names_the_set():
     problem = error_of("original-2001", ["towers.reconnect=sometimes"])
     assert problem.code == "bad-set" and problem.message.startswith("'towers.reconnect=sometimes': 'sometimes' is not")
     assert "every_new_contact" in problem.message
+
+
+@pytest.mark.parametrize("item", ["towers.reconnect=" + "x" * 5000, "turns.placements=" + "9" * 5000,
+                                  "towers.recon" + "x" * 5000 + "=1"])
+def test_a_long_set_value_is_shown_cut_once(item):
+    problem = error_of("original-2001", [item])
+    assert problem.code == "bad-set" and len(problem.message) < 1000 and "…" in problem.message
 
 
 def test_set_off_stays_a_word_not_a_boolean():

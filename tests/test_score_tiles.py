@@ -51,16 +51,16 @@ def test_e6_tea_tiles_for_claims_and_the_neutral_claim():
     assert any(e.kind == "tea" and "leave the game" in e.text for e in after_neutral.events)
     game = game_after("e6-tea.yaml", 8)
     assert game.tea == [3, 1, 0]
-    assert game.tea_claims == len(game.rules.tea_awards) - 1  # the next claim's award is 0
+    assert game.tea_claims == len(game.rules.tea.awards) - 1  # the next claim's award is 0
 
 
 def test_e7_tower_tile_and_its_merchants():
     first = game_after("e7-tower-merchants.yaml", 4)
     assert tower_holder(first, 1) == "Blue"
-    assert first.supply[0]["merchant"] == first.rules.supply["merchants"] + 3
+    assert first.supply[0]["merchant"] == first.rules.supply.merchants + 3
     second = game_after("e7-tower-merchants.yaml", 8)
     assert tower_holder(second, 1) == "Red"
-    assert second.supply[1]["merchant"] == second.rules.supply["merchants"]
+    assert second.supply[1]["merchant"] == second.rules.supply.merchants
     third = game_after("e7-tower-merchants.yaml", 12)
     assert tower_holder(third, 1) == "Yellow"
     assert third.tower_tile[1].colour == "grey"

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from . import compare, hint, importer, recording, render, replay, rules, score, simulate, validate, view
-from .common import Command, Group, tolerate_output_encoding
+from .common import Command, Group, exit_status, tolerate_output_encoding
 
 app = typer.Typer(
     name="medina",
@@ -73,7 +73,7 @@ def main() -> None:
         app()
     except MedinaError as exc:
         sys.stderr.write(exc.human() + "\n")
-        sys.exit(2 if exc.unusable else 1)
+        sys.exit(exit_status(exc))
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import re
@@ -11,22 +10,15 @@ from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
 import typer
-from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
-from ..errors import MedinaError
+from ..errors import BadArgument, MedinaError, UnusableInput
 from ..files import write_atomically
 
 
 class Command(TyperCommand):
-    """typer's command with plain argument names in help: `FILE` or `FILE...` in the usage line
-    (typer writes `{FILE}`), and no `<str>` type beside them."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for param in self.params:
-            if isinstance(param, TyperArgument):
-                param.type = copy.copy(param.type)
-                param.type.get_metavar = lambda param, ctx: ""  # typer's help shows `<str>` for None
+    """typer's command with plain argument names in the usage line: `FILE` or `FILE...` (typer writes
+    `{FILE}`)."""
 
     def collect_usage_pieces(self, ctx) -> list[str]:
         return [piece.strip("{}") for piece in super().collect_usage_pieces(ctx)]
@@ -36,29 +28,41 @@ class Group(TyperGroup):
     """typer's group, with usage errors (unknown option, missing or bad value) in the one error style
     of every command: a line on stderr, `WHERE: what is wrong` (here `medina COMMAND: ...`), exit 2."""
 
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:  # the help, exit 2 (as click does)
+            typer.echo(ctx.get_help(), err=True)
+            raise typer.Exit(2)
+        return super().parse_args(ctx, args)
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer's own click
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except NoArgsIsHelpError as exc:
-            exc.show()
-            sys.exit(exc.exit_code)
-        except UsageError as exc:
-            where, usage = "medina", "medina COMMAND"
-            if exc.ctx is not None:
-                where = exc.ctx.command_path
-                usage = " ".join([where, *exc.ctx.command.collect_usage_pieces(exc.ctx)])
-            warn(f"{where}: {exc.format_message().rstrip('.')} (usage: {usage}; more: {where} --help)")
-            sys.exit(exc.exit_code)
-        except typer.TyperException as exc:  # click's other errors
-            warn(f"medina: {exc.format_message()}")
+        except typer.TyperException as exc:  # click's errors: typer vendors click and exports only their base
+            if exc.exit_code == 2:  # a usage error, with the context of the command at fault where known
+                where, usage = "medina", "medina COMMAND"
+                ctx = getattr(exc, "ctx", None)
+                if ctx is not None:
+                    where = ctx.command_path
+                    usage = " ".join([where, *ctx.command.collect_usage_pieces(ctx)])
+                warn(f"{where}: {exc.format_message().rstrip('.')} (usage: {usage}; more: {where} --help)")
+            else:
+                warn(f"medina: {exc.format_message()}")
             sys.exit(exc.exit_code)
         except typer.Abort:
             warn("medina: aborted")
             sys.exit(1)
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def shown_as(word: str):
+    """A typer `parser` that keeps an argument as given, so that help names its type `word` (typer's
+    help names an argument's type after its parser: `FILE <path>`; a plain `str` shows `<str>`)."""
+    def keep(value: str) -> str:
+        return value
+    keep.__name__ = word
+    return keep
 
 
 def whole_number(minimum: int):
@@ -174,12 +178,23 @@ def _other_format(path: str) -> str | None:
     return match.group(1) if match else None
 
 
-def names_or_exit(value: str, option: str) -> list[str]:
-    """The comma-separated entries of an `A,B,...` option, stripped; an empty one exits 2."""
+def usage_error(where: str | None, message: str, doc: dict | None = None) -> NoReturn:
+    """A command line our own checks refuse: `WHERE: message` on stderr (`message` alone, without
+    `where`: it names its option itself), or with --json the command's document `doc` carrying it (code
+    `usage`); exit 2."""
+    if doc is None:
+        warn(f"{where}: {message}" if where else message)
+        raise typer.Exit(2)
+    from ..errors import Problem
+    stop([Problem("usage", message, file=where)], 2, doc)
+
+
+def names_or_exit(value: str, option: str, doc: dict | None = None) -> list[str]:
+    """The comma-separated entries of an `A,B,...` option, stripped; an empty one exits 2 (with --json,
+    in `doc`)."""
     names = [name.strip() for name in value.split(",")]
     if not all(names):
-        warn(f"{option} {value!r}: an entry is empty; give {option} A,B,... (comma-separated names)")
-        raise typer.Exit(2)
+        usage_error(f"{option} {value!r}", f"an entry is empty; give {option} A,B,... (comma-separated names)", doc)
     return names
 
 
@@ -266,6 +281,12 @@ def warn(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
+def exit_status(error: MedinaError) -> int:
+    """The exit status a library error ends a command with (docs/format.md), for every command: 1 the
+    input is invalid; 2 it cannot be used at all, or the command line asks for what cannot be done."""
+    return 2 if isinstance(error, (UnusableInput, BadArgument)) else 1
+
+
 def load_record(path: str, ruleset: str | None, sets: list[str] | None, doc: dict | None = None):
     """Read a record for a single-file command; unusable input exits 2 with the message (with --json,
     in `doc`)."""
@@ -274,7 +295,7 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None, doc: dic
     try:
         return read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
     except MedinaError as exc:
-        stop(exc.problems, 2 if exc.unusable else 1, doc)
+        stop(exc.problems, exit_status(exc), doc)
 
 
 def read_record_or_board(path: str, ruleset: str | None, sets: list[str] | None):
@@ -295,7 +316,7 @@ def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None,
     try:
         return read_record_or_board(path, ruleset, sets)
     except MedinaError as exc:
-        stop(exc.problems, 2 if exc.unusable else 1, doc)
+        stop(exc.problems, exit_status(exc), doc)
 
 
 def write_output(path: str, text: str, source: str) -> None:
@@ -335,7 +356,6 @@ def warnings_to_show(outcome) -> list:
 def load_or_exit(ref, overrides=(), *, base_dir=None, doc: dict | None = None):
     """The ruleset `ref` (an id, a path or a loaded ruleset, then `overrides` applied), or exit 2 with its
     errors (unknown id, unreadable or invalid file; with --json, in `doc`)."""
-    from ..errors import MedinaError
     from ..rules.loader import load_ruleset
     try:
         return load_ruleset(ref, tuple(overrides or ()), base_dir=base_dir)
@@ -351,3 +371,19 @@ def replay_to(record, to: int | None, *, quiet: bool = False):
     if to is not None and to > len(record.turns) and not quiet:
         warn(f"{record.file}: --to {to}: the record has {len(record.turns)} turns; showing where it ends")
     return replay(record, to_turn=to)
+
+
+def replayed_or_exit(file: str, ruleset, set_, to, doc: dict | None = None):
+    """The record replayed through `to` turns. Its problems go to stderr, unless --json gives `doc`
+    (the command's document, to print alone if the record cannot be replayed at all)."""
+    if doc is not None:
+        doc["file"] = "<stdin>" if file == "-" else file
+    record = load_record(file, ruleset, set_, doc)
+    outcome = replay_to(record, to, quiet=doc is not None)
+    if doc is None:
+        report_replay(outcome)
+    if outcome.game is None:
+        if doc is None:
+            raise typer.Exit(1)  # its problems are already said
+        stop(outcome.problems, 1, doc)
+    return record, outcome

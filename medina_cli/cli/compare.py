@@ -6,12 +6,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, SetOption, complete_rulesets, emit_json, load_or_exit, names_or_exit,
-                     refuse_directory, say, stop, with_problems)
+from .common import (JsonOption, SetOption, complete_rulesets, emit_json, exit_status, load_or_exit, names_or_exit,
+                     refuse_directory, say, shown_as, stop, with_problems)
 
 
 def compare(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")],
+    file: Annotated[str, typer.Argument(
+        metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")],
     rulesets: Annotated[Optional[str], typer.Option(
         "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
         help="Rulesets to compare (ids or files, comma-separated; default: the record's own, then every built-in "
@@ -48,7 +49,7 @@ def compare(
     if readings and (rulesets is not None or variants):
         stop([Problem("usage", "plays the record's own ruleset against its open readings; it does not go with "
                       "--rulesets or --variant", file="--readings")], 2, doc)
-    refs = names_or_exit(rulesets, "--rulesets") if rulesets is not None else None
+    refs = names_or_exit(rulesets, "--rulesets", doc) if rulesets is not None else None
     try:
         parsed_variants = [parse_variant(text) for text in variants or ()]
     except ValueError as exc:
@@ -58,7 +59,7 @@ def compare(
         name, text = read_text(file)
         record = parse_record(text, name, base_dir=base_dir_of(file))
     except MedinaError as exc:
-        stop(exc.problems, 2 if exc.unusable else 1, doc)
+        stop(exc.problems, exit_status(exc), doc)
     if not record.players:
         stop(record.problems.errors, 1, doc)  # says why the record cannot be read
     overrides = tuple(set_ or ())
@@ -134,7 +135,7 @@ def _print(comparison) -> None:
         say()
         say("No ruleset replays the record without error: there are no scores to compare.")
         return
-    unfinished = any(not o.game.finished for o in comparable)
+    unfinished = any(not o.game.is_over() for o in comparable)
     rows = [[player, *(o.totals[player] for o in comparable)] for player in players]
     rows.append(["leading" if unfinished else "winner", *(" and ".join(o.winners) for o in comparable)])
     say()
@@ -153,7 +154,7 @@ def status_words(outcome) -> str:
         where = (f"turn {e.turn}" + (f", placement {e.placement}" if e.placement else "") + f" ({e.player})"
                  if e.turn else "the record")
         return f"invalid at {where}: {e.message} [{e.code}]"
-    finished = outcome.game.finished
+    finished = outcome.game.is_over()
     return "valid, finished" if finished else f"valid, unfinished (stops after turn {outcome.turns_played})"
 
 
@@ -227,7 +228,7 @@ def _print_readings(sweep) -> None:
     say()
     if quiet:
         say(f"No effect on this game: {'; '.join(quiet)}")
-    if not base.game or not base.game.finished:
+    if not base.game or not base.game.is_over():
         say("(The record is not a finished game: winners are the standings where it stops.)")
 
 

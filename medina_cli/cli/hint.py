@@ -7,10 +7,11 @@ from typing import Annotated
 
 import typer
 
-from .common import (JsonOption, RulesetOption, SetOption, ToOption, emit_json, load_record, replay_to,
-                     report_replay, say, warn, whole_number)
+from .common import (JsonOption, RulesetOption, SetOption, ToOption, emit_json, replayed_or_exit, say, shown_as, stop,
+                     usage_error, warn, warnings_to_show, whole_number, with_problems)
 
-FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
+FileArgument = Annotated[str, typer.Argument(
+    metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
 AgentOption = Annotated[str, typer.Option(
     "--agent", "-a", metavar="SPEC", help="The agent that rates placements: mcts (300 playouts per decision), "
     "mcts:N (N playouts) or greedy.")]
@@ -19,16 +20,19 @@ JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=who
                                          help="Worker processes, at least 1 (the result does not depend on it).")]
 
 
-def agent_or_exit(spec: str):
+def agent_or_exit(spec: str, doc: dict | None = None):
+    """The agent `spec` names; one that is unknown or rates no placements exits 2 (with --json, in `doc`,
+    which then names it)."""
     from ..agents import UnknownAgent, make_agent
     try:
         agent = make_agent(spec)
     except UnknownAgent as exc:
-        warn(f"--agent: {exc}")
-        raise typer.Exit(2)
+        usage_error("--agent", str(exc), doc)
     if not agent.rates:
-        warn(f"--agent {spec}: it does not rate placements; use greedy, mcts or mcts:N")
-        raise typer.Exit(2)
+        usage_error(f"--agent {spec}", "it does not rate placements; use greedy, mcts or mcts:N", doc)
+    if doc is not None:
+        from ..agents.analysis import value_meaning
+        doc.update(agent=agent.spec, value=value_meaning(agent.spec))
     return agent
 
 
@@ -69,21 +73,18 @@ def hint(
     """
     from ..agents.analysis import hints, value_meaning
 
-    agent = agent_or_exit(agent_spec)
-    record = load_record(file, ruleset, set_)
-    outcome = replay_to(record, to)
-    report_replay(outcome)
-    if outcome.game is None:
-        raise typer.Exit(1)
+    doc = {"format": "medina-hint/1", "file": "<stdin>" if file == "-" else file, "agent": None, "seed": seed,
+           "player": None, "turn": None, "placement": None, "value": None, "hints": []} if json_ else None
+    agent = agent_or_exit(agent_spec, doc)
+    record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
     game = outcome.game
     status = 1 if outcome.problems else 0
     player = game.to_move
     turn, placement = outcome.next_placement() or (None, None)
     rated = [] if player is None else hints(game, agent.spec, seed=seed, top=top)
-    if json_:
-        emit_json({"format": "medina-hint/1", "file": record.file, "agent": agent.spec, "seed": seed,
-                   "player": player, "turn": turn, "placement": placement,
-                   "value": value_meaning(agent.spec), "hints": [r.to_json() for r in rated]})
+    if doc is not None:
+        emit_json(with_problems({**doc, "player": player, "turn": turn, "placement": placement,
+                                 "hints": [r.to_json() for r in rated]}, outcome.problems, warnings_to_show(outcome)))
         raise typer.Exit(status)
     if player is None:
         say(f"{record.file} {outcome.position_words()}: the game is over; nobody can place anything.")
@@ -118,27 +119,30 @@ def analyse(
     """
     from ..agents.analysis import BLUNDER, MISTAKE
 
-    agent = agent_or_exit(agent_spec)
-    record = load_record(file, ruleset, set_)
-    outcome = replay_to(record, None)
-    report_replay(outcome)
+    doc = {"format": "medina-analyse/1", "file": "<stdin>" if file == "-" else file, "agent": None, "seed": seed,
+           "value": None, "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER}, "placements": [], "players": []
+           } if json_ else None
+    agent = agent_or_exit(agent_spec, doc)
+    record, outcome = replayed_or_exit(file, ruleset, set_, None, doc)
     if outcome.problems:
+        if doc is not None:
+            stop(outcome.problems, 1, doc)
         warn(f"{record.file}: not analysed: the record is invalid")
         raise typer.Exit(1)
-    doc = run_analysis(record, agent.spec, seed, jobs)
-    if json_:
-        emit_json(doc)
+    analysis = run_analysis(record, agent.spec, seed, jobs)
+    if doc is not None:
+        emit_json(with_problems(analysis, [], warnings_to_show(outcome)))
         return
     from tabulate import tabulate
     say(f"{record.file}: every placement rated by {agent.spec}, seed {seed}")
-    say(f"(loss: the agent's value of its preferred placement minus that of the one played; value: {doc['value']}; "
-        f"? a mistake, loss ≥ {MISTAKE:g}; ?? a blunder, loss ≥ {BLUNDER:g})")
+    say(f"(loss: the agent's value of its preferred placement minus that of the one played; "
+        f"value: {analysis['value']}; ? a mistake, loss ≥ {MISTAKE:g}; ?? a blunder, loss ≥ {BLUNDER:g})")
     rows = [[f"{r['turn']}.{r['placement']}", r["player"], r["played"], r["best"], f"{r['loss']:.1f}",
-             "??" if r["loss"] >= BLUNDER else "?" if r["loss"] >= MISTAKE else ""] for r in doc["placements"]]
+             "??" if r["loss"] >= BLUNDER else "?" if r["loss"] >= MISTAKE else ""] for r in analysis["placements"]]
     say(tabulate(rows, headers=["turn", "player", "played", "preferred", "loss", ""], tablefmt="simple",
                  disable_numparse=True, colalign=("right", "left", "left", "left", "right", "left")))
     say()
     say(tabulate([[p["player"], p["placements"], f"{p['mean_loss']:.2f}", p["mistakes"], p["blunders"]]
-                  for p in doc["players"]],
+                  for p in analysis["players"]],
                  headers=["player", "placements", "mean loss", "mistakes", "blunders"], tablefmt="simple",
                  disable_numparse=True, colalign=("left", "right", "right", "right", "right")))

@@ -8,15 +8,18 @@ from typing import Annotated, NoReturn, Optional
 
 import typer
 
-from .common import Command, emit_json, names_or_exit, report_problems, warn, write_atomically
+from .common import (Command, Group, emit_json, exit_status, names_or_exit, report_problems, shown_as, warn,
+                     write_atomically)
 
 app = typer.Typer(help="Convert game records from other sites into record/1 files.\n\nExit status: 0 converted, "
-                  "1 the record cannot be read, 2 unusable input or usage error.", no_args_is_help=True)
+                  "1 the record cannot be read, 2 unusable input or usage error.", no_args_is_help=True,
+                  cls=Group)
 
 
 @app.command("boardspace", cls=Command)
 def boardspace(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A boardspace.net .sgf file or story, or - for stdin.")],
+    file: Annotated[str, typer.Argument(
+        metavar="FILE", parser=shown_as("path"), help="A boardspace.net .sgf file or story, or - for stdin.")],
     output: Annotated[Optional[str], typer.Option(
         "--output", "-o", metavar="PATH", help="Write the record/1 file here (default: standard output).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it exists.")] = False,
@@ -32,14 +35,12 @@ def boardspace(
     Exit status: 0 converted, 1 the record cannot be read, 2 unusable input or usage error (an -o file
     that exists without --force, or the input itself).
     """
-    from ..engine.board import geometry_for
     from ..errors import MedinaError, Problem
     from ..records.boardspace import parse_boardspace, read_site_game
-    from ..records.record import write_record
     from ..yamlio import read_text
 
     report = Report(file, output, json_)
-    names = names_or_exit(players, "--players") if players is not None else None
+    names = names_or_exit(players, "--players", report.doc if json_ else None) if players is not None else None
     if output not in (None, "-"):
         report.check_output(force)
     try:
@@ -50,18 +51,14 @@ def boardspace(
             report.fail([Problem("bad-players", f"--players {', '.join(names)}: {wrong_names}", file=name)], 2)
         record = parse_boardspace(text, name, players=names)
     except MedinaError as exc:
-        report.fail(exc.problems, 2 if exc.unusable else 1)
+        report.fail(exc.problems, exit_status(exc))
     report.doc["warnings"] = [w.to_json() for w in record.problems.warnings]
     if record.problems.errors:
         report.fail(record.problems.errors, 1)
     if not json_:
         for problem in record.problems.warnings:
             warn("warning: " + problem.human())
-    geo = geometry_for(record.rules)
-    turns = [(t.player, [a.token(geo) for a in t.actions])
-             for t in record.turns]
-    out = write_record(ruleset_ref=record.ruleset.id, players=record.players, geo=geo, merchant=record.merchant,
-                       well=record.well, turns=turns, meta=record.meta, supply=record.supply)
+    out = record.to_record()
     report.doc.update(ruleset=record.ruleset.id, players=record.players, turns=len(record.turns))
     if output is None or output == "-":
         report.doc["record"] = out

@@ -7,14 +7,15 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (check_suffix, complete_ruleset, load_or_exit, names_or_exit, refuse_directory, report_problems,
-                     say, warn)
+from .common import (check_suffix, complete_ruleset, exit_status, load_or_exit, names_or_exit, refuse_directory,
+                     report_problems, say, shown_as, warn)
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 
 
 def new_command(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="The record file to write (.yaml).")],
+    file: Annotated[str, typer.Argument(
+        metavar="FILE", parser=shown_as("path"), help="The record file to write (.yaml).")],
     ruleset: Annotated[str, typer.Option(
         "--ruleset", "-r", metavar="ID|PATH", autocompletion=complete_ruleset,
         help="The edition played: a built-in id or a ruleset YAML file.")],
@@ -53,9 +54,10 @@ def new_command(
 
 
 def add_command(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file.")],
+    file: Annotated[str, typer.Argument(metavar="FILE", parser=shown_as("path"), help="A record/1 file.")],
     actions: Annotated[list[str], typer.Argument(
-        metavar="PLACEMENT...", help="`<piece> <cell>` (quote it: \"grey K8\"), `tea` or `pass`; several in order.")],
+        metavar="PLACEMENT...", parser=shown_as("placement"),
+        help="`<piece> <cell>` (quote it: \"grey K8\"), `tea` or `pass`; several in order.")],
 ) -> None:
     """Append placements to a record, each checked against the position as `validate` checks it: to
     the turn in progress, else as a new turn of the player to move. `pass` is a turn of the next
@@ -80,17 +82,16 @@ def add_command(
                               base_dir=base_dir_of(file))
     except MedinaError as exc:
         warn(exc.problem.human())
-        raise typer.Exit(2 if exc.unusable else 1)
+        raise typer.Exit(exit_status(exc))
     if done.text is None:
         report_problems(done.problems)
         warn(f"{file}: not changed")
         raise typer.Exit(1)
     _write(file, done.text)
     record, game = done.outcome.record, done.outcome.game
-    geo = game.geo
     for number in done.entries:
         entry = record.turns[number - 1]
-        tokens = ", ".join(a.token(geo) for a in entry.actions)
+        tokens = ", ".join(record.tokens(entry))
         say(f"turn {number}, {entry.player}: {tokens}")
     upcoming = done.outcome.next_placement()
     if upcoming is None:

@@ -7,9 +7,10 @@ from typing import Annotated
 import typer
 
 from .common import (RulesetOption, SetOption, ToOption, check_suffix, load_record_or_board, refuse_terminal,
-                     replay_to, report_problems, report_replay, warn, write_output)
+                     replay_to, report_problems, report_replay, shown_as, warn, write_output)
 
-InputArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 or board/1 file, or - for stdin.")]
+InputArgument = Annotated[str, typer.Argument(
+    metavar="FILE", parser=shown_as("path"), help="A record/1 or board/1 file, or - for stdin.")]
 
 
 def where_words(frame) -> str:
@@ -19,7 +20,7 @@ def where_words(frame) -> str:
 
 
 def to_move_words(game) -> str:
-    return "game over" if game.finished else f"{game.to_move} to move"
+    return "game over" if game.is_over() else f"{game.to_move} to move"
 
 
 def render_command(
@@ -56,7 +57,7 @@ def render_command(
 
 
 def _board_picture(board) -> tuple[str, list]:
-    from ..records.boardfile import score_board
+    from .. import score
     from ..render.svg import board_svg
     from ..render.text import legend, render_board
 
@@ -66,11 +67,11 @@ def _board_picture(board) -> tuple[str, list]:
         raise typer.Exit(1)
     title = f"Medina: {board.file}, {board.ruleset.id}, finished board"
     return board_svg(board, title=title, description=render_board(board) + "\n" + legend(board),
-                     totals=score_board(board).totals), problems
+                     totals=score(board).totals), problems
 
 
 def _record_picture(record, to, legal: bool, last: bool) -> tuple[str, list]:
-    from ..engine.scoring import score_game
+    from .. import score
     from ..render.frames import final_frame
     from ..render.svg import board_svg
     from ..render.text import legend, render_board
@@ -85,6 +86,6 @@ def _record_picture(record, to, legal: bool, last: bool) -> tuple[str, list]:
     description = render_board(game) + "\n" + legend(game)
     if frame.stop is not None:
         description += f"\nReplay stopped: {frame.stop.human()}"
-    return board_svg(game, title=title, description=description, legal=game.legal_masks() if legal else None,
+    return board_svg(game, title=title, description=description, legal=game.legal_placements() if legal else None,
                      last=frame.placed if last else (), illegal=frame.illegal_mark,
-                     totals=score_game(game).totals), outcome.problems
+                     totals=score(game).totals), outcome.problems

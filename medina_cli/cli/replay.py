@@ -6,26 +6,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, load_record,
-                     replay_to, report_replay, say, stop, warn, warnings_to_show, with_problems, write_output)
+from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, replayed_or_exit, say,
+                     shown_as, usage_error, warn, warnings_to_show, with_problems, write_output)
 
-FileArgument = Annotated[str, typer.Argument(metavar="FILE", help="A record/1 file, or - for stdin.")]
-
-
-def _replayed(file: str, ruleset, set_, to, doc: dict | None = None):
-    """The record replayed through `to` turns. Its problems go to stderr, unless --json gives `doc`
-    (the command's document, to print alone if the record cannot be replayed at all)."""
-    if doc is not None:
-        doc["file"] = "<stdin>" if file == "-" else file
-    record = load_record(file, ruleset, set_, doc)
-    outcome = replay_to(record, to, quiet=doc is not None)
-    if doc is None:
-        report_replay(outcome)
-    if outcome.game is None:
-        if doc is None:
-            raise typer.Exit(1)  # its problems are already said
-        stop(outcome.problems, 1, doc)
-    return record, outcome
+FileArgument = Annotated[str, typer.Argument(
+    metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
 
 
 def _problems_of(outcome) -> dict:
@@ -57,32 +42,29 @@ def replay_command(
     from ..errors import ordinal
     from ..render.text import colour_wanted, legend, render_board
 
+    doc = {"format": "medina-replay/1", "file": "<stdin>" if file == "-" else file, "ruleset": None, "players": [],
+           "setup": None, "turns": [], "position": None} if json_ else None
     if output is not None and not final_board:
-        warn("-o/--output: goes only with --final-board")
-        raise typer.Exit(2)
+        usage_error("-o/--output", "goes only with --final-board", doc)
     if json_ and final_board:
-        warn("--json: not with --final-board (which writes a board/1 file)")
-        raise typer.Exit(2)
-    doc = {"format": "medina-replay/1", "file": None, "ruleset": None, "players": [], "setup": None, "turns": [],
-           "position": None} if json_ else None
-    record, outcome = _replayed(file, ruleset, set_, to, doc)
+        usage_error("--json", "not with --final-board (which writes a board/1 file)", doc)
+    record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
     if final_board:
         _write_final_board(file, record, outcome, output)
     if json_:
         emit_json({**doc, **_replay_json(record, outcome), **_problems_of(outcome)})
         raise typer.Exit(1 if outcome.problems else 0)
     game = outcome.game
-    geo = game.geo
+    setup = record.setup
     say(f"{record.file}: {record.ruleset.id}, players {', '.join(record.players)}")
-    say(f"setup: start merchant {geo.name(record.merchant)}"
-        + (f", well {geo.name(record.well)}" if record.well is not None else ""))
+    say(f"setup: start merchant {setup['merchant']}" + (f", well {setup['well']}" if setup["well"] else ""))
     say()
     entries = {entry.number: entry for entry in record.turns}
     width = max(len(p) for p in record.players)
     for number, events in outcome.turn_events:
         if number:
             entry = entries[number]
-            tokens = ", ".join(a.token(geo) for a in entry.actions)
+            tokens = ", ".join(record.tokens(entry))
             say(f"{number:>4}  {entry.player:<{width}}  {tokens}")
         for event in events:
             say(f"{'':>4}  {'':<{width}}    * {event}")
@@ -92,27 +74,28 @@ def replay_command(
     say(render_board(game, colour=colour))
     say(legend(game, colour=colour))
     say()
-    headers = ["player", *game.colours, "roof", "neutral", "stable", "merchant", "wall"]
-    if game.rules.tea_colour:
+    colours = game.rules.colour_names
+    headers = ["player", *colours, "roof", "neutral", "stable", "merchant", "wall"]
+    if game.rules.tea.colour:
         headers.append("tea")
     rows = []
     for seat, name in enumerate(game.players):
         supply = game.supply[seat]
-        row = [name, *(supply[c] for c in game.colours), supply["roof"], supply["neutral"], supply["stable"],
+        row = [name, *(supply[c] for c in colours), supply["roof"], supply["neutral"], supply["stable"],
                supply["merchant"], supply["wall"]]
-        if game.rules.tea_colour:
+        if game.rules.tea.colour:
             row.append(game.tea[seat])
         rows.append(row)
-    if not game.rules.supply["neutral_roofs"]:
+    if not game.rules.supply.neutral_roofs:
         headers.remove("neutral")
         for row in rows:
-            del row[len(game.colours) + 2]
+            del row[len(colours) + 2]
     say("Supply left:")
     say(tabulate(rows, headers=headers, tablefmt="simple"))
     say()
     if outcome.errors:
         say(f"Replay stopped at turn {outcome.errors[0].turn}: {outcome.errors[0].message}")
-    elif game.finished:
+    elif game.is_over():
         say("The game is over.")
     elif outcome.in_progress:
         turn, placement = outcome.next_placement()
@@ -126,10 +109,8 @@ def _replay_json(record, outcome) -> dict:
     """The medina-replay/1 fields of a replayed record: setup, turns with their placements and events,
     and the position reached."""
     game = outcome.game
-    geo = game.geo
     entries = {entry.number: entry for entry in record.turns}
-    setup = {"merchant": geo.name(record.merchant), "well": None if record.well is None else geo.name(record.well),
-             "events": []}
+    setup = {**record.setup, "events": []}
     turns = []
     for number, events in outcome.turn_events:
         if not number:
@@ -137,13 +118,13 @@ def _replay_json(record, outcome) -> dict:
             continue
         entry = entries[number]
         turns.append({"turn": number, "player": entry.player, "line": entry.line,
-                      "placements": [a.token(geo) for a in entry.actions],
+                      "placements": record.tokens(entry),
                       "events": [_event_json(e) for e in events]})
     turn, placement = outcome.next_placement() or (None, None)
-    supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea_colour else {})}
+    supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea.colour else {})}
               for seat, name in enumerate(game.players)}
     position = {"after_turn": outcome.turns_played, "placements_into_next_turn": outcome.partial,
-                "finished": game.finished, "to_move": game.to_move,
+                "finished": game.is_over(), "to_move": game.to_move,
                 "turn": turn, "placement": placement, "supply": supply}
     return {"ruleset": record.ruleset.id, "players": record.players, "setup": setup, "turns": turns,
             "position": position}
@@ -190,9 +171,8 @@ def moves(
 
     doc = {"format": "medina-moves/1", "after_turn": None, "player": None, "turn": None, "placement": None,
            "placements": [], "file": None} if json_ else None
-    record, outcome = _replayed(file, ruleset, set_, to, doc)
+    record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
     game = outcome.game
-    geo = game.geo
     player = game.to_move
     legal = game.legal_placements()
     placements = [p for p in legal if p.cell is not None]  # the rest: tea
@@ -223,8 +203,8 @@ def moves(
         say("  tea may replace one placement this turn")
     colour = colour_wanted(no_color)
     say()
-    empty = {geo.parse(p.cell) for p in placements if p.piece not in ("roof", "neutral")}  # roofs go on buildings
-    say(render_board(game, marks={cell: " * " for cell in sorted(empty)}, colour=colour))
+    empty = {p.cell for p in placements if p.piece not in ("roof", "neutral")}  # roofs go on buildings
+    say(render_board(game, marks=dict.fromkeys(empty, " * "), colour=colour))
     say(legend(game, colour=colour))
     say("* an empty cell where a legal placement may go")
     raise typer.Exit(1 if outcome.problems else 0)

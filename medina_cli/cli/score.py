@@ -8,14 +8,15 @@ from typing import Annotated
 import typer
 
 from ..errors import Problem, in_words
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, expand_inputs,
-                     read_record_or_board, replay_to, report_problems, say, stop, warn,
+from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, exit_status,
+                     expand_inputs, read_record_or_board, replay_to, report_problems, say, shown_as, stop, warn,
                      warnings_to_show, with_problems)
 
 
 def score(
     files: Annotated[list[str], typer.Argument(
-        metavar="FILE...", help="Record/1 or board/1 files, directories (every record and board below them but "
+        metavar="FILE...", parser=shown_as("path"),
+        help="Record/1 or board/1 files, directories (every record and board below them but "
         "hidden ones and rulesets), or - for stdin.")],
     to: ToOption = None,
     ruleset: RulesetOption = None,
@@ -30,7 +31,7 @@ def score(
     Exit status: 0 all valid, 1 some input invalid (an illegal placement, a wrong claimed result, a bad
     board), 2 unusable input or usage error.
     """
-    from ..engine.scoring import standings
+    from .. import standings
 
     many = len(files) > 1 or any(path != "-" and os.path.isdir(path) for path in files)
     paths = expand_inputs(files, boards=True)
@@ -85,15 +86,15 @@ class ScoredGame:
 
 
 def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
-    from ..engine.scoring import score_game
-    from ..errors import MedinaError
-    from ..records.boardfile import Board, score_board
+    from .. import score as score_sheet
+    from ..errors import BadArgument, MedinaError
+    from ..records.boardfile import Board
 
     game = ScoredGame(name)
     try:
         source = read_record_or_board(path, ruleset, set_)
     except MedinaError as exc:
-        game.errors, game.status, game.usage = exc.problems, 2 if exc.unusable else 1, exc.usage
+        game.errors, game.status, game.usage = exc.problems, exit_status(exc), isinstance(exc, BadArgument)
         return game
     game.name = source.file
     if isinstance(source, Board):
@@ -105,14 +106,14 @@ def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
         if game.errors:
             game.status = 1
             return game
-        game.sheet, game.position, game.state, game.counts = score_board(source), source, "finished board", True
+        game.sheet, game.position, game.state, game.counts = score_sheet(source), source, "finished board", True
         return game
     outcome = replay_to(source, to)
     game.errors = outcome.problems
     game.warnings = warnings_to_show(outcome)
     game.status = 1 if game.errors else 0
     if outcome.game is not None:
-        game.position, game.sheet, game.state = outcome.game, score_game(outcome.game), _record_state(outcome)
+        game.position, game.sheet, game.state = outcome.game, score_sheet(outcome.game), _record_state(outcome)
         game.sheet.finished = outcome.finished
         game.counts = outcome.finished and not game.errors
     return game
@@ -132,7 +133,7 @@ def _record_state(outcome) -> str:
     if outcome.errors:
         return (f"standings {outcome.position_words()}, where the replay stopped "
                 f"(turn {outcome.errors[0].turn} is illegal)")
-    if outcome.game.finished:
+    if outcome.game.is_over():
         return "final score"
     return f"current standings after turn {outcome.turns_played} (the game is not over)"
 
@@ -148,11 +149,11 @@ def _print_sheet(name: str, position, sheet, state: str, no_color: bool) -> None
     say(render_board(position, colour=colour))
     say(legend(position, colour=colour))
     values = {c.name: c.value for c in rules.colours}
-    headers = ["palace", "cells", "buildings", "stables", "merchants", "walls", *(["well"] * rules.well), "points"]
+    headers = ["palace", "cells", "buildings", "stables", "merchants", "walls", *(["well"] * rules.well.enabled), "points"]
     blank = [""] * (len(headers) - 3)
     for player in sheet.players:
         rows = [[p.colour, " ".join(p.cells), p.buildings, p.stables, p.merchants, p.walls,
-                 *([p.well] * rules.well), p.points] for p in player.palaces]
+                 *([p.well] * rules.well.enabled), p.points] for p in player.palaces]
         tiles = [["palace tile", colour, *blank, values[colour]] for colour in player.palace_tiles]
         tiles += [["tower tile", str(tower), *blank, tower] for tower in player.tower_tiles]
         for block in (tiles, [["total", "", *blank, player.total]]):

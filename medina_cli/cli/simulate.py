@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, SetOption, complete_ruleset, complete_rulesets, emit_json, load_or_exit, names_or_exit,
-                     say, warn, whole_number)
+                     say, stop, usage_error, warn, whole_number, with_problems)
 
 
 def simulate_command(
@@ -41,8 +41,9 @@ def simulate_command(
         "is at ADDRESS (e.g. tcp://10.0.0.5:8786); needs `pip install 'medina-cli[cluster]'`.")] = None,
     readings: Annotated[bool, typer.Option(
         "--readings", help="Replay every game under each other reading of the ruleset's open rule points "
-        "(medina rules params lists them) and count how often it changes the winner, with a 95% interval; "
-        "with --ruleset only.")] = False,
+        "(medina rules params lists them), and play it under each reading and replay it as written; count how "
+        "often the reading changes the winner (with a 95% interval) or the game's legality; with --ruleset "
+        "only.")] = False,
     agents: Annotated[Optional[str], typer.Option(
         "--agents", metavar="A,B,...", help="Who plays: one agent per seat (random, greedy, mcts or mcts:N); "
         "the seats rotate over the games, so every agent plays every seat equally often (over a multiple of "
@@ -62,41 +63,44 @@ def simulate_command(
     Exit status: 0 done, 2 usage error (no or unknown ruleset, unsupported player count, unusable --out,
     a --resume whose options differ, a lost cluster), 130 interrupted (finished games stay in --out).
     """
+    from ..errors import Problem, in_words
     from ..study.runner import StudyError, job_limit
 
+    overrides = tuple(set_ or ())
+    doc = _document(readings, players, games, seed, overrides) if json_ else None
     if ruleset is None and rulesets is None:
-        _usage("medina simulate: needs --ruleset ID or --rulesets A,B,... (one of them)")
+        usage_error("medina simulate", "needs --ruleset ID or --rulesets A,B,... (one of them)", doc)
     if ruleset is not None and rulesets is not None:
-        _usage("medina simulate: give either --ruleset ID or --rulesets A,B,..., not both")
+        usage_error("medina simulate", "give either --ruleset ID or --rulesets A,B,..., not both", doc)
     if out is not None and set_:
-        _usage("--out cannot go with --set: a record/1 file names its ruleset but cannot carry --set overrides, so "
-               "the records would not validate; write the overrides into a ruleset file (extends: ID) and give it "
-               "with --ruleset")
+        usage_error(None, "--out cannot go with --set: a record/1 file names its ruleset but cannot carry --set "
+                    "overrides, so the records would not validate; write the overrides into a ruleset file "
+                    "(extends: ID) and give it with --ruleset", doc)
     if resume and out is None:
-        _usage("--resume needs --out DIR: the folder of the study to finish")
+        usage_error(None, "--resume needs --out DIR: the folder of the study to finish", doc)
     if scheduler is not None and jobs != 1:
-        _usage("give either --jobs N (processes on this machine) or --scheduler ADDRESS (a cluster), not both")
+        usage_error(None, "give either --jobs N (processes on this machine) or --scheduler ADDRESS (a cluster), "
+                    "not both", doc)
     if jobs > job_limit():
         warn(f"--jobs {jobs} is more than 4 per CPU: using {job_limit()}")
         jobs = job_limit()
     if readings and (ruleset is None or out is not None or resume or scheduler is not None):
-        _usage("--readings goes with --ruleset ID (one ruleset, against its own open readings), not with "
-               "--rulesets, --out, --resume or --scheduler")
+        usage_error(None, "--readings goes with --ruleset ID (one ruleset, against its own open readings), not with "
+                    "--rulesets, --out, --resume or --scheduler", doc)
     if readings and agents is not None:
-        _usage("--readings replays random games; it does not take --agents")
-    seats = _seats(agents, players) if agents is not None else ()
-    refs = [ruleset] if ruleset is not None else names_or_exit(rulesets, "--rulesets")
-    overrides = tuple(set_ or ())
+        usage_error(None, "--readings replays random games; it does not take --agents", doc)
+    seats = _seats(agents, players, doc) if agents is not None else ()
+    refs = [ruleset] if ruleset is not None else names_or_exit(rulesets, "--rulesets", doc)
     loaded = []
     for ref in refs:
-        loaded.append(load_or_exit(ref, overrides))
+        loaded.append(load_or_exit(ref, overrides, doc=doc))
         if players not in loaded[-1].player_counts:
-            from ..errors import in_words
-            _usage(f"{ref} is for {in_words(loaded[-1].player_counts)} players, not {players}")
+            stop([Problem("unsupported-player-count", f"{ref} is for {in_words(loaded[-1].player_counts)} players, "
+                          f"not {players}", file=f"--players {players}")], 2, doc)
     if readings:
-        _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, json_)
+        _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, doc)
         return
-    study, folder = _study(refs, loaded, players, games, seed, out, resume, seats)
+    study, folder = _study(refs, loaded, players, games, seed, out, resume, seats, doc)
     if scheduler is not None:  # Dask's own log lines stay off the terminal unless asked for
         import os
         os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
@@ -106,12 +110,10 @@ def simulate_command(
         results = simulate(study, players, jobs=jobs, scheduler=scheduler, folder=folder, progress=progress)
     except StudyError as exc:
         progress.clear()
-        warn(f"{exc}{_kept(folder, progress)}")
-        raise typer.Exit(2)
+        usage_error(None, f"{exc}{_kept(folder, progress)}", doc)
     except OSError as exc:  # writing a record failed (disk full, permissions)
         progress.clear()
-        warn(f"{exc.filename or out}: cannot write: {exc.strerror or exc}")
-        raise typer.Exit(2)
+        stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=exc.filename or out)], 2, doc)
     except KeyboardInterrupt:
         progress.clear()
         warn(f"interrupted{_kept(folder, progress)}")
@@ -120,35 +122,39 @@ def simulate_command(
     if folder is not None:
         warn(f"wrote {progress.finished - progress.first} records to {out}"
              + (f" ({progress.first} were there already)" if progress.first else ""))
-    if json_:
-        from ..study.results import comparison_json
-        from ..study.results import agents_json
-        emit_json({"format": "medina-simulate/1", "players": players, "games": games, "seed": seed,
-                   "overrides": list(overrides), "rulesets": [r.to_json() for r in results],
-                   **comparison_json(results), **({"agents": agents_json(results, seats)} if seats else {})})
+    if doc is not None:
+        from ..study.results import agents_json, comparison_json
+        emit_json(with_problems({**doc, "rulesets": [r.to_json() for r in results], **comparison_json(results),
+                                 **({"agents": agents_json(results, seats)} if seats else {})}, []))
     else:
         say(render_statistics(results, players, games, seed, overrides, seats))
 
 
-def _seats(agents: str, players: int) -> tuple[str, ...]:
+def _document(readings: bool, players: int, games: int, seed: int, overrides: tuple) -> dict:
+    """The --json document as far as the options make it, before anything is played (what an error
+    leaves it at): medina-simulate-readings/1 with --readings, else medina-simulate/1."""
+    if readings:
+        return {"format": "medina-simulate-readings/1", "ruleset": None, "players": players, "games": games,
+                "seed": seed, "overrides": list(overrides), "readings": []}
+    return {"format": "medina-simulate/1", "players": players, "games": games, "seed": seed,
+            "overrides": list(overrides), "rulesets": []}
+
+
+def _seats(agents: str, players: int, doc: dict | None) -> tuple[str, ...]:
     """The --agents specs, one per seat, normalised (`MCTS:200` is `mcts:200`); a wrong count or an
-    unknown agent is a usage error."""
+    unknown agent is a usage error (with --json, in `doc`)."""
     from ..agents import UnknownAgent, parse_spec
-    specs = names_or_exit(agents, "--agents")
+    specs = names_or_exit(agents, "--agents", doc)
     if len(specs) != players:
-        _usage(f"--agents {agents}: give one agent per seat, {players} for --players {players}, not {len(specs)}")
+        usage_error(f"--agents {agents}", f"give one agent per seat, {players} for --players {players}, "
+                    f"not {len(specs)}", doc)
     try:
         return tuple(name if budget is None else f"{name}:{budget}" for name, budget in map(parse_spec, specs))
     except UnknownAgent as exc:
-        _usage(f"--agents: {exc}")
+        usage_error("--agents", str(exc), doc)
 
 
 DASK_LOGGERS = ("distributed", "distributed.client", "distributed.gc")  # those Dask's defaults give a level
-
-
-def _usage(message: str):
-    warn(message)
-    raise typer.Exit(2)
 
 
 def _kept(folder, progress) -> str:
@@ -158,10 +164,12 @@ def _kept(folder, progress) -> str:
             "with --resume plays the rest")
 
 
-def _study(refs, loaded, players, games, seed, out, resume, seats=()):
-    """The study, and its output folder (started or resumed) when --out is given."""
+def _study(refs, loaded, players, games, seed, out, resume, seats=(), doc: dict | None = None):
+    """The study, and its output folder (started or resumed) when --out is given; an unusable folder
+    exits 2 (with --json, in `doc`)."""
     from pathlib import Path
 
+    from ..errors import Problem
     from ..study.folder import StudyFolder, options_of
     from ..study.runner import Part, Study, StudyError
 
@@ -169,11 +177,12 @@ def _study(refs, loaded, players, games, seed, out, resume, seats=()):
     if out is None:
         return Study(tuple(Part(r.id, rule) for r, rule in zip(loaded, rules)), games, seed, seats), None
     if len({r.id for r in loaded}) != len(loaded):
-        _usage("--out: two of the rulesets have the same id, so their records would overwrite each other")
+        usage_error("--out", "two of the rulesets have the same id, so their records would overwrite each other", doc)
     try:
         Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        _usage(f"{out}: cannot create the output directory: {exc.strerror or exc}")
+        stop([Problem("cannot-write", f"cannot create the output directory: {exc.strerror or exc}", file=out)], 2,
+             doc)
     study = Study(tuple(Part(r.id, rule, record_ref(ref, out)) for ref, r, rule in zip(refs, loaded, rules)),
                   games, seed, seats)
     folder = StudyFolder(out, study)
@@ -181,7 +190,7 @@ def _study(refs, loaded, players, games, seed, out, resume, seats=()):
     try:
         folder.resume(options) if resume else folder.start(options)
     except StudyError as exc:
-        _usage(str(exc))
+        usage_error(None, str(exc), doc)
     return study, folder
 
 
@@ -294,8 +303,10 @@ def render_statistics(results, players: int, games: int, seed: int, overrides=()
     return f"{heading}\n\n{table}{footer}"
 
 
-def _readings(ref: str, ruleset_id: str, players: int, games: int, seed: int, overrides, jobs: int, json_: bool) -> None:
-    """How often each other reading of the ruleset's open rule points changes the simulated games."""
+def _readings(ref: str, ruleset_id: str, players: int, games: int, seed: int, overrides, jobs: int,
+              doc: dict | None) -> None:
+    """How often each other reading of the ruleset's open rule points changes the simulated games (with
+    --json, `doc` filled)."""
     from tabulate import tabulate
 
     from ..study.readings import simulate_readings
@@ -304,29 +315,34 @@ def _readings(ref: str, ruleset_id: str, players: int, games: int, seed: int, ov
     progress = Progress(games, sys.stderr.isatty())
     found = simulate_readings(ref, players, games, seed, overrides=overrides, jobs=jobs, progress=progress)
     progress.clear()
-    if json_:
-        emit_json({"format": "medina-simulate-readings/1", "ruleset": ruleset_id, "players": players, "games": games,
-                   "seed": seed, "overrides": list(overrides), "readings": [f.to_json() for f in found]})
+    if doc is not None:
+        emit_json(with_problems({**doc, "ruleset": ruleset_id, "readings": [f.to_json() for f in found]}, []))
         return
 
     def percent(count: int) -> str:
         return f"{100 * count / games:.1f}%"
 
     say(f"{games} random game{'s' if games != 1 else ''} of {ruleset_id}, {players} players, seed {seed}"
-        + (f", with --set {', '.join(overrides)}" if overrides else "")
-        + ": each played as written, then replayed placement by placement under each other reading")
+        + (f", with --set {', '.join(overrides)}" if overrides else ""))
     if not found:
         say(f"{ruleset_id} has no open reading that applies to it (medina rules params lists them).")
         return
-    rows = []
-    for f in sorted(found, key=lambda f: -f.counts["changes_winner"]):
-        low, high = wilson_interval(f.counts["changes_winner"], games)
-        rows.append([f.label, percent(f.counts["changes_winner"]), f"{100 * low:.1f}–{100 * high:.1f}%",
-                     percent(f.counts["changes_scores"]), percent(f.counts["illegal"]), percent(f.counts["unfinished"])])
+    for title, counts_of, against in (
+            ("played as written, replayed placement by placement under each other reading", lambda f: f.counts,
+             "the reading's"),
+            ("played under each other reading (the same seeds), replayed as written", lambda f: f.reverse,
+             "the written")):
+        rows = []
+        for f in sorted(found, key=lambda f: -counts_of(f)["changes_winner"]):
+            counts = counts_of(f)
+            low, high = wilson_interval(counts["changes_winner"], games)
+            rows.append([f.label, percent(counts["changes_winner"]), f"{100 * low:.1f}–{100 * high:.1f}%",
+                         percent(counts["changes_scores"]), percent(counts["illegal"]), percent(counts["unfinished"])])
+        say()
+        say(f"Games {title}:")
+        say(tabulate(rows, headers=["reading", "changes the winner", "95% interval (Wilson)", "changes scores",
+                                    f"illegal by {against} rules", "game unfinished"], tablefmt="simple",
+                     disable_numparse=True, colalign=("left", "right", "right", "right", "right", "right")))
     say()
-    say(tabulate(rows, headers=["reading", "changes the winner", "95% interval (Wilson)", "changes scores",
-                                "game illegal", "game unfinished"], tablefmt="simple", disable_numparse=True,
-                 colalign=("left", "right", "right", "right", "right", "right")))
-    say()
-    say("game illegal: some placement of the game breaks the reading's rules (it could not have been played so);\n"
-        "game unfinished: under the reading someone could still place at the end (winners are then the standings).")
+    say("illegal: some placement of the game breaks the rules it is replayed under (it could not have been played "
+        "so);\ngame unfinished: replayed so, someone could still place at the end (winners are then the standings).")

@@ -6,12 +6,13 @@ from typing import Annotated
 
 import typer
 
-from .common import JsonOption, RulesetOption, SetOption, emit_json, expand_inputs, say, stop
+from .common import JsonOption, RulesetOption, SetOption, emit_json, exit_status, expand_inputs, say, shown_as, stop
 
 
 def validate(
     files: Annotated[list[str], typer.Argument(
-        metavar="FILE...", help="Record files, directories (every *.yaml, *.yml and *.sgf below them but hidden ones, "
+        metavar="FILE...", parser=shown_as("path"),
+        help="Record files, directories (every *.yaml, *.yml and *.sgf below them but hidden ones, "
         "rulesets and boards) or - for stdin.")],
     ruleset: RulesetOption = None,
     set_: SetOption = None,
@@ -21,7 +22,7 @@ def validate(
 
     Exit status: 0 all valid, 1 some record invalid, 2 unusable input or usage error.
     """
-    from ..errors import MedinaError, Problem
+    from ..errors import BadArgument, MedinaError, Problem
     from ..records.record import read_record
     from ..records.replay import replay
 
@@ -34,12 +35,12 @@ def validate(
         try:
             record = read_record(path, ruleset=ruleset, overrides=tuple(set_ or ()))
         except MedinaError as exc:
-            if exc.usage:  # a bad --ruleset or --set: the same for every file
+            if isinstance(exc, BadArgument):  # a bad --ruleset or --set: the same for every file
                 stop(exc.problems, 2, doc)
             name = "<stdin>" if path == "-" else path
             results.append({"file": name, "ruleset": None, "valid": False, "finished": False,
                             "errors": [problem.to_json() for problem in exc.problems], "warnings": []})
-            status = max(status, 2 if exc.unusable else 1)
+            status = max(status, exit_status(exc))
             if not json_:
                 say(exc.human())
                 say(f"{name}: UNREADABLE")
@@ -74,7 +75,7 @@ def _summary(record, outcome) -> str:
             if unchecked:
                 stopped = f"; checking stopped at turn {first.turn}: {' and '.join(unchecked)} not checked"
         return f"{record.file}: INVALID ({count} error{'s' if count != 1 else ''}{stopped})"
-    game = outcome.game
-    facts = f"{record.ruleset.id}, {len(record.players)} players, {len(record.turns)} turns, {game.placements_made} placements"
+    placed = sum(placement.cell is not None for placement in outcome.game.move_stack)  # tea tiles are no pieces
+    facts = f"{record.ruleset.id}, {len(record.players)} players, {len(record.turns)} turns, {placed} placements"
     state = "finished" if outcome.finished else "unfinished"
     return f"{record.file}: valid ({state}; {facts})"

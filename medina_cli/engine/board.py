@@ -134,4 +134,4 @@ def geometry(columns: int, rows: int, towers: tuple) -> Geometry:
 
 
 def geometry_for(rules) -> Geometry:
-    return geometry(rules.columns, rules.rows, tuple(sorted(rules.towers.items())))
+    return geometry(*rules.board.interior, tuple(sorted(rules.board.towers.items())))

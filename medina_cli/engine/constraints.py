@@ -191,7 +191,8 @@ def _not_owned(game, seat: int) -> int:
 ON_BUILDING = Layer("roof-not-on-building", "game.all_buildings()", "a roof must go on a building")
 UNROOFED = Layer("roof-on-roofed-palace", "~game.roofed_buildings",
                  _palace_there("the {colour} palace there already has a roof"))
-NOT_BLOCKED = Layer("roof-on-blocked-palace", "ALL if game.rules.roof_on_blocked_palace else _growing(game)",
+NOT_BLOCKED = Layer("roof-on-blocked-palace",
+                    "ALL if game.rules.roofs.on_blocked_palace else _growing(game)",
                     _palace_there("the {colour} palace there can take no more buildings, and this ruleset does not "
                                   "let a blocked palace be roofed"))
 COLOUR_NOT_OWNED = Layer("roof-colour-owned", "_not_owned(game, seat) if game.owned[seat] else ALL",
@@ -208,7 +209,7 @@ TWO_NEIGHBOURS = "a merchant may not touch two or more merchants"
 
 
 def _crowd_refusal(game, piece, cell, seat) -> str:
-    limit = game.rules.new_chain_max_neighbours
+    limit = game.rules.merchants.new_chain_max_neighbours
     return TWO_NEIGHBOURS if limit <= 1 else f"the first merchant of a new chain may touch at most {limit} merchants"
 
 
@@ -218,12 +219,12 @@ AT_CHAIN_END = Layer("merchant-not-at-chain-end", "game.geo.orth(game.live_chain
 # a new chain's first merchant touches at most `merchants.new_chain_max_neighbours` merchants, and
 # never two where that is 0 or 1 (kept apart: a merchant beside two is refused as one for any chain)
 NEW_CHAIN_CROWD = Layer("merchant-two-neighbours",
-                        "~game.geo.more_neighbours_than(game.merchants, game.rules.new_chain_max_neighbours) "
-                        "if game.rules.new_chain_max_neighbours > 1 "
-                        "else ~game.geo.at_least_two_neighbours(game.merchants)",
+                        "~game.geo.more_neighbours_than(game.merchants, game.rules.merchants.new_chain_max_neighbours)"
+                        " if game.rules.merchants.new_chain_max_neighbours > 1"
+                        " else ~game.geo.at_least_two_neighbours(game.merchants)",
                         _crowd_refusal)
 NEW_CHAIN = Layer("merchant-new-chain",
-                  "~game.geo.more_neighbours_than(game.merchants, game.rules.new_chain_max_neighbours)",
+                  "~game.geo.more_neighbours_than(game.merchants, game.rules.merchants.new_chain_max_neighbours)",
                   "the chain cannot grow, so a new chain starts, but its first merchant may not touch other merchants")
 # a merchant extends the live chain while that can grow, else starts a new chain
 EXTEND_ELSE_NEW_CHAIN = Either((INSIDE, EMPTY), (BESIDE_AT_MOST_ONE, AT_CHAIN_END), (NEW_CHAIN_CROWD, NEW_CHAIN))

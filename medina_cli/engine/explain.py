@@ -26,8 +26,8 @@ def explain(game, piece: str, cell: int) -> tuple[str, str] | None:
 
 
 def _forced_reason(game) -> str:
-    if game.rules.forced_roof == "only_player_with_roofs":
+    if game.rules.turns.forced_roof == "only_player_with_roofs":
         return "he is the only player still holding roofs"
-    if game.rules.forced_roof == "only_player_with_pieces":
+    if game.rules.turns.forced_roof == "only_player_with_pieces":
         return "he is the only player still holding pieces"
     return "he is the only player who can still place"

@@ -115,6 +115,9 @@ class Game:
         self.rules = rules
         self.geo: Geometry = geometry_for(rules)
         merchant = self._setup_cell(merchant, "merchant")
+        if rules.well.enabled != (well is not None):
+            raise ValueError(f"{rules.ruleset_id} places a well at setup: give well=CELL" if rules.well.enabled
+                             else f"well {well!r}: {rules.ruleset_id} has no well")
         well = None if well is None else self._setup_cell(well, "well")
         self.players = list(players)
         self.colours = rules.colour_names
@@ -126,11 +129,11 @@ class Game:
                           piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits
                   for piece in self.piece_order}
         self.retirement_checks = {piece: c for piece, c in checks.items() if any(c)}  # pieces that may retire
-        self.second_roof_rule = rules.forced_roof == "second_placement_only_player_who_can_place"
+        self.roof_checked_after_first = rules.turns.forced_roof_check == "after_first_placement"
         geo = self.geo
         s = rules.supply
-        self.supply = [{**{c: s["per_colour"] for c in self.colours},
-                        **{piece: s[SUPPLY_KEY[piece]] for piece in PIECES_FIXED}} for _ in players]
+        self.supply = [{**{c: s.per_colour for c in self.colours},
+                        **{piece: getattr(s, SUPPLY_KEY[piece]) for piece in PIECES_FIXED}} for _ in players]
         self.start_supply = {name: dict(counts) for name, counts in (supply or {}).items()}
         for name, counts in self.start_supply.items():
             self.supply[self.players.index(name)].update(counts)
@@ -156,7 +159,7 @@ class Game:
         self.wall_arm: dict[int, tuple[int, str]] = {}
         self.palace_tile: dict[str, Palace | None] = {c: None for c in self.colours}
         self.tower_tile: dict[int, Palace | None] = {t: None for t in geo.tower_cell}
-        self.tower_merchants_left = dict(rules.tower_merchants)
+        self.tower_merchants_left = dict(rules.towers.merchants)
         self.tea_claims = 0
         self.claims = 0
         self.retired: list[str] = []
@@ -293,7 +296,7 @@ class Game:
     def to_record(self, ruleset: str | None = None) -> str:
         """The game so far as record/1 text (with its `result` once it is over), naming the ruleset
         by its id or by `ruleset` (a path, for a ruleset from a file)."""
-        from ..records.record import write_record  # the writer belongs to records; only this method needs it
+        from ..records.model import write_record  # the writer belongs to records; only this method needs it
         from .scoring import score_game
         turns: list[tuple[str, list[str]]] = []
         name = self.geo.cell_names
@@ -392,7 +395,7 @@ class Game:
         if seat is None or not self.tea[seat] or self.tea_used or self.turn_slots < 2:
             return False
         if self.turn_placed == 0:
-            return self.rules.tea_replaces == "either_placement" and (
+            return self.rules.tea.replaces == "either_placement" and (
                 not self.forced or any(p == "roof" for p, _ in self.legal_masks()))
         return self.turn_placed < self.turn_slots and not self.forced
 
@@ -409,8 +412,8 @@ class Game:
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
-        elif self.turn_placed == 1 and self.second_roof_rule and not (
-                piece == "neutral" and self.rules.neutral_spares_forced_roof):
+        elif self.turn_placed == 1 and self.roof_checked_after_first and not (
+                piece == "neutral" and self.rules.turns.neutral_spares_forced_roof):
             self._force_second_roof()
         if self.turn_placed + self.tea_used >= self.turn_slots or not (
                 self.legal_masks() if self.forced else self.can_go_on(self.seat_to_move)):
@@ -419,7 +422,7 @@ class Game:
     def can_go_on(self, seat: int) -> bool:
         """After a placement: has `seat` anything left to do this turn? A piece that fits, or (where
         the ruleset counts it) a tea tile, which must then be used."""
-        return self.can_place(seat) or bool(self.rules.tea_keeps_turn_open and self.tea[seat] and not self.tea_used)
+        return self.can_place(seat) or bool(self.rules.tea.keeps_turn_open and self.tea[seat] and not self.tea_used)
 
     def use_tea(self) -> None:
         """`push("tea")`."""
@@ -438,13 +441,13 @@ class Game:
         seat = self.seat_to_move
         if seat is None:
             return "the game has already ended"
-        if not self.rules.tea_colour:
+        if not self.rules.tea.colour:
             return "this ruleset has no tea tiles"
         if not self.tea[seat]:
             return f"{self.players[seat]} holds no tea tile"
         if self.tea_used:
             return "only one tea tile may be used per turn"
-        if not self.turn_placed and self.rules.tea_replaces == "second_placement":
+        if not self.turn_placed and self.rules.tea.replaces == "second_placement":
             return "a tea tile may replace only the second placement of a turn"
         if self.turn_slots < 2:
             return "no tea tile in an opening single-placement turn"
@@ -471,10 +474,11 @@ class Game:
         self.seat_to_move = seat
         self.turn_placed = 0
         self.tea_used = False
-        single = self.turns_started < self.rules.opening_single
-        self.turn_slots = 1 if single else self.rules.placements_per_turn
+        single = self.turns_started < self.rules.turns.opening_single
+        self.turn_slots = 1 if single else self.rules.turns.placements
         self.turns_started += 1
-        self.forced = self._forced_trigger(seat) and self._roof_reachable(seat)
+        self.forced = (not self.roof_checked_after_first and self._forced_trigger(seat)
+                       and self._roof_reachable(seat))
         if self.forced:
             self._announce_forced_roof()
 
@@ -483,16 +487,16 @@ class Game:
 
     def _force_second_roof(self) -> None:
         """After a first piece that was not his roof: the second must be one of the player's roofs
-        if one is legal now and no other player can place anything."""
+        if one is legal now and the ruleset's trigger (`turns.forced_roof`) holds."""
         seat = self.seat_to_move
         if (self.turn_placed + self.tea_used < self.turn_slots and self.piece_mask(seat, "roof")
-                and self._others_stuck(seat)):
+                and self._forced_trigger(seat)):
             self.forced = True
             self._announce_forced_roof()
 
     def _others_stuck(self, seat: int) -> bool:
         """Can no other player move? (A held tea tile counts as a move where the ruleset says so.)"""
-        tea_counts = self.rules.tea_blocks_forced_roof
+        tea_counts = self.rules.tea.blocks_forced_roof
         for other in range(len(self.players)):
             if other != seat and (self.can_place(other) or (tea_counts and self.tea[other])):
                 return False
@@ -508,7 +512,7 @@ class Game:
                 and any(piece in self.buildings and piece not in self.owned[seat] for piece, _ in masks))
 
     def _forced_trigger(self, seat: int) -> bool:
-        rule = self.rules.forced_roof
+        rule = self.rules.turns.forced_roof
         if rule == "only_player_who_can_place":
             return self._others_stuck(seat)
         if rule == "only_player_with_pieces":
@@ -622,7 +626,7 @@ class Game:
 
     def _stable_contact(self, cell: int, walls: int) -> int:
         """The walls a new stable next to `walls` connects through (`towers.stable_contact`)."""
-        if self.rules.stable_contact == "every_wall" or walls & (walls - 1) == 0:
+        if self.rules.towers.stable_contact == "every_wall" or walls & (walls - 1) == 0:
             return walls
         width = self.geo.width
         return next(1 << (cell + step) for step in (width, -1, -width, 1) if walls >> (cell + step) & 1)
@@ -677,9 +681,9 @@ class Game:
                                  previous=None if holder is None else self.owner_name(holder.owner)))
 
     def _tea_award(self, palace: Palace) -> None:
-        if palace.colour != self.rules.tea_colour:
+        if palace.colour != self.rules.tea.colour:
             return
-        awards = self.rules.tea_awards
+        awards = self.rules.tea.awards
         award = awards[self.tea_claims] if self.tea_claims < len(awards) else 0
         self.tea_claims += 1
         if not award:
@@ -699,7 +703,7 @@ class Game:
             self._connect(palace, tower, arms_by_tower[tower])
 
     def _connect(self, palace: Palace, tower: int, arms: set) -> None:
-        policy = self.rules.tower_reconnect
+        policy = self.rules.towers.reconnect
         if policy == "once_per_palace_tower" and any(a[0] == tower for a in palace.connected):
             return
         if policy == "once_per_palace_arm" and arms <= palace.connected:

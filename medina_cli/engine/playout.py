@@ -21,7 +21,7 @@ def random_setup(rules, rng: random.Random) -> tuple[int, int | None]:
     geo = geometry_for(rules)
     cells = list(bits(geo.interior & ~geo.edge_row))
     merchant, well = rng.sample(cells, 2)
-    return merchant, (well if rules.well else None)
+    return merchant, (well if rules.well.enabled else None)
 
 
 def random_placement(game: Game, rng: random.Random) -> tuple[str, int]:

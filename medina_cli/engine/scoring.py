@@ -75,7 +75,7 @@ class ScoreSheet:
 def palace_score(rules, geo, palace, merchants: int, walls: int, well_bonus_cells: int) -> PalaceScore:
     pieces = palace.buildings | palace.stables
     around = geo.orth(pieces)
-    merchant_touch = geo.orth(pieces if rules.merchants_touching_stables else palace.buildings)
+    merchant_touch = geo.orth(pieces if rules.scoring.merchants_touching_stables else palace.buildings)
     return PalaceScore(
         colour=palace.colour,
         pieces=pieces,
@@ -84,7 +84,7 @@ def palace_score(rules, geo, palace, merchants: int, walls: int, well_bonus_cell
         stables=palace.stables.bit_count(),
         merchants=(merchant_touch & merchants).bit_count(),
         walls=(around & walls).bit_count(),
-        well=rules.well_bonus * (pieces & well_bonus_cells).bit_count(),
+        well=rules.well.bonus * (pieces & well_bonus_cells).bit_count(),
         size=pieces.bit_count(),
         claim_order=palace.claim_order,
     )
@@ -110,7 +110,7 @@ def score_position(rules, geo, players: list[str], palaces, merchants: int, wall
         if holder is not None and holder != NEUTRAL:
             sheet[holder].tower_tiles.append(tower)
             sheet[holder].tile_points += tower
-    winners = [] if undetermined else winners_of(rules.tiebreak, sheet)
+    winners = [] if undetermined else winners_of(rules.scoring.tiebreak, sheet)
     return ScoreSheet(rules.ruleset_id, finished, sheet, winners, list(undetermined))
 
 

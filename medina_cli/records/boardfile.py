@@ -14,7 +14,8 @@ from ..engine.game import NEUTRAL, Palace
 from ..engine.game import holder_name as engine_holder_name
 from ..engine.scoring import ScoreSheet, score_position, tile_holders, winners_of
 from ..errors import Collected
-from ..rules.loader import Rules, Ruleset
+from ..rules.loader import Ruleset
+from ..rules.typed import Rules
 from ..yamlio import base_dir_of, parse_or_collect, read_text, yaml_flow, yaml_type
 from .header import HeaderReader
 
@@ -187,7 +188,7 @@ class _BoardReader(HeaderReader):
                         wells |= bit
                     else:
                         self.buildings[letters[kind]] |= bit
-        if rules.well and wells.bit_count() != 1:
+        if rules.well.enabled and wells.bit_count() != 1:
             self.error("board-grid", f"{rules.ruleset_id} has exactly one well (`w`); the grid has "
                        f"{wells.bit_count()}", ("grid",))
         elif wells:
@@ -213,10 +214,10 @@ class _BoardReader(HeaderReader):
             return f"{char!r} inside the city: walls and towers belong on the ring"
         lower = char.lower()
         if lower in ".msw" or lower in letters:
-            return None if lower != "w" or self.r.rules.well else f"{self.r.ruleset.id} has no well"
+            return None if lower != "w" or self.r.rules.well.enabled else f"{self.r.ruleset.id} has no well"
         buildings = ", ".join(f"{k} {v}" for k, v in letters.items())
         return (f"unknown letter {char!r}: use . empty, m merchant, s stable"
-                + (", w well" if self.r.rules.well else "") + f" or a building of {self.r.ruleset.id} ({buildings})")
+                + (", w well" if self.r.rules.well.enabled else "") + f" or a building of {self.r.ruleset.id} ({buildings})")
 
     # --- palaces ---------------------------------------------------------------------------------
     def _palaces(self) -> None:
@@ -268,7 +269,7 @@ class _BoardReader(HeaderReader):
         With 0, every group is a line (no branch, no loop); with 1, a group may branch but never
         close a loop; above 1, anything goes."""
         b, geo = self.r, self.r.geo
-        most = b.rules.new_chain_max_neighbours
+        most = b.rules.merchants.new_chain_max_neighbours
         if most > 1:
             return
         rule = (f"merchants.new_chain_max_neighbours is {most} in {b.rules.ruleset_id}: a new chain may "
@@ -365,14 +366,14 @@ class _BoardReader(HeaderReader):
     def _supply(self) -> None:
         b, rules = self.r, self.r.rules
         n, supply = len(b.players), rules.supply
-        counts = [(f"{c} buildings", self.buildings[c].bit_count(), n * supply["per_colour"])
+        counts = [(f"{c} buildings", self.buildings[c].bit_count(), n * supply.per_colour)
                   for c in rules.colour_names]
-        counts += [("stables", self.stables.bit_count(), n * supply["stables"]),
-                   ("walls", b.walls.bit_count(), n * supply["walls"]),
+        counts += [("stables", self.stables.bit_count(), n * supply.stables),
+                   ("walls", b.walls.bit_count(), n * supply.walls),
                    ("merchants", b.merchants.bit_count(),
-                    n * supply["merchants"] + 1 + sum(rules.tower_merchants.values())),
-                   ("neutral roofs", sum(p.owner == NEUTRAL for p in b.palaces), n * supply["neutral_roofs"])]
-        counts += [(f"roofs of {name}", sum(p.owner == seat for p in b.palaces), supply["roofs"])
+                    n * supply.merchants + 1 + sum(rules.towers.merchants.values())),
+                   ("neutral roofs", sum(p.owner == NEUTRAL for p in b.palaces), n * supply.neutral_roofs)]
+        counts += [(f"roofs of {name}", sum(p.owner == seat for p in b.palaces), supply.roofs)
                    for seat, name in enumerate(b.players)]
         for what, count, most in counts:
             if count > most:
@@ -482,7 +483,7 @@ def score_board(board: Board) -> ScoreSheet:
             if owner != NEUTRAL:
                 extra[owner] += tile.value
         players = [replace(p, tile_points=p.tile_points + e) for p, e in zip(sheet.players, extra)]
-        outcomes.add(tuple(winners_of(rules.tiebreak, players)))
+        outcomes.add(tuple(winners_of(rules.scoring.tiebreak, players)))
     sheet.winners = list(outcomes.pop()) if len(outcomes) == 1 else []
     return sheet
 

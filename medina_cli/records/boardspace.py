@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.board import geometry_for
-from ..errors import MedinaError, Problem, fail, in_words
+from ..errors import BadArgument, MedinaError, Problem, UnusableInput, fail, in_words
 from ..rules.loader import builtin_ids, load_ruleset
 from .java_random import JavaRandom
 from .model import Action, Record, TurnEntry
@@ -363,9 +363,9 @@ def parse_boardspace(text: str, name: str, *, ruleset: str | None = None, overri
     try:
         game = read_site_game(text, name)
         _Converter(record, game, ruleset, overrides, players).convert()
+    except (UnusableInput, BadArgument):
+        raise
     except MedinaError as exc:
-        if exc.unusable:
-            raise
         record.problems.errors.append(exc.problem)
     return record
 
@@ -393,8 +393,8 @@ class _Converter:
         start = builder.first or 0
         r.players = [by_seat[(start + i) % game.players] for i in range(game.players)]
         turns = builder.turns
-        if site_rules.well:
-            self._drawn_setup(geometry_for(site_rules), geometry_for(rules), rules.well)
+        if site_rules.well.enabled:
+            self._drawn_setup(geometry_for(site_rules), geometry_for(rules), rules.well.enabled)
         else:
             self._start_merchant(turns, rules, by_seat, problem)
         r.turns = [self._entry(number, turn, by_seat) for number, turn in enumerate(turns, 1)]
@@ -414,8 +414,7 @@ class _Converter:
             return load_ruleset(self.ruleset_ref or profile, self.overrides)
         except MedinaError as exc:
             exc.problem.file = exc.problem.file or ("--set" if exc.problem.code == "bad-set" else "--ruleset")
-            exc.usage = exc.unusable = True
-            raise
+            raise BadArgument.of(exc) from exc
 
     def _build(self, builder: TurnBuilder, by_seat: list[str]) -> Problem | None:
         """Cut the actions into turns; the first unreadable action stops reading (turns before it stay)."""
@@ -450,7 +449,7 @@ class _Converter:
         """The starting player's first piece is the start merchant: it becomes `setup.merchant`. The site
         gives seat A one merchant more than the others; when another seat starts, `setup.supply` says so
         (the starter one merchant fewer, seat A one more), so the supplies are the site's."""
-        if rules.well:
+        if rules.well.enabled:
             raise self.error("bad-setup", f"{self.r.ruleset.id} needs a well; this boardspace game has none")
         if not turns or not turns[0].pieces:
             if problem is None:
@@ -466,7 +465,7 @@ class _Converter:
                              "the edge row", line=turns[0].line, turn=1, player=by_seat[first.seat])
         self.r.merchant = first.cell
         if first.seat != 0:  # the starter paid for it, and seat A holds the extra merchant
-            merchants = rules.supply["merchants"]
+            merchants = rules.supply.merchants
             self.r.supply = {by_seat[first.seat]: {"merchant": merchants - 1}, by_seat[0]: {"merchant": merchants + 1}}
 
     def _entry(self, number: int, turn: SiteTurn, by_seat) -> TurnEntry:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import MedinaError, Problem, in_words
+from ..errors import BadArgument, MedinaError, Problem, UnusableInput, in_words
 from ..rules.loader import Ruleset, load_ruleset
 from ..yamlio import Lines, yaml_type
 
@@ -50,17 +50,16 @@ class HeaderReader:
             problem = exc.problem
             if self.ruleset_ref is not None or problem.code == "bad-set":
                 problem.file = problem.file or ("--set" if problem.code == "bad-set" else "--ruleset")
-                exc.usage = exc.unusable = True
-                raise
+                raise BadArgument.of(exc) from exc
             where = dict(file=self.r.file, line=self.lines.of("ruleset"))
             if problem.file is None:  # the id or path names no ruleset: the record's own error
                 problem.file, problem.line = where["file"], where["line"]
                 self.r.problems.errors.append(problem)
                 return False
             count = len(exc.problems)  # the ruleset file itself is broken: the record cannot be read
-            raise MedinaError(Problem(problem.code, f"the ruleset {ref} cannot be used ({count} error"
+            raise UnusableInput(Problem(problem.code, f"the ruleset {ref} cannot be used ({count} error"
                                       f"{'s' if count != 1 else ''} in it, below); the record cannot be read",
-                                      **where), unusable=True, more=exc.problems)
+                                      **where), more=exc.problems)
         return True
 
     def _players(self) -> bool:

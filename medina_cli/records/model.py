@@ -1,11 +1,16 @@
-"""What a game record holds once read, whichever format it was read from (record/1 or boardspace.net)."""
+"""What a game record holds once read, whichever format it was read from (record/1 or boardspace.net),
+and the strict writer of record/1 text."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..engine.board import geometry_for
 from ..errors import Collected
 from ..rules.loader import Ruleset
+from ..yamlio import yaml_flow
+
+FORMAT_TAG = "record/1"
 
 
 @dataclass(slots=True)
@@ -51,7 +56,63 @@ class Record:
         return self.ruleset.for_players(len(self.players))
 
     @property
+    def setup(self) -> dict[str, str | None]:
+        """The start merchant's and the well's cells by name: {"merchant": "K7", "well": None}."""
+        name = geometry_for(self.rules).name
+        return {"merchant": None if self.merchant is None else name(self.merchant),
+                "well": None if self.well is None else name(self.well)}
+
+    def tokens(self, entry: TurnEntry) -> list[str]:
+        """A turn's placements as a record writes them: `grey K8`, `tea`, `pass`."""
+        geo = geometry_for(self.rules)
+        return [action.token(geo) for action in entry.actions]
+
+    def to_record(self) -> str:
+        """The record as canonical record/1 text: its ruleset, players, setup, turns and notes (the
+        `result` left out; a record read from a boardspace.net file comes out as record/1)."""
+        return write_record(ruleset_ref=self.ruleset.id, players=self.players, geo=geometry_for(self.rules),
+                            merchant=self.merchant, well=self.well,
+                            turns=[(entry.player, self.tokens(entry)) for entry in self.turns], meta=self.meta,
+                            supply=self.supply)
+
+    @property
     def playable(self) -> bool:
         """Can the turns be replayed? (ruleset, players and setup are usable)"""
         return self.ruleset is not None and bool(self.players) and self.merchant is not None and (
-            self.well is not None or not self.rules.well)
+            self.well is not None or not self.rules.well.enabled)
+
+
+# --- the strict writer ---------------------------------------------------------------------------
+
+def action_token(geo, action) -> str:
+    if action[0] == "tea":
+        return "tea"
+    return f"{action[0]} {geo.name(action[1])}"
+
+
+def write_record(*, ruleset_ref: str, players: list[str], geo, merchant: int, well: int | None,
+                 turns: list[tuple[str, list[str]]], result: dict[str, int] | None = None,
+                 meta: dict | None = None, supply: dict[str, dict[str, int]] | None = None) -> str:
+    """Canonical record/1 text. `turns` holds (player, [tokens]) pairs; `supply` the setup's
+    player -> {piece: count} where a supply differs from the ruleset's."""
+    out = [f"medina: {FORMAT_TAG}", f"ruleset: {yaml_flow(ruleset_ref)}",
+           "players: [" + ", ".join(yaml_flow(p) for p in players) + "]", "setup:",
+           f"  merchant: {geo.name(merchant)}"]
+    if well is not None:
+        out.append(f"  well: {geo.name(well)}")
+    if supply:
+        out.append("  supply:")
+        out += [f"    {yaml_flow(p)}: {{" + ", ".join(f"{piece}: {n}" for piece, n in supply[p].items()) + "}"
+                for p in players if p in supply]
+    out.append("turns:" if turns else "turns: []")
+    for player, tokens in turns:
+        out.append(f"  - {yaml_flow(player)}: {', '.join(tokens)}")
+    meta = dict(meta or {})
+    for key in ("event", "date", "notes"):
+        if key in meta:
+            out.append(f"{key}: {yaml_flow(meta.pop(key))}")
+    if result is not None:
+        out.append("result: {" + ", ".join(f"{yaml_flow(p)}: {result[p]}" for p in players if p in result) + "}")
+    for key, value in meta.items():
+        out.append(f"{yaml_flow(key)}: {yaml_flow(value)}")
+    return "\n".join(out) + "\n"

@@ -11,12 +11,11 @@ from ..engine.board import geometry_for
 from ..engine.game import SUPPLY_KEY
 from ..errors import MedinaError, did_you_mean
 from ..rules.loader import Ruleset
-from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_flow, yaml_type
+from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 from .boardspace import is_boardspace, parse_boardspace
 from .header import HeaderReader
-from .model import Action, Record, TurnEntry
+from .model import FORMAT_TAG, Action, Record, TurnEntry
 
-FORMAT_TAG = "record/1"
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
 FORMAT_HINTS = {"board/1": " (a finished board: use `medina score`)",
                 "ruleset/1": " (a ruleset: use `medina rules show`)"}
@@ -148,14 +147,14 @@ class _Reader(HeaderReader):
         rules = self.r.rules
         if not isinstance(setup, dict):
             self.error("bad-setup" if setup is not None else "missing-key",
-                       "`setup` must be a mapping with the start merchant" + (" and the well" if rules.well else ""),
+                       "`setup` must be a mapping with the start merchant" + (" and the well" if rules.well.enabled else ""),
                        ("setup",))
             return
-        wanted = ("merchant", "well") if rules.well else ("merchant",)
+        wanted = ("merchant", "well") if rules.well.enabled else ("merchant",)
         for key in setup:
             if isinstance(key, str) and key.startswith("x-") or key == "supply":
                 continue
-            if key == "well" and self.ignore_well and not rules.well:
+            if key == "well" and self.ignore_well and not rules.well.enabled:
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
@@ -196,7 +195,7 @@ class _Reader(HeaderReader):
             self.error("bad-setup", "setup supply must map players to {piece: count}, e.g. `{Ben: {merchant: 7}}`",
                        path)
             return
-        pieces = self.r.ruleset.piece_names()
+        pieces = self._supplied(self.r.ruleset.piece_names())  # as in turns: no neutral where none is supplied
         for name, counts in supply.items():
             where = path + (name,)
             if name not in self.r.players:
@@ -340,7 +339,7 @@ class _Reader(HeaderReader):
         neutral roofs in the supply (`merchant` always: the start merchant, and tower merchants)."""
         rules = self.r.rules
         return {word: piece for word, piece in pieces.items()
-                if rules.supply[SUPPLY_KEY.get(piece, "per_colour")] or piece == "merchant"}
+                if getattr(rules.supply, SUPPLY_KEY.get(piece, "per_colour")) or piece == "merchant"}
 
     def _result(self):
         if "result" not in self.data:
@@ -383,39 +382,3 @@ def _slip(words, k, last, pieces, geo) -> str | None:
         else:
             return None
     return f"{' '.join(words)!r}: a comma is missing between placements: `{', '.join(placements)}`"
-
-
-# --- the strict writer ---------------------------------------------------------------------------
-
-def action_token(geo, action) -> str:
-    if action[0] == "tea":
-        return "tea"
-    return f"{action[0]} {geo.name(action[1])}"
-
-
-def write_record(*, ruleset_ref: str, players: list[str], geo, merchant: int, well: int | None,
-                 turns: list[tuple[str, list[str]]], result: dict[str, int] | None = None,
-                 meta: dict | None = None, supply: dict[str, dict[str, int]] | None = None) -> str:
-    """Canonical record/1 text. `turns` holds (player, [tokens]) pairs; `supply` the setup's
-    player -> {piece: count} where a supply differs from the ruleset's."""
-    out = [f"medina: {FORMAT_TAG}", f"ruleset: {yaml_flow(ruleset_ref)}",
-           "players: [" + ", ".join(yaml_flow(p) for p in players) + "]", "setup:",
-           f"  merchant: {geo.name(merchant)}"]
-    if well is not None:
-        out.append(f"  well: {geo.name(well)}")
-    if supply:
-        out.append("  supply:")
-        out += [f"    {yaml_flow(p)}: {{" + ", ".join(f"{piece}: {n}" for piece, n in supply[p].items()) + "}"
-                for p in players if p in supply]
-    out.append("turns:" if turns else "turns: []")
-    for player, tokens in turns:
-        out.append(f"  - {yaml_flow(player)}: {', '.join(tokens)}")
-    meta = dict(meta or {})
-    for key in ("event", "date", "notes"):
-        if key in meta:
-            out.append(f"{key}: {yaml_flow(meta.pop(key))}")
-    if result is not None:
-        out.append("result: {" + ", ".join(f"{yaml_flow(p)}: {result[p]}" for p in players if p in result) + "}")
-    for key, value in meta.items():
-        out.append(f"{yaml_flow(key)}: {yaml_flow(value)}")
-    return "\n".join(out) + "\n"

@@ -15,11 +15,12 @@ from pathlib import Path
 import yaml
 
 from ..engine.board import geometry_for
-from ..errors import Problem, fail, in_words
+from ..errors import Problem, UnusableInput, fail, in_words
 from ..rules.loader import Ruleset, is_path
 from ..yamlio import LOADER, STR_TAG, yaml_flow
 from .boardspace import is_boardspace
-from .record import parse_record, write_record
+from .model import write_record
+from .record import parse_record
 from .replay import Replay, replay
 
 SAFE_TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")  # nothing YAML could read as structure
@@ -38,10 +39,10 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
     problems, cells = [], {}
     for option, value in (("merchant", merchant), ("well", well)):
         if value is None:
-            if rules.well and option == "well":
+            if rules.well.enabled and option == "well":
                 problems.append(Problem("bad-setup", f"{ruleset.id} has a well: give --well CELL", file=path))
             continue
-        if option == "well" and not rules.well:
+        if option == "well" and not rules.well.enabled:
             problems.append(Problem("bad-setup", f"{ruleset.id} has no well: leave out --well", file=path))
             continue
         cells[option] = geo.parse(value)
@@ -77,7 +78,7 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir) -> App
     Refused, text unchanged, at the first problem `validate` would report."""
     if is_boardspace(name, text):
         raise fail("bad-format-tag", "a boardspace.net record: convert it with `medina import boardspace` first",
-                   file=name, unusable=True)
+                   file=name, error=UnusableInput)
     record = parse_record(text, name, base_dir=base_dir)
     outcome = replay(record)
     if outcome.problems or outcome.game is None:

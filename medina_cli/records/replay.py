@@ -137,13 +137,13 @@ def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Probl
 
 def _turn_over(game: Game, slots: int, done: int) -> str:
     """Why the turn had already ended after `done` actions."""
-    if slots < game.rules.placements_per_turn:
-        single = game.rules.opening_single
+    if slots < game.rules.turns.placements:
+        single = game.rules.turns.opening_single
         turns = "turn of the game has" if single == 1 else f"{single} turns of the game have"
         return f"the turn was over after {done}: in this edition the first {turns} a single placement"
     if done < slots:
         return f"the turn was over after {done}: nothing else could be placed"
-    tea = " (a tea tile may replace one of them)" if game.rules.tea_colour else ""
+    tea = " (a tea tile may replace one of them)" if game.rules.tea.colour else ""
     return f"a turn has {slots} placements{tea}, and this is one more"
 
 

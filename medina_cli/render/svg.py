@@ -297,19 +297,19 @@ class _Board:
         position = self.position
         if position.well is None:
             return "", ""
-        bonus = position.rules.well_bonus
+        bonus = position.rules.well.bonus
         cells = [self.piece("well-bonus", cell, well_bonus(*self.origin(cell), bonus),
                             f"well bonus: +{bonus} for an owned building or stable here")
                  for cell in bits(position.well_bonus_cells)]
         return self.piece("well", position.well, well(*self.origin(position.well)), "the well"), "".join(cells)
 
-    def legal(self, masks) -> str:
+    def legal(self, placements) -> str:
         rules = self.position.rules
         letters = {c.name: c.letter for c in rules.colours}
         by_cell: dict[int, list[str]] = {}
-        for piece, cells in masks:
-            for cell in bits(cells):
-                by_cell.setdefault(cell, []).append(piece)
+        for placement in placements:
+            if placement.cell is not None:  # a tea tile has no cell to mark
+                by_cell.setdefault(self.geo.parse(placement.cell), []).append(placement.piece)
         out = []
         for cell, pieces in sorted(by_cell.items()):
             labels = "".join(letters.get(p) or PIECE_LABELS[p] for p in pieces)
@@ -371,7 +371,7 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
     for colour in rules.colours:
         fill = palette.building_colour(rules, colour.name)
         keys.append((building_cell(0, 0, fill, colour.letter), f"{colour.name} (tile {colour.value})"))
-    if rules.supply["neutral_roofs"]:
+    if rules.supply.neutral_roofs:
         keys.append((house(0, 5.5, NEUTRAL), "neutral roof"))
     keys += [(stable_cell(0, 0, palette.building_colour(rules, rules.colours[0].name), "S"), "stable"),
              (merchant(0, 0), "merchant")]
@@ -380,8 +380,8 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
     keys += [(wall(0, 0), "wall"), (gate(0, 0), "gate"), (tower(0, 0, 1), "tower T1"),
              (house(0, 5.5, 0), "tower tile holder")]
     if position.well is not None:
-        keys += [(well(0, 0), "well"), (well_bonus(0, 0, rules.well_bonus), "well bonus cell")]
-    if rules.tea_colour:
+        keys += [(well(0, 0), "well"), (well_bonus(0, 0, rules.well.bonus), "well bonus cell")]
+    if rules.tea.colour:
         keys.append((tea_tile(0, 0), "tea tile"))
     if legal:
         keys.append((legal_mark(0, 0, rules.colours[0].letter + "S"), "legal placement"))
@@ -428,7 +428,7 @@ def board_svg(position, *, title: str, description: str = "", legal=None, last=(
               totals: dict[str, int] | None = None, legend: bool = True, preferred=None) -> str:
     """The SVG document of `position` (an `engine.position.Position`: a Game or a finished board).
 
-    `legal`: (piece, cellmask) pairs to mark; `last`: cells placed in the last turn, in order;
+    `legal`: the placements to mark (`Placement` values, as `legal_placements()` gives them); `last`: cells placed in the last turn, in order;
     `illegal`: (cell, reason) of a refused placement; `totals`: player name -> score for the legend;
     `preferred`: (cell, words) of an agent's preferred next placement.
     """

@@ -71,12 +71,13 @@ def _paint(segments: list[Segment], colour: bool) -> str:
     return "".join(f"\x1b[{style}m{text}\x1b[0m" if style else text for text, style in segments)
 
 
-def render_board(position, *, marks: dict[int, str] | None = None, colour: bool = False) -> str:
-    """The position as text; `marks` overrides glyphs of chosen cells (e.g. legal placements)."""
+def render_board(position, *, marks: dict[str, str] | None = None, colour: bool = False) -> str:
+    """The position as text; `marks` (cell name -> glyph) overrides glyphs of chosen cells (e.g. legal
+    placements)."""
     geo = position.geo
     cells = _cells(position)
-    for cell, glyph in (marks or {}).items():
-        cells[cell] = [(glyph, MARK_STYLE)]
+    for name, glyph in (marks or {}).items():
+        cells[geo.parse(name)] = [(glyph, MARK_STYLE)]
     header = "    " + "".join(f" {chr(65 + x)} " for x in range(geo.width))
     lines = [header]
     for y in range(geo.height - 1, -1, -1):
@@ -96,7 +97,7 @@ def legend(position, *, colour: bool = False) -> str:
     colours = ", ".join(f"{swatch(c.letter, palette.building_colour(rules, c.name))} {c.name}" for c in rules.colours)
     seats = ", ".join(f"{swatch(str(i + 1), palette.seat_colour(i)[1])} {name}"
                       for i, name in enumerate(position.players))
-    if rules.supply["neutral_roofs"]:
+    if rules.supply.neutral_roofs:
         seats += f", {swatch('n', palette.NEUTRAL[1])} neutral"
     parts = [f"Buildings: {colours} (upper case: roofed palace; the digit after the roofed cell is its owner: "
              f"{seats})",

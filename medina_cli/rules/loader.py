@@ -16,11 +16,12 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import MedinaError, Problem, fail
+from ..errors import BadArgument, MedinaError, Problem, UnusableInput, brief, fail
 from ..yamlio import Lines, parse_yaml, read_text
 from .schema import (CORNERS, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, Reading,
                      ReadingValue, SchemaError, Text, yaml_flow,
-                     parameter_names, words_back)
+                     parameter_names, resolve_written, words_back)
+from .typed import Rules, rules_for
 
 
 @lru_cache(maxsize=None)
@@ -32,50 +33,6 @@ def builtin_dir() -> Path:
 
 def builtin_ids() -> list[str]:
     return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
-
-
-@dataclass(frozen=True)
-class Colour:
-    name: str
-    value: int
-    letter: str
-    aliases: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Rules:
-    """Everything the engine needs for one player count, resolved from a ruleset."""
-
-    ruleset_id: str
-    players: int
-    columns: int
-    rows: int
-    towers: dict  # corner -> tower number
-    colours: tuple[Colour, ...]
-    supply: dict  # per_colour, roofs, neutral_roofs, stables, merchants, walls
-    well: bool
-    well_bonus: int
-    placements_per_turn: int
-    opening_single: int
-    forced_roof: str
-    roof_on_blocked_palace: bool
-    neutral_spares_forced_roof: bool
-    new_chain_max_neighbours: int
-    tower_reconnect: str
-    stable_contact: str
-    tower_merchants: dict  # tower number -> merchants
-    tea_colour: str | None
-    tea_awards: tuple[int, ...]
-    tea_replaces: str
-    tea_keeps_turn_open: bool
-    tea_blocks_forced_roof: bool
-    retirement: tuple[str, ...]
-    merchants_touching_stables: bool
-    tiebreak: str
-
-    @property
-    def colour_names(self) -> tuple[str, ...]:
-        return tuple(c.name for c in self.colours)
 
 
 @dataclass
@@ -101,45 +58,12 @@ class Ruleset:
         return names
 
     def for_players(self, n: int) -> Rules:
-        """The rules for `n` players (built once per ruleset and player count; treat them as read-only)."""
+        """The rules for `n` players (built once per ruleset and player count); ValueError for a count
+        the ruleset does not support."""
         rules = self.rules_by_players.get(n)
         if rules is None:
-            rules = self.rules_by_players[n] = self._build_rules(n)
+            rules = self.rules_by_players[n] = rules_for(self.id, self.params, n)
         return rules
-
-    def _build_rules(self, n: int) -> Rules:
-        p = self.params
-        if n not in p["players"]:
-            raise ValueError(n)
-        columns, rows = p["board"]["interior"][n]
-        return Rules(
-            ruleset_id=self.id,
-            players=n,
-            columns=columns,
-            rows=rows,
-            towers=dict(p["board"]["towers"]),
-            colours=tuple(Colour(name, c["value"], c["letter"], tuple(c["aliases"])) for name, c in p["colours"].items()),
-            supply=dict(p["supply"][n]),
-            well=p["well"]["enabled"],
-            well_bonus=p["well"]["bonus"],
-            placements_per_turn=p["turns"]["placements"],
-            opening_single=p["turns"]["opening_single"].get(n, 0),
-            forced_roof=p["turns"]["forced_roof"],
-            roof_on_blocked_palace=p["roofs"]["on_blocked_palace"],
-            neutral_spares_forced_roof=p["turns"]["neutral_spares_forced_roof"],
-            new_chain_max_neighbours=p["merchants"]["new_chain_max_neighbours"],
-            tower_reconnect=p["towers"]["reconnect"],
-            stable_contact=p["towers"]["stable_contact"],
-            tower_merchants=dict(p["towers"]["merchants"]),
-            tea_colour=p["tea"]["colour"],
-            tea_awards=tuple(p["tea"]["awards"]),
-            tea_replaces=p["tea"]["replaces"],
-            tea_keeps_turn_open=p["tea"]["keeps_turn_open"],
-            tea_blocks_forced_roof=p["tea"]["blocks_forced_roof"],
-            retirement=tuple(p["retirement"]),
-            merchants_touching_stables=p["scoring"]["merchants_touching_stables"],
-            tiebreak=p["scoring"]["tiebreak"],
-        )
 
 
 def is_path(ref: str) -> bool:
@@ -173,7 +97,7 @@ def _locate(ref: str, base_dir: Path | None) -> str:
         ids = builtin_ids()
         close = difflib.get_close_matches(ref, ids, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
-        raise fail("unknown-ruleset", f"unknown ruleset {ref!r}{hint}; built-in rulesets: {', '.join(ids)} "
+        raise fail("unknown-ruleset", f"unknown ruleset {brief(ref)}{hint}; built-in rulesets: {', '.join(ids)} "
                    "(or give a path to a .yaml file)")
     return str(builtin)
 
@@ -199,20 +123,20 @@ def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
         _, text = read_text(path)
         data, lines = parse_yaml(text, shown)
     except MedinaError as exc:  # a ruleset that cannot be read makes the run unusable
-        exc.unusable = True
         if exc.problem.code == "file-not-found":
             exc.problem.file, exc.problem.message = None, f"ruleset file {shown}: {exc.problem.message}"
         else:
             exc.problem.file = shown  # read_text names the resolved path
-        raise
+        raise UnusableInput.of(exc) from exc
     if not isinstance(data, dict):
-        raise fail("ruleset-invalid", "a ruleset file must be a mapping", file=shown, line=1, unusable=True)
+        raise fail("ruleset-invalid", "a ruleset file must be a mapping", file=shown, line=1, error=UnusableInput)
     tag = data.get("medina")
     if isinstance(tag, str) and tag != "ruleset/1" and tag.partition("/")[0] in ("record", "board"):
         raise fail("ruleset-invalid", f"this is a {'game record' if tag.startswith('record') else 'finished board'} "
                    f"(`medina: {tag}`), not a ruleset (`medina: ruleset/1`)", file=shown, line=lines.of("medina"),
-                   unusable=True)
+                   error=UnusableInput)
     words_back(data, lines.written)
+    resolve_written(data)
     _validate(data, lines, shown, partial=True)
     parent = data.get("extends")
     if parent is None:
@@ -224,7 +148,7 @@ def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
         if exc.problem.file is None:  # the parent is unknown, missing or closes a cycle: this file's fault
             problem = exc.problem
             problem.file, problem.line, problem.message = shown, lines.of("extends"), f"extends: {problem.message}"
-            exc.unusable = True
+            raise UnusableInput.of(exc) from exc
         raise
     merged = _merge(base, {k: v for k, v in data.items() if k != "extends"})
     for key in ("id", "title", "sources"):  # identity is never inherited
@@ -255,7 +179,7 @@ def _validate(data: dict, lines: Lines, name: str, *, partial: bool) -> dict:
     except SchemaError as exc:
         first, *more = [Problem("ruleset-invalid", f"{_dotted(path) or 'top level'}: {message}", file=name,
                                 line=lines.of(*path)) for path, message in exc.every]
-        raise MedinaError(first, unusable=True, more=more)
+        raise UnusableInput(first, more=more)
 
 
 def _dotted(path) -> str:
@@ -366,7 +290,7 @@ def _closest_parameter(param: str) -> str | None:
 
 
 def _bad_set(message: str) -> MedinaError:
-    return fail("bad-set", message, unusable=True)
+    return fail("bad-set", message, error=BadArgument)
 
 
 def apply_overrides(ruleset: Ruleset, overrides) -> None:
@@ -374,22 +298,24 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
     mapping {PARAM: value}; an unknown parameter gets the closest name and the valid ones."""
     params = copy.deepcopy(ruleset.params)
     applied = []  # (item, keys) of each override, to blame a value the schema refuses on its override
+    implied = []  # (section path, section, {parameter: value}) that the overrides' values give besides
     typed = dict(overrides) if isinstance(overrides, Mapping) else {}
-    items = [f"{param}={value}" for param, value in typed.items()] if typed else list(overrides)
+    items = ([f"{param}={value if isinstance(value, str) else brief(value)}" for param, value in typed.items()]
+             if typed else list(overrides))
     for item, given in zip(items, typed.values() if typed else [None] * len(items)):
         param, sep, raw = item.partition("=")
         param = param.strip()
         if not sep:
-            raise _bad_set(f"{item!r}: expected PARAM=VALUE, e.g. towers.reconnect=every_new_contact")
+            raise _bad_set(f"{brief(item)}: expected PARAM=VALUE, e.g. towers.reconnect=every_new_contact")
         parts = param.split(".")
         if parts[0] in NOT_PLAY:
             hint = " (to play by another ruleset, use --ruleset)" if parts[0] == "extends" else ""
-            raise _bad_set(f"{item!r}: `{parts[0]}` is not a parameter: it names or describes the ruleset and "
+            raise _bad_set(f"{brief(item)}: `{parts[0]}` is not a parameter: it names or describes the ruleset and "
                            f"does not change play{hint}")
         spec, keys = _spec_at(parts)
         if spec is None:
             guess = _closest_parameter(param)
-            raise _bad_set(f"{item!r}: no such parameter" + (f"; did you mean {guess}?" if guess else ".")
+            raise _bad_set(f"{brief(item)}: no such parameter" + (f"; did you mean {guess}?" if guess else ".")
                            + " Valid parameters: " + ", ".join(parameter_names()))
         raw = raw.strip()
         if typed:
@@ -400,12 +326,18 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             try:
                 value, _ = parse_yaml(raw, "--set")
             except MedinaError as exc:
-                raise _bad_set(f"{item!r}: unreadable value: {exc.problem.message}")
+                raise _bad_set(f"{brief(item)}: {exc.problem.message}")
         target = params
         for key in keys[:-1]:
             target = target.setdefault(key, {})
+        if isinstance(spec, Choice):
+            value, also = spec.written_with(value)
+            implied.append((tuple(keys[:-1]), target, also))
         target[keys[-1]] = value
         applied.append((item, tuple(keys)))
+    given = {keys for _, keys in applied}
+    for section, target, values in implied:  # unless an override gives that parameter itself
+        target.update((key, v) for key, v in values.items() if (*section, key) not in given)
     try:
         params = SCHEMA.check(params, (), False)
         _cross_check(params)
@@ -422,8 +354,8 @@ def _override_error(exc: SchemaError, applied: list[tuple[str, tuple]]) -> Medin
     path = tuple(exc.path)
     blamed = [(item, keys) for item, keys in applied if path[:len(keys)] == keys or keys[:len(path)] == path]
     if len(blamed) == 1 and blamed[0][1] == path:
-        return _bad_set(f"{blamed[0][0]!r}: {exc.message}")
-    items = ", ".join(repr(item) for item, _ in blamed or applied)
+        return _bad_set(f"{brief(blamed[0][0])}: {exc.message}")
+    items = ", ".join(brief(item) for item, _ in blamed or applied)
     return _bad_set(f"{items}: {_dotted(path)}: {exc.message}")
 
 

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import brief
 from ..yamlio import yaml_flow  # noqa: F401  (re-exported: the schema's defaults in words)
 
 REQUIRED = object()
@@ -78,9 +79,9 @@ class Int(Spec):
 
     def check(self, value, path, partial=False):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise SchemaError(path, f"expected an integer from {self.low} to {self.high}, got {value!r}")
+            raise SchemaError(path, f"expected an integer from {self.low} to {self.high}, got {brief(value)}")
         if not self.low <= value <= self.high:
-            raise SchemaError(path, f"{value} is outside {self.low}..{self.high}")
+            raise SchemaError(path, f"{brief(value)} is outside {self.low}..{self.high}")
         return value
 
     def allowed(self):
@@ -96,7 +97,7 @@ class Bool(Spec):
 
     def check(self, value, path, partial=False):
         if not isinstance(value, bool):
-            raise SchemaError(path, f"expected true or false, got {value!r}")
+            raise SchemaError(path, f"expected true or false, got {brief(value)}")
         return value
 
     def allowed(self):
@@ -114,28 +115,61 @@ class Text(Spec):
         if value is None and self.default is None:
             return None
         if not isinstance(value, str):
-            raise SchemaError(path, f"expected text, got {value!r}")
+            raise SchemaError(path, f"expected text, got {brief(value)}")
         return value
 
 
 @dataclass
 class Choice(Spec):
+    """One of `choices`. What a document (a ruleset file, one call's overrides) that writes this parameter
+    gives besides (`written_with`): `implies`, values of sibling parameters it does not write itself;
+    `former`, spellings ruleset/1 files may still use, each standing for a choice and sibling values."""
+
     choices: tuple = ()
     nullable: bool = False
+    implies: dict | None = None  # sibling -> value
+    former: dict | None = None  # spelling -> (choice, {sibling: value})
     type_name = "one of"
 
     def check(self, value, path, partial=False):
         if value is None and self.nullable:
             return None
         if value not in self.choices:
-            raise SchemaError(path, f"{value!r} is not one of: {', '.join(map(str, self.choices))}")
+            raise SchemaError(path, f"{brief(value)} is not one of: {', '.join(map(str, self.choices))}")
         return value
 
     def allowed(self):
-        return ", ".join(map(str, self.choices)) + (", null" if self.nullable else "")
+        former = f" (formerly also {', '.join(self.former)})" if self.former else ""
+        return ", ".join(map(str, self.choices)) + (", null" if self.nullable else "") + former
 
     def allowed_values(self):
         return [*self.choices, *([None] if self.nullable else [])]
+
+    def written_with(self, value) -> tuple[Any, dict]:
+        """A value as a document writes it -> (the value, {sibling: value} the document gives unless it
+        writes that sibling itself)."""
+        implied = dict(self.implies or {})
+        if isinstance(value, str) and value in (self.former or {}):
+            value, also = self.former[value]
+            implied.update(also)
+        return value, implied
+
+
+def resolve_written(data, spec: Spec | None = None) -> None:
+    """In place, in one ruleset document as written (before it is merged with what it extends): each
+    Choice gives what it stands for and implies (`Choice.written_with`)."""
+    spec = SCHEMA if spec is None else spec
+    if not isinstance(spec, Fields) or not isinstance(data, dict):
+        return
+    for key, sub in spec.fields.items():
+        if key not in data:
+            continue
+        if isinstance(sub, Choice) and (sub.implies or sub.former):
+            data[key], implied = sub.written_with(data[key])
+            for sibling, value in implied.items():
+                data.setdefault(sibling, value)
+        else:
+            resolve_written(data[key], sub)
 
 
 @dataclass
@@ -146,7 +180,7 @@ class ListOf(Spec):
 
     def check(self, value, path, partial=False):
         if not isinstance(value, list):
-            raise SchemaError(path, f"expected a list, got {value!r}")
+            raise SchemaError(path, f"expected a list, got {brief(value)}")
         collect = Collect()
         items = [collect(self.item.check, v, path + (i,), partial) for i, v in enumerate(value)]
         collect.done()
@@ -202,7 +236,7 @@ class Fields(Spec):
         out, collect = {}, Collect()
         for key, item in value.items():
             if key not in self.fields:
-                collect.errors.append(SchemaError(path + (key,), f"unknown key {key!r}; valid keys here: "
+                collect.errors.append(SchemaError(path + (key,), f"unknown key {brief(key)}; valid keys here: "
                                                   f"{', '.join(self.fields)}"))
                 continue
             spec = self.fields[key]
@@ -269,14 +303,22 @@ SCHEMA = Fields("a Medina ruleset", fields={
     "turns": Fields("turn structure", default=None, fields={
         "placements": Int("placements in a normal turn", low=1, high=4, default=2),
         "opening_single": MapOf("how many opening turns (counted from the first) have one placement only",
-                                key=PLAYER_COUNT, key_label="players", value=Int("turns", high=6), default={}),
-        "forced_roof": Choice("who must place a roof each turn near the end (the second_placement_ form checks "
-                              "only after a first piece that was not his roof)",
+                                key=PLAYER_COUNT, key_label="players", value=Int("turns", high=6, default=0),
+                                default={}),
+        "forced_roof": Choice("who must place one of his roofs near the end of the game, checked when "
+                              "`forced_roof_check` says",
                               choices=("off", "only_player_who_can_place", "only_player_with_roofs",
-                                       "second_placement_only_player_who_can_place", "only_player_with_pieces"),
-                              default="off"),
-        "neutral_spares_forced_roof": Bool("with the second_placement_ form: a neutral roof as the turn's first "
-                                           "piece spares the player the forced roof, as his own roof does",
+                                       "only_player_with_pieces"),
+                              default="off", implies={"forced_roof_check": "turn_start"},
+                              former={"second_placement_only_player_who_can_place": (
+                                  "only_player_who_can_place", {"forced_roof_check": "after_first_placement"})}),
+        "forced_roof_check": Choice("when the forced roof is checked: turn_start (as the turn starts: the turn must "
+                                    "include one of his roofs, where one can be reached), after_first_placement (only "
+                                    "after a first piece that was not his roof: the second must be his roof if one is "
+                                    "legal then); a file or --set that gives forced_roof but not this gives turn_start",
+                                    choices=("turn_start", "after_first_placement"), default="turn_start"),
+        "neutral_spares_forced_roof": Bool("with forced_roof_check: after_first_placement: a neutral roof as the "
+                                           "turn's first piece spares the player the forced roof, as his own roof does",
                                            default=False),
     }),
     "roofs": Fields("roofs", default=None, fields={

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..engine.playout import play_game, random_chooser, random_setup
 from ..engine.scoring import score_game
-from ..records.record import action_token, write_record
+from ..records.model import action_token, write_record
 
 SOURCES = ("palace pieces", "merchants", "walls", "palace tiles", "tower tiles", "well")
 COUNTED_EVENTS = {"pass": "passes", "retire": "colour retirements", "forced-roof": "forced roofs"}

@@ -1,5 +1,7 @@
-"""`simulate --readings`: random games, each replayed under every other reading of the ruleset's
-open rule points, and how often each reading changes them (with a 95% Wilson interval)."""
+"""`simulate --readings`: how often each other reading of the ruleset's open rule points changes random
+games (with a 95% Wilson interval), both ways: games played as written and replayed under the
+reading (a stricter reading shows up), and games played under the reading and replayed as written
+(a more permissive one shows up)."""
 
 from __future__ import annotations
 
@@ -16,51 +18,69 @@ EFFECTS = ("changes_winner", "changes_scores", "illegal", "unfinished")
 
 @dataclass
 class ReadingFrequency:
-    """How often one other reading of an open rule point changes simulated games (each played under the
-    ruleset as written, then replayed placement by placement under the reading)."""
+    """How often one other reading of an open rule point changes simulated games: `counts` for games
+    played as written and replayed placement by placement under the reading, `reverse` for the same
+    seeds played under the reading and replayed as written."""
 
     overrides: tuple[str, ...]  # PARAM=VALUE that play the reading
     param: str
     value: object
     games: int
     counts: dict[str, int]  # EFFECTS -> games
+    reverse: dict[str, int]  # EFFECTS -> games
 
     @property
     def label(self) -> str:
         return ", ".join(self.overrides)
 
-    def to_json(self) -> dict:
-        low, high = wilson_interval(self.counts["changes_winner"], self.games)
-        return {"param": self.param, "value": self.value, "overrides": list(self.overrides), "games": self.games,
-                **self.counts, "changes_winner_share": round(self.counts["changes_winner"] / self.games, 4),
+    def _shares(self, counts: dict) -> dict:
+        low, high = wilson_interval(counts["changes_winner"], self.games)
+        return {**counts, "changes_winner_share": round(counts["changes_winner"] / self.games, 4),
                 "changes_winner_interval": [round(low, 4), round(high, 4)]}
+
+    def to_json(self) -> dict:
+        return {"param": self.param, "value": self.value, "overrides": list(self.overrides), "games": self.games,
+                **self._shares(self.counts), "played_under_reading": self._shares(self.reverse)}
+
+
+def _effects(reading) -> tuple[bool, ...]:
+    """EFFECTS of one replay (a `ReadingOutcome`: the replay beside the game as played)."""
+    o = reading.outcome
+    return reading.changes_winner, reading.changes_scores, not o.comparable, o.comparable and not o.game.finished
 
 
 def readings_chunk(task: tuple) -> list[list[tuple[bool, ...]]]:
-    """Worker entry: games `start..stop-1`, each replayed under every alternative reading; per game and
-    alternative the EFFECTS as booleans."""
+    """Worker entry: games `start..stop-1`; per game and alternative reading the EFFECTS as booleans of
+    the game played as written and replayed under the reading, then of the game played under the
+    reading and replayed as written."""
     from ..comparison import Outcome, ReadingOutcome, replay_into
     from ..records.record import Action, Record, TurnEntry
 
     ref, overrides, players, seed, start, stop = task
     ruleset = load_ruleset(ref, overrides)
-    rules = ruleset.for_players(players)
     others = [(alt, load_ruleset(ruleset, alt.overrides)) for alt in alternatives(ruleset)]
     names = player_names(players)
-    out = []
-    for index in range(start, stop):
-        game, turns = play_random_game(rules, names, game_rng(seed, index))
-        baseline = Outcome("as written", ruleset, game=game)
+
+    def played(under, label: str, index: int):
+        """A random game under `under`, as an Outcome, and as a record to replay under `again`."""
+        game, turns = play_random_game(under.for_players(players), names, game_rng(seed, index))
         entries = [TurnEntry(number, names[t.seat], None, [Action("tea") if a == ("tea",) else Action("place", *a)
                                                            for a in t.actions]) for number, t in enumerate(turns, 1)]
+
+        def record(again):
+            return Record(f"game {index + 1}", ruleset=again, players=names, merchant=game.start_merchant,
+                          well=game.well, turns=entries)
+        return Outcome(label, under, game=game), record
+
+    out = []
+    for index in range(start, stop):
+        baseline, as_written = played(ruleset, "as written", index)
         effects = []
         for alt, other in others:
-            record = Record(f"game {index + 1}", ruleset=other, players=names, merchant=game.start_merchant,
-                            well=game.well, turns=entries)
-            reading = ReadingOutcome(alt, replay_into(Outcome(alt.label, other), record), baseline)
-            o = reading.outcome
-            effects.append((reading.changes_winner, reading.changes_scores, not o.comparable,
-                            o.comparable and not o.game.finished))
+            forward = ReadingOutcome(alt, replay_into(Outcome(alt.label, other), as_written(other)), baseline)
+            under_reading, record = played(other, alt.label, index)
+            back = ReadingOutcome(alt, replay_into(Outcome("as written", ruleset), record(ruleset)), under_reading)
+            effects.append(_effects(forward) + _effects(back))
         out.append(effects)
     return out
 
@@ -71,7 +91,7 @@ def simulate_readings(ref: str, players: int, games: int, seed: int, *, override
     for every other reading of each open rule point that applies to it, how often it changes them;
     `progress(finished)` is called as games finish."""
     found = alternatives(load_ruleset(ref, overrides))
-    counts = [[0] * len(EFFECTS) for _ in found]
+    counts = [[0] * 2 * len(EFFECTS) for _ in found]
     size = chunk_size(games, jobs)
     tasks = ((ref, tuple(overrides), players, seed, start, min(start + size, games)) for start in range(0, games, size))
     finished = 0
@@ -83,5 +103,5 @@ def simulate_readings(ref: str, players: int, games: int, seed: int, *, override
         finished += len(per_game)
         if progress is not None:
             progress(finished)
-    return [ReadingFrequency(alt.overrides, alt.reading.param, alt.value.value, games, dict(zip(EFFECTS, tally)))
-            for alt, tally in zip(found, counts)]
+    return [ReadingFrequency(alt.overrides, alt.reading.param, alt.value.value, games, dict(zip(EFFECTS, tally)),
+                             dict(zip(EFFECTS, tally[len(EFFECTS):]))) for alt, tally in zip(found, counts)]
