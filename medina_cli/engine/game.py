@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
+from ..errors import did_you_mean
 from .board import Geometry, bits, geometry_for, lowest_cell
 from .constraints import constraints_of
 from .events import NEUTRAL_HOLDER, Event
@@ -34,6 +35,11 @@ def holder_name(players, owner: int | None) -> str | None:
 PIECES_FIXED = ("roof", "neutral", "stable", "merchant", "wall")
 SUPPLY_KEY = {"roof": "roofs", "neutral": "neutral_roofs", "stable": "stables",
               "merchant": "merchants", "wall": "walls"}
+
+
+def supplied(rules, piece: str) -> bool:
+    """Do players get `piece` under `rules`? (A merchant always: the start merchant, tower merchants.)"""
+    return piece == "merchant" or bool(getattr(rules.supply, SUPPLY_KEY.get(piece, "per_colour")))
 __all__ = ["Game", "IllegalPlacement", "Placement", "Palace", "Event", "NEUTRAL"]
 
 
@@ -220,8 +226,9 @@ class Game:
             return
         piece = self._piece_of.get(placement.piece.lower())
         if piece is None:
-            raise IllegalPlacement("unknown-piece", f"{placement.piece!r} is not a piece of {self.rules.ruleset_id} "
-                                   f"(pieces: {', '.join(self.piece_order)})")
+            pieces = [p for p in self.piece_order if supplied(self.rules, p)]
+            raise IllegalPlacement("unknown-piece", f"{placement.piece!r} is not a piece of {self.rules.ruleset_id}"
+                                   f"{did_you_mean(placement.piece, pieces)} (pieces: {', '.join(pieces)})")
         cell = self.geo.parse(placement.cell or "")
         if cell is None:
             raise IllegalPlacement("bad-cell", f"{placement.cell!r} is not a cell of this board "
@@ -237,6 +244,8 @@ class Game:
     def pop(self) -> Placement:
         """Undo the last push exactly (supplies, tiles, retirements, tower merchants, tea, events, the
         turn) and return it. Raises IndexError when nothing was pushed."""
+        if not self._frames:
+            raise IndexError("pop from an empty move stack")
         frame = _Frame._make(self._frames.pop())
         log = self._log
         for entry in reversed(log[frame.log:]):
@@ -294,8 +303,13 @@ class Game:
         return new
 
     def to_record(self, ruleset: str | None = None) -> str:
-        """The game so far as record/1 text (with its `result` once it is over), naming the ruleset
-        by its id or by `ruleset` (a path, for a ruleset from a file)."""
+        """The game so far as record/1 text (with its `result` once it is over), naming the ruleset as
+        `ruleset` says, else by its built-in id or its file's absolute path (`rules.record_ref`).
+        Raises ValueError for rules with overrides and no `ruleset`: a record cannot name overrides."""
+        ref = ruleset or self.rules.record_ref
+        if ref is None:
+            raise ValueError(f"{self.rules.ruleset_id} with overrides: a record names a ruleset, not overrides; "
+                             "give to_record(ruleset=PATH) a ruleset file that holds them")
         from ..records.model import write_record  # the writer belongs to records; only this method needs it
         from .scoring import score_game
         turns: list[tuple[str, list[str]]] = []
@@ -306,7 +320,7 @@ class Game:
                 turns.append((self.players[frame.seat], []))
             turns[-1][1].append(TEA if frame.cell is None else f"{frame.piece} {name[frame.cell]}")
         result = score_game(self).totals if self.is_over() else None
-        return write_record(ruleset_ref=ruleset or self.rules.ruleset_id, players=self.players, geo=self.geo,
+        return write_record(ruleset_ref=ref, players=self.players, geo=self.geo,
                             merchant=self.start_merchant, well=self.well, turns=turns, result=result,
                             supply=self.start_supply)
 
