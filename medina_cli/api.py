@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from .engine.game import Game
 from .engine.scoring import ScoreSheet, score_game
-from .errors import BadArgument, MedinaError, UnusableInput, fail, in_words
+from .errors import BadArgument, MedinaError, UnusableInput
 from .records.boardfile import Board, score_board
 from .rules import loader
 from .rules.loader import Ruleset
@@ -24,12 +24,7 @@ def load_ruleset(ref: str, players: int | None = None, overrides: Mapping | tupl
         ruleset = loader.load_ruleset(ref, overrides)
     except MedinaError as exc:
         raise exc if isinstance(exc, (BadArgument, UnusableInput)) else BadArgument.of(exc)
-    if players is None:
-        return ruleset
-    if players not in ruleset.player_counts:
-        raise fail("unsupported-player-count", f"{ruleset.id} is for {in_words(ruleset.player_counts)} players, "
-                   f"not {players}", error=BadArgument)
-    return ruleset.for_players(players)
+    return ruleset if players is None else ruleset.for_players(players)
 
 
 def score(position: Game | Board) -> ScoreSheet:

@@ -167,3 +167,44 @@ def test_compare_and_the_readings_sweep_at_the_top_level():
     assert [o.name for o in comparison.outcomes] == ["original-2001", "bsw-dm-2003"]
     sweep = medina.sweep_readings(record)
     assert isinstance(sweep, medina.Readings) and sweep.to_json()["ruleset"] == "original-2001"
+
+
+def test_to_record_names_a_ruleset_file_so_that_it_reads_back_from_anywhere(tmp_path, monkeypatch):
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "house.yaml").write_text("medina: ruleset/1\nid: our-club\nextends: original-2001\nsupply: {3: {walls: 8}}\n")
+    monkeypatch.chdir(club)
+    g = medina.Game(medina.load_ruleset("house.yaml", players=3), ["Anna", "Ben", "Cleo"], merchant="K7")
+    g.push("grey K8")
+    text = g.to_record()
+    assert f"ruleset: {club / 'house.yaml'}" in text
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.yaml").write_text(text)
+    again = medina.replay(medina.read_record("game.yaml"))
+    assert again.valid and again.game.move_stack == g.move_stack and again.game.supply == g.supply
+    with_set = medina.Game(medina.load_ruleset("original-2001", players=3, overrides={"supply.3.walls": 8}),
+                           ["Anna", "Ben", "Cleo"], merchant="K7")
+    with pytest.raises(ValueError, match="overrides"):
+        with_set.to_record()
+    assert "ruleset: club/house.yaml" in with_set.to_record(ruleset="club/house.yaml")
+
+
+def test_friendly_errors_of_the_python_surface():
+    g = game()
+    with pytest.raises(IndexError, match="empty move stack"):
+        g.pop()
+    with pytest.raises(medina.IllegalPlacement) as refused:
+        g.push("gery K8")
+    assert "did you mean grey?" in str(refused.value) and "neutral" not in str(refused.value)
+    with pytest.raises(medina.BadArgument, match="is for 3 or 4 players, not 2"):
+        medina.load_ruleset("original-2001").for_players(2)
+
+
+@pytest.mark.parametrize("overrides", [
+    [("turns.placements", 1), ("towers.reconnect", "every_new_contact")],  # pairs
+    {"turns.placements": "1", "towers.reconnect": "every_new_contact"},  # text read as --set reads it
+    ["turns.placements=1", "towers.reconnect=every_new_contact"],
+])
+def test_overrides_in_every_form(overrides):
+    rules = medina.load_ruleset("original-2001", players=3, overrides=overrides)
+    assert (rules.turns.placements, rules.towers.reconnect) == (1, "every_new_contact")

@@ -64,6 +64,13 @@ def test_tally_agrees_with_the_statistics_module_in_any_order():
     assert fractions.mean == 0.5
 
 
+def test_a_mean_interval_of_rare_counts_stops_at_zero():
+    rare = Tally()
+    for value in (1, 0, 0, 0, 0, 0):  # one forced roof in six games
+        rare.add(value)
+    assert mean_interval(rare.mean, rare.sd, rare.n)[0] < 0 and rare.interval[0] == 0.0
+
+
 def test_significance_tests():
     near, far, same = Tally(), Tally(), Tally()
     for value in range(100):

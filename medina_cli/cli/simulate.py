@@ -63,7 +63,7 @@ def simulate_command(
     Exit status: 0 done, 2 usage error (no or unknown ruleset, unsupported player count, unusable --out,
     a --resume whose options differ, a lost cluster), 130 interrupted (finished games stay in --out).
     """
-    from ..errors import Problem, in_words
+    from ..errors import Problem
     from ..study.runner import StudyError, job_limit
 
     overrides = tuple(set_ or ())
@@ -94,9 +94,9 @@ def simulate_command(
     loaded = []
     for ref in refs:
         loaded.append(load_or_exit(ref, overrides, doc=doc))
-        if players not in loaded[-1].player_counts:
-            stop([Problem("unsupported-player-count", f"{ref} is for {in_words(loaded[-1].player_counts)} players, "
-                          f"not {players}", file=f"--players {players}")], 2, doc)
+        refusal = loaded[-1].players_refusal(players)
+        if refusal:
+            stop([Problem("unsupported-player-count", refusal, file=f"--players {players}")], 2, doc)
     if readings:
         _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, doc)
         return

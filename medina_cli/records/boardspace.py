@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.board import geometry_for
-from ..errors import BadArgument, MedinaError, Problem, UnusableInput, fail, in_words
+from ..errors import BadArgument, MedinaError, Problem, UnusableInput, fail
 from ..rules.loader import builtin_ids, load_ruleset
 from .java_random import JavaRandom
 from .model import Action, Record, TurnEntry
@@ -383,9 +383,8 @@ class _Converter:
         profile = load_ruleset(profile_id(game.variant, game.revision))
         r.ruleset = self._ruleset(profile.id)
         for ruleset in (profile, r.ruleset):
-            if game.players not in ruleset.player_counts:
-                raise self.error("unsupported-player-count", f"{ruleset.id} is for "
-                                 f"{in_words(ruleset.player_counts)} players, not {game.players}")
+            if ruleset.players_refusal(game.players):
+                raise self.error("unsupported-player-count", ruleset.players_refusal(game.players))
         site_rules, rules = profile.for_players(game.players), r.ruleset.for_players(game.players)
         by_seat = self._seat_names()
         builder = TurnBuilder(game, rules)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import BadArgument, MedinaError, Problem, UnusableInput, in_words
+from ..errors import BadArgument, MedinaError, Problem, UnusableInput
 from ..rules.loader import Ruleset, load_ruleset
 from ..yamlio import Lines, yaml_type
 
@@ -84,10 +84,9 @@ class HeaderReader:
                 self.error("bad-players", f"player {name!r} is listed twice", ("players", i))
                 return False
             names.append(name)
-        counts = self.r.ruleset.player_counts
-        if len(names) not in counts:
-            self.error("unsupported-player-count", f"{self.r.ruleset.id} is for {in_words(counts)} players, "
-                       f"not {len(names)}", ("players",))
+        refusal = self.r.ruleset.players_refusal(len(names))
+        if refusal:
+            self.error("unsupported-player-count", refusal, ("players",))
             return False
         self.r.players = names
         return True

@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from ..engine.board import geometry_for
-from ..errors import Problem, UnusableInput, fail, in_words
+from ..errors import Problem, UnusableInput, fail
 from ..rules.loader import Ruleset, is_path
 from ..yamlio import LOADER, STR_TAG, yaml_flow
 from .boardspace import is_boardspace
@@ -30,10 +30,9 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
                path: str) -> tuple[str | None, list[Problem]]:
     """The text of a record at `path` with no turns yet, or None and what is wrong with the values given
     (`ruleset_ref` as given on the command line: a path is rewritten relative to the record's folder)."""
-    counts = ruleset.player_counts
-    if len(players) not in counts:
-        return None, [Problem("unsupported-player-count", f"{ruleset.id} is for {in_words(counts)} players, "
-                              f"not {len(players)}", file=path)]
+    refusal = ruleset.players_refusal(len(players))
+    if refusal:
+        return None, [Problem("unsupported-player-count", refusal, file=path)]
     rules = ruleset.for_players(len(players))
     geo = geometry_for(rules)
     problems, cells = [], {}

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import BadArgument, MedinaError, Problem, UnusableInput, brief, fail
+from ..errors import BadArgument, MedinaError, Problem, UnusableInput, brief, fail, in_words
 from ..yamlio import Lines, parse_yaml, read_text
 from .schema import (CORNERS, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, Reading,
                      ReadingValue, SchemaError, Text, yaml_flow,
@@ -42,6 +42,8 @@ class Ruleset:
     source: str  # "built-in" or the file path
     params: dict  # fully resolved, validated parameters
     sources: list = field(default_factory=list)
+    record_ref: str | None = None  # how a record names it: the built-in id or the file's absolute path; None
+    # once overrides apply (a record names a ruleset, not overrides)
     rules_by_players: dict = field(default_factory=dict, repr=False, compare=False)  # for_players cache
 
     @property
@@ -57,12 +59,20 @@ class Ruleset:
                 names[alias.lower()] = colour
         return names
 
+    def players_refusal(self, n: int) -> str | None:
+        """Why this ruleset cannot be played by `n` players, in words; None when it can."""
+        counts = self.player_counts
+        return None if n in counts else f"{self.id} is for {in_words(counts)} players, not {n}"
+
     def for_players(self, n: int) -> Rules:
-        """The rules for `n` players (built once per ruleset and player count); ValueError for a count
+        """The rules for `n` players (built once per ruleset and player count); BadArgument for a count
         the ruleset does not support."""
         rules = self.rules_by_players.get(n)
         if rules is None:
-            rules = self.rules_by_players[n] = rules_for(self.id, self.params, n)
+            refusal = self.players_refusal(n)
+            if refusal is not None:
+                raise fail("unsupported-player-count", refusal, error=BadArgument)
+            rules = self.rules_by_players[n] = rules_for(self.id, self.params, n, self.record_ref)
         return rules
 
 
@@ -109,7 +119,7 @@ def _load_cached(resolved: str, shown: str, ref: str) -> Ruleset:
     builtin = Path(resolved).parent == builtin_dir()
     rid = params["id"] or Path(resolved).stem
     return Ruleset(id=rid, title=params["title"] or rid, source="built-in" if builtin else ref,
-                   params=params, sources=list(params["sources"]))
+                   params=params, sources=list(params["sources"]), record_ref=rid if builtin else resolved)
 
 
 def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
@@ -294,15 +304,22 @@ def _bad_set(message: str) -> MedinaError:
 
 
 def apply_overrides(ruleset: Ruleset, overrides) -> None:
-    """Apply overrides in place: `PARAM=VALUE` strings (the value read as `--set` reads it) or a
-    mapping {PARAM: value}; an unknown parameter gets the closest name and the valid ones."""
+    """Apply overrides in place: `PARAM=VALUE` strings, a mapping {PARAM: value} or (PARAM, value)
+    pairs (a value given as text is read as `--set` reads it); an unknown parameter gets the closest
+    name and the valid ones."""
     params = copy.deepcopy(ruleset.params)
     applied = []  # (item, keys) of each override, to blame a value the schema refuses on its override
     implied = []  # (section path, section, {parameter: value}) that the overrides' values give besides
-    typed = dict(overrides) if isinstance(overrides, Mapping) else {}
-    items = ([f"{param}={value if isinstance(value, str) else brief(value)}" for param, value in typed.items()]
-             if typed else list(overrides))
-    for item, given in zip(items, typed.values() if typed else [None] * len(items)):
+    items = []  # each override as PARAM=VALUE text
+    for entry in list(overrides.items()) if isinstance(overrides, Mapping) else list(overrides):
+        given = None  # (value,) when the override gives a value, not text to read
+        if isinstance(entry, (tuple, list)) and len(entry) == 2 and isinstance(entry[0], str):
+            param, value = entry
+            item = f"{param}={value if isinstance(value, str) else brief(value)}"
+            given = None if isinstance(value, str) else (value,)
+        else:
+            item = entry if isinstance(entry, str) else brief(entry)
+        items.append(item)
         param, sep, raw = item.partition("=")
         param = param.strip()
         if not sep:
@@ -318,8 +335,8 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             raise _bad_set(f"{brief(item)}: no such parameter" + (f"; did you mean {guess}?" if guess else ".")
                            + " Valid parameters: " + ", ".join(parameter_names()))
         raw = raw.strip()
-        if typed:
-            value = given
+        if given is not None:
+            value = given[0]
         elif isinstance(spec, (Choice, Text)) and not raw.startswith(("[", "{")):
             value = None if raw in ("null", "~") else raw.strip("\"'")
         else:
@@ -344,6 +361,7 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
     except SchemaError as exc:
         raise _override_error(exc, applied)
     ruleset.params = params
+    ruleset.record_ref = None
     ruleset.rules_by_players = {}  # a new dict: copies of the unchanged ruleset keep sharing theirs
     ruleset.source += " with --set " + ", ".join(items)
 

@@ -14,7 +14,7 @@ under the same dotted name everywhere: `turns.forced_roof` in a ruleset file and
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields, make_dataclass
+from dataclasses import field, fields, make_dataclass
 from typing import Any, Literal
 
 from .schema import NOT_PLAY, SCHEMA, Bool, Choice, Fields, Int, ListOf, MapOf, SchemaError, Spec, Text
@@ -153,22 +153,25 @@ def _colour_names(rules) -> tuple[str, ...]:
 
 Rules = make_dataclass(
     "Rules",
-    [("ruleset_id", str), ("players", int), *((key, shape.type) for key, shape in _PLAY.items())],
+    [("ruleset_id", str), ("players", int), *((key, shape.type) for key, shape in _PLAY.items()),
+     ("record_ref", str | None, field(default=None, compare=False))],  # provenance, not rules
     frozen=True,
     namespace={"colour_names": property(_colour_names, doc="The building colours' names, in order."),
                **{former: _former(path) for former, path in FORMER_NAMES.items()}})
 Rules.__module__ = __name__
 Rules.__doc__ = ("Everything the engine needs for one player count, resolved from a ruleset: "
                  "`ruleset_id`, `players` (the count), then one attribute per section of the schema, "
-                 "named as in ruleset files (" + ", ".join(_PLAY) + ").")
+                 "named as in ruleset files (" + ", ".join(_PLAY) + "), and `record_ref`, how a record names "
+                 "the ruleset (its built-in id or its file's absolute path; None with overrides).")
 Colour = _PLAY["colours"].cls  # the name registered above, spelt out for readers and linters
 
 
-def rules_for(ruleset_id: str, params: dict, players: int) -> Rules:
+def rules_for(ruleset_id: str, params: dict, players: int, record_ref: str | None = None) -> Rules:
     """The `Rules` for `players` from a ruleset's resolved parameters (which must support that count)."""
     if players not in params["players"]:
         raise ValueError(players)
-    return Rules(ruleset_id, players, **{key: shape.value(params[key], players) for key, shape in _PLAY.items()})
+    return Rules(ruleset_id, players, **{key: shape.value(params[key], players) for key, shape in _PLAY.items()},
+                 record_ref=record_ref)
 
 
 
@@ -207,6 +210,6 @@ def stub() -> str:
         tp = next(f.type for f in fields(_PLAY[section_name].cls) if f.name == field_name)
         lines += ["", "    @property", f"    def {former}(self) -> {name(tp)}: ..."]
     lines += ["", "", "FORMER_NAMES: dict[str, str]", "",
-              "", "def rules_for(ruleset_id: str, params: dict[str, Any], players: int) -> Rules: ...",
+              "", "def rules_for(ruleset_id: str, params: dict[str, Any], players: int, record_ref: str | None = ...) -> Rules: ...",
               "", "", "def stub() -> str: ..."]
     return "\n".join(lines) + "\n"

@@ -121,6 +121,7 @@ class Rules:
     tea: TeaParams
     retirement: tuple[Literal['all_players_own', 'no_building_fits'], ...]
     scoring: ScoringParams
+    record_ref: str | None
 
     @property
     def colour_names(self) -> tuple[str, ...]: ...
@@ -135,7 +136,7 @@ class Rules:
 FORMER_NAMES: dict[str, str]
 
 
-def rules_for(ruleset_id: str, params: dict[str, Any], players: int) -> Rules: ...
+def rules_for(ruleset_id: str, params: dict[str, Any], players: int, record_ref: str | None = ...) -> Rules: ...
 
 
 def stub() -> str: ...

@@ -54,13 +54,15 @@ def proportions_differ(a_successes: float, a_trials: int, b_successes: float, b_
 
 @dataclass
 class Tally:
-    """Count, sum and sum of squares of exact values (int or Fraction): mean, sd and interval."""
+    """Count, sum and sum of squares of exact values (int or Fraction) that are never negative (points,
+    counts, shares): mean, sd and interval."""
 
     n: int = 0
     total: int | Fraction = 0
     squares: int | Fraction = 0
 
     def add(self, value: int | Fraction) -> None:
+        assert value >= 0, value
         self.n += 1
         self.total += value
         self.squares += value * value
@@ -78,7 +80,9 @@ class Tally:
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        return mean_interval(self.mean, self.sd, self.n)
+        """The normal-approximation interval of the mean, cut at 0 (no mean of these is negative)."""
+        interval = mean_interval(self.mean, self.sd, self.n)
+        return None if interval is None else (max(0.0, interval[0]), interval[1])
 
     def to_json(self) -> dict:
         return {"mean": round(self.mean, 3), "sd": round(self.sd, 3), "ci95": rounded(self.interval, 3)}
