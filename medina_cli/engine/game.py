@@ -1,8 +1,9 @@
 """The Medina engine: position, legal-placement generator, turns, tiles, colour retirement.
 
 `Game.legal_masks()` is the single source of truth: a placement is legal iff its cell is set in the
-mask of its piece. Validation (`Game.push`) and simulation both draw from it; `explain` only puts
-a failed check into words. Every edition difference comes from the `Rules` object.
+mask of its piece. Validation (`Game.push`) and simulation both draw from it. A piece's mask is the
+AND of its constraint layers (`constraints.py`), the rules written once; `explain` names the layer
+that refuses a placement. Every edition difference comes from the `Rules` object.
 
 Every push records how to undo itself (`pop`): the position's scalar fields as one tuple, and a log
 of the container entries it changed, each naming its container and key (palaces by id), so that a
@@ -18,6 +19,7 @@ from typing import NamedTuple
 
 from ..errors import did_you_mean
 from .board import Geometry, bits, geometry_for, lowest_cell
+from .constraints import constraints_of
 from .events import NEUTRAL_HOLDER, Event
 from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
 
@@ -30,7 +32,6 @@ def holder_name(players, owner: int | None) -> str | None:
         return None
     return NEUTRAL_HOLDER if owner == NEUTRAL else players[owner]
 
-NEW_PALACE = "new palace"  # board_mask key: cells where a building would start a new palace
 PIECES_FIXED = ("roof", "neutral", "stable", "merchant", "wall")
 SUPPLY_KEY = {"roof": "roofs", "neutral": "neutral_roofs", "stable": "stables",
               "merchant": "merchants", "wall": "walls"}
@@ -43,8 +44,10 @@ __all__ = ["Game", "IllegalPlacement", "Placement", "Palace", "Event", "NEUTRAL"
 
 
 class _MaskCache(dict):
-    """piece -> board mask of a game, computed on first lookup. It refers to its game weakly: no
-    reference cycle, so a dropped game is freed at once rather than by the garbage collector."""
+    """piece -> board mask of a game: the AND of its board layers, the cells it may go on whoever
+    places it. Computed on first lookup and kept until a placement changes it (see `_place`). It
+    refers to its game weakly: no reference cycle, so a dropped game is freed at once rather than
+    by the garbage collector."""
 
     def __init__(self, game: Game):
         super().__init__()
@@ -125,7 +128,8 @@ class Game:
         self.players = list(players)
         self.colours = rules.colour_names
         self.piece_order = (*self.colours, *PIECES_FIXED)
-        self.cheap_first_order = self.piece_order[::-1]  # walls are the cheapest mask to compute
+        self.constraints = constraints_of(self.piece_order)
+        self.cheap_first = tuple(self.constraints.items())[::-1]  # walls are the cheapest mask to compute
         triggers = rules.retirement
         checks = {piece: (piece == "roof" and "all_players_own" in triggers,  # may complete all_players_own
                           piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits
@@ -167,7 +171,7 @@ class Game:
         self.retired: list[str] = []
         self.events: list[Event] = []
         self.placements_made = 0
-        self._masks = _MaskCache(self)
+        self.board_masks = _MaskCache(self)  # piece -> the cells its board layers allow
         # turn state
         self.turns_started = 0
         self.turn_placed = 0
@@ -253,7 +257,7 @@ class Game:
         del self.palaces[frame.palaces:]
         del self.retired[frame.retired:]
         self.__dict__.update(zip(_SCALARS, frame.scalars))
-        self._masks.clear()
+        self.board_masks.clear()
         return TEA_PLACEMENT if frame.cell is None else Placement(frame.piece, self.geo.cell_names[frame.cell])
 
     def _undo(self, entry: tuple) -> None:
@@ -292,8 +296,8 @@ class Game:
         new.tower_merchants_left = dict(self.tower_merchants_left)
         new.retired = list(self.retired)
         new.events = list(self.events)
-        new._masks = _MaskCache(new)
-        new._masks.update(self._masks)
+        new.board_masks = _MaskCache(new)
+        new.board_masks.update(self.board_masks)
         new._frames = list(self._frames)
         new._log = list(self._log)
         return new
@@ -329,79 +333,77 @@ class Game:
         """The player's name; None for nobody and for the neutral side."""
         return None if owner is None or owner == NEUTRAL else self.players[owner]
 
+    # --- distinct moves ------------------------------------------------------------------------
+    # A roof (or neutral roof) claims its palace whole: which of its buildings carries it changes
+    # nothing but the cell a record names. These give each such move once, on the palace's lowest cell.
+    def equivalent_placements(self, placement: str | Placement) -> list[Placement]:
+        """The placements that make the same move as `placement`: for a roof or neutral roof on a
+        building of an unroofed palace, that piece on each of the palace's buildings in cell order
+        (the first is the one `distinct_placements()` lists); for any other placement, just it."""
+        if not isinstance(placement, Placement):
+            placement = Placement.parse(placement)
+        piece = self._piece_of.get(placement.piece.lower())
+        cell = self.geo.parse(placement.cell or "") if piece in ("roof", "neutral") else None
+        palace = None if cell is None else self.palace_at.get(cell)
+        if palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
+            return [placement]
+        name = self.geo.cell_names
+        return [Placement(piece, name[c]) for c in bits(palace.buildings)]
+
+    def distinct_masks(self) -> list[tuple[str, int]]:
+        """`legal_masks()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
+        return [(piece, self._lowest_of_each_palace(cells) if piece in ("roof", "neutral") else cells)
+                for piece, cells in self.legal_masks()]
+
+    def distinct_placements(self) -> list[Placement]:
+        """`legal_placements()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
+        name = self.geo.cell_names
+        out = [Placement(piece, name[cell]) for piece, cells in self.distinct_masks() for cell in bits(cells)]
+        if self.can_tea():
+            out.append(TEA_PLACEMENT)
+        return out
+
+    def _lowest_of_each_palace(self, cells: int) -> int:
+        """The lowest cell of each palace whose buildings make up `cells`."""
+        out = 0
+        while cells:
+            low = cells & -cells
+            out |= low
+            cells &= ~self.palace_at[low.bit_length() - 1].buildings
+        return out
+
     # --- the generator -------------------------------------------------------------------------
-    def board_mask(self, piece: str) -> int:
-        """Cells where `piece` may legally go, whoever places it (roofs: any unroofed building).
-        Computed lazily per piece and cached until a placement changes it (see `_place`)."""
-        return self._masks[piece]
-
     def _compute_mask(self, piece: str) -> int:
-        geo = self.geo
-        if piece == "wall":
-            anchors = self.walls | geo.towers
-            return geo.ring & ~self.walls & geo.orth(anchors) & ~geo.at_least_two_neighbours(anchors)
-        if piece in ("roof", "neutral"):
-            if self.rules.roofs.on_blocked_palace:
-                return self._all_buildings() & ~self.roofed_buildings
-            return self._growing_palaces()
-        empty = geo.interior & ~self.occupied
-        if piece == "merchant":
-            two_plus = geo.at_least_two_neighbours(self.merchants)
-            cells = geo.orth(self.live_chain_ends(two_plus)) & empty & ~two_plus
-            if not cells:
-                cells = empty & ~geo.more_neighbours_than(self.merchants, self.rules.merchants.new_chain_max_neighbours)
-            return cells
-        palace_free = empty & ~self.well_zone
-        if piece == NEW_PALACE:
-            return palace_free & ~self.reach_once
-        if piece == "stable":
-            return self.building_orth & palace_free & ~self.reach_twice
-        palace = self.open_palace[piece]
-        extension = palace.building_orth & palace_free & ~self.reach_twice if palace is not None else 0
-        return extension or self._masks[NEW_PALACE]
+        """The AND of the board layers of `piece`: see `board_masks`."""
+        return self.constraints[piece].board(self, piece, None)
 
-    def _growing_palaces(self) -> int:
-        """The buildings of the unroofed palaces that can still take a building (the others are blocked)."""
-        cells = 0
-        free = self.geo.interior & ~self.occupied & ~self.well_zone & ~self.reach_twice
-        for palace in self.open_palace.values():
-            if palace is not None and palace.building_orth & free:
-                cells |= palace.buildings
-        return cells
-
-    def live_chain_ends(self, two_plus: int | None = None) -> int:
+    def live_chain_ends(self) -> int:
         """The live chain's end cells: its first and last merchant, each while it touches at most one
-        merchant (a chain started against an old one stops being an end there once it grows).
-        `two_plus`: the cells next to two or more merchants, if the caller has them already."""
-        if two_plus is None:
-            two_plus = self.geo.at_least_two_neighbours(self.merchants)
-        first, last = self.chain_ends
-        return ((1 << first) | (1 << last)) & ~two_plus
+        merchant (a chain started against an old one stops being an end there once it grows)."""
+        orth_of, merchants = self.geo.orth_of, self.merchants
+        ends = 0
+        for end in self.chain_ends:
+            if (orth_of[end] & merchants).bit_count() < 2:
+                ends |= 1 << end
+        return ends
 
     def piece_mask(self, seat: int, piece: str) -> int:
-        """Cells where `seat` may place `piece` now, ignoring turn restrictions (forced roofs)."""
-        if not self.supply[seat][piece]:
-            return 0
-        cells = self._masks[piece]
-        if piece == "roof" and cells and self.owned[seat]:
-            for colour in self.owned[seat]:
-                cells &= ~self.buildings[colour]
-        return cells
+        """Cells where `seat` may place `piece` now (all its layers: the board's, the player's supply
+        and colours), ignoring turn restrictions (forced roofs)."""
+        return self.constraints[piece].mask(self, piece, seat)
 
     def piece_masks(self, seat: int) -> list[tuple[str, int]]:
         """(piece, cells) for every piece `seat` holds that can legally be placed now."""
         out = []
-        for piece in self.piece_order:
-            cells = self.piece_mask(seat, piece)
+        for piece, constraints in self.constraints.items():
+            cells = constraints.mask(self, piece, seat)
             if cells:
                 out.append((piece, cells))
         return out
 
     def can_place(self, seat: int) -> bool:
-        supply, masks = self.supply[seat], self._masks
-        for piece in self.cheap_first_order:
-            # a roof's cells also depend on the colours the seat owns: only piece_mask knows them
-            if supply[piece] and masks[piece] and (piece != "roof" or self.piece_mask(seat, piece)):
+        for piece, constraints in self.cheap_first:
+            if constraints.mask(self, piece, seat):
                 return True
         return False
 
@@ -602,7 +604,7 @@ class Game:
             self._place_wall(cell)
         # walls and interior pieces never constrain each other: a wall changes the wall mask only,
         # any other piece every mask but the wall's
-        masks = self._masks
+        masks = self.board_masks
         if piece == "wall":
             masks.pop("wall", None)
         else:
@@ -663,7 +665,7 @@ class Game:
 
     def _place_stable(self, cell: int) -> None:
         bit = 1 << cell
-        palace = self.palace_at[lowest_cell(self.geo.orth_of[cell] & self._all_buildings())]
+        palace = self.palace_at[lowest_cell(self.geo.orth_of[cell] & self.all_buildings())]
         self._touch(palace)
         palace.stables |= bit
         self.stables |= bit
@@ -682,7 +684,8 @@ class Game:
         width = self.geo.width
         return next(1 << (cell + step) for step in (width, -1, -width, 1) if walls >> (cell + step) & 1)
 
-    def _all_buildings(self) -> int:
+    def all_buildings(self) -> int:
+        """Every building on the board."""
         total = 0
         for mask in self.buildings.values():
             total |= mask
@@ -787,7 +790,7 @@ class Game:
             if colour in self.retired:
                 continue
             everyone = colour in owned_by_all
-            no_room = check_room and not self.board_mask(colour)
+            no_room = check_room and not self.board_masks[colour]
             if everyone or no_room:
                 self.retired.append(colour)
                 for seat, supply in enumerate(self.supply):

@@ -1,0 +1,86 @@
+"""The constraint layers are the one definition of the placement rules. Over random legal games
+(every choice drawn by hypothesis, so a failure shrinks to a short game) under every built-in
+ruleset and some variants, for random (piece, cell) pairs: the generator's mask is the AND of the
+piece's layers, `explain` gives a reason exactly when the generator refuses the placement, and the
+layer it names does leave the cell out."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import medina_cli as medina
+from medina_cli.engine.board import bits, geometry_for
+from medina_cli.engine.constraints import Either, refusing_layer
+from medina_cli.engine.explain import explain
+from medina_cli.errors import CODES
+from medina_cli.rules.loader import builtin_ids, load_ruleset
+
+NAMES = ["Anna", "Ben", "Cleo", "Dan"]
+VARIANTS = [(), ("merchants.new_chain_max_neighbours=1",), ("merchants.new_chain_max_neighbours=2",),
+            ("roofs.on_blocked_palace=false",), ("retirement=[no_building_fits, all_players_own]",)]
+
+
+def layered(game, piece: str, seat: int, layers=None) -> int:
+    """The AND of the piece's layers, each read alone (an Either through the layers that apply)."""
+    cells = game.geo.full
+    for layer in game.constraints[piece].layers if layers is None else layers:
+        if isinstance(layer, Either):
+            cells &= layered(game, piece, seat, layer.layers(game, piece))
+        else:
+            cells &= layer.allows(game, piece, seat if layer.per_seat else None)
+    return cells
+
+
+def check(game, piece: str, cell: int) -> None:
+    seat = game.seat_to_move
+    assert game.piece_mask(seat, piece) == layered(game, piece, seat), piece
+    legal = bool(dict(game.legal_masks()).get(piece, 0) >> cell & 1)
+    reason = explain(game, piece, cell)
+    assert (reason is None) == legal, (piece, game.geo.name(cell), reason)
+    if legal:
+        return
+    code, message = reason
+    assert code in CODES and code != "not-legal", (piece, game.geo.name(cell), reason)
+    layer = refusing_layer(game, piece, cell, seat)
+    if layer is None:  # every layer allows it: only the turn refuses it
+        assert code == "forced-roof" and game.forced and game.piece_mask(seat, piece) >> cell & 1
+    else:
+        assert (code, message) == (layer.code, f"{piece} {game.geo.name(cell)}: "
+                                                f"{layer.refusal(game, piece, cell, seat)}")
+        assert not layer.allows(game, piece, seat if layer.per_seat else None) >> cell & 1, layer
+
+
+@pytest.mark.parametrize("ruleset", builtin_ids())
+@settings(max_examples=5, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
+@given(data=st.data())
+def test_explain_names_the_layer_that_refuses_exactly_what_the_generator_refuses(ruleset, data):
+    loaded = load_ruleset(ruleset)
+    players = data.draw(st.sampled_from(loaded.player_counts), label="players")
+    rules = load_ruleset(ruleset, data.draw(st.sampled_from(VARIANTS), label="variant")).for_players(players)
+    geo = geometry_for(rules)
+    cells = [geo.name(c) for c in bits(geo.interior & ~geo.edge_row)]
+    merchant = data.draw(st.sampled_from(cells), label="merchant")
+    well = data.draw(st.sampled_from([c for c in cells if c != merchant]), label="well") if rules.well.enabled else None
+    game = medina.Game(rules, NAMES[:players], merchant=merchant, well=well)
+    while not game.is_over():
+        held = [piece for piece in game.piece_order if game.supply[game.seat_to_move][piece]]
+        for _ in range(3):
+            piece = data.draw(st.sampled_from(held if held and data.draw(st.booleans()) else game.piece_order),
+                              label="piece")
+            check(game, piece, draw_cell(data, game, piece))
+        game.push(data.draw(st.sampled_from(game.legal_placements()), label="placement"))
+
+
+def draw_cell(data, game, piece: str) -> int:
+    """Any cell, or one the piece may take, one only the turn refuses, or one on or next to a piece."""
+    legal = dict(game.legal_masks()).get(piece, 0)
+    held = game.piece_mask(game.seat_to_move, piece)
+    choices = {"legal": legal, "refused by the turn": held & ~legal,
+               "near a piece": game.geo.king(game.occupied | game.walls) & ~legal}
+    kind = data.draw(st.sampled_from(["any", *(name for name, cells in choices.items() if cells)]), label="kind")
+    if kind == "any":
+        return data.draw(st.integers(0, game.geo.size - 1), label="cell")
+    return data.draw(st.sampled_from(list(bits(choices[kind]))), label=kind)
