@@ -85,6 +85,33 @@ def test_analyse_finds_the_missed_roof():
     assert anna.player == "Anna" and anna.mistakes + anna.blunders >= 1
 
 
+@pytest.mark.parametrize("spec", ["greedy", "mcts:100"])
+def test_a_roof_on_a_palace_is_one_move(spec):
+    """The orange palace has five buildings: a roof on it is one move (the best), rated once."""
+    game = Position("original-2001", 3, *ORANGE_OPEN, "Anna: wall A2").game
+    rated = [str(r.placement) for r in make_agent(spec, seed=1).rate(game)]
+    assert rated[0] == "roof C3" and sum(p in {f"roof {cell}" for cell in ORANGE_CELLS} for p in rated) == 1
+
+
+def test_random_is_uniform_over_distinct_moves():
+    """A roof on the orange palace (five buildings) is one move, as likely as one on the brown palace
+    (one building), and named by its lowest cell."""
+    game = Position("original-2001", 3, *ORANGE_OPEN, "Anna: wall A2").game
+    chosen = [make_agent("random", seed).choose(game) for seed in range(4000)]
+    roofs = [str(p) for p in chosen if p.piece == "roof"]
+    assert set(roofs) == {"roof C3", "roof F11"} and 0.25 < roofs.count("roof F11") / len(roofs) < 0.75
+
+
+def test_analyse_counts_a_roof_on_the_preferred_palace_as_no_loss():
+    """Anna roofs the orange palace on C6: the agent's preferred move (a roof on that palace, which it
+    names C3), so the loss is 0 and the preferred placement is named as played."""
+    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], list(ORANGE_OPEN) + ["Anna: roof C6, wall A2"])
+    record = parse_record(text, "roofed.yaml")
+    for spec in ("greedy", "mcts:60"):
+        roofed = next(r for r in analyse(record, spec, seed=1) if (r.turn, r.placement) == (4, 1))
+        assert (roofed.played, roofed.best, roofed.loss) == ("roof C6", "roof C6", 0.0), spec
+
+
 def test_analyse_does_not_depend_on_jobs():
     text = record_text("original-2001", ["Anna", "Ben", "Cleo"], list(ORANGE_OPEN) + ["Anna: wall A2, roof C3"])
     record = parse_record(text, "short.yaml")

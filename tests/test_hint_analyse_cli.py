@@ -11,6 +11,7 @@ from scorekit import run
 from terminal import on_terminal
 
 ORANGE_OPEN = ["Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11"]
+ORANGE_CELLS = {"C3", "C4", "C5", "C6", "C7"}
 MISSED = ORANGE_OPEN + ["Anna: wall A2, wall A3", "Ben: roof C4, black P10"]
 
 
@@ -33,6 +34,28 @@ def test_hint_text_and_game_over(tmp_path):
     code, out, _ = run("hint", write(tmp_path, ORANGE_OPEN), "--agent", "mcts:30", "--top", "2")
     assert code == 0 and "Anna to move, placement 1 of turn 4" in out and "playouts" in out
     assert len(re.findall(r"^\s+\d\. ", out, re.M)) == 2
+
+
+def test_hint_names_its_ranking_and_each_roofed_palace_once(tmp_path):
+    game = write(tmp_path, ORANGE_OPEN)
+    code, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6")
+    assert code == 0 and "(ranked by playouts, the most searched first" in out
+    assert len(re.findall(r"^\s+\d\. roof C3 \(orange palace: C3 C4 C5 C6 C7\)", out, re.M)) == 1
+    assert not re.search(r"^\s+\d\. roof C[4-7]", out, re.M)
+    _, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6", "--json")
+    doc = json.loads(out)
+    assert doc["ranked_by"] == "playouts"
+    assert [h["playouts"] for h in doc["hints"]] == sorted((h["playouts"] for h in doc["hints"]), reverse=True)
+    roofs = [h for h in doc["hints"] if h["placement"].startswith("roof C")]
+    assert roofs == [{**roofs[0], "placement": "roof C3", "palace": {"colour": "orange", "cells": sorted(ORANGE_CELLS)}}]
+    _, out, _ = run("hint", game, "--agent", "greedy", "--json")
+    assert json.loads(out)["ranked_by"] == "value"
+
+
+def test_analyse_table_names_every_column(tmp_path):
+    code, out, _ = run("analyse", write(tmp_path, MISSED), "--agent", "greedy")
+    header, rule = out.splitlines()[2:4]
+    assert code == 0 and header.split()[-1] == "verdict" and len(rule.split()) == len(header.split())
 
 
 def test_bad_agents_are_usage_errors(tmp_path):

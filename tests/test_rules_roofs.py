@@ -113,3 +113,18 @@ def test_the_other_2001_reading_forbids_roofing_a_blocked_palace():
     assert pos.moves("roof") == {"C4", "D2"}  # the palaces that can still grow
     pos.play("grey H8")  # a new grey palace, free to grow
     assert "H8" in pos.moves("roof") and "B2" not in pos.moves("roof")
+
+
+@pytest.mark.parametrize("piece", ["roof", "neutral"])
+def test_a_roof_on_any_building_of_a_palace_is_one_move(piece):
+    pos = Position("second-edition-2014", 3, "grey D4, grey D5, grey D6, stable E5", "orange K3")
+    game = pos.game
+    same = [f"{piece} D4", f"{piece} D5", f"{piece} D6"]
+    assert [str(p) for p in game.legal_placements() if p.piece == piece] == [f"{piece} K3"] + same  # cell order
+    assert [str(p) for p in game.distinct_placements() if p.piece == piece] == [f"{piece} K3", f"{piece} D4"]
+    assert [str(p) for p in game.equivalent_placements(f"{piece} d6")] == same
+    assert [str(p) for p in game.equivalent_placements(f"{piece} K3")] == [f"{piece} K3"]
+    assert [str(p) for p in game.equivalent_placements("stable E6")] == ["stable E6"]
+    pos.play(f"{piece} D5")
+    assert [str(p) for p in game.equivalent_placements(f"{piece} D6")] == [f"{piece} D6"]  # roofed: no move
+    assert len(game.distinct_placements()) == len(game.legal_placements())

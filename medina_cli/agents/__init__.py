@@ -1,7 +1,8 @@
 """Players that choose placements: `random`, `greedy` and `mcts[:N]`, each deterministic for a seed.
 
 Every agent has `choose(game) -> Placement` for the player to move. `greedy` and `mcts` also rate
-the legal placements (`rate(game)`, best first), which `medina hint` and `medina analyse` show.
+the distinct moves (`rate(game)`, in their order of preference: `ranked_by`), which `medina hint` and
+`medina analyse` show. A roof on any building of a palace is one move (`Game.distinct_placements()`).
 """
 
 from __future__ import annotations

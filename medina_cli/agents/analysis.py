@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .base import Rating, make_agent
-from .position import new_game, record_placements
+from .position import new_game, record_placements, roof_palace
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake (the estimates of a
 # placement at the default budget vary by about 2-3 points: a smaller loss is within the noise)
@@ -15,8 +15,12 @@ BLUNDER = 12.0  # ... and of at least this many a blunder
 
 
 def hints(game, spec: str, *, seed: int = 0, top: int = 5) -> list[Rating]:
-    """The agent's `top` placements for the player to move, best first."""
-    return make_agent(spec, seed).rate(game)[:top]
+    """The agent's `top` moves for the player to move, in its order of preference (its `ranked_by`),
+    a roof naming the palace it claims."""
+    rated = make_agent(spec, seed).rate(game)[:top]
+    for rating in rated:
+        rating.palace = roof_palace(game, rating.placement)
+    return rated
 
 
 @dataclass
@@ -51,14 +55,18 @@ class PlayerSummary:
 
 
 def review_position(game, played, spec: str, seed) -> tuple[Rating, Rating, int]:
-    """(the agent's best, the played placement's rating, number of legal placements) at `game`."""
+    """(the agent's best, the played placement's rating, number of legal placements) at `game`; the
+    best is named as played when it is the same move (a roof on the same palace)."""
     choices = len(game.legal_placements())
-    if choices == 1:
+    if len(game.distinct_placements()) == 1:
         only = Rating(played, 0.0)
-        return only, only, 1
+        return only, only, choices
+    same = game.equivalent_placements(played)
     ratings = make_agent(spec, seed).rate(game, include=played)
-    mine = next(r for r in ratings if r.placement == played)
-    return ratings[0], mine, choices
+    mine = next(r for r in ratings if r.placement in same)
+    mine = Rating(played, mine.value, mine.win, mine.playouts)
+    best = mine if ratings[0].placement in same else ratings[0]
+    return best, mine, choices
 
 
 def analyse_chunk(task) -> list[PlacementReview]:
@@ -73,7 +81,7 @@ def analyse_chunk(task) -> list[PlacementReview]:
     for index in range(start, stop):
         turn, k, player, played = placements[index]
         best, mine, choices = review_position(game, played, spec, f"{seed}/{index}")
-        loss = 0.0 if best.placement == played else max(0.0, best.value - mine.value)
+        loss = 0.0 if best is mine else max(0.0, best.value - mine.value)
         out.append(PlacementReview(turn, k, player, str(played), str(best.placement), loss, mine.value,
                                    best.value, choices))
         game.push(played)
@@ -120,6 +128,12 @@ GREEDY_MEANING = "the mover's margin (own total minus the best other player's) i
 
 def value_meaning(spec: str) -> str:
     return GREEDY_MEANING if spec == "greedy" else VALUE_MEANING
+
+
+RANKING_MEANING = {  # how `medina hint` words an agent's `ranked_by`
+    "playouts": "the most searched first, the search's choice: it spends its playouts on the moves it rates "
+                "best, and a little-searched move's value rests on few games",
+    "value": "the highest first"}
 
 
 def analysis_document(record, spec: str, seed: int, reviews: list[PlacementReview]) -> dict:

@@ -18,18 +18,23 @@ class Rating:
     `value`: the final score margin the mover can expect after it (own total minus the best other
     player's), in points; for `greedy` the margin if the game ended right after it.
     `win`: the chance that the mover wins (shared wins in part), where the agent estimates one.
-    `playouts`: how many simulated games the estimate rests on (0 for `greedy`)."""
+    `playouts`: how many simulated games the estimate rests on (0 for `greedy`).
+    `palace`: for a roof or neutral roof, where `medina hint` names it, the colour of the palace it
+    claims and its buildings' cells (a roof on any of them is the same move)."""
 
     placement: object
     value: float
     win: float | None = None
     playouts: int = 0
+    palace: tuple[str, list[str]] | None = None
 
     def to_json(self) -> dict:
         out = {"placement": str(self.placement), "value": round(self.value, 2)}
         if self.win is not None:
             out["win"] = round(self.win, 3)
             out["playouts"] = self.playouts
+        if self.palace is not None:
+            out["palace"] = {"colour": self.palace[0], "cells": self.palace[1]}
         return out
 
 
@@ -38,6 +43,7 @@ class Agent:
 
     spec: str
     rates = False  # does `rate` give meaningful values?
+    ranked_by = "value"  # what orders `rate`'s list: "value", or "playouts" (the most searched first)
 
     def __init__(self, seed: int | str = 0):
         self.rng = random.Random(f"medina-agent/{self.spec}/{seed}")
@@ -46,7 +52,8 @@ class Agent:
         raise NotImplementedError
 
     def rate(self, game, *, include=None) -> list[Rating]:
-        """Every placement it considered, best first; `include`: a placement that must be rated."""
+        """Every distinct move it considered (a roof on a palace once, on its lowest cell), in its order of
+        preference (`ranked_by`); `include`: a placement whose move must be rated."""
         raise UnknownAgent(f"{self.spec} does not rate placements; use greedy or mcts[:N]")
 
 

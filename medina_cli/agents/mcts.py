@@ -1,6 +1,7 @@
 """`mcts` / `mcts:N`: Monte Carlo tree search over placements with N playouts per decision.
 
-UCT over the placements (a turn's two placements are two levels of the tree, both the mover's), each
+UCT over the distinct moves (a turn's two placements are two levels of the tree, both the mover's;
+a roof on a palace is one move, whichever of its buildings carries it), each
 node scored from the side of the player who made the placement into it: half the win share, half
 the squashed final margin (own total minus the best other total). A node's children are added one by
 one as it is visited more (progressive widening), best first by the greedy rating, so the search
@@ -47,6 +48,7 @@ class Node:
 
 class MctsAgent(Agent):
     rates = True
+    ranked_by = "playouts"
 
     def __init__(self, seed: int | str = 0, playouts: int | None = None):
         self.playouts = playouts or DEFAULT_PLAYOUTS
@@ -57,14 +59,17 @@ class MctsAgent(Agent):
         return self.rate(game)[0].placement
 
     def rate(self, game, *, include=None) -> list[Rating]:
-        """The root's children, most visited first. `include` is then searched further until it has
-        a fifth of the budget (for a fair estimate of it); the order is the search's before that."""
+        """The root's children (one per distinct move), most visited first: the search spends its
+        playouts on the moves it rates best, so the count is the steadier ranking (a little-searched
+        move's value rests on few games). `include`'s move is then searched further until it has a
+        fifth of the budget (for a fair estimate of it); the order is the search's before that."""
         root = Node(None, None)
         root.untried = [p for p, _ in reversed(immediate_margins(game, self.rng))]
         for _ in range(self.playouts):
             self._iterate(game, root)
         searched = {id(child): child.visits for child in root.children}
         if include is not None:
+            include = game.equivalent_placements(include)[0]
             forced = next((child for child in root.children if child.placement == include), None)
             if forced is None:
                 root.untried.remove(include)

@@ -7,10 +7,10 @@ import math
 
 from ..engine.board import bits, geometry_for
 from ..engine.placement import TEA, TEA_PLACEMENT, Placement
-from ..engine.playout import nth_bit, random_placement
+from ..engine.playout import nth_bit
 from ..engine.scoring import score_game
 
-TEA_CHANCE = 0.5  # uniform random play uses a tea tile this often where allowed (as `medina simulate`)
+TEA_CHANCE = 0.5  # the `random` agent uses a tea tile this often where allowed (as `medina simulate`)
 PLAYOUT_TEA_CHANCE = 0.2
 # A roof is scarce (one palace per colour per player): greedy rates a roof on a palace smaller than
 # this below every placement that changes nothing, and playouts roof the largest palace once one has
@@ -67,12 +67,24 @@ def may_score(game, placement, cells: int) -> bool:
 
 
 def random_move(game, rng) -> tuple[str, int | None]:
-    """Today's uniform random play (`medina simulate`): a tea tile half the time it is allowed,
-    else a placement uniform among the legal ones (tea, too, where a tea tile is all that is left).
-    Returns (piece, cell number) or ("tea", None)."""
-    if game.can_tea() and (rng.random() < TEA_CHANCE or not game.legal_masks()):
+    """The `random` agent: a tea tile half the time it is allowed, else a move uniform among the
+    distinct legal moves (a roof on a palace counts once, whatever its size; tea, too, where a tea
+    tile is all that is left). Returns (piece, cell number) or ("tea", None)."""
+    masks = game.distinct_masks()
+    if game.can_tea() and (rng.random() < TEA_CHANCE or not masks):
         return TEA, None
-    return random_placement(game, rng)
+    return uniform_pick(masks, rng)
+
+
+def uniform_pick(masks: list[tuple[str, int]], rng) -> tuple[str, int]:
+    """A (piece, cell) uniform among the cells of non-empty `masks`."""
+    pick = rng.randrange(sum(cells.bit_count() for _, cells in masks))
+    for piece, cells in masks:
+        count = cells.bit_count()
+        if pick < count:
+            return piece, nth_bit(cells, pick)
+        pick -= count
+    raise AssertionError("unreachable: pick is below the total")
 
 
 def playout(game, rng) -> None:
@@ -91,13 +103,7 @@ def playout(game, rng) -> None:
             if palace_at[best].size >= SMALL_PALACE:
                 game.play("roof", best)
                 continue
-        pick = rng.randrange(sum(cells.bit_count() for _, cells in masks))
-        for piece, cells in masks:
-            count = cells.bit_count()
-            if pick < count:
-                game.play(piece, nth_bit(cells, pick))
-                break
-            pick -= count
+        game.play(*uniform_pick(masks, rng))
 
 
 def placement_of(game, piece: str, cell: int | None) -> Placement:
@@ -122,6 +128,15 @@ def record_placements(record) -> list[tuple[int, int, str, Placement]]:
             out.append((entry.number, k, entry.player,
                         TEA_PLACEMENT if action.kind == "tea" else Placement(action.piece, name[action.cell])))
     return out
+
+
+def roof_palace(game, placement) -> tuple[str, list[str]] | None:
+    """For a roof or neutral roof: the colour of the palace it claims and the cells of its buildings
+    (any of which may carry it: one move); None for any other placement."""
+    if placement.piece not in ("roof", "neutral"):
+        return None
+    palace = game.palace_at.get(game.geo.cell_of_name.get(placement.cell))
+    return None if palace is None else (palace.colour, [p.cell for p in game.equivalent_placements(placement)])
 
 
 def palace_size(game, placement) -> int:

@@ -9,6 +9,8 @@ from .position import (SMALL_PALACE, margin, may_score, palace_size, placement_o
 
 
 class RandomAgent(Agent):
+    """A tea tile half the time it is allowed, else a move uniform among the distinct legal moves."""
+
     spec = "random"
 
     def choose(self, game):
@@ -31,14 +33,14 @@ class GreedyAgent(Agent):
 
 
 def immediate_margins(game, rng) -> list[tuple[object, int]]:
-    """(placement, mover's margin right after it) for every legal placement, best first, equal
+    """(placement, mover's margin right after it) for every distinct legal move, best first, equal
     margins in an order drawn from `rng`; a roof on a small palace counts one point below no change.
     Only placements that may change the score are played out."""
     seat = seat_to_move(game)
     cells = scoring_cells(game)
     now = margin(totals(game), seat)
     rated = []
-    for placement in game.legal_placements():
+    for placement in game.distinct_placements():
         value = now
         if placement.piece == "roof" and palace_size(game, placement) < SMALL_PALACE:
             value = now - 1

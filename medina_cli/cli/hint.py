@@ -61,20 +61,23 @@ def hint(
     set_: SetOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """The best placements for the player to move, best first, each with the agent's value.
+    """The moves the agent prefers for the player to move, each with the agent's value. A roof (or
+    neutral roof) is one move per palace, shown on its lowest cell with the palace it claims.
 
     With mcts the value is the final margin the mover can expect after the placement (own total
     minus the best other player's total, in points, averaged over the search's simulated games) and
-    `win` the share of those games the mover wins; with greedy it is that margin if the game ended
-    right after the placement.
+    `win` the share of those games the mover wins; the moves are ranked by playouts, the most searched
+    (the search's choice) first. With greedy the value is that margin if the game ended right after
+    the placement, and the moves are ranked by it.
 
     Exit status: 0 done, 1 invalid record (the hint is for where the replay stopped), 2 unusable input
     or usage error.
     """
-    from ..agents.analysis import hints, value_meaning
+    from ..agents.analysis import RANKING_MEANING, hints, value_meaning
 
     doc = {"format": "medina-hint/1", "file": "<stdin>" if file == "-" else file, "agent": None, "seed": seed,
-           "player": None, "turn": None, "placement": None, "value": None, "hints": []} if json_ else None
+           "player": None, "turn": None, "placement": None, "value": None, "ranked_by": None, "hints": []
+           } if json_ else None
     agent = agent_or_exit(agent_spec, doc)
     record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
     game = outcome.game
@@ -84,7 +87,8 @@ def hint(
     rated = [] if player is None else hints(game, agent.spec, seed=seed, top=top)
     if doc is not None:
         emit_json(with_problems({**doc, "player": player, "turn": turn, "placement": placement,
-                                 "hints": [r.to_json() for r in rated]}, outcome.problems, warnings_to_show(outcome)))
+                                 "ranked_by": agent.ranked_by, "hints": [r.to_json() for r in rated]},
+                                outcome.problems, warnings_to_show(outcome)))
         raise typer.Exit(status)
     if player is None:
         say(f"{record.file} {outcome.position_words()}: the game is over; nobody can place anything.")
@@ -92,9 +96,12 @@ def hint(
     say(f"{record.file} {outcome.position_words()}: {player} to move, placement {placement} of turn {turn}; "
         f"agent {agent.spec}, seed {seed}")
     say(f"(value: {value_meaning(agent.spec)})")
-    width = max(len(str(r.placement)) for r in rated)
-    for rank, r in enumerate(rated, 1):
-        line = f"{rank:>3}. {str(r.placement):<{width}}  {r.value:+7.1f}"
+    say(f"(ranked by {agent.ranked_by}, {RANKING_MEANING[agent.ranked_by]})")
+    names = [str(r.placement) if r.palace is None else f"{r.placement} ({r.palace[0]} palace: {' '.join(r.palace[1])})"
+             for r in rated]
+    width = max(map(len, names))
+    for rank, (r, name) in enumerate(zip(rated, names), 1):
+        line = f"{rank:>3}. {name:<{width}}  {r.value:+7.1f}"
         if r.win is not None:
             line += f"   win {100 * r.win:5.1f}%   ({r.playouts} playouts)"
         say(line)
@@ -136,10 +143,10 @@ def analyse(
     from tabulate import tabulate
     say(f"{record.file}: every placement rated by {agent.spec}, seed {seed}")
     say(f"(loss: the agent's value of its preferred placement minus that of the one played; "
-        f"value: {analysis['value']}; ? a mistake, loss ≥ {MISTAKE:g}; ?? a blunder, loss ≥ {BLUNDER:g})")
+        f"value: {analysis['value']}; a mistake: loss ≥ {MISTAKE:g}; a blunder: loss ≥ {BLUNDER:g})")
     rows = [[f"{r['turn']}.{r['placement']}", r["player"], r["played"], r["best"], f"{r['loss']:.1f}",
-             "??" if r["loss"] >= BLUNDER else "?" if r["loss"] >= MISTAKE else ""] for r in analysis["placements"]]
-    say(tabulate(rows, headers=["turn", "player", "played", "preferred", "loss", ""], tablefmt="simple",
+             "blunder" if r["loss"] >= BLUNDER else "mistake" if r["loss"] >= MISTAKE else ""] for r in analysis["placements"]]
+    say(tabulate(rows, headers=["turn", "player", "played", "preferred", "loss", "verdict"], tablefmt="simple",
                  disable_numparse=True, colalign=("right", "left", "left", "left", "right", "left")))
     say()
     say(tabulate([[p["player"], p["placements"], f"{p['mean_loss']:.2f}", p["mistakes"], p["blunders"]]

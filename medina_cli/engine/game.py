@@ -335,6 +335,45 @@ class Game:
         """The player's name; None for nobody and for the neutral side."""
         return None if owner is None or owner == NEUTRAL else self.players[owner]
 
+    # --- distinct moves ------------------------------------------------------------------------
+    # A roof (or neutral roof) claims its palace whole: which of its buildings carries it changes
+    # nothing but the cell a record names. These give each such move once, on the palace's lowest cell.
+    def equivalent_placements(self, placement: str | Placement) -> list[Placement]:
+        """The placements that make the same move as `placement`: for a roof or neutral roof on a
+        building of an unroofed palace, that piece on each of the palace's buildings in cell order
+        (the first is the one `distinct_placements()` lists); for any other placement, just it."""
+        if not isinstance(placement, Placement):
+            placement = Placement.parse(placement)
+        piece = self._piece_of.get(placement.piece.lower())
+        cell = self.geo.parse(placement.cell or "") if piece in ("roof", "neutral") else None
+        palace = None if cell is None else self.palace_at.get(cell)
+        if palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
+            return [placement]
+        name = self.geo.cell_names
+        return [Placement(piece, name[c]) for c in bits(palace.buildings)]
+
+    def distinct_masks(self) -> list[tuple[str, int]]:
+        """`legal_masks()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
+        return [(piece, self._lowest_of_each_palace(cells) if piece in ("roof", "neutral") else cells)
+                for piece, cells in self.legal_masks()]
+
+    def distinct_placements(self) -> list[Placement]:
+        """`legal_placements()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
+        name = self.geo.cell_names
+        out = [Placement(piece, name[cell]) for piece, cells in self.distinct_masks() for cell in bits(cells)]
+        if self.can_tea():
+            out.append(TEA_PLACEMENT)
+        return out
+
+    def _lowest_of_each_palace(self, cells: int) -> int:
+        """The lowest cell of each palace whose buildings make up `cells`."""
+        out = 0
+        while cells:
+            low = cells & -cells
+            out |= low
+            cells &= ~self.palace_at[low.bit_length() - 1].buildings
+        return out
+
     # --- the generator -------------------------------------------------------------------------
     def live_chain_ends(self) -> int:
         """The live chain's end cells: its first and last merchant, each while it touches at most one
