@@ -54,7 +54,8 @@ class _MaskCache(dict):
         self.game = weakref.ref(game)
 
     def __missing__(self, piece: str) -> int:
-        cells = self[piece] = self.game()._compute_mask(piece)
+        game = self.game()
+        cells = self[piece] = game.constraints[piece].board(game, piece, None)
         return cells
 
 
@@ -129,7 +130,8 @@ class Game:
         self.colours = rules.colour_names
         self.piece_order = (*self.colours, *PIECES_FIXED)
         self.constraints = constraints_of(self.piece_order)
-        self.cheap_first = tuple(self.constraints.items())[::-1]  # walls are the cheapest mask to compute
+        self.mask_functions = tuple((piece, c.mask) for piece, c in self.constraints.items())  # piece order
+        self.cheap_first = self.mask_functions[::-1]  # walls are the cheapest mask to compute
         triggers = rules.retirement
         checks = {piece: (piece == "roof" and "all_players_own" in triggers,  # may complete all_players_own
                           piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits
@@ -373,10 +375,6 @@ class Game:
         return out
 
     # --- the generator -------------------------------------------------------------------------
-    def _compute_mask(self, piece: str) -> int:
-        """The AND of the board layers of `piece`: see `board_masks`."""
-        return self.constraints[piece].board(self, piece, None)
-
     def live_chain_ends(self) -> int:
         """The live chain's end cells: its first and last merchant, each while it touches at most one
         merchant (a chain started against an old one stops being an end there once it grows)."""
@@ -395,15 +393,15 @@ class Game:
     def piece_masks(self, seat: int) -> list[tuple[str, int]]:
         """(piece, cells) for every piece `seat` holds that can legally be placed now."""
         out = []
-        for piece, constraints in self.constraints.items():
-            cells = constraints.mask(self, piece, seat)
+        for piece, mask in self.mask_functions:
+            cells = mask(self, piece, seat)
             if cells:
                 out.append((piece, cells))
         return out
 
     def can_place(self, seat: int) -> bool:
-        for piece, constraints in self.cheap_first:
-            if constraints.mask(self, piece, seat):
+        for piece, mask in self.cheap_first:
+            if mask(self, piece, seat):
                 return True
         return False
 
