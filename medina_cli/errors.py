@@ -71,7 +71,8 @@ CODES: dict[str, str] = {
     "roof-on-blocked-palace": "That palace can take no more buildings, and the ruleset does not let a blocked palace be roofed.",
     "stable-not-adjacent": "A stable must touch a building orthogonally.",
     "merchant-not-at-chain-end": "A merchant must extend an end of the live merchant chain.",
-    "merchant-two-neighbours": "A merchant may not touch two or more merchants.",
+    "merchant-two-neighbours": "A merchant may not touch two or more merchants (the first of a new chain: more "
+    "than `merchants.new_chain_max_neighbours`, where that is 2 or more).",
     "merchant-new-chain": "A new merchant chain may start only when the live chain cannot grow, "
     "and not next to other merchants.",
     "wall-not-connected": "A wall must continue a run from a tower.",

@@ -93,13 +93,19 @@ def test_a_roof_on_a_palace_is_one_move(spec):
     assert rated[0] == "roof C3" and sum(p in {f"roof {cell}" for cell in ORANGE_CELLS} for p in rated) == 1
 
 
-def test_random_is_uniform_over_distinct_moves():
-    """A roof on the orange palace (five buildings) is one move, as likely as one on the brown palace
-    (one building), and named by its lowest cell."""
+def test_random_plays_as_simulate_plays():
+    """`random` draws as `medina simulate`'s uniform play does: the same choice from the same generator,
+    a roof on the orange palace (five buildings) five times as likely as one on the brown palace."""
+    from medina_cli.engine.playout import random_chooser
     game = Position("original-2001", 3, *ORANGE_OPEN, "Anna: wall A2").game
-    chosen = [make_agent("random", seed).choose(game) for seed in range(4000)]
-    roofs = [str(p) for p in chosen if p.piece == "roof"]
-    assert set(roofs) == {"roof C3", "roof F11"} and 0.25 < roofs.count("roof F11") / len(roofs) < 0.75
+    agent = make_agent("random", 0)
+    chosen = [agent.choose(game) for _ in range(3000)]
+    agent.rng.seed("medina-agent/random/0")
+    simulate = random_chooser(agent.rng)
+    assert [str(p) for p in chosen] == [f"{piece} {game.geo.name(cell)}" for piece, cell in
+                                        (simulate(game) for _ in range(3000))]
+    roofs = [p.cell for p in chosen if p.piece == "roof"]
+    assert 3 < sum(cell in ORANGE_CELLS for cell in roofs) / max(1, roofs.count("F11")) < 8
 
 
 def test_analyse_counts_a_roof_on_the_preferred_palace_as_no_loss():

@@ -127,3 +127,8 @@ def test_hint_and_analyse_carry_the_records_warnings_and_leave_stderr_alone(tmp_
         doc = json.loads(out)
         assert (code, err, doc["errors"]) == (0, "", [])
         assert [w["code"] for w in doc["warnings"]] == ["turn-in-progress"]
+
+
+def test_a_usage_error_in_the_document_names_what_it_is_about():
+    code, out, err = run("hint", GAME, "--agent", "random", "--json")
+    assert code == 2 and err == "" and json.loads(out)["errors"][0]["message"].startswith("--agent random: ")

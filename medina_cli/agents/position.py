@@ -7,7 +7,7 @@ import math
 
 from ..engine.board import bits, geometry_for
 from ..engine.placement import TEA, TEA_PLACEMENT, Placement
-from ..engine.playout import nth_bit
+from ..engine.playout import random_placement, uniform_placement
 from ..engine.scoring import score_game
 
 TEA_CHANCE = 0.5  # the `random` agent uses a tea tile this often where allowed (as `medina simulate`)
@@ -67,24 +67,12 @@ def may_score(game, placement, cells: int) -> bool:
 
 
 def random_move(game, rng) -> tuple[str, int | None]:
-    """The `random` agent: a tea tile half the time it is allowed, else a move uniform among the
-    distinct legal moves (a roof on a palace counts once, whatever its size; tea, too, where a tea
-    tile is all that is left). Returns (piece, cell number) or ("tea", None)."""
-    masks = game.distinct_masks()
-    if game.can_tea() and (rng.random() < TEA_CHANCE or not masks):
+    """Uniform random play, as `medina simulate` plays: a tea tile half the time it is allowed, else a
+    placement uniform among the legal ones (tea, too, where a tea tile is all that is left). Returns
+    (piece, cell number) or ("tea", None)."""
+    if game.can_tea() and (rng.random() < TEA_CHANCE or not game.legal_masks()):
         return TEA, None
-    return uniform_pick(masks, rng)
-
-
-def uniform_pick(masks: list[tuple[str, int]], rng) -> tuple[str, int]:
-    """A (piece, cell) uniform among the cells of non-empty `masks`."""
-    pick = rng.randrange(sum(cells.bit_count() for _, cells in masks))
-    for piece, cells in masks:
-        count = cells.bit_count()
-        if pick < count:
-            return piece, nth_bit(cells, pick)
-        pick -= count
-    raise AssertionError("unreachable: pick is below the total")
+    return random_placement(game, rng)
 
 
 def playout(game, rng) -> None:
@@ -103,7 +91,7 @@ def playout(game, rng) -> None:
             if palace_at[best].size >= SMALL_PALACE:
                 game.play("roof", best)
                 continue
-        game.play(*uniform_pick(masks, rng))
+        game.play(*uniform_placement(masks, rng))
 
 
 def placement_of(game, piece: str, cell: int | None) -> Placement:

@@ -9,7 +9,7 @@ from .position import (SMALL_PALACE, margin, may_score, palace_size, placement_o
 
 
 class RandomAgent(Agent):
-    """A tea tile half the time it is allowed, else a move uniform among the distinct legal moves."""
+    """Uniform random play, as `medina simulate` plays (`random_move`)."""
 
     spec = "random"
 

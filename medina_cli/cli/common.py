@@ -182,11 +182,12 @@ def usage_error(where: str | None, message: str, doc: dict | None = None) -> NoR
     """A command line our own checks refuse: `WHERE: message` on stderr (`message` alone, without
     `where`: it names its option itself), or with --json the command's document `doc` carrying it (code
     `usage`); exit 2."""
+    text = f"{where}: {message}" if where else message
     if doc is None:
-        warn(f"{where}: {message}" if where else message)
+        warn(text)
         raise typer.Exit(2)
     from ..errors import Problem
-    stop([Problem("usage", message, file=where)], 2, doc)
+    stop([Problem("usage", text)], 2, doc)
 
 
 def names_or_exit(value: str, option: str, doc: dict | None = None) -> list[str]:

@@ -81,6 +81,10 @@ class Geometry:
         north, south = m >> w, (m << w) & self.full
         return (west & east) | (north & south) | ((west | east) & (north | south))
 
+    def gates(self, walls: int) -> int:
+        """The empty ring cells a wall may never take: one there would join two runs (of `walls` and towers)."""
+        return self.ring & ~walls & self.at_least_two_neighbours(walls | self.towers)
+
     def more_neighbours_than(self, m: int, k: int) -> int:
         """Cells with more than `k` orthogonal neighbours in `m` (none when k >= 4)."""
         w = self.width

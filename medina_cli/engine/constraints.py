@@ -20,9 +20,11 @@ from .board import bits
 ALL = -1  # the mask of every cell
 
 
-def _compiled(mask: str):
-    """`mask` (an expression of this module's rules) as a function (game, piece, seat) -> cells."""
-    return eval(f"lambda game, piece, seat: {mask}", globals())  # this module's own expressions only
+def _compiled(mask: str, label: str):
+    """`mask` (an expression of this module's rules) as a function (game, piece, seat) -> cells; a
+    traceback from it names `label` (`<layer spacing>`)."""
+    source = f"lambda game, piece, seat: {mask}"
+    return eval(compile(source, f"<layer {label}>", "eval"), globals())  # this module's own expressions only, at import
 
 
 def _all_of(layers, *masks: str) -> str:
@@ -43,7 +45,7 @@ class Layer:
 
     def __init__(self, code: str, mask: str, words, *, per_seat: bool = False):
         self.code, self.mask, self.words, self.per_seat = code, mask, words, per_seat
-        self.allows = _compiled(mask)
+        self.allows = _compiled(mask, code)
 
     def refusal(self, game, piece: str, cell: int, seat: int) -> str:
         """Why this rule refuses `piece` on `cell` to `seat`, in words."""
@@ -75,9 +77,9 @@ class Either:
     def __init__(self, within: tuple, first: tuple, otherwise: tuple):
         self.within, self.first, self.otherwise = within, first, otherwise
         first_cells = f"(_within := {_all_of(within)}) & {_all_of(first)}"
-        self.first_cells = _compiled(first_cells)  # the cells the first layers allow (none: the otherwise layers apply)
+        self.first_cells = _compiled(first_cells, "either: first")  # the cells the first layers allow (none: the otherwise layers apply)
         self.mask = f"(_first if (_first := {first_cells}) else _within & {_all_of(otherwise)})"
-        self.allows = _compiled(self.mask)
+        self.allows = _compiled(self.mask, "either")
 
     def layers(self, game, piece) -> tuple:
         """The layers that apply in this position, in order."""
@@ -94,8 +96,10 @@ class Constraints:
     def __init__(self, *layers):
         assert sum(isinstance(layer, Either) for layer in layers) <= 1, "one Either per piece (they share names)"
         self.layers = layers
-        self.board = _compiled(_all_of(layer for layer in layers if not layer.per_seat))
-        self.mask = _compiled(_all_of((layer for layer in layers if layer.per_seat), "game.board_masks[piece]"))
+        codes = ", ".join(layer.code if isinstance(layer, Layer) else "either" for layer in layers)
+        self.board = _compiled(_all_of(layer for layer in layers if not layer.per_seat), f"board of: {codes}")
+        self.mask = _compiled(_all_of((layer for layer in layers if layer.per_seat), "game.board_masks[piece]"),
+                              f"mask of: {codes}")
 
 
 def refusing_layer(game, piece: str, cell: int, seat: int) -> Layer | None:
@@ -136,7 +140,7 @@ ON_RING = Layer("wrong-square", "game.geo.ring", _not_on("walls go on the wall r
 NO_WALL_THERE = Layer("cell-occupied", "~game.walls", "there is already a wall there")
 CONTINUES_RUN = Layer("wall-not-connected", "game.geo.orth(game.walls | game.geo.towers)",
                       "a wall must continue a run from a tower (no wall or tower next to it)")
-KEEPS_GATES = Layer("wall-gate", "~game.geo.at_least_two_neighbours(game.walls | game.geo.towers)",
+KEEPS_GATES = Layer("wall-gate", "~game.geo.gates(game.walls)",
                     "it would join two wall runs; every side keeps a gate")
 
 # --- inside the city ----------------------------------------------------------------------------
@@ -219,9 +223,7 @@ AT_CHAIN_END = Layer("merchant-not-at-chain-end", "game.geo.orth(game.live_chain
 # a new chain's first merchant touches at most `merchants.new_chain_max_neighbours` merchants, and
 # never two where that is 0 or 1 (kept apart: a merchant beside two is refused as one for any chain)
 NEW_CHAIN_CROWD = Layer("merchant-two-neighbours",
-                        "~game.geo.more_neighbours_than(game.merchants, game.rules.merchants.new_chain_max_neighbours)"
-                        " if game.rules.merchants.new_chain_max_neighbours > 1"
-                        " else ~game.geo.at_least_two_neighbours(game.merchants)",
+                        "~game.geo.more_neighbours_than(game.merchants, max(1, game.rules.merchants.new_chain_max_neighbours))",
                         _crowd_refusal)
 NEW_CHAIN = Layer("merchant-new-chain",
                   "~game.geo.more_neighbours_than(game.merchants, game.rules.merchants.new_chain_max_neighbours)",

@@ -791,6 +791,7 @@ class Game:
             no_room = check_room and not self.board_masks[colour]
             if everyone or no_room:
                 self.retired.append(colour)
+                self.board_masks.pop(colour, None)  # computed while the colour was still in play
                 for seat, supply in enumerate(self.supply):
                     self._log.append(("supply", seat, colour, supply[colour]))
                     supply[colour] = 0

@@ -25,7 +25,12 @@ def random_setup(rules, rng: random.Random) -> tuple[int, int | None]:
 
 
 def random_placement(game: Game, rng: random.Random) -> tuple[str, int]:
-    masks = game.legal_masks()
+    """A (piece, cell) uniform among the legal placements of the player to move."""
+    return uniform_placement(game.legal_masks(), rng)
+
+
+def uniform_placement(masks: list[tuple[str, int]], rng: random.Random) -> tuple[str, int]:
+    """A (piece, cell) uniform among the cells of `masks` ((piece, cells) pairs, not all empty)."""
     pick = rng.randrange(sum(m.bit_count() for _, m in masks))
     for piece, cells in masks:
         count = cells.bit_count()

@@ -269,9 +269,8 @@ class _Board:
         out = []
         for cell in bits(position.walls):
             out.append(self.piece("wall", cell, wall(*self.origin(cell))))
-        anchors = position.walls | geo.towers
-        closed = geo.at_least_two_neighbours(anchors)
-        for cell in bits(geo.ring & ~position.walls & (geo.full if position.finished else closed)):
+        gates = geo.ring & ~position.walls if position.finished else geo.gates(position.walls)
+        for cell in bits(gates):
             out.append(self.piece("gate", cell, gate(*self.origin(cell)), "gate (stays open)"))
         holders = position.tower_tile
         for cell, number in sorted(geo.tower_of_cell.items(), key=lambda item: item[1]):
