@@ -1,10 +1,8 @@
 """medina-cli: the rules of Medina (three editions) as one engine driven by YAML rulesets.
 
-The public Python surface (docs/api.md)::
-
-    import medina_cli as medina
-    game = medina.Game(medina.load_ruleset("original-2001", players=3), ["Anna", "Ben", "Cleo"], merchant="K7")
-    game.push("grey K8")
+The public Python surface, `__all__`, is documented with examples in docs/api.md: `load_ruleset`
+gives the `Rules`, `Game(rules, players, merchant=CELL)` plays them (`push`, `pop`, `copy`), `read_record`
+and `replay` read games, `score` scores them.
 
 Names are imported on first use, so `import medina_cli` (and the `medina` command) stays quick.
 """

@@ -109,7 +109,7 @@ def parse_variant(text: str) -> tuple[str, str, tuple[str, ...]]:
     label, ref = label.strip(), ref.strip()
     if not ref or "=" in ref or not all(changes) or not all("=" in change for change in changes):
         raise ValueError(f"{text!r}: expected [LABEL:]ID,PARAM=VALUE,..., e.g. "
-                         "'arm:original-2001,towers.reconnect=once_per_palace_arm'")
+                         "'arm:ID,towers.reconnect=once_per_palace_arm' (ID: a ruleset, `medina rules list`)")
     return label or " ".join((ref, *changes)), ref, changes
 
 
