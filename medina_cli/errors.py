@@ -157,6 +157,12 @@ def brief(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def as_named(name: str) -> str:
+    """A file or ruleset name from the input, for a one-line message: as it is, or quoted with escapes
+    when it holds a line break or another character that does not print."""
+    return name if name.isprintable() else repr(name)
+
+
 def in_words(items, word: str = "or") -> str:
     """A list in words: "3 or 4", "2, 3 or 4", "Anna and Ben"."""
     words = [str(item) for item in items]

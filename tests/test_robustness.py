@@ -248,3 +248,12 @@ def test_a_huge_number_from_python_is_shown_short():
     with pytest.raises(medina.MedinaError) as refused:
         medina.load_ruleset("original-2001", players=3, overrides={"turns.placements": 10 ** 5000})
     assert "too long to show" in str(refused.value) and len(str(refused.value)) < 300
+
+
+def test_a_ruleset_path_across_lines_is_named_on_one_line(tmp_path):
+    """Found by the fuzz campaign (seed 12): a plain YAML value that runs on into the next line."""
+    house = tmp_path / "house.yaml"
+    house.write_text("medina: ruleset/1\nextends: original-2001\n\n  - \"see github.com/somewhere\"\n")
+    code, out, err = run("rules", "show", house)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"{house}:2: extends: ruleset file '{tmp_path}/original-2001\\n- \"see github.com/somewhere\"'")

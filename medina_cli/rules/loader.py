@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import BadArgument, MedinaError, Problem, UnusableInput, brief, fail, in_words
+from ..errors import BadArgument, MedinaError, Problem, UnusableInput, as_named, brief, fail, in_words
 from ..yamlio import Lines, parse_yaml, read_text
 from .schema import (CORNERS, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, Reading,
                      ReadingValue, SchemaError, Text, yaml_flow,
@@ -134,7 +134,7 @@ def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
         data, lines = parse_yaml(text, shown)
     except MedinaError as exc:  # a ruleset that cannot be read makes the run unusable
         if exc.problem.code == "file-not-found":
-            exc.problem.file, exc.problem.message = None, f"ruleset file {shown}: {exc.problem.message}"
+            exc.problem.file, exc.problem.message = None, f"ruleset file {as_named(shown)}: {exc.problem.message}"
         else:
             exc.problem.file = shown  # read_text names the resolved path
         raise UnusableInput.of(exc) from exc
