@@ -94,9 +94,10 @@ def simulate_command(
     loaded = []
     for ref in refs:
         loaded.append(load_or_exit(ref, overrides, doc=doc))
-        refusal = loaded[-1].players_refusal(players)
+        refusal = loaded[-1].players_refusal(players, ref)
         if refusal:
-            stop([Problem("unsupported-player-count", refusal, file=f"--players {players}")], 2, doc)
+            where = "--ruleset" if ruleset is not None else "--rulesets"
+            stop([Problem("unsupported-player-count", f"{refusal} (--players {players})", file=where)], 2, doc)
     if readings:
         _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, doc)
         return

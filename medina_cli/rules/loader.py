@@ -59,10 +59,11 @@ class Ruleset:
                 names[alias.lower()] = colour
         return names
 
-    def players_refusal(self, n: int) -> str | None:
-        """Why this ruleset cannot be played by `n` players, in words; None when it can."""
+    def players_refusal(self, n: int, name: str | None = None) -> str | None:
+        """Why this ruleset (`name`: as the user named it; else its id) cannot be played by `n` players,
+        in words; None when it can."""
         counts = self.player_counts
-        return None if n in counts else f"{self.id} is for {in_words(counts)} players, not {n}"
+        return None if n in counts else f"{name or self.id} is for {in_words(counts)} players, not {n}"
 
     def for_players(self, n: int) -> Rules:
         """The rules for `n` players (built once per ruleset and player count); BadArgument for a count
