@@ -133,7 +133,7 @@ class Problem:
             if self.placement is not None:
                 context[-1] += f" placement {self.placement}"
         if self.player is not None:
-            context.append(self.player)
+            context.append(as_named(self.player))  # a name from the input: one line, whatever it holds
         prefix = f"{self.where()}: " + (", ".join(context) + ": " if context else "")
         return f"{prefix}{self.message} [{self.code}]"
 

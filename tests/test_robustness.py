@@ -257,3 +257,12 @@ def test_a_ruleset_path_across_lines_is_named_on_one_line(tmp_path):
     code, out, err = run("rules", "show", house)
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert err.startswith(f"{house}:2: extends: ruleset file '{tmp_path}/original-2001\\n- \"see github.com/somewhere\"'")
+
+
+def test_a_player_name_holding_a_line_break_is_named_on_one_line():
+    """Found by the fuzz campaign (seed 13): an SGF player id that runs into the next property."""
+    from medina_cli.errors import Problem
+    problem = Problem("boardspace-action", "takes a piece from seat B's rack", file="game.sgf", line=80, turn=24,
+                      player='P0"OnBoard\nP1[id "P1')
+    assert problem.human() == ("game.sgf:80: turn 24, 'P0\"OnBoard\\nP1[id \"P1': takes a piece from seat B's rack "
+                               "[boardspace-action]")
