@@ -125,7 +125,7 @@ def test_a_file_that_gives_forced_roof_means_what_it_meant_before_the_split(tmp_
     file it extends says; the former spelling is after the first placement, whatever the parent says."""
     house = written(tmp_path, "house.yaml", "extends: boardspace-original\nturns: {forced_roof: only_player_with_roofs}\n")
     assert load_ruleset(house).for_players(3).turns.forced_roof_check == "turn_start"
-    parent = written(tmp_path, "parent.yaml", "extends: original-2001\nturns: {forced_roof_check: turn_start}\n")
+    written(tmp_path, "parent.yaml", "extends: original-2001\nturns: {forced_roof_check: turn_start}\n")
     child = written(tmp_path, "child.yaml", "extends: parent.yaml\n"
                     "turns: {forced_roof: second_placement_only_player_who_can_place}\n")
     assert load_ruleset(child).for_players(3).turns.forced_roof_check == "after_first_placement"

@@ -163,7 +163,6 @@ Rules.__doc__ = ("Everything the engine needs for one player count, resolved fro
                  "`ruleset_id`, `players` (the count), then one attribute per section of the schema, "
                  "named as in ruleset files (" + ", ".join(_PLAY) + "), and `record_ref`, how a record names "
                  "the ruleset (its built-in id or its file's absolute path; None with overrides).")
-Colour = _PLAY["colours"].cls  # the name registered above, spelt out for readers and linters
 
 
 def rules_for(ruleset_id: str, params: dict, players: int, record_ref: str | None = None) -> Rules:
