@@ -102,22 +102,27 @@ def _deep_brackets(text: str) -> bool:
 
 def _deep_events(text: str) -> int | None:
     """The line of the first mapping or list nested deeper than MAX_DEPTH, by YAML's own events (a
-    syntax error before that is left for the full parse to report)."""
-    loader = LOADER(text)
-    depth = 0
-    try:
-        while loader.check_event():
-            event = loader.get_event()
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    return event.start_mark.line + 1
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-    except yaml.YAMLError:
-        return None
-    finally:
-        loader.dispose()
+    syntax error before that is left for the full parse to report). libyaml is asked first; where it
+    stops with an error (some releases cap nesting themselves, in their own words), PyYAML's pure-Python
+    parser, which has no such cap and is not recursive, walks the text again, so the answer does not
+    depend on the installed release."""
+    for loader_class in (LOADER, yaml.SafeLoader) if LOADER is not yaml.SafeLoader else (yaml.SafeLoader,):
+        loader = loader_class(text)
+        depth = 0
+        try:
+            while loader.check_event():
+                event = loader.get_event()
+                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                    depth += 1
+                    if depth > MAX_DEPTH:
+                        return event.start_mark.line + 1
+                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    depth -= 1
+            return None
+        except yaml.YAMLError:
+            continue
+        finally:
+            loader.dispose()
     return None
 
 

@@ -50,6 +50,19 @@ def test_the_nesting_guard_applies_to_set_values():
     assert "YAML nested deeper than 64 levels [bad-set]" in err  # usage errors go to stderr
 
 
+@pytest.mark.parametrize("loader", ["libyaml", "pure-python"])
+def test_deep_nesting_in_a_record_is_named_by_the_guard_whatever_the_loader(tmp_path, monkeypatch, loader):
+    """libyaml's own cap (PyYAML 6.0.4 and later) must not take the message over: the guard speaks first."""
+    from medina_cli import yamlio
+    if loader == "pure-python":
+        monkeypatch.setattr(yamlio, "LOADER", yamlio.yaml.SafeLoader)
+    record = tmp_path / "deep.yaml"
+    record.write_text("medina: record/1\nruleset: original-2001\nturns: " + "[" * 3000 + "\n")
+    with pytest.raises(yamlio.MedinaError) as caught:
+        yamlio.parse_yaml(record.read_text(), str(record))
+    assert str(caught.value) == f"{record}:3: YAML nested deeper than 64 levels [yaml-syntax]"
+
+
 @pytest.mark.parametrize("value", ["[&x 1, *x]", "[1, !!python/object:os.system 2]"])
 def test_set_values_are_read_as_safely_as_files(value):
     code, out, err = run("validate", "--set", f"tea.awards={value}", GAME_4P)
