@@ -47,7 +47,7 @@ class _MaskCache(dict):
 
     def __missing__(self, piece: str) -> int:
         game = self.game()
-        cells = self[piece] = game.variant.constraints[piece].board(game, piece, None)
+        cells = self[piece] = game._constraints[piece].board(game, piece, None)
         return cells
 
 
@@ -113,6 +113,8 @@ class Game:
             raise ValueError(f"players {list(players)}: these rules are for {rules.players} distinct players")
         self.rules = rules
         self.variant = variant = Variant.of(rules)
+        self._constraints, self._mask_functions, self._cheap_first = (variant.constraints, variant.mask_functions,
+                                                                       variant.cheap_first)  # the generator's, at hand
         self.geo: Geometry = variant.geometry
         merchant = self._setup_cell(merchant, "merchant")
         if rules.well.enabled != (well is not None):
@@ -366,19 +368,19 @@ class Game:
     def piece_mask(self, seat: int, piece: str) -> int:
         """Cells where `seat` may place `piece` now (all its layers: the board's, the player's supply
         and colours), ignoring turn restrictions (forced roofs)."""
-        return self.variant.constraints[piece].mask(self, piece, seat)
+        return self._constraints[piece].mask(self, piece, seat)
 
     def piece_masks(self, seat: int) -> list[tuple[str, int]]:
         """(piece, cells) for every piece `seat` holds that can legally be placed now."""
         out = []
-        for piece, mask in self.variant.mask_functions:
+        for piece, mask in self._mask_functions:
             cells = mask(self, piece, seat)
             if cells:
                 out.append((piece, cells))
         return out
 
     def can_place(self, seat: int) -> bool:
-        for piece, mask in self.variant.cheap_first:
+        for piece, mask in self._cheap_first:
             if mask(self, piece, seat):
                 return True
         return False
