@@ -53,8 +53,9 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
     folder = Path(path).parent
     if is_path(ruleset_ref):
         ruleset_ref = Path(os.path.relpath(Path(ruleset_ref).resolve(), folder.resolve())).as_posix()
-    text = write_record(ruleset_ref=ruleset_ref, players=players, geo=geo, merchant=cells["merchant"],
-                        well=cells.get("well"), turns=[])
+    well = cells.get("well")
+    text = write_record(ruleset_ref=ruleset_ref, players=players, merchant=geo.square_of[cells["merchant"]],
+                        well=None if well is None else geo.square_of[well], turns=[])
     for problem in (found := parse_record(text, path, base_dir=folder).problems.errors):
         problem.line = None  # a line of a file not written yet
     return (None if found else text), found
@@ -82,7 +83,7 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir) -> App
     outcome = replay(record)
     if outcome.problems or outcome.game is None:
         return Appended(None, outcome, outcome.problems)
-    pieces, geo = record.ruleset.piece_names(), outcome.game.geo
+    pieces, geo = outcome.game.variant.spellings, outcome.game.geo
     done = Appended(text, outcome)
     for raw in actions:
         token = _canonical(raw, pieces, geo)
