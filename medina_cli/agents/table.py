@@ -157,7 +157,7 @@ class Table:
     def opening(self) -> list[str]:
         record = self.outcome.record
         return [f"{self.path}: {record.ruleset.id}; {in_words([seat.words() for seat in self.seats], 'and')}.",
-                f"The record is written after every placement. Type help for the commands."]
+                "The record is written after every placement. Type help for the commands."]
 
     def stopped(self) -> str:
         """Where the game was left, and how to go on with it."""
@@ -167,10 +167,15 @@ class Table:
     # --- changing it -------------------------------------------------------------------------------
     def play_agent(self) -> recording.Appended:
         """The agent to move chooses (seeded by the game's seed and the number of placements made, so a game
-        continued later plays as one played at once) and its placement is recorded."""
+        continued later plays as one played at once) and its placement is recorded. Raises MedinaError when
+        the record cannot take it."""
         seat = self.mover
         choice = make_agent(seat.agent, seed=f"{self.seed}/{len(self.game.move_stack)}").choose(self.game)
-        return self.place(str(choice), seat.name)
+        done = self.place(str(choice), seat.name)
+        refusals = [problem for problem in done.problems if problem.code != "record-changed"]
+        if refusals:  # the record cannot take it (turns laid out by hand otherwise): the game cannot go on
+            raise MedinaError(refusals[0], more=refusals[1:])
+        return done
 
     def place(self, line: str, player: str) -> recording.Appended:
         """Record `line` (placements as `medina add` takes them) for `player`."""

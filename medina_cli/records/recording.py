@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from pathlib import Path
 import yaml
 
 from ..engine.board import geometry_for
-from ..errors import BadArgument, MedinaError, Problem, UnusableInput, fail, in_words, ordinal
+from ..errors import BadArgument, Problem, UnusableInput, fail, ordinal
 from ..files import write_atomically
 from ..rules.loader import Ruleset, is_path
 from ..yamlio import LOADER, STR_TAG, base_dir_of, read_text, yaml_flow
@@ -112,7 +113,7 @@ def locked(path: str, *, wait: float | None = None, waiting=None):
             yield real  # missing or unreadable: reading it says so
             return
         try:
-            if not os.path.isfile(real):
+            if not stat.S_ISREG(os.fstat(handle).st_mode):
                 yield real
                 return
             try:
@@ -278,9 +279,9 @@ class Appended:
     def lines(self) -> list[str]:
         """What was recorded, turn by turn, and who is next: `turn 2, Ben: grey K8` ... `next: ...`."""
         record = self.outcome.record
-        out = [f"turn {number}, {record.turns[number - 1].player}: {', '.join(record.tokens(record.turns[number - 1]))}"
-               for number in self.entries]
-        return out + [next_words(self.outcome)]
+        entries = [record.turns[number - 1] for number in self.entries]
+        return [f"turn {e.number}, {e.player}: {', '.join(record.tokens(e))}" for e in entries] + [
+            next_words(self.outcome)]
 
     def refused(self, problems: list[Problem], outcome: Replay | None = None) -> Appended:
         """Refused at this point: no text, the problems, and what had been accepted before (see `unwritten`)."""
