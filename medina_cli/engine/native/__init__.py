@@ -1,0 +1,200 @@
+"""The native core (C, `_core`) beside the Python engine, and which of the two runs.
+
+The Python engine (medina_cli/engine/game.py) is the reference and keeps everything that needs
+words (explanations, events, replay). The native core plays what search and studies need: legal
+moves, placements, whole playouts, scores; tests/test_native.py holds the two to identical results.
+`MEDINA_ENGINE=python` keeps to the Python engine; `native` requires the native core; unset, the
+native core runs where it was built. A variant the core cannot hold (`tables` returns None) plays on
+the Python engine.
+
+Moves are ints: `piece * cells + cell` (pieces in `Game.piece_order`: the colours, then roof,
+neutral, stable, merchant, wall), and `tables.tea_move` for a tea tile.
+
+The random generator both engines draw from is CPython's `random.Random`: MT19937 seeded from the
+seed's bytes and their SHA-512 digest, `random()` from two 32-bit outputs, `randrange(n)` by
+rejection of `n.bit_length()`-bit draws. `Generator` is a `random.Random` whose state lives in the
+native core, so that a native playout draws from the same stream as Python code does.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from functools import lru_cache
+
+from ..board import geometry_for
+
+ENGINE_VARIABLE = "MEDINA_ENGINE"
+ENGINES = ("native", "python")
+POLICY_UNIFORM, POLICY_SEARCH = 0, 1
+FIXED = ("roof", "neutral", "stable", "merchant", "wall")
+FORCED = {"off": 0, "only_player_who_can_place": 1, "only_player_with_roofs": 2, "only_player_with_pieces": 3}
+RECONNECT = {"once_per_palace_tower": 0, "once_per_palace_arm": 1, "every_new_contact": 2}
+
+
+class EngineUnavailable(RuntimeError):
+    """MEDINA_ENGINE asks for an engine this installation cannot run (or names none)."""
+
+
+def requested() -> str | None:
+    """The engine MEDINA_ENGINE names ("native", "python"), None when unset; EngineUnavailable for another word."""
+    value = os.environ.get(ENGINE_VARIABLE, "").strip().lower()
+    if not value:
+        return None
+    if value not in ENGINES:
+        raise EngineUnavailable(f"{ENGINE_VARIABLE}={os.environ[ENGINE_VARIABLE]!r}: expected native or python")
+    return value
+
+
+@lru_cache(maxsize=None)
+def core():
+    """The native module, or None where the Python engine runs (not built, or MEDINA_ENGINE=python).
+    Raises EngineUnavailable for MEDINA_ENGINE=native without a native core."""
+    wanted = requested()
+    if wanted == "python":
+        return None
+    try:
+        from . import _core
+    except ImportError:
+        if wanted == "native":
+            raise EngineUnavailable(f"{ENGINE_VARIABLE}=native: this installation has no native engine (it was "
+                                    "installed without a C compiler); unset it to use the Python engine") from None
+        return None
+    return _core
+
+
+def engine_name() -> str:
+    """The engine in use: "native" or "python"."""
+    return "native" if core() is not None else "python"
+
+
+def _mask(value: int, size: int) -> bytes:
+    return value.to_bytes(size, "little")
+
+
+@lru_cache(maxsize=64)
+def tables(rules):
+    """The native core's tables for `rules` (a `Rules`), or None where the Python engine must play them
+    (no native core, or a board, colour or player count beyond it)."""
+    native = core()
+    if native is None:
+        return None
+    geo = geometry_for(rules)
+    colours = rules.colours
+    if geo.size > native.MAX_CELLS or len(colours) > native.MAX_COLOURS or rules.players > native.MAX_PLAYERS:
+        return None
+    width = native.MASK_BYTES
+    supply = rules.supply
+    turns, tea = rules.turns, rules.tea
+    names = rules.colour_names
+    return native.Tables(
+        columns=geo.columns, rows=geo.rows,
+        full=_mask(geo.full, width), not_first_col=_mask(geo.not_first_col, width),
+        not_last_col=_mask(geo.not_last_col, width), ring=_mask(geo.ring, width),
+        interior=_mask(geo.interior, width), towers=_mask(geo.towers, width), edge_row=_mask(geo.edge_row, width),
+        tower_cells=[x for cell, number in sorted(geo.tower_of_cell.items()) for x in (cell, number)],
+        colour_values=[c.value for c in colours],
+        supply=[*(supply.per_colour for _ in colours), supply.roofs, supply.neutral_roofs, supply.stables,
+                supply.merchants, supply.walls],
+        players=rules.players, placements=turns.placements, opening_single=turns.opening_single,
+        forced_rule=FORCED[turns.forced_roof], check_after_first=turns.forced_roof_check == "after_first_placement",
+        neutral_spares=turns.neutral_spares_forced_roof, on_blocked_palace=rules.roofs.on_blocked_palace,
+        new_chain_max=rules.merchants.new_chain_max_neighbours, reconnect=RECONNECT[rules.towers.reconnect],
+        stable_first_nwse=rules.towers.stable_contact == "first_north_west_south_east",
+        tower_merchants=[rules.towers.merchants.get(t, -1) for t in range(5)],
+        tea_colour=names.index(tea.colour) if tea.colour else -1, tea_awards=list(tea.awards),
+        tea_either=tea.replaces == "either_placement", tea_keeps_open=tea.keeps_turn_open,
+        tea_blocks_forced=tea.blocks_forced_roof, retire_all_own="all_players_own" in rules.retirement,
+        retire_no_fit="no_building_fits" in rules.retirement,
+        merchants_touch_stables=rules.scoring.merchants_touching_stables,
+        tiebreak_largest=rules.scoring.tiebreak == "largest_palace_then_earliest_claim",
+        well_enabled=rules.well.enabled, well_bonus=rules.well.bonus)
+
+
+def pieces(rules) -> tuple[str, ...]:
+    """The piece kinds in the order moves number them (`Game.piece_order`)."""
+    return (*rules.colour_names, *FIXED)
+
+
+def start_state(rules, merchant: int, well: int | None, supply: dict | None = None, players: list[str] | None = None):
+    """A native position at the start of a game (None where the Python engine must play `rules`);
+    `supply`: player -> {piece: count} where a player starts otherwise than the ruleset says."""
+    table = tables(rules)
+    if table is None:
+        return None
+    start = None
+    if supply:
+        order = pieces(rules)
+        base = dict(zip(order, table_supply(rules)))
+        start = [[{**base, **supply.get(name, {})}[piece] for piece in order] for name in players]
+    return core().State(table, merchant, -1 if well is None else well, start)
+
+
+def table_supply(rules) -> list[int]:
+    s = rules.supply
+    return [*(s.per_colour for _ in rules.colours), s.roofs, s.neutral_roofs, s.stables, s.merchants, s.walls]
+
+
+def state_of(game):
+    """A native position equal to a Python `Game`'s (its start replayed through the native core), or
+    None where the Python engine must play its rules."""
+    state = start_state(game.rules, game.start_merchant, game.well, game.start_supply, game.players)
+    if state is None:
+        return None
+    size = game.geo.size
+    index = {piece: i for i, piece in enumerate(game.piece_order)}
+    tea = state.tables.tea_move
+    for piece, cell, *_ in game._frames:
+        state.play(tea if cell is None else index[piece] * size + cell)
+    return state
+
+
+def _seed_key(seed) -> bytes:
+    """The 32-bit words CPython's `random.seed(seed)` feeds MT19937 (version 2), as little-endian bytes."""
+    if isinstance(seed, str):
+        seed = seed.encode()
+    if isinstance(seed, (bytes, bytearray)):
+        from hashlib import sha512
+        seed = int.from_bytes(seed + sha512(seed).digest(), "big")
+    if not isinstance(seed, int):
+        raise TypeError(f"seed {seed!r}: a str, bytes or int")
+    seed = abs(seed)
+    return seed.to_bytes(max(1, (seed.bit_length() + 31) // 32) * 4, "little")
+
+
+class Generator(random.Random):
+    """`random.Random(seed)`, the same stream, with its MT19937 state held by the native core (`core`),
+    which native playouts draw from. Every method of random.Random works on it."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+
+    def seed(self, a=None, version=2):
+        self.core = core().Random(_seed_key(a))
+        self.random = self.core.random  # instance attributes: a draw costs what random.Random's does
+        self.getrandbits = self.core.getrandbits
+        self.gauss_next = None
+
+    def random(self) -> float:
+        return self.core.random()
+
+    def getrandbits(self, k: int) -> int:
+        return self.core.getrandbits(k)
+
+    def getstate(self):
+        return 3, self.core.getstate(), self.gauss_next
+
+    def setstate(self, state):
+        version, words, self.gauss_next = state
+        self.core.setstate(tuple(words))
+
+
+def generator(seed) -> random.Random:
+    """The seeded generator every random choice draws from: a `Generator` where the native core is in
+    use, else `random.Random(seed)` (the same stream)."""
+    return Generator(seed) if core() is not None else random.Random(seed)
+
+
+def rng_core(rng):
+    """The native state of a generator made by `generator` (None for any other generator)."""
+    return getattr(rng, "core", None) if isinstance(rng, Generator) else None
