@@ -225,3 +225,52 @@ def test_what_the_native_core_cannot_hold_plays_on_the_python_engine():
     big = load_ruleset("original-2001", {"board.interior.4": [24, 24]}).for_players(4)
     assert native.tables(big) is None
     assert native.tables(load_ruleset("original-2001", {"board.interior.4": [14, 14]}).for_players(4)) is not None
+
+
+# --- the same documents ------------------------------------------------------------------------
+SAME_DOCUMENTS = [
+    ("simulate", "--rulesets", "original-2001,second-edition-2014", "--players", "3", "--games", "40", "--seed", "5",
+     "--json"),
+    ("simulate", "--ruleset", "second-edition-2014", "--players", "2", "--games", "2", "--agents", "mcts:20,greedy",
+     "--json"),
+    ("hint", str(EXAMPLES / "original-2001-4p.yaml"), "--to", "20", "--agent", "mcts:60", "--json"),
+    ("hint", str(EXAMPLES / "second-edition-2014-2p.yaml"), "--to", "11", "--agent", "greedy", "--json"),
+    ("analyse", str(EXAMPLES / "second-edition-2014-2p.yaml"), "--agent", "mcts:8", "--seed", "1", "--json"),
+]
+
+
+@pytest.mark.parametrize("args", SAME_DOCUMENTS, ids=lambda a: " ".join(a[:2]))
+def test_either_engine_prints_the_same_document(args):
+    import os
+    import subprocess
+    import sys
+    out = {}
+    for engine in ("python", "native"):
+        proc = subprocess.run([sys.executable, "-m", "medina_cli", *args], capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "MEDINA_ENGINE": engine})
+        assert proc.returncode == 0, proc.stderr
+        out[engine] = proc.stdout
+    assert out["native"] == out["python"]
+
+
+def test_the_search_playout_and_greedy_ratings_agree():
+    """agents.position.playout and immediate_margins on a Python game and on the native core, same seed."""
+    from medina_cli.agents.position import NativePosition, outcome, playout
+    from medina_cli.agents.simple import immediate_margins
+    for ruleset, players in (("original-2001", 4), ("second-edition-2014", 3), ("bsw-dm-2003", 3)):
+        rules = load_ruleset(ruleset).for_players(players)
+        for seed in range(4):
+            rng = random.Random(seed)
+            game = Game(rules, NAMES[:players], *random_setup(rules, rng))
+            for _ in range(25 + 5 * seed):
+                legal = game.legal_placements()
+                game.push(legal[rng.randrange(len(legal))])
+            position = NativePosition(native.state_of(game), game)
+            ours, theirs = native.Generator(seed), random.Random(seed)
+            assert [(moves_of(game, [p])[0], v) for p, v in immediate_margins(game, theirs)] == \
+                immediate_margins(position, ours)
+            trial = game.copy()
+            playout(trial, theirs)
+            playout(position, ours)
+            assert outcome(position) == outcome(trial)
+            assert position.state.observe()["palaces"] == native.state_of(trial).observe()["palaces"]

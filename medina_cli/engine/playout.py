@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .board import bits, geometry_for, lowest_cell
 from .game import Game
@@ -18,10 +19,13 @@ def nth_bit(mask: int, n: int) -> int:
 
 def random_setup(rules, rng: random.Random) -> tuple[int, int | None]:
     """A start merchant and (if the ruleset has one) a well, on distinct cells off the edge row."""
-    geo = geometry_for(rules)
-    cells = list(bits(geo.interior & ~geo.edge_row))
-    merchant, well = rng.sample(cells, 2)
+    merchant, well = rng.sample(_setup_cells(geometry_for(rules)), 2)
     return merchant, (well if rules.well.enabled else None)
+
+
+@lru_cache(maxsize=16)
+def _setup_cells(geo) -> tuple[int, ...]:
+    return tuple(bits(geo.interior & ~geo.edge_row))
 
 
 def random_placement(game: Game, rng: random.Random) -> tuple[str, int]:

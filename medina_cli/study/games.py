@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ..engine import native
 from ..engine.playout import play_game, random_chooser, random_setup
+from ..engine.board import geometry_for
 from ..engine.scoring import score_game
 from ..records.model import action_token, write_record
 
@@ -49,7 +51,7 @@ def player_names(count: int) -> list[str]:
 
 def game_rng(seed: int, index: int) -> random.Random:
     """The generator of game `index` (0-based) of a study with `seed`."""
-    return random.Random(f"medina-simulate/{seed}/{index}")
+    return native.generator(f"medina-simulate/{seed}/{index}")
 
 
 def seat_chooser(spec: str, rng: random.Random, seed: str):
@@ -88,18 +90,36 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
         def choose(game):
             return choosers[game.seat_to_move](game)
     else:
+        played = native.play_random(rules, setup, rng, turns=record_ref is not None)
+        if played is not None:
+            state, turns = played
+            return native_summary(state), _record(rules, seed, index, record_ref, setup, turns, state.totals())
         choose = random_chooser(rng)
     game, turns = play_game(rules, players, choose, setup)
     summary = summarize(game, len(turns))
     summary.agents = order
+    return summary, _record(rules, seed, index, record_ref, setup, [(t.seat, t.actions) for t in turns], summary.totals)
+
+
+def _record(rules, seed: int, index: int, record_ref: str | None, setup, turns, totals) -> str | None:
+    """The record/1 text of a played game (None without `record_ref`); `turns`: (seat, actions)."""
     if record_ref is None:
-        return summary, None
-    text = write_record(
-        ruleset_ref=record_ref, players=players, geo=game.geo, merchant=game.start_merchant, well=game.well,
-        turns=[(players[t.seat], [action_token(game.geo, a) for a in t.actions]) for t in turns],
-        result=dict(zip(players, summary.totals)),
-        meta={"event": f"medina simulate, seed {seed}, game {index + 1}"})
-    return summary, text
+        return None
+    players = player_names(rules.players)
+    geo = geometry_for(rules)
+    return write_record(
+        ruleset_ref=record_ref, players=players, geo=geo, merchant=setup[0], well=setup[1],
+        turns=[(players[seat], [action_token(geo, a) for a in actions]) for seat, actions in turns],
+        result=dict(zip(players, totals)), meta={"event": f"medina simulate, seed {seed}, game {index + 1}"})
+
+
+def native_summary(state) -> GameSummary:
+    """`summarize` of a game the native core played (its counts are the events `summarize` counts)."""
+    totals, winners = state.outcome()
+    s = state.summary()
+    points = dict(zip(SOURCES, (s["pieces"], s["merchants"], s["walls"], s["palace_tiles"], s["tower_tiles"], s["well"])))
+    counts = dict(zip(PER_GAME, (s["transfers"], s["passes"], s["retirements"], s["forced_roofs"])))
+    return GameSummary(totals, winners, points, s["turns"], s["placements"], counts)
 
 
 def summarize(game, turns: int) -> GameSummary:

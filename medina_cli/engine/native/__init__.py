@@ -47,20 +47,26 @@ def requested() -> str | None:
 
 
 @lru_cache(maxsize=None)
+def built():
+    """The native module where it was built, else None."""
+    try:
+        from . import _core
+    except ImportError:
+        return None
+    return _core
+
+
 def core():
     """The native module, or None where the Python engine runs (not built, or MEDINA_ENGINE=python).
     Raises EngineUnavailable for MEDINA_ENGINE=native without a native core."""
     wanted = requested()
     if wanted == "python":
         return None
-    try:
-        from . import _core
-    except ImportError:
-        if wanted == "native":
-            raise EngineUnavailable(f"{ENGINE_VARIABLE}=native: this installation has no native engine (it was "
-                                    "installed without a C compiler); unset it to use the Python engine") from None
-        return None
-    return _core
+    module = built()
+    if module is None and wanted == "native":
+        raise EngineUnavailable(f"{ENGINE_VARIABLE}=native: this installation has no native engine (it was "
+                                "installed without a C compiler); unset it to use the Python engine")
+    return module
 
 
 def engine_name() -> str:
@@ -72,13 +78,15 @@ def _mask(value: int, size: int) -> bytes:
     return value.to_bytes(size, "little")
 
 
-@lru_cache(maxsize=64)
 def tables(rules):
     """The native core's tables for `rules` (a `Rules`), or None where the Python engine must play them
-    (no native core, or a board, colour or player count beyond it)."""
-    native = core()
-    if native is None:
-        return None
+    (no native core in use, or a board, colour or player count beyond it)."""
+    return None if core() is None else _tables(rules)
+
+
+@lru_cache(maxsize=64)
+def _tables(rules):
+    native = built()
     geo = geometry_for(rules)
     colours = rules.colours
     if geo.size > native.MAX_CELLS or len(colours) > native.MAX_COLOURS or rules.players > native.MAX_PLAYERS:
@@ -122,6 +130,8 @@ def start_state(rules, merchant: int, well: int | None, supply: dict | None = No
     table = tables(rules)
     if table is None:
         return None
+    if not supply:
+        return core().State(table, merchant, -1 if well is None else well)
     start = None
     if supply:
         order = pieces(rules)
@@ -136,17 +146,48 @@ def table_supply(rules) -> list[int]:
 
 
 def state_of(game):
-    """A native position equal to a Python `Game`'s (its start replayed through the native core), or
+    """A native position equal to a Python `Game`'s (its moves replayed through the native core), or
     None where the Python engine must play its rules."""
     state = start_state(game.rules, game.start_merchant, game.well, game.start_supply, game.players)
     if state is None:
         return None
-    size = game.geo.size
-    index = {piece: i for i, piece in enumerate(game.piece_order)}
-    tea = state.tables.tea_move
-    for piece, cell, *_ in game._frames:
-        state.play(tea if cell is None else index[piece] * size + cell)
+    for placement in game.move_stack:
+        state.play(move_of(game, placement))
     return state
+
+
+def move_of(game, placement) -> int:
+    """The native move of a canonical `Placement` of `game` (a Python `Game`)."""
+    size = game.geo.size
+    if placement.cell is None:
+        return len(game.piece_order) * size
+    return game.piece_order.index(placement.piece) * size + game.geo.cell_of_name[placement.cell]
+
+
+def placement_of(game, move: int):
+    """The `Placement` of a native move of `game`."""
+    from ..placement import TEA_PLACEMENT, Placement
+    piece, cell = divmod(move, game.geo.size)
+    return TEA_PLACEMENT if piece == len(game.piece_order) else Placement(game.piece_order[piece], game.geo.cell_names[cell])
+
+
+def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float = 0.5, turns: bool = True):
+    """One complete game of uniform random play (as engine.playout.random_chooser plays it) from `setup`
+    in the native core, drawing from `rng` (a `Generator`): (the final State, [(seat, [(piece, cell) or
+    ("tea",)]) per turn], or None without `turns`); None where the Python engine must play it."""
+    state = start_state(rules, *setup)
+    if state is None or rng_core(rng) is None:
+        return None
+    if not turns:
+        state.playout(rng.core, tea_chance, POLICY_UNIFORM, 0)
+        return state, None
+    order, size, tea = pieces(rules), state.tables.size, state.tables.tea_move
+    turns: list[tuple[int, list]] = []
+    for move, seat, opens in state.playout(rng.core, tea_chance, POLICY_UNIFORM, 0, True):
+        if opens or not turns:
+            turns.append((seat, []))
+        turns[-1][1].append(("tea",) if move == tea else (order[move // size], move % size))
+    return state, turns
 
 
 def _seed_key(seed) -> bytes:

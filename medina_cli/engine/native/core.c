@@ -26,7 +26,7 @@ static inline bb bb_shr(bb a, int k) {
 /* the n-th (0-based) set cell, lowest first */
 static int bb_nth(bb a, int n) {
     for (int i = 0; i < NW; i++) {
-        int c = __builtin_popcountll(a.w[i]);
+        int c = popcount64(a.w[i]);
         if (n < c) {
             uint64_t x = a.w[i];
             while (n--) x &= x - 1;
@@ -262,7 +262,8 @@ static void legal_masks_b(const Variant *v, const State *s, Boards *b, bb out[MA
 }
 
 void legal_masks(const Variant *v, const State *s, bb out[MAXPIECES]) {
-    Boards b = {0};
+    Boards b;
+    b.have = 0;
     legal_masks_b(v, s, &b, out);
 }
 
@@ -286,7 +287,8 @@ static int can_tea_b(const Variant *v, const State *s, Boards *b) {
 }
 
 int can_tea(const Variant *v, const State *s) {
-    Boards b = {0};
+    Boards b;
+    b.have = 0;
     return can_tea_b(v, s, &b);
 }
 
@@ -385,7 +387,8 @@ void state_start(const Variant *v, State *s, int merchant, int well, const int16
         }
     }
     s->seat = (int8_t)(v->players - 1);
-    Boards b = {0};
+    Boards b;
+    b.have = 0;
     end_turn(v, s, &b);
 }
 
@@ -578,7 +581,8 @@ static void force_second_roof(const Variant *v, State *s, Boards *b) {
 /* Game.play (piece, cell) and Game.use_tea: the move must be legal */
 void play_move(const Variant *v, State *s, int move) {
     int seat = s->seat;
-    Boards b = {0};
+    Boards b;
+    b.have = 0;
     if (move == v->tea_move) {
         s->tea[seat]--;
         s->tea_used = 1;
@@ -622,7 +626,8 @@ static int lowest_of_each_palace(const State *s, bb cells, int *out, int base) {
 }
 
 static int list_moves(const Variant *v, const State *s, int *out, int distinct) {
-    Boards b = {0};
+    Boards b;
+    b.have = 0;
     bb masks[MAXPIECES];
     legal_masks_b(v, s, &b, masks);
     int n = 0;
@@ -653,7 +658,8 @@ int playout(const Variant *v, State *s, Rng *r, double tea_chance, int policy, i
     int played = 0;
     bb masks[MAXPIECES];
     while (s->seat >= 0) {
-        Boards b = {0};
+        Boards b;
+    b.have = 0;
         legal_masks_b(v, s, &b, masks);
         int move = -1;
         if (can_tea_b(v, s, &b)) {

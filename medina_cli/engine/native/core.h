@@ -126,9 +126,19 @@ void score_sources(const Variant *v, const State *s, Sources *out);
 int greedy_margins(const Variant *v, const State *s, Rng *r, int small, int *moves, int *values, int *scratch,
                    State *trial);
 
-/* bitboards */
+/* bitboards (without the popcnt instruction in the baseline target, a SWAR count beats libgcc's) */
+static inline int popcount64(uint64_t x) {
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
 static inline int bb_any(bb a) { uint64_t x = 0; for (int i = 0; i < NW; i++) x |= a.w[i]; return x != 0; }
-static inline int bb_count(bb a) { int n = 0; for (int i = 0; i < NW; i++) n += __builtin_popcountll(a.w[i]); return n; }
+static inline int bb_count(bb a) { int n = 0; for (int i = 0; i < NW; i++) n += popcount64(a.w[i]); return n; }
 static inline int bb_test(bb a, int cell) { return (int)((a.w[cell >> 6] >> (cell & 63)) & 1); }
 static inline int bb_lowest(bb a) {
     for (int i = 0; i < NW; i++) if (a.w[i]) return i * 64 + __builtin_ctzll(a.w[i]);
