@@ -49,6 +49,11 @@ def replay_text(text: str, **kw):
     return record, replay(record)
 
 
+def pytest_report_header(config):
+    from medina_cli.engine.native import engine_name
+    return f"medina engine: {engine_name()}"
+
+
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES

@@ -31,7 +31,7 @@ def _print_version(wanted: bool) -> None:
         number = version("medina-cli")
     except PackageNotFoundError:  # run from a source tree that is not installed
         from .. import __version__ as number
-    from ..engine.native import engine_name
+    from .. import engine_name
     typer.echo(f"medina-cli {number} ({engine_name()} engine)")
     raise typer.Exit()
 
@@ -67,11 +67,11 @@ app.command("analyse", cls=Command)(hint.analyse)
 
 def main() -> None:
     """Console entry point: exit 0/1/2 as docs/format.md says; unexpected failures become one line."""
-    from ..engine.native import EngineUnavailable, core
+    from .. import EngineUnavailable, engine_name
     from ..errors import MedinaError
     tolerate_output_encoding()
     try:
-        core()  # MEDINA_ENGINE=native without a native core: refuse to start
+        engine_name()  # MEDINA_ENGINE=native without a native core (or naming no engine): refuse to start
     except EngineUnavailable as exc:
         sys.stderr.write(f"{exc}\n")
         sys.exit(2)
