@@ -78,7 +78,7 @@ def native_shadow(request, monkeypatch):
             result = method(game, *args, **kwargs)
             state = native.state_of(game)
             # a test that set a supply by hand has a position no replay reaches: nothing to compare
-            hand_set = state is None or [[s[p] for p in game.piece_order] for s in game.supply] != state.observe()["supply"]
+            hand_set = state is None or [[s[p] for p in game.variant.pieces] for s in game.supply] != state.observe()["supply"]
             if not hand_set:
                 assert_same(game, state)
             return result

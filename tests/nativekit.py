@@ -8,14 +8,14 @@ from medina_cli.engine.scoring import score_game
 
 
 def moves_of(game: Game, placements) -> list[int]:
-    index = {piece: i for i, piece in enumerate(game.piece_order)}
-    tea = len(game.piece_order) * game.geo.size
+    index = {piece: i for i, piece in enumerate(game.variant.pieces)}
+    tea = len(game.variant.pieces) * game.geo.size
     return [tea if p.cell is None else index[p.piece] * game.geo.size + game.geo.parse(p.cell) for p in placements]
 
 
 def python_view(game: Game) -> dict:
     """What `State.observe()` reports, read from a Python game."""
-    colours = list(game.colours)
+    colours = list(game.variant.colours)
     ids = {id(p): p.id for p in game.palaces}
 
     def arm_bits(arms) -> int:
@@ -29,7 +29,7 @@ def python_view(game: Game) -> dict:
         "tea_used": game.tea_used, "forced": game.forced, "turns_started": game.turns_started,
         "placements_made": game.placements_made, "claims": game.claims, "tea_claims": game.tea_claims,
         "retired": sum(1 << colours.index(c) for c in game.retired), "chain_ends": tuple(game.chain_ends),
-        "supply": [[s[piece] for piece in game.piece_order] for s in game.supply], "tea": list(game.tea),
+        "supply": [[s[piece] for piece in game.variant.pieces] for s in game.supply], "tea": list(game.tea),
         "owned": [sum(1 << colours.index(c) for c in owned) for owned in game.owned],
         "palaces": [(colours.index(p.colour), p.buildings, p.stables, p.owner, p.roof, p.claim_order,
                      arm_bits(p.connected)) for p in game.palaces],

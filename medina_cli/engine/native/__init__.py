@@ -7,7 +7,7 @@ moves, placements, whole playouts, scores; tests/test_native.py holds the two to
 native core runs where it was built. A variant the core cannot hold (`tables` returns None) plays on
 the Python engine.
 
-Moves are ints: `piece * cells + cell` (pieces in `Game.piece_order`: the colours, then roof,
+Moves are ints: `piece * cells + cell` (pieces in `Variant.pieces`: the colours, then roof,
 neutral, stable, merchant, wall), and `tables.tea_move` for a tea tile.
 
 The random generator both engines draw from is CPython's `random.Random`: MT19937 seeded from the
@@ -22,12 +22,11 @@ import os
 import random
 from functools import lru_cache
 
-from ..board import geometry_for
+from ..variant import Variant
 
 ENGINE_VARIABLE = "MEDINA_ENGINE"
 ENGINES = ("native", "python")
 POLICY_UNIFORM, POLICY_SEARCH = 0, 1
-FIXED = ("roof", "neutral", "stable", "merchant", "wall")
 FORCED = {"off": 0, "only_player_who_can_place": 1, "only_player_with_roofs": 2, "only_player_with_pieces": 3}
 RECONNECT = {"once_per_palace_tower": 0, "once_per_palace_arm": 1, "every_new_contact": 2}
 
@@ -81,47 +80,40 @@ def _mask(value: int, size: int) -> bytes:
 def tables(rules):
     """The native core's tables for `rules` (a `Rules`), or None where the Python engine must play them
     (no native core in use, or a board, colour or player count beyond it)."""
-    return None if core() is None else _tables(rules)
+    return None if core() is None else _tables(Variant.of(rules))
 
 
 @lru_cache(maxsize=64)
-def _tables(rules):
+def _tables(variant: Variant):
+    """The one place the native core's tables are made: from the variant compiled from the rules."""
     native = built()
-    geo = geometry_for(rules)
-    colours = rules.colours
-    if geo.size > native.MAX_CELLS or len(colours) > native.MAX_COLOURS or rules.players > native.MAX_PLAYERS:
+    p = variant.params()
+    colours = variant.colours
+    if variant.size > native.MAX_CELLS or len(colours) > native.MAX_COLOURS or variant.rules.players > native.MAX_PLAYERS:
         return None
     width = native.MASK_BYTES
-    supply = rules.supply
-    turns, tea = rules.turns, rules.tea
-    names = rules.colour_names
+    cells = lambda masks: b"".join(_mask(m, width) for m in masks)  # noqa: E731
     return native.Tables(
-        columns=geo.columns, rows=geo.rows,
-        full=_mask(geo.full, width), not_first_col=_mask(geo.not_first_col, width),
-        not_last_col=_mask(geo.not_last_col, width), ring=_mask(geo.ring, width),
-        interior=_mask(geo.interior, width), towers=_mask(geo.towers, width), edge_row=_mask(geo.edge_row, width),
-        tower_cells=[x for cell, number in sorted(geo.tower_of_cell.items()) for x in (cell, number)],
-        colour_values=[c.value for c in colours],
-        supply=[*(supply.per_colour for _ in colours), supply.roofs, supply.neutral_roofs, supply.stables,
-                supply.merchants, supply.walls],
-        players=rules.players, placements=turns.placements, opening_single=turns.opening_single,
-        forced_rule=FORCED[turns.forced_roof], check_after_first=turns.forced_roof_check == "after_first_placement",
-        neutral_spares=turns.neutral_spares_forced_roof, on_blocked_palace=rules.roofs.on_blocked_palace,
-        new_chain_max=rules.merchants.new_chain_max_neighbours, reconnect=RECONNECT[rules.towers.reconnect],
-        stable_first_nwse=rules.towers.stable_contact == "first_north_west_south_east",
-        tower_merchants=[rules.towers.merchants.get(t, -1) for t in range(5)],
-        tea_colour=names.index(tea.colour) if tea.colour else -1, tea_awards=list(tea.awards),
-        tea_either=tea.replaces == "either_placement", tea_keeps_open=tea.keeps_turn_open,
-        tea_blocks_forced=tea.blocks_forced_roof, retire_all_own="all_players_own" in rules.retirement,
-        retire_no_fit="no_building_fits" in rules.retirement,
-        merchants_touch_stables=rules.scoring.merchants_touching_stables,
-        tiebreak_largest=rules.scoring.tiebreak == "largest_palace_then_earliest_claim",
-        well_enabled=rules.well.enabled, well_bonus=rules.well.bonus)
-
-
-def pieces(rules) -> tuple[str, ...]:
-    """The piece kinds in the order moves number them (`Game.piece_order`)."""
-    return (*rules.colour_names, *FIXED)
+        width=variant.width, height=variant.height, ring=_mask(variant.ring, width),
+        interior=_mask(variant.interior, width), towers=_mask(variant.towers, width),
+        orth_of=cells(variant.orth_of), king_of=cells(variant.king_of),
+        tower_cells=[x for cell, number in sorted(variant.tower_of_cell.items()) for x in (cell, number)],
+        colour_values=[c["value"] for c in p["colours"]],
+        supply=[variant.supply[piece] for piece in variant.pieces],
+        players=variant.rules.players, placements=p["turns.placements"], opening_single=p["turns.opening_single"],
+        forced_rule=FORCED[p["turns.forced_roof"]],
+        check_after_first=p["turns.forced_roof_check"] == "after_first_placement",
+        neutral_spares=p["turns.neutral_spares_forced_roof"], on_blocked_palace=p["roofs.on_blocked_palace"],
+        new_chain_max=p["merchants.new_chain_max_neighbours"], reconnect=RECONNECT[p["towers.reconnect"]],
+        stable_first_nwse=p["towers.stable_contact"] == "first_north_west_south_east",
+        tower_merchants=[p["towers.merchants"].get(t, -1) for t in range(5)],
+        tea_colour=colours.index(p["tea.colour"]) if p["tea.colour"] else -1, tea_awards=list(p["tea.awards"]),
+        tea_either=p["tea.replaces"] == "either_placement", tea_keeps_open=p["tea.keeps_turn_open"],
+        tea_blocks_forced=p["tea.blocks_forced_roof"], retire_all_own="all_players_own" in p["retirement"],
+        retire_no_fit="no_building_fits" in p["retirement"],
+        merchants_touch_stables=p["scoring.merchants_touching_stables"],
+        tiebreak_largest=p["scoring.tiebreak"] == "largest_palace_then_earliest_claim",
+        well_enabled=p["well.enabled"], well_bonus=p["well.bonus"])
 
 
 def start_state(rules, merchant: int, well: int | None, supply: dict | None = None, players: list[str] | None = None):
@@ -132,17 +124,9 @@ def start_state(rules, merchant: int, well: int | None, supply: dict | None = No
         return None
     if not supply:
         return core().State(table, merchant, -1 if well is None else well)
-    start = None
-    if supply:
-        order = pieces(rules)
-        base = dict(zip(order, table_supply(rules)))
-        start = [[{**base, **supply.get(name, {})}[piece] for piece in order] for name in players]
+    variant = Variant.of(rules)
+    start = [[{**variant.supply, **supply.get(name, {})}[piece] for piece in variant.pieces] for name in players]
     return core().State(table, merchant, -1 if well is None else well, start)
-
-
-def table_supply(rules) -> list[int]:
-    s = rules.supply
-    return [*(s.per_colour for _ in rules.colours), s.roofs, s.neutral_roofs, s.stables, s.merchants, s.walls]
 
 
 def state_of(game):
@@ -158,17 +142,18 @@ def state_of(game):
 
 def move_of(game, placement) -> int:
     """The native move of a canonical `Placement` of `game` (a Python `Game`)."""
-    size = game.geo.size
+    size, pieces = game.geo.size, game.variant.pieces
     if placement.cell is None:
-        return len(game.piece_order) * size
-    return game.piece_order.index(placement.piece) * size + game.geo.cell_of_name[placement.cell]
+        return len(pieces) * size
+    return pieces.index(placement.piece) * size + game.geo.cell_of_name[placement.cell]
 
 
 def placement_of(game, move: int):
     """The `Placement` of a native move of `game`."""
     from ..placement import TEA_PLACEMENT, Placement
     piece, cell = divmod(move, game.geo.size)
-    return TEA_PLACEMENT if piece == len(game.piece_order) else Placement(game.piece_order[piece], game.geo.cell_names[cell])
+    pieces = game.variant.pieces
+    return TEA_PLACEMENT if piece == len(pieces) else Placement(pieces[piece], game.geo.cell_names[cell])
 
 
 def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float = 0.5, turns: bool = True):
@@ -181,7 +166,7 @@ def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float 
     if not turns:
         state.playout(rng.core, tea_chance, POLICY_UNIFORM, 0)
         return state, None
-    order, size, tea = pieces(rules), state.tables.size, state.tables.tea_move
+    order, size, tea = Variant.of(rules).pieces, state.tables.size, state.tables.tea_move
     turns: list[tuple[int, list]] = []
     for move, seat, opens in state.playout(rng.core, tea_chance, POLICY_UNIFORM, 0, True):
         if opens or not turns:

@@ -152,39 +152,53 @@ static void Tables_dealloc(TablesObject *self) {
 }
 
 static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
-    static char *names[] = {"columns", "rows", "full", "not_first_col", "not_last_col", "ring", "interior", "towers",
-                            "edge_row", "tower_cells", "colour_values", "supply", "players", "placements",
-                            "opening_single", "forced_rule", "check_after_first", "neutral_spares", "on_blocked_palace",
-                            "new_chain_max", "reconnect", "stable_first_nwse", "tower_merchants", "tea_colour",
-                            "tea_awards", "tea_either", "tea_keeps_open", "tea_blocks_forced", "retire_all_own",
-                            "retire_no_fit", "merchants_touch_stables", "tiebreak_largest", "well_enabled",
-                            "well_bonus", NULL};
-    int columns, rows;
-    PyObject *masks[7], *tower_cells, *colour_values, *supply, *tower_merchants, *tea_awards;
+    static char *names[] = {"width", "height", "ring", "interior", "towers", "orth_of", "king_of", "tower_cells",
+                            "colour_values", "supply", "players", "placements", "opening_single", "forced_rule",
+                            "check_after_first", "neutral_spares", "on_blocked_palace", "new_chain_max", "reconnect",
+                            "stable_first_nwse", "tower_merchants", "tea_colour", "tea_awards", "tea_either",
+                            "tea_keeps_open", "tea_blocks_forced", "retire_all_own", "retire_no_fit",
+                            "merchants_touch_stables", "tiebreak_largest", "well_enabled", "well_bonus", NULL};
+    PyObject *masks[3], *orth_of, *king_of, *tower_cells, *colour_values, *supply, *tower_merchants, *tea_awards;
     Variant *v = PyMem_Calloc(1, sizeof(Variant));
     if (!v) { PyErr_NoMemory(); return -1; }
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwds, "$iiOOOOOOOOOOiiiiiiiiiiOiOiiiiiiiii", names, &columns, &rows, &masks[0], &masks[1],
-            &masks[2], &masks[3], &masks[4], &masks[5], &masks[6], &tower_cells, &colour_values, &supply,
+            args, kwds, "$iiOOOOOOOOiiiiiiiiiiOiOiiiiiiiii", names, &v->width, &v->height, &masks[0], &masks[1],
+            &masks[2], &orth_of, &king_of, &tower_cells, &colour_values, &supply,
             &v->players, &v->placements, &v->opening_single, &v->forced_rule, &v->check_after_first,
             &v->neutral_spares, &v->on_blocked_palace, &v->new_chain_max, &v->reconnect, &v->stable_first_nwse,
             &tower_merchants, &v->tea_colour, &tea_awards, &v->tea_either, &v->tea_keeps_open,
             &v->tea_blocks_forced, &v->retire_all_own, &v->retire_no_fit, &v->merchants_touch_stables,
             &v->tiebreak_largest, &v->well_enabled, &v->well_bonus))
         goto fail;
-    if (columns < 4 || rows < 4 || (columns + 2) * (rows + 2) > MAXCELLS || columns + 2 >= 64) {
-        PyErr_Format(PyExc_ValueError, "a %dx%d board is outside the native core's %d cells", columns, rows, MAXCELLS);
+    if (v->width < 6 || v->height < 6 || v->width * v->height > MAXCELLS || v->width >= 64) {
+        PyErr_Format(PyExc_ValueError, "a %dx%d board is outside the native core's %d cells", v->width, v->height,
+                     MAXCELLS);
         goto fail;
     }
-    if (variant_palace_bound(columns, rows) > MAXPAL) {
+    if (variant_palace_bound(v->width - 2, v->height - 2) > MAXPAL) {
         PyErr_SetString(PyExc_ValueError, "too many palaces fit this board for the native core");
         goto fail;
     }
-    v->width = columns + 2;
-    v->height = rows + 2;
     v->size = v->width * v->height;
-    bb *targets[7] = {&v->full, &v->not_first_col, &v->not_last_col, &v->ring, &v->interior, &v->towers, &v->edge_row};
-    for (int i = 0; i < 7; i++) if (mask_from(masks[i], targets[i], names[i + 2]) < 0) goto fail;
+    bb *targets[3] = {&v->ring, &v->interior, &v->towers};
+    for (int i = 0; i < 3; i++) if (mask_from(masks[i], targets[i], names[i + 2]) < 0) goto fail;
+    if (!PyBytes_Check(orth_of) || !PyBytes_Check(king_of) || PyBytes_GET_SIZE(orth_of) != (Py_ssize_t)v->size * NW * 8
+        || PyBytes_GET_SIZE(king_of) != (Py_ssize_t)v->size * NW * 8) {
+        PyErr_SetString(PyExc_ValueError, "orth_of, king_of: one mask per cell");
+        goto fail;
+    }
+    for (int c = 0; c < v->size; c++) {
+        PyObject *o = PyBytes_FromStringAndSize(PyBytes_AS_STRING(orth_of) + (Py_ssize_t)c * NW * 8, NW * 8);
+        PyObject *k = o ? PyBytes_FromStringAndSize(PyBytes_AS_STRING(king_of) + (Py_ssize_t)c * NW * 8, NW * 8) : NULL;
+        int bad = !k || mask_from(o, &v->orth_of[c], "orth_of") < 0 || mask_from(k, &v->king_of[c], "king_of") < 0;
+        Py_XDECREF(o);
+        Py_XDECREF(k);
+        if (bad) goto fail;
+    }
+    if (variant_geometry(v) < 0) {
+        PyErr_SetString(PyExc_ValueError, "orth_of, king_of, ring, interior, towers: not the neighbours of this board");
+        goto fail;
+    }
     v->ncol = int_items(colour_values, v->colour_value, MAXC, 0, 1000, "colour_values");
     if (v->ncol < 0) goto fail;
     if (v->ncol < 1) { PyErr_SetString(PyExc_ValueError, "colour_values: at least one colour"); goto fail; }
@@ -214,7 +228,6 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
     if (n < 0) goto fail;
     v->ntea_awards = n < MAXPAL ? n : MAXPAL;  /* a game has at most MAXPAL claims */
     for (int i = 0; i < v->ntea_awards; i++) v->tea_awards[i] = awards[i];
-    variant_geometry(v);
     int cells[8];
     n = int_items(tower_cells, cells, 8, 0, v->size - 1, "tower_cells");
     if (n < 0) goto fail;

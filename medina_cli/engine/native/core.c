@@ -62,17 +62,32 @@ static bb more_than(const Variant *v, bb m, int k) {
     return at_least[k + 1];
 }
 
-void variant_geometry(Variant *v) {
+/* The row masks from the board's size; the given neighbour tables and masks checked against them
+ * (the bitboard shifts must give what the variant's tables say). Returns -1 where they differ. */
+int variant_geometry(Variant *v) {
+    bb first_col = bb_zero(), last_col = bb_zero(), ring = bb_zero(), interior = bb_zero();
+    v->full = bb_zero();
+    for (int c = 0; c < v->size; c++) {
+        int x = c % v->width, y = c / v->width;
+        bb_set(&v->full, c);
+        if (x == 0) bb_set(&first_col, c);
+        if (x == v->width - 1) bb_set(&last_col, c);
+        if (x == 0 || y == 0 || x == v->width - 1 || y == v->height - 1) bb_set(&ring, c);
+        else bb_set(&interior, c);
+    }
+    v->not_first_col = bb_andnot(v->full, first_col);
+    v->not_last_col = bb_andnot(v->full, last_col);
+    if (!bb_eq(bb_or(v->ring, v->towers), ring) || bb_any(bb_and(v->ring, v->towers)) || !bb_eq(v->interior, interior))
+        return -1;
     for (int c = 0; c < MAXCELLS; c++) {
-        v->orth_of[c] = v->king_of[c] = bb_zero();
         v->inner_of[c] = -1;
         v->tower_of_cell[c] = 0;
     }
     for (int c = 0; c < v->size; c++) {
-        v->orth_of[c] = orth(v, bb_bit(c));
-        v->king_of[c] = king(v, bb_bit(c));
+        if (!bb_eq(v->orth_of[c], orth(v, bb_bit(c))) || !bb_eq(v->king_of[c], king(v, bb_bit(c)))) return -1;
         if (bb_test(v->ring, c)) v->inner_of[c] = (int16_t)bb_lowest(bb_and(v->orth_of[c], v->interior));
     }
+    return 0;
 }
 
 int variant_palace_bound(int columns, int rows) { return ((columns + 1) / 2) * ((rows + 1) / 2); }

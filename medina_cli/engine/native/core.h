@@ -33,7 +33,7 @@ enum { POLICY_UNIFORM, POLICY_SEARCH };
 typedef struct {
     /* geometry */
     int width, height, size;
-    bb full, not_first_col, not_last_col, ring, interior, towers, edge_row;
+    bb full, not_first_col, not_last_col, ring, interior, towers;
     bb orth_of[MAXCELLS], king_of[MAXCELLS];
     int16_t inner_of[MAXCELLS];     /* a ring cell's interior neighbour (-1: none) */
     int8_t tower_of_cell[MAXCELLS]; /* tower number on a corner cell, 0 elsewhere */
@@ -97,7 +97,7 @@ uint64_t rng_bits(Rng *r, int k);          /* 0 < k <= 64 */
 uint64_t rng_below(Rng *r, uint64_t n);    /* n > 0 */
 
 /* variants and games */
-void variant_geometry(Variant *v);        /* orth_of, king_of, inner_of, tower_of_cell from the masks */
+int variant_geometry(Variant *v);   /* row masks and inner_of from the size; -1: the tables disagree */
 int variant_palace_bound(int columns, int rows);
 void state_start(const Variant *v, State *s, int merchant, int well, const int16_t (*supply)[MAXPIECES]);
 void state_copy(State *dst, const State *src);
