@@ -27,6 +27,9 @@ setup(
     packages=find_packages(include=["medina_cli", "medina_cli.*"]),
     package_data={"medina_cli": ["py.typed"], "medina_cli.rules": ["*.pyi"]},
     cmdclass={"build_py": BuildWithRulesets},
-    ext_modules=[Extension("medina_cli.engine.native._core", sources=[f"{NATIVE}/core.c", f"{NATIVE}/_core.c"],
-                           depends=[f"{NATIVE}/core.h"], optional=True)],
+    ext_modules=[  # _core for boards of up to 256 cells, _core_wide (the same sources, wider bitboards) beyond
+        Extension("medina_cli.engine.native._core", sources=[f"{NATIVE}/core.c", f"{NATIVE}/_core.c"],
+                  depends=[f"{NATIVE}/core.h"], optional=True),
+        Extension("medina_cli.engine.native._core_wide", sources=[f"{NATIVE}/core_wide.c", f"{NATIVE}/_core_wide.c"],
+                  depends=[f"{NATIVE}/core.h", f"{NATIVE}/core.c", f"{NATIVE}/_core.c"], optional=True)],
 )

@@ -74,7 +74,7 @@ def override_strategy(rules_data):
         st.tuples(st.sampled_from([f"colours.{c}.value" for c in colours]), st.integers(0, 20)),
         st.tuples(st.sampled_from([f"supply.{n}.{k}" for k in ("per_colour", "roofs", "neutral_roofs", "stables",
                                                                "merchants", "walls")]), small),
-        st.tuples(st.just(f"board.interior.{n}"), st.lists(st.integers(4, 12), min_size=2, max_size=2)),
+        st.tuples(st.just(f"board.interior.{n}"), st.lists(st.integers(4, 24), min_size=2, max_size=2)),
         st.tuples(st.just("board.towers"), st.permutations([1, 2, 3, 4]).map(
             lambda p: dict(zip(("NW", "NE", "SE", "SW"), p)))),
     ), max_size=6)
@@ -220,11 +220,26 @@ def test_a_native_playout_draws_as_python_random_play():
             assert state.outcome()[0] == [p.total for p in score_game(game).players]
 
 
-def test_what_the_native_core_cannot_hold_plays_on_the_python_engine():
-    """Boards beyond the core's cells: `tables` is None, and every caller plays the Python engine."""
+def test_every_value_the_schema_allows_fits_the_native_core():
+    """No parameter value falls back to the Python engine: the largest board (in `_core_wide`), the most
+    players and the most colours a ruleset can have fit the native core."""
+    from medina_cli.rules.schema import PLAYER_COUNT, RESERVED_LETTERS, SCHEMA
+    interior = SCHEMA.fields["board"].fields["interior"].value.item
+    widest = (interior.high + 2) ** 2
+    core, wide = native.built(), native.built_wide()
+    assert wide is not None and widest <= wide.MAX_CELLS
+    assert PLAYER_COUNT.high <= core.MAX_PLAYERS == wide.MAX_PLAYERS
+    assert 26 - len(RESERVED_LETTERS & set("abcdefghijklmnopqrstuvwxyz")) <= core.MAX_COLOURS == wide.MAX_COLOURS
     big = load_ruleset("original-2001", {"board.interior.4": [24, 24]}).for_players(4)
-    assert native.tables(big) is None
-    assert native.tables(load_ruleset("original-2001", {"board.interior.4": [14, 14]}).for_players(4)) is not None
+    assert native.tables(big) is not None and native.tables(big).size == widest
+
+
+@settings(max_examples=6, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@given(data=st.data(), size=st.lists(st.integers(15, 24), min_size=2, max_size=2))
+def test_games_on_boards_beyond_256_cells_agree(data, size):
+    rules = load_ruleset("second-edition-2014", [("board.interior.2", size), ("supply.2.per_colour", 3)]).for_players(2)
+    assert native.tables(rules).size == (size[0] + 2) * (size[1] + 2)
+    play_both(data, rules, check_every=5)
 
 
 # --- the same documents ------------------------------------------------------------------------

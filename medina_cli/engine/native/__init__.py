@@ -55,9 +55,24 @@ def built():
     return _core
 
 
+@lru_cache(maxsize=None)
+def built_wide():
+    """The native module for boards beyond `_core`'s cells where it was built, else None."""
+    try:
+        from . import _core_wide
+    except ImportError:
+        return None
+    return _core_wide
+
+
 def core():
     """The native module, or None where the Python engine runs (not built, or MEDINA_ENGINE=python).
     Raises EngineUnavailable for MEDINA_ENGINE=native without a native core."""
+    return _core_for(os.environ.get(ENGINE_VARIABLE))
+
+
+@lru_cache(maxsize=8)
+def _core_for(setting: str | None):
     wanted = requested()
     if wanted == "python":
         return None
@@ -80,16 +95,27 @@ def _mask(value: int, size: int) -> bytes:
 def tables(rules):
     """The native core's tables for `rules` (a `Rules`), or None where the Python engine must play them
     (no native core in use, or a board, colour or player count beyond it)."""
-    return None if core() is None else _tables(Variant.of(rules))
+    if core() is None:
+        return None
+    known = _BY_RULES.get(id(rules))  # by identity first: hashing a Rules costs more than a game's setup
+    if known is None or known[0] is not rules:
+        known = _BY_RULES[id(rules)] = (rules, _tables(Variant.of(rules)))
+        if len(_BY_RULES) > 64:
+            _BY_RULES.pop(next(iter(_BY_RULES)))
+    return known[1]
+
+
+_BY_RULES: dict[int, tuple] = {}
 
 
 @lru_cache(maxsize=64)
 def _tables(variant: Variant):
     """The one place the native core's tables are made: from the variant compiled from the rules."""
-    native = built()
+    native = built() if variant.size <= built().MAX_CELLS else built_wide()
     p = variant.params()
     colours = variant.colours
-    if variant.size > native.MAX_CELLS or len(colours) > native.MAX_COLOURS or variant.rules.players > native.MAX_PLAYERS:
+    if native is None or variant.size > native.MAX_CELLS or len(colours) > native.MAX_COLOURS \
+            or variant.rules.players > native.MAX_PLAYERS:
         return None
     width = native.MASK_BYTES
     cells = lambda masks: b"".join(_mask(m, width) for m in masks)  # noqa: E731
@@ -122,11 +148,12 @@ def start_state(rules, merchant: int, well: int | None, supply: dict | None = No
     table = tables(rules)
     if table is None:
         return None
+    state = table.State  # the State type of the module that made the tables
     if not supply:
-        return core().State(table, merchant, -1 if well is None else well)
+        return state(table, merchant, -1 if well is None else well)
     variant = Variant.of(rules)
     start = [[{**variant.supply, **supply.get(name, {})}[piece] for piece in variant.pieces] for name in players]
-    return core().State(table, merchant, -1 if well is None else well, start)
+    return state(table, merchant, -1 if well is None else well, start)
 
 
 def state_of(game):
@@ -175,12 +202,17 @@ def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float 
     return state, turns
 
 
+def sha512(data: bytes):
+    from hashlib import sha512 as digest  # imported on first use: hashlib costs a cold start
+    globals()["sha512"] = digest
+    return digest(data)
+
+
 def _seed_key(seed) -> bytes:
     """The 32-bit words CPython's `random.seed(seed)` feeds MT19937 (version 2), as little-endian bytes."""
     if isinstance(seed, str):
         seed = seed.encode()
     if isinstance(seed, (bytes, bytearray)):
-        from hashlib import sha512
         seed = int.from_bytes(seed + sha512(seed).digest(), "big")
     if not isinstance(seed, int):
         raise TypeError(f"seed {seed!r}: a str, bytes or int")

@@ -7,6 +7,15 @@
 #include <stdlib.h>
 #include "core.h"
 
+#ifndef MODULE
+#define MODULE _core            /* _core_wide: the same sources with NW 11 */
+#endif
+#define GLUE(a, b) a##b
+#define INIT(name) GLUE(PyInit_, name)
+#define TEXT(x) #x
+#define NAME(x) TEXT(x)
+static PyTypeObject *SharedRandom = NULL;  /* in _core_wide: _core's Random, whose states it also draws from */
+
 /* --- helpers -------------------------------------------------------------------------------- */
 static int mask_from(PyObject *obj, bb *out, const char *what) {
     if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != NW * 8) {
@@ -133,7 +142,7 @@ static PyMethodDef Random_methods[] = {
     {NULL}};
 
 static PyTypeObject RandomType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "medina_cli.engine.native._core.Random",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "medina_cli.engine.native." NAME(MODULE) ".Random",
     .tp_basicsize = sizeof(RandomObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "MT19937 seeded from a key of 32-bit words, as CPython's random.Random",
@@ -145,6 +154,7 @@ static PyTypeObject RandomType = {
 /* --- Tables --------------------------------------------------------------------------------- */
 typedef struct { PyObject_HEAD Variant *v; } TablesObject;
 static PyTypeObject TablesType;
+static PyTypeObject StateType;
 
 static void Tables_dealloc(TablesObject *self) {
     PyMem_Free(self->v);
@@ -253,6 +263,7 @@ static PyObject *Tables_get(TablesObject *self, void *what) {
     if (!strcmp(name, "size")) return PyLong_FromLong(self->v->size);
     if (!strcmp(name, "tea_move")) return PyLong_FromLong(self->v->tea_move);
     if (!strcmp(name, "players")) return PyLong_FromLong(self->v->players);
+    if (!strcmp(name, "State")) { Py_INCREF(&StateType); return (PyObject *)&StateType; }
     return PyLong_FromLong(self->v->npieces);
 }
 
@@ -261,10 +272,11 @@ static PyGetSetDef Tables_getset[] = {
     {"tea_move", (getter)Tables_get, NULL, "the move of a tea tile", "tea_move"},
     {"players", (getter)Tables_get, NULL, "player count", "players"},
     {"pieces", (getter)Tables_get, NULL, "piece kinds (colours, then roof, neutral, stable, merchant, wall)", "pieces"},
+    {"State", (getter)Tables_get, NULL, "the State type of this module (for positions of these tables)", "State"},
     {NULL}};
 
 static PyTypeObject TablesType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "medina_cli.engine.native._core.Tables",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "medina_cli.engine.native." NAME(MODULE) ".Tables",
     .tp_basicsize = sizeof(TablesObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A variant's tables for the native core (built by medina_cli.engine.native.tables)",
@@ -283,7 +295,6 @@ typedef struct {
     int *pushed;      /* the moves pushed */
     Py_ssize_t depth, capacity;
 } StateObject;
-static PyTypeObject StateType;
 
 static void State_dealloc(StateObject *self) {
     Py_XDECREF(self->tables);
@@ -412,15 +423,17 @@ static PyObject *int_list(const int *items, int n) {
     return list;
 }
 
-static PyObject *State_legal_moves(StateObject *self, PyObject *unused) {
-    int moves[MAXPIECES * MAXCELLS + 1];
-    return int_list(moves, legal_moves(self->tables->v, self->s, moves));
+static PyObject *moves_list(StateObject *self, int distinct) {
+    int *moves = PyMem_Malloc(sizeof(int) * (MAXPIECES * MAXCELLS + 1));
+    if (!moves) return PyErr_NoMemory();
+    int n = (distinct ? distinct_moves : legal_moves)(self->tables->v, self->s, moves);
+    PyObject *list = int_list(moves, n);
+    PyMem_Free(moves);
+    return list;
 }
 
-static PyObject *State_distinct_moves(StateObject *self, PyObject *unused) {
-    int moves[MAXPIECES * MAXCELLS + 1];
-    return int_list(moves, distinct_moves(self->tables->v, self->s, moves));
-}
+static PyObject *State_legal_moves(StateObject *self, PyObject *unused) { return moves_list(self, 0); }
+static PyObject *State_distinct_moves(StateObject *self, PyObject *unused) { return moves_list(self, 1); }
 
 static PyObject *State_masks(StateObject *self, PyObject *unused) {
     const Variant *v = self->tables->v;
@@ -448,7 +461,7 @@ static PyObject *State_is_legal(StateObject *self, PyObject *arg) {
 }
 
 static Rng *rng_of(PyObject *obj) {
-    if (!PyObject_TypeCheck(obj, &RandomType)) {
+    if (!PyObject_TypeCheck(obj, &RandomType) && !(SharedRandom && PyObject_TypeCheck(obj, SharedRandom))) {
         PyErr_SetString(PyExc_TypeError, "rng: a medina_cli.engine.native._core.Random");
         return NULL;
     }
@@ -675,7 +688,7 @@ static PyMethodDef State_methods[] = {
     {NULL}};
 
 static PyTypeObject StateType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "medina_cli.engine.native._core.State",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "medina_cli.engine.native." NAME(MODULE) ".State",
     .tp_basicsize = sizeof(StateObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A position under play: State(tables, merchant, well=-1, supply=None)",
@@ -685,10 +698,21 @@ static PyTypeObject StateType = {
     .tp_getset = State_getset,
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The native Medina core.", -1, NULL};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, NAME(MODULE), "The native Medina core.", -1, NULL};
 
-PyMODINIT_FUNC PyInit__core(void) {
+PyMODINIT_FUNC INIT(MODULE)(void) {
     if (PyType_Ready(&RandomType) < 0 || PyType_Ready(&TablesType) < 0 || PyType_Ready(&StateType) < 0) return NULL;
+#if NW != 4
+    PyObject *narrow = PyImport_ImportModule("medina_cli.engine.native._core");
+    if (!narrow) return NULL;
+    SharedRandom = (PyTypeObject *)PyObject_GetAttrString(narrow, "Random");
+    Py_DECREF(narrow);
+    if (!SharedRandom) return NULL;
+    if (!PyType_Check(SharedRandom) || SharedRandom->tp_basicsize != (Py_ssize_t)sizeof(RandomObject)) {
+        PyErr_SetString(PyExc_ImportError, "_core.Random is not the generator this module knows");
+        return NULL;
+    }
+#endif
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&RandomType);

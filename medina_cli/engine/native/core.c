@@ -212,8 +212,8 @@ static bb compute_board(const Variant *v, const State *s, int piece) {
         bb within = bb_andnot(v->interior, s->occupied);
         bb first = bb_and(bb_andnot(within, at_least_two(v, s->merchants)), orth(v, live_chain_ends(v, s)));
         if (bb_any(first)) return first;
-        int k = v->new_chain_max;
-        return bb_andnot(bb_andnot(within, more_than(v, s->merchants, k > 1 ? k : 1)), more_than(v, s->merchants, k));
+        /* NEW_CHAIN_CROWD (more than max(1, k) neighbours) and NEW_CHAIN (more than k): the second holds the first */
+        return bb_andnot(within, more_than(v, s->merchants, v->new_chain_max));
     }
     /* walls: ON_RING, NO_WALL_THERE, CONTINUES_RUN, KEEPS_GATES */
     bb runs = bb_or(s->walls, v->towers);
@@ -594,16 +594,17 @@ static void force_second_roof(const Variant *v, State *s, Boards *b) {
 }
 
 /* Game.play (piece, cell) and Game.use_tea: the move must be legal */
-void play_move(const Variant *v, State *s, int move) {
+/* `b`: the board masks of the position before the move; after it, those of the position after it
+ * (a tea tile changes no board mask) */
+static void play_cached(const Variant *v, State *s, int move, Boards *b) {
     int seat = s->seat;
-    Boards b;
-    b.have = 0;
     if (move == v->tea_move) {
         s->tea[seat]--;
         s->tea_used = 1;
-        if (s->turn_placed) end_turn(v, s, &b);
+        if (s->turn_placed) end_turn(v, s, b);
         return;
     }
+    b->have = 0;
     int piece = move / v->size, cell = move % v->size;
     s->supply[seat][piece]--;
     s->placements_made++;
@@ -613,21 +614,27 @@ void play_move(const Variant *v, State *s, int move) {
     else if (piece == v->stable) place_stable(v, s, cell);
     else if (piece == v->merchant) place_merchant(v, s, cell);
     else place_wall(v, s, cell);
-    check_retirement(v, s, &b, piece);
+    check_retirement(v, s, b, piece);
     s->turn_placed++;
     if (piece == v->roof) s->forced = 0;
     else if (s->turn_placed == 1 && v->check_after_first && !(piece == v->neutral && v->neutral_spares))
-        force_second_roof(v, s, &b);
+        force_second_roof(v, s, b);
     int go_on;
     if (s->turn_placed + s->tea_used >= s->turn_slots) go_on = 0;
     else if (s->forced) {
         bb masks[MAXPIECES];
-        legal_masks_b(v, s, &b, masks);
+        legal_masks_b(v, s, b, masks);
         go_on = masks_any(v, masks);
     } else {  /* Game.can_go_on */
-        go_on = can_place(v, s, &b, seat) || (v->tea_keeps_open && s->tea[seat] && !s->tea_used);
+        go_on = can_place(v, s, b, seat) || (v->tea_keeps_open && s->tea[seat] && !s->tea_used);
     }
-    if (!go_on) end_turn(v, s, &b);
+    if (!go_on) end_turn(v, s, b);
+}
+
+void play_move(const Variant *v, State *s, int move) {
+    Boards b;
+    b.have = 0;
+    play_cached(v, s, move, &b);
 }
 
 /* --- lists of moves ------------------------------------------------------------------------- */
@@ -672,9 +679,9 @@ int playout(const Variant *v, State *s, Rng *r, double tea_chance, int policy, i
     (void)log_size;
     int played = 0;
     bb masks[MAXPIECES];
-    while (s->seat >= 0) {
-        Boards b;
+    Boards b;
     b.have = 0;
+    while (s->seat >= 0) {
         legal_masks_b(v, s, &b, masks);
         int move = -1;
         if (can_tea_b(v, s, &b)) {
@@ -708,7 +715,7 @@ int playout(const Variant *v, State *s, Rng *r, double tea_chance, int policy, i
             log[3 * played + 1] = s->seat;
             log[3 * played + 2] = (int16_t)opens;
         }
-        play_move(v, s, move);
+        play_cached(v, s, move, &b);
         played++;
     }
     return played;

@@ -13,13 +13,16 @@
 #include <stddef.h>
 #include <string.h>
 
-#define NW 4                    /* 64-bit words per bitboard */
+#ifndef NW
+#define NW 4                    /* 64-bit words per bitboard: 4 for boards up to 256 cells (_core), 11 up to
+                                   704 (_core_wide: the schema's largest board, 26x26 with the ring) */
+#endif
 #define MAXCELLS (NW * 64)      /* cells of the largest board held natively (ring included) */
 #define MAXC 24                 /* colours (a ruleset's letters allow 23) */
 #define MAXP 6                  /* players */
 #define FIXED_PIECES 5          /* roof, neutral, stable, merchant, wall: after the colours */
 #define MAXPIECES (MAXC + FIXED_PIECES)
-#define MAXPAL 64               /* palaces: never more than ceil(cols/2)*ceil(rows/2) (they may not touch) */
+#define MAXPAL (NW <= 4 ? 64 : 144)  /* palaces: never more than ceil(cols/2)*ceil(rows/2) (they may not touch) */
 #define NONE_PALACE 255
 #define UNROOFED (-2)
 #define NEUTRAL (-1)
