@@ -10,7 +10,8 @@ from medina_cli.engine.scoring import score_game
 def moves_of(game: Game, placements) -> list[int]:
     index = {piece: i for i, piece in enumerate(game.variant.pieces)}
     tea = len(game.variant.pieces) * game.geo.size
-    return [tea if p.cell is None else index[p.piece] * game.geo.size + game.geo.parse(p.cell) for p in placements]
+    cell = game.geo.cell_of_square
+    return [tea if p.square is None else index[p.piece] * game.geo.size + cell[p.square] for p in placements]
 
 
 def python_view(game: Game) -> dict:

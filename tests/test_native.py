@@ -36,9 +36,10 @@ NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eve", "Finn"]
 
 
 def new_pair(rules, players: int, merchant: int, well, supply=None) -> tuple[Game, object]:
+    """A game from a setup of squares on both engines (the native core's takes cells)."""
     names = NAMES[:players]
     game = Game(rules, names, merchant, well, supply=supply)
-    state = native.start_state(rules, merchant, well, supply, names)
+    state = native.start_state(rules, game.start_merchant, game.well, supply, names)
     return game, state
 
 
@@ -174,7 +175,9 @@ def test_every_record_replays_identically_through_both_engines():
         if outcome.game is None:
             continue
         final = outcome.game
-        game = Game(final.rules, final.players, final.start_merchant, final.well, supply=final.start_supply)
+        squares = final.geo.square_of
+        game = Game(final.rules, final.players, squares[final.start_merchant],
+                    None if final.well is None else squares[final.well], supply=final.start_supply)
         state = native.start_state(final.rules, final.start_merchant, final.well, final.start_supply, final.players)
         assert_same(game, state)
         for placement in final.move_stack:
@@ -206,17 +209,16 @@ def test_the_generator_draws_as_random_random(seed, bounds):
 
 
 def test_a_native_playout_draws_as_python_random_play():
-    """A whole game played by the core (POLICY_UNIFORM) is the game engine.playout plays from the same seed."""
+    """A whole game played by the core is the game engine.playout plays from the same seed, turn by turn."""
     from medina_cli.engine.playout import play_random_game
     for ruleset, players in (("original-2001", 4), ("second-edition-2014", 2), ("boardspace-second-edition", 3)):
         rules = load_ruleset(ruleset).for_players(players)
         for seed in range(5):
-            game, _ = play_random_game(rules, NAMES[:players], random.Random(f"s/{seed}"))
+            game = play_random_game(rules, NAMES[:players], random.Random(f"s/{seed}"))
             rng = native.Generator(f"s/{seed}")
-            merchant, well = random_setup(rules, rng)
-            state = native.start_state(rules, merchant, well)
-            log = state.playout(rng.core, 0.5, native.POLICY_UNIFORM, 0, True)
-            assert [move for move, _, _ in log] == moves_of(game, game.move_stack)
+            state, turns = native.play_random(rules, random_setup(rules, rng), rng, tea_chance=0.5)
+            assert [(NAMES[seat], tokens) for seat, tokens in turns] == \
+                [(player, [str(p) for p in placements]) for player, placements in game.turns()]
             assert state.outcome()[0] == [p.total for p in score_game(game).players]
 
 

@@ -22,11 +22,9 @@ import os
 import random
 from functools import lru_cache
 
-from ..variant import Variant
 
 ENGINE_VARIABLE = "MEDINA_ENGINE"
 ENGINES = ("native", "python")
-POLICY_UNIFORM, POLICY_SEARCH = 0, 1
 FORCED = {"off": 0, "only_player_who_can_place": 1, "only_player_with_roofs": 2, "only_player_with_pieces": 3}
 RECONNECT = {"once_per_palace_tower": 0, "once_per_palace_arm": 1, "every_new_contact": 2}
 
@@ -97,6 +95,7 @@ def tables(rules):
     (no native core in use, or a board, colour or player count beyond it)."""
     if core() is None:
         return None
+    from ..variant import Variant
     known = _BY_RULES.get(id(rules))  # by identity first: hashing a Rules costs more than a game's setup
     if known is None or known[0] is not rules:
         known = _BY_RULES[id(rules)] = (rules, _tables(Variant.of(rules)))
@@ -109,7 +108,7 @@ _BY_RULES: dict[int, tuple] = {}
 
 
 @lru_cache(maxsize=64)
-def _tables(variant: Variant):
+def _tables(variant):
     """The one place the native core's tables are made: from the variant compiled from the rules."""
     native = built() if variant.size <= built().MAX_CELLS else built_wide()
     p = variant.params()
@@ -151,6 +150,7 @@ def start_state(rules, merchant: int, well: int | None, supply: dict | None = No
     state = table.State  # the State type of the module that made the tables
     if not supply:
         return state(table, merchant, -1 if well is None else well)
+    from ..variant import Variant
     variant = Variant.of(rules)
     start = [[{**variant.supply, **supply.get(name, {})}[piece] for piece in variant.pieces] for name in players]
     return state(table, merchant, -1 if well is None else well, start)
@@ -170,9 +170,9 @@ def state_of(game):
 def move_of(game, placement) -> int:
     """The native move of a canonical `Placement` of `game` (a Python `Game`)."""
     size, pieces = game.geo.size, game.variant.pieces
-    if placement.cell is None:
+    if placement.square is None:
         return len(pieces) * size
-    return pieces.index(placement.piece) * size + game.geo.cell_of_name[placement.cell]
+    return pieces.index(placement.piece) * size + game.geo.cell_of_square[placement.square]
 
 
 def placement_of(game, move: int):
@@ -180,26 +180,31 @@ def placement_of(game, move: int):
     from ..placement import TEA_PLACEMENT, Placement
     piece, cell = divmod(move, game.geo.size)
     pieces = game.variant.pieces
-    return TEA_PLACEMENT if piece == len(pieces) else Placement(pieces[piece], game.geo.cell_names[cell])
+    return TEA_PLACEMENT if piece == len(pieces) else Placement(pieces[piece], game.geo.square_of[cell])
 
 
-def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float = 0.5, turns: bool = True):
-    """One complete game of uniform random play (as engine.playout.random_chooser plays it) from `setup`
-    in the native core, drawing from `rng` (a `Generator`): (the final State, [(seat, [(piece, cell) or
-    ("tea",)]) per turn], or None without `turns`); None where the Python engine must play it."""
-    state = start_state(rules, *setup)
+def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float, turns: bool = True):
+    """One complete game of uniform random play (engine.playout.play_out's) from `setup` (start merchant
+    and well as squares) in the native core, drawing from `rng` (a `Generator`): (the final State, each
+    turn's (seat, [token]) as a record writes them, or None without `turns`); None where the Python
+    engine must play it."""
+    from ..variant import Variant
+    variant = Variant.of(rules)
+    geo = variant.geometry
+    merchant, well = (None if square is None else geo.cell_of_square[square] for square in setup)
+    state = start_state(rules, merchant, well)
     if state is None or rng_core(rng) is None:
         return None
     if not turns:
-        state.playout(rng.core, tea_chance, POLICY_UNIFORM, 0)
+        state.playout(rng.core, tea_chance)
         return state, None
-    order, size, tea = Variant.of(rules).pieces, state.tables.size, state.tables.tea_move
-    turns: list[tuple[int, list]] = []
-    for move, seat, opens in state.playout(rng.core, tea_chance, POLICY_UNIFORM, 0, True):
-        if opens or not turns:
-            turns.append((seat, []))
-        turns[-1][1].append(("tea",) if move == tea else (order[move // size], move % size))
-    return state, turns
+    pieces, size, tea, names = variant.pieces, state.tables.size, state.tables.tea_move, geo.cell_names
+    played: list[tuple[int, list[str]]] = []
+    for move, seat, opens in state.playout(rng.core, tea_chance, log=True):
+        if opens or not played:
+            played.append((seat, []))
+        played[-1][1].append("tea" if move == tea else f"{pieces[move // size]} {names[move % size]}")
+    return state, played
 
 
 def sha512(data: bytes):

@@ -480,15 +480,20 @@ static int max_moves(const Variant *v, const State *s) {  /* every piece and tea
 }
 
 static PyObject *State_playout(StateObject *self, PyObject *args, PyObject *kwds) {
-    static char *names[] = {"rng", "tea_chance", "policy", "roof_at", "log", NULL};
-    PyObject *rng_obj;
+    static char *names[] = {"rng", "tea_chance", "roof_from", "log", NULL};
+    PyObject *rng_obj, *roof_obj = Py_None;
     double tea_chance = 0.5;
-    int policy = POLICY_UNIFORM, roof_at = 0, want_log = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|diip", names, &rng_obj, &tea_chance, &policy, &roof_at, &want_log))
+    int roof_from = -1, want_log = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|dOp", names, &rng_obj, &tea_chance, &roof_obj, &want_log))
         return NULL;
     Rng *r = rng_of(rng_obj);
     if (!r) return NULL;
-    if (policy != POLICY_UNIFORM && policy != POLICY_SEARCH) { PyErr_SetString(PyExc_ValueError, "policy: 0 or 1"); return NULL; }
+    if (roof_obj != Py_None) {
+        long x = PyLong_AsLong(roof_obj);
+        if (x == -1 && PyErr_Occurred()) return NULL;
+        if (x < 0 || x > 100000) { PyErr_SetString(PyExc_ValueError, "roof_from: None or a size >= 0"); return NULL; }
+        roof_from = (int)x;
+    }
     const Variant *v = self->tables->v;
     int16_t *log = NULL;
     int size = 0;
@@ -497,7 +502,7 @@ static PyObject *State_playout(StateObject *self, PyObject *args, PyObject *kwds
         log = PyMem_Malloc(sizeof(int16_t) * 3 * (size_t)size);
         if (!log) return PyErr_NoMemory();
     }
-    int played = playout(v, self->s, r, tea_chance, policy, roof_at, log, size);
+    int played = playout(v, self->s, r, tea_chance, roof_from, log, size);
     if (played < 0) {
         PyMem_Free(log);
         PyErr_SetString(PyExc_RuntimeError, played == -1 ? "no legal placement for the player to move" : "log too short");
@@ -677,8 +682,8 @@ static PyMethodDef State_methods[] = {
     {"can_tea", (PyCFunction)State_can_tea, METH_NOARGS, "may a tea tile replace a placement now"},
     {"is_legal", (PyCFunction)State_is_legal, METH_O, "is the move legal now"},
     {"playout", (PyCFunction)(void (*)(void))State_playout, METH_VARARGS | METH_KEYWORDS,
-     "play to the end: policy 0 uniform, 1 the search's (a roof on the largest palace of roof_at or more); "
-     "log=True returns [(move, seat, opens_turn)]"},
+     "play to the end as engine.playout.play_out does (tea_chance; roof_from: None, or roof the largest "
+     "palace once it has that many pieces); log=True returns [(move, seat, opens_turn)]"},
     {"totals", (PyCFunction)State_totals, METH_NOARGS, "each seat's total now"},
     {"outcome", (PyCFunction)State_outcome, METH_NOARGS, "(totals, winning seats)"},
     {"summary", (PyCFunction)State_summary, METH_NOARGS, "points by source and the events counted, for a study"},

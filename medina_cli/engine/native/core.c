@@ -669,14 +669,11 @@ int legal_moves(const Variant *v, const State *s, int *out) { return list_moves(
 int distinct_moves(const Variant *v, const State *s, int *out) { return list_moves(v, s, out, 1); }
 
 /* --- playouts ------------------------------------------------------------------------------- */
-/* One game played to its end: POLICY_UNIFORM plays as engine.playout.random_chooser (a tea tile
- * with `tea_chance` where allowed, and always where no piece fits; else uniform among the legal
- * placements); POLICY_SEARCH as agents.position.playout (the same, but where a roof is legal on a
- * palace of `roof_at` or more pieces, a roof on the largest). `log` (when given) receives each
- * move, its seat and whether it opened a turn: move | seat << 20 | opens << 23. */
-int playout(const Variant *v, State *s, Rng *r, double tea_chance, int policy, int roof_at,
-            int16_t *log, int log_size) {
-    (void)log_size;
+/* One game played to its end as engine.playout.play_out plays it: a tea tile where allowed when no
+ * piece fits, else with the chance `tea_chance`; with `roof_from` >= 0, a roof on the largest palace
+ * the player may roof once it has `roof_from` pieces or more; else uniform among the legal placements.
+ * `log` (when given, `log_size` moves long) receives each move, its seat and whether it opened a turn. */
+int playout(const Variant *v, State *s, Rng *r, double tea_chance, int roof_from, int16_t *log, int log_size) {
     int played = 0;
     bb masks[MAXPIECES];
     Boards b;
@@ -684,11 +681,8 @@ int playout(const Variant *v, State *s, Rng *r, double tea_chance, int policy, i
     while (s->seat >= 0) {
         legal_masks_b(v, s, &b, masks);
         int move = -1;
-        if (can_tea_b(v, s, &b)) {
-            int stuck = policy == POLICY_UNIFORM ? !can_place(v, s, &b, s->seat) : !masks_any(v, masks);
-            if (stuck || rng_random(r) < tea_chance) move = v->tea_move;
-        }
-        if (move < 0 && policy == POLICY_SEARCH && bb_any(masks[v->roof])) {
+        if (can_tea_b(v, s, &b) && (!masks_any(v, masks) || rng_random(r) < tea_chance)) move = v->tea_move;
+        if (move < 0 && roof_from >= 0 && bb_any(masks[v->roof])) {
             int best = -1, best_size = -1;
             bb roofs = masks[v->roof];
             for (int c = bb_lowest(roofs); c >= 0; c = bb_lowest(roofs)) {
@@ -696,7 +690,7 @@ int playout(const Variant *v, State *s, Rng *r, double tea_chance, int policy, i
                 int size = palace_size(&s->palaces[s->palace_at[c]]);
                 if (size > best_size) { best = c; best_size = size; }
             }
-            if (best_size >= roof_at) move = v->roof * v->size + best;
+            if (best_size >= roof_from) move = v->roof * v->size + best;
         }
         if (move < 0) {
             int total = 0;
@@ -710,10 +704,10 @@ int playout(const Variant *v, State *s, Rng *r, double tea_chance, int policy, i
             }
         }
         if (log) {
-            int opens = s->turn_placed == 0 && !s->tea_used;
+            if (played >= log_size) return -2;
             log[3 * played] = (int16_t)move;
             log[3 * played + 1] = s->seat;
-            log[3 * played + 2] = (int16_t)opens;
+            log[3 * played + 2] = (int16_t)(s->turn_placed == 0 && !s->tea_used);
         }
         play_cached(v, s, move, &b);
         played++;

@@ -31,7 +31,6 @@ typedef struct { uint64_t w[NW]; } bb;
 
 enum { FORCED_OFF, FORCED_WHO_CAN_PLACE, FORCED_WITH_ROOFS, FORCED_WITH_PIECES };
 enum { RECONNECT_ONCE_PER_TOWER, RECONNECT_ONCE_PER_ARM, RECONNECT_EVERY_CONTACT };
-enum { POLICY_UNIFORM, POLICY_SEARCH };
 
 typedef struct {
     /* geometry */
@@ -111,8 +110,8 @@ void play_move(const Variant *v, State *s, int move);  /* a legal move */
 int legal_count(const Variant *v, const State *s, bb masks[MAXPIECES]);
 int distinct_moves(const Variant *v, const State *s, int *out);   /* returns the count */
 int legal_moves(const Variant *v, const State *s, int *out);
-int playout(const Variant *v, State *s, Rng *r, double tea_chance, int policy, int roof_at,
-            int16_t *log, int log_size);   /* returns placements played, or -1 (no legal placement) */
+int playout(const Variant *v, State *s, Rng *r, double tea_chance, int roof_from,
+            int16_t *log, int log_size);   /* returns moves played, -1 (no legal placement), -2 (log full) */
 int palace_size(const Palace *p);
 void totals(const Variant *v, const State *s, int *out);
 int winners(const Variant *v, const State *s, const int *scores, int *out);  /* bitmask of seats */
