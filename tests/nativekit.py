@@ -33,7 +33,7 @@ def python_view(game: Game) -> dict:
         "supply": [[s[piece] for piece in game.variant.pieces] for s in game.supply], "tea": list(game.tea),
         "owned": [sum(1 << colours.index(c) for c in owned) for owned in game.owned],
         "palaces": [(colours.index(p.colour), p.buildings, p.stables, p.owner, p.roof, p.claim_order,
-                     arm_bits(p.connected)) for p in game.palaces],
+                     arm_bits(p.connected), p.size) for p in game.palaces],
         "palace_tiles": [holder(game.palace_tile[c]) for c in colours],
         "tower_tiles": [holder(game.tower_tile.get(t)) for t in (1, 2, 3, 4)],
         "tower_merchants_left": [game.tower_merchants_left.get(t, -1) for t in (1, 2, 3, 4)],
@@ -70,5 +70,7 @@ def assert_same(game: Game, state) -> None:
     totals, winners = state.outcome()
     assert totals == [p.total for p in sheet.players]
     assert [game.players[seat] for seat in winners] == sheet.winners
-    summary = state.summary()
-    assert {key: summary[key] for key in ("passes", "retirements", "forced_roofs", "transfers")} == counted(game)
+    summary_totals, summary_winners, _, events, turns, placements = state.summary()
+    assert (summary_totals, summary_winners) == (totals, winners)
+    assert dict(zip(("transfers", "passes", "retirements", "forced_roofs"), events)) == counted(game)
+    assert (turns, placements) == (game.turns_started, game.placements_made)

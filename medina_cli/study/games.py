@@ -77,7 +77,6 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
     ruleset) also its record/1 text."""
     rng = game_rng(seed, index)
     setup = random_setup(rules, rng)
-    meta = {"event": f"medina simulate, seed {seed}, game {index + 1}"}
     if not seats:  # in one call into the native core, where it runs
         played = native.play_random(rules, setup, rng, tea_chance=TEA_CHANCE, turns=record_ref is not None)
         if played is not None:
@@ -88,7 +87,7 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
             players = player_names(rules.players)
             return summary, write_record(ruleset_ref=record_ref, players=players, merchant=setup[0], well=setup[1],
                                          turns=[(players[seat], tokens) for seat, tokens in turns],
-                                         result=dict(zip(players, summary.totals)), meta=meta)
+                                         result=dict(zip(players, summary.totals)), meta=_meta(seed, index))
     game = Game(rules, player_names(rules.players), *setup)
     order = seat_order(seats, index) if seats else []
     if seats:
@@ -100,16 +99,17 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
     summary.agents = order
     if record_ref is None:
         return summary, None
-    return summary, game_record(game, record_ref, meta=meta)
+    return summary, game_record(game, record_ref, meta=_meta(seed, index))
+
+
+def _meta(seed: int, index: int) -> dict:
+    return {"event": f"medina simulate, seed {seed}, game {index + 1}"}
 
 
 def native_summary(state) -> GameSummary:
     """`summarize` of a game the native core played (its counts are the events `summarize` counts)."""
-    totals, winners = state.outcome()
-    s = state.summary()
-    points = dict(zip(SOURCES, (s["pieces"], s["merchants"], s["walls"], s["palace_tiles"], s["tower_tiles"], s["well"])))
-    counts = dict(zip(PER_GAME, (s["transfers"], s["passes"], s["retirements"], s["forced_roofs"])))
-    return GameSummary(totals, winners, points, s["turns"], s["placements"], counts)
+    totals, winners, points, counts, turns, placements = state.summary()
+    return GameSummary(totals, winners, dict(zip(SOURCES, points)), turns, placements, dict(zip(PER_GAME, counts)))
 
 
 def summarize(game, turns: int) -> GameSummary:

@@ -95,13 +95,20 @@ def tables(rules):
     (no native core in use, or a board, colour or player count beyond it)."""
     if core() is None:
         return None
-    from ..variant import Variant
-    known = _BY_RULES.get(id(rules))  # by identity first: hashing a Rules costs more than a game's setup
+    return _known(rules)[1]
+
+
+def _known(rules) -> tuple:
+    """(rules, tables, variant) of `rules`, found by identity first: hashing a Rules costs more than a
+    game's setup."""
+    known = _BY_RULES.get(id(rules))
     if known is None or known[0] is not rules:
-        known = _BY_RULES[id(rules)] = (rules, _tables(Variant.of(rules)))
+        from ..variant import Variant
+        variant = Variant.of(rules)
+        known = _BY_RULES[id(rules)] = (rules, _tables(variant), variant)
         if len(_BY_RULES) > 64:
             _BY_RULES.pop(next(iter(_BY_RULES)))
-    return known[1]
+    return known
 
 
 _BY_RULES: dict[int, tuple] = {}
@@ -188,17 +195,17 @@ def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float,
     and well as squares) in the native core, drawing from `rng` (a `Generator`): (the final State, each
     turn's (seat, [token]) as a record writes them, or None without `turns`); None where the Python
     engine must play it."""
-    from ..variant import Variant
-    variant = Variant.of(rules)
-    geo = variant.geometry
-    merchant, well = (None if square is None else geo.cell_of_square[square] for square in setup)
-    state = start_state(rules, merchant, well)
-    if state is None or rng_core(rng) is None:
+    if core() is None or rng_core(rng) is None:
         return None
+    _, table, variant = _known(rules)
+    if table is None:
+        return None
+    cell = variant.geometry.cell_of_square
+    state = table.State(table, cell[setup[0]], -1 if setup[1] is None else cell[setup[1]])
     if not turns:
         state.playout(rng.core, tea_chance)
         return state, None
-    pieces, size, tea, names = variant.pieces, state.tables.size, state.tables.tea_move, geo.cell_names
+    pieces, size, tea, names = variant.pieces, table.size, table.tea_move, variant.geometry.cell_names
     played: list[tuple[int, list[str]]] = []
     for move, seat, opens in state.playout(rng.core, tea_chance, log=True):
         if opens or not played:
@@ -214,15 +221,19 @@ def sha512(data: bytes):
 
 
 def _seed_key(seed) -> bytes:
-    """The 32-bit words CPython's `random.seed(seed)` feeds MT19937 (version 2), as little-endian bytes."""
+    """The 32-bit words CPython's `random.seed(seed)` feeds MT19937 (version 2), as little-endian bytes:
+    for text or bytes `b`, the integer `int.from_bytes(b + sha512(b).digest(), "big")`, whose
+    little-endian bytes are those reversed (without the zero bytes of its top)."""
     if isinstance(seed, str):
         seed = seed.encode()
     if isinstance(seed, (bytes, bytearray)):
-        seed = int.from_bytes(seed + sha512(seed).digest(), "big")
-    if not isinstance(seed, int):
+        key = (bytes(seed) + sha512(seed).digest())[::-1].rstrip(b"\0")
+    elif isinstance(seed, int):
+        seed = abs(seed)
+        key = seed.to_bytes((seed.bit_length() + 7) // 8, "little")
+    else:
         raise TypeError(f"seed {seed!r}: a str, bytes or int")
-    seed = abs(seed)
-    return seed.to_bytes(max(1, (seed.bit_length() + 31) // 32) * 4, "little")
+    return key + b"\0" * (-len(key) % 4 if key else 4)
 
 
 class Generator(random.Random):
@@ -230,7 +241,7 @@ class Generator(random.Random):
     which native playouts draw from. Every method of random.Random works on it."""
 
     def __init__(self, seed):
-        super().__init__(seed)
+        self.seed(seed)  # all random.Random.__init__ does, with gauss_next
 
     def seed(self, a=None, version=2):
         self.core = core().Random(_seed_key(a))

@@ -536,15 +536,21 @@ static PyObject *State_outcome(StateObject *self, PyObject *unused) {  /* (total
 }
 
 static PyObject *State_summary(StateObject *self, PyObject *unused) {
+    /* (totals, winners, points by source, events counted, turns, placements), for a study:
+     * points: palace pieces, merchants, walls, palace tiles, tower tiles, well (every seat's together);
+     * events: tile transfers, passes, colour retirements, forced roofs */
     const Variant *v = self->tables->v;
     const State *s = self->s;
     Sources src;
     score_sources(v, s, &src);
-    return Py_BuildValue("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "pieces", src.pieces, "merchants",
-                         src.merchants, "walls", src.walls, "well", src.well, "palace_tiles", src.palace_tiles,
-                         "tower_tiles", src.tower_tiles, "passes", s->passes, "retirements", s->retirements,
-                         "forced_roofs", s->forced_roofs, "transfers", s->transfers, "turns", s->turns_started,
-                         "placements", s->placements_made);
+    int scores[MAXP], seats[MAXP];
+    totals(v, s, scores);
+    int n = winners(v, s, scores, seats);
+    PyObject *a = int_list(scores, v->players), *b = a ? int_list(seats, n) : NULL;
+    if (!b) { Py_XDECREF(a); return NULL; }
+    return Py_BuildValue("(NN(iiiiii)(iiii)ii)", a, b, src.pieces, src.merchants, src.walls, src.palace_tiles,
+                         src.tower_tiles, src.well, s->transfers, s->passes, s->retirements, s->forced_roofs,
+                         s->turns_started, s->placements_made);
 }
 
 static PyObject *holder(const State *s, int id) {  /* a tile's holder: seat, -1 neutral, None */
@@ -588,8 +594,8 @@ static PyObject *State_observe(StateObject *self, PyObject *unused) {
         PyObject *owner = p->owner == UNROOFED ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(p->owner);
         PyObject *roof = p->roof < 0 ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(p->roof);
         PyObject *order = p->claim_order < 0 ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(p->claim_order);
-        PyList_SET_ITEM(palaces, i, Py_BuildValue("(iNNNNNi)", p->colour, mask_bytes(p->buildings), mask_bytes(p->stables),
-                                                  owner, roof, order, p->connected));
+        PyList_SET_ITEM(palaces, i, Py_BuildValue("(iNNNNNii)", p->colour, mask_bytes(p->buildings),
+                                                  mask_bytes(p->stables), owner, roof, order, p->connected, p->size));
     }
     PUT("palaces", palaces);
     PyObject *tiles = PyList_New(v->ncol), *towers = PyList_New(4), *waiting = PyList_New(4), *open = PyList_New(v->ncol);
@@ -686,7 +692,8 @@ static PyMethodDef State_methods[] = {
      "palace once it has that many pieces); log=True returns [(move, seat, opens_turn)]"},
     {"totals", (PyCFunction)State_totals, METH_NOARGS, "each seat's total now"},
     {"outcome", (PyCFunction)State_outcome, METH_NOARGS, "(totals, winning seats)"},
-    {"summary", (PyCFunction)State_summary, METH_NOARGS, "points by source and the events counted, for a study"},
+    {"summary", (PyCFunction)State_summary, METH_NOARGS,
+     "(totals, winners, points by source, events counted, turns, placements), for a study"},
     {"observe", (PyCFunction)State_observe, METH_NOARGS, "the whole position, for the differential test"},
     {"palace", (PyCFunction)State_palace, METH_O, "(buildings, size) of the palace on a cell, or None"},
     {"margins", (PyCFunction)State_margins, METH_VARARGS, "greedy ratings: [(move, margin)] best first"},

@@ -167,7 +167,7 @@ typedef struct {  /* the board masks of one position (Game.board_masks), compute
     bb mask[MAXPIECES];
 } Boards;
 
-int palace_size(const Palace *p) { return bb_count(p->buildings) + bb_count(p->stables); }
+int palace_size(const Palace *p) { return p->size; }
 
 static bb within_site(const Variant *v, const State *s) {  /* SITE: inside, empty, off the well */
     return bb_andnot(bb_andnot(v->interior, s->occupied), s->well_zone);
@@ -208,17 +208,27 @@ static bb compute_board(const Variant *v, const State *s, int piece) {
     }
     if (piece == v->stable)  /* SITE, BESIDE_BUILDING, CLEAR_OF_OTHER_PALACES */
         return bb_andnot(bb_and(within_site(v, s), s->building_orth), s->reach_twice);
-    if (piece == v->merchant) {  /* EXTEND_ELSE_NEW_CHAIN */
+    if (piece == v->merchant) {  /* EXTEND_ELSE_NEW_CHAIN (its merchant layers kept by refresh_merchants) */
         bb within = bb_andnot(v->interior, s->occupied);
-        bb first = bb_and(bb_andnot(within, at_least_two(v, s->merchants)), orth(v, live_chain_ends(v, s)));
-        if (bb_any(first)) return first;
-        /* NEW_CHAIN_CROWD (more than max(1, k) neighbours) and NEW_CHAIN (more than k): the second holds the first */
-        return bb_andnot(within, more_than(v, s->merchants, v->new_chain_max));
+        bb first = bb_and(within, s->merchant_extend);
+        return bb_any(first) ? first : bb_and(within, s->merchant_new);
     }
-    /* walls: ON_RING, NO_WALL_THERE, CONTINUES_RUN, KEEPS_GATES */
+    return s->wall_cells;  /* kept by refresh_walls */
+}
+
+/* The wall layers (ON_RING, NO_WALL_THERE, CONTINUES_RUN, KEEPS_GATES): they read the walls only */
+static void refresh_walls(const Variant *v, State *s) {
     bb runs = bb_or(s->walls, v->towers);
     bb gates = bb_andnot(bb_and(v->ring, at_least_two(v, runs)), s->walls);
-    return bb_andnot(bb_and(bb_andnot(v->ring, s->walls), orth(v, runs)), gates);
+    s->wall_cells = bb_andnot(bb_and(bb_andnot(v->ring, s->walls), orth(v, runs)), gates);
+}
+
+/* The merchant layers but INSIDE and EMPTY: BESIDE_AT_MOST_ONE and AT_CHAIN_END (extending the live
+ * chain), NEW_CHAIN_CROWD and NEW_CHAIN (more than max(1, k) neighbours, more than k: the second holds
+ * the first); they read the merchants only */
+static void refresh_merchants(const Variant *v, State *s) {
+    s->merchant_extend = bb_andnot(orth(v, live_chain_ends(v, s)), at_least_two(v, s->merchants));
+    s->merchant_new = bb_andnot(v->full, more_than(v, s->merchants, v->new_chain_max));
 }
 
 static inline bb board(const Variant *v, const State *s, Boards *b, int piece) {
@@ -401,6 +411,8 @@ void state_start(const Variant *v, State *s, int merchant, int well, const int16
             if (1 <= cx && cx <= cols && 1 <= cy && cy <= rows) bb_set(&s->well_bonus_cells, cy * v->width + cx);
         }
     }
+    refresh_walls(v, s);
+    refresh_merchants(v, s);
     s->seat = (int8_t)(v->players - 1);
     Boards b;
     b.have = 0;
@@ -481,6 +493,7 @@ static void place_building(const Variant *v, State *s, int colour, int cell) {
     }
     Palace *p = &s->palaces[id];
     bb_set(&p->buildings, cell);
+    p->size++;
     s->open_orth[colour] = bb_or(s->open_orth[colour], v->orth_of[cell]);
     s->building_orth = bb_or(s->building_orth, v->orth_of[cell]);
     bb_set(&s->buildings[colour], cell);
@@ -509,6 +522,7 @@ static void place_stable(const Variant *v, State *s, int cell) {
     Palace *p = &s->palaces[id];
     bb before = bb_or(p->buildings, p->stables);
     bb_set(&p->stables, cell);
+    p->size++;
     bb_set(&s->stables, cell);
     bb_set(&s->occupied, cell);
     grow(v, s, id, cell, before);
@@ -542,6 +556,7 @@ static void place_merchant(const Variant *v, State *s, int cell) {
     }
     bb_set(&s->merchants, cell);
     bb_set(&s->occupied, cell);
+    refresh_merchants(v, s);
 }
 
 /* Game._place_wall */
@@ -556,6 +571,7 @@ static void place_wall(const Variant *v, State *s, int cell) {
     }
     s->wall_arm[cell] = (uint8_t)arm;
     bb_set(&s->walls, cell);
+    refresh_walls(v, s);
     int inner = v->inner_of[cell];
     int id = inner >= 0 ? s->palace_at[inner] : NONE_PALACE;
     if (id != NONE_PALACE && s->palaces[id].owner != UNROOFED) connect(v, s, id, arm / 2 + 1, 1U << arm);
@@ -693,14 +709,13 @@ int playout(const Variant *v, State *s, Rng *r, double tea_chance, int roof_from
             if (best_size >= roof_from) move = v->roof * v->size + best;
         }
         if (move < 0) {
-            int total = 0;
-            for (int p = 0; p < v->npieces; p++) total += bb_count(masks[p]);
+            int total = 0, counts[MAXPIECES];
+            for (int p = 0; p < v->npieces; p++) total += counts[p] = bb_count(masks[p]);
             if (!total) return -1;
             int pick = (int)rng_below(r, (uint64_t)total);
             for (int p = 0; p < v->npieces; p++) {
-                int count = bb_count(masks[p]);
-                if (pick < count) { move = p * v->size + bb_nth(masks[p], pick); break; }
-                pick -= count;
+                if (pick < counts[p]) { move = p * v->size + bb_nth(masks[p], pick); break; }
+                pick -= counts[p];
             }
         }
         if (log) {

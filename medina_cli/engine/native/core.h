@@ -63,6 +63,7 @@ typedef struct {
     int8_t colour, owner;           /* owner: a seat, NEUTRAL or UNROOFED */
     uint8_t connected;              /* arms connected: bit (tower-1)*2 + axis (0 along a row, 1 a column) */
     uint8_t pad;
+    int16_t size;                   /* buildings and stables */
 } Palace;
 
 typedef struct {
@@ -78,6 +79,8 @@ typedef struct {
     int16_t supply[MAXP][MAXPIECES];
     bb occupied, merchants, walls, stables, roofed, reach_once, reach_twice, building_orth, all_buildings;
     bb well_zone, well_bonus_cells;
+    bb wall_cells;                  /* the walls' board mask (it changes with the walls only) */
+    bb merchant_extend, merchant_new;  /* where a merchant may extend the live chain / start a new one, occupancy aside */
     bb buildings[MAXC], open_orth[MAXC];
     uint8_t palace_at[MAXCELLS];
     uint8_t wall_arm[MAXCELLS];
