@@ -206,6 +206,9 @@ def test_the_generator_draws_as_random_random(seed, bounds):
     assert ours.sample(range(200), 2) == theirs.sample(range(200), 2)
     assert ours.sample(range(30), 7) == theirs.sample(range(30), 7)
     assert ours.getstate() == theirs.getstate()
+    import pickle
+    again = pickle.loads(pickle.dumps(ours))
+    assert [again.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
 
 
 def test_a_native_playout_draws_as_python_random_play():
