@@ -1,6 +1,7 @@
 """`medina simulate --scheduler`: a study on a Dask distributed cluster started here (2 worker
 processes) gives the local document, survives a worker killed mid-study, resumes after Ctrl-C, and
-stops with exit 2 when the scheduler is lost, keeping the finished games."""
+stops with exit 2 when the scheduler is lost or has no worker for a while, keeping the finished
+games; analyse's reviews on the cluster are those of one process."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ import pytest
 
 distributed = pytest.importorskip("distributed", reason="needs the [cluster] extra: pip install '.[test,cluster]'")
 
+from conftest import EXAMPLES  # noqa: E402
+from medina_cli.records.record import parse_record  # noqa: E402
 from medina_cli.rules.loader import load_ruleset  # noqa: E402
+from medina_cli.study.analysis import analyse  # noqa: E402
 from medina_cli.study.parallel import Workers  # noqa: E402
 from medina_cli.study.runner import Part, Study, run_study  # noqa: E402
 
@@ -186,3 +190,9 @@ def wait_for_address(scheduler_file: Path) -> str:
         except (OSError, ValueError, KeyError):
             time.sleep(0.1)
     raise AssertionError("the scheduler did not start")
+
+
+def test_analyse_on_the_cluster_gives_the_reviews_of_one_process(cluster):
+    record = parse_record((EXAMPLES / "original-2001-3p.yaml").read_text(), "original-2001-3p.yaml")
+    alone = analyse(record, "greedy", seed=3)
+    assert len(alone) > 50 and analyse(record, "greedy", seed=3, workers=Workers(scheduler=cluster.scheduler_address)) == alone

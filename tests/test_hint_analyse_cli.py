@@ -117,3 +117,15 @@ def test_analyse_draws_its_progress_on_a_terminal(tmp_path):
     shown = plain(shown)
     assert "internal error" not in shown and "10/10 placements" in shown
     assert shown.split("\r")[-1].strip() == ""
+
+
+def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
+    """`--jobs 1000` starts at most 4 processes per CPU (said once on stderr); the document is the one of
+    a single process."""
+    import os
+    game = write(tmp_path, MISSED)
+    code, alone, _ = run("analyse", game, "--agent", "greedy", "--json")
+    assert code == 0
+    code, out, err = run("analyse", game, "--agent", "greedy", "--json", "--jobs", "1000")
+    assert (code, out) == (0, alone)
+    assert err == f"--jobs 1000 is more than 4 per CPU: using {4 * os.cpu_count()}\n"
