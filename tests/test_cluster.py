@@ -113,6 +113,8 @@ def test_a_lost_scheduler_stops_the_study_with_exit_2_and_keeps_the_finished_gam
         workers = subprocess.Popen([str(BIN / "dask"), "worker", address, "--nworkers", "2", "--nthreads", "1",
                                     "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True)
+        with distributed.Client(address, set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=120)  # else the study would start by waiting for them (and say so)
         out = tmp_path / "games"
         command = ("simulate", "-r", house, "-g", 5000, "-s", 3, "--json")
         run = subprocess.Popen([str(MEDINA), *map(str, command), "--scheduler", address, "--out", out],

@@ -64,18 +64,23 @@ class DaskCluster:
         except Exception:
             raise StudyError(self.unreachable()) from None
         self.done: queue.Queue = queue.Queue()  # the futures that have finished
-        self.workers = 0
+        self.threads = 0  # the workers' threads, as last counted
         self.counted = 0.0
         self.without_workers_since: float | None = None
         try:
             with self.failures():
                 self.count_workers()
-                while self.workers == 0:
+                while self.threads == 0:
                     time.sleep(POLL_SECONDS / 4)
                     self.count_workers()
         except BaseException:
             self.close()
             raise
+
+    @property
+    def workers(self) -> int:
+        """How many tasks run at once (while there are none, as if there were one)."""
+        return max(1, self.threads)
 
     def unreachable(self) -> str:
         return (f"--scheduler {self.address}: cannot reach the scheduler (no Dask scheduler answered there within "
@@ -99,8 +104,8 @@ class DaskCluster:
     def count_workers(self) -> None:
         """Count the cluster's worker threads; without any, say so and wait (at most wait_for_workers
         seconds in a row, then StudyError)."""
-        self.workers, self.counted = sum(self.client.nthreads().values()), time.monotonic()
-        if self.workers:
+        self.threads, self.counted = sum(self.client.nthreads().values()), time.monotonic()
+        if self.threads:
             self.without_workers_since = None
             return
         if self.without_workers_since is None:
