@@ -147,7 +147,7 @@ def test_a_cluster_that_never_had_a_worker_is_said_at_once_then_given_up(house, 
     with local_cluster(0) as empty:
         address = empty.scheduler_address
         run = subprocess.Popen([str(MEDINA), "simulate", "-r", str(house), "-g", "20", "--out", str(out), "--scheduler",
-                                address, "--wait-for-workers", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                address, "--worker-wait", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         started = time.monotonic()
         said = run.stderr.readline()
         assert said == f"waiting for workers on {address}: it has none (giving up after 3 s without one)\n"
@@ -165,7 +165,7 @@ def test_a_cluster_that_loses_its_only_worker_stops_keeping_the_finished_games(h
     with local_cluster(1) as cluster:
         run = subprocess.Popen([str(MEDINA), *map(str, command), "--scheduler", cluster.scheduler_address, "--out", out],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "MEDINA_WAIT_FOR_WORKERS": "2"})
+                               env={**os.environ, "MEDINA_WORKER_WAIT": "2"})
         deadline = time.monotonic() + 120
         while len(summaries(out)) < 20 and run.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -1,6 +1,7 @@
 """Where a parallel map's tasks run: in this process or in local worker processes (here), or on a
-Dask cluster (cluster.py). A backend submits tasks and hands back those that have finished; the map
-(parallel.py) decides how big they are and how many are in flight.
+Dask cluster (cluster.py). A backend submits tasks, hands back those that have finished, and says
+how many workers it has and how many tasks it keeps in flight; the map (parallel.py) decides how big
+the tasks are.
 
 Every task runs as `run_task(work, task)`, which times it where it runs, so that the map can size
 the next tasks by the time the work takes and not by the time results take to travel.
@@ -11,6 +12,8 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+
+IN_FLIGHT_PER_WORKER = 3  # tasks: one running, the next ones waiting so that the worker never idles
 
 
 class StudyError(Exception):
@@ -39,7 +42,7 @@ def ignore_interrupts() -> None:
 class InProcess:
     """Each task run at once, in this process."""
 
-    workers = 1
+    workers = in_flight = 1
 
     def __init__(self, work: Callable):
         self.work = work
@@ -70,7 +73,7 @@ class LocalProcesses:
     def __init__(self, work: Callable, jobs: int):
         from concurrent.futures import ProcessPoolExecutor
 
-        self.work, self.workers = work, jobs
+        self.work, self.workers, self.in_flight = work, jobs, IN_FLIGHT_PER_WORKER * jobs
         self.pool = ProcessPoolExecutor(jobs, initializer=ignore_interrupts)
 
     def submit(self, task: tuple):

@@ -16,7 +16,7 @@ import queue
 import time
 from collections.abc import Callable
 
-from .backend import StudyError, run_task
+from .backend import IN_FLIGHT_PER_WORKER, StudyError, run_task
 
 CONNECT_SECONDS = 10  # to reach the scheduler, and to reach it again after losing it
 SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's network transports (the secure ones need certificates)
@@ -81,6 +81,10 @@ class DaskCluster:
     def workers(self) -> int:
         """How many tasks run at once (while there are none, as if there were one)."""
         return max(1, self.threads)
+
+    @property
+    def in_flight(self) -> int:
+        return IN_FLIGHT_PER_WORKER * self.workers
 
     def unreachable(self) -> str:
         return (f"--scheduler {self.address}: cannot reach the scheduler (no Dask scheduler answered there within "

@@ -20,7 +20,6 @@ from .backend import InProcess, LocalProcesses
 
 TASK_SECONDS = 0.5  # of work per task: the cost of sending one (a Dask round trip) is a small part of it
 MAX_UNITS = 1000  # per task: bounds what one result holds in memory
-IN_FLIGHT_PER_WORKER = 3  # tasks: one running, the next ones waiting so that the worker never idles
 WAIT_FOR_WORKERS = 60  # seconds a cluster may go without any worker before the work stops
 
 
@@ -55,7 +54,7 @@ def parallel_map(work: Callable, spans: Iterable[tuple], units: int, workers: Wo
         while True:
             for task in tasks:
                 pending[backend.submit(task)] = task[2] - task[1]
-                if len(pending) >= in_flight(backend):
+                if len(pending) >= backend.in_flight:
                     break
             if not pending:
                 return
@@ -64,10 +63,6 @@ def parallel_map(work: Callable, spans: Iterable[tuple], units: int, workers: Wo
                 yield result
     finally:
         backend.close()
-
-
-def in_flight(backend) -> int:
-    return 1 if isinstance(backend, InProcess) else IN_FLIGHT_PER_WORKER * backend.workers
 
 
 def cut(spans: Iterable[tuple], sizes: TaskSizes, workers: Callable[[], int]) -> Iterator[tuple]:
@@ -92,10 +87,10 @@ class TaskSizes:
         """The units of the next task, at most `most`, when `workers` share the work."""
         if self.seconds_per_unit is None:
             size = 1
-        elif self.seconds_per_unit > 0:
-            size = int(TASK_SECONDS / self.seconds_per_unit)
-        else:
+        elif self.seconds_per_unit * MAX_UNITS <= TASK_SECONDS:
             size = MAX_UNITS
+        else:
+            size = int(TASK_SECONDS / self.seconds_per_unit)
         size = min(max(1, min(size, MAX_UNITS, self.left // (2 * workers))), most)
         self.left -= size
         return size
