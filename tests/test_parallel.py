@@ -25,6 +25,17 @@ def test_every_unit_comes_back_once(jobs):
     assert sorted(results) == sorted(unit for span in SPANS for unit in units_of(*span))
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_maps_one_after_another_on_workers_started_once(jobs):
+    with Workers(jobs).started() as pool:
+        abandoned = pool.map(units_of, [("x", 0, 500)], 500)
+        next(abandoned)  # a map left before its end: its tasks still running do not reach the next map
+        abandoned.close()
+        for context in ("y", "z"):
+            results = [unit for part in pool.map(units_of, [(context, 0, 40)], 40) for unit in part]
+            assert sorted(results) == units_of(context, 0, 40)
+
+
 def test_in_this_process_the_results_come_in_order():
     results = [unit for part in parallel_map(units_of, SPANS, 255) for unit in part]
     assert results == [unit for span in SPANS for unit in units_of(*span)]

@@ -44,12 +44,9 @@ class InProcess:
 
     workers = in_flight = 1
 
-    def __init__(self, work: Callable):
-        self.work = work
-
-    def submit(self, task: tuple) -> Ran:
-        """A handle on the task (here, already run)."""
-        return Ran(run_task(self.work, task))
+    def submit(self, work: Callable, task: tuple) -> Ran:
+        """A handle on `work(*task)` (here, already run)."""
+        return Ran(run_task(work, task))
 
     def finished(self, pending) -> list[tuple[object, tuple[float, object]]]:
         """(handle, (seconds, result)) of some of the `pending` tasks that have finished, at least one;
@@ -70,14 +67,14 @@ class Ran:
 class LocalProcesses:
     """The tasks run in `jobs` worker processes on this machine."""
 
-    def __init__(self, work: Callable, jobs: int):
+    def __init__(self, jobs: int):
         from concurrent.futures import ProcessPoolExecutor
 
-        self.work, self.workers, self.in_flight = work, jobs, IN_FLIGHT_PER_WORKER * jobs
+        self.workers, self.in_flight = jobs, IN_FLIGHT_PER_WORKER * jobs
         self.pool = ProcessPoolExecutor(jobs, initializer=ignore_interrupts)
 
-    def submit(self, task: tuple):
-        return self.pool.submit(run_task, self.work, task)
+    def submit(self, work: Callable, task: tuple):
+        return self.pool.submit(run_task, work, task)
 
     def finished(self, pending) -> list[tuple[object, tuple[float, object]]]:
         from concurrent.futures import FIRST_COMPLETED, wait

@@ -13,6 +13,7 @@ cut, and which worker plays a task again after losing one, never changes a resul
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -34,26 +35,45 @@ class Workers:
     wait_for_workers: float = WAIT_FOR_WORKERS
     notify: Callable[[str], None] | None = None
 
-    def start(self, work: Callable):
-        """The backend that runs `work` (StudyError when a cluster cannot be used)."""
+    @contextlib.contextmanager
+    def started(self) -> Iterator[Pool]:
+        """The workers, started once for several maps in a row (a pool's start is paid once); stopped
+        at the end. Raises StudyError when a cluster cannot be used."""
         if self.scheduler is not None:
             from .cluster import DaskCluster
-            return DaskCluster(work, self.scheduler, self.wait_for_workers, self.notify)
-        return InProcess(work) if self.jobs == 1 else LocalProcesses(work, self.jobs)
+            backend = DaskCluster(self.scheduler, self.wait_for_workers, self.notify)
+        else:
+            backend = InProcess() if self.jobs == 1 else LocalProcesses(self.jobs)
+        try:
+            yield Pool(backend)
+        finally:
+            backend.close()
 
 
 def parallel_map(work: Callable, spans: Iterable[tuple], units: int, workers: Workers = Workers()) -> Iterator[list]:
-    """`work(context, start, stop)` over every unit of `spans` (`units` of them in all), one list of
-    results per task, yielded as the tasks finish (in no set order; in order in this process).
-    Raises StudyError when the work cannot go on."""
-    backend = workers.start(work)
-    try:
+    """`work(context, start, stop)` over every unit of `spans` (`units` of them in all) on `workers`
+    started for this map alone (`Pool.map`)."""
+    with workers.started() as pool:
+        yield from pool.map(work, spans, units)
+
+
+class Pool:
+    """Started workers (`Workers.started`), on which maps run one after another."""
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    def map(self, work: Callable, spans: Iterable[tuple], units: int) -> Iterator[list]:
+        """`work(context, start, stop)` over every unit of `spans` (`units` of them in all), one list
+        of results per task, yielded as the tasks finish (in no set order; in order in this process).
+        Raises StudyError when the work cannot go on."""
+        backend = self.backend
         sizes = TaskSizes(units)
         tasks = cut(spans, sizes, lambda: backend.workers)
         pending: dict = {}  # handle -> units
         while True:
             for task in tasks:
-                pending[backend.submit(task)] = task[2] - task[1]
+                pending[backend.submit(work, task)] = task[2] - task[1]
                 if len(pending) >= backend.in_flight:
                     break
             if not pending:
@@ -61,8 +81,6 @@ def parallel_map(work: Callable, spans: Iterable[tuple], units: int, workers: Wo
             for handle, (seconds, result) in backend.finished(pending):
                 sizes.measured(seconds, pending.pop(handle))
                 yield result
-    finally:
-        backend.close()
 
 
 def cut(spans: Iterable[tuple], sizes: TaskSizes, workers: Callable[[], int]) -> Iterator[tuple]:
