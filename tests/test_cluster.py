@@ -5,11 +5,14 @@ games; analyse's reviews on the cluster are those of one process."""
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import signal
+import socketserver
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -198,3 +201,41 @@ def test_analyse_on_the_cluster_gives_the_reviews_of_one_process(cluster):
     record = parse_record((EXAMPLES / "original-2001-3p.yaml").read_text(), "original-2001-3p.yaml")
     alone = analyse(record, "greedy", seed=3)
     assert len(alone) > 50 and analyse(record, "greedy", seed=3, workers=Workers(scheduler=cluster.scheduler_address)) == alone
+
+
+@pytest.mark.parametrize("address", ["nonsense://x", "tcp://127.0.0.1:notaport", "", "tcp://127.0.0.1", "tcp://:8786",
+                                     "tcp://127.0.0.1:99999", "tcp://a b:8786", "tcp://a\nb:8786"])
+def test_a_malformed_address_is_refused_at_once(address):
+    started = time.monotonic()
+    code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--scheduler", address)
+    named = repr(address) if not address.strip() or not address.isprintable() else address
+    assert (code, out) == (2, "") and err == f"--scheduler {named}: not a scheduler address; give tcp://HOST:PORT " \
+                                             "(or tls://, ws://, wss://)\n"
+    assert time.monotonic() - started < 10  # no wait for the client to give up (it is never made)
+
+
+def test_a_tls_scheduler_without_certificates_is_named(tmp_path):
+    code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--scheduler", "tls://127.0.0.1:1", "--json")
+    assert code == 2 and err == ""
+    message = json.loads(out)["errors"][0]["message"]
+    assert message.startswith("--scheduler tls://127.0.0.1:1: a tls:// scheduler needs this client's certificates in "
+                              "Dask's configuration: distributed.comm.tls.ca-file")
+
+
+class Silent(socketserver.BaseRequestHandler):
+    def handle(self):
+        time.sleep(60)  # reads nothing, answers nothing
+
+
+@pytest.mark.parametrize("server", [http.server.SimpleHTTPRequestHandler, Silent], ids=["http", "silent"])
+def test_a_port_that_is_not_a_dask_scheduler_is_given_up_in_bounded_time(server):
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), server) as listening:
+        listening.daemon_threads = True
+        threading.Thread(target=listening.serve_forever, daemon=True).start()
+        address = f"tcp://127.0.0.1:{listening.server_address[1]}"
+        started = time.monotonic()
+        code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--scheduler", address)
+        took = time.monotonic() - started
+        listening.shutdown()
+    assert (code, out) == (2, "") and took < 40
+    assert err == f"--scheduler {address}: cannot reach the scheduler (no Dask scheduler answered there within 10 s)\n"

@@ -12,17 +12,21 @@ from .runner import Study, run_study
 
 
 def simulate(study: Study, players: int, *, workers: Workers = Workers(), folder: StudyFolder | None = None,
-             progress: Callable[[int], None] | None = None) -> list[Statistics]:
-    """The statistics of each part of `study`: the games already in `folder` are read back, the rest
-    played on the `workers` and written there.
-    `progress(finished)` is called with the number of finished games, those read back included.
-    Raises StudyError (and KeyboardInterrupt): the games finished so far stay in `folder`."""
+             progress: Callable[[int], None] | None = None,
+             notify: Callable[[str], None] | None = None) -> list[Statistics]:
+    """The statistics of each part of `study`: the games already in `folder` are read back (those that
+    do not check out are played again, and `notify` says so), the rest played on the `workers` and
+    written there. `progress(finished)` is called with the number of finished games, those read back
+    included. Raises StudyError (and KeyboardInterrupt): the games finished so far stay in `folder`."""
     results = [Statistics(part.ruleset, players) for part in study.parts]
     done: list[set[int]] = [set() for _ in study.parts]
     if folder is not None:
         for part, index, summary in folder.finished():
             results[part].add(summary)
             done[part].add(index)
+        note = folder.damage.note(folder.path)
+        if note is not None and notify is not None:
+            notify(note)
     finished = sum(map(len, done))
     if progress is not None:
         progress(finished)
