@@ -18,6 +18,7 @@ __version__ = "0.1.0"
 _HOMES = {
     "load_ruleset": ".api",
     "score": ".api",
+    "Variant": ".engine.variant",
     "Game": ".engine.game",
     "Placement": ".engine.placement",
     "IllegalPlacement": ".engine.placement",
@@ -40,6 +41,8 @@ _HOMES = {
     "Comparison": ".comparison",
     "sweep_readings": ".comparison",
     "Readings": ".comparison",
+    "engine_name": ".engine.native",
+    "EngineUnavailable": ".engine.native",
 }
 __all__ = list(_HOMES)
 
@@ -62,8 +65,10 @@ if TYPE_CHECKING:
     from .comparison import Comparison, Readings, compare, sweep_readings
     from .engine.events import Event
     from .engine.game import Game
+    from .engine.native import EngineUnavailable, engine_name
     from .engine.placement import IllegalPlacement, Placement
     from .engine.scoring import ScoreSheet, standings
+    from .engine.variant import Variant
     from .errors import BadArgument, MedinaError, Problem, UnusableInput
     from .records.boardfile import Board, read_board
     from .records.record import Record, read_record

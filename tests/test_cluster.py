@@ -26,7 +26,7 @@ from medina_cli.records.record import parse_record  # noqa: E402
 from medina_cli.rules.loader import load_ruleset  # noqa: E402
 from medina_cli.study.analysis import analyse  # noqa: E402
 from medina_cli.study.parallel import Workers  # noqa: E402
-from medina_cli.study.runner import Part, Study, run_study  # noqa: E402
+from medina_cli.study.runner import Part, Study, play_chunk, run_study, spans  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MEDINA = BIN / "medina"
@@ -150,7 +150,7 @@ def test_a_cluster_that_never_had_a_worker_is_said_at_once_then_given_up(house, 
     with local_cluster(0) as empty:
         address = empty.scheduler_address
         run = subprocess.Popen([str(MEDINA), "simulate", "-r", str(house), "-g", "20", "--out", str(out), "--scheduler",
-                                address, "--wait-for-workers", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                address, "--worker-wait", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         started = time.monotonic()
         said = run.stderr.readline()
         assert said == f"waiting for workers on {address}: it has none (giving up after 3 s without one)\n"
@@ -168,7 +168,7 @@ def test_a_cluster_that_loses_its_only_worker_stops_keeping_the_finished_games(h
     with local_cluster(1) as cluster:
         run = subprocess.Popen([str(MEDINA), *map(str, command), "--scheduler", cluster.scheduler_address, "--out", out],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "MEDINA_WAIT_FOR_WORKERS": "2"})
+                               env={**os.environ, "MEDINA_WORKER_WAIT": "2"})
         deadline = time.monotonic() + 120
         while len(summaries(out)) < 20 and run.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -195,6 +195,19 @@ def wait_for_address(scheduler_file: Path) -> str:
         except (OSError, ValueError, KeyError):
             time.sleep(0.1)
     raise AssertionError("the scheduler did not start")
+
+
+def test_maps_one_after_another_on_a_cluster_started_once(cluster):
+    ruleset = load_ruleset("original-2001", ("supply.4.walls=5",))
+    study = Study((Part(ruleset.id, ruleset.for_players(4)),), 60, 9)
+    alone = [game.summary for game in run_study(study)]
+    with Workers(scheduler=cluster.scheduler_address).started() as pool:
+        abandoned = pool.map(play_chunk, spans(study, [()]), 60)
+        next(abandoned)  # a map left before its end: its tasks still running do not reach the next map
+        abandoned.close()
+        for _ in range(2):
+            games = [game for part in pool.map(play_chunk, spans(study, [()]), 60) for game in part]
+            assert [game.summary for game in sorted(games, key=lambda g: g.index)] == alone
 
 
 def test_analyse_on_the_cluster_gives_the_reviews_of_one_process(cluster):

@@ -144,7 +144,7 @@ def test_each_simulated_game_counts_as_compare_readings_judges_its_record():
     from medina_cli.study.readings import readings_chunk
 
     rules = load_ruleset("second-edition-2014").for_players(3)
-    per_game = readings_chunk(("second-edition-2014", (), 3, 7, 0, 4))
+    per_game = readings_chunk(("second-edition-2014", (), 3, 7), 0, 4)
     for index, effects in enumerate(per_game):
         _, text = play_one(rules, 7, index, record_ref="second-edition-2014")
         sweep = sweep_readings(parse_record(text, f"game-{index}.yaml"))
@@ -161,12 +161,12 @@ def test_each_game_played_under_a_reading_counts_as_its_record_replayed_as_writt
     from medina_cli.study.readings import readings_chunk
 
     ruleset = load_ruleset("second-edition-2014")
-    per_game = readings_chunk(("second-edition-2014", (), 3, 7, 0, 4))
+    per_game = readings_chunk(("second-edition-2014", (), 3, 7), 0, 4)
     illegal = 0
     for index, effects in enumerate(per_game):
         for alt, effect in zip(alternatives(ruleset), effects):
             other = load_ruleset(ruleset, alt.overrides).for_players(3)
-            game, _ = play_random_game(other, player_names(3), game_rng(7, index))
+            game = play_random_game(other, player_names(3), game_rng(7, index))
             written = replay(parse_record(game.to_record("second-edition-2014"), "game.yaml"), check_result=False)
             valid = not written.problems
             sheets = (score_game(game), score_game(written.game)) if valid else None

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from . import compare, hint, importer, recording, render, replay, rules, score, simulate, validate, view
+from . import compare, hint, importer, play, recording, render, replay, rules, score, simulate, validate, view
 from .common import Command, Group, exit_status, tolerate_output_encoding
 
 app = typer.Typer(
@@ -31,14 +31,16 @@ def _print_version(wanted: bool) -> None:
         number = version("medina-cli")
     except PackageNotFoundError:  # run from a source tree that is not installed
         from .. import __version__ as number
-    typer.echo(f"medina-cli {number}")
+    from .. import engine_name
+    typer.echo(f"medina-cli {number} ({engine_name()} engine)")
     raise typer.Exit()
 
 
 @app.callback()
 def _options(
     version: Annotated[bool, typer.Option(
-        "--version", callback=_print_version, is_eager=True, help="Print the version and exit.")] = False,
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the version and the engine in use (native or python; MEDINA_ENGINE picks) and exit.")] = False,
 ) -> None:
     """Replay, validate and score recorded games of the board game Medina under its rule editions.
 
@@ -52,6 +54,9 @@ app.command("replay", cls=Command)(replay.replay_command)
 app.command("moves", cls=Command)(replay.moves)
 app.command("new", cls=Command)(recording.new_command)
 app.command("add", cls=Command)(recording.add_command)
+app.command("undo", cls=Command)(recording.undo_command)
+app.command("status", cls=Command)(recording.status_command)
+app.command("play", cls=Command)(play.play_command)
 app.command("render", cls=Command)(render.render_command)
 app.command("view", cls=Command)(view.view_command)
 app.add_typer(importer.app, name="import")
@@ -65,8 +70,14 @@ app.command("analyse", cls=Command)(hint.analyse)
 
 def main() -> None:
     """Console entry point: exit 0/1/2 as docs/format.md says; unexpected failures become one line."""
+    from .. import EngineUnavailable, engine_name
     from ..errors import MedinaError
     tolerate_output_encoding()
+    try:
+        engine_name()  # MEDINA_ENGINE=native without a native core (or naming no engine): refuse to start
+    except EngineUnavailable as exc:
+        sys.stderr.write(f"{exc}\n")
+        sys.exit(2)
     if hasattr(signal, "SIGPIPE"):  # a closed pipe (`| head`) ends the process quietly, as Unix tools do
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:

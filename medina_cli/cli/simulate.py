@@ -39,8 +39,8 @@ def simulate_command(
         "--scheduler", metavar="ADDRESS", help="Play the games on the Dask distributed cluster whose scheduler "
         "is at ADDRESS (tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786; tls:// with certificates in Dask's "
         "configuration); needs Dask: pip install '.[cluster]' in medina-cli's checkout.")] = None,
-    wait_for_workers: Annotated[int, typer.Option(
-        "--wait-for-workers", metavar="SECONDS", parser=whole_number(0), envvar="MEDINA_WAIT_FOR_WORKERS",
+    worker_wait: Annotated[int, typer.Option(
+        "--worker-wait", metavar="SECONDS", parser=whole_number(0), envvar="MEDINA_WORKER_WAIT",
         help="With --scheduler: how long the cluster may go without any worker (none joined yet, or all were "
         "lost) before the study stops with exit 2, finished games kept in --out; the wait is said at once.")] = 60,
     readings: Annotated[bool, typer.Option(
@@ -66,7 +66,7 @@ def simulate_command(
 
     Exit status: 0 done, 2 usage error (no or unknown ruleset, unsupported player count, unusable --out,
     a --resume whose options differ, an unusable --scheduler address, a lost cluster, a cluster without
-    workers for --wait-for-workers seconds), 130 interrupted (finished games stay in --out).
+    workers for --worker-wait seconds), 130 interrupted (finished games stay in --out).
     """
     from ..errors import Problem
     from ..study.backend import StudyError
@@ -110,7 +110,7 @@ def simulate_command(
         os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
     from ..study.parallel import Workers
     progress = Progress(games * len(refs))
-    workers = Workers(jobs, scheduler, wait_for_workers, progress.note)
+    workers = Workers(jobs, scheduler, worker_wait, progress.note)
     try:
         from ..study.simulate import simulate
         results = simulate(study, players, workers=workers, folder=folder, progress=progress, notify=progress.note)

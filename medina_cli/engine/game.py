@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
-from ..errors import did_you_mean
-from .board import Geometry, bits, geometry_for, lowest_cell
-from .constraints import constraints_of
+from .board import Geometry, bits, lowest_cell
 from .events import NEUTRAL_HOLDER, Event
 from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
+from .variant import Variant
+
+_placement = Placement._make  # a Placement of a canonical (piece, square): the engine's own, unchecked
 
 NEUTRAL = -1  # owner of a palace under a neutral roof
 
@@ -32,14 +33,6 @@ def holder_name(players, owner: int | None) -> str | None:
         return None
     return NEUTRAL_HOLDER if owner == NEUTRAL else players[owner]
 
-PIECES_FIXED = ("roof", "neutral", "stable", "merchant", "wall")
-SUPPLY_KEY = {"roof": "roofs", "neutral": "neutral_roofs", "stable": "stables",
-              "merchant": "merchants", "wall": "walls"}
-
-
-def supplied(rules, piece: str) -> bool:
-    """Do players get `piece` under `rules`? (A merchant always: the start merchant, tower merchants.)"""
-    return piece == "merchant" or bool(getattr(rules.supply, SUPPLY_KEY.get(piece, "per_colour")))
 __all__ = ["Game", "IllegalPlacement", "Placement", "Palace", "Event", "NEUTRAL"]
 
 
@@ -55,7 +48,7 @@ class _MaskCache(dict):
 
     def __missing__(self, piece: str) -> int:
         game = self.game()
-        cells = self[piece] = game.constraints[piece].board(game, piece, None)
+        cells = self[piece] = game._constraints[piece].board(game, piece, None)
         return cells
 
 
@@ -120,34 +113,24 @@ class Game:
         if len(players) != rules.players or len(set(players)) != len(players):
             raise ValueError(f"players {list(players)}: these rules are for {rules.players} distinct players")
         self.rules = rules
-        self.geo: Geometry = geometry_for(rules)
+        self.variant = variant = Variant.of(rules)
+        self._constraints, self._mask_functions, self._cheap_first = (variant.constraints, variant.mask_functions,
+                                                                       variant.cheap_first)  # the generator's, at hand
+        self.geo: Geometry = variant.geometry
         merchant = self._setup_cell(merchant, "merchant")
         if rules.well.enabled != (well is not None):
             raise ValueError(f"{rules.ruleset_id} places a well at setup: give well=CELL" if rules.well.enabled
                              else f"well {well!r}: {rules.ruleset_id} has no well")
         well = None if well is None else self._setup_cell(well, "well")
         self.players = list(players)
-        self.colours = rules.colour_names
-        self.piece_order = (*self.colours, *PIECES_FIXED)
-        self.constraints = constraints_of(self.piece_order)
-        self.mask_functions = tuple((piece, c.mask) for piece, c in self.constraints.items())  # piece order
-        self.cheap_first = self.mask_functions[::-1]  # walls are the cheapest mask to compute
-        triggers = rules.retirement
-        checks = {piece: (piece == "roof" and "all_players_own" in triggers,  # may complete all_players_own
-                          piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits
-                  for piece in self.piece_order}
-        self.retirement_checks = {piece: c for piece, c in checks.items() if any(c)}  # pieces that may retire
-        self.roof_checked_after_first = rules.turns.forced_roof_check == "after_first_placement"
         geo = self.geo
-        s = rules.supply
-        self.supply = [{**{c: s.per_colour for c in self.colours},
-                        **{piece: getattr(s, SUPPLY_KEY[piece]) for piece in PIECES_FIXED}} for _ in players]
+        self.supply = [dict(variant.supply) for _ in players]
         self.start_supply = {name: dict(counts) for name, counts in (supply or {}).items()}
         for name, counts in self.start_supply.items():
             self.supply[self.players.index(name)].update(counts)
         self.tea = [0] * len(players)
         self.owned: list[set[str]] = [set() for _ in players]
-        self.buildings = {c: 0 for c in self.colours}
+        self.buildings = dict.fromkeys(variant.colours, 0)
         self.stables = 0
         self.start_merchant = merchant
         self.merchants = 1 << merchant
@@ -159,13 +142,13 @@ class Game:
         self.roofed_buildings = 0
         self.palaces: list[Palace] = []
         self.palace_at: dict[int, Palace] = {}
-        self.open_palace: dict[str, Palace | None] = {c: None for c in self.colours}
+        self.open_palace: dict[str, Palace | None] = dict.fromkeys(variant.colours)
         self.reach_once = 0  # cells within reach of at least one palace
         self.reach_twice = 0  # cells within reach of two or more palaces
         self.building_orth = 0
         self.chain_ends = (merchant, merchant)
         self.wall_arm: dict[int, tuple[int, str]] = {}
-        self.palace_tile: dict[str, Palace | None] = {c: None for c in self.colours}
+        self.palace_tile: dict[str, Palace | None] = dict.fromkeys(variant.colours)
         self.tower_tile: dict[int, Palace | None] = {t: None for t in geo.tower_cell}
         self.tower_merchants_left = dict(rules.towers.merchants)
         self.tea_claims = 0
@@ -181,15 +164,14 @@ class Game:
         self.tea_used = False
         self.forced = False  # this turn must still include one of the player's roofs
         self.seat_to_move: int | None = len(self.players) - 1  # so that the first seat that can place starts
-        self._piece_of = {piece: piece for piece in self.piece_order}  # spelling -> piece
-        self._piece_of.update((alias.lower(), c.name) for c in rules.colours for alias in c.aliases)
         self._frames: list[tuple] = []  # _Frame fields  # one per push, for pop
         self._log: list[tuple] = []  # undo entries of every push, oldest first
         self._end_turn()
 
     def _setup_cell(self, cell: str | int, what: str) -> int:
-        number = self.geo.parse(cell) if isinstance(cell, str) else cell
-        if number is None or not 0 <= number < self.geo.size or not (1 << number) & self.geo.interior:
+        geo = self.geo
+        number = geo.parse(cell) if isinstance(cell, str) else geo.cell_of_square.get(cell)
+        if number is None or not (1 << number) & geo.interior:
             raise ValueError(f"{what} {cell!r}: not an interior cell of this board ({self.geo.describe_extent()})")
         return number
 
@@ -199,6 +181,12 @@ class Game:
         """The name of the player to move; None once the game is over."""
         seat = self.seat_to_move
         return None if seat is None else self.players[seat]
+
+    @property
+    def setup(self) -> dict[str, str | None]:
+        """The start merchant's and the well's cells by name: {"merchant": "K7", "well": None}."""
+        name = self.geo.name
+        return {"merchant": name(self.start_merchant), "well": None if self.well is None else name(self.well)}
 
     def is_over(self) -> bool:
         """Nobody can place anything any more."""
@@ -211,8 +199,12 @@ class Game:
     def legal_placements(self) -> list[Placement]:
         """Every legal placement for the player to move, in piece order then cell order, and
         `Placement("tea")` last where a tea tile may replace a placement."""
-        name = self.geo.cell_names
-        out = [Placement(piece, name[cell]) for piece, cells in self.legal_masks() for cell in bits(cells)]
+        return self._placements(self.legal_masks())
+
+    def _placements(self, masks: list[tuple[str, int]]) -> list[Placement]:
+        """The placements of (piece, cells) pairs, in order, and tea last where it may replace one."""
+        square_of = self.geo.square_of
+        out = [_placement((piece, square_of[cell])) for piece, cells in masks for cell in bits(cells)]
         if self.can_tea():
             out.append(TEA_PLACEMENT)
         return out
@@ -221,27 +213,29 @@ class Game:
         """Make a placement (`"grey K8"`, `"tea"` or a Placement) for the player to move. Raises
         IllegalPlacement (with its `code` and the rule in words) and leaves the game unchanged if
         the rules refuse it."""
-        if not isinstance(placement, Placement):
-            placement = Placement.parse(placement)
-        if placement.piece == TEA:
-            self.use_tea()
+        piece, square = placement if isinstance(placement, Placement) else self.variant.parse(placement)
+        if square is None:
+            if piece == TEA:
+                self.use_tea()
+            elif self.seat_to_move is None:
+                raise IllegalPlacement("game-over", "the game has already ended")
+            else:
+                raise IllegalPlacement("pass-while-able", f"{self.to_move} passes but has a legal placement")
             return
-        piece = self._piece_of.get(placement.piece.lower())
-        if piece is None:
-            pieces = [p for p in self.piece_order if supplied(self.rules, p)]
-            raise IllegalPlacement("unknown-piece", f"{placement.piece!r} is not a piece of {self.rules.ruleset_id}"
-                                   f"{did_you_mean(placement.piece, pieces)} (pieces: {', '.join(pieces)})")
-        cell = self.geo.parse(placement.cell or "")
-        if cell is None:
-            raise IllegalPlacement("bad-cell", f"{placement.cell!r} is not a cell of this board "
-                                   f"({self.geo.describe_extent()})")
-        self.play(piece, cell)
+        canonical = self.variant.spellings.get(piece)
+        cell = self.geo.cell_of_square.get(square)
+        if canonical is None or cell is None:
+            self.variant.parse(placement)  # raises: says which
+        self.play(canonical, cell)
 
     @property
     def move_stack(self) -> list[Placement]:
         """The placements pushed so far, oldest first."""
-        name = self.geo.cell_names
-        return [TEA_PLACEMENT if cell is None else Placement(piece, name[cell]) for piece, cell, *_ in self._frames]
+        return [self._placement_of(piece, cell) for piece, cell, *_ in self._frames]
+
+    def _placement_of(self, piece: str, cell: int | None) -> Placement:
+        """The Placement of an engine (piece, cell), or tea (cell None)."""
+        return TEA_PLACEMENT if cell is None else _placement((piece, self.geo.square_of[cell]))
 
     def pop(self) -> Placement:
         """Undo the last push exactly (supplies, tiles, retirements, tower merchants, tea, events, the
@@ -260,7 +254,7 @@ class Game:
         del self.retired[frame.retired:]
         self.__dict__.update(zip(_SCALARS, frame.scalars))
         self.board_masks.clear()
-        return TEA_PLACEMENT if frame.cell is None else Placement(frame.piece, self.geo.cell_names[frame.cell])
+        return self._placement_of(frame.piece, frame.cell)
 
     def _undo(self, entry: tuple) -> None:
         what, key, *old = entry
@@ -312,19 +306,17 @@ class Game:
         if ref is None:
             raise ValueError(f"{self.rules.ruleset_id} with overrides: a record names a ruleset, not overrides; "
                              "give to_record(ruleset=PATH) a ruleset file that holds them")
-        from ..records.model import write_record  # the writer belongs to records; only this method needs it
-        from .scoring import score_game
-        turns: list[tuple[str, list[str]]] = []
-        name = self.geo.cell_names
+        from ..records.model import game_record  # the writer belongs to records; only this method needs it
+        return game_record(self, ref)
+
+    def turns(self) -> list[tuple[str, list[Placement]]]:
+        """The move stack turn by turn: (player, the placements of his turn), oldest first."""
+        turns: list[tuple[str, list[Placement]]] = []
         for frame in map(_Frame._make, self._frames):
-            turn_placed, tea_used = frame.scalars[_TURN_PLACED], frame.scalars[_TEA_USED]
-            if not turns or (turn_placed == 0 and not tea_used):
+            if not turns or (frame.scalars[_TURN_PLACED] == 0 and not frame.scalars[_TEA_USED]):
                 turns.append((self.players[frame.seat], []))
-            turns[-1][1].append(TEA if frame.cell is None else f"{frame.piece} {name[frame.cell]}")
-        result = score_game(self).totals if self.is_over() else None
-        return write_record(ruleset_ref=ref, players=self.players, geo=self.geo,
-                            merchant=self.start_merchant, well=self.well, turns=turns, result=result,
-                            supply=self.start_supply)
+            turns[-1][1].append(self._placement_of(frame.piece, frame.cell))
+        return turns
 
     # --- names ----------------------------------------------------------------------------------
     def owner_name(self, owner: int | None) -> str | None:
@@ -342,15 +334,13 @@ class Game:
         """The placements that make the same move as `placement`: for a roof or neutral roof on a
         building of an unroofed palace, that piece on each of the palace's buildings in cell order
         (the first is the one `distinct_placements()` lists); for any other placement, just it."""
-        if not isinstance(placement, Placement):
-            placement = Placement.parse(placement)
-        piece = self._piece_of.get(placement.piece.lower())
-        cell = self.geo.parse(placement.cell or "") if piece in ("roof", "neutral") else None
+        placement = self.variant.parse(placement)
+        piece, square = placement
+        cell = self.geo.cell_of_square[square] if piece in ("roof", "neutral") else None
         palace = None if cell is None else self.palace_at.get(cell)
         if palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
             return [placement]
-        name = self.geo.cell_names
-        return [Placement(piece, name[c]) for c in bits(palace.buildings)]
+        return [self._placement_of(piece, c) for c in bits(palace.buildings)]
 
     def distinct_masks(self) -> list[tuple[str, int]]:
         """`legal_masks()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
@@ -359,11 +349,7 @@ class Game:
 
     def distinct_placements(self) -> list[Placement]:
         """`legal_placements()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
-        name = self.geo.cell_names
-        out = [Placement(piece, name[cell]) for piece, cells in self.distinct_masks() for cell in bits(cells)]
-        if self.can_tea():
-            out.append(TEA_PLACEMENT)
-        return out
+        return self._placements(self.distinct_masks())
 
     def _lowest_of_each_palace(self, cells: int) -> int:
         """The lowest cell of each palace whose buildings make up `cells`."""
@@ -388,19 +374,19 @@ class Game:
     def piece_mask(self, seat: int, piece: str) -> int:
         """Cells where `seat` may place `piece` now (all its layers: the board's, the player's supply
         and colours), ignoring turn restrictions (forced roofs)."""
-        return self.constraints[piece].mask(self, piece, seat)
+        return self._constraints[piece].mask(self, piece, seat)
 
     def piece_masks(self, seat: int) -> list[tuple[str, int]]:
         """(piece, cells) for every piece `seat` holds that can legally be placed now."""
         out = []
-        for piece, mask in self.mask_functions:
+        for piece, mask in self._mask_functions:
             cells = mask(self, piece, seat)
             if cells:
                 out.append((piece, cells))
         return out
 
     def can_place(self, seat: int) -> bool:
-        for piece, mask in self.cheap_first:
+        for piece, mask in self._cheap_first:
             if mask(self, piece, seat):
                 return True
         return False
@@ -463,7 +449,7 @@ class Game:
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
-        elif self.turn_placed == 1 and self.roof_checked_after_first and not (
+        elif self.turn_placed == 1 and self.variant.roof_checked_after_first and not (
                 piece == "neutral" and self.rules.turns.neutral_spares_forced_roof):
             self._force_second_roof()
         if self.turn_placed + self.tea_used >= self.turn_slots or not (
@@ -528,7 +514,7 @@ class Game:
         single = self.turns_started < self.rules.turns.opening_single
         self.turn_slots = 1 if single else self.rules.turns.placements
         self.turns_started += 1
-        self.forced = (not self.roof_checked_after_first and self._forced_trigger(seat)
+        self.forced = (not self.variant.roof_checked_after_first and self._forced_trigger(seat)
                        and self._roof_reachable(seat))
         if self.forced:
             self._announce_forced_roof()
@@ -610,7 +596,7 @@ class Game:
             masks.clear()
             if wall_mask is not None:
                 masks["wall"] = wall_mask
-        if piece in self.retirement_checks:
+        if piece in self.variant.retirement_checks:
             self._check_retirement(piece)
 
     def _grow(self, palace: Palace, cell: int) -> None:
@@ -782,9 +768,9 @@ class Game:
     def _check_retirement(self, piece: str) -> None:
         """After a placement: a roof can complete `all_players_own`; anything placed inside the city
         (a roof too: it closes the palace that could still grow) can leave `no_building_fits`."""
-        check_owners, check_room = self.retirement_checks[piece]
+        check_owners, check_room = self.variant.retirement_checks[piece]
         owned_by_all = set.intersection(*self.owned) if check_owners else set()
-        for colour in self.colours:
+        for colour in self.variant.colours:
             if colour in self.retired:
                 continue
             everyone = colour in owned_by_all

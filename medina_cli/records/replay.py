@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine.game import Game
-from ..engine.placement import TEA_PLACEMENT, IllegalPlacement
+from ..engine.placement import PASS_PLACEMENT, IllegalPlacement
 from ..engine.scoring import score_game
 from ..errors import Problem
 from .model import Record
@@ -53,6 +53,25 @@ class Replay:
         if game.turn_open():
             return self.turns_played + (0 if self.in_progress else 1), game.turn_placed + game.tea_used + 1
         return self.turns_played + (2 if self.partial else 1), 1
+
+    def placements_left(self) -> int:
+        """How many placements (a tea tile counts as one) the turn of the next placement still allows,
+        that one included; 0 when nobody can place. The turn ends sooner if nothing else fits."""
+        game = self.game
+        if game is None or game.finished:
+            return 0
+        return game.turn_slots - game.turn_placed - game.tea_used
+
+    def position_json(self) -> dict:
+        """Where the replay stands, as `position` in medina-replay/1: turns played, the next placement, who
+        is to move, every player's supply (with tea tiles where the ruleset has them)."""
+        game = self.game
+        turn, placement = self.next_placement() or (None, None)
+        supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea.colour else {})}
+                  for seat, name in enumerate(game.players)}
+        return {"after_turn": self.turns_played, "placements_into_next_turn": self.partial,
+                "finished": game.is_over(), "to_move": game.to_move, "turn": turn, "placement": placement,
+                "supply": supply}
 
     @property
     def finished(self) -> bool:
@@ -103,7 +122,7 @@ def _problem(record, entry, code, message, placement=None) -> Problem:
 def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Problem | None:
     """Play one entry; None when it is legal. `may_stop_early`: the entry may leave its turn open."""
     player = entry.player
-    if entry.actions[0].kind == "pass":  # truthful after the game's end too: nobody can place
+    if entry.actions[0] == PASS_PLACEMENT:  # truthful after the game's end too: nobody can place
         if game.can_place(record.players.index(player)):
             return _problem(record, entry, "pass-while-able", f"{player} passes but has a legal placement")
         return None
@@ -116,10 +135,7 @@ def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Probl
         if game.to_move != player or game.turns_started != started:
             return _problem(record, entry, "too-many-placements", _turn_over(game, slots, k - 1), k)
         try:
-            if action.kind == "tea":
-                game.push(TEA_PLACEMENT)
-            else:
-                game.play(action.piece, action.cell)
+            game.push(action)
         except IllegalPlacement as exc:
             return _problem(record, entry, exc.code, exc.message, k)
     if game.turn_open() and game.to_move == player and game.turns_started == started and not may_stop_early:

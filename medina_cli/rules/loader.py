@@ -18,8 +18,8 @@ import yaml
 
 from ..errors import BadArgument, MedinaError, Problem, UnusableInput, as_named, brief, fail, in_words
 from ..yamlio import Lines, parse_yaml, read_text
-from .schema import (CORNERS, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, Reading,
-                     ReadingValue, SchemaError, Text, yaml_flow,
+from .schema import (CORNERS, FIXED_PIECES, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields,
+                     MapOf, Reading, ReadingValue, SchemaError, Text, yaml_flow,
                      parameter_names, resolve_written, words_back)
 from .typed import Rules, rules_for
 
@@ -49,15 +49,6 @@ class Ruleset:
     @property
     def player_counts(self) -> list[int]:
         return sorted(self.params["players"])
-
-    def piece_names(self) -> dict[str, str]:
-        """Every accepted piece spelling (lower case) -> canonical piece name."""
-        names = {n: n for n in FIXED_PIECES}
-        for colour, spec in self.params["colours"].items():
-            names[colour] = colour
-            for alias in spec["aliases"]:
-                names[alias.lower()] = colour
-        return names
 
     def players_refusal(self, n: int, name: str | None = None) -> str | None:
         """Why this ruleset (`name`: as the user named it; else its id) cannot be played by `n` players,
@@ -241,7 +232,6 @@ def _cross_check(p: dict) -> None:
         raise SchemaError.of(errors)
 
 
-FIXED_PIECES = ("roof", "neutral", "stable", "merchant", "wall")
 OTHER_WORDS = (*FIXED_PIECES, "tea", "pass")  # what else a word of a turn can be
 
 

@@ -1,6 +1,7 @@
 """Where a parallel map's tasks run: in this process or in local worker processes (here), or on a
-Dask cluster (cluster.py). A backend submits tasks and hands back those that have finished; the map
-(parallel.py) decides how big they are and how many are in flight.
+Dask cluster (cluster.py). A backend submits tasks, hands back those that have finished, and says
+how many workers it has and how many tasks it keeps in flight; the map (parallel.py) decides how big
+the tasks are.
 
 Every task runs as `run_task(work, task)`, which times it where it runs, so that the map can size
 the next tasks by the time the work takes and not by the time results take to travel.
@@ -11,6 +12,8 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+
+IN_FLIGHT_PER_WORKER = 3  # tasks: one running, the next ones waiting so that the worker never idles
 
 
 class StudyError(Exception):
@@ -39,14 +42,11 @@ def ignore_interrupts() -> None:
 class InProcess:
     """Each task run at once, in this process."""
 
-    workers = 1
+    workers = in_flight = 1
 
-    def __init__(self, work: Callable):
-        self.work = work
-
-    def submit(self, task: tuple) -> Ran:
-        """A handle on the task (here, already run)."""
-        return Ran(run_task(self.work, task))
+    def submit(self, work: Callable, task: tuple) -> Ran:
+        """A handle on `work(*task)` (here, already run)."""
+        return Ran(run_task(work, task))
 
     def finished(self, pending) -> list[tuple[object, tuple[float, object]]]:
         """(handle, (seconds, result)) of some of the `pending` tasks that have finished, at least one;
@@ -67,14 +67,14 @@ class Ran:
 class LocalProcesses:
     """The tasks run in `jobs` worker processes on this machine."""
 
-    def __init__(self, work: Callable, jobs: int):
+    def __init__(self, jobs: int):
         from concurrent.futures import ProcessPoolExecutor
 
-        self.work, self.workers = work, jobs
+        self.workers, self.in_flight = jobs, IN_FLIGHT_PER_WORKER * jobs
         self.pool = ProcessPoolExecutor(jobs, initializer=ignore_interrupts)
 
-    def submit(self, task: tuple):
-        return self.pool.submit(run_task, self.work, task)
+    def submit(self, work: Callable, task: tuple):
+        return self.pool.submit(run_task, work, task)
 
     def finished(self, pending) -> list[tuple[object, tuple[float, object]]]:
         from concurrent.futures import FIRST_COMPLETED, wait

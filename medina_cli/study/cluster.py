@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 
 from ..errors import as_named
-from .backend import StudyError, run_task
+from .backend import IN_FLIGHT_PER_WORKER, StudyError, run_task
 
 CONNECT_SECONDS = 10  # to reach the scheduler, and to reach it again after losing it
 SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's network transports (the secure ones need certificates)
@@ -47,17 +47,16 @@ def check_address(address: str) -> str:
 
 
 class DaskCluster:
-    """Tasks of `work` on the Dask cluster whose scheduler is at `address`."""
+    """Tasks on the Dask cluster whose scheduler is at `address`."""
 
-    def __init__(self, work: Callable, address: str, wait_for_workers: float,
-                 notify: Callable[[str], None] | None = None):
+    def __init__(self, address: str, wait_for_workers: float, notify: Callable[[str], None] | None = None):
         scheme = check_address(address)
         try:
             import distributed
         except ImportError:
             raise StudyError("--scheduler needs Dask distributed: pip install '.[cluster]' in medina-cli's "
                              "checkout (on every machine, the same version)") from None
-        self.distributed, self.work, self.address, self.named = distributed, work, address, shown(address)
+        self.distributed, self.address, self.named = distributed, address, shown(address)
         self.wait_for_workers, self.notify = wait_for_workers, notify
         security = distributed.Security()  # TLS certificates come from Dask's configuration
         if scheme in ("tls", "wss") and security.get_connection_args("client").get("ssl_context") is None:
@@ -88,6 +87,10 @@ class DaskCluster:
     def workers(self) -> int:
         """How many tasks run at once (while there are none, as if there were one)."""
         return max(1, self.threads)
+
+    @property
+    def in_flight(self) -> int:
+        return IN_FLIGHT_PER_WORKER * self.workers
 
     def unreachable(self) -> str:
         return (f"--scheduler {self.named}: cannot reach the scheduler (no Dask scheduler answered there within "
@@ -124,14 +127,14 @@ class DaskCluster:
             raise StudyError(f"--scheduler {self.named}: no worker for {self.wait_for_workers:g} s (start some: "
                              f"dask worker {self.named})")
 
-    def submit(self, task: tuple):
-        future = self.client.submit(run_task, self.work, task, pure=False)
+    def submit(self, work: Callable, task: tuple):
+        future = self.client.submit(run_task, work, task, pure=False)
         future.add_done_callback(self.done.put)  # called in another thread as the task ends
         return future
 
     def finished(self, pending) -> list[tuple[object, tuple[float, object]]]:
         """(future, (seconds, result)) of every pending task that has finished, gathered at once; waits
-        for one if need be."""
+        for one if need be. (Tasks of an earlier map left unfinished are dropped as they end.)"""
         with self.failures():
             done = []
             while not done:
@@ -139,8 +142,11 @@ class DaskCluster:
                     done.append(self.done.get(timeout=POLL_SECONDS))
                 except queue.Empty:
                     self.count_workers()
-            while not self.done.empty():
-                done.append(self.done.get())
+                while not self.done.empty():
+                    done.append(self.done.get())
+                for future in [future for future in done if future not in pending]:
+                    done.remove(future)
+                    future.release()
             if time.monotonic() - self.counted > RECOUNT_SECONDS:
                 self.count_workers()
             results = self.client.gather(done)

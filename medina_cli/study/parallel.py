@@ -13,6 +13,7 @@ cut, and which worker plays a task again after losing one, never changes a resul
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -20,7 +21,6 @@ from .backend import InProcess, LocalProcesses
 
 TASK_SECONDS = 0.5  # of work per task: the cost of sending one (a Dask round trip) is a small part of it
 MAX_UNITS = 1000  # per task: bounds what one result holds in memory
-IN_FLIGHT_PER_WORKER = 3  # tasks: one running, the next ones waiting so that the worker never idles
 WAIT_FOR_WORKERS = 60  # seconds a cluster may go without any worker before the work stops
 
 
@@ -35,39 +35,52 @@ class Workers:
     wait_for_workers: float = WAIT_FOR_WORKERS
     notify: Callable[[str], None] | None = None
 
-    def start(self, work: Callable):
-        """The backend that runs `work` (StudyError when a cluster cannot be used)."""
+    @contextlib.contextmanager
+    def started(self) -> Iterator[Pool]:
+        """The workers, started once for several maps in a row (a pool's start is paid once); stopped
+        at the end. Raises StudyError when a cluster cannot be used."""
         if self.scheduler is not None:
             from .cluster import DaskCluster
-            return DaskCluster(work, self.scheduler, self.wait_for_workers, self.notify)
-        return InProcess(work) if self.jobs == 1 else LocalProcesses(work, self.jobs)
+            backend = DaskCluster(self.scheduler, self.wait_for_workers, self.notify)
+        else:
+            backend = InProcess() if self.jobs == 1 else LocalProcesses(self.jobs)
+        try:
+            yield Pool(backend)
+        finally:
+            backend.close()
 
 
 def parallel_map(work: Callable, spans: Iterable[tuple], units: int, workers: Workers = Workers()) -> Iterator[list]:
-    """`work(context, start, stop)` over every unit of `spans` (`units` of them in all), one list of
-    results per task, yielded as the tasks finish (in no set order; in order in this process).
-    Raises StudyError when the work cannot go on."""
-    backend = workers.start(work)
-    try:
+    """`work(context, start, stop)` over every unit of `spans` (`units` of them in all) on `workers`
+    started for this map alone (`Pool.map`)."""
+    with workers.started() as pool:
+        yield from pool.map(work, spans, units)
+
+
+class Pool:
+    """Started workers (`Workers.started`), on which maps run one after another."""
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    def map(self, work: Callable, spans: Iterable[tuple], units: int) -> Iterator[list]:
+        """`work(context, start, stop)` over every unit of `spans` (`units` of them in all), one list
+        of results per task, yielded as the tasks finish (in no set order; in order in this process).
+        Raises StudyError when the work cannot go on."""
+        backend = self.backend
         sizes = TaskSizes(units)
         tasks = cut(spans, sizes, lambda: backend.workers)
         pending: dict = {}  # handle -> units
         while True:
             for task in tasks:
-                pending[backend.submit(task)] = task[2] - task[1]
-                if len(pending) >= in_flight(backend):
+                pending[backend.submit(work, task)] = task[2] - task[1]
+                if len(pending) >= backend.in_flight:
                     break
             if not pending:
                 return
             for handle, (seconds, result) in backend.finished(pending):
                 sizes.measured(seconds, pending.pop(handle))
                 yield result
-    finally:
-        backend.close()
-
-
-def in_flight(backend) -> int:
-    return 1 if isinstance(backend, InProcess) else IN_FLIGHT_PER_WORKER * backend.workers
 
 
 def cut(spans: Iterable[tuple], sizes: TaskSizes, workers: Callable[[], int]) -> Iterator[tuple]:
@@ -92,10 +105,10 @@ class TaskSizes:
         """The units of the next task, at most `most`, when `workers` share the work."""
         if self.seconds_per_unit is None:
             size = 1
-        elif self.seconds_per_unit > 0:
-            size = int(TASK_SECONDS / self.seconds_per_unit)
-        else:
+        elif self.seconds_per_unit * MAX_UNITS <= TASK_SECONDS:
             size = MAX_UNITS
+        else:
+            size = int(TASK_SECONDS / self.seconds_per_unit)
         size = min(max(1, min(size, MAX_UNITS, self.left // (2 * workers))), most)
         self.left -= size
         return size
