@@ -390,3 +390,17 @@ def test_no_progress_display_is_loaded_off_a_terminal():
               "'-g', '3', '--json']\ntry: main()\nexcept SystemExit: pass\nprint('rich' in sys.modules, file=sys.stderr)")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert proc.stderr == "False\n" and json.loads(proc.stdout)["games"] == 3
+
+
+def test_ctrl_c_while_a_game_is_written_and_counted_comes_after():
+    """An interruption never falls between a game's files and its count: the count said after Ctrl-C
+    is that of the games written."""
+    from medina_cli.study.simulate import interrupts_held
+    steps = []
+    with pytest.raises(KeyboardInterrupt):
+        with interrupts_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # Python would act on it here
+            steps.append("written and counted")
+    assert steps == ["written and counted"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -3,6 +3,9 @@ folder as it finishes, and the statistics of every ruleset gathered from all of 
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 from collections.abc import Callable
 
 from .folder import StudyFolder
@@ -31,10 +34,28 @@ def simulate(study: Study, players: int, *, workers: Workers = Workers(), folder
     if progress is not None:
         progress(finished)
     for game in run_study(study, workers, done):
-        if folder is not None:
-            folder.write(game)
-        results[game.part].add(game.summary)
-        finished += 1
-        if progress is not None:
-            progress(finished)
+        with interrupts_held():  # the count said after Ctrl-C is that of the games written, to the last
+            if folder is not None:
+                folder.write(game)
+            results[game.part].add(game.summary)
+            finished += 1
+            if progress is not None:
+                progress(finished)
     return results
+
+
+@contextlib.contextmanager
+def interrupts_held():
+    """Ctrl-C held back until the end of the block, then acted on (in the main thread, where Python
+    handles signals; elsewhere the block runs as it is)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if held and callable(previous):
+            previous(signal.SIGINT, None)
