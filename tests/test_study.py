@@ -88,6 +88,23 @@ def study(ref, players, games, seed=1, overrides=()):
     return Study((Part(ruleset.id, ruleset.for_players(players)),), games, seed)
 
 
+def test_statistics_merged_by_task_are_those_added_game_by_game():
+    from medina_cli.study.results import Statistics
+    rules = load_ruleset("original-2001", (SHORT,)).for_players(4)
+    seats = ("greedy", "random", "random", "random")
+    summaries = [play_one(rules, 3, index, seats=seats)[0] for index in range(24)]
+    one_by_one = Statistics.of("original-2001", 4, summaries)
+    rng = random.Random(5)
+    for _ in range(5):
+        cuts = sorted(rng.sample(range(1, 24), rng.randrange(1, 8)))
+        merged = Statistics("original-2001", 4)
+        for start, stop in itertools.pairwise([0, *cuts, 24]):
+            merged.merge(Statistics.of("original-2001", 4, summaries[start:stop]))
+        assert merged.to_json() == one_by_one.to_json() and merged.wins == one_by_one.wins
+        assert {spec: a.to_json() for spec, a in merged.agents.items()} == \
+            {spec: a.to_json() for spec, a in one_by_one.agents.items()}
+
+
 def test_a_seat_spec_per_seat_plays_the_default_games():
     rules = load_ruleset("original-2001").for_players(3)
     (summary, record), default = play_one(rules, 4, 2, seats=("random",) * 3), play_one(rules, 4, 2)
@@ -99,12 +116,13 @@ def test_a_seat_spec_per_seat_plays_the_default_games():
 def test_a_billion_games_stream_in_little_memory():
     tracemalloc.start()
     try:
-        games = run_study(study("original-2001", 4, 10 ** 9, overrides=(SHORT,)))
-        first = list(itertools.islice(games, 30))
+        tasks = run_study(study("original-2001", 4, 10 ** 9, overrides=(SHORT,)))
+        first = list(itertools.islice(tasks, 4))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert [g.index for g in first] == list(range(30))
+    assert [(task.start, task.stop) for task in first] == list(itertools.pairwise([0, *(t.stop for t in first)]))
+    assert first[0].stop == 1 and sum(task.statistics.games for task in first) == first[-1].stop
     assert peak < 5_000_000  # before streaming: every chunk of the billion games was made up front
 
 

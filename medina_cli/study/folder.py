@@ -23,8 +23,8 @@ from pathlib import Path
 
 from ..files import write_atomically
 from .backend import StudyError
-from .games import GameSummary, seat_order
-from .runner import Finished, Study
+from .games import GameSummary, check_of, seat_order
+from .runner import Played, Study
 
 FORMAT = "medina-study/1"
 SUMMARY_BYTES = 1 << 16  # a game's statistics take a few hundred bytes: a larger file is not one
@@ -44,20 +44,6 @@ def options_of(study: Study, players: int, parameters: list[dict]) -> dict:
 
 def _digest(params: dict) -> str:
     return hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()
-
-
-def check_of(summary: dict, record: Path | bytes) -> str:
-    """The digest that ties a game's statistics (their JSON, without the digest) to its record: the
-    SHA-256 of the statistics as compact JSON with sorted keys, a line break, and the record's bytes
-    (read in blocks from a file). Raises OSError when the record cannot be read."""
-    digest = hashlib.sha256(json.dumps(summary, sort_keys=True, separators=(",", ":")).encode() + b"\n")
-    if isinstance(record, bytes):
-        digest.update(record)
-        return digest.hexdigest()
-    with record.open("rb") as text:
-        while block := text.read(1 << 16):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 @dataclass
@@ -174,13 +160,11 @@ class StudyFolder:
                 and all(seat < players and totals[seat] == max(totals) for seat in winners)
                 and summary.agents == (seat_order(self.study.seats, index) if self.study.seats else []))
 
-    def write(self, game: Finished) -> None:
-        """The game's record, then its statistics and their digest (which mark it finished), each
-        atomically."""
-        summary = game.summary.to_json()
-        write_atomically(self.game_path(game.part, game.index), game.record)
-        check = check_of(summary, game.record.encode("utf-8"))
-        write_atomically(self.summary_path(game.part, game.index), json.dumps({**summary, "check": check}) + "\n")
+    def write(self, played: Played) -> None:
+        """Each game's record, then its statistics (which mark it finished), each atomically."""
+        for index, record, statistics in played.files:
+            write_atomically(self.game_path(played.part, index), record)
+            write_atomically(self.summary_path(played.part, index), statistics)
 
 
 OPTIONS = {"format": str, "players": int, "games": int, "seed": int, "seats": list, "rulesets": list}

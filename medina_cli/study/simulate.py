@@ -33,12 +33,12 @@ def simulate(study: Study, players: int, *, workers: Workers = Workers(), folder
     finished = sum(map(len, done))
     if progress is not None:
         progress(finished)
-    for game in run_study(study, workers, done):
+    for played in run_study(study, workers, done):
         with interrupts_held():  # the count said after Ctrl-C is that of the games written, to the last
             if folder is not None:
-                folder.write(game)
-            results[game.part].add(game.summary)
-            finished += 1
+                folder.write(played)
+            results[played.part].merge(played.statistics)
+            finished += played.stop - played.start
             if progress is not None:
                 progress(finished)
     return results
