@@ -155,6 +155,53 @@ def test_push_pop_and_copy_restore_the_position():
     assert twin.depth == 0 and state.depth == 30
 
 
+MANY_PALACES = """\
+medina: ruleset/1
+id: many-palaces
+extends: original-2001
+players: [6]
+board:
+  interior: {6: [24, 24]}
+colours: {%s}
+supply:
+  6: {per_colour: 40, roofs: 10, neutral_roofs: 10, stables: 0, merchants: 0, walls: 0}
+turns: {placements: 2, opening_single: {6: 0}, forced_roof: "off"}
+retirement: []
+"""
+
+
+def test_more_palaces_than_a_signed_byte_counts(tmp_path):
+    """The widest board holds up to 144 palaces: a game that builds a new palace and roofs it turn after
+    turn (twelve colours, six players with ten roofs and ten neutral roofs each) passes 128 of them,
+    and both engines still agree (the core once counted its palaces in a signed byte)."""
+    letters = "acdefhijlnpq"
+    colours = ", ".join(f"c{i}: {{value: 1, letter: {letter}}}" for i, letter in enumerate(letters))
+    path = tmp_path / "many.yaml"
+    path.write_text(MANY_PALACES % colours)
+    rules = load_ruleset(str(path)).for_players(6)
+    game, state = new_pair(rules, 6, "L12", None)
+
+    def preference(placement):  # a roof; else a building on a cell two apart from every other such cell
+        column, row = placement.square % 26, placement.square // 26
+        if placement.piece in ("roof", "neutral"):
+            return 0, placement.square
+        return (1 if column % 2 and row % 2 else 2), placement.square or 0
+
+    while len(game.palaces) < 132:
+        choice = min(game.legal_placements(), key=preference)
+        game.push(choice)
+        state.push(moves_of(game, [choice])[0])
+        if len(game.palaces) % 25 == 0:
+            assert_same(game, state)
+    assert_same(game, state)
+    twin = state.copy()
+    move = state.legal_moves()[0]
+    state.push(move)
+    assert state.pop() == move and state.observe() == twin.observe()
+    twin.playout(native.Generator(1).core, 0.5)
+    assert twin.over
+
+
 # --- records -----------------------------------------------------------------------------------
 def record_files() -> list[Path]:
     files = sorted(EXAMPLES.glob("*.yaml"))

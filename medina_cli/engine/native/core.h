@@ -23,7 +23,8 @@
 #define FIXED_PIECES 5          /* roof, neutral, stable, merchant, wall: after the colours */
 #define MAXPIECES (MAXC + FIXED_PIECES)
 #define MAXPAL (NW <= 4 ? 64 : 144)  /* palaces: never more than ceil(cols/2)*ceil(rows/2) (they may not touch) */
-#define NONE_PALACE 255
+#define NONE_PALACE 255         /* palace_at of a cell without a palace: palace ids stay below it */
+_Static_assert(MAXPAL < NONE_PALACE, "palace ids must fit palace_at's bytes");
 #define UNROOFED (-2)
 #define NEUTRAL (-1)
 
@@ -68,7 +69,8 @@ typedef struct {
 
 typedef struct {
     int8_t seat;                    /* to move; -1 once the game is over */
-    int8_t turn_placed, turn_slots, tea_used, forced, npalaces;
+    int8_t turn_placed, turn_slots, tea_used, forced;
+    int16_t npalaces;               /* up to MAXPAL: more than a signed byte holds on the widest boards */
     int16_t turns_started, placements_made, claims, tea_claims;
     int16_t chain_ends[2], well, start_merchant;
     int16_t passes, retirements, forced_roofs, transfers;   /* events counted */
