@@ -386,6 +386,33 @@ def test_bad_input_to_the_native_api_raises_never_crashes():
     assert over.playout(native.Generator(2).core, 0.5) == 0
 
 
+def table_fields(rules) -> dict:
+    """The keyword arguments `native.tables` gives the core's Tables for `rules`."""
+    fields = {}
+
+    class Recorder:
+        MAX_CELLS, MAX_COLOURS, MAX_PLAYERS, MASK_BYTES = (getattr(native.built(), name) for name in (
+            "MAX_CELLS", "MAX_COLOURS", "MAX_PLAYERS", "MASK_BYTES"))
+
+        @staticmethod
+        def Tables(**given):
+            fields.update(given)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(native, "built", lambda: Recorder)
+        native._tables.__wrapped__(native._known(rules)[2])
+    return fields
+
+
+def test_tables_refuse_sizes_beyond_the_core():
+    """Sizes that would overflow the core's arithmetic (a board of 63 x 2**30 cells) are refused."""
+    fields = table_fields(load_ruleset("second-edition-2014").for_players(2))
+    tables = native.built().Tables
+    for width, height in ((63, 2 ** 30), (2 ** 30, 63), (2 ** 31 - 1, 2 ** 31 - 1), (64, 6), (6, 5)):
+        with pytest.raises(ValueError, match="board"):
+            tables(**{**fields, "width": width, "height": height})
+
+
 def test_a_core_built_from_other_sources_is_never_used(monkeypatch):
     """The core carries the digest of the C sources it was built from: beside other sources (an edit
     since the build, another checkout) it is refused, and the Python engine plays."""

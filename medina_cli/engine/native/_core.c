@@ -183,7 +183,7 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
             &v->tea_blocks_forced, &v->retire_all_own, &v->retire_no_fit, &v->merchants_touch_stables,
             &v->tiebreak_largest, &v->well_enabled, &v->well_bonus))
         goto fail;
-    if (v->width < 6 || v->height < 6 || v->width * v->height > MAXCELLS || v->width >= 64) {
+    if (v->width < 6 || v->height < 6 || v->width >= 64 || v->height > MAXCELLS / v->width) {  /* no overflow */
         PyErr_Format(PyExc_ValueError, "a %dx%d board is outside the native core's %d cells", v->width, v->height,
                      MAXCELLS);
         goto fail;
