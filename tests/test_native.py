@@ -413,6 +413,18 @@ def test_tables_refuse_sizes_beyond_the_core():
             tables(**{**fields, "width": width, "height": height})
 
 
+def test_tables_are_made_once():
+    """Initialising Tables again (with another variant's fields) is refused: the States made from them
+    would read tables that no longer describe them."""
+    small = load_ruleset("second-edition-2014").for_players(2)
+    table, state = native.tables(small), native.start_state(small, 40, 60)
+    with pytest.raises(TypeError):
+        table.__init__(**table_fields(load_ruleset("original-2001").for_players(4)))
+    assert table.size == native._known(small)[2].size and table.players == 2
+    state.playout(native.Generator(3).core, 0.5)
+    assert state.over
+
+
 def test_a_core_built_from_other_sources_is_never_used(monkeypatch):
     """The core carries the digest of the C sources it was built from: beside other sources (an edit
     since the build, another checkout) it is refused, and the Python engine plays."""

@@ -172,6 +172,10 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
                             "tea_keeps_open", "tea_blocks_forced", "retire_all_own", "retire_no_fit",
                             "merchants_touch_stables", "tiebreak_largest", "well_enabled", "well_bonus", NULL};
     PyObject *masks[3], *orth_of, *king_of, *tower_cells, *colour_values, *supply, *tower_merchants, *tea_awards;
+    if (self->v) {  /* States read their tables on every call: new tables under an existing State would break it */
+        PyErr_SetString(PyExc_TypeError, "Tables are made once: make new Tables rather than initialising these again");
+        return -1;
+    }
     Variant *v = PyMem_Calloc(1, sizeof(Variant));
     if (!v) { PyErr_NoMemory(); return -1; }
     if (!PyArg_ParseTupleAndKeywords(
@@ -252,7 +256,6 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
         }
         v->tower_of_cell[cells[i]] = (int8_t)cells[i + 1];
     }
-    PyMem_Free(self->v);
     self->v = v;
     return 0;
 fail:
