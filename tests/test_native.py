@@ -258,6 +258,15 @@ def test_the_generator_draws_as_random_random(seed, bounds):
     assert [again.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
 
 
+def test_wide_draws_are_random_randoms_and_made_at_once():
+    """getrandbits beyond 64 bits, word counts even and uneven, up to 2**24 bits (word by word, such a
+    draw took minutes: its time grew with the square of its size)."""
+    ours, theirs = native.Generator("wide"), random.Random("wide")
+    for k in (65, 95, 96, 97, 1000, 2 ** 16 + 1, 2 ** 24 + 5):
+        assert ours.getrandbits(k) == theirs.getrandbits(k)
+    assert ours.getstate() == theirs.getstate()
+
+
 def test_a_native_playout_draws_as_python_random_play():
     """A whole game played by the core is the game engine.playout plays from the same seed, turn by turn."""
     from medina_cli.engine.playout import play_random_game

@@ -95,17 +95,19 @@ static PyObject *Random_getrandbits(RandomObject *self, PyObject *arg) {
     if (k < 0) { PyErr_SetString(PyExc_ValueError, "number of bits must be non-negative"); return NULL; }
     if (k == 0) return PyLong_FromLong(0);
     if (k <= 64) return PyLong_FromUnsignedLongLong(rng_bits(&self->rng, (int)k));
-    /* wider: 32-bit words, least significant first, the last one cut to what is left */
-    PyObject *result = PyLong_FromLong(0);
-    for (long shift = 0; shift < k && result; shift += 32) {
+    /* wider: 32-bit words, least significant first, the last one cut to what is left; made into an int
+     * at once (word by word would take time quadratic in k, with Ctrl-C unheard meanwhile) */
+    Py_ssize_t words = (Py_ssize_t)((k - 1) / 32 + 1);
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, words * 4);
+    if (!bytes) return NULL;
+    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(bytes);
+    for (Py_ssize_t i = 0; i < words; i++, k -= 32) {
         uint32_t word = rng_u32(&self->rng);
-        if (k - shift < 32) word >>= 32 - (k - shift);
-        PyObject *w = PyLong_FromUnsignedLong(word), *s = PyLong_FromLong(shift);
-        PyObject *moved = (w && s) ? PyNumber_Lshift(w, s) : NULL;
-        PyObject *next = moved ? PyNumber_Or(result, moved) : NULL;
-        Py_XDECREF(w); Py_XDECREF(s); Py_XDECREF(moved); Py_DECREF(result);
-        result = next;
+        if (k < 32) word >>= 32 - k;
+        for (int b = 0; b < 4; b++) out[4 * i + b] = (unsigned char)(word >> (8 * b));
     }
+    PyObject *result = PyObject_CallMethod((PyObject *)&PyLong_Type, "from_bytes", "Os", bytes, "little");
+    Py_DECREF(bytes);
     return result;
 }
 
