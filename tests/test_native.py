@@ -434,6 +434,37 @@ def test_tables_are_made_once():
     assert state.over
 
 
+@pytest.mark.parametrize("call", ["observe", "summary", "masks", "legal_moves", "margins", "copy", "playout",
+                                  "getstate"])
+def test_a_failed_allocation_raises_memory_error(call):
+    """Every allocation a native call makes fails in turn (CPython's _testcapi.set_nomemory): the call
+    raises MemoryError or returns the whole answer, never a half-built one nor a result with an error set."""
+    testcapi = pytest.importorskip("_testcapi")
+    rules = load_ruleset("second-edition-2014").for_players(3)
+    state = native.start_state(rules, 40, 62)
+    for _ in range(14):
+        state.push(state.legal_moves()[0])
+    rng = native.Generator(1).core
+    calls = {"observe": state.observe, "summary": state.summary, "masks": state.masks,
+             "legal_moves": state.legal_moves, "margins": lambda: state.margins(rng, 5),
+             "copy": lambda: state.copy().observe(), "playout": lambda: state.copy().playout(rng, 0.5, log=True),
+             "getstate": rng.getstate}
+    whole = calls[call]()
+    failed = 0
+    for nth in range(300):
+        testcapi.set_nomemory(nth, nth + 1)
+        try:
+            got = calls[call]()
+        except MemoryError:
+            failed += 1
+            continue
+        finally:
+            testcapi.remove_mem_hooks()
+        if call not in ("margins", "playout", "getstate"):  # these draw from the generator
+            assert got == whole
+    assert failed
+
+
 def test_a_core_built_from_other_sources_is_never_used(monkeypatch):
     """The core carries the digest of the C sources it was built from: beside other sources (an edit
     since the build, another checkout) it is refused, and the Python engine plays."""

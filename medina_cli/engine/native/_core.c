@@ -114,8 +114,11 @@ static PyObject *Random_getrandbits(RandomObject *self, PyObject *arg) {
 static PyObject *Random_getstate(RandomObject *self, PyObject *unused) {
     PyObject *t = PyTuple_New(625);
     if (!t) return NULL;
-    for (int i = 0; i < 624; i++) PyTuple_SET_ITEM(t, i, PyLong_FromUnsignedLong(self->rng.mt[i]));
-    PyTuple_SET_ITEM(t, 624, PyLong_FromLong(self->rng.index));
+    for (int i = 0; i <= 624; i++) {
+        PyObject *x = i < 624 ? PyLong_FromUnsignedLong(self->rng.mt[i]) : PyLong_FromLong(self->rng.index);
+        if (!x) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, i, x);
+    }
     return t;
 }
 
@@ -561,18 +564,44 @@ static PyObject *State_summary(StateObject *self, PyObject *unused) {
                          s->turns_started, s->placements_made);
 }
 
+static PyObject *int_or_none(int x, int none) {  /* x, or None where x is `none` */
+    if (x == none) Py_RETURN_NONE;
+    return PyLong_FromLong(x);
+}
+
 static PyObject *holder(const State *s, int id) {  /* a tile's holder: seat, -1 neutral, None */
-    if (id < 0) Py_RETURN_NONE;
-    return PyLong_FromLong(s->palaces[id].owner);
+    return id < 0 ? int_or_none(id, id) : PyLong_FromLong(s->palaces[id].owner);
+}
+
+/* d[key] = value, the reference to `value` (NULL: an error already raised) given up either way */
+static int put(PyObject *d, const char *key, PyObject *value) {
+    if (!value) return -1;
+    int failed = PyDict_SetItemString(d, key, value);
+    Py_DECREF(value);
+    return failed;
+}
+
+/* list[i] = item (NULL: an error already raised); a list left with empty items is safe to release */
+static int set_item(PyObject *list, Py_ssize_t i, PyObject *item) {
+    if (!item) return -1;
+    PyList_SET_ITEM(list, i, item);
+    return 0;
 }
 
 static PyObject *State_observe(StateObject *self, PyObject *unused) {
     const Variant *v = self->tables->v;
     const State *s = self->s;
-    PyObject *d = PyDict_New(), *x;
+    PyObject *d = PyDict_New(), *list = NULL;
     if (!d) return NULL;
-#define PUT(key, value) do { x = (value); if (!x || PyDict_SetItemString(d, key, x) < 0) { Py_XDECREF(x); Py_DECREF(d); return NULL; } Py_DECREF(x); } while (0)
-    PUT("seat", s->seat < 0 ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(s->seat));
+#define PUT(key, value) do { if (put(d, key, value) < 0) goto fail; } while (0)
+#define LIST(key, n, i, item) do {  /* d[key] = [item for i in range(n)] */ \
+        if (!(list = PyList_New(n))) goto fail; \
+        for (Py_ssize_t i = 0; i < (n); i++) if (set_item(list, i, item) < 0) goto fail; \
+        PyObject *made = list; \
+        list = NULL; \
+        PUT(key, made); \
+    } while (0)
+    PUT("seat", int_or_none(s->seat, -1));
     PUT("turn_placed", PyLong_FromLong(s->turn_placed));
     PUT("turn_slots", PyLong_FromLong(s->turn_slots));
     PUT("tea_used", PyBool_FromLong(s->tea_used));
@@ -583,56 +612,34 @@ static PyObject *State_observe(StateObject *self, PyObject *unused) {
     PUT("tea_claims", PyLong_FromLong(s->tea_claims));
     PUT("retired", PyLong_FromUnsignedLong(s->retired));
     PUT("chain_ends", Py_BuildValue("(ii)", s->chain_ends[0], s->chain_ends[1]));
-    PyObject *supply = PyList_New(v->players), *tea = PyList_New(v->players), *owned = PyList_New(v->players);
-    if (!supply || !tea || !owned) { Py_XDECREF(supply); Py_XDECREF(tea); Py_XDECREF(owned); Py_DECREF(d); return NULL; }
-    for (int q = 0; q < v->players; q++) {
-        int row[MAXPIECES];
-        for (int p = 0; p < v->npieces; p++) row[p] = s->supply[q][p];
-        PyList_SET_ITEM(supply, q, int_list(row, v->npieces));
-        PyList_SET_ITEM(tea, q, PyLong_FromLong(s->tea[q]));
-        PyList_SET_ITEM(owned, q, PyLong_FromUnsignedLong(s->owned[q]));
-    }
-    PUT("supply", supply);
-    PUT("tea", tea);
-    PUT("owned", owned);
-    PyObject *palaces = PyList_New(s->npalaces);
-    if (!palaces) { Py_DECREF(d); return NULL; }
-    for (int i = 0; i < s->npalaces; i++) {
-        const Palace *p = &s->palaces[i];
-        PyObject *owner = p->owner == UNROOFED ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(p->owner);
-        PyObject *roof = p->roof < 0 ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(p->roof);
-        PyObject *order = p->claim_order < 0 ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(p->claim_order);
-        PyList_SET_ITEM(palaces, i, Py_BuildValue("(iNNNNNii)", p->colour, mask_bytes(p->buildings),
-                                                  mask_bytes(p->stables), owner, roof, order, p->connected, p->size));
-    }
-    PUT("palaces", palaces);
-    PyObject *tiles = PyList_New(v->ncol), *towers = PyList_New(4), *waiting = PyList_New(4), *open = PyList_New(v->ncol);
-    if (!tiles || !towers || !waiting || !open) {
-        Py_XDECREF(tiles); Py_XDECREF(towers); Py_XDECREF(waiting); Py_XDECREF(open); Py_DECREF(d); return NULL;
-    }
-    for (int c = 0; c < v->ncol; c++) {
-        PyList_SET_ITEM(tiles, c, holder(s, s->palace_tile[c]));
-        PyList_SET_ITEM(open, c, s->open_palace[c] < 0 ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(s->open_palace[c]));
-    }
-    for (int t = 1; t <= 4; t++) {
-        PyList_SET_ITEM(towers, t - 1, holder(s, s->tower_tile[t]));
-        PyList_SET_ITEM(waiting, t - 1, PyLong_FromLong(s->tower_merchants_left[t]));
-    }
-    PUT("palace_tiles", tiles);
-    PUT("tower_tiles", towers);
-    PUT("tower_merchants_left", waiting);
-    PUT("open_palaces", open);
+    int supply[MAXP][MAXPIECES];  /* one list per seat, in piece order */
+    for (int q = 0; q < v->players; q++)
+        for (int p = 0; p < v->npieces; p++) supply[q][p] = s->supply[q][p];
+    LIST("supply", v->players, q, int_list(supply[q], v->npieces));
+    LIST("tea", v->players, q, PyLong_FromLong(s->tea[q]));
+    LIST("owned", v->players, q, PyLong_FromUnsignedLong(s->owned[q]));
+    const Palace *p = s->palaces;
+    LIST("palaces", s->npalaces, i, Py_BuildValue(
+        "(iNNNNNii)", p[i].colour, mask_bytes(p[i].buildings), mask_bytes(p[i].stables),
+        int_or_none(p[i].owner, UNROOFED), int_or_none(p[i].roof, -1),
+        int_or_none(p[i].claim_order, -1), p[i].connected, p[i].size));
+    LIST("palace_tiles", v->ncol, c, holder(s, s->palace_tile[c]));
+    LIST("tower_tiles", 4, t, holder(s, s->tower_tile[t + 1]));
+    LIST("tower_merchants_left", 4, t, PyLong_FromLong(s->tower_merchants_left[t + 1]));
+    LIST("open_palaces", v->ncol, c, int_or_none(s->open_palace[c], -1));
     const bb *fields[] = {&s->occupied, &s->merchants, &s->walls, &s->stables, &s->roofed, &s->reach_once,
                           &s->reach_twice, &s->building_orth};
     const char *keys[] = {"occupied", "merchants", "walls", "stables", "roofed", "reach_once", "reach_twice",
                           "building_orth"};
     for (int i = 0; i < 8; i++) PUT(keys[i], mask_bytes(*fields[i]));
-    PyObject *buildings = PyList_New(v->ncol);
-    if (!buildings) { Py_DECREF(d); return NULL; }
-    for (int c = 0; c < v->ncol; c++) PyList_SET_ITEM(buildings, c, mask_bytes(s->buildings[c]));
-    PUT("buildings", buildings);
+    LIST("buildings", v->ncol, c, mask_bytes(s->buildings[c]));
+#undef LIST
 #undef PUT
     return d;
+fail:
+    Py_XDECREF(list);
+    Py_DECREF(d);
+    return NULL;
 }
 
 static PyObject *State_palace(StateObject *self, PyObject *arg) {  /* (buildings, size) of the palace on a cell, or None */
@@ -730,16 +737,14 @@ PyMODINIT_FUNC INIT(MODULE)(void) {
     if (!SharedRandom) return NULL;
     if (!PyType_Check(SharedRandom) || SharedRandom->tp_basicsize != (Py_ssize_t)sizeof(RandomObject)) {
         PyErr_SetString(PyExc_ImportError, "_core.Random is not the generator this module knows");
+        Py_CLEAR(SharedRandom);
         return NULL;
     }
 #endif
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    Py_INCREF(&RandomType);
-    Py_INCREF(&TablesType);
-    Py_INCREF(&StateType);
-    if (PyModule_AddObject(m, "Random", (PyObject *)&RandomType) < 0 || PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0
-        || PyModule_AddObject(m, "State", (PyObject *)&StateType) < 0 || PyModule_AddIntConstant(m, "MAX_CELLS", MAXCELLS) < 0
+    if (PyModule_AddType(m, &RandomType) < 0 || PyModule_AddType(m, &TablesType) < 0
+        || PyModule_AddType(m, &StateType) < 0 || PyModule_AddIntConstant(m, "MAX_CELLS", MAXCELLS) < 0
         || PyModule_AddIntConstant(m, "MAX_COLOURS", MAXC) < 0 || PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP) < 0
         || PyModule_AddIntConstant(m, "MASK_BYTES", NW * 8) < 0
         || PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
