@@ -422,6 +422,22 @@ def test_tables_refuse_sizes_beyond_the_core():
             tables(**{**fields, "width": width, "height": height})
 
 
+def test_tables_refuse_what_the_core_cannot_hold():
+    """Tea awards beyond what a 16-bit tea count holds over every claim, a tower number twice, a corner
+    twice, towers off the corners: refused (ValueError), never held in a wrong form."""
+    fields = table_fields(load_ruleset("second-edition-2014").for_players(2))
+    tables = native.built().Tables
+    corners = fields["tower_cells"][0::2]
+    for bad in ({"tea_awards": [101]},
+                {"tower_cells": [corners[0], 1, corners[1], 1, corners[2], 3, corners[3], 4]},
+                {"tower_cells": [corners[0], 1, corners[0], 2, corners[2], 3, corners[3], 4]},
+                {"towers": (int.from_bytes(fields["towers"], "little") ^ 0b11).to_bytes(len(fields["towers"]), "little"),
+                 "ring": (int.from_bytes(fields["ring"], "little") ^ 0b11).to_bytes(len(fields["ring"]), "little")}):
+        with pytest.raises(ValueError):
+            tables(**{**fields, **bad})
+    assert tables(**{**fields, "tea_awards": [100] * 200}).size == fields["width"] * fields["height"]
+
+
 def test_tables_are_made_once():
     """Initialising Tables again (with another variant's fields) is refused: the States made from them
     would read tables that no longer describe them."""

@@ -246,7 +246,7 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
     }
     for (int t = 0; t < 5; t++) v->tower_merchants[t] = merchants[t];
     int awards[1024];
-    int n = int_items(tea_awards, awards, 1024, 0, 1000, "tea_awards");
+    int n = int_items(tea_awards, awards, 1024, 0, 100, "tea_awards");  /* tea counts are 16-bit: MAXPAL claims of 100 fit */
     if (n < 0) goto fail;
     v->ntea_awards = n < MAXPAL ? n : MAXPAL;  /* a game has at most MAXPAL claims */
     for (int i = 0; i < v->ntea_awards; i++) v->tea_awards[i] = awards[i];
@@ -254,11 +254,14 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
     n = int_items(tower_cells, cells, 8, 0, v->size - 1, "tower_cells");
     if (n < 0) goto fail;
     if (n != 8) { PyErr_SetString(PyExc_ValueError, "tower_cells: (cell, number) of four corners, flat"); goto fail; }
-    for (int i = 0; i < 8; i += 2) {
-        if (!bb_test(v->towers, cells[i]) || cells[i + 1] < 1 || cells[i + 1] > 4) {
-            PyErr_SetString(PyExc_ValueError, "tower_cells: a corner cell and a number 1..4");
+    unsigned numbers = 0;
+    for (int i = 0; i < 8; i += 2) {  /* each corner (the towers' mask) once, each number 1..4 once */
+        if (!bb_test(v->towers, cells[i]) || v->tower_of_cell[cells[i]] || cells[i + 1] < 1 || cells[i + 1] > 4
+            || (numbers >> cells[i + 1] & 1)) {
+            PyErr_SetString(PyExc_ValueError, "tower_cells: each corner cell once, with the numbers 1..4");
             goto fail;
         }
+        numbers |= 1U << cells[i + 1];
         v->tower_of_cell[cells[i]] = (int8_t)cells[i + 1];
     }
     self->v = v;

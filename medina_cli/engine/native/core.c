@@ -65,7 +65,7 @@ static bb more_than(const Variant *v, bb m, int k) {
 /* The row masks from the board's size; the given neighbour tables and masks checked against them
  * (the bitboard shifts must give what the variant's tables say). Returns -1 where they differ. */
 int variant_geometry(Variant *v) {
-    bb first_col = bb_zero(), last_col = bb_zero(), ring = bb_zero(), interior = bb_zero();
+    bb first_col = bb_zero(), last_col = bb_zero(), ring = bb_zero(), interior = bb_zero(), corners = bb_zero();
     v->full = bb_zero();
     for (int c = 0; c < v->size; c++) {
         int x = c % v->width, y = c / v->width;
@@ -74,10 +74,12 @@ int variant_geometry(Variant *v) {
         if (x == v->width - 1) bb_set(&last_col, c);
         if (x == 0 || y == 0 || x == v->width - 1 || y == v->height - 1) bb_set(&ring, c);
         else bb_set(&interior, c);
+        if ((x == 0 || x == v->width - 1) && (y == 0 || y == v->height - 1)) bb_set(&corners, c);
     }
     v->not_first_col = bb_andnot(v->full, first_col);
     v->not_last_col = bb_andnot(v->full, last_col);
-    if (!bb_eq(bb_or(v->ring, v->towers), ring) || bb_any(bb_and(v->ring, v->towers)) || !bb_eq(v->interior, interior))
+    if (!bb_eq(v->towers, corners) || !bb_eq(bb_or(v->ring, v->towers), ring) || bb_any(bb_and(v->ring, v->towers))
+        || !bb_eq(v->interior, interior))
         return -1;
     for (int c = 0; c < MAXCELLS; c++) {
         v->inner_of[c] = -1;
