@@ -387,6 +387,11 @@ def test_bad_input_to_the_native_api_raises_never_crashes():
         native.built().Random(b"abc")
     with pytest.raises(ValueError):
         native.Generator(1).core.setstate((1, 2, 3))
+    from medina_cli.engine.placement import PASS_PLACEMENT, TEA_PLACEMENT
+    game = Game(rules, NAMES[:2], "E5", "J7")
+    assert native.move_of(game, TEA_PLACEMENT) == tea
+    with pytest.raises(ValueError):
+        native.move_of(game, PASS_PLACEMENT)  # once taken for a tea tile
     over = native.start_state(rules, 40, 60)
     over.playout(native.Generator(2).core, 0.5)
     assert over.over and over.seat is None and over.legal_moves() == [] and over.margins(native.Generator(3).core, 5) == []

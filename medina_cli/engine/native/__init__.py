@@ -224,9 +224,12 @@ def state_of(game):
 
 
 def move_of(game, placement) -> int:
-    """The native move of a canonical `Placement` of `game` (a Python `Game`)."""
+    """The native move of a canonical `Placement` of `game` (a Python `Game`); ValueError for a pass,
+    which no move of the core plays (a turn that cannot go on ends by itself)."""
     size, pieces = game.variant.geometry.size, game.variant.pieces
     if placement.square is None:
+        if placement.piece != "tea":
+            raise ValueError(f"{placement}: not a move of the native core")
         return len(pieces) * size
     return pieces.index(placement.piece) * size + game.variant.geometry.cell_of_square[placement.square]
 
