@@ -202,6 +202,24 @@ def test_more_palaces_than_a_signed_byte_counts(tmp_path):
     assert twin.over
 
 
+def test_copy_module_copies_and_pickling_refuses():
+    """copy.copy and copy.deepcopy of a State are its copy() (the tables, which never change, shared);
+    a State, its Tables and the core's Random do not pickle (a TypeError: pickle the game instead)."""
+    import copy
+    import pickle
+    rules = load_ruleset("original-2001").for_players(3)
+    state = native.start_state(rules, 40, None)
+    state.push(state.legal_moves()[3])
+    for twin in (copy.copy(state), copy.deepcopy(state), copy.deepcopy([state])[0]):
+        assert twin is not state and twin.observe() == state.observe() and twin.tables is state.tables
+        assert twin.depth == 0
+        twin.push(twin.legal_moves()[0])
+        assert twin.observe() != state.observe()
+    for value in (state, state.tables, native.Generator(1).core):
+        with pytest.raises(TypeError):
+            pickle.dumps(value)
+
+
 # --- records -----------------------------------------------------------------------------------
 def record_files() -> list[Path]:
     files = sorted(EXAMPLES.glob("*.yaml"))

@@ -697,6 +697,8 @@ static PyGetSetDef State_getset[] = {
 
 static PyMethodDef State_methods[] = {
     {"copy", (PyCFunction)State_copy, METH_NOARGS, "the same position (a memory copy), with nothing to pop"},
+    {"__copy__", (PyCFunction)State_copy, METH_NOARGS, "copy(): copy.copy and copy.deepcopy (the tables never change)"},
+    {"__deepcopy__", (PyCFunction)State_copy, METH_O, "copy()"},
     {"push", (PyCFunction)State_push, METH_O, "play a legal move, keeping the way back for pop (ValueError: not legal)"},
     {"play", (PyCFunction)State_play, METH_O, "play a legal move with no way back (ValueError: not legal)"},
     {"pop", (PyCFunction)State_pop, METH_NOARGS, "undo the last push and return its move"},
