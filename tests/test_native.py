@@ -7,10 +7,12 @@ merchants, retirements, whose turn, forced roofs), the events counted by studies
 be identical. Every record of examples/, tests/fixtures and the shared boardspace corpus is replayed
 through both the same way. The shared generator is checked against `random.Random` draw by draw.
 Skipped where the native core was not built (MEDINA_ENGINE=python, or no C compiler).
+A longer run, with fresh examples each time: MEDINA_NATIVE_EXAMPLES=N (the drawn tests take N each).
 """
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -32,6 +34,13 @@ from medina_cli.rules.loader import builtin_ids, load_ruleset
 pytestmark = pytest.mark.skipif(native.core() is None, reason="the native core is not in use (not built, or "
                                                                    "MEDINA_ENGINE=python)")
 HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+LONG_RUN = int(os.environ.get("MEDINA_NATIVE_EXAMPLES", "0"))
+
+
+def drawn(examples: int, **kwargs):
+    """The settings of a drawn test: `examples` the same ones every run, or MEDINA_NATIVE_EXAMPLES fresh ones."""
+    return settings(max_examples=LONG_RUN or examples, derandomize=not LONG_RUN, deadline=None, database=None,
+                    **kwargs)
 NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eve", "Finn"]
 
 
@@ -114,14 +123,14 @@ def play_both(data, rules, *, check_every: int = 1) -> tuple[Game, object]:
     return game, state
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@drawn(60, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_random_games_agree_after_every_placement(data):
     rules = data.draw(drawn_rules(), label="rules")
     play_both(data, rules)
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@drawn(40, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_readings_and_editions_agree(data):
     """Every built-in ruleset and player count under any combination of the open readings."""
@@ -254,7 +263,7 @@ def test_every_record_replays_identically_through_both_engines():
 
 
 # --- the generator -----------------------------------------------------------------------------
-@settings(max_examples=50, deadline=None, derandomize=True, database=None)
+@drawn(50)
 @given(seed=st.one_of(st.text(max_size=30), st.integers(-2 ** 80, 2 ** 80), st.binary(max_size=20)),
        bounds=st.lists(st.integers(1, 2 ** 40), min_size=1, max_size=30))
 def test_the_generator_draws_as_random_random(seed, bounds):
@@ -313,7 +322,7 @@ def test_every_value_the_schema_allows_fits_the_native_core():
     assert native.tables(big) is not None and native.tables(big).size == widest
 
 
-@settings(max_examples=6, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@drawn(6, suppress_health_check=HEALTH)
 @given(data=st.data(), size=st.lists(st.integers(15, 24), min_size=2, max_size=2))
 def test_games_on_boards_beyond_256_cells_agree(data, size):
     rules = load_ruleset("second-edition-2014", [("board.interior.2", size), ("supply.2.per_colour", 3)]).for_players(2)
