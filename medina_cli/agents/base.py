@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-
+from typing import NamedTuple
 
 
 class UnknownAgent(ValueError):
@@ -20,13 +20,17 @@ class Rating:
     `win`: the chance that the mover wins (shared wins in part), where the agent estimates one.
     `playouts`: how many simulated games the estimate rests on (0 for `greedy`).
     `palace`: for a roof or neutral roof, where `medina hint` names it, the colour of the palace it
-    claims and its buildings' cells (a roof on any of them is the same move)."""
+    claims and its buildings' cells (a roof on any of them is the same move).
+    `interval`: where the value is an estimate, its interval at the agent's confidence.
+    `tied`: is it the best or statistically tied with it (the best's lead over it is not significant)?"""
 
     placement: object
     value: float
     win: float | None = None
     playouts: int = 0
     palace: tuple[str, list[str]] | None = None
+    interval: tuple[float, float] | None = None
+    tied: bool | None = None
 
     def to_json(self) -> dict:
         out = {"placement": str(self.placement), "value": round(self.value, 2)}
@@ -35,6 +39,10 @@ class Rating:
             out["playouts"] = self.playouts
         if self.palace is not None:
             out["palace"] = {"colour": self.palace[0], "cells": self.palace[1]}
+        if self.interval is not None:
+            out["value_interval"] = [round(self.interval[0], 2), round(self.interval[1], 2)]
+        if self.tied is not None:
+            out["tied_with_best"] = self.tied
         return out
 
 
@@ -58,22 +66,45 @@ class Agent:
 
 
 def agent_names() -> list[str]:
-    return ["random", "greedy", "mcts", "mcts:N"]
+    return ["random", "greedy", "mcts", "mcts:N", "mcts@C", "mcts:N@C"]
 
 
-def parse_spec(spec: str) -> tuple[str, int | None]:
-    """`mcts:300` -> ("mcts", 300); an unknown or malformed spec raises UnknownAgent naming the valid ones."""
-    name, _, budget = spec.strip().partition(":")
+class AgentSpec(NamedTuple):
+    """An agent spec read: its kind, and for mcts the cap on playouts per decision and the confidence
+    it searches to (None: the defaults). `str()` spells it canonically (`mcts:2000@0.99`)."""
+
+    name: str
+    playouts: int | None = None
+    confidence: float | None = None
+
+    def __str__(self) -> str:
+        return (self.name + (f":{self.playouts}" if self.playouts is not None else "")
+                + (f"@{self.confidence:g}" if self.confidence is not None else ""))
+
+
+def parse_spec(spec: str) -> AgentSpec:
+    """`mcts:300` -> ("mcts", 300, None), `mcts:5000@0.99` -> ("mcts", 5000, 0.99); an unknown or malformed
+    spec raises UnknownAgent naming the valid ones."""
+    head, at, confidence = spec.strip().partition("@")
+    name, _, budget = head.partition(":")
     name = name.lower()
-    if name in ("random", "greedy") and not budget:
-        return name, None
-    if name == "mcts":
-        if not budget:
-            return name, None
-        if budget.isdigit() and int(budget) >= 1:
-            return name, int(budget)
-        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number ≥ 1, not {budget!r}")
-    raise _bad_spec(spec, f"unknown agent; the agents are {', '.join(agent_names())}")
+    if name in ("random", "greedy") and not budget and not at:
+        return AgentSpec(name)
+    if name != "mcts":
+        raise _bad_spec(spec, f"unknown agent; the agents are {', '.join(agent_names())}")
+    if budget and not (budget.isdigit() and int(budget) >= 1):
+        raise _bad_spec(spec, f"the playout cap of mcts must be a whole number ≥ 1, not {budget!r}")
+    if at and not _is_confidence(confidence):
+        raise _bad_spec(spec, f"the confidence of mcts must be a number between 0.5 and 1 (e.g. 0.99), not "
+                              f"{confidence!r}")
+    return AgentSpec(name, int(budget) if budget else None, float(confidence) if at else None)
+
+
+def _is_confidence(text: str) -> bool:
+    try:
+        return 0.5 <= float(text) < 1
+    except ValueError:
+        return False
 
 
 def _bad_spec(spec: str, why: str) -> UnknownAgent:
@@ -82,7 +113,7 @@ def _bad_spec(spec: str, why: str) -> UnknownAgent:
 
 def make_agent(spec: str, seed: int | str = 0) -> Agent:
     """The agent named by `spec`, its choices fixed by `seed`."""
-    name, budget = parse_spec(spec)
+    name, playouts, confidence = parse_spec(spec)
     if name == "random":
         from .simple import RandomAgent
         return RandomAgent(seed)
@@ -90,4 +121,4 @@ def make_agent(spec: str, seed: int | str = 0) -> Agent:
         from .simple import GreedyAgent
         return GreedyAgent(seed)
     from .mcts import MctsAgent
-    return MctsAgent(seed, budget)
+    return MctsAgent(seed, playouts, confidence)

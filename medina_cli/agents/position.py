@@ -4,6 +4,7 @@ the score at once, and a fast playout policy. The one place that touches engine 
 from __future__ import annotations
 
 import math
+import random
 
 from ..engine.board import bits, geometry_for
 from ..engine.placement import TEA, TEA_PLACEMENT, Placement
@@ -73,6 +74,18 @@ def random_move(game, rng) -> tuple[str, int | None]:
     if game.can_tea() and (rng.random() < TEA_CHANCE or not game.legal_masks()):
         return TEA, None
     return random_placement(game, rng)
+
+
+def stream(key: int, k: int) -> random.Random:
+    """Random stream `k` of a search keyed `key`: every random choice of its k-th sample of any move
+    (common random numbers)."""
+    return random.Random(key << 32 | k)
+
+
+def position_stream(game) -> random.Random:
+    """A stream fixed by the position alone (its setup and placements), not by any seed: the order in
+    which a search considers moves the greedy rating cannot tell apart."""
+    return random.Random(f"medina-position/{game.start_merchant}/{game.well}/{'/'.join(map(str, game.move_stack))}")
 
 
 def playout(game, rng) -> None:
