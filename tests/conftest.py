@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from medina_cli.engine.board import geometry_for
 from medina_cli.engine.game import Game
 from medina_cli.records.record import parse_record
 from medina_cli.records.replay import replay
@@ -27,10 +26,9 @@ def rules_for(ruleset: str, players: int, *overrides: str):
 def new_game(ruleset: str, players: int = 3, merchant: str = "J7", well: str | None = None, *overrides: str) -> Game:
     rules = rules_for(ruleset, players, *overrides)
     names = ["Anna", "Ben", "Cleo", "Dan"][:players]
-    geo = geometry_for(rules)
     if rules.well.enabled and well is None:
         well = "D4"
-    return Game(rules, names, geo.parse(merchant), geo.parse(well) if well else None)
+    return Game(rules, names, merchant, well)
 
 
 def record_text(ruleset: str, players: list[str], turns: list[str], *, merchant: str = "J7",

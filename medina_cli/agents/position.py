@@ -6,12 +6,10 @@ from __future__ import annotations
 import math
 import random
 
-from ..engine.board import bits, geometry_for
-from ..engine.placement import TEA, TEA_PLACEMENT, Placement
-from ..engine.playout import random_placement, uniform_placement
+from ..engine.placement import Placement
+from ..engine.playout import play_out
 from ..engine.scoring import score_game
 
-TEA_CHANCE = 0.5  # the `random` agent uses a tea tile this often where allowed (as `medina simulate`)
 PLAYOUT_TEA_CHANCE = 0.2
 # A roof is scarce (one palace per colour per player): greedy rates a roof on a palace smaller than
 # this below every placement that changes nothing, and playouts roof the largest palace once one has
@@ -64,16 +62,7 @@ def may_score(game, placement, cells: int) -> bool:
     piece = placement.piece
     if piece in ("roof", "neutral"):
         return True
-    return piece in ("stable", "merchant", "wall") and bool((cells >> game.geo.cell_of_name[placement.cell]) & 1)
-
-
-def random_move(game, rng) -> tuple[str, int | None]:
-    """Uniform random play, as `medina simulate` plays: a tea tile half the time it is allowed, else a
-    placement uniform among the legal ones (tea, too, where a tea tile is all that is left). Returns
-    (piece, cell number) or ("tea", None)."""
-    if game.can_tea() and (rng.random() < TEA_CHANCE or not game.legal_masks()):
-        return TEA, None
-    return random_placement(game, rng)
+    return piece in ("stable", "merchant", "wall") and bool((cells >> game.geo.cell_of_square[placement.square]) & 1)
 
 
 def stream(key: int, k: int) -> random.Random:
@@ -92,24 +81,7 @@ def playout(game, rng) -> None:
     """Play `game` to its end by a cheap policy that beats uniform play: where a roof is legal on a
     palace of SMALL_PALACE or more, roof the largest; a tea tile now and then; otherwise uniform among
     the legal placements."""
-    palace_at = game.palace_at
-    while game.seat_to_move is not None:
-        masks = game.legal_masks()
-        if game.can_tea() and (not masks or rng.random() < PLAYOUT_TEA_CHANCE):
-            game.use_tea()
-            continue
-        roofs = next((cells for piece, cells in masks if piece == "roof"), 0)
-        if roofs:
-            best = max(bits(roofs), key=lambda c: palace_at[c].size)
-            if palace_at[best].size >= SMALL_PALACE:
-                game.play("roof", best)
-                continue
-        game.play(*uniform_placement(masks, rng))
-
-
-def placement_of(game, piece: str, cell: int | None) -> Placement:
-    """The Placement of an engine (piece, cell number), or tea (piece "tea", cell None)."""
-    return TEA_PLACEMENT if piece == TEA else Placement(piece, game.geo.cell_names[cell])
+    play_out(game, rng, tea_chance=PLAYOUT_TEA_CHANCE, roof_from=SMALL_PALACE)
 
 
 def new_game(record):
@@ -121,13 +93,10 @@ def new_game(record):
 def record_placements(record) -> list[tuple[int, int, str, Placement]]:
     """(turn number, placement number within the turn, player, placement) for every placement and
     tea tile of a record, in order (passes left out)."""
-    name = geometry_for(record.rules).cell_names
     out = []
     for entry in record.turns:
-        placements = [a for a in entry.actions if a.kind != "pass"]
-        for k, action in enumerate(placements, 1):
-            out.append((entry.number, k, entry.player,
-                        TEA_PLACEMENT if action.kind == "tea" else Placement(action.piece, name[action.cell])))
+        placements = [p for p in entry.actions if p.piece != "pass"]
+        out += [(entry.number, k, entry.player, placement) for k, placement in enumerate(placements, 1)]
     return out
 
 
@@ -136,10 +105,10 @@ def roof_palace(game, placement) -> tuple[str, list[str]] | None:
     (any of which may carry it: one move); None for any other placement."""
     if placement.piece not in ("roof", "neutral"):
         return None
-    palace = game.palace_at.get(game.geo.cell_of_name.get(placement.cell))
+    palace = game.palace_at.get(game.geo.cell_of_square.get(placement.square))
     return None if palace is None else (palace.colour, [p.cell for p in game.equivalent_placements(placement)])
 
 
 def palace_size(game, placement) -> int:
     """Buildings and stables of the palace a roof placement would close."""
-    return game.palace_at[game.geo.cell_of_name[placement.cell]].size
+    return game.palace_at[game.geo.cell_of_square[placement.square]].size

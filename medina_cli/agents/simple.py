@@ -3,18 +3,18 @@ placement that leaves the mover best placed if the game ended at once)."""
 
 from __future__ import annotations
 
+from ..engine.playout import random_placement
 from .base import Agent, Rating
-from .position import (SMALL_PALACE, margin, may_score, palace_size, placement_of, random_move, scoring_cells,
-                       seat_to_move, totals)
+from .position import SMALL_PALACE, margin, may_score, palace_size, scoring_cells, seat_to_move, totals
 
 
 class RandomAgent(Agent):
-    """Uniform random play, as `medina simulate` plays (`random_move`)."""
+    """Uniform random play, as `medina simulate` plays (`engine.playout.random_placement`)."""
 
     spec = "random"
 
     def choose(self, game):
-        return placement_of(game, *random_move(game, self.rng))
+        return random_placement(game, self.rng)
 
 
 class GreedyAgent(Agent):

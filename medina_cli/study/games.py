@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..engine.playout import play_game, random_chooser, random_setup
+from ..engine.game import Game
+from ..engine.playout import play, play_out, random_placement, random_setup
 from ..engine.scoring import score_game
-from ..records.model import action_token, write_record
+from ..records.model import game_record
 
 SOURCES = ("palace pieces", "merchants", "walls", "palace tiles", "tower tiles", "well")
 COUNTED_EVENTS = {"pass": "passes", "retire": "colour retirements", "forced-roof": "forced roofs"}
@@ -53,18 +54,13 @@ def game_rng(seed: int, index: int) -> random.Random:
 
 
 def seat_chooser(spec: str, rng: random.Random, seed: str):
-    """The player a seat spec names, as choose(game) -> ("tea",) or (piece, cell): `random` draws from
-    the game's generator `rng` (as a study without agents plays), any other agent is seeded by `seed`.
-    Raises UnknownAgent (a ValueError) for a spec that names no agent."""
+    """The player a seat spec names, as choose(game) -> Placement: `random` draws from the game's
+    generator `rng` (as a study without agents plays), any other agent is seeded by `seed`. Raises
+    UnknownAgent (a ValueError) for a spec that names no agent."""
     if spec == RANDOM:
-        return random_chooser(rng)
+        return lambda game: random_placement(game, rng)
     from ..agents import make_agent
-    agent = make_agent(spec, seed)
-
-    def choose(game):
-        placement = agent.choose(game)
-        return ("tea",) if placement.cell is None else (placement.piece, game.geo.cell_of_name[placement.cell])
-    return choose
+    return make_agent(spec, seed).choose
 
 
 def seat_order(seats: tuple[str, ...], index: int) -> list[str]:
@@ -78,28 +74,19 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
     """Play game `index` of the study: `seats` names the player of each seat, rotated by `index`
     (`seat_order`; empty: uniform random play throughout); with `record_ref` (how the record names its
     ruleset) also its record/1 text."""
-    players = player_names(rules.players)
     rng = game_rng(seed, index)
-    setup = random_setup(rules, rng)
+    game = Game(rules, player_names(rules.players), *random_setup(rules, rng))
     order = seat_order(seats, index) if seats else []
     if seats:
         choosers = [seat_chooser(spec, rng, f"{seed}/{index}/{seat}") for seat, spec in enumerate(order)]
-
-        def choose(game):
-            return choosers[game.seat_to_move](game)
+        play(game, lambda game: choosers[game.seat_to_move](game))
     else:
-        choose = random_chooser(rng)
-    game, turns = play_game(rules, players, choose, setup)
-    summary = summarize(game, len(turns))
+        play_out(game, rng)
+    summary = summarize(game, len(game.turns()))
     summary.agents = order
     if record_ref is None:
         return summary, None
-    text = write_record(
-        ruleset_ref=record_ref, players=players, geo=game.geo, merchant=game.start_merchant, well=game.well,
-        turns=[(players[t.seat], [action_token(game.geo, a) for a in t.actions]) for t in turns],
-        result=dict(zip(players, summary.totals)),
-        meta={"event": f"medina simulate, seed {seed}, game {index + 1}"})
-    return summary, text
+    return summary, game_record(game, record_ref, meta={"event": f"medina simulate, seed {seed}, game {index + 1}"})
 
 
 def summarize(game, turns: int) -> GameSummary:
