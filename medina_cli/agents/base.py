@@ -51,6 +51,8 @@ class Agent:
 
     spec: str
     rates = False  # does `rate` give meaningful values?
+    estimates = False  # are they estimates (with intervals), not exact?
+    confidence: float | None = None  # the confidence of its intervals and verdicts, where it estimates
     ranked_by = "value"  # what orders `rate`'s list: "value", or "playouts" (the most searched first)
 
     def __init__(self, seed: int | str = 0):

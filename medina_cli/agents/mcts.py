@@ -92,6 +92,7 @@ def _select(node: Node, game, rng) -> Node:
 
 class MctsAgent(Agent):
     rates = True
+    estimates = True
     ranked_by = "playouts"
 
     def __init__(self, seed: int | str = 0, playouts: int | None = None, confidence: float | None = None):

@@ -3,12 +3,13 @@
 Each move's value is estimated from samples: simulated games after it, each giving the mover's
 final margin (own total minus the best other total) and win share. Sample k of every move draws
 from the same random stream k (common random numbers), and samples are made in batches whose
-bounds are the same for every move (`batch_bounds`: 0-2, 2-4, 4-8, 8-16, ...), so that the k-th
+bounds are the same for every move (`batch_bounds`: the first samples, then doubling), so that the k-th
 samples of two moves are made the same way and their differences are fair paired comparisons.
 
-The race is a sequential halving that stops once sure. It considers as many moves as it can halve
-down to LEADERS on half the cap (`room`), the best by prior first; every move considered gets FIRST
-samples; then, round by round, the moves the leader beats significantly leave the race, the weaker half of
+The race is a sequential halving that stops once sure. It plans to halve the moves down to LEADERS
+on half the cap (`plan`): every move considered gets the same first samples, as many as that
+allows (FIRST or more; when FIRST each is too many, it considers fewer moves, the best by prior);
+then, round by round, the moves the leader beats significantly leave the race, the weaker half of
 the rest by mean is set aside until LEADERS are left (a move that gains points at once is kept
 until it has PROTECTED samples), and those left double their samples, until one move is left (the
 search is sure) or the next round would pass the cap on playouts.
@@ -32,12 +33,12 @@ LEADERS = 4  # halving stops here; these race on until sure or out of playouts
 PROTECTED = 16  # samples a move that gains points at once has before it may be set aside by its mean
 
 
-def batch_bounds(start: int, stop: int) -> list[tuple[int, int]]:
-    """The batches that make samples start..stop-1: [0, FIRST), then each batch as long as all before
-    it ([2, 4), [4, 8), ...); `start` and `stop` must be batch bounds."""
+def batch_bounds(start: int, stop: int, first: int) -> list[tuple[int, int]]:
+    """The batches that make samples start..stop-1: [0, first), then each batch as long as all before
+    it ([first, 2 first), [2 first, 4 first), ...); `start` and `stop` must be batch bounds."""
     out = []
     while start < stop:
-        end = FIRST if start == 0 else 2 * start
+        end = first if start == 0 else 2 * start
         out.append((start, end))
         start = end
     if start != stop:
@@ -86,10 +87,10 @@ class Arm:
         return self.mean - half, self.mean + half
 
 
-def halving_cost(moves: int) -> int:
-    """Playouts that halve `moves` moves down to LEADERS: FIRST samples each, then each round as many
+def halving_cost(moves: int, first: int) -> int:
+    """Playouts that halve `moves` moves down to LEADERS: `first` samples each, then each round as many
     as the samples of the moves it keeps double."""
-    cost, n = moves * FIRST, FIRST
+    cost, n = moves * first, first
     while moves > LEADERS:
         moves = max(LEADERS, math.ceil(moves / 2))
         cost += moves * n
@@ -97,13 +98,19 @@ def halving_cost(moves: int) -> int:
     return cost
 
 
-def room(cap: int) -> int:
-    """How many moves a race with `cap` playouts considers: as many as it can halve down to LEADERS
-    on half the cap (at least 2)."""
-    moves = 2
-    while halving_cost(moves + 1) <= cap / 2:
-        moves += 1
-    return moves
+def plan(cap: int, moves: int) -> tuple[int, int]:
+    """(moves considered, samples each gets first) for a race of `moves` moves with `cap` playouts: all
+    the moves, with the most first samples (FIRST times a power of 2) that let it halve them down to
+    LEADERS on half the cap; when even FIRST each does not, as many moves as FIRST each allows (at least 2)."""
+    if halving_cost(moves, FIRST) > cap / 2:
+        room = 2
+        while room < moves and halving_cost(room + 1, FIRST) <= cap / 2:
+            room += 1
+        return room, FIRST
+    first = FIRST
+    while halving_cost(moves, 2 * first) <= cap / 2:
+        first *= 2
+    return moves, first
 
 
 def spread(values: list[float]) -> float:
@@ -125,6 +132,20 @@ class Difference:
     high: float
 
 
+def beats(leader: Arm, other: Arm, z: float, floor: float = 0.0) -> bool:
+    """Whether `leader`'s lead over `other` is significant (one-sided, at `z`; spreads at least `floor`)."""
+    if leader is other or not other.n:
+        return False
+    se = math.sqrt(max(leader.sd, floor) ** 2 / leader.n + max(other.sd, floor) ** 2 / other.n)
+    return leader.mean - other.mean - z * se > 0
+
+
+def tied_with(best: Arm, arms: list[Arm], confidence: float, floor: float = 0.0) -> set[int]:
+    """The ids of `arms` that `best` does not beat significantly at `confidence` over all of them."""
+    z = z_value(confidence, len(arms) - 1)
+    return {id(arm) for arm in arms if not beats(best, arm, z, floor)}
+
+
 Play = Callable[[list[tuple[object, int, int]]], list[list[tuple[float, float]]]]
 
 
@@ -134,6 +155,7 @@ class Race:
 
     def __init__(self, arms: list[Arm], *, cap: int, confidence: float, play: Play):
         self.arms, self.cap, self.confidence, self.play = arms, cap, confidence, play
+        self.considered, self.first = plan(cap, len(arms))
         self.playouts = 0
         self.sure = False
 
@@ -152,13 +174,6 @@ class Race:
     def z_beats(self) -> float:
         return z_value(self.confidence, len(self.compared) - 1)
 
-    def beats(self, leader: Arm, other: Arm, z: float, floor: float) -> bool:
-        """Whether `leader`'s lead over `other` is significant (one-sided, at `z`)."""
-        if leader is other or not other.n:
-            return False
-        se = math.sqrt(max(leader.sd, floor) ** 2 / leader.n + max(other.sd, floor) ** 2 / other.n)
-        return leader.mean - other.mean - z * se > 0
-
     def ranked(self) -> list[Arm]:
         """The moves with samples, the most searched first (the race's choice first), then by mean."""
         return sorted(self.compared, key=lambda arm: (-arm.n, -arm.mean))
@@ -169,8 +184,7 @@ class Race:
 
     def tied(self) -> set[int]:
         """The ids of the moves tied with the best: the best does not beat them significantly."""
-        best, z, floor = self.best, self.z_beats(), self.pooled_sd()
-        return {id(arm) for arm in self.compared if not self.beats(best, arm, z, floor)}
+        return tied_with(self.best, self.compared, self.confidence, self.pooled_sd())
 
     def paired(self, a: Arm, b: Arm, z: float) -> Difference:
         """The difference a − b over their common samples (the same random streams), with a two-sided
@@ -184,7 +198,7 @@ class Race:
     # --- sampling -----------------------------------------------------------------------------
     def fill(self, arms: list[Arm], n: int) -> None:
         """Sample each of `arms` up to `n` (a batch bound)."""
-        batches = [(arm, start, stop) for arm in arms for start, stop in batch_bounds(arm.n, n)]
+        batches = [(arm, start, stop) for arm in arms for start, stop in batch_bounds(arm.n, n, self.first)]
         if not batches:
             return
         results = self.play([(arm.move, start, stop) for arm, start, stop in batches])
@@ -197,15 +211,15 @@ class Race:
     def run(self, include: Arm | None = None) -> None:
         """Race the moves until sure or until the next round would pass the cap; `include` races
         whatever its prior."""
-        alive = self.arms[:room(self.cap)]
+        alive = self.arms[:self.considered]
         if include is not None and include not in alive:
             alive.append(include)
-        n = FIRST
+        n = self.first
         self.fill(alive, n)
         while True:
             z, floor = self.z_beats(), self.pooled_sd()
             leader = max(alive, key=lambda arm: arm.mean)
-            alive = [arm for arm in alive if not self.beats(leader, arm, z, floor)]
+            alive = [arm for arm in alive if not beats(leader, arm, z, floor)]
             if len(alive) == 1:
                 self.sure = True
                 return

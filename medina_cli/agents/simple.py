@@ -29,7 +29,9 @@ class GreedyAgent(Agent):
         return self.rate(game)[0].placement
 
     def rate(self, game, *, include=None) -> list[Rating]:
-        return [Rating(p, value) for p, value in immediate_margins(game, self.rng)]
+        """Every distinct move by its margin right after it, best first; `tied`: as good as the best."""
+        rated = immediate_margins(game, self.rng)
+        return [Rating(p, value, tied=value == rated[0][1]) for p, value in rated]
 
 
 def immediate_margins(game, rng) -> list[tuple[object, int]]:
