@@ -58,6 +58,11 @@ def play_batch(game, move, start: int, stop: int, key: int) -> list[tuple[float,
     return out
 
 
+def play_batches(game, key: int, batches: list[tuple]) -> list[list[tuple[float, float]]]:
+    """The samples of each batch (move, start, stop) of the search keyed `key` at `game`, in order."""
+    return [play_batch(game, move, start, stop, key) for move, start, stop in batches]
+
+
 def _iterate(start, root: Node, rng) -> tuple[list[int], list[float]]:
     """One sample: down the tree from `root` (at position `start`) to a new node, a playout to the end,
     the result recorded along the path."""
@@ -107,17 +112,17 @@ class MctsAgent(Agent):
     def search(self, game, *, include=None, play=None) -> Race:
         """The finished race of the distinct moves at `game` (which it leaves as it was), considered in the
         greedy rating's order (equal ratings in an order fixed by the position). `include`: a
-        placement whose move races too whatever the cap; `play(batches)`: how batches of samples are
-        made (default: `play_batch` here, in order)."""
+        placement whose move races too whatever the cap; `play(game, key, batches)`: how the batches
+        (move, start, stop) of the search keyed `key` are made, their samples in the batches' order
+        (default `play_batches`, here and in order)."""
         seat = seat_to_move(game)
         now = margin(totals(game), seat)
         arms = [Arm(placement, value, value > now)
                 for placement, value in immediate_margins(game, position_stream(game))]
         key = self.rng.getrandbits(64)
-        if play is None:
-            def play(batches):
-                return [play_batch(game, move, start, stop, key) for move, start, stop in batches]
-        race = Race(arms, cap=self.playouts, confidence=self.confidence, play=play)
+        runner = play or play_batches
+        race = Race(arms, cap=self.playouts, confidence=self.confidence,
+                    play=lambda batches: runner(game, key, batches))
         included = None
         if include is not None:
             move = game.equivalent_placements(include)[0]
