@@ -93,13 +93,14 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5) -> Advice:
     playouts, sure = race.playouts, race.sure
     pairs, floors = [], [race.pooled_sd()]  # (first placement, then or None, the arm the pair's samples are in)
     for index, arm in enumerate(race.ranked()[:top]):
-        after = _after(game, arm.move)
+        first = race.placement(arm)
+        after = _after(game, first)
         if after is None:
-            pairs.append((arm.move, None, arm))
+            pairs.append((first, None, arm))
             continue
         second = make_agent(spec, f"{seed}/{index}").search(after)
-        pairs.append((arm.move, Rating(second.best.move, second.best.mean, palace=roof_palace(after, second.best.move)),
-                      second.best))
+        then = second.placement(second.best)
+        pairs.append((first, Rating(then, second.best.mean, palace=roof_palace(after, then)), second.best))
         floors.append(second.pooled_sd())
         playouts, sure = playouts + second.playouts, sure and second.sure
     floor = max(floors)
@@ -204,7 +205,7 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
                                loss=max(0.0, best.value - mine.value), played_value=mine.value, best_value=best.value)
     race = agent.search(game, include=played)
     best = race.best
-    mine = next(arm for arm in race.arms if arm.move in same)
+    mine = next(arm for arm in race.arms if race.placement(arm) in same)
     if mine is best:
         return PlacementReview(**blank, best=str(played), loss=0.0, played_value=best.mean, best_value=best.mean,
                                loss_interval=(0.0, 0.0), paired=best.n)
@@ -218,7 +219,7 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
         if decided(difference.low, difference.high) or budget < 2 * n:
             break
         n *= 2
-    return PlacementReview(**blank, best=str(best.move), loss=max(0.0, difference.mean),
+    return PlacementReview(**blank, best=str(race.placement(best)), loss=max(0.0, difference.mean),
                            played_value=sum(mine.margins[:n]) / n, best_value=sum(best.margins[:n]) / n,
                            loss_interval=(difference.low, difference.high), paired=n)
 

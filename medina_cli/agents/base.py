@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import NamedTuple
+
+from ..engine.native import generator
 
 
 class UnknownAgent(ValueError):
@@ -56,7 +57,7 @@ class Agent:
     ranked_by = "value"  # what orders `rate`'s list: "value", or "playouts" (the most searched first)
 
     def __init__(self, seed: int | str = 0):
-        self.rng = random.Random(f"medina-agent/{self.spec}/{seed}")
+        self.rng = generator(f"medina-agent/{self.spec}/{seed}")
 
     def choose(self, game):
         raise NotImplementedError
@@ -95,7 +96,7 @@ def parse_spec(spec: str) -> AgentSpec:
     if name != "mcts":
         raise _bad_spec(spec, f"unknown agent; the agents are {', '.join(agent_names())}")
     if budget and not (budget.isdigit() and int(budget) >= 1):
-        raise _bad_spec(spec, f"the playout cap of mcts must be a whole number ≥ 1, not {budget!r}")
+        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number ≥ 1, not {budget!r}")
     if at and not _is_confidence(confidence):
         raise _bad_spec(spec, f"the confidence of mcts must be a number between 0.5 and 1 (e.g. 0.99), not "
                               f"{confidence!r}")

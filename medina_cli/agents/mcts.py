@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 
 from .base import Agent, AgentSpec, Rating
-from .position import margin, outcome, playout, position_stream, reward, seat_to_move, stream, totals
+from .position import (as_move, as_placement, margin, outcome, playout, position_stream, reward, search_position,
+                       seat_to_move, stream, totals)
 from .race import Arm, Race, z_value
 from .simple import immediate_margins
 
@@ -43,12 +44,12 @@ class Node:
         self.reward += reward(margin(scores, self.mover), shares[self.mover])
 
 
-def play_batch(game, move, start: int, stop: int, key: int) -> list[tuple[float, float]]:
-    """Samples start..stop-1 of `move` at `game`: (the mover's final margin, the mover's win share) of
-    each. They come from a UCT search of the position after `move` on a fresh tree, grown by one
+def play_batch(position, move, start: int, stop: int, key: int) -> list[tuple[float, float]]:
+    """Samples start..stop-1 of `move` at `position`: (the mover's final margin, the mover's win share)
+    of each. They come from a UCT search of the position after `move` on a fresh tree, grown by one
     playout per sample; sample k draws from stream (key, k)."""
-    mover = seat_to_move(game)
-    after = game.copy()
+    mover = seat_to_move(position)
+    after = position.copy()
     after.push(move)
     root = Node(move, mover)
     out = []
@@ -58,9 +59,10 @@ def play_batch(game, move, start: int, stop: int, key: int) -> list[tuple[float,
     return out
 
 
-def play_batches(game, key: int, batches: list[tuple]) -> list[list[tuple[float, float]]]:
-    """The samples of each batch (move, start, stop) of the search keyed `key` at `game`, in order."""
-    return [play_batch(game, move, start, stop, key) for move, start, stop in batches]
+def play_batches(position, key: int, batches: list[tuple]) -> list[list[tuple[float, float]]]:
+    """The samples of each batch (move, start, stop) of the search keyed `key` at `position` (a game, or
+    the native core's copy of one), in order."""
+    return [play_batch(position, move, start, stop, key) for move, start, stop in batches]
 
 
 def _iterate(start, root: Node, rng) -> tuple[list[int], list[float]]:
@@ -107,7 +109,8 @@ class MctsAgent(Agent):
         super().__init__(seed)
 
     def choose(self, game):
-        return self.search(game).best.move
+        race = self.search(game)
+        return race.placement(race.best)
 
     def search(self, game, *, include=None, play=None) -> Race:
         """The finished race of the distinct moves at `game` (which it leaves as it was), considered in the
@@ -115,17 +118,17 @@ class MctsAgent(Agent):
         placement whose move races too whatever the cap; `play(game, key, batches)`: how the batches
         (move, start, stop) of the search keyed `key` are made, their samples in the batches' order
         (default `play_batches`, here and in order)."""
-        seat = seat_to_move(game)
-        now = margin(totals(game), seat)
-        arms = [Arm(placement, value, value > now)
-                for placement, value in immediate_margins(game, position_stream(game))]
+        now = margin(totals(game), seat_to_move(game))
+        position = search_position(game, self.rng)  # the native core's copy where it runs
+        arms = [Arm(move, value, value > now) for move, value in immediate_margins(position, position_stream(game))]
         key = self.rng.getrandbits(64)
         runner = play or play_batches
         race = Race(arms, cap=self.playouts, confidence=self.confidence,
-                    play=lambda batches: runner(game, key, batches))
+                    play=lambda batches: runner(position, key, batches),
+                    placement=lambda move: as_placement(position, move))
         included = None
         if include is not None:
-            move = game.equivalent_placements(include)[0]
+            move = as_move(position, game.equivalent_placements(include)[0])
             included = next(arm for arm in arms if arm.move == move)
         race.run(included)
         return race
@@ -140,5 +143,5 @@ class MctsAgent(Agent):
 def ratings(race: Race, confidence: float) -> list[Rating]:
     """The race's moves as Ratings, the most searched first."""
     z, floor, tied = z_value(confidence, two_sided=True), race.pooled_sd(), race.tied()
-    return [Rating(arm.move, arm.mean, arm.win, arm.n, interval=arm.interval(z, floor), tied=id(arm) in tied)
-            for arm in race.ranked()]
+    return [Rating(race.placement(arm), arm.mean, arm.win, arm.n, interval=arm.interval(z, floor),
+                   tied=id(arm) in tied) for arm in race.ranked()]

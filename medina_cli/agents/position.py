@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 
+from ..engine import native
 from ..engine.placement import Placement
 from ..engine.playout import play_out
 from ..engine.scoring import score_game
@@ -17,6 +18,48 @@ PLAYOUT_TEA_CHANCE = 0.2
 # (the 2001 edition, 4 players: 9 wins of 80 against 3 random; with it 67 of 80). In playouts against
 # random play, roofing at 5 won 50% of 600 games, at 3 (half the time) 36%, at 4 46%, at 6 47%.
 SMALL_PALACE = 5
+
+
+class NativePosition:
+    """A position of the native core as the search reads it (`copy`, `push`, `is_over`, `seat_to_move`);
+    its moves are the core's ints (`as_placement` names them)."""
+
+    __slots__ = ("state", "game")
+
+    def __init__(self, state, game):
+        self.state, self.game = state, game  # game: the Python game it started from, for names
+
+    def copy(self) -> NativePosition:
+        return NativePosition(self.state.copy(), self.game)
+
+    def push(self, move: int) -> None:
+        self.state.play(move)
+
+    def is_over(self) -> bool:
+        return self.state.over
+
+    @property
+    def seat_to_move(self) -> int | None:
+        return self.state.seat
+
+
+def search_position(game, rng):
+    """What a search plays on: the native core's copy of `game` where the core is in use for its rules
+    and `rng` is the core's generator, else `game` itself."""
+    if native.rng_core(rng) is None:
+        return game
+    state = native.state_of(game)
+    return game if state is None else NativePosition(state, game)
+
+
+def as_placement(position, move) -> Placement:
+    """A search position's move as a Placement."""
+    return native.placement_of(position.game, move) if isinstance(position, NativePosition) else move
+
+
+def as_move(position, placement: Placement):
+    """A Placement of the game as a search position's move."""
+    return native.move_of(position.game, placement) if isinstance(position, NativePosition) else placement
 
 
 def seat_to_move(game) -> int:
@@ -35,6 +78,12 @@ def margin(scores: list[int], seat: int) -> int:
 
 def outcome(game) -> tuple[list[int], list[float]]:
     """Totals and win shares by seat (a shared win split evenly) of a finished game."""
+    if isinstance(game, NativePosition):
+        scores, winners = game.state.outcome()
+        shares = [0.0] * len(scores)
+        for seat in winners:
+            shares[seat] = 1 / len(winners)
+        return scores, shares
     sheet = score_game(game)
     shares = [0.0] * len(sheet.players)
     for name in sheet.winners:
@@ -68,19 +117,23 @@ def may_score(game, placement, cells: int) -> bool:
 def stream(key: int, k: int) -> random.Random:
     """Random stream `k` of a search keyed `key`: every random choice of its k-th sample of any move
     (common random numbers)."""
-    return random.Random(key << 32 | k)
+    return native.generator(key << 32 | k)
 
 
 def position_stream(game) -> random.Random:
     """A stream fixed by the position alone (its setup and placements), not by any seed: the order in
     which a search considers moves the greedy rating cannot tell apart."""
-    return random.Random(f"medina-position/{game.start_merchant}/{game.well}/{'/'.join(map(str, game.move_stack))}")
+    return native.generator(f"medina-position/{game.start_merchant}/{game.well}/"
+                            f"{'/'.join(map(str, game.move_stack))}")
 
 
 def playout(game, rng) -> None:
     """Play `game` to its end by a cheap policy that beats uniform play: where a roof is legal on a
     palace of SMALL_PALACE or more, roof the largest; a tea tile now and then; otherwise uniform among
-    the legal placements."""
+    the legal placements. On a NativePosition, one call into the native core."""
+    if isinstance(game, NativePosition):
+        game.state.playout(rng.core, PLAYOUT_TEA_CHANCE, SMALL_PALACE)
+        return
     play_out(game, rng, tea_chance=PLAYOUT_TEA_CHANCE, roof_from=SMALL_PALACE)
 
 

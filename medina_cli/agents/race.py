@@ -151,13 +151,20 @@ Play = Callable[[list[tuple[object, int, int]]], list[list[tuple[float, float]]]
 
 class Race:
     """The root moves of one search (`arms`, best prior first) and their samples. `play(batches)`
-    makes samples: for each (move, start, stop), the (margin, win share) of samples start..stop-1."""
+    makes samples: for each (move, start, stop), the (margin, win share) of samples start..stop-1;
+    `placement(move)` names a move."""
 
-    def __init__(self, arms: list[Arm], *, cap: int, confidence: float, play: Play):
+    def __init__(self, arms: list[Arm], *, cap: int, confidence: float, play: Play,
+                 placement: Callable[[object], object] = lambda move: move):
         self.arms, self.cap, self.confidence, self.play = arms, cap, confidence, play
+        self.name = placement
         self.considered, self.first = plan(cap, len(arms))
         self.playouts = 0
         self.sure = False
+
+    def placement(self, arm: Arm):
+        """The Placement an arm's move is."""
+        return self.name(arm.move)
 
     # --- statistics ---------------------------------------------------------------------------
     @property

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..engine.playout import random_placement
 from .base import Agent, Rating
-from .position import SMALL_PALACE, margin, may_score, palace_size, scoring_cells, seat_to_move, totals
+from .position import (SMALL_PALACE, NativePosition, as_placement, margin, may_score, palace_size, scoring_cells,
+                       search_position, seat_to_move, totals)
 
 
 class RandomAgent(Agent):
@@ -30,14 +31,18 @@ class GreedyAgent(Agent):
 
     def rate(self, game, *, include=None) -> list[Rating]:
         """Every distinct move by its margin right after it, best first; `tied`: as good as the best."""
-        rated = immediate_margins(game, self.rng)
-        return [Rating(p, value, tied=value == rated[0][1]) for p, value in rated]
+        position = search_position(game, self.rng)  # the native core's copy where it runs
+        rated = immediate_margins(position, self.rng)
+        return [Rating(as_placement(position, p), value, tied=value == rated[0][1]) for p, value in rated]
 
 
 def immediate_margins(game, rng) -> list[tuple[object, int]]:
     """(placement, mover's margin right after it) for every distinct legal move, best first, equal
     margins in an order drawn from `rng`; a roof on a small palace counts one point below no change.
-    Only placements that may change the score are played out."""
+    Only placements that may change the score are played out. On a NativePosition the core rates its
+    moves (ints) the same way, with the same draws."""
+    if isinstance(game, NativePosition):
+        return game.state.margins(rng.core, SMALL_PALACE)
     seat = seat_to_move(game)
     cells = scoring_cells(game)
     now = margin(totals(game), seat)

@@ -9,6 +9,7 @@ legal ones, in `legal_placements()` order.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from .board import bits, lowest_cell
 from .game import Game
@@ -28,9 +29,14 @@ def nth_bit(mask: int, n: int) -> int:
 def random_setup(rules, rng: random.Random) -> tuple[int, int | None]:
     """A start merchant and (if the ruleset has one) a well, as squares, on distinct cells off the edge row."""
     geo = Variant.of(rules).geometry
-    cells = list(bits(geo.interior & ~geo.edge_row))
-    merchant, well = rng.sample(cells, 2)
+    merchant, well = rng.sample(_setup_cells(geo), 2)
     return geo.square_of[merchant], (geo.square_of[well] if rules.well.enabled else None)
+
+
+@lru_cache(maxsize=16)
+def _setup_cells(geo) -> tuple[int, ...]:
+    """The cells a setup draws from: inside, off the edge row."""
+    return tuple(bits(geo.interior & ~geo.edge_row))
 
 
 def uniform_placement(masks: list[tuple[str, int]], rng: random.Random) -> tuple[str, int]:

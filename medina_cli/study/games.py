@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ..engine import native
 from ..engine.game import Game
-from ..engine.playout import play, play_out, random_placement, random_setup
+from ..engine.playout import TEA_CHANCE, play, play_out, random_placement, random_setup
 from ..engine.scoring import score_game
-from ..records.model import game_record
+from ..records.model import game_record, write_record
 
 SOURCES = ("palace pieces", "merchants", "walls", "palace tiles", "tower tiles", "well")
 COUNTED_EVENTS = {"pass": "passes", "retire": "colour retirements", "forced-roof": "forced roofs"}
@@ -50,7 +51,7 @@ def player_names(count: int) -> list[str]:
 
 def game_rng(seed: int, index: int) -> random.Random:
     """The generator of game `index` (0-based) of a study with `seed`."""
-    return random.Random(f"medina-simulate/{seed}/{index}")
+    return native.generator(f"medina-simulate/{seed}/{index}")
 
 
 def seat_chooser(spec: str, rng: random.Random, seed: str):
@@ -75,7 +76,19 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
     (`seat_order`; empty: uniform random play throughout); with `record_ref` (how the record names its
     ruleset) also its record/1 text."""
     rng = game_rng(seed, index)
-    game = Game(rules, player_names(rules.players), *random_setup(rules, rng))
+    setup = random_setup(rules, rng)
+    if not seats:  # in one call into the native core, where it runs
+        played = native.play_random(rules, setup, rng, tea_chance=TEA_CHANCE, turns=record_ref is not None)
+        if played is not None:
+            state, turns = played
+            summary = native_summary(state)
+            if record_ref is None:
+                return summary, None
+            players = player_names(rules.players)
+            return summary, write_record(ruleset_ref=record_ref, players=players, merchant=setup[0], well=setup[1],
+                                         turns=[(players[seat], tokens) for seat, tokens in turns],
+                                         result=dict(zip(players, summary.totals)), meta=_meta(seed, index))
+    game = Game(rules, player_names(rules.players), *setup)
     order = seat_order(seats, index) if seats else []
     if seats:
         choosers = [seat_chooser(spec, rng, f"{seed}/{index}/{seat}") for seat, spec in enumerate(order)]
@@ -86,7 +99,17 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
     summary.agents = order
     if record_ref is None:
         return summary, None
-    return summary, game_record(game, record_ref, meta={"event": f"medina simulate, seed {seed}, game {index + 1}"})
+    return summary, game_record(game, record_ref, meta=_meta(seed, index))
+
+
+def _meta(seed: int, index: int) -> dict:
+    return {"event": f"medina simulate, seed {seed}, game {index + 1}"}
+
+
+def native_summary(state) -> GameSummary:
+    """`summarize` of a game the native core played (its counts are the events `summarize` counts)."""
+    totals, winners, points, counts, turns, placements = state.summary()
+    return GameSummary(totals, winners, dict(zip(SOURCES, points)), turns, placements, dict(zip(PER_GAME, counts)))
 
 
 def summarize(game, turns: int) -> GameSummary:
