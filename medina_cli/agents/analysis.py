@@ -160,6 +160,8 @@ class PlacementReview:
     choices: int  # legal placements there
     loss_interval: tuple[float, float] | None = None  # of the paired difference best − played; None: exact
     paired: int = 0  # samples of each the loss rests on (0: exact)
+    best_move: str = ""  # the preferred move as the agent names it (a roof on its palace's lowest cell)
+    tied_moves: tuple[str, ...] = ()  # the moves tied with it, so named (it among them)
 
     @property
     def verdict(self) -> str | None:
@@ -193,22 +195,27 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
     agent's preferred move (named as played when it is the same move, a roof on the same palace) and
     the loss."""
     blank = dict(zip(("turn", "placement", "player"), where), played=str(played), choices=len(game.legal_placements()))
-    if len(game.distinct_placements()) == 1:
-        return PlacementReview(**blank, best=str(played), loss=0.0, played_value=0.0, best_value=0.0)
-    agent = make_agent(spec, seed)
     same = game.equivalent_placements(played)
+    if len(game.distinct_placements()) == 1:
+        return PlacementReview(**blank, best=str(played), loss=0.0, played_value=0.0, best_value=0.0,
+                               best_move=str(same[0]), tied_moves=(str(same[0]),))
+    agent = make_agent(spec, seed)
     if not agent.estimates:  # greedy: exact values
         ratings = agent.rate(game)
         mine = next(r for r in ratings if r.placement in same)
         best = mine if ratings[0].placement in same else ratings[0]
         return PlacementReview(**blank, best=str(played if best is mine else best.placement),
-                               loss=max(0.0, best.value - mine.value), played_value=mine.value, best_value=best.value)
+                               loss=max(0.0, best.value - mine.value), played_value=mine.value, best_value=best.value,
+                               best_move=str(best.placement), tied_moves=tuple(str(r.placement) for r in ratings if r.tied))
     race = agent.search(game, include=played)
     best = race.best
     mine = next(arm for arm in race.arms if race.placement(arm) in same)
+    tied = race.tied()  # as the search left them, before the pair is sampled further
+    named = dict(best_move=str(race.placement(best)),
+                 tied_moves=tuple(str(race.placement(arm)) for arm in race.ranked() if id(arm) in tied))
     if mine is best:
         return PlacementReview(**blank, best=str(played), loss=0.0, played_value=best.mean, best_value=best.mean,
-                               loss_interval=(0.0, 0.0), paired=best.n)
+                               loss_interval=(0.0, 0.0), paired=best.n, **named)
     z = z_value(agent.confidence, two_sided=True)
     n, budget = max(best.n, mine.n), agent.playouts
     while True:
@@ -221,7 +228,7 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
         n *= 2
     return PlacementReview(**blank, best=str(race.placement(best)), loss=max(0.0, difference.mean),
                            played_value=sum(mine.margins[:n]) / n, best_value=sum(best.margins[:n]) / n,
-                           loss_interval=(difference.low, difference.high), paired=n)
+                           loss_interval=(difference.low, difference.high), paired=n, **named)
 
 
 def analyse_chunk(task) -> list[PlacementReview]:
