@@ -106,6 +106,7 @@ def strength(jobs: int, scale: float) -> None:
     import statistics
 
     from medina_cli.rules.loader import load_ruleset
+    from medina_cli.study.parallel import Workers
     from medina_cli.study.runner import Part, Study, run_study
     from medina_cli.study.stats import mean_interval, wilson_interval
 
@@ -114,7 +115,7 @@ def strength(jobs: int, scale: float) -> None:
         rules = load_ruleset(ref).for_players(players)
         wall = time.perf_counter()
         wins, margins = 0.0, []
-        for game in run_study(Study((Part(ref, rules),), games, 1, seats), jobs=jobs):
+        for game in run_study(Study((Part(ref, rules),), games, 1, seats), Workers(jobs)):
             seat = game.summary.agents.index(seats[0])  # the one seat of the stronger agent
             totals = game.summary.totals
             wins += 1 / len(game.summary.winners) if seat in game.summary.winners else 0

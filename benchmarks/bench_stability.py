@@ -26,8 +26,9 @@ def labelled(reviews) -> set[tuple[int, int, str]]:
 
 
 def main() -> None:
-    from medina_cli.agents.analysis import analyse
     from medina_cli.records.record import parse_record
+    from medina_cli.study.analysis import analyse
+    from medina_cli.study.parallel import Workers
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
@@ -40,7 +41,7 @@ def main() -> None:
         runs = []
         for seed in (0, 1):
             wall = time.perf_counter()
-            runs.append(analyse(record, args.agent, seed=seed, jobs=args.jobs))
+            runs.append(analyse(record, args.agent, seed=seed, workers=Workers(args.jobs)))
             print(f"{path.name}, seed {seed}: {len(runs[-1])} placements in {time.perf_counter() - wall:.0f} s, "
                   f"{len(labelled(runs[-1]))} labelled", flush=True)
         first, second = (labelled(run) for run in runs)

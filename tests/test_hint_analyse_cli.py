@@ -8,7 +8,7 @@ import re
 
 from conftest import record_text
 from scorekit import run
-from terminal import on_terminal
+from terminal import on_terminal, plain
 
 ORANGE_OPEN = ["Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11"]
 ORANGE_CELLS = {"C3", "C4", "C5", "C6", "C7"}
@@ -114,8 +114,21 @@ def test_analyse_draws_its_progress_on_a_terminal(tmp_path):
     """On a terminal stderr, a bar counts the placements rated; it is cleared before the table."""
     code, shown, out = on_terminal("analyse", write(tmp_path, MISSED), "--agent", "greedy", stream="stderr")
     assert code == 0 and "Anna" in out
+    shown = plain(shown)
     assert "internal error" not in shown and "10/10 placements" in shown
     assert shown.split("\r")[-1].strip() == ""
+
+
+def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
+    """`--jobs 1000` starts at most 4 processes per CPU (said once on stderr); the document is the one of
+    a single process."""
+    import os
+    game = write(tmp_path, MISSED)
+    code, alone, _ = run("analyse", game, "--agent", "greedy", "--json")
+    assert code == 0
+    code, out, err = run("analyse", game, "--agent", "greedy", "--json", "--jobs", "1000")
+    assert (code, out) == (0, alone)
+    assert err == f"--jobs 1000 is more than 4 per CPU: using {4 * os.cpu_count()}\n"
 
 
 def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
@@ -166,3 +179,11 @@ def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(
     code, out, _ = run("analyse", write(tmp_path, MISSED), "--agent", "mcts:300")
     assert re.search(r"^\s+4\.2\s+Anna\s+wall A3\s+roof C\d\s+\d+\.\d\s+\[-?\d+\.\d, \d+\.\d\]\s+(mistake|blunder)$",
                      out, re.M)
+
+
+def test_hint_on_several_processes_says_what_one_says(tmp_path):
+    game = write(tmp_path, ORANGE_OPEN + ["Anna: wall A2"])
+    for extra in ((), ("--turn",)):
+        _, alone, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", *extra)
+        code, shared, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", "--jobs", "2", *extra)
+        assert code == 0 and shared == alone

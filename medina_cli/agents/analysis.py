@@ -48,19 +48,20 @@ class Advice:
                 "whole_turn": self.whole_turn, "search": search, "hints": [h.to_json() for h in self.hints]}
 
 
-def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bool = False) -> Advice:
+def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bool = False, play=None) -> Advice:
     """The agent's advice for the player to move at `game` (none when the game is over): its `top`
-    moves, or with `whole_turn` its `top` best turns (both placements, best value first)."""
+    moves, or with `whole_turn` its `top` best turns (both placements, best value first). `play`: how
+    its searches make their batches (`MctsAgent.search`)."""
     agent = make_agent(spec, seed)
     if game.is_over():
         return Advice(None, agent.ranked_by, agent.confidence, [], whole_turn)
     if whole_turn:
-        return turn_hints(game, spec, seed=seed, top=top)
+        return turn_hints(game, spec, seed=seed, top=top, play=play)
     if not agent.estimates:
         rated = agent.rate(game)[:top]
         playouts = sure = None
     else:
-        race = agent.search(game)
+        race = agent.search(game, play=play)
         rated, playouts, sure = ratings(race, agent.confidence)[:top], race.playouts, race.sure
     for rating in rated:
         rating.palace = roof_palace(game, rating.placement)
@@ -81,14 +82,14 @@ class TurnHint:
         return {**self.first.to_json(), "then": then}
 
 
-def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5) -> Advice:
+def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None) -> Advice:
     """The agent's best whole turns for the player to move: each of its `top` first placements with the
     best second placement after it (rated by a search of its own, seeded apart), the pair rated as that
     second placement is; best pair first, `tied` comparing each pair with the best one."""
     agent = make_agent(spec, seed)
     if not agent.estimates:
         return Advice(game.to_move, "value", None, _exact_turns(game, agent, spec, seed, top), True)
-    race = agent.search(game)
+    race = agent.search(game, play=play)
     z = z_value(agent.confidence, two_sided=True)
     playouts, sure = race.playouts, race.sure
     pairs, floors = [], [race.pooled_sd()]  # (first placement, then or None, the arm the pair's samples are in)
@@ -98,7 +99,7 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5) -> Advice:
         if after is None:
             pairs.append((first, None, arm))
             continue
-        second = make_agent(spec, f"{seed}/{index}").search(after)
+        second = make_agent(spec, f"{seed}/{index}").search(after, play=play)
         then = second.placement(second.best)
         pairs.append((first, Rating(then, second.best.mean, palace=roof_palace(after, then)), second.best))
         floors.append(second.pooled_sd())
@@ -231,10 +232,10 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
                            loss_interval=(difference.low, difference.high), paired=n, **named)
 
 
-def analyse_chunk(task) -> list[PlacementReview]:
-    """Worker entry: review placements `start..stop-1` of the record (each seeded by its index, so
-    the result does not depend on how the work is split)."""
-    record, spec, seed, start, stop = task
+def review_placements(context: tuple, start: int, stop: int) -> list[PlacementReview]:
+    """Worker entry: review placements `start..stop-1` of the record in `context` (record, agent spec,
+    seed), each seeded by its index, so the result does not depend on how the work is split."""
+    record, spec, seed = context
     placements = record_placements(record)
     game = new_game(record)
     for *_, placement in placements[:start]:
@@ -245,30 +246,6 @@ def analyse_chunk(task) -> list[PlacementReview]:
         out.append(review_position(game, played, spec, f"{seed}/{index}", where))
         game.push(played)
     return out
-
-
-def analyse(record, spec: str, *, seed: int = 0, jobs: int = 1, progress=None) -> list[PlacementReview]:
-    """Review every placement of a valid record in `jobs` processes; `progress(done, total)` as they finish."""
-    total = len(record_placements(record))
-    chunk = max(1, min(8, total // (jobs * 6)))
-    tasks = [(record, spec, seed, start, min(start + chunk, total)) for start in range(0, total, chunk)]
-    reviews: list[PlacementReview] = []
-    if jobs == 1:
-        results = map(analyse_chunk, tasks)
-        return _collect(results, reviews, total, progress)
-    import multiprocessing
-
-    from ..study.runner import ignore_interrupts  # Ctrl-C is the parent's: no traceback from each worker
-    with multiprocessing.Pool(jobs, initializer=ignore_interrupts) as pool:
-        return _collect(pool.imap(analyse_chunk, tasks), reviews, total, progress)
-
-
-def _collect(results, reviews, total, progress):
-    for part in results:
-        reviews.extend(part)
-        if progress is not None:
-            progress(len(reviews), total)
-    return reviews
 
 
 def summarise(players: list[str], reviews: list[PlacementReview]) -> list[PlayerSummary]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import lru_cache
 
 from ..engine import native
 from ..engine.placement import Placement
@@ -135,6 +136,27 @@ def playout(game, rng) -> None:
         game.state.playout(rng.core, PLAYOUT_TEA_CHANCE, SMALL_PALACE)
         return
     play_out(game, rng, tea_chance=PLAYOUT_TEA_CHANCE, roof_from=SMALL_PALACE)
+
+
+def game_recipe(position) -> tuple:
+    """What rebuilds a search's position in another process (hashable): the rules, players, setup,
+    start supplies and placements of its game."""
+    game = getattr(position, "game", position)  # a NativePosition's game, or the game itself
+    supply = tuple((name, tuple(sorted(counts.items()))) for name, counts in sorted(game.start_supply.items()))
+    return (game.rules, tuple(game.players), game.setup["merchant"], game.setup["well"], supply,
+            tuple(str(placement) for placement in game.move_stack))
+
+
+@lru_cache(maxsize=4)
+def rebuilt(recipe: tuple):
+    """The search position a `game_recipe` describes (the native core's copy where it runs); kept for the
+    next batches of the same search."""
+    from ..engine.game import Game
+    rules, players, merchant, well, supply, placements = recipe
+    game = Game(rules, list(players), merchant, well, {name: dict(counts) for name, counts in supply})
+    for placement in placements:
+        game.push(placement)
+    return search_position(game, native.generator(0))
 
 
 def new_game(record):

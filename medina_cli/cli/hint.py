@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, RulesetOption, SetOption, ToOption, emit_json, replayed_or_exit, say, shown_as, stop,
-                     usage_error, warn, warnings_to_show, whole_number, with_problems)
+from .common import (JsonOption, RulesetOption, SetOption, ToOption, capped_jobs, emit_json, replayed_or_exit, say,
+                     shown_as, stop, usage_error, warn, warnings_to_show, whole_number, with_problems)
+from .progress import Progress
 
 FileArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
@@ -18,7 +18,7 @@ AgentOption = Annotated[str, typer.Option(
     "or greedy.")]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the agent's choices.")]
 JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
-                                         help="Worker processes, at least 1 (the result does not depend on it).")]
+                                         help="Worker processes, at least 1, at most 4 per CPU (the result does not depend on it).")]
 
 
 def agent_or_exit(spec: str, doc: dict | None = None):
@@ -37,16 +37,22 @@ def agent_or_exit(spec: str, doc: dict | None = None):
     return agent
 
 
-def run_analysis(record, spec: str, seed: int, jobs: int) -> dict:
-    """The medina-analyse/1 document of a valid record, with a progress bar on a terminal."""
-    from ..agents.analysis import analyse, analysis_document
-    from .simulate import Progress
-    bar = Progress(1, sys.stderr.isatty(), unit="placements")
-
-    def advance(done: int, total: int) -> None:
-        bar.total = total
-        bar(done)
-    reviews = analyse(record, spec, seed=seed, jobs=jobs, progress=advance)
+def run_analysis(record, spec: str, seed: int, jobs: int, scheduler: str | None = None,
+                 doc: dict | None = None) -> dict:
+    """The medina-analyse/1 document of a valid record, with a progress line on a terminal; `jobs` at
+    most 4 per CPU, or on the Dask cluster at `scheduler` (one that cannot be used exits 2, with
+    --json in `doc`)."""
+    from ..agents.analysis import analysis_document
+    from ..study.analysis import analyse
+    from ..study.backend import StudyError
+    from ..study.parallel import Workers
+    bar = Progress(1, unit="placements")
+    try:
+        reviews = analyse(record, spec, seed=seed, workers=Workers(capped_jobs(jobs), scheduler, notify=bar.note),
+                          progress=bar)
+    except StudyError as exc:
+        bar.clear()
+        usage_error(None, str(exc), doc)
     bar.clear()
     return analysis_document(record, spec, seed, reviews)
 
@@ -60,6 +66,7 @@ def hint(
     whole_turn: Annotated[bool, typer.Option(
         "--turn", help="Hint the whole turn: for each of the best first placements, the best second one after "
         "it, the pair rated together.")] = False,
+    jobs: JobsOption = 1,
     seed: SeedOption = 0,
     ruleset: RulesetOption = None,
     set_: SetOption = None,
@@ -79,8 +86,10 @@ def hint(
     Exit status: 0 done, 1 invalid record (the hint is for where the replay stopped), 2 unusable input
     or usage error.
     """
-    from ..agents.analysis import advise, value_meaning
+    from ..agents.analysis import value_meaning
     from ..render.verdicts import hint_text
+    from ..study.analysis import advise_on
+    from ..study.parallel import Workers
 
     doc = {"format": "medina-hint/1", "file": "<stdin>" if file == "-" else file, "agent": None, "seed": seed,
            "player": None, "turn": None, "placement": None, "value": None, "ranked_by": None, "hints": []
@@ -88,7 +97,8 @@ def hint(
     agent = agent_or_exit(agent_spec, doc)
     record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
     turn, placement = outcome.next_placement() or (None, None)
-    advice = advise(outcome.game, agent.spec, seed=seed, top=top, whole_turn=whole_turn).to_json()
+    advice = advise_on(outcome.game, agent.spec, seed=seed, top=top, whole_turn=whole_turn,
+                       workers=Workers(capped_jobs(jobs))).to_json()
     found = {"agent": agent.spec, "seed": seed, "turn": turn, "placement": placement, **advice}
     if doc is not None:
         emit_json(with_problems({**doc, **found}, outcome.problems, warnings_to_show(outcome)))
@@ -101,6 +111,9 @@ def analyse(
     file: FileArgument,
     agent_spec: AgentOption = "mcts",
     jobs: JobsOption = 1,
+    scheduler: Annotated[Optional[str], typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Rate the placements on the Dask distributed cluster whose scheduler "
+        "is at ADDRESS (e.g. tcp://10.0.0.5:8786; needs `pip install '.[cluster]'`); the result is the same.")] = None,
     seed: SeedOption = 0,
     ruleset: RulesetOption = None,
     set_: SetOption = None,
@@ -127,7 +140,9 @@ def analyse(
             stop(outcome.problems, 1, doc)
         warn(f"{record.file}: not analysed: the record is invalid")
         raise typer.Exit(1)
-    analysis = run_analysis(record, agent.spec, seed, jobs)
+    if scheduler is not None and jobs != 1:
+        usage_error(None, "give either --jobs N or --scheduler ADDRESS, not both", doc)
+    analysis = run_analysis(record, agent.spec, seed, jobs, scheduler, doc)
     if doc is not None:
         emit_json(with_problems(analysis, [], warnings_to_show(outcome)))
         return

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import sys
+import os
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, complete_rulesets, emit_json, load_or_exit, names_or_exit, say, usage_error, warn,
-                     whole_number, with_problems)
+from ..errors import Problem
+from .common import (JsonOption, capped_jobs, complete_rulesets, emit_json, load_or_exit, names_or_exit, say, stop,
+                     usage_error, warn, whole_number, with_problems)
 
 
 def study_command(
@@ -51,33 +52,52 @@ def study_command(
     130 interrupted (finished games stay in --out).
     """
     from ..render.study import write_report
-    from ..study.report import study_report
 
     doc = {"format": "medina-study-report/1", "errors": [], "warnings": []} if json_ else None
     if scheduler is not None and jobs != 1:
         usage_error(None, "give either --jobs N or --scheduler ADDRESS, not both", doc)
     boards = _boards(names_or_exit(rulesets, "--rulesets", doc), _counts(players, doc), out, doc)
     specs = _agents(agents, doc)
-    from ..study.runner import StudyError
-    from .simulate import Progress
-    progress = Progress(games * len(boards) * (2 * len(specs) - 1), sys.stderr.isatty())
+    document = _play(boards, specs, games, seed, out, resume, capped_jobs(jobs), scheduler, doc)
+    names = ", ".join(dict.fromkeys(board.part.ruleset for board in boards))
     try:
-        document = study_report(boards, specs, games, seed, Path(out), resume=resume, jobs=jobs, scheduler=scheduler,
-                                progress=progress).to_json()
+        written = write_report(document, Path(out), f"Study of {names}", None if report is None else Path(report))
+    except OSError as exc:
+        stop([Problem("cannot-write", f"cannot write the report: {exc.strerror or exc}", file=exc.filename or out)], 2,
+             doc)
+    if doc is not None:
+        emit_json(with_problems({**document, **doc}, []))
+    else:
+        say("\n".join(str(path) for path in written))
+
+
+def _play(boards, specs, games, seed, out, resume, jobs, scheduler, doc) -> dict:
+    """The study played (or finished) in `out`, as its report document; a study that cannot go on exits 2
+    (130 when interrupted), its finished games kept."""
+    from ..study.backend import StudyError
+    from ..study.parallel import Workers
+    from ..study.report import study_report
+    from .progress import Progress
+    from .simulate import DASK_LOGGERS
+
+    if scheduler is not None:  # Dask's own log lines stay off the terminal unless asked for
+        os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
+    progress = Progress(games * len(boards) * (2 * len(specs) - 1))
+    try:
+        found = study_report(boards, specs, games, seed, Path(out), resume=resume, progress=progress,
+                             workers=Workers(jobs, scheduler, notify=progress.note))
     except StudyError as exc:
         progress.clear()
         usage_error(None, f"{exc}{_kept(out, progress)}", doc)
+    except OSError as exc:  # writing a record failed (disk full, permissions)
+        progress.clear()
+        stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=exc.filename or out)], 2, doc)
     except KeyboardInterrupt:
         progress.clear()
         warn(f"interrupted{_kept(out, progress)}")
         raise typer.Exit(130)
     progress.clear()
-    written = write_report(document, Path(out), f"Study of {', '.join(dict.fromkeys(b.part.ruleset for b in boards))}",
-                           None if report is None else Path(report))
-    if doc is not None:
-        emit_json(with_problems({**document, **doc}, []))
-    else:
-        say("\n".join(str(path) for path in written))
+    return found.to_json()
 
 
 def _kept(out: str, progress) -> str:

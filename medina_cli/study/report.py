@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .folder import StudyFolder, options_of
 from .games import SOURCES, GameSummary
+from .parallel import Workers
 from .runner import Part, Study, run_study
 from .stats import LEVEL, Tally, mean_interval, means_differ, proportions_differ, rounded, wilson_interval
 
@@ -190,7 +191,7 @@ class Board:
 
 
 def study_report(boards: list[Board], agents: list[str], games: int, seed: int, out: Path, *, resume: bool = False,
-                 jobs: int = 1, scheduler: str | None = None, progress=None) -> Report:
+                 workers: Workers = Workers(), progress=None) -> Report:
     """Play (or, with `resume`, finish) every game of the study in `out` and gather its figures: per player
     count and setup, one runner study in its own folder (`<players>p-<setup>`). `progress(finished)`
     counts the games finished, those read back included. Raises StudyError (a folder that cannot be
@@ -220,8 +221,7 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
     if progress is not None:
         progress(finished)
     for (mine, setup, study, folder), held in zip(folders, done):
-        for game in run_study(study, jobs=jobs, scheduler=scheduler,
-                              done=lambda part, index, held=held: index in held[part]):
+        for game in run_study(study, workers, held):
             folder.write(game)
             report.figures_of(mine[game.part].label, mine[game.part].players, setup).add(game.summary,
                                                                                           setup.strong_seat)
