@@ -217,6 +217,9 @@ class Table:
         out = [f"{self.hint_agent} prefers:"]
         for rank, rating in enumerate(rated, 1):
             line = f"  {rank}. {str(rating.placement):<12} {rating.value:+6.1f}"
+            if rating.interval is not None:
+                line += f" [{rating.interval[0]:+.1f}, {rating.interval[1]:+.1f}]"
+            line += "  = best" if rating.tied else ""
             out.append(line + (f"   win {100 * rating.win:4.0f}%" if rating.win is not None else ""))
         return out
 
