@@ -10,9 +10,9 @@ wall clock (target ≤ 2 minutes).
 The ladder, as `medina simulate --agents` plays it (seed 1; seats rotating so that every agent plays
 every seat equally often): the default mcts against mcts:300 and against greedy, one seat of it
 against the others, in the 2014 two-player game (a fair share is 50%) and in 4-player original-2001
-(one mcts seat, three of the other: a fair share is 25%). Each line gives the stronger agent's win
-rate with its Wilson interval, whether it differs from the fair share, and its mean margin over the
-best other player with its interval.
+(one mcts seat, three of the other: a fair share is 25%). Each line gives the default mcts's win
+rate with its Wilson interval, whether it differs from the fair share, and the mean scores of both
+agents with their intervals.
 """
 
 from __future__ import annotations
@@ -103,33 +103,26 @@ def analyse_time() -> None:
 
 
 def strength(jobs: int, scale: float) -> None:
-    import statistics
-
     from medina_cli.rules.loader import load_ruleset
     from medina_cli.study.parallel import Workers
-    from medina_cli.study.runner import Part, Study, run_study
-    from medina_cli.study.stats import mean_interval, wilson_interval
+    from medina_cli.study.runner import Part, Study
+    from medina_cli.study.simulate import simulate
 
     for ref, players, seats, games in LADDER:
         games = max(players, round(games * scale) // players * players)
         rules = load_ruleset(ref).for_players(players)
         wall = time.perf_counter()
-        wins, margins = 0.0, []
-        for game in run_study(Study((Part(ref, rules),), games, 1, seats), Workers(jobs)):
-            seat = game.summary.agents.index(seats[0])  # the one seat of the stronger agent
-            totals = game.summary.totals
-            wins += 1 / len(game.summary.winners) if seat in game.summary.winners else 0
-            margins.append(totals[seat] - max(t for other, t in enumerate(totals) if other != seat))
+        results = simulate(Study((Part(ref, rules),), games, 1, seats), players, workers=Workers(jobs))
         wall = time.perf_counter() - wall
-        low, high = wilson_interval(wins, games)
+        strong, weak = (results[0].agents[spec] for spec in seats[:2])
+        low, high = strong.win_interval
         fair = 1 / players
         verdict = "above" if low > fair else "below" if high < fair else "not different from"
-        mean = statistics.fmean(margins)
-        mean_low, mean_high = mean_interval(mean, statistics.stdev(margins), games)
         print(f"{ref} {players}p, {seats[0]} against {seats[1]} (one seat of {players}): {games} games "
-              f"({wall:.0f} s, {jobs} jobs): {seats[0]} wins {wins / games:.1%} [{low:.1%}, {high:.1%}], "
-              f"{verdict} the fair {fair:.0%}; its margin over the best other {mean:+.1f} "
-              f"[{mean_low:+.1f}, {mean_high:+.1f}]", flush=True)
+              f"({wall:.0f} s, {jobs} jobs): {seats[0]} wins {strong.win_rate:.1%} [{low:.1%}, {high:.1%}], "
+              f"{verdict} the fair {fair:.0%}; mean score {strong.scores.mean:.1f} "
+              f"[{strong.scores.interval[0]:.1f}, {strong.scores.interval[1]:.1f}] against {weak.scores.mean:.1f} "
+              f"[{weak.scores.interval[0]:.1f}, {weak.scores.interval[1]:.1f}]", flush=True)
 
 
 def main() -> None:

@@ -85,7 +85,7 @@ def _play(boards, specs, games, seed, out, resume, jobs, scheduler, doc) -> dict
     progress = Progress(games * len(boards) * (2 * len(specs) - 1))
     try:
         found = study_report(boards, specs, games, seed, Path(out), resume=resume, progress=progress,
-                             workers=Workers(jobs, scheduler, notify=progress.note))
+                             notify=progress.note, workers=Workers(jobs, scheduler, notify=progress.note))
     except StudyError as exc:
         progress.clear()
         usage_error(None, f"{exc}{_kept(out, progress)}", doc)

@@ -17,7 +17,8 @@ from pathlib import Path
 from .folder import StudyFolder, options_of
 from .games import SOURCES, GameSummary
 from .parallel import Workers
-from .runner import Part, Study, run_study
+from .runner import Part, Study
+from .simulate import simulate
 from .stats import LEVEL, Tally, mean_interval, means_differ, proportions_differ, rounded, wilson_interval
 
 FORMAT = "medina-study-report/1"
@@ -191,41 +192,31 @@ class Board:
 
 
 def study_report(boards: list[Board], agents: list[str], games: int, seed: int, out: Path, *, resume: bool = False,
-                 workers: Workers = Workers(), progress=None) -> Report:
+                 workers: Workers = Workers(), progress=None, notify=None) -> Report:
     """Play (or, with `resume`, finish) every game of the study in `out` and gather its figures: per player
-    count and setup, one runner study in its own folder (`<players>p-<setup>`). `progress(finished)`
-    counts the games finished, those read back included. Raises StudyError (a folder that cannot be
-    used, a lost cluster) and KeyboardInterrupt: the finished games stay in `out`."""
+    count and setup, one runner study in its own folder (`<players>p-<setup>`), played as `simulate`
+    plays one; the figures are read from every game's statistics there. `progress(finished)` counts
+    the games finished, those read back included; `notify(text)` says what `simulate` says. Raises
+    StudyError (a folder that cannot be used, a lost cluster) and KeyboardInterrupt: the finished
+    games stay in `out`."""
     plan = setups(agents)
     report = Report(seed, games, [board.label for board in boards], plan)
-    counts = list(dict.fromkeys(board.players for board in boards))
-    folders = []
-    for players in counts:
+    runs = []
+    for players in dict.fromkeys(board.players for board in boards):
         mine = [board for board in boards if board.players == players]
         for setup in plan:
             study = Study(tuple(board.part for board in mine), games, seed, setup.seats(players))
             folder = StudyFolder(out / f"{players}p-{setup.folder}", study)
             options = options_of(study, players, [board.parameters for board in mine])
             folder.resume(options) if resume else folder.start(options)
-            folders.append((mine, setup, study, folder))
-    finished = 0
-    done = []  # per folder, per part: the games finished there
-    for mine, setup, study, folder in folders:
-        done.append([set() for _ in mine])
-        for board in mine:  # every board has its figures, also before its first game
+            runs.append((mine, setup, study, folder))
+    before = 0  # the games of the runs before this one
+    for mine, setup, study, folder in runs:
+        simulate(study, mine[0].players, workers=workers, folder=folder, notify=notify,
+                 progress=None if progress is None else lambda finished, before=before: progress(before + finished))
+        before += len(mine) * games
+        for board in mine:  # every board has its figures
             report.figures_of(board.label, board.players, setup)
         for part, index, summary in folder.finished():
             report.figures_of(mine[part].label, mine[part].players, setup).add(summary, setup.strong_seat)
-            done[-1][part].add(index)
-            finished += 1
-    if progress is not None:
-        progress(finished)
-    for (mine, setup, study, folder), held in zip(folders, done):
-        for game in run_study(study, workers, held):
-            folder.write(game)
-            report.figures_of(mine[game.part].label, mine[game.part].players, setup).add(game.summary,
-                                                                                          setup.strong_seat)
-            finished += 1
-            if progress is not None:
-                progress(finished)
     return report
