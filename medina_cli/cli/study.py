@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -40,6 +41,8 @@ def study_command(
     report: Annotated[Optional[str], typer.Option(
         "--report", metavar="FILE.md", help="Also write the Markdown report to FILE.md, its charts in the folder "
         "FILE beside it.")] = None,
+    title: Annotated[Optional[str], typer.Option(
+        "--title", metavar="TEXT", help="The report's title (default: Study of A, B, ...).")] = None,
     json_: JsonOption = False,
 ) -> None:
     """Compare rulesets under play by agents: seat advantage, the winner's margin, game length, points
@@ -59,9 +62,12 @@ def study_command(
     boards = _boards(names_or_exit(rulesets, "--rulesets", doc), _counts(players, doc), out, doc)
     specs = _agents(agents, doc)
     document = _play(boards, specs, games, seed, out, resume, capped_jobs(jobs), scheduler, doc)
-    names = ", ".join(dict.fromkeys(board.part.ruleset for board in boards))
+    document["command"] = shlex.join(["medina", "study", "--rulesets", rulesets, "--players", players, "--agents",
+                                      agents, "--games", str(games), "--seed", str(seed), "--out", out]
+                                     + (["--report", report] if report else []) + (["--title", title] if title else []))
+    title = title or f"Study of {', '.join(dict.fromkeys(board.part.ruleset for board in boards))}"
     try:
-        written = write_report(document, Path(out), f"Study of {names}", None if report is None else Path(report))
+        written = write_report(document, Path(out), title, None if report is None else Path(report))
     except OSError as exc:
         stop([Problem("cannot-write", f"cannot write the report: {exc.strerror or exc}", file=exc.filename or out)], 2,
              doc)

@@ -18,7 +18,7 @@ FAIR = {"above": "above", "below": "below", "not different": "not different from
 
 @dataclass
 class Block:
-    kind: str  # "h2", "h3", "p", "list", "table", "chart"
+    kind: str  # "h1", "h2", "h3", "p", "code", "list", "table", "chart"
     content: object
 
 
@@ -48,8 +48,11 @@ def players_of(label: str) -> int:
 
 def blocks(doc: dict, title: str) -> list[Block]:
     """The report's blocks: what is significant first, then each setup's tables, then the charts."""
-    out = [Block("h2", title),
-           Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals "
+    out = [Block("h1", title)]
+    if doc.get("command"):
+        out += [Block("p", "Reproduce everything below (results, tables and charts) with one command:"),
+                Block("code", doc["command"])]
+    out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals "
                       "(Wilson for win rates, the normal approximation for means). A difference is significant when "
                       "a two-sided test at the 5% level says so (two proportions: pooled z test; two means: Welch's "
                       "z); a seat or an agent differs from its fair share when the interval of its win rate "
@@ -249,8 +252,12 @@ def markdown(doc: dict, title: str, chart_folder: str) -> str:
     """The report in Markdown; the charts are files in `chart_folder` (a path from the Markdown file)."""
     lines = []
     for block in blocks(doc, title):
-        if block.kind == "h2":
+        if block.kind == "h1":
+            lines += [f"# {block.content}", ""]
+        elif block.kind == "h2":
             lines += [f"## {block.content}", ""]
+        elif block.kind == "code":
+            lines += ["```sh", block.content, "```", ""]
         elif block.kind == "h3":
             lines += [f"### {block.content}", ""]
         elif block.kind == "p":
@@ -272,8 +279,10 @@ def html(doc: dict, title: str) -> str:
     drawn = charts(doc)
     parts = []
     for block in blocks(doc, title):
-        if block.kind in ("h2", "h3"):
+        if block.kind in ("h1", "h2", "h3"):
             parts.append(f"<{block.kind}>{escape(block.content)}</{block.kind}>")
+        elif block.kind == "code":
+            parts.append(f"<pre><code>{escape(block.content)}</code></pre>")
         elif block.kind == "p":
             parts.append(f"<p>{escape(block.content)}</p>")
         elif block.kind == "list":
