@@ -13,8 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .base import Rating, make_agent
+from .base import Rating
 from .mcts import ratings
+from .specs import make_agent
 from .position import new_game, record_placements, roof_palace
 from .race import tied_with, z_value
 

@@ -1,4 +1,4 @@
-"""The agent interface, ratings, and agents named by spec strings (`random`, `greedy`, `mcts:200`)."""
+"""The agent interface and ratings."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..engine.native import generator
-
 
 class UnknownAgent(ValueError):
     """An agent spec that names no agent, or an agent asked for what it cannot do."""
@@ -68,10 +67,6 @@ class Agent:
         raise UnknownAgent(f"{self.spec} does not rate placements; use greedy or mcts[:N]")
 
 
-def agent_names() -> list[str]:
-    return ["random", "greedy", "mcts", "mcts:N", "mcts@C", "mcts:N@C"]
-
-
 class AgentSpec(NamedTuple):
     """An agent spec read: its kind, and for mcts the cap on playouts per decision and the confidence
     it searches to (None: the defaults). `str()` spells it canonically (`mcts:2000@0.99`)."""
@@ -83,45 +78,3 @@ class AgentSpec(NamedTuple):
     def __str__(self) -> str:
         return (self.name + (f":{self.playouts}" if self.playouts is not None else "")
                 + (f"@{self.confidence:g}" if self.confidence is not None else ""))
-
-
-def parse_spec(spec: str) -> AgentSpec:
-    """`mcts:300` -> ("mcts", 300, None), `mcts:5000@0.99` -> ("mcts", 5000, 0.99); an unknown or malformed
-    spec raises UnknownAgent naming the valid ones."""
-    head, at, confidence = spec.strip().partition("@")
-    name, _, budget = head.partition(":")
-    name = name.lower()
-    if name in ("random", "greedy") and not budget and not at:
-        return AgentSpec(name)
-    if name != "mcts":
-        raise _bad_spec(spec, f"unknown agent; the agents are {', '.join(agent_names())}")
-    if budget and not (budget.isdigit() and int(budget) >= 1):
-        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number ≥ 1, not {budget!r}")
-    if at and not _is_confidence(confidence):
-        raise _bad_spec(spec, f"the confidence of mcts must be a number between 0.5 and 1 (e.g. 0.99), not "
-                              f"{confidence!r}")
-    return AgentSpec(name, int(budget) if budget else None, float(confidence) if at else None)
-
-
-def _is_confidence(text: str) -> bool:
-    try:
-        return 0.5 <= float(text) < 1
-    except ValueError:
-        return False
-
-
-def _bad_spec(spec: str, why: str) -> UnknownAgent:
-    return UnknownAgent(f"agent {spec!r}: {why}")
-
-
-def make_agent(spec: str, seed: int | str = 0) -> Agent:
-    """The agent named by `spec`, its choices fixed by `seed`."""
-    name, playouts, confidence = parse_spec(spec)
-    if name == "random":
-        from .simple import RandomAgent
-        return RandomAgent(seed)
-    if name == "greedy":
-        from .simple import GreedyAgent
-        return GreedyAgent(seed)
-    from .mcts import MctsAgent
-    return MctsAgent(seed, playouts, confidence)

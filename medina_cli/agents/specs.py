@@ -1,0 +1,50 @@
+"""Agents named by spec strings: `random`, `greedy`, `mcts`, `mcts:3000`, `mcts@0.99`, `mcts:3000@0.99`."""
+
+from __future__ import annotations
+
+from .base import Agent, AgentSpec, UnknownAgent
+from .mcts import MctsAgent
+from .simple import GreedyAgent, RandomAgent
+
+
+def agent_names() -> list[str]:
+    return ["random", "greedy", "mcts", "mcts:N", "mcts@C", "mcts:N@C"]
+
+
+def parse_spec(spec: str) -> AgentSpec:
+    """`mcts:300` -> ("mcts", 300, None), `mcts:5000@0.99` -> ("mcts", 5000, 0.99); an unknown or malformed
+    spec raises UnknownAgent naming the valid ones."""
+    head, at, confidence = spec.strip().partition("@")
+    name, _, budget = head.partition(":")
+    name = name.lower()
+    if name in ("random", "greedy") and not budget and not at:
+        return AgentSpec(name)
+    if name != "mcts":
+        raise _bad_spec(spec, f"unknown agent; the agents are {', '.join(agent_names())}")
+    if budget and not (budget.isdigit() and int(budget) >= 1):
+        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number ≥ 1, not {budget!r}")
+    if at and not _is_confidence(confidence):
+        raise _bad_spec(spec, f"the confidence of mcts must be a number between 0.5 and 1 (e.g. 0.99), not "
+                              f"{confidence!r}")
+    return AgentSpec(name, int(budget) if budget else None, float(confidence) if at else None)
+
+
+def _is_confidence(text: str) -> bool:
+    try:
+        return 0.5 <= float(text) < 1
+    except ValueError:
+        return False
+
+
+def _bad_spec(spec: str, why: str) -> UnknownAgent:
+    return UnknownAgent(f"agent {spec!r}: {why}")
+
+
+def make_agent(spec: str, seed: int | str = 0) -> Agent:
+    """The agent named by `spec`, its choices fixed by `seed`."""
+    name, playouts, confidence = parse_spec(spec)
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "greedy":
+        return GreedyAgent(seed)
+    return MctsAgent(seed, playouts, confidence)
