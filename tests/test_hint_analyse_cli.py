@@ -187,3 +187,20 @@ def test_hint_on_several_processes_says_what_one_says(tmp_path):
         _, alone, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", *extra)
         code, shared, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", "--jobs", "2", *extra)
         assert code == 0 and shared == alone
+
+
+def test_view_shows_each_loss_with_its_interval_and_marks_the_verdicts(tmp_path):
+    game = write(tmp_path, MISSED)
+    _, out, _ = run("analyse", game, "--agent", "mcts:300", "--json")
+    saved = tmp_path / "analysis.json"
+    saved.write_text(out)
+    doc = json.loads(out)
+    page_path = tmp_path / "game.html"
+    code, _, _ = run("view", game, "--analysis-from", saved, "-o", page_path)
+    page = page_path.read_text()
+    frames = json.loads(re.search(r'id="frames">(.*?)</script>', page, re.S).group(1))
+    missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
+    low, high = missed["loss_interval"]
+    assert code == 0 and f"interval {low:.1f} to {high:.1f}): a {missed['verdict']}" in frames[4]["advice"]
+    marked = sum(1 for r in doc["placements"] if r["verdict"])
+    assert page.count('r="4.5"') == marked  # one circle per verdict, none for a loss without one

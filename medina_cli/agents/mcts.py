@@ -128,7 +128,7 @@ class MctsAgent(Agent):
         (default `play_batches`, here and in order)."""
         now = margin(totals(game), seat_to_move(game))
         position = search_position(game, self.rng)  # the native core's copy where it runs
-        arms = [Arm(move, value, value > now) for move, value in immediate_margins(position, position_stream(game))]
+        arms = [Arm(move, value > now) for move, value in immediate_margins(position, position_stream(game))]
         key = self.rng.getrandbits(64)
         runner = play or play_batches
         race = Race(arms, cap=self.playouts, confidence=self.confidence,

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
-FIRST = 2  # samples every move considered gets before any is set aside
+FIRST = 2  # the fewest first samples of every move considered
 LEADERS = 4  # halving stops here; these race on until sure or out of playouts
 PROTECTED = 16  # samples a move that gains points at once has before it may be set aside by its mean
 
@@ -58,7 +58,6 @@ class Arm:
     """A move in the race and its samples so far (the mover's margin and win share of each)."""
 
     move: object
-    prior: float = 0.0  # the greedy rating that ordered it (its margin right after it)
     gains: bool = False  # does it gain points at once (greedy)?
     margins: list[float] = field(default_factory=list)
     wins: list[float] = field(default_factory=list)
