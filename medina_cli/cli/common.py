@@ -24,6 +24,9 @@ class Command(TyperCommand):
         return [piece.strip("{}") for piece in super().collect_usage_pieces(ctx)]
 
 
+OPTIONAL_VALUE = ("--show-completion", "--install-completion")  # SHELL may be left out: the shell this runs in
+
+
 class Group(TyperGroup):
     """typer's group, with usage errors (unknown option, missing or bad value) in the one error style
     of every command: a line on stderr, `WHERE: what is wrong` (here `medina COMMAND: ...`), exit 2."""
@@ -32,7 +35,14 @@ class Group(TyperGroup):
         if not args and self.no_args_is_help and not ctx.resilient_parsing:  # the help, exit 2 (as click does)
             typer.echo(ctx.get_help(), err=True)
             raise typer.Exit(2)
-        return super().parse_args(ctx, args)
+        return super().parse_args(ctx, self._optional_values_filled(args))
+
+    def _optional_values_filled(self, args: list[str]) -> list[str]:
+        """`args` with "" after an option of OPTIONAL_VALUE given without its value (at the end, or before
+        another option): typer's options always take one."""
+        names = {name for param in self.params for name in getattr(param, "opts", ()) if name in OPTIONAL_VALUE}
+        return [filled for i, arg in enumerate(args) for filled in (
+            [arg, ""] if arg in names and (i + 1 == len(args) or args[i + 1].startswith("-")) else [arg])]
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
