@@ -75,13 +75,16 @@ def shown_as(word: str):
     return keep
 
 
-def whole_number(minimum: int):
-    """A typer `parser`: a whole number of at least `minimum`, else a usage error saying so."""
+def whole_number(minimum: int, below: str | None = None):
+    """A typer `parser`: a whole number of at least `minimum`, else a usage error saying so (`below`: what
+    to say instead of a number under `minimum`)."""
     def parse(value) -> int:
         try:
             number = int(value)
         except ValueError:
             number = None
+        if number is not None and number < minimum and below is not None:
+            raise typer.BadParameter(f"{number} {below}")
         if number is None or number < minimum:
             raise typer.BadParameter(f"{str(value)!r} is not a whole number (≥ {minimum}).")
         return number
@@ -132,7 +135,8 @@ SetOption = Annotated[Optional[list[str]], typer.Option(
          "(repeatable; `medina rules params` lists them).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document (see docs/format.md).")]
 ToOption = Annotated[Optional[int], typer.Option(
-    "--to", metavar="TURN", parser=whole_number(0),
+    "--to", metavar="TURN", parser=whole_number(0, below="is before the start: --to counts the turns replayed from "
+                                                "the start of the record, 0 (none) or more; leave it out for all"),
     help="Stop after this many entries of `turns`, a whole number ≥ 0 (default: all).")]
 NoColorOption = Annotated[bool, typer.Option(
     "--no-color", help="Plain text even on a terminal (colour is also off when NO_COLOR is set or output is piped).")]

@@ -18,8 +18,8 @@ import yaml
 
 from ..errors import BadArgument, MedinaError, Problem, UnusableInput, as_named, brief, fail, in_words
 from ..yamlio import Lines, parse_yaml, read_text
-from .schema import (CORNERS, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields, MapOf, Reading,
-                     ReadingValue, SchemaError, Text, yaml_flow,
+from .schema import (CORNERS, NAME_RE, NOT_PLAY, PLAYER_COUNT, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields,
+                     MapOf, Reading, ReadingValue, SchemaError, Text, yaml_flow,
                      parameter_names, resolve_written, words_back)
 from .typed import Rules, rules_for
 
@@ -281,6 +281,21 @@ def _spec_at(path: list[str]):
     return spec, keys
 
 
+def _player_counts_in(keys) -> list:
+    """The player counts a parameter's path names as keys of a table per player count (`supply.5.walls`: 5)."""
+    spec, counts = SCHEMA, []
+    for key in keys:
+        if isinstance(spec, MapOf):
+            if spec.key is PLAYER_COUNT:
+                counts.append(key)
+            spec = spec.value
+        elif isinstance(spec, Fields) and key in spec.fields:
+            spec = spec.fields[key]
+        else:
+            break
+    return counts
+
+
 def _closest_parameter(param: str) -> str | None:
     """The parameter a misspelt dotted name most likely means: its first unknown key replaced by the
     closest key at that level, else the closest of all names."""
@@ -356,6 +371,12 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
     given = {keys for _, keys in applied}
     for section, target, values in implied:  # unless an override gives that parameter itself
         target.update((key, v) for key, v in values.items() if (*section, key) not in given)
+    counts = params.get("players")
+    for item, keys in applied:
+        for count in _player_counts_in(keys):
+            if isinstance(counts, list) and count not in counts:
+                raise _bad_set(f"{brief(item)}: {ruleset.players_refusal(count)} (to add a player count, --set "
+                               "players as well, with the board and supply for it)")
     try:
         params = SCHEMA.check(params, (), False)
         _cross_check(params)
