@@ -201,6 +201,16 @@ def test_every_letter_of_the_legal_overlay_is_explained_in_the_legend(tmp_path):
         assert re.search(rf"(^|[ :,]){re.escape(code)} \w", explained), code
 
 
+@pytest.mark.parametrize("ruleset, well, neutral", [("original-2001", None, False),
+                                                    ("second-edition-2014", "N10", True)])
+def test_the_legend_explains_neutral_roofs_only_where_the_ruleset_has_them(tmp_path, ruleset, well, neutral):
+    turns = ["Anna: grey C3, grey C4", "Ben: black H8"] if not well else ["Anna: grey C3", "Ben: purple H8, grey C5"]
+    _, root, _ = render(tmp_path, record_text(ruleset, ["Anna", "Ben", "Cleo"], turns, well=well), "--legal")
+    explained = " ".join("".join(e.itertext()) for e in root.iter() if e.get("data-legend") == "legal-codes")
+    assert "R roof" in explained and ("N neutral roof" in explained) == neutral
+    assert ("neutral" in "".join(root.itertext())) == neutral
+
+
 def test_tower_numbers_cannot_be_taken_for_seat_digits(tmp_path):
     _, root, _ = render(tmp_path, (EXAMPLES / "second-edition-2014-4p.yaml").read_text())
     towers = [e for e in pieces(root) if e.get("data-kind") == "tower"]

@@ -398,8 +398,9 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
         out.append(f'<g data-legend="piece">{swatch(x, row_y, drawing)}{label(x + 34, row_y, text)}</g>')
     y += -(-len(keys) // per_row) * ROW
     if legal:
-        codes = [f"{c.letter} {c.name}" for c in rules.colours] + [f"{code} {PIECE_NAMES[piece]}" for piece, code in
-                                                                   PIECE_LABELS.items()]
+        codes = [f"{c.letter} {c.name}" for c in rules.colours] + [
+            f"{code} {PIECE_NAMES[piece]}" for piece, code in PIECE_LABELS.items()
+            if piece != "neutral" or rules.supply.neutral_roofs]
         lines = textwrap.wrap("Letters on a legal placement: the pieces that may go there: " + ", ".join(codes),
                               max(20, int((width - 2 * MARGIN) / 7.4)))
         for line in lines:
