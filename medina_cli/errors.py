@@ -127,6 +127,10 @@ class Problem:
         return ":".join(parts)
 
     def human(self) -> str:
+        return f"{self.where()}: {self.in_context()}"
+
+    def in_context(self) -> str:
+        """The problem without its file and line: `turn 3 placement 2, Cleo: what is wrong [code]`."""
         context = []
         if self.turn is not None:
             context.append(f"turn {self.turn}")
@@ -134,8 +138,7 @@ class Problem:
                 context[-1] += f" placement {self.placement}"
         if self.player is not None:
             context.append(as_named(self.player))  # a name from the input: one line, whatever it holds
-        prefix = f"{self.where()}: " + (", ".join(context) + ": " if context else "")
-        return f"{prefix}{self.message} [{self.code}]"
+        return (", ".join(context) + ": " if context else "") + f"{self.message} [{self.code}]"
 
     def to_json(self) -> dict:
         return {
