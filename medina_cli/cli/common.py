@@ -44,6 +44,15 @@ class Group(TyperGroup):
         return [filled for i, arg in enumerate(args) for filled in (
             [arg, ""] if arg in names and (i + 1 == len(args) or args[i + 1].startswith("-")) else [arg])]
 
+    def invoke(self, ctx):
+        """Ctrl-C ends a command with a line saying so and exit 130 (typer would exit 130 without a word)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            where = " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand)))
+            warn(f"{where}: interrupted")
+            raise typer.Exit(130)
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
