@@ -18,6 +18,7 @@ __version__ = "0.1.0"
 _HOMES = {
     "load_ruleset": ".api",
     "score": ".api",
+    "Variant": ".engine.variant",
     "Game": ".engine.game",
     "Placement": ".engine.placement",
     "IllegalPlacement": ".engine.placement",
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     from .engine.game import Game
     from .engine.placement import IllegalPlacement, Placement
     from .engine.scoring import ScoreSheet, standings
+    from .engine.variant import Variant
     from .errors import BadArgument, MedinaError, Problem, UnusableInput
     from .records.boardfile import Board, read_board
     from .records.record import Record, read_record

@@ -18,6 +18,9 @@ CODES: dict[str, str] = {
              "an option that does not apply to this input).",
     "file-exists": "The output file exists: give --force to overwrite it (the input itself is never overwritten).",
     "cannot-write": "The output file cannot be written (no such folder, no permission, disk full).",
+    "record-busy": "Another command kept changing the record for longer than a change waits (10 s); try again.",
+    "record-changed": "The record changed on disk (another command wrote it) between reading it and writing it back; "
+    "nothing was written.",
     # malformed YAML
     "yaml-syntax": "The file is not well-formed YAML.",
     "yaml-alias": "YAML aliases (`*name`) are not accepted (they allow alias bombs); an anchor alone is harmless.",

@@ -45,7 +45,8 @@ EXAMPLE = ROOT / "examples" / "original-2001-3p.yaml"
 COMMANDS: dict[str, list[tuple[str, ...]]] = {
     "record": [("validate", "{in}"), ("validate", "--json", "{in}"), ("replay", "{in}"),
                ("replay", "--to", "3", "{in}"), ("replay", "--final-board", "{in}", "-o", "{out}/final.yaml"),
-               ("moves", "{in}"), ("moves", "--json", "{in}"), ("score", "{in}"), ("score", "--json", "{in}"), ("compare", "{in}"),
+               ("moves", "{in}"), ("moves", "--json", "{in}"), ("status", "--json", "{in}"), ("score", "{in}"),
+               ("score", "--json", "{in}"), ("compare", "{in}"),
                ("compare", "--json", "{in}"), ("render", "{in}", "-o", "{out}/board.svg"),
                ("view", "{in}", "-o", "{out}/game.html"), ("validate", "--ruleset", "second-edition-2014", "{in}"),
                ("validate", "--set", "towers.reconnect=once_per_palace_arm", "{in}")],

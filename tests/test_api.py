@@ -10,7 +10,7 @@ from conftest import EXAMPLES
 PLAYERS = ["Anna", "Ben", "Cleo"]
 SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "standings",
            "read_record", "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError",
-           "UnusableInput", "BadArgument", "Problem", "compare", "Comparison", "sweep_readings", "Readings"}
+           "UnusableInput", "BadArgument", "Problem", "compare", "Comparison", "sweep_readings", "Readings", "Variant"}
 
 
 def game(ruleset="original-2001", players=PLAYERS, **setup):

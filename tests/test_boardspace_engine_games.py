@@ -42,7 +42,7 @@ def test_every_engine_game_replays_and_scores_as_the_engine_did():
         palaces, towers = tile_holders(game)
         ours = {"scores": score_game(game).totals,
                 "towers": [holder(game, towers[t]) for t in (1, 2, 3, 4)],
-                "palace_tiles": [holder(game, palaces[c]) for c in game.colours]}
+                "palace_tiles": [holder(game, palaces[c]) for c in game.variant.colours]}
         differences += [f"{sgf.name} {key}: ours {ours[key]}, the engine's {engine[key]}"
                         for key in ours if ours[key] != engine[key]]
     assert differences == []

@@ -22,7 +22,7 @@ def moves_for(game, seat, piece, cell, rng) -> list[str]:
     letter = chr(65 + seat)
     if piece == "tea":
         return rng.choice([[f"OnBoard T {letter} 0 A 65"], [f"Pick T {letter} 0", "Drop V A 0"]])
-    rack, index = ("P", game.colours.index(piece)) if piece in game.colours else (RACKS[piece], 0)
+    rack, index = ("P", game.variant.colours.index(piece)) if piece in game.variant.colours else (RACKS[piece], 0)
     name = game.geo.name(cell)
     where = f"{name[0]} {name[1:]}"
     style = rng.randrange(4)

@@ -60,7 +60,11 @@ READINGS_CASES = [
     ("with-rulesets", ["--rulesets", "original-2001,bsw-dm-2003"], "usage", 2),
     ("with-agents", ["-r", "original-2001", "--agents", "random,random,random,random"], "usage", 2),
 ]
+UNDO_CASES = [case for case in RECORD_CASES if case[0] in ("missing", "not-text", "malformed", "unknown-edition-in-record",
+                                                          "directory")]
 CASES = ([(("hint",), "medina-hint/1", *case) for case in RECORD_CASES]
+         + [(("status",), "medina-status/1", *case) for case in RECORD_CASES if "agent" not in case[0]]
+         + [(("undo",), "medina-undo/1", *case) for case in UNDO_CASES]
          + [(("analyse",), "medina-analyse/1", *case) for case in RECORD_CASES]
          + [(("simulate", "-g", "2"), "medina-simulate/1", *case) for case in SIMULATE_CASES]
          + [(("simulate", "-g", "2", "--readings"), "medina-simulate-readings/1", *case) for case in READINGS_CASES])
@@ -93,6 +97,7 @@ def check_document(code: int, out: str, err: str, form: str, error: str, status:
                          ids=[f"{' '.join(c[0][::2])}-{c[2]}" for c in CASES])
 def test_a_failure_is_the_commands_one_document(folder, command, form, what, args, error, status):
     greedy = ["--agent", "greedy"] if command[0] == "hint" and "--agent" not in args else []  # quick
+    before = {name: (folder / name).read_bytes() for name in FILES}
     args = [*command, *filled(args, folder), *greedy]
     doc = check_document(*run(*args, "--json"), form, error, status)
     if command[0] == "simulate":
@@ -101,6 +106,7 @@ def test_a_failure_is_the_commands_one_document(folder, command, form, what, arg
         assert doc["file"] is not None and doc.get("placements", []) == []
     code, _, _ = run(*args)
     assert code == status  # the status without --json
+    assert before == {name: (folder / name).read_bytes() for name in FILES}  # undo refused: nothing changed
 
 
 @pytest.mark.parametrize("failure, error", [

@@ -25,7 +25,7 @@ VARIANTS = [(), ("merchants.new_chain_max_neighbours=1",), ("merchants.new_chain
 def layered(game, piece: str, seat: int, layers=None) -> int:
     """The AND of the piece's layers, each read alone (an Either through the layers that apply)."""
     cells = game.geo.full
-    for layer in game.constraints[piece].layers if layers is None else layers:
+    for layer in game.variant.constraints[piece].layers if layers is None else layers:
         if isinstance(layer, Either):
             cells &= layered(game, piece, seat, layer.layers(game, piece))
         else:
@@ -43,8 +43,8 @@ def check(game, piece: str, cell: int) -> None:
     seat = game.seat_to_move
     assert game.piece_mask(seat, piece) == layered(game, piece, seat), piece
     for cached, cells in list(game.board_masks.items()):  # the cache holds what the board layers give now
-        if cached in game.constraints:
-            assert cells == game.constraints[cached].board(game, cached, None), cached
+        if cached in game.variant.constraints:
+            assert cells == game.variant.constraints[cached].board(game, cached, None), cached
     legal = bool(dict(game.legal_masks()).get(piece, 0) >> cell & 1)
     reason = explain(game, piece, cell)
     assert (reason is None) == legal, (piece, game.geo.name(cell), reason)
@@ -55,7 +55,7 @@ def check(game, piece: str, cell: int) -> None:
     if game.piece_mask(seat, piece) >> cell & 1:  # every layer allows it: only the turn refuses it
         assert code == "forced-roof" and game.forced
     else:  # a rule of this piece refuses it, and says so with the cell
-        assert code in codes_of(game.constraints[piece].layers) and message.startswith(
+        assert code in codes_of(game.variant.constraints[piece].layers) and message.startswith(
             f"{piece} {game.geo.name(cell)}: "), (piece, reason)
 
 
@@ -73,9 +73,9 @@ def test_explain_names_the_layer_that_refuses_exactly_what_the_generator_refuses
     well = data.draw(st.sampled_from([c for c in cells if c != merchant]), label="well") if rules.well.enabled else None
     game = medina.Game(rules, NAMES[:players], merchant=merchant, well=well)
     while not game.is_over():
-        held = [piece for piece in game.piece_order if game.supply[game.seat_to_move][piece]]
+        held = [piece for piece in game.variant.pieces if game.supply[game.seat_to_move][piece]]
         for _ in range(3):
-            piece = data.draw(st.sampled_from(held if held and data.draw(st.booleans()) else game.piece_order),
+            piece = data.draw(st.sampled_from(held if held and data.draw(st.booleans()) else game.variant.pieces),
                               label="piece")
             check(game, piece, draw_cell(data, game, piece))
         game.push(data.draw(st.sampled_from(game.legal_placements()), label="placement"))

@@ -260,7 +260,7 @@ def check_generator(game, samples: int = 12) -> None:
     generated = dict(game.legal_masks())
     base = dict(game.piece_masks(game.seat_to_move))
     refused = []
-    for piece in game.piece_order:
+    for piece in game.variant.pieces:
         mask = generated.get(piece, 0)
         for cell in range(game.geo.size):
             ok = game.is_legal(piece, cell)

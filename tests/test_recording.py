@@ -3,8 +3,12 @@ one at a time, each checked as `validate` checks it, and leaves the file as it w
 
 from __future__ import annotations
 
+import fcntl
 import os
 import stat
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +154,152 @@ def test_add_writes_atomically_and_keeps_the_permissions(game):
     os.chmod(game, 0o640)
     assert run("add", game, "grey K8")[0] == 0
     assert stat.S_IMODE(game.stat().st_mode) == 0o640 and os.listdir(game.parent) == ["game.yaml"]
+
+
+# --- naming the player ------------------------------------------------------------------------------
+
+@pytest.fixture
+def duel(tmp_path):
+    """A second-edition game of Ann and Bob: Ann's opening turn (one placement), Bob's turn half made."""
+    path = tmp_path / "r.yaml"
+    assert run("new", path, "-r", "second-edition-2014", "--players", "Ann,Bob", "--merchant", "H6", "--well",
+               "D4")[0] == 0
+    assert run("add", path, "purple C10", "grey M9")[1].splitlines() == [
+        "turn 1, Ann: purple C10", "turn 2, Bob: grey M9", "next: Bob, second placement of turn 2"]
+    return path
+
+
+@pytest.mark.parametrize("args", [("Ann: roof C10",), ("--player", "Ann", "roof C10"), ("Ann:", "roof", "C10"),
+                                  ("-p", "Ann", "roof", "C10")])
+def test_a_placement_named_for_a_player_not_to_move_is_refused_saying_whose_turn_it_is(duel, args):
+    before = duel.read_bytes()
+    code, out, err = run("add", duel, *args)
+    assert code == 1 and out == "" and duel.read_bytes() == before
+    assert err.splitlines() == [
+        f"{duel}:9: turn 2 placement 2, Bob: roof C10 is for Ann, but it is Bob's turn, with 1 placement left in it "
+        "(Bob has placed grey M9) [out-of-turn]", f"{duel}: not changed"]
+
+
+def test_a_placement_named_for_the_player_to_move_is_recorded(duel):
+    code, out, _ = run("add", duel, "Bob: roof C10", "Ann: orange K8")
+    assert code == 0 and out.splitlines() == ["turn 2, Bob: grey M9, roof C10", "turn 3, Ann: orange K8",
+                                              "next: Ann, second placement of turn 3"]
+    code, _, err = run("add", duel, "--player", "Bob", "wall A2")
+    assert code == 1 and err.startswith(f"{duel}:10: turn 3 placement 2, Ann: wall A2 is for Bob, but it is Ann's "
+                                        "turn, with 1 placement left in it (Ann has placed orange K8) [out-of-turn]")
+    code, _, err = run("add", duel, "Ann: wall A2", "Ann: wall A3")  # Ann's turn is over after the first
+    assert code == 1 and err.splitlines() == [
+        f"{duel}: turn 4 placement 1, Bob: wall A3 is for Ann, but it is Bob's turn, with 2 placements left in it "
+        "[out-of-turn]", f"{duel}: this command's placements before it are not written either (turn 3, Ann: wall A2)",
+        f"{duel}: not changed"]
+
+
+def test_an_unknown_player_or_two_different_ones_are_refused(duel):
+    before = duel.read_bytes()
+    code, _, err = run("add", duel, "--player", "Anne", "roof C10")
+    assert code == 1 and "'Anne' is not a player of this record (Ann, Bob); did you mean Ann? [unknown-player]" in err
+    code, _, err = run("add", duel, "bob: roof C10")
+    assert code == 1 and "'bob' is not a player of this record (Ann, Bob); did you mean Bob?" in err
+    code, _, err = run("add", duel, "--player", "Ann", "Bob: roof C10")
+    assert code == 2 and "--player: 'Bob: roof C10' names Bob, and --player Ann: name one player [usage]" in err
+    assert duel.read_bytes() == before
+
+
+def test_unquoted_placements_are_joined_or_the_message_says_to_quote_them(duel):
+    code, out, _ = run("add", duel, "roof", "C10,", "wall", "A2", "wall", "A3")
+    assert code == 0 and out.splitlines()[:2] == ["turn 2, Bob: grey M9, roof C10", "turn 3, Ann: wall A2, wall A3"]
+    before = duel.read_bytes()
+    for args, word, lacks in [(("roof",), "roof", "cell"), (("K8", "grey"), "K8", "piece")]:
+        code, _, err = run("add", duel, *args)
+        assert code == 1 and duel.read_bytes() == before
+        assert f"{word!r} has no {lacks}: a placement is `<piece> <cell>`; quote each one as a single argument, " \
+               "e.g. \"roof K8\" [bad-placement]" in err
+
+
+def test_a_refusal_after_placements_of_the_same_command_says_they_are_not_written(duel):
+    code, _, err = run("add", duel, "roof C10", "purple C10")
+    assert code == 1 and err.splitlines() == [
+        f"{duel}:10: turn 3 placement 1, Ann: purple C10: C10 already holds a piece [cell-occupied]",
+        f"{duel}: this command's placements before it are not written either (turn 2, Bob: roof C10)",
+        f"{duel}: not changed"]
+
+
+# --- one record, several writers ------------------------------------------------------------------
+
+ANY_ORDER = ["orange K9", "brown E4", "grey C11", "black P3"]  # legal in any order, whoever places them
+
+
+def test_concurrent_adds_on_one_record_lose_no_placement(game):
+    """Four `medina add` at once: each waits for the record while another changes it, so every placement
+    is recorded (without the lock one add reads the record before another writes it, and overwrites it)."""
+    for round_ in range(3):
+        game.write_text(record_text("original-2001", PLAYERS, []))
+        adds = [subprocess.Popen([sys.executable, "-m", "medina_cli", "add", game, token], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE) for token in ANY_ORDER]
+        assert [add.wait(timeout=60) for add in adds] == [0, 0, 0, 0], [add.stderr.read() for add in adds]
+        text = game.read_text()
+        assert all(token in text for token in ANY_ORDER), (round_, text)
+        assert run("validate", game)[0] == 0 and os.listdir(game.parent) == ["game.yaml"]
+
+
+def _hold_lock(path):
+    handle = open(path)
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    return handle
+
+
+def test_add_waits_while_another_command_changes_the_record(game):
+    holder = _hold_lock(game)
+    add = subprocess.Popen([sys.executable, "-m", "medina_cli", "add", game, "grey K8"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    notice = add.stderr.readline()  # said once it has waited LOCK_NOTICE
+    assert notice == f"{game}: another command is changing it; waiting (up to 10 s)\n"
+    assert add.poll() is None and "turns: []" in game.read_text()
+    holder.close()  # the other command is done
+    assert add.wait(timeout=60) == 0 and add.stderr.read() == ""
+    assert "  - Anna: grey K8\n" in game.read_text()
+
+
+def test_add_gives_up_on_a_record_held_too_long_and_changes_nothing(game, monkeypatch):
+    from medina_cli.records import recording
+    monkeypatch.setattr(recording, "LOCK_WAIT", 0.3)
+    before = game.read_bytes()
+    with _hold_lock(game):
+        code, out, err = run("add", game, "grey K8")
+    assert (code, out) == (2, "") and game.read_bytes() == before
+    assert err == f"{game}: another command has been changing it for 0.3 s; try again when it has finished " \
+                  "[record-busy]\n"
+
+
+def test_a_lock_held_by_a_killed_process_does_not_block(game):
+    holder = subprocess.run([sys.executable, "-c", "import fcntl, os, sys; f = open(sys.argv[1]); "
+                             "fcntl.flock(f, fcntl.LOCK_EX); os.kill(os.getpid(), 9)", game], timeout=60)
+    assert holder.returncode == -9
+    assert run("add", game, "grey K8") == (0, "turn 1, Anna: grey K8\nnext: Anna, second placement of turn 1\n", "")
+    assert os.listdir(game.parent) == ["game.yaml"]  # not waited for (nothing said), no lock file
+
+
+def test_add_through_a_symbolic_link_changes_the_linked_record_and_keeps_the_link(tmp_path):
+    (tmp_path / "real").mkdir()
+    real, link = tmp_path / "real" / "game.yaml", tmp_path / "link.yaml"
+    assert run("new", real, "-r", "original-2001", "--players", "Anna,Ben,Cleo", "--merchant", "K7")[0] == 0
+    link.symlink_to(Path("real") / "game.yaml")
+    assert run("add", link, "orange K9")[0] == 0
+    assert link.is_symlink() and os.readlink(link) == str(Path("real") / "game.yaml")
+    assert "  - Anna: orange K9\n" in real.read_text() and sorted(os.listdir(real.parent)) == ["game.yaml"]
+    assert run("undo", link)[0] == 0
+    assert link.is_symlink() and real.read_text().endswith("turns: []\n")
+
+
+@pytest.mark.parametrize("words, offered", [
+    ("medina add {r} --player A", ["Ann"]),
+    ("medina add {r} B", ["Bob:"]),
+    ("medina add {r} b", ["brown"]),
+    ("medina moves {r} --piece o", ["orange"]),
+    ("medina moves --piece bla", ["black"]),  # no record yet: the pieces of every built-in ruleset
+    ("medina play --seat mc", ["mcts", "mcts:"]),
+    ("medina play {r} --continue --seat B", ["Bob"]),
+])
+def test_shell_completion_of_players_pieces_and_seats(duel, words, offered):
+    from test_cli_everyday import complete
+    assert complete(words.format(r=duel)) == offered

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 from typer import completion
 
-from . import compare, hint, importer, recording, render, replay, rules, score, simulate, validate, view
+from . import compare, hint, importer, play, recording, render, replay, rules, score, simulate, validate, view
 from .common import Command, Group, exit_status, tolerate_output_encoding
 
 app = typer.Typer(
@@ -88,6 +88,9 @@ app.command("replay", cls=Command)(replay.replay_command)
 app.command("moves", cls=Command)(replay.moves)
 app.command("new", cls=Command)(recording.new_command)
 app.command("add", cls=Command)(recording.add_command)
+app.command("undo", cls=Command)(recording.undo_command)
+app.command("status", cls=Command)(recording.status_command)
+app.command("play", cls=Command)(play.play_command)
 app.command("render", cls=Command)(render.render_command)
 app.command("view", cls=Command)(view.view_command)
 app.add_typer(importer.app, name="import")

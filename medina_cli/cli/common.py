@@ -135,6 +135,41 @@ def complete_set(incomplete: str) -> list[str]:
     return [f"{param}={word}" for word in words if word.startswith(value)]
 
 
+def _record_for_completion(ctx: typer.Context):
+    """The record FILE already typed on the command line being completed, or None when there is none
+    that can be read. (Completing an option's value, click leaves the arguments before it unparsed in
+    `ctx.args`.)"""
+    from ..records.record import read_record
+    path = next((word for word in (ctx.params.get("file"), *ctx.args) if isinstance(word, str) and word != "-"
+                 and os.path.isfile(word)), None)
+    try:
+        return read_record(path) if path else None
+    except (MedinaError, OSError):
+        return None
+
+
+def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of a player: the players of the record FILE."""
+    record = _record_for_completion(ctx)
+    return [name for name in (record.players if record else []) if name.startswith(incomplete)]
+
+
+def complete_piece(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of a piece: those of the record FILE's ruleset, else of every built-in ruleset."""
+    from ..rules.loader import builtin_ids, load_ruleset
+    record = _record_for_completion(ctx)
+    rulesets = [record.ruleset] if record and record.ruleset else [load_ruleset(rid) for rid in builtin_ids()]
+    pieces = {piece for ruleset in rulesets for piece in ruleset.piece_names().values()}
+    return sorted(piece for piece in pieces if piece.startswith(incomplete.lower()))
+
+
+def complete_placement(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of `add`'s placements: `PLAYER:` for each player of FILE, and the pieces."""
+    record = _record_for_completion(ctx)
+    named = [f"{name}:" for name in (record.players if record else []) if name.startswith(incomplete)]
+    return named + complete_piece(ctx, incomplete)
+
+
 RulesetOption = Annotated[Optional[str], typer.Option(
     "--ruleset", "-r", metavar="ID|PATH", parser=ruleset_ref, autocompletion=complete_ruleset,
     help="Play by this ruleset instead of the file's (a built-in id or a ruleset YAML file).")]
@@ -147,6 +182,11 @@ ToOption = Annotated[Optional[int], typer.Option(
     "--to", metavar="TURN", parser=whole_number(0, below="is before the start: --to counts the turns replayed from "
                                                 "the start of the record, 0 (none) or more; leave it out for all"),
     help="Stop after this many entries of `turns`, a whole number ≥ 0 (default: all).")]
+PieceOption = Annotated[Optional[list[str]], typer.Option(
+    "--piece", metavar="PIECE", autocompletion=complete_piece,
+    help="Only placements of this piece (repeatable: any of them).")]
+CellOption = Annotated[Optional[list[str]], typer.Option(
+    "--cell", metavar="CELL", help="Only placements on this cell (repeatable: any of them).")]
 NoColorOption = Annotated[bool, typer.Option(
     "--no-color", help="Plain text even on a terminal (colour is also off when NO_COLOR is set or output is piped).")]
 

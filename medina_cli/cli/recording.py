@@ -1,4 +1,4 @@
-"""`medina new` and `medina add`: record a game at the table without editing YAML by hand."""
+"""`medina new`, `add`, `undo` and `status`: record a game at the table without editing YAML by hand."""
 
 from __future__ import annotations
 
@@ -8,10 +8,14 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import Problem
-from .common import (check_suffix, complete_ruleset, exit_status, load_or_exit, names_or_exit, refuse_directory,
-                     report_problems, say, shown_as, stop, warn)
+from .common import (JsonOption, RulesetOption, SetOption, check_suffix, complete_placement, complete_player,
+                     complete_ruleset, emit_json, exit_status, load_or_exit, names_or_exit, refuse_directory,
+                     replayed_or_exit, report_problems, say, shown_as, stop, usage_error, warn, warnings_to_show,
+                     whole_number, with_problems)
 
 RECORD_SUFFIXES = (".yaml", ".yml")
+count = whole_number(1)
+count.__name__ = "count"  # what --help calls the argument's type
 
 
 def new_command(
@@ -56,49 +60,119 @@ def new_command(
 def add_command(
     file: Annotated[str, typer.Argument(metavar="FILE", parser=shown_as("path"), help="A record/1 file.")],
     actions: Annotated[list[str], typer.Argument(
-        metavar="PLACEMENT...", parser=shown_as("placement"),
-        help="`<piece> <cell>` (quote it: \"grey K8\"), `tea` or `pass`; several in order.")],
+        metavar="PLACEMENT...", parser=shown_as("placement"), autocompletion=complete_placement,
+        help="`<piece> <cell>` (\"grey K8\"), `tea` or `pass`; several in order, or comma-separated; "
+        "`Ann: roof C10` says whose it is.")],
+    player: Annotated[Optional[str], typer.Option(
+        "--player", "-p", metavar="NAME", autocompletion=complete_player,
+        help="Whose placements these are: each is refused unless it falls to NAME.")] = None,
 ) -> None:
     """Append placements to a record, each checked against the position as `validate` checks it: to
     the turn in progress, else as a new turn of the player to move. `pass` is a turn of the next
     player in seat order, who must have nothing to place.
 
-    A refused placement is reported as `validate` reports it, and the file is left as it was.
+    A placement may name its player (`"Ann: roof C10"`, or --player Ann for all): one that would fall to
+    another player is refused, saying whose turn it is and how many placements are left in it.
+    A refused placement is reported as `validate` reports it, and the file is left as it was. While
+    another command changes the same record, add waits for it (up to 10 s). Through a symbolic link
+    the linked file is changed.
 
-    Exit status: 0 appended, 1 refused (an illegal placement, or the record is invalid already),
-    2 usage error or unreadable file.
+    Exit status: 0 appended, 1 refused (an illegal placement, a placement for a player not to move, or
+    the record is invalid already), 2 usage error or unusable file (unreadable, not writable, busy).
     """
-    from ..errors import MedinaError, ordinal
-    from ..records.recording import append_actions
-    from ..yamlio import base_dir_of, read_text
+    from ..records.recording import record_placements
 
-    refuse_directory(file, "give one record file")
-    if file == "-":
-        warn("add changes a file: give its name, not -")
-        raise typer.Exit(2)
-    try:
-        name, text = read_text(file)
-        done = append_actions(text, name, [part for action in actions for part in action.split(",")],
-                              base_dir=base_dir_of(file))
-    except MedinaError as exc:
-        warn(exc.problem.human())
-        raise typer.Exit(exit_status(exc))
+    _one_record_file(file, "add")
+    done = _or_exit(lambda: record_placements(file, actions, player=player, waiting=_waiting(file)))
     if done.text is None:
         report_problems(done.problems)
+        if done.unwritten():
+            warn(done.unwritten())
         warn(f"{file}: not changed")
         raise typer.Exit(1)
-    _write(file, done.text)
-    record, game = done.outcome.record, done.outcome.game
-    for number in done.entries:
-        entry = record.turns[number - 1]
-        tokens = ", ".join(record.tokens(entry))
-        say(f"turn {number}, {entry.player}: {tokens}")
-    upcoming = done.outcome.next_placement()
-    if upcoming is None:
-        say("The game is over.")
+    for line in done.lines():
+        say(line)
+
+
+def undo_command(
+    file: Annotated[str, typer.Argument(metavar="FILE", parser=shown_as("path"), help="A record/1 file.")],
+    count: Annotated[int, typer.Argument(
+        metavar="N", parser=count, help="How many placements to take back (tea tiles and passes count).")] = 1,
+    json_: JsonOption = False,
+) -> None:
+    """Take back the last N placements of a record (default 1), the last first: a placement is cut from
+    its turn, a turn left empty from the file. Everything else in the file stays as it was (comments, `x-`
+    keys): after `medina add`, `medina undo` gives the file back byte for byte. Prints each placement
+    taken back and who is to move; the record left must be valid, else nothing is changed.
+
+    Exit status: 0 taken back, 1 refused (what is left would be invalid, or the turns are laid out in a
+    way undo cannot shorten), 2 usage error (N past the record's placements) or unusable file.
+    """
+    from ..records.recording import take_back
+
+    doc = {"format": "medina-undo/1", "file": file, "removed": [], "to_move": None, "turn": None,
+           "placement": None} if json_ else None
+    _one_record_file(file, "undo", doc)
+    done = _or_exit(lambda: take_back(file, count, waiting=_waiting(file)), doc)
+    status = 1 if done.text is None else 0
+    if json_:
+        emit_json(with_problems(done.to_json(), done.problems, warnings_to_show(done.outcome) if not status else []))
+    elif status:
+        report_problems(done.problems)
+        warn(f"{file}: not changed")
     else:
-        turn, placement = upcoming
-        say(f"next: {game.to_move}, {ordinal(placement)} placement of turn {turn}")
+        for line in done.lines():
+            say(line)
+    raise typer.Exit(status)
+
+
+def status_command(
+    file: Annotated[str, typer.Argument(
+        metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")],
+    ruleset: RulesetOption = None,
+    set_: SetOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Where a recorded game stands: who is to move, which placement of which turn and how many the turn
+    still allows, every player's supply, and the score now (final once the game is over).
+
+    An invalid record is shown where the replay stopped.
+
+    Exit status: 0 valid, 1 invalid record (shown where the replay stopped), 2 unusable input or usage error.
+    """
+    from ..records.status import status_document, status_report
+
+    doc = {"format": "medina-status/1", "file": None, "ruleset": None, "players": [], "position": None,
+           "score": None} if json_ else None
+    _, outcome = replayed_or_exit(file, ruleset, set_, None, doc)
+    status = 1 if outcome.problems else 0
+    if json_:
+        emit_json(with_problems(status_document(outcome), outcome.problems, warnings_to_show(outcome)))
+    else:
+        for line in status_report(outcome):
+            say(line)
+    raise typer.Exit(status)
+
+
+def _one_record_file(file: str, command: str, doc: dict | None = None) -> None:
+    """A command that changes a record takes one file by name: not a directory, not standard input."""
+    refuse_directory(file, "give one record file", doc)
+    if file == "-":
+        usage_error(None, f"{command} changes a file: give its name, not -", doc)
+
+
+def _or_exit(change, doc: dict | None = None):
+    """`change()`, or exit with what stopped it (with --json, in `doc`)."""
+    from ..errors import MedinaError
+    try:
+        return change()
+    except MedinaError as exc:
+        stop(exc.problems, exit_status(exc), doc)
+
+
+def _waiting(file: str):
+    """What to say while another command holds the record."""
+    return lambda seconds: warn(f"{file}: another command is changing it; waiting (up to {seconds:g} s)")
 
 
 def _write(file: str, text: str) -> None:

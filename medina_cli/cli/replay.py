@@ -6,8 +6,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, replayed_or_exit, say,
-                     shown_as, usage_error, warn, warnings_to_show, with_problems, write_output)
+from .common import (CellOption, JsonOption, NoColorOption, PieceOption, RulesetOption, SetOption, ToOption, emit_json,
+                     replayed_or_exit, say, shown_as, stop, usage_error, warn, warnings_to_show, with_problems,
+                     write_output)
 
 FileArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
@@ -37,9 +38,8 @@ def replay_command(
     Exit status: 0 valid, 1 invalid input (the log stops at the illegal turn), 2 unusable input or
     usage error.
     """
-    from tabulate import tabulate
-
     from ..errors import ordinal
+    from ..records.status import supply_table
     from ..render.text import colour_wanted, legend, render_board
 
     doc = {"format": "medina-replay/1", "file": "<stdin>" if file == "-" else file, "ruleset": None, "players": [],
@@ -74,24 +74,8 @@ def replay_command(
     say(render_board(game, colour=colour))
     say(legend(game, colour=colour))
     say()
-    colours = game.rules.colour_names
-    headers = ["player", *colours, "roof", "neutral", "stable", "merchant", "wall"]
-    if game.rules.tea.colour:
-        headers.append("tea")
-    rows = []
-    for seat, name in enumerate(game.players):
-        supply = game.supply[seat]
-        row = [name, *(supply[c] for c in colours), supply["roof"], supply["neutral"], supply["stable"],
-               supply["merchant"], supply["wall"]]
-        if game.rules.tea.colour:
-            row.append(game.tea[seat])
-        rows.append(row)
-    if not game.rules.supply.neutral_roofs:
-        headers.remove("neutral")
-        for row in rows:
-            del row[len(colours) + 2]
     say("Supply left:")
-    say(tabulate(rows, headers=headers, tablefmt="simple"))
+    say(supply_table(game))
     say()
     if outcome.errors:
         say(f"Replay stopped at turn {outcome.errors[0].turn}: {outcome.errors[0].message}")
@@ -108,7 +92,6 @@ def replay_command(
 def _replay_json(record, outcome) -> dict:
     """The medina-replay/1 fields of a replayed record: setup, turns with their placements and events,
     and the position reached."""
-    game = outcome.game
     entries = {entry.number: entry for entry in record.turns}
     setup = {**record.setup, "events": []}
     turns = []
@@ -120,14 +103,8 @@ def _replay_json(record, outcome) -> dict:
         turns.append({"turn": number, "player": entry.player, "line": entry.line,
                       "placements": record.tokens(entry),
                       "events": [_event_json(e) for e in events]})
-    turn, placement = outcome.next_placement() or (None, None)
-    supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea.colour else {})}
-              for seat, name in enumerate(game.players)}
-    position = {"after_turn": outcome.turns_played, "placements_into_next_turn": outcome.partial,
-                "finished": game.is_over(), "to_move": game.to_move,
-                "turn": turn, "placement": placement, "supply": supply}
     return {"ruleset": record.ruleset.id, "players": record.players, "setup": setup, "turns": turns,
-            "position": position}
+            "position": outcome.position_json()}
 
 
 def _event_json(event) -> dict:
@@ -156,28 +133,37 @@ def moves(
     to: ToOption = None,
     ruleset: RulesetOption = None,
     set_: SetOption = None,
+    piece: PieceOption = None,
+    cell: CellOption = None,
     json_: JsonOption = False,
     no_color: NoColorOption = False,
 ) -> None:
     """List every legal placement for the player to move (the first placement of a turn, or the next
     one of a last turn in progress), then the board with `*` on every empty cell where one may go.
+    --piece and --cell list only those of a piece, or on a cell.
 
     An invalid record is shown where replay stopped: the placements open to the player to move there.
 
     Exit status: 0 valid, 1 invalid input (shown where replay stopped), 2 unusable input or usage error.
     """
-    from ..errors import ordinal
+    from ..errors import MedinaError, ordinal
+    from ..records.status import PlacementFilter, legal_by_piece, listing_lines
     from ..render.text import colour_wanted, legend, render_board
 
     doc = {"format": "medina-moves/1", "after_turn": None, "player": None, "turn": None, "placement": None,
            "placements": [], "file": None} if json_ else None
     record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
+    try:
+        keep = PlacementFilter(record, piece or (), cell or ())
+    except MedinaError as exc:
+        stop(exc.problems, 2, doc)
     game = outcome.game
     player = game.to_move
     legal = game.legal_placements()
-    placements = [p for p in legal if p.cell is not None]  # the rest: tea
+    placements = [p for p in legal if " " in str(p)]  # the rest: tea
+    groups = legal_by_piece(game, keep)
     if json_:
-        tokens = sorted(map(str, placements))
+        tokens = sorted(f"{piece} {cell}" for piece, cells in groups.items() for cell in cells)
         turn, placement = outcome.next_placement() or (None, None)
         emit_json({**doc, "after_turn": outcome.turns_played, "player": player, "turn": turn, "placement": placement,
                    "placements": tokens, **_problems_of(outcome)})
@@ -193,17 +179,16 @@ def moves(
     which = f", {ordinal(placement)} placement of turn {turn}" if placement > 1 else ""
     say(f"{record.file} {where}: {player} to move{which}, {total} legal placement{'s' if total != 1 else ''}"
         + (" (a roof is forced this turn)" if game.forced else ""))
-    cells_by_piece: dict[str, list[str]] = {}
-    for p in placements:
-        cells_by_piece.setdefault(p.piece, []).append(p.cell)
-    for piece, names in cells_by_piece.items():
-        names.sort(key=lambda n: (n[0], int(n[1:])))
-        say(f"  {piece:<9} {len(names):>3}: {' '.join(names)}")
-    if len(legal) > total:
+    if keep.words():
+        kept = sum(map(len, groups.values()))
+        say(f"  {keep.words()}: {kept or 'none'} of them")
+    for line in listing_lines(groups):
+        say(line)
+    if len(legal) > total and not keep.words():
         say("  tea may replace one placement this turn")
     colour = colour_wanted(no_color)
     say()
-    empty = {p.cell for p in placements if p.piece not in ("roof", "neutral")}  # roofs go on buildings
+    empty = {cell for piece, cells in groups.items() if piece not in ("roof", "neutral") for cell in cells}
     say(render_board(game, marks=dict.fromkeys(empty, " * "), colour=colour))
     say(legend(game, colour=colour))
     say("* an empty cell where a legal placement may go")

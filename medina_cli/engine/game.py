@@ -18,10 +18,10 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from ..errors import did_you_mean
-from .board import Geometry, bits, geometry_for, lowest_cell
-from .constraints import constraints_of
+from .board import Geometry, bits, lowest_cell
 from .events import NEUTRAL_HOLDER, Event
 from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
+from .variant import Variant
 
 NEUTRAL = -1  # owner of a palace under a neutral roof
 
@@ -32,14 +32,6 @@ def holder_name(players, owner: int | None) -> str | None:
         return None
     return NEUTRAL_HOLDER if owner == NEUTRAL else players[owner]
 
-PIECES_FIXED = ("roof", "neutral", "stable", "merchant", "wall")
-SUPPLY_KEY = {"roof": "roofs", "neutral": "neutral_roofs", "stable": "stables",
-              "merchant": "merchants", "wall": "walls"}
-
-
-def supplied(rules, piece: str) -> bool:
-    """Do players get `piece` under `rules`? (A merchant always: the start merchant, tower merchants.)"""
-    return piece == "merchant" or bool(getattr(rules.supply, SUPPLY_KEY.get(piece, "per_colour")))
 __all__ = ["Game", "IllegalPlacement", "Placement", "Palace", "Event", "NEUTRAL"]
 
 
@@ -55,7 +47,7 @@ class _MaskCache(dict):
 
     def __missing__(self, piece: str) -> int:
         game = self.game()
-        cells = self[piece] = game.constraints[piece].board(game, piece, None)
+        cells = self[piece] = game._constraints[piece].board(game, piece, None)
         return cells
 
 
@@ -120,34 +112,24 @@ class Game:
         if len(players) != rules.players or len(set(players)) != len(players):
             raise ValueError(f"players {list(players)}: these rules are for {rules.players} distinct players")
         self.rules = rules
-        self.geo: Geometry = geometry_for(rules)
+        self.variant = variant = Variant.of(rules)
+        self._constraints, self._mask_functions, self._cheap_first = (variant.constraints, variant.mask_functions,
+                                                                       variant.cheap_first)  # the generator's, at hand
+        self.geo: Geometry = variant.geometry
         merchant = self._setup_cell(merchant, "merchant")
         if rules.well.enabled != (well is not None):
             raise ValueError(f"{rules.ruleset_id} places a well at setup: give well=CELL" if rules.well.enabled
                              else f"well {well!r}: {rules.ruleset_id} has no well")
         well = None if well is None else self._setup_cell(well, "well")
         self.players = list(players)
-        self.colours = rules.colour_names
-        self.piece_order = (*self.colours, *PIECES_FIXED)
-        self.constraints = constraints_of(self.piece_order)
-        self.mask_functions = tuple((piece, c.mask) for piece, c in self.constraints.items())  # piece order
-        self.cheap_first = self.mask_functions[::-1]  # walls are the cheapest mask to compute
-        triggers = rules.retirement
-        checks = {piece: (piece == "roof" and "all_players_own" in triggers,  # may complete all_players_own
-                          piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits
-                  for piece in self.piece_order}
-        self.retirement_checks = {piece: c for piece, c in checks.items() if any(c)}  # pieces that may retire
-        self.roof_checked_after_first = rules.turns.forced_roof_check == "after_first_placement"
         geo = self.geo
-        s = rules.supply
-        self.supply = [{**{c: s.per_colour for c in self.colours},
-                        **{piece: getattr(s, SUPPLY_KEY[piece]) for piece in PIECES_FIXED}} for _ in players]
+        self.supply = [dict(variant.supply) for _ in players]
         self.start_supply = {name: dict(counts) for name, counts in (supply or {}).items()}
         for name, counts in self.start_supply.items():
             self.supply[self.players.index(name)].update(counts)
         self.tea = [0] * len(players)
         self.owned: list[set[str]] = [set() for _ in players]
-        self.buildings = {c: 0 for c in self.colours}
+        self.buildings = dict.fromkeys(variant.colours, 0)
         self.stables = 0
         self.start_merchant = merchant
         self.merchants = 1 << merchant
@@ -159,13 +141,13 @@ class Game:
         self.roofed_buildings = 0
         self.palaces: list[Palace] = []
         self.palace_at: dict[int, Palace] = {}
-        self.open_palace: dict[str, Palace | None] = {c: None for c in self.colours}
+        self.open_palace: dict[str, Palace | None] = dict.fromkeys(variant.colours)
         self.reach_once = 0  # cells within reach of at least one palace
         self.reach_twice = 0  # cells within reach of two or more palaces
         self.building_orth = 0
         self.chain_ends = (merchant, merchant)
         self.wall_arm: dict[int, tuple[int, str]] = {}
-        self.palace_tile: dict[str, Palace | None] = {c: None for c in self.colours}
+        self.palace_tile: dict[str, Palace | None] = dict.fromkeys(variant.colours)
         self.tower_tile: dict[int, Palace | None] = {t: None for t in geo.tower_cell}
         self.tower_merchants_left = dict(rules.towers.merchants)
         self.tea_claims = 0
@@ -181,8 +163,6 @@ class Game:
         self.tea_used = False
         self.forced = False  # this turn must still include one of the player's roofs
         self.seat_to_move: int | None = len(self.players) - 1  # so that the first seat that can place starts
-        self._piece_of = {piece: piece for piece in self.piece_order}  # spelling -> piece
-        self._piece_of.update((alias.lower(), c.name) for c in rules.colours for alias in c.aliases)
         self._frames: list[tuple] = []  # _Frame fields  # one per push, for pop
         self._log: list[tuple] = []  # undo entries of every push, oldest first
         self._end_turn()
@@ -226,9 +206,9 @@ class Game:
         if placement.piece == TEA:
             self.use_tea()
             return
-        piece = self._piece_of.get(placement.piece.lower())
+        piece = self.variant.spellings.get(placement.piece.lower())
         if piece is None:
-            pieces = [p for p in self.piece_order if supplied(self.rules, p)]
+            pieces = self.variant.supplied
             raise IllegalPlacement("unknown-piece", f"{placement.piece!r} is not a piece of {self.rules.ruleset_id}"
                                    f"{did_you_mean(placement.piece, pieces)} (pieces: {', '.join(pieces)})")
         cell = self.geo.parse(placement.cell or "")
@@ -344,7 +324,7 @@ class Game:
         (the first is the one `distinct_placements()` lists); for any other placement, just it."""
         if not isinstance(placement, Placement):
             placement = Placement.parse(placement)
-        piece = self._piece_of.get(placement.piece.lower())
+        piece = self.variant.spellings.get(placement.piece.lower())
         cell = self.geo.parse(placement.cell or "") if piece in ("roof", "neutral") else None
         palace = None if cell is None else self.palace_at.get(cell)
         if palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
@@ -388,19 +368,19 @@ class Game:
     def piece_mask(self, seat: int, piece: str) -> int:
         """Cells where `seat` may place `piece` now (all its layers: the board's, the player's supply
         and colours), ignoring turn restrictions (forced roofs)."""
-        return self.constraints[piece].mask(self, piece, seat)
+        return self._constraints[piece].mask(self, piece, seat)
 
     def piece_masks(self, seat: int) -> list[tuple[str, int]]:
         """(piece, cells) for every piece `seat` holds that can legally be placed now."""
         out = []
-        for piece, mask in self.mask_functions:
+        for piece, mask in self._mask_functions:
             cells = mask(self, piece, seat)
             if cells:
                 out.append((piece, cells))
         return out
 
     def can_place(self, seat: int) -> bool:
-        for piece, mask in self.cheap_first:
+        for piece, mask in self._cheap_first:
             if mask(self, piece, seat):
                 return True
         return False
@@ -463,7 +443,7 @@ class Game:
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
-        elif self.turn_placed == 1 and self.roof_checked_after_first and not (
+        elif self.turn_placed == 1 and self.variant.roof_checked_after_first and not (
                 piece == "neutral" and self.rules.turns.neutral_spares_forced_roof):
             self._force_second_roof()
         if self.turn_placed + self.tea_used >= self.turn_slots or not (
@@ -528,7 +508,7 @@ class Game:
         single = self.turns_started < self.rules.turns.opening_single
         self.turn_slots = 1 if single else self.rules.turns.placements
         self.turns_started += 1
-        self.forced = (not self.roof_checked_after_first and self._forced_trigger(seat)
+        self.forced = (not self.variant.roof_checked_after_first and self._forced_trigger(seat)
                        and self._roof_reachable(seat))
         if self.forced:
             self._announce_forced_roof()
@@ -610,7 +590,7 @@ class Game:
             masks.clear()
             if wall_mask is not None:
                 masks["wall"] = wall_mask
-        if piece in self.retirement_checks:
+        if piece in self.variant.retirement_checks:
             self._check_retirement(piece)
 
     def _grow(self, palace: Palace, cell: int) -> None:
@@ -782,9 +762,9 @@ class Game:
     def _check_retirement(self, piece: str) -> None:
         """After a placement: a roof can complete `all_players_own`; anything placed inside the city
         (a roof too: it closes the palace that could still grow) can leave `no_building_fits`."""
-        check_owners, check_room = self.retirement_checks[piece]
+        check_owners, check_room = self.variant.retirement_checks[piece]
         owned_by_all = set.intersection(*self.owned) if check_owners else set()
-        for colour in self.colours:
+        for colour in self.variant.colours:
             if colour in self.retired:
                 continue
             everyone = colour in owned_by_all

@@ -8,7 +8,7 @@ import datetime
 import re
 
 from ..engine.board import geometry_for
-from ..engine.game import supplied
+from ..engine.variant import Variant
 from ..errors import MedinaError, did_you_mean
 from ..rules.loader import Ruleset
 from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
@@ -337,8 +337,8 @@ class _Reader(HeaderReader):
     def _supplied(self, pieces: dict) -> dict:
         """The spellings in `pieces` of the pieces players of this count are given: no `neutral` without
         neutral roofs in the supply (`merchant` always: the start merchant, and tower merchants)."""
-        rules = self.r.rules
-        return {word: piece for word, piece in pieces.items() if supplied(rules, piece)}
+        supplied = Variant.of(self.r.rules).supplied
+        return {word: piece for word, piece in pieces.items() if piece in supplied}
 
     def _result(self):
         if "result" not in self.data:

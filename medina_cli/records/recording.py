@@ -1,25 +1,32 @@
-"""Recording a game as it is played: a new record with no turns yet, and placements appended to a
-record's text one at a time, each checked exactly as `validate` checks it.
+"""Recording a game as it is played: a new record with no turns yet; placements appended to a
+record's text one at a time (for the player named, when one is), each checked exactly as `validate`
+checks it; the last placements taken back.
 
-Appending edits the text where the turns are (nothing else in the file changes, comments
-included); the edited text is read back and replayed before it is accepted.
+Every change edits the text where the turns are (nothing else in the file changes, comments and
+`x-` keys included), is read back and replayed before it is accepted, and is written atomically to
+the file behind any symbolic link, while a lock on the record keeps other writers waiting: two
+commands changing one record at once both get their placements in, one after the other.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from ..engine.board import geometry_for
-from ..errors import Problem, UnusableInput, fail
+from ..errors import BadArgument, Problem, UnusableInput, fail, ordinal
+from ..files import write_atomically
 from ..rules.loader import Ruleset, is_path
-from ..yamlio import LOADER, STR_TAG, yaml_flow
+from ..yamlio import LOADER, STR_TAG, base_dir_of, read_text, yaml_flow
 from .boardspace import is_boardspace
-from .model import write_record
+from .model import Record, write_record
 from .record import parse_record
 from .replay import Replay, replay
 
@@ -27,9 +34,10 @@ SAFE_TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")  # nothing YAML co
 
 
 def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant: str, well: str | None,
-               path: str) -> tuple[str | None, list[Problem]]:
+               path: str, meta: dict | None = None) -> tuple[str | None, list[Problem]]:
     """The text of a record at `path` with no turns yet, or None and what is wrong with the values given
-    (`ruleset_ref` as given on the command line: a path is rewritten relative to the record's folder)."""
+    (`ruleset_ref` as given on the command line: a path is rewritten relative to the record's folder;
+    `meta`: `x-` keys to write after the turns)."""
     refusal = ruleset.players_refusal(len(players))
     if refusal:
         return None, [Problem("unsupported-player-count", refusal, file=path)]
@@ -54,11 +62,208 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
     if is_path(ruleset_ref):
         ruleset_ref = Path(os.path.relpath(Path(ruleset_ref).resolve(), folder.resolve())).as_posix()
     text = write_record(ruleset_ref=ruleset_ref, players=players, geo=geo, merchant=cells["merchant"],
-                        well=cells.get("well"), turns=[])
+                        well=cells.get("well"), turns=[], meta=meta)
     for problem in (found := parse_record(text, path, base_dir=folder).problems.errors):
         problem.line = None  # a line of a file not written yet
     return (None if found else text), found
 
+
+def drawn_setup(rules, seed) -> tuple[str, str | None]:
+    """A start merchant and (where the ruleset has one) a well drawn from `seed`, as cell names."""
+    import random
+
+    from ..engine.playout import random_setup
+    geo = geometry_for(rules)
+    merchant, well = random_setup(rules, random.Random(f"medina-setup/{seed}"))
+    return geo.name(merchant), None if well is None else geo.name(well)
+
+
+def save_new(path: str, text: str) -> None:
+    """Write a new record (atomically; through a symbolic link, to the file it names). Raises UnusableInput."""
+    _save(os.path.realpath(path), path, text)
+
+
+# --- the lock and the write ----------------------------------------------------------------------
+
+LOCK_WAIT = 10.0  # seconds a change waits for another writer of the same record before giving up
+LOCK_NOTICE = 1.0  # ... and after this long it says that it is waiting
+
+
+@contextmanager
+def locked(path: str, *, wait: float | None = None, waiting=None):
+    """Hold the record at `path` against every other change made through this module, and give the
+    path to write it to (the file behind any symbolic link). The lock is the operating system's lock
+    on the file itself (`flock`): no lock file is left behind, and a killed holder's lock goes with it.
+    Another holder is waited for up to `wait` seconds (default LOCK_WAIT; `waiting(wait)` is called once
+    after LOCK_NOTICE), then UnusableInput `record-busy`. A path that is no regular file is not locked
+    (reading it fails)."""
+    real = os.path.realpath(path)
+    wait = LOCK_WAIT if wait is None else wait
+    try:
+        import fcntl
+    except ImportError:  # no flock on this platform: changes are not serialised
+        yield real
+        return
+    start = time.monotonic()
+    told = False
+    while True:
+        try:
+            handle = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            yield real  # missing or unreadable: reading it says so
+            return
+        try:
+            if not stat.S_ISREG(os.fstat(handle).st_mode):
+                yield real
+                return
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                waited = time.monotonic() - start
+                if waited > wait:
+                    raise fail("record-busy", f"another command has been changing it for {wait:g} s; try again "
+                               "when it has finished", file=path, error=UnusableInput) from None
+                if waiting is not None and not told and waited > LOCK_NOTICE:
+                    told = True
+                    waiting(wait)
+                time.sleep(0.02)
+                continue
+            if _same_file(handle, real):  # not replaced by a writer that held the lock before us
+                yield real
+                return
+        finally:
+            os.close(handle)
+
+
+def _same_file(handle: int, path: str) -> bool:
+    try:
+        now = os.stat(path)
+    except OSError:
+        return False
+    held = os.fstat(handle)
+    return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
+
+
+def _changed(name: str, text: str, expect: str | None) -> Problem | None:
+    """A record changed by someone else since `expect` was read."""
+    if expect is None or text == expect:
+        return None
+    return Problem("record-changed", "changed by another command since it was read; nothing was written",
+                   file=name)
+
+
+def _save(real: str, name: str, text: str) -> None:
+    try:
+        write_atomically(Path(real), text)
+    except OSError as exc:
+        raise fail("cannot-write", f"cannot write: {exc.strerror or exc}", file=name, error=UnusableInput) from None
+
+
+def record_placements(path: str, actions: list[str], *, player: str | None = None, expect: str | None = None,
+                      waiting=None) -> Appended:
+    """`append_actions` on the record file at `path`, written when accepted, under its lock. `expect`:
+    the text the caller last saw; the record is left alone (`record-changed`) if it is not that any
+    more. Raises MedinaError when the record cannot be read or written."""
+    with locked(path, waiting=waiting) as real:
+        name, text = read_text(path)
+        changed = _changed(name, text, expect)
+        if changed is not None:
+            return Appended(None, None, [changed])
+        done = append_actions(text, name, actions, base_dir=base_dir_of(path), player=player)
+        if done.text is not None and done.text != text:
+            _save(real, name, done.text)
+    return done
+
+
+def take_back(path: str, count: int = 1, *, expect: str | None = None, waiting=None) -> Undone:
+    """`remove_actions` on the record file at `path`, written when accepted, under its lock (`expect`
+    as for `record_placements`). Raises MedinaError when the record cannot be read or written, and
+    BadArgument when it holds fewer than `count` placements."""
+    with locked(path, waiting=waiting) as real:
+        name, text = read_text(path)
+        changed = _changed(name, text, expect)
+        if changed is not None:
+            return Undone(name, None, None, [changed])
+        done = remove_actions(text, name, count, base_dir=base_dir_of(path))
+        if done.text is not None:
+            _save(real, name, done.text)
+    return done
+
+
+# --- placements as typed -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Step:
+    """One action to record, as typed (`grey K8`, `tea`, `pass`), and the player it is meant for (None:
+    whoever is to move)."""
+
+    token: str
+    player: str | None = None
+
+
+def read_steps(args: list[str], record: Record, player: str | None = None) -> tuple[list[Step], list[Problem]]:
+    """The actions of a command line's arguments, each `[PLAYER:] ACTION[, ACTION...]`, for `player` where
+    no argument names one. Words the shell split apart (an unquoted `roof C3`, `Ann: roof C3`) are joined
+    again. Returns the steps, or the problems that stop them; raises BadArgument when an argument names
+    another player than `player`."""
+    pieces, geo = record.ruleset.piece_names(), geometry_for(record.rules)
+    problems = [] if player is None or player in record.players else [_unknown_player(player, record)]
+    steps = []
+    for arg in _joined(args, pieces, geo):
+        named, rest = _named(arg, record)
+        if isinstance(named, Problem):
+            problems.append(named)
+            continue
+        if named is not None and player is not None and named != player:
+            raise fail("usage", f"{arg!r} names {named}, and --player {player}: name one player", file="--player",
+                       error=BadArgument)
+        for part in rest.split(","):
+            words = part.split()
+            if len(words) == 1 and (words[0].lower() in pieces or geo.parse(words[0]) is not None):
+                lacks = "cell" if words[0].lower() in pieces else "piece"
+                problems.append(Problem("bad-placement", f"{words[0]!r} has no {lacks}: a placement is `<piece> "
+                                        "<cell>`; quote each one as a single argument, e.g. \"roof K8\"",
+                                        file=record.file))
+            steps.append(Step(part, named or player))
+    return steps, problems
+
+
+def _joined(args: list[str], pieces: dict, geo) -> list[str]:
+    """The arguments with the words the shell split apart joined again: `Ann:` or a trailing comma to
+    what follows, a piece without its cell to the cell that follows."""
+    out: list[str] = []
+    for arg in (a.strip() for a in args):
+        if out and (out[-1].endswith((",", ":")) or _piece_then_cell(out[-1], arg, pieces, geo)):
+            out[-1] = f"{out[-1]} {arg}"
+        else:
+            out.append(arg)
+    return out
+
+
+def _piece_then_cell(before: str, after: str, pieces: dict, geo) -> bool:
+    last = before.rpartition(",")[2].rpartition(":")[2].split()
+    first = after.split(",")[0].split()
+    return len(last) == 1 and last[0].lower() in pieces and len(first) == 1 and geo.parse(first[0]) is not None
+
+
+def _named(arg: str, record: Record) -> tuple[str | Problem | None, str]:
+    """(the player an argument names before a colon, or None, or why that is no player; the rest)."""
+    for name in sorted(record.players, key=len, reverse=True):
+        if arg.startswith(f"{name}:"):
+            return name, arg[len(name) + 1:]
+    head, colon, rest = arg.partition(":")
+    if colon and head.strip() and "," not in head:
+        return _unknown_player(head.strip(), record), rest
+    return None, arg
+
+
+def _unknown_player(name: str, record: Record) -> Problem:
+    from ..errors import did_you_mean
+    return Problem("unknown-player", f"{name!r} is not a player of this record ({', '.join(record.players)})"
+                   f"{did_you_mean(name, record.players)}", file=record.file)
+
+
+# --- appending -----------------------------------------------------------------------------------
 
 @dataclass
 class Appended:
@@ -69,12 +274,32 @@ class Appended:
     outcome: Replay | None
     problems: list[Problem] = field(default_factory=list)
     entries: list[int] = field(default_factory=list)  # the numbers of the turns written to
+    placed: list[tuple[int, str, str]] = field(default_factory=list)  # (turn, player, token) of each accepted
+
+    def lines(self) -> list[str]:
+        """What was recorded, turn by turn, and who is next: `turn 2, Ben: grey K8` ... `next: ...`."""
+        record = self.outcome.record
+        entries = [record.turns[number - 1] for number in self.entries]
+        return [f"turn {e.number}, {e.player}: {', '.join(record.tokens(e))}" for e in entries] + [
+            next_words(self.outcome)]
+
+    def refused(self, problems: list[Problem], outcome: Replay | None = None) -> Appended:
+        """Refused at this point: no text, the problems, and what had been accepted before (see `unwritten`)."""
+        return Appended(None, outcome or self.outcome, problems, placed=self.placed)
+
+    def unwritten(self) -> str | None:
+        """When refused after accepting some: that those are not written either, and where they went."""
+        if self.text is not None or not self.placed:
+            return None
+        went = "; ".join(f"turn {turn}, {player}: {token}" for turn, player, token in self.placed)
+        return f"{self.outcome.record.file}: this command's placements before it are not written either ({went})"
 
 
-def append_actions(text: str, name: str, actions: list[str], *, base_dir) -> Appended:
-    """`text` with each action (`<piece> <cell>`, `tea` or `pass`) appended in turn: to the turn in
-    progress, else as a new turn of the player to move (`pass`: of the next seat after the last turn).
-    Refused, text unchanged, at the first problem `validate` would report."""
+def append_actions(text: str, name: str, actions: list[str], *, base_dir, player: str | None = None) -> Appended:
+    """`text` with each action (`[PLAYER:] <piece> <cell>`, `tea` or `pass`; see `read_steps`) appended in
+    turn: to the turn in progress, else as a new turn of the player to move (`pass`: of the next seat after
+    the last turn). An action meant for a player who is not the one it would go to is refused. Refused,
+    text unchanged, at the first problem `validate` would report."""
     if is_boardspace(name, text):
         raise fail("bad-format-tag", "a boardspace.net record: convert it with `medina import boardspace` first",
                    file=name, error=UnusableInput)
@@ -82,34 +307,129 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir) -> App
     outcome = replay(record)
     if outcome.problems or outcome.game is None:
         return Appended(None, outcome, outcome.problems)
+    steps, problems = read_steps(actions, record, player)
+    if problems:
+        return Appended(None, outcome, problems)
     pieces, geo = record.ruleset.piece_names(), outcome.game.geo
     done = Appended(text, outcome)
-    for raw in actions:
-        token = _canonical(raw, pieces, geo)
+    for step in steps:
+        token = _canonical(step.token, pieces, geo)
         if token is None:
-            return Appended(None, outcome, [Problem("bad-placement", f"{raw.strip()!r} is not `<piece> <cell>`, "
-                                                    "`tea` or `pass`", file=name)])
+            return done.refused([Problem("bad-placement", f"{step.token.strip()!r} is not `<piece> <cell>`, "
+                                         "`tea` or `pass`", file=name)])
         game, turns = outcome.game, outcome.record.turns
         if game.turn_open():
-            player = None  # goes on with the turn in progress
+            player_of_new_turn = None  # goes on with the turn in progress
         elif token == "pass" or game.finished:
-            player = outcome.record.players[(outcome.record.players.index(turns[-1].player) + 1)
-                                            % len(outcome.record.players) if turns else 0]
+            player_of_new_turn = outcome.record.players[(outcome.record.players.index(turns[-1].player) + 1)
+                                                        % len(outcome.record.players) if turns else 0]
         else:
-            player = game.to_move
-        edited = _edit(done.text, token, player)
+            player_of_new_turn = game.to_move
+        mover = player_of_new_turn or game.to_move
+        if step.player not in (None, mover) and (token == "pass" or not game.finished):
+            return done.refused([_not_to_move(outcome, token, step.player, mover)])
+        edited = _edit(done.text, token, player_of_new_turn)
         if edited is not None:
             record = parse_record(edited, name, base_dir=base_dir)
             outcome = replay(record)
             if outcome.problems:
-                return Appended(None, outcome, outcome.problems)
-        if edited is None or len(record.turns) != len(turns) + (player is not None):
-            return Appended(None, outcome, [Problem(
+                return done.refused(outcome.problems, outcome)
+        if edited is None or len(record.turns) != len(turns) + (player_of_new_turn is not None):
+            return done.refused([Problem(
                 "bad-turn", "the turns are written in a layout `medina add` cannot extend (it writes one turn a "
                 "line, `  - Anna: grey K8, black C3`); add this turn by hand", file=name)])
         done.text, done.outcome = edited, outcome
+        done.placed.append((len(record.turns), record.turns[-1].player, token))
         if done.entries[-1:] != [len(record.turns)]:
             done.entries.append(len(record.turns))
+    return done
+
+
+def _not_to_move(outcome: Replay, token: str, claimed: str, mover: str) -> Problem:
+    """`token` meant for `claimed` where it would be `mover`'s: whose turn it is and what is left of it."""
+    record, game = outcome.record, outcome.game
+    if token == "pass" or outcome.next_placement() is None:
+        turn, placement, line = len(record.turns) + 1, None, None
+        message = f"pass is for {claimed}, but the next turn is {mover}'s"
+    else:
+        (turn, placement), left = outcome.next_placement(), outcome.placements_left()
+        open_turn = game.turn_open()
+        line = record.turns[-1].line if open_turn else None
+        message = f"{token} is for {claimed}, but it is {mover}'s turn, with {left} placement{'s' * (left != 1)} left in it"
+        if open_turn:
+            message += f" ({mover} has placed {', '.join(record.tokens(record.turns[-1]))})"
+        if game.forced:
+            message += "; a roof is due this turn"
+    return Problem("out-of-turn", message, file=record.file, line=line, turn=turn, placement=placement, player=mover)
+
+
+def next_words(outcome: Replay) -> str:
+    """Who places next, in words: `next: Ben, second placement of turn 4`, or that the game is over."""
+    upcoming = outcome.next_placement()
+    if upcoming is None:
+        return "The game is over."
+    turn, placement = upcoming
+    return f"next: {outcome.game.to_move}, {ordinal(placement)} placement of turn {turn}"
+
+
+# --- taking back ---------------------------------------------------------------------------------
+
+@dataclass
+class Undone:
+    """What `remove_actions` did: the new text (None when refused), its replay, the problems that
+    refused it, and each placement taken back, the last first, as (turn, player, token)."""
+
+    file: str
+    text: str | None
+    outcome: Replay | None
+    problems: list[Problem] = field(default_factory=list)
+    removed: list[tuple[int, str, str]] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """`took back turn 5, Ben: roof K8` for each placement taken back, then who is next."""
+        return [f"took back turn {turn}, {player}: {token}" for turn, player, token in self.removed] + [
+            next_words(self.outcome)]
+
+    def to_json(self) -> dict:
+        """The medina-undo/1 document (without `errors` and `warnings`)."""
+        turn, placement = (self.outcome.next_placement() if self.outcome and self.outcome.game else None) or (None, None)
+        return {"format": "medina-undo/1", "file": self.file,
+                "removed": [{"turn": turn_, "player": player, "placement": token}
+                            for turn_, player, token in (self.removed if self.text is not None else [])],
+                "to_move": self.outcome.game.to_move if self.text is not None else None,
+                "turn": turn if self.text is not None else None,
+                "placement": placement if self.text is not None else None}
+
+
+def remove_actions(text: str, name: str, count: int, *, base_dir) -> Undone:
+    """`text` without its last `count` actions (placements, tea tiles, passes), the last first: a turn's last
+    placement is cut from its line, a turn of one from the file (the last one leaves `turns: []`). Refused,
+    text unchanged, when the record's header cannot be read, its turns are laid out otherwise than one
+    per line, or what is left does not replay as valid; BadArgument when it holds fewer than `count`."""
+    if is_boardspace(name, text):
+        raise fail("bad-format-tag", "a boardspace.net record: it is not changed in place (convert it with "
+                   "`medina import boardspace` first)", file=name, error=UnusableInput)
+    record = parse_record(text, name, base_dir=base_dir)
+    broken = [problem for problem in record.problems.errors if problem.turn is None]
+    if broken or not record.playable:
+        return Undone(name, None, replay(record), broken or record.problems.errors)
+    pieces, geo = record.ruleset.piece_names(), geometry_for(record.rules)
+    done = Undone(name, text, None)
+    for _ in range(count):
+        cut = _drop_last(done.text)
+        if cut is None:
+            return Undone(name, None, replay(record), [Problem(
+                "bad-turn", "the turns are written in a layout `medina undo` cannot shorten (it takes back what "
+                "`medina add` writes, one turn a line); edit the file by hand", file=name)])
+        if cut == "empty":
+            held = len(done.removed)
+            raise fail("usage", f"holds {held} placement{'s' * (held != 1)}; cannot take back {count}", file=name,
+                       error=BadArgument)
+        done.text, turn, player, token = cut
+        done.removed.append((turn, player, _canonical(token, pieces, geo) or token))
+    done.outcome = replay(parse_record(done.text, name, base_dir=base_dir))
+    if done.outcome.problems:
+        return Undone(name, None, done.outcome, done.outcome.problems)
     return done
 
 
@@ -134,7 +454,7 @@ def _edit(text: str, token: str, player: str | None) -> str | None:
         root = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError:
         return None
-    turns = next(((key, value) for key, value in root.value if key.tag == STR_TAG and key.value == "turns"), None)
+    turns = _turns_of(root)
     line = f"{yaml_flow(player)}: {token}" if player is not None else None
     if turns is None:
         if player is None:
@@ -159,3 +479,51 @@ def _edit(text: str, token: str, player: str | None) -> str | None:
     at = len(text) if line_end < 0 else line_end + 1
     lead = "" if line_end >= 0 else newline
     return f"{text[:at]}{lead}{' ' * value.start_mark.column}- {line}{newline}{text[at:]}"
+
+
+def _turns_of(root) -> tuple | None:
+    """The (key, value) nodes of the top-level `turns`, or None."""
+    if not isinstance(root, yaml.MappingNode):
+        return None
+    return next(((key, value) for key, value in root.value if key.tag == STR_TAG and key.value == "turns"), None)
+
+
+def _drop_last(text: str):
+    """`text` without the last action of its last turn, with that turn's number, its player and the action
+    as written: (text, turn, player, action); "empty" when there is no turn; None when the turns are
+    written in a way this cannot shorten. The inverse of `_edit`: a placement is cut with its comma, a
+    turn of one placement with its line, the only turn leaves `turns: []`."""
+    try:
+        root = yaml.compose(text, Loader=LOADER)
+    except yaml.YAMLError:
+        return None
+    turns = _turns_of(root)
+    if turns is None or turns[1].tag == "tag:yaml.org,2002:null" or (
+            isinstance(turns[1], yaml.SequenceNode) and not turns[1].value):
+        return "empty"
+    key, value = turns
+    if not isinstance(value, yaml.SequenceNode) or value.flow_style:
+        return None
+    item = value.value[-1]
+    if not isinstance(item, yaml.MappingNode) or item.flow_style or len(item.value) != 1:
+        return None
+    player, last = item.value[0]
+    if not isinstance(player, yaml.ScalarNode) or not isinstance(last, yaml.ScalarNode) or last.style not in (
+            None, "", "'", '"'):
+        return None
+    quoted = bool(last.style)
+    start, end = last.start_mark.index + quoted, last.end_mark.index - quoted
+    body, where = text[start:end], (len(value.value), player.value)
+    comma = body.rfind(",")
+    if comma >= 0:
+        return f"{text[:start + comma]}{text[end:]}", *where, body[comma + 1:].strip()
+    line_start = text.rfind("\n", 0, text.rfind("-", 0, item.start_mark.index)) + 1
+    line_end = text.find("\n", last.end_mark.index)
+    after = len(text) if line_end < 0 else line_end + 1
+    if len(value.value) > 1:
+        return f"{text[:line_start]}{text[after:]}", *where, body.strip()
+    key_line_end = text.find("\n", key.end_mark.index)  # `turns:` and perhaps a comment
+    key_line_end -= text[key_line_end - 1] == "\r"
+    comment = text[key.end_mark.index:key_line_end].partition("#")
+    kept = f" #{comment[2]}" if comment[1] else ""
+    return f"{text[:key.end_mark.index]}: []{kept}{text[key_line_end:line_start]}{text[after:]}", *where, body.strip()

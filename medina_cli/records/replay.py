@@ -54,6 +54,25 @@ class Replay:
             return self.turns_played + (0 if self.in_progress else 1), game.turn_placed + game.tea_used + 1
         return self.turns_played + (2 if self.partial else 1), 1
 
+    def placements_left(self) -> int:
+        """How many placements (a tea tile counts as one) the turn of the next placement still allows,
+        that one included; 0 when nobody can place. The turn ends sooner if nothing else fits."""
+        game = self.game
+        if game is None or game.finished:
+            return 0
+        return game.turn_slots - game.turn_placed - game.tea_used
+
+    def position_json(self) -> dict:
+        """Where the replay stands, as `position` in medina-replay/1: turns played, the next placement, who
+        is to move, every player's supply (with tea tiles where the ruleset has them)."""
+        game = self.game
+        turn, placement = self.next_placement() or (None, None)
+        supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea.colour else {})}
+                  for seat, name in enumerate(game.players)}
+        return {"after_turn": self.turns_played, "placements_into_next_turn": self.partial,
+                "finished": game.is_over(), "to_move": game.to_move, "turn": turn, "placement": placement,
+                "supply": supply}
+
     @property
     def finished(self) -> bool:
         """Did the replay reach the end of the game (every turn asked for replayed legally, and nobody

@@ -67,22 +67,21 @@ def _class_name(key: str, named: bool) -> str:
 class _Shape:
     """How one schema entry becomes a value of `Rules`: its Python type and its conversion."""
 
-    def __init__(self, spec: Spec, key: str):
-        self.spec, self.key = spec, key
+    def __init__(self, spec: Spec, key: str, path: tuple[str, ...] = ()):
+        self.spec, self.key, self.path = spec, key, (*path, key)
         if _per_player_count(spec):
-            self.inner = _Shape(spec.value, key)
+            self.inner = _Shape(spec.value, key, path)
             self.type = self.inner.type
         elif isinstance(spec, Fields) or _named_sections(spec):
             fields = spec.fields if isinstance(spec, Fields) else spec.value.fields
-            self.fields = {name: _Shape(sub, name) for name, sub in fields.items()}
+            self.fields = {name: _Shape(sub, name, self.path) for name, sub in fields.items()}
             named = [("name", str)] if _named_sections(spec) else []
             self.cls = make_dataclass(_class_name(key, bool(named)),
                                       named + [(name, shape.type) for name, shape in self.fields.items()],
-                                      frozen=True, slots=True, namespace={"__post_init__": _checker(self.fields)})
+                                      frozen=True, slots=True,
+                                      namespace={"__post_init__": _checker(self.fields), "__reduce__": _reducer(self.path)})
             self.cls.__doc__ = spec.doc if not named else spec.value.doc
             self.cls.__module__ = __name__
-            assert self.cls.__name__ not in globals(), self.cls.__name__
-            globals()[self.cls.__name__] = self.cls  # found by name, as pickle (multiprocessing) needs
             self.type = tuple[self.cls, ...] if named else self.cls
         elif isinstance(spec, MapOf):
             self.type = Mapping[_Shape(spec.key, key).type, _Shape(spec.value, key).type]
@@ -106,6 +105,22 @@ class _Shape:
         if isinstance(spec, ListOf):
             return tuple(data)
         return data
+
+
+def _reducer(path: tuple[str, ...]):
+    """A `__reduce__` that pickles a section by its place in the schema (`section_class(path)`) and
+    its values, so that the generated classes need no importable name."""
+    def __reduce__(self):
+        return _section, (path, tuple(getattr(self, f.name) for f in fields(self)))
+    return __reduce__
+
+
+def _section(path: tuple[str, ...], values: tuple):
+    """A section of `Rules` rebuilt from its place in the schema and its values (see `_reducer`)."""
+    shape = _PLAY[path[0]]
+    for key in path[1:]:
+        shape = getattr(shape, "inner", shape).fields[key]
+    return getattr(shape, "inner", shape).cls(*values)
 
 
 def _checker(fields: dict):

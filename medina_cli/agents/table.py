@@ -1,0 +1,311 @@
+"""A game at the table: people at the terminal and agents (`random`, `greedy`, `mcts:N`) taking their
+turns, under any ruleset or house-rule file. The record (record/1) is written after every placement,
+so the game can stop at any moment and go on later; which seats are agents is kept in the record
+(`x-play`). The terminal itself, reading lines and drawing the board, is the caller's: `run` takes it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ..errors import BadArgument, MedinaError, UnusableInput, fail, in_words
+from ..records import recording
+from ..records.record import parse_record
+from ..records.replay import replay
+from ..records.status import PlacementFilter, legal_by_piece, listing_lines, status_report
+from ..yamlio import base_dir_of, read_text
+from .analysis import hints
+from .base import UnknownAgent, agent_names, make_agent, parse_spec
+
+PLAY_KEY = "x-play"  # in the record: {agents: {player: spec}, seed: N}; the other players sit at the terminal
+HINTS = 3
+HELP = """Type a placement (grey K8, roof C10, tea), or:
+  moves [PIECE|CELL ...]  the legal placements (of those pieces, on those cells)
+  hint                    the placements the hint agent prefers here
+  undo                    take back your last placement (and every one made since)
+  status                  the supplies and the score now
+  board                   the board again, with its key
+  help                    this text
+  quit                    stop here: the record keeps the game (Ctrl-D or Ctrl-C too)"""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player: a person at the terminal (`agent` None) or an agent spec."""
+
+    name: str
+    agent: str | None = None
+
+    def words(self) -> str:
+        return f"{self.name} (agent {self.agent})" if self.agent else f"{self.name} (at this terminal)"
+
+
+def read_seats(values: list[str]) -> list[Seat]:
+    """`--seat` values in seat order: NAME (a person), SPEC (an agent named after its kind: `greedy`, a
+    second one `greedy2`) or NAME=SPEC. Raises BadArgument for a spec that names no agent."""
+    kinds = {name.partition(":")[0] for name in agent_names()}
+    seats, counted = [], {}
+    for value in values:
+        name, equals, spec = (part.strip() for part in value.partition("="))
+        if not equals and name.partition(":")[0].lower() in kinds:
+            name, spec = "", name
+        if not spec:
+            seats.append(Seat(name))
+            continue
+        try:
+            kind, _ = parse_spec(spec)
+        except UnknownAgent as exc:
+            raise fail("usage", str(exc), file=f"--seat {value}", error=BadArgument) from None
+        counted[kind] = counted.get(kind, 0) + 1
+        seats.append(Seat(name or kind + (str(counted[kind]) if counted[kind] > 1 else ""), spec.lower()))
+    return seats
+
+
+def _check_hint_agent(spec: str) -> None:
+    """An agent that rates placements, or BadArgument."""
+    try:
+        rates = make_agent(spec).rates
+    except UnknownAgent as exc:
+        raise fail("usage", str(exc), file="--hint-agent", error=BadArgument) from None
+    if not rates:
+        raise fail("usage", f"{spec} does not rate placements; use greedy, mcts or mcts:N", file="--hint-agent",
+                   error=BadArgument)
+
+
+class Table:
+    """A game being played into its record file: the seats, the text last written and its replay."""
+
+    def __init__(self, path: str, seats: list[Seat], seed, hint_agent: str, text: str):
+        self.path, self.seats, self.seed, self.hint_agent = path, seats, seed, hint_agent
+        self.text = text
+        self.outcome = replay(parse_record(text, path, base_dir=base_dir_of(path)))
+
+    @classmethod
+    def start(cls, path: str, ruleset_ref: str, seats: list[Seat], *, merchant: str | None = None,
+              well: str | None = None, seed: int = 0, force: bool = False, hint_agent: str = "mcts") -> Table:
+        """A new game: its record written at `path` (never over a file, unless `force`); the setup drawn
+        from `seed` where `merchant` and `well` are not given. Raises BadArgument for options that cannot
+        be used, UnusableInput when the file exists or cannot be written."""
+        from ..rules.loader import load_ruleset
+        _check_hint_agent(hint_agent)
+        if os.path.exists(path) and not force:
+            raise fail("file-exists", f"exists; go on with that game (medina play {path} --continue), or give "
+                       "--force to start a new one over it", file=path, error=UnusableInput)
+        try:
+            ruleset = load_ruleset(ruleset_ref)
+        except MedinaError as exc:
+            raise BadArgument.of(exc) from None
+        if (merchant is None or well is None) and not ruleset.players_refusal(len(seats)):
+            drawn = recording.drawn_setup(ruleset.for_players(len(seats)), seed)
+            merchant, well = merchant or drawn[0], well or drawn[1]
+        agents = {seat.name: seat.agent for seat in seats if seat.agent}
+        text, problems = recording.new_record(ruleset, ruleset_ref, [seat.name for seat in seats], merchant, well,
+                                              path, meta={PLAY_KEY: {"agents": agents, "seed": seed}})
+        if text is None:
+            raise BadArgument(problems[0], more=problems[1:])
+        recording.save_new(path, text)
+        return cls(path, seats, seed, hint_agent, text)
+
+    @classmethod
+    def resume(cls, path: str, seats: list[Seat] | None = None, *, seed: int | None = None,
+               hint_agent: str = "mcts") -> Table:
+        """The game recorded at `path`, its seats as the record keeps them (`x-play`) unless `seats` are
+        given. Raises MedinaError when the record cannot be read or is invalid, BadArgument when the seats
+        do not fit its players."""
+        _check_hint_agent(hint_agent)
+        name, text = read_text(path)
+        record = parse_record(text, name, base_dir=base_dir_of(path))
+        kept = record.meta.get(PLAY_KEY) if isinstance(record.meta.get(PLAY_KEY), dict) else {}
+        agents = kept.get("agents") if isinstance(kept.get("agents"), dict) else {}
+        if not seats:
+            seats = [Seat(player, str(agents[player]) if player in agents else None) for player in record.players]
+            for seat in (seat for seat in seats if seat.agent):
+                try:
+                    parse_spec(seat.agent)
+                except UnknownAgent as exc:
+                    raise fail("usage", f"{PLAY_KEY}: {exc}; give a --seat for each player", file=name,
+                               error=BadArgument) from None
+        if [seat.name for seat in seats] != record.players:
+            raise fail("usage", f"the seats {in_words([s.name for s in seats], 'and')} are not the record's players, "
+                       f"in order: {in_words(record.players, 'and')}", file="--seat", error=BadArgument)
+        if seed is None:
+            seed = kept.get("seed", 0)
+        table = cls(path, seats, seed, hint_agent, text)
+        if table.outcome.problems:
+            problems = table.outcome.problems
+            raise MedinaError(problems[0], more=problems[1:])
+        return table
+
+    # --- where the game stands ---------------------------------------------------------------------
+    @property
+    def game(self):
+        return self.outcome.game
+
+    @property
+    def mover(self) -> Seat | None:
+        name = self.game.to_move
+        return None if name is None else next(seat for seat in self.seats if seat.name == name)
+
+    def prompt(self) -> str:
+        """`Ann, turn 5, placement 1 of 2> ` (with a roof due: said)."""
+        turn, placement = self.outcome.next_placement()
+        of = placement - 1 + self.outcome.placements_left()
+        due = " (a roof is due)" if self.game.forced else ""
+        return f"{self.mover.name}, turn {turn}, placement {placement} of {of}{due}> "
+
+    def opening(self) -> list[str]:
+        record = self.outcome.record
+        return [f"{self.path}: {record.ruleset.id}; {in_words([seat.words() for seat in self.seats], 'and')}.",
+                "The record is written after every placement. Type help for the commands."]
+
+    def stopped(self) -> str:
+        """Where the game was left, and how to go on with it."""
+        return (f"Stopped {self.outcome.position_words()}; {self.path} holds the game so far. "
+                f"Go on with: medina play {self.path} --continue")
+
+    # --- changing it -------------------------------------------------------------------------------
+    def play_agent(self) -> recording.Appended:
+        """The agent to move chooses (seeded by the game's seed and the number of placements made, so a game
+        continued later plays as one played at once) and its placement is recorded. Raises MedinaError when
+        the record cannot take it."""
+        seat = self.mover
+        choice = make_agent(seat.agent, seed=f"{self.seed}/{len(self.game.move_stack)}").choose(self.game)
+        done = self.place(str(choice), seat.name)
+        refusals = [problem for problem in done.problems if problem.code != "record-changed"]
+        if refusals:  # the record cannot take it (turns laid out by hand otherwise): the game cannot go on
+            raise MedinaError(refusals[0], more=refusals[1:])
+        return done
+
+    def place(self, line: str, player: str) -> recording.Appended:
+        """Record `line` (placements as `medina add` takes them) for `player`."""
+        done = recording.record_placements(self.path, [line], player=player, expect=self.text)
+        if done.text is not None:
+            self.text, self.outcome = done.text, done.outcome
+        elif any(problem.code == "record-changed" for problem in done.problems):
+            self.reload()
+        return done
+
+    def take_back(self, player: str) -> recording.Undone | None:
+        """`player`'s last placement and every one made since taken back; None when `player` has made none."""
+        count = 0
+        for entry in reversed(self.outcome.record.turns):
+            if entry.player == player:
+                break
+            count += len(entry.actions)
+        else:
+            return None
+        done = recording.take_back(self.path, count + 1, expect=self.text)
+        if done.text is not None:
+            self.text, self.outcome = done.text, done.outcome
+        elif any(problem.code == "record-changed" for problem in done.problems):
+            self.reload()
+        return done
+
+    def reload(self) -> None:
+        _, self.text = read_text(self.path)
+        self.outcome = replay(parse_record(self.text, self.path, base_dir=base_dir_of(self.path)))
+
+    def hint_lines(self) -> list[str]:
+        rated = hints(self.game, self.hint_agent, seed=f"{self.seed}/{len(self.game.move_stack)}", top=HINTS)
+        out = [f"{self.hint_agent} prefers:"]
+        for rank, rating in enumerate(rated, 1):
+            line = f"  {rank}. {str(rating.placement):<12} {rating.value:+6.1f}"
+            out.append(line + (f"   win {100 * rating.win:4.0f}%" if rating.win is not None else ""))
+        return out
+
+
+# --- the conversation ------------------------------------------------------------------------------
+
+def run(table: Table, ask, tell, draw) -> bool:
+    """Play at the terminal until the game is over (True) or a person stops it (False): agents move by
+    themselves; a person is asked (`ask(prompt)` gives a line, and raises EOFError or KeyboardInterrupt
+    to stop); every line to show goes to `tell`; `draw(game, key)` is the board as text (with its key)."""
+    for line in table.opening():
+        tell(line)
+    tell(draw(table.game, True))
+    while table.mover is not None:
+        if table.mover.agent:
+            _show_placed(table, table.play_agent(), tell, draw)
+            continue
+        line = ask(table.prompt()).strip()
+        word, _, rest = line.partition(" ")
+        command = COMMANDS.get(word.lower())
+        if command is not None:
+            if command(table, rest, tell, draw) is False:
+                return False
+        elif line:
+            _show_placed(table, table.place(line, table.mover.name), tell, draw)
+    for line in status_report(table.outcome)[-1:]:
+        tell(line)
+    tell(f"The game is recorded in {table.path}.")
+    return True
+
+
+def _show_placed(table: Table, done: recording.Appended, tell, draw) -> None:
+    if done.text is None:
+        for problem in done.problems:
+            tell(f"{problem.message} [{problem.code}]")
+        tell("Not recorded. (moves: the legal placements)")
+        return
+    for turn, player, token in done.placed:
+        tell(f"turn {turn}, {player}: {token}")
+    tell(draw(table.game, False))
+
+
+def _moves(table: Table, rest: str, tell, draw) -> None:
+    words = rest.replace(",", " ").split()
+    record = table.outcome.record
+    spellings = record.ruleset.piece_names()
+    try:
+        keep = PlacementFilter(record, [w for w in words if w.lower() in spellings],
+                               [w for w in words if w.lower() not in spellings])
+    except BadArgument as exc:
+        tell(exc.problem.message)
+        return
+    groups = legal_by_piece(table.game, keep)
+    count = sum(map(len, groups.values()))
+    tell(f"{count} legal placement{'s' * (count != 1)}{', ' + keep.words() if keep.words() else ''}:")
+    for line in listing_lines(groups):
+        tell(line)
+    if table.game.legal_placements()[-1:] and " " not in str(table.game.legal_placements()[-1]):
+        tell("  tea may replace one placement this turn")
+
+
+def _undo(table: Table, rest: str, tell, draw) -> None:
+    done = table.take_back(table.mover.name)
+    if done is None:
+        tell(f"{table.mover.name} has made no placement to take back.")
+    elif done.text is None:
+        for problem in done.problems:
+            tell(f"{problem.message} [{problem.code}]")
+    else:
+        for line in done.lines():
+            tell(line)
+        tell(draw(table.game, False))
+
+
+def _hint(table: Table, rest: str, tell, draw) -> None:
+    for line in table.hint_lines():
+        tell(line)
+
+
+def _status(table: Table, rest: str, tell, draw) -> None:
+    for line in status_report(table.outcome):
+        tell(line)
+
+
+def _board(table: Table, rest: str, tell, draw) -> None:
+    tell(draw(table.game, True))
+
+
+def _help(table: Table, rest: str, tell, draw) -> None:
+    tell(HELP.replace("the hint agent", table.hint_agent))
+
+
+def _quit(table: Table, rest: str, tell, draw) -> bool:
+    return False
+
+
+COMMANDS = {"moves": _moves, "hint": _hint, "undo": _undo, "status": _status, "board": _board, "help": _help,
+            "?": _help, "quit": _quit, "exit": _quit}

@@ -1,0 +1,100 @@
+"""`medina play`: a game in the terminal against the agents, written to its record as it goes."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from .common import NoColorOption, complete_ruleset, exit_status, ruleset_ref, say, shown_as, stop, usage_error
+
+
+def complete_seat(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of `--seat`: the agents, and with --continue the record's players."""
+    from .common import complete_player
+    agents = ["random", "greedy", "mcts", "mcts:"]
+    return [a for a in agents if a.startswith(incomplete)] + complete_player(ctx, incomplete)
+
+
+FileArgument = Annotated[str, typer.Argument(
+    metavar="FILE", parser=shown_as("path"), help="The record of the game (.yaml): written as the game goes.")]
+RulesetChoice = Annotated[Optional[str], typer.Option(
+    "--ruleset", "-r", metavar="ID|PATH", parser=ruleset_ref, autocompletion=complete_ruleset,
+    help="The rules played: a built-in id or a ruleset (house-rule) file. Needed for a new game.")]
+SeatOption = Annotated[Optional[list[str]], typer.Option(
+    "--seat", metavar="NAME|SPEC|NAME=SPEC", autocompletion=complete_seat,
+    help="A player, in seat order (the first starts): a name is a person at this terminal, an agent spec "
+    "(random, greedy, mcts, mcts:N) an agent named after it, NAME=SPEC a named agent. Repeat per player.")]
+CellChoice = Annotated[Optional[str], typer.Option(
+    "--merchant", metavar="CELL", help="The start merchant's cell (default: drawn from --seed).")]
+WellChoice = Annotated[Optional[str], typer.Option(
+    "--well", metavar="CELL", help="The well's cell, for rules with a well (default: drawn from --seed).")]
+SeedChoice = Annotated[Optional[int], typer.Option(
+    "--seed", "-s", metavar="N", help="Seed of the setup and of the agents' choices (default 0; with --continue "
+    "the game's own).")]
+ContinueOption = Annotated[bool, typer.Option(
+    "--continue", "-c", help="Go on with the game FILE holds (its seats as recorded, unless --seat is given).")]
+ForceOption = Annotated[bool, typer.Option("--force", help="Start a new game over an existing FILE.")]
+HintOption = Annotated[str, typer.Option(
+    "--hint-agent", metavar="SPEC", parser=shown_as("spec"), help="The agent that answers `hint` (greedy, mcts, mcts:N).")]
+NEW_GAME_ONLY = ("--ruleset", "--merchant", "--well", "--force")
+
+
+def play_command(file: FileArgument, ruleset: RulesetChoice = None, seat: SeatOption = None,
+                 merchant: CellChoice = None, well: WellChoice = None, seed: SeedChoice = None,
+                 continue_: ContinueOption = False, force: ForceOption = False, hint_agent: HintOption = "mcts",
+                 no_color: NoColorOption = False) -> None:
+    """Play a game in the terminal, people against the agents, under any ruleset or house-rule file.
+    The board is drawn after every placement; at your turn type a placement, or `moves`, `hint`, `undo`,
+    `status`, `board`, `help`, `quit`. The record FILE is written (atomically) after every placement:
+    stop at any moment (quit, Ctrl-D, Ctrl-C) and go on with `medina play FILE --continue`. With every
+    seat an agent the game plays itself to the end, no terminal needed.
+
+    Exit status: 0 the game ended or was stopped (quit, end of input), 1 the record to continue is
+    invalid, 2 usage error or unusable file (exists without --force or --continue, cannot be written),
+    130 interrupted (Ctrl-C); the record is valid in every case.
+    """
+    from ..agents.table import Table, read_seats, run
+    from ..errors import MedinaError
+
+    _check_options(file, ruleset, seat, continue_, {"--ruleset": ruleset, "--merchant": merchant, "--well": well,
+                                                    "--force": force or None})
+    try:
+        seats = read_seats(seat or [])
+        table = (Table.resume(file, seats, seed=seed, hint_agent=hint_agent) if continue_ else
+                 Table.start(file, ruleset, seats, merchant=merchant, well=well, seed=seed or 0, force=force,
+                             hint_agent=hint_agent))
+    except MedinaError as exc:
+        stop(exc.problems, exit_status(exc))
+    try:
+        finished = run(table, ask=input, tell=say, draw=_drawing(no_color))
+    except (EOFError, KeyboardInterrupt) as interruption:
+        say()
+        say(table.stopped())
+        raise typer.Exit(130 if isinstance(interruption, KeyboardInterrupt) else 0)
+    if not finished:
+        say(table.stopped())
+
+
+def _check_options(file: str, ruleset, seat, continue_: bool, new_only: dict) -> None:
+    from .common import refuse_directory
+    refuse_directory(file, "give the record file of the game")
+    if file == "-":
+        usage_error("medina play", "the game is written to a file: give its name, not -")
+    given = [option for option, value in new_only.items() if value is not None]
+    if continue_ and given:
+        usage_error(given[0], "only for a new game: --continue goes on with the game as FILE records it")
+    if not continue_ and (ruleset is None or not seat):
+        usage_error("medina play", "a new game needs --ruleset and a --seat for each player (or --continue to go "
+                    "on with FILE's game)")
+
+
+def _drawing(no_color: bool):
+    """draw(game, key): the board as text, in colour on a terminal, with its key when `key`."""
+    from ..render.text import colour_wanted, legend, render_board
+    colour = colour_wanted(no_color)
+
+    def draw(game, key: bool) -> str:
+        board = render_board(game, colour=colour)
+        return f"{board}\n{legend(game, colour=colour)}" if key else board
+    return draw

@@ -1,0 +1,94 @@
+"""A `Variant`: everything the engine compiles from one `Rules`, once, shared by every game of it.
+
+`Variant.of(rules)` gives the variant of a `Rules` (compiled on first use, then cached); a variant
+pickles as the `Rules` it compiles. Besides the compiled rules (the constraint layers of each
+piece), it holds as plain data what a native core needs: the board (width, height, masks, the
+neighbours of every cell), the pieces in order, the start supply and the rule parameters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+from functools import lru_cache
+
+from ..rules.schema import FIXED_PIECES
+from .board import Geometry, geometry_for
+from .constraints import constraints_of
+
+
+class Variant:
+    """The compiled form of one `Rules`: geometry, pieces and their spellings, constraint table."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.geometry: Geometry = geometry_for(rules)
+        geo = self.geometry
+        # the board, as plain data: bit i of a mask is cell i, `row * width + column` of this board
+        self.width, self.height, self.size = geo.width, geo.height, geo.size
+        self.ring, self.interior, self.towers, self.edge_row = geo.ring, geo.interior, geo.towers, geo.edge_row
+        self.orth_of, self.king_of = tuple(geo.orth_of), tuple(geo.king_of)
+        self.tower_of_cell = dict(geo.tower_of_cell)  # corner cell -> tower number
+        # the pieces, in the order the generator lists them: the colours, then the fixed pieces
+        self.colours: tuple[str, ...] = rules.colour_names
+        self.pieces: tuple[str, ...] = (*self.colours, *FIXED_PIECES)
+        supply = rules.supply
+        self.supply: dict[str, int] = {**dict.fromkeys(self.colours, supply.per_colour),
+                                        **{piece: getattr(supply, key) for piece, key in FIXED_PIECES.items()}}
+        # the pieces a player of this count is given (a merchant always: the start merchant, tower merchants)
+        self.supplied: tuple[str, ...] = tuple(p for p in self.pieces if p == "merchant" or self.supply[p])
+        self.spellings: dict[str, str] = {piece: piece for piece in self.pieces}  # any case -> canonical piece
+        self.spellings.update((alias.lower(), c.name) for c in rules.colours for alias in c.aliases)
+        # the compiled rules
+        self.constraints = constraints_of(self.pieces)
+        self.mask_functions = tuple((piece, c.mask) for piece, c in self.constraints.items())  # piece order
+        self.cheap_first = self.mask_functions[::-1]  # walls are the cheapest mask to compute
+        triggers = rules.retirement
+        checks = {piece: (piece == "roof" and "all_players_own" in triggers,  # may complete all_players_own
+                          piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits
+                  for piece in self.pieces}
+        self.retirement_checks = {piece: c for piece, c in checks.items() if any(c)}  # pieces that may retire
+        self.roof_checked_after_first = rules.turns.forced_roof_check == "after_first_placement"
+
+    @staticmethod
+    def of(rules) -> Variant:
+        """The variant of `rules`, compiled once (equal `Rules` share it)."""
+        return _compiled(rules)
+
+    def __reduce__(self):
+        return _compiled, (self.rules,)
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.rules.ruleset_id}, {self.rules.players} players>"
+
+    def params(self) -> dict:
+        """Every rule parameter as plain data: {"turns.placements": 2, "towers.merchants": {2: 1}, ...}
+        (sections flattened into dotted names, as in `--set`; a tuple of named sections, such as the
+        colours, as a tuple of dicts)."""
+        out = {}
+        for f in fields(self.rules):
+            if f.name != "record_ref":
+                _flatten(out, f.name, getattr(self.rules, f.name))
+        return out
+
+
+def _flatten(out: dict, name: str, value) -> None:
+    if is_dataclass(value):
+        for f in fields(value):
+            _flatten(out, f"{name}.{f.name}", getattr(value, f.name))
+    elif isinstance(value, tuple) and value and is_dataclass(value[0]):
+        out[name] = tuple({f.name: _plain(getattr(v, f.name)) for f in fields(v)} for v in value)
+    else:
+        out[name] = _plain(value)
+
+
+def _plain(value):
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return {key: _plain(v) for key, v in value.items()}  # a FrozenMap
+
+
+@lru_cache(maxsize=128)
+def _compiled(rules) -> Variant:
+    return Variant(rules)

@@ -1,0 +1,114 @@
+"""Where a recorded game stands, for the people at the table: who is to move and how many placements
+their turn still allows, every player's supply, the score now; and the legal placements, grouped by
+piece, filtered by piece and cell."""
+
+from __future__ import annotations
+
+from ..engine.board import geometry_for
+from ..engine.scoring import score_game
+from ..errors import BadArgument, Problem, did_you_mean, in_words, ordinal
+from .model import Record
+from .replay import Replay
+
+SUPPLY_COLUMNS = ("roof", "neutral", "stable", "merchant", "wall")
+
+
+def status_document(outcome: Replay) -> dict:
+    """The medina-status/1 document of a replayed record (without `errors` and `warnings`): the
+    position as in medina-replay/1 with `placements_left` and `forced`, and the score now (medina-score/1:
+    the standings, final once the game is over)."""
+    record, game = outcome.record, outcome.game
+    sheet = score_game(game)
+    sheet.finished = outcome.finished
+    position = {**outcome.position_json(), "placements_left": outcome.placements_left(),
+                "forced": bool(game.forced) and not game.is_over()}
+    return {"format": "medina-status/1", "file": record.file, "ruleset": record.ruleset.id,
+            "players": record.players, "position": position, "score": sheet.to_json()}
+
+
+def status_report(outcome: Replay) -> list[str]:
+    """The status in lines of text: where the game stands, who is to move with what is left of the turn, the
+    supplies, the score."""
+    record, game = outcome.record, outcome.game
+    doc = status_document(outcome)
+    position, sheet = doc["position"], doc["score"]
+    lines = [f"{record.file}: {record.ruleset.id}, {in_words(record.players, 'and')}; {outcome.position_words()}"]
+    if outcome.errors:
+        lines[0] += f", where the replay stopped (turn {outcome.errors[0].turn} is illegal)"
+    if position["to_move"] is None:
+        lines.append("The game is over.")
+    else:
+        left = position["placements_left"]
+        lines.append(f"{position['to_move']} is to move: {ordinal(position['placement'])} placement of turn "
+                     f"{position['turn']}, {left} placement{'s' * (left != 1)} left in the turn"
+                     + (" (a roof is due this turn)" if position["forced"] else ""))
+    lines += ["", "Supply left:", supply_table(game), ""]
+    totals = ", ".join(f"{p['name']} {p['total']}" for p in sheet["players"])
+    if position["to_move"] is None:
+        lines.append(f"Final score: {totals}; {in_words(sheet['winners'], 'and')} "
+                     f"win{'s' * (len(sheet['winners']) == 1)}.")
+    else:
+        lines.append(f"Score now (if the game ended here): {totals}")
+    return lines
+
+
+def supply_table(game) -> str:
+    """Every player's pieces left, a row each (tea tiles where the ruleset has them; neutral roofs where
+    it supplies them)."""
+    from tabulate import tabulate
+    pieces = [*game.rules.colour_names, *(p for p in SUPPLY_COLUMNS if p != "neutral" or game.rules.supply.neutral_roofs)]
+    headers = ["player", *pieces] + (["tea"] if game.rules.tea.colour else [])
+    rows = [[name, *(game.supply[seat][piece] for piece in pieces)] + ([game.tea[seat]] if game.rules.tea.colour else [])
+            for seat, name in enumerate(game.players)]
+    return tabulate(rows, headers=headers, tablefmt="simple")
+
+
+class PlacementFilter:
+    """Which legal placements to show: of the pieces named (any spelling of the ruleset) and on the cells
+    named; nothing named keeps every one."""
+
+    def __init__(self, record: Record, pieces=(), cells=()):
+        spellings, geo = record.ruleset.piece_names(), geometry_for(record.rules)
+        self.pieces, self.cells = set(), set()
+        for piece in pieces:
+            canonical = spellings.get(piece.strip().lower())
+            if canonical is None:
+                valid = sorted(set(spellings.values()))
+                raise BadArgument(Problem("usage", f"{piece!r} is not a piece of {record.ruleset.id}"
+                                          f"{did_you_mean(piece.strip().lower(), valid)} (pieces: {', '.join(valid)})",
+                                          file="--piece"))
+            self.pieces.add(canonical)
+        for cell in cells:
+            number = geo.parse(cell)
+            if number is None:
+                raise BadArgument(Problem("usage", f"{cell!r} is not a cell of this board ({geo.describe_extent()})",
+                                          file="--cell"))
+            self.cells.add(geo.name(number))
+
+    def __call__(self, placement) -> bool:
+        piece, _, cell = str(placement).partition(" ")
+        return bool(cell) and (not self.pieces or piece in self.pieces) and (not self.cells or cell in self.cells)
+
+    def words(self) -> str:
+        """What is kept, in words (empty when everything is)."""
+        parts = [in_words(sorted(self.pieces)) if self.pieces else "", f"on {in_words(sorted(self.cells))}"
+                 if self.cells else ""]
+        return " ".join(part for part in parts if part)
+
+
+def legal_by_piece(game, keep=None) -> dict[str, list[str]]:
+    """piece -> the cells where the player to move may place it (the ones `keep` keeps), in piece
+    order and column then row order; tea tiles left out."""
+    groups: dict[str, list[str]] = {}
+    for placement in game.legal_placements():
+        piece, _, cell = str(placement).partition(" ")
+        if cell and (keep is None or keep(placement)):
+            groups.setdefault(piece, []).append(cell)
+    for cells in groups.values():
+        cells.sort(key=lambda name: (name[0], int(name[1:])))
+    return groups
+
+
+def listing_lines(groups: dict[str, list[str]]) -> list[str]:
+    """`  grey        4: C4 D3 D5 E4`, a line per piece."""
+    return [f"  {piece:<9} {len(cells):>3}: {' '.join(cells)}" for piece, cells in groups.items()]

@@ -1,0 +1,165 @@
+"""`medina play`: a game in the terminal against the agents, the record written after every placement.
+A person is played by a test typing at a pseudo-terminal and reading what it shows."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+
+import pytest
+
+import medina_cli as medina
+from scorekit import run
+from terminal import Session
+
+PROMPT = r"(\S+), turn (\d+), placement (\d+) of (\d+)(?: \(a roof is due\))?> "
+
+
+def listed(screen: str) -> list[str]:
+    """The placements a `moves` answer lists: `  grey   4: C4 D3 D5 E4` lines."""
+    return [f"{piece} {cell}" for piece, cells in re.findall(r"^  (\w+) +\d+: (.+)$", screen, re.M)
+            for cell in cells.split()]
+
+
+def test_a_person_plays_a_whole_game_against_greedy_through_the_terminal(tmp_path):
+    """The second edition, Ann at the terminal against `greedy`: Ann asks for her legal placements and
+    types one of them, asks for a hint once and plays it, types an illegal placement once and takes a
+    placement back once; the game goes to its end, and the record then validates and scores."""
+    rng = random.Random(24)
+    path = tmp_path / "game.yaml"
+    with Session("play", path, "--ruleset", "second-edition-2014", "--seat", "Ann", "--seat", "greedy",
+                 "--hint-agent", "greedy", "--no-color", cwd=tmp_path) as screen:
+        screen.expect(r"Ann \(at this terminal\) and greedy \(agent greedy\)")
+        screen.expect(r"Buildings: .*1 Ann, 2 greedy")
+        turns = set()
+        tried = {"hint": False, "undo": False, "illegal": False}
+        while True:
+            prompt = screen.expect(f"{PROMPT}|Final score: .*")
+            if prompt.group(0).startswith("Final score"):
+                break
+            player, turn = prompt.group(1), int(prompt.group(2))
+            assert player == "Ann"
+            turns.add(turn)
+            if not tried["illegal"]:
+                tried["illegal"] = True
+                screen.type("roof B2")
+                screen.expect(r"roof B2: a roof must go on a building \[roof-not-on-building\]\nNot recorded")
+                continue
+            if turn >= 5 and not tried["hint"]:
+                tried["hint"] = True
+                screen.type("hint")
+                best = screen.expect(r"greedy prefers:\n  1\. (\w+ \w+)").group(1)
+                screen.expect(PROMPT)
+                screen.type(best)
+                screen.expect(f"turn {turn}, Ann: {best}\n")
+                continue
+            screen.type("moves")
+            answer = screen.expect(r"(\d+) legal placements?:\n((?:  .*\n)*)" + PROMPT)
+            choices = listed(answer.group(2))
+            assert len(choices) == int(answer.group(1))
+            choice = rng.choice(choices)
+            screen.type(choice)
+            screen.expect(f"turn {turn}, Ann: {choice}\n")
+            if turn >= 9 and not tried["undo"]:
+                tried["undo"] = True
+                screen.expect(PROMPT)
+                screen.type("undo")
+                screen.expect(f"took back turn {turn}, Ann: {choice}\nnext: Ann, ")
+        screen.expect(f"The game is recorded in {re.escape(str(path))}")
+        assert screen.wait() == 0
+    assert all(tried.values()) and len(turns) > 20
+    code, out, _ = run("validate", path)
+    assert code == 0 and "valid (finished; second-edition-2014, 2 players" in out
+    record = medina.read_record(str(path))
+    totals = medina.score(medina.replay(record).game).totals
+    assert f"Final score: Ann {totals['Ann']}, greedy {totals['greedy']}" in screen.screen
+    code, out, _ = run("score", path)
+    assert code == 0 and "Winner" in out
+
+
+def test_ctrl_c_and_end_of_input_leave_a_valid_record_and_say_how_to_go_on(tmp_path):
+    path = tmp_path / "game.yaml"
+    with Session("play", path, "-r", "original-2001", "--seat", "greedy", "--seat", "Ann", "--seat", "random",
+                 "--no-color", cwd=tmp_path) as screen:
+        screen.expect(r"turn 1, greedy: \w+ \w+\n")
+        screen.expect(PROMPT)
+        screen.type("orange K9")
+        screen.expect(r"turn 2, Ann: orange K9\n")
+        screen.expect(PROMPT)
+        screen.press(b"\x03")
+        screen.expect(f"Stopped after turn 1 and 1 placement of turn 2; {re.escape(str(path))} holds the game so far. "
+                      f"Go on with: medina play {re.escape(str(path))} --continue")
+        assert screen.wait() == 130
+    assert run("validate", path)[0] == 0
+    before = path.read_text()
+    assert "  - Ann: orange K9\n" in before and "x-play: {agents: {greedy: greedy, random: random}, seed: 0}" in before
+    with Session("play", path, "--continue", "--no-color", cwd=tmp_path) as screen:
+        screen.expect(r"Ann, turn 2, placement 2 of 2> ")
+        screen.press(b"\x04")
+        screen.expect("Stopped after turn 1 and 1 placement of turn 2;")
+        assert screen.wait() == 0
+    assert path.read_text() == before
+
+
+def test_every_seat_an_agent_plays_to_the_end_without_a_terminal(tmp_path):
+    path = tmp_path / "demo.yaml"
+    done = subprocess.run([sys.executable, "-m", "medina_cli", "play", path, "-r", "second-edition-2014", "--seat",
+                           "greedy", "--seat", "random", "--seat", "Cleo=greedy", "--seed", "7"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr == ""
+    assert "greedy (agent greedy), random (agent random) and Cleo (agent greedy)" in done.stdout
+    assert re.search(r"^Final score: greedy \d+, random \d+, Cleo \d+; .* wins?\.$", done.stdout, re.M)
+    code, out, _ = run("validate", path)
+    assert code == 0 and "valid (finished; second-edition-2014, 3 players" in out
+    assert run("score", path)[0] == 0
+
+
+def test_a_game_stopped_and_continued_plays_as_one_played_at_once(tmp_path):
+    from medina_cli.agents.table import Table, read_seats, run as play
+    seats = read_seats(["greedy", "random", "greedy"])
+    assert [(s.name, s.agent) for s in seats] == [("greedy", "greedy"), ("random", "random"), ("greedy2", "greedy")]
+    quiet = dict(ask=None, tell=lambda line: None, draw=lambda game, key: "")
+    whole = Table.start(str(tmp_path / "whole.yaml"), "original-2001", seats, seed=5)
+    assert play(whole, **quiet)
+    halves = Table.start(str(tmp_path / "halves.yaml"), "original-2001", seats, seed=5)
+    for _ in range(20):
+        halves.play_agent()
+    assert play(Table.resume(str(tmp_path / "halves.yaml")), **quiet)
+    assert (tmp_path / "halves.yaml").read_text() == (tmp_path / "whole.yaml").read_text()
+
+
+@pytest.mark.parametrize("args, status, message", [
+    (("--seat", "Ann", "--seat", "greedy"), 2, "a new game needs --ruleset and a --seat for each player"),
+    (("-r", "original-2001", "--seat", "Ann", "--seat", "greedy"), 2,
+     "original-2001 is for 3 or 4 players, not 2 [unsupported-player-count]"),
+    (("-r", "original-2001", "--seat", "Ann", "--seat", "mcts:x", "--seat", "Ben"), 2,
+     "--seat mcts:x: agent 'mcts:x': the playout budget of mcts must be a whole number ≥ 1"),
+    (("-r", "original-2001", "--seat", "Ann", "--seat", "Ann", "--seat", "Ben"), 2, "player 'Ann' is listed twice"),
+    (("-r", "original-2001", "--seat", "A", "--seat", "B", "--seat", "C", "--hint-agent", "random"), 2,
+     "--hint-agent: random does not rate placements"),
+    (("--continue", "-r", "original-2001"), 2, "--ruleset: only for a new game"),
+    (("--continue",), 2, "cannot read"),
+])
+def test_play_says_what_is_wrong_with_its_options(tmp_path, args, status, message):
+    path = tmp_path / "game.yaml"
+    code, out, err = run("play", path, *args)
+    assert (code, out) == (status, "") and message in err and len(err.splitlines()) == 1
+    assert not path.exists()
+
+
+def test_play_never_starts_over_a_game_and_continues_only_a_valid_one(tmp_path):
+    path = tmp_path / "game.yaml"
+    assert run("new", path, "-r", "original-2001", "--players", "Anna,Ben,Cleo", "--merchant", "J7")[0] == 0
+    before = path.read_text()
+    code, _, err = run("play", path, "-r", "original-2001", "--seat", "A", "--seat", "B", "--seat", "C")
+    assert code == 2 and "exists; go on with that game (medina play" in err and path.read_text() == before
+    code, _, err = run("play", path, "--continue", "--seat", "Anna", "--seat", "Bob", "--seat", "Cleo")
+    assert code == 2 and "are not the record's players, in order: Anna, Ben and Cleo" in err
+    code, out, _ = run("play", path, "--continue", "--seat", "Anna=greedy", "--seat", "Ben=random", "--seat",
+                       "Cleo=greedy")  # a record made by `medina new`: its seats given
+    assert code == 0 and "Final score:" in out and run("validate", path)[0] == 0
+    path.write_text(before.replace("turns: []", "turns:\n  - Ben: grey K8"))
+    code, _, err = run("play", path, "--continue", "--seat", "Anna=greedy", "--seat", "Ben", "--seat", "Cleo")
+    assert code == 1 and "[out-of-turn]" in err

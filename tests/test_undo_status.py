@@ -1,0 +1,162 @@
+"""`medina undo` takes placements back, giving the file back byte for byte as `medina add` left it;
+`medina status` says where a game stands; `medina moves --piece/--cell` filters the listing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import EXAMPLES, record_text
+from scorekit import run
+
+PLAYERS = ["Anna", "Ben", "Cleo"]
+ACTIONS = ["wall A12", "wall A11", "grey K8", "roof K8", "black C3", "wall A10", "stable L8"]
+
+
+def test_undo_gives_back_byte_for_byte_what_each_earlier_add_left(tmp_path):
+    path = tmp_path / "game.yaml"
+    assert run("new", path, "-r", "original-2001", "--players", "Anna,Ben,Cleo", "--merchant", "J7")[0] == 0
+    left = [path.read_bytes()]
+    for action in ACTIONS:
+        assert run("add", path, action)[0] == 0
+        left.append(path.read_bytes())
+    for before in reversed(left[:-1]):
+        assert run("undo", path)[0] == 0
+        assert path.read_bytes() == before
+    for action in ACTIONS:
+        run("add", path, action)
+    code, out, _ = run("undo", path, "3")
+    assert code == 0 and path.read_bytes() == left[-4]
+    assert out.splitlines() == ["took back turn 4, Anna: stable L8", "took back turn 3, Cleo: wall A10",
+                                "took back turn 3, Cleo: black C3", "next: Cleo, first placement of turn 3"]
+
+
+def test_undo_keeps_comments_quotes_line_ends_and_extra_keys(tmp_path):
+    path = tmp_path / "game.yaml"
+    text = ("# club night\r\nmedina: record/1\r\nruleset: original-2001\r\nplayers: [Anna, Ben, Cleo]\r\n"
+            "setup: {merchant: J7}\r\nturns:  # as played\r\n- Anna: 'wall A12, wall A11'  # opening\r\n"
+            "- \"Ben\": grey K8   # first building\r\n\r\nevent: Club\r\nx-table: {seat: 3}\r\n")
+    path.write_bytes(text.encode())
+    left = [text.encode()]
+    for action in ("grey K9", "wall B13", "wall C13", "black C3"):
+        assert run("add", path, action)[0] == 0
+        left.append(path.read_bytes())
+    assert left[-1].decode().endswith("building\r\n- Cleo: wall B13, wall C13\r\n- Anna: black C3\r\n\r\nevent: "
+                                      "Club\r\nx-table: {seat: 3}\r\n")
+    for before in reversed(left[:-1]):
+        assert run("undo", path)[0] == 0
+        assert path.read_bytes() == before
+    assert run("undo", path, "3")[0] == 0
+    assert path.read_bytes().decode() == text.replace(
+        "- Anna: 'wall A12, wall A11'  # opening\r\n- \"Ben\": grey K8   # first building\r\n", "").replace(
+        "turns:  # as played", "turns: [] # as played")
+    assert run("validate", path)[0] == 0
+
+
+def test_undo_refuses_what_it_cannot_take_back_and_changes_nothing(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(record_text("original-2001", PLAYERS, ["Anna: wall A12, wall A11"]))
+    before = path.read_bytes()
+    code, _, err = run("undo", path, "3")
+    assert code == 2 and err == f"{path}: holds 2 placements; cannot take back 3 [usage]\n"
+    code, _, err = run("undo", path, "0")
+    assert code == 2 and "'0' is not a whole number (≥ 1)" in err
+    path.write_text(record_text("original-2001", PLAYERS, []).replace("turns: []", "turns: [{Anna: grey K8}]"))
+    flow = path.read_bytes()
+    code, _, err = run("undo", path)
+    assert code == 1 and "cannot shorten" in err and path.read_bytes() == flow
+    path.write_text(record_text("original-2001", PLAYERS, ["Anna: wall A12, wall D5", "Ben: grey K8"]))  # D5: no wall
+    illegal = path.read_bytes()
+    code, _, err = run("undo", path)
+    assert code == 1 and "turn 1 placement 2, Anna: wall D5" in err and path.read_bytes() == illegal
+    assert run("undo", path, "2")[0] == 0  # the illegal placement taken back: valid again
+    assert path.read_text() == record_text("original-2001", PLAYERS, ["Anna: wall A12"])
+    assert before != path.read_bytes()
+
+
+def test_undo_json(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(record_text("original-2001", PLAYERS, ["Anna: wall A12, wall A11", "Ben: grey K8"]))
+    code, out, _ = run("undo", path, "2", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc == {
+        "format": "medina-undo/1", "file": str(path), "removed": [
+            {"turn": 2, "player": "Ben", "placement": "grey K8"}, {"turn": 1, "player": "Anna", "placement": "wall A11"}],
+        "to_move": "Anna", "turn": 1, "placement": 2, "errors": [], "warnings": [doc["warnings"][0]]}
+    assert doc["warnings"][0]["code"] == "turn-in-progress"
+    code, out, _ = run("undo", path, "5", "--json")
+    doc = json.loads(out)
+    assert code == 2 and doc["removed"] == [] and doc["errors"][0]["code"] == "usage"
+    code, out, _ = run("undo", tmp_path / "none.yaml", "--json")
+    assert code == 2 and json.loads(out)["errors"][0]["code"] == "file-not-found"
+
+
+def test_status_says_who_is_to_move_what_is_left_supplies_and_score(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(record_text("second-edition-2014", ["Ann", "Bob"], ["Ann: purple C10", "Bob: grey M9"],
+                                merchant="H6", well="D4"))
+    code, out, _ = run("status", path)
+    lines = out.splitlines()
+    assert code == 0 and lines[:2] == [
+        f"{path}: second-edition-2014, Ann and Bob; after turn 1 and 1 placement of turn 2",
+        "Bob is to move: second placement of turn 2, 1 placement left in the turn"]
+    assert lines[4].split() == ["player", "grey", "purple", "brown", "orange", "roof", "neutral", "stable", "merchant",
+                                "wall", "tea"]
+    assert lines[6].split()[:3] == ["Ann", "8", "7"] and lines[7].split()[:3] == ["Bob", "7", "8"]
+    assert lines[-1] == "Score now (if the game ended here): Ann 0, Bob 0"
+    code, out, _ = run("status", path, "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["format"] == "medina-status/1" and doc["players"] == ["Ann", "Bob"]
+    position = doc["position"]
+    assert (position["to_move"], position["turn"], position["placement"], position["placements_left"],
+            position["forced"]) == ("Bob", 2, 2, 1, False)
+    assert position["supply"]["Bob"]["grey"] == 7 and position["supply"]["Bob"]["tea"] == 0
+    assert doc["score"]["format"] == "medina-score/1" and doc["score"]["finished"] is False
+
+
+def test_status_of_a_finished_game_gives_the_final_score(examples_dir):
+    code, out, _ = run("status", examples_dir / "original-2001-3p.yaml")
+    assert code == 0 and "The game is over." in out
+    assert out.splitlines()[-1] == "Final score: Anna 19, Ben 46, Cleo 29; Ben wins."
+    doc = json.loads(run("status", examples_dir / "original-2001-3p.yaml", "--json")[1])
+    assert doc["position"]["to_move"] is None and doc["position"]["placements_left"] == 0
+    assert doc["score"]["finished"] is True and doc["score"]["winners"] == ["Ben"]
+
+
+def test_status_of_an_invalid_or_unreadable_record(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(record_text("original-2001", PLAYERS, ["Anna: wall A12, wall D5"]))
+    code, out, err = run("status", path)
+    assert code == 1 and "where the replay stopped (turn 1 is illegal)" in out and "[wrong-square]" in err
+    code, out, _ = run("status", tmp_path / "none.yaml", "--json")
+    doc = json.loads(out)
+    assert code == 2 and doc["format"] == "medina-status/1" and doc["errors"][0]["code"] == "file-not-found"
+
+
+GAME = str(EXAMPLES / "original-2001-4p.yaml")
+
+
+def test_moves_filters_by_piece_and_cell():
+    code, out, _ = run("moves", GAME, "--to", "3", "--json")
+    every = json.loads(out)["placements"]
+    code, out, _ = run("moves", GAME, "--to", "3", "--json", "--piece", "Gray", "--piece", "wall")
+    assert code == 0 and json.loads(out)["placements"] == [p for p in every if p.split()[0] in ("grey", "wall")]
+    cell = every[0].split()[1]
+    code, out, _ = run("moves", GAME, "--to", "3", "--json", "--cell", cell.lower())
+    assert json.loads(out)["placements"] == [p for p in every if p.endswith(f" {cell}")]
+    code, out, _ = run("moves", GAME, "--to", "3", "--piece", "wall", "--no-color")
+    listing = out.split("\n\n")[0].splitlines()[1:]
+    assert listing[0] == f"  wall: {sum(p.startswith('wall') for p in every)} of them"
+    assert listing[1].startswith("  wall ") and len(listing) == 2 and out.count(" * ") == 8
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--piece", "gry", "--piece: 'gry' is not a piece of original-2001; did you mean grey? (pieces: "),
+    ("--cell", "Z99", "--cell: 'Z99' is not a cell of this board (A1-R13;"),
+])
+def test_moves_names_a_bad_filter(option, value, message):
+    code, out, err = run("moves", GAME, option, value)
+    assert code == 2 and out == "" and err.startswith(message) and err.rstrip().endswith("[usage]")
+    code, out, _ = run("moves", GAME, option, value, "--json")
+    assert code == 2 and json.loads(out)["errors"][0]["message"].startswith(message.partition(": ")[2])
