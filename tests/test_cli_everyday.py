@@ -397,6 +397,35 @@ def test_install_completion_writes_the_start_up_file_of_the_shell_named(tmp_path
     assert "complete --command medina" in script.read_text()
 
 
+def json_commands():
+    """(argument list, whether it takes arguments) of every command with a --json option."""
+    import typer
+
+    from medina_cli.cli.app import app
+    for path in command_paths():
+        command = typer.main.get_command(app)
+        for name in path:
+            command = command.commands[name]
+        if any("--json" in getattr(param, "opts", ()) for param in command.params):
+            yield path, any(param.param_type_name == "argument" for param in command.params)
+
+
+@pytest.mark.parametrize("path, takes_files", [pytest.param(path, takes, id=" ".join(path))
+                                               for path, takes in json_commands()])
+def test_json_commands_give_the_command_lines_own_usage_errors_as_their_document(path, takes_files, tmp_path):
+    """An unknown option or a malformed value, found before the command runs, still gives one document:
+    the command's format (as on a missing file), the error with code `usage`, nothing on stderr."""
+    code, doc, err = one_document(*path, "--bogus-option")
+    assert (code, err, list(doc)) == (2, "", ["format", "errors", "warnings"])
+    [error] = doc["errors"]
+    assert error["code"] == "usage" and "No such option: --bogus-option" in error["message"]
+    assert f"(usage: medina {' '.join(path)} [OPTIONS]" in error["message"]
+    own = json.loads(run(*path, *[tmp_path / "missing.yaml"] * takes_files, "--json")[1])  # what the command prints
+    assert doc["format"] == own["format"]
+    code, out, err = run(*path, "--bogus-option")  # without --json: one line on stderr, as ever
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "No such option: --bogus-option" in err
+
+
 def test_validate_json_on_a_usage_error_is_one_document(tmp_path):
     code, doc, err = one_document("validate", GAME, "--ruleset", "nope")
     assert (code, doc["format"], doc["results"], err) == (2, "medina-validate/1", [], "")

@@ -24,6 +24,23 @@ class Command(TyperCommand):
         return [piece.strip("{}") for piece in super().collect_usage_pieces(ctx)]
 
 
+JSON_FORMATS = {  # each --json command's document, which then also carries the command line's own usage errors
+    "validate": "medina-validate/1", "replay": "medina-replay/1", "moves": "medina-moves/1",
+    "undo": "medina-undo/1", "status": "medina-status/1", "score": "medina-score/1", "compare": "medina-compare/1",
+    "simulate": "medina-simulate/1", "hint": "medina-hint/1", "analyse": "medina-analyse/1",
+    "import boardspace": "medina-import/1", "rules list": "medina-rules/1", "rules show": "medina-rules-show/1",
+    "rules diff": "medina-rules-diff/1", "rules params": "medina-rules-params/2"}
+
+
+def _command_name(ctx) -> str:
+    """The command a context runs, as in JSON_FORMATS: `validate`, `rules show` (whatever the program is called)."""
+    names = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name)
+        ctx = ctx.parent
+    return " ".join(reversed(names))
+
+
 OPTIONAL_VALUE = ("--show-completion", "--install-completion")  # SHELL may be left out: the shell this runs in
 
 
@@ -60,12 +77,19 @@ class Group(TyperGroup):
             status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as exc:  # click's errors: typer vendors click and exports only their base
             if exc.exit_code == 2:  # a usage error, with the context of the command at fault where known
-                where, usage = "medina", "medina COMMAND"
+                where, usage, json_format = "medina", "medina COMMAND", None
                 ctx = getattr(exc, "ctx", None)
                 if ctx is not None:
                     where = ctx.command_path
                     usage = " ".join([where, *ctx.command.collect_usage_pieces(ctx)])
-                warn(f"{where}: {exc.format_message().rstrip('.')} (usage: {usage}; more: {where} --help)")
+                    if "--json" in (sys.argv[1:] if args is None else args):
+                        json_format = JSON_FORMATS.get(_command_name(ctx))
+                text = f"{where}: {exc.format_message().rstrip('.')} (usage: {usage}; more: {where} --help)"
+                if json_format is None:
+                    warn(text)
+                else:  # --json promises one document, the command line's own errors too
+                    from ..errors import Problem
+                    emit_json({"format": json_format, "errors": [Problem("usage", text).to_json()], "warnings": []})
             else:
                 warn(f"medina: {exc.format_message()}")
             sys.exit(exc.exit_code)
