@@ -104,6 +104,8 @@ WARNING_CODES: dict[str, str] = {
     "transcribed as it is played. Valid; the claimed `result` is not checked.",
     "result-unchecked": "A `result` is given but not checked: the record is unfinished, or it is played under "
     "another ruleset or with `--set` than it names (the result was claimed under its own).",
+    "well-set-aside": "The record's setup names a well, and it is played under a ruleset without one (--ruleset, "
+    "--set, compare): the well is left out and its cell is free.",
     "boardspace-turn-dropped": "A boardspace.net record stops inside a turn that still needed a placement; "
     "that unfinished turn is left out.",
     "boardspace-mid-turn": "A boardspace.net record ends in the middle of a turn (no final `Done`): the "
