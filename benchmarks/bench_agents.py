@@ -57,14 +57,13 @@ def speed(positions: int) -> None:
     from medina_cli.agents import make_agent
     from medina_cli.agents.mcts import DEFAULT_PLAYOUTS
     from medina_cli.agents.position import playout
-    from medina_cli.engine.playout import random_placement
+    from medina_cli.engine.playout import play_out
 
     games = mid_game_positions("original-2001", 4, positions)
     rng = random.Random(1)
 
     def uniform(game):
-        while game.seat_to_move is not None:
-            game.play(*random_placement(game, rng))
+        play_out(game, rng)
 
     for name, play in (("uniform random", uniform), ("mcts policy", lambda game: playout(game, rng))):
         cycle = iter(range(10 ** 9))

@@ -13,7 +13,7 @@ import random
 import time
 
 import medina_cli as medina
-from medina_cli.engine.playout import play_out, random_chooser, random_setup
+from medina_cli.engine.playout import play_out, random_setup
 
 COMBOS = [("original-2001", 4), ("original-2001", 3), ("second-edition-2014", 2), ("second-edition-2014", 4)]
 
@@ -21,7 +21,7 @@ COMBOS = [("original-2001", 4), ("original-2001", 3), ("second-edition-2014", 2)
 def midgame(rules, rng: random.Random) -> medina.Game:
     merchant, well = random_setup(rules, rng)
     game = medina.Game(rules, [f"P{seat}" for seat in range(1, rules.players + 1)], merchant, well)
-    play_out(game, random_chooser(rng))
+    play_out(game, rng)
     for _ in range(len(game.move_stack) - len(game.move_stack) // 2):
         game.pop()
     return game
@@ -36,7 +36,6 @@ def timed(work) -> float:
 def measure(ruleset: str, players: int, positions: int, playouts: int, copies: int) -> None:
     rules = medina.load_ruleset(ruleset, players=players)
     rng = random.Random(f"bench-api/{ruleset}/{players}")
-    choose = random_chooser(rng)
     playout_time = copy_time = 0.0
     placements = 0
     for _ in range(positions):
@@ -44,7 +43,7 @@ def measure(ruleset: str, players: int, positions: int, playouts: int, copies: i
         copy_time += min(timed(lambda: [position.copy() for _ in range(copies)]) for _ in range(5)) / copies
         for _ in range(playouts):
             game = position.copy()
-            playout_time += timed(lambda: play_out(game, choose))
+            playout_time += timed(lambda: play_out(game, rng))
             placements += len(game.move_stack) - len(position.move_stack)
     per_playout = playout_time / (positions * playouts)
     per_copy = copy_time / positions

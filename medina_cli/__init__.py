@@ -41,6 +41,8 @@ _HOMES = {
     "Comparison": ".comparison",
     "sweep_readings": ".comparison",
     "Readings": ".comparison",
+    "engine_name": ".engine.native",
+    "EngineUnavailable": ".engine.native",
 }
 __all__ = list(_HOMES)
 
@@ -63,6 +65,7 @@ if TYPE_CHECKING:
     from .comparison import Comparison, Readings, compare, sweep_readings
     from .engine.events import Event
     from .engine.game import Game
+    from .engine.native import EngineUnavailable, engine_name
     from .engine.placement import IllegalPlacement, Placement
     from .engine.scoring import ScoreSheet, standings
     from .engine.variant import Variant

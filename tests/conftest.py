@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from medina_cli.engine.board import geometry_for
 from medina_cli.engine.game import Game
 from medina_cli.records.record import parse_record
 from medina_cli.records.replay import replay
@@ -27,10 +26,9 @@ def rules_for(ruleset: str, players: int, *overrides: str):
 def new_game(ruleset: str, players: int = 3, merchant: str = "J7", well: str | None = None, *overrides: str) -> Game:
     rules = rules_for(ruleset, players, *overrides)
     names = ["Anna", "Ben", "Cleo", "Dan"][:players]
-    geo = geometry_for(rules)
     if rules.well.enabled and well is None:
         well = "D4"
-    return Game(rules, names, geo.parse(merchant), geo.parse(well) if well else None)
+    return Game(rules, names, merchant, well)
 
 
 def record_text(ruleset: str, players: list[str], turns: list[str], *, merchant: str = "J7",
@@ -49,6 +47,41 @@ def replay_text(text: str, **kw):
     return record, replay(record)
 
 
+def pytest_report_header(config):
+    from medina_cli.engine.native import engine_name
+    return f"medina engine: {engine_name()}"
+
+
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES
+
+
+RULE_POINT_FILES = {"test_boardspace_profiles.py", "test_score_tiles.py", "test_turn_in_progress.py", "test_score.py"}
+
+
+@pytest.fixture(autouse=True)
+def native_shadow(request, monkeypatch):
+    """In the rule-point tests (tests/test_rules_*.py and RULE_POINT_FILES), where the native core runs, every placement a test makes
+    on a Python game is replayed through the native core and the two positions compared (nativekit)."""
+    from medina_cli.engine import native
+    name = Path(str(request.node.fspath)).name
+    if not (name.startswith("test_rules_") or name in RULE_POINT_FILES) or native.core() is None:
+        yield
+        return
+    from nativekit import assert_same
+
+    def shadowed(method):
+        def run(game, *args, **kwargs):
+            result = method(game, *args, **kwargs)
+            state = native.state_of(game)
+            # a test that set a supply by hand has a position no replay reaches: nothing to compare
+            hand_set = state is None or [[s[p] for p in game.variant.pieces] for s in game.supply] != state.observe()["supply"]
+            if not hand_set:
+                assert_same(game, state)
+            return result
+        return run
+
+    monkeypatch.setattr(Game, "play", shadowed(Game.play))
+    monkeypatch.setattr(Game, "use_tea", shadowed(Game.use_tea))
+    yield

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from conftest import record_text, replay_text
 from medina_cli.engine.board import geometry_for
 from medina_cli.engine.game import Game
+from medina_cli.engine.variant import Variant
 from medina_cli.rules.loader import load_ruleset
 
 NAMES = ("Anna", "Ben", "Cleo", "Dan")
@@ -25,11 +26,10 @@ class Position:
         self.ruleset, self.sets = ruleset, tuple(sets)
         self.rules = load_ruleset(ruleset, self.sets).for_players(players)
         self.geo = geometry_for(self.rules)
-        self.pieces = load_ruleset(ruleset).piece_names()
+        self.pieces = Variant.of(self.rules).spellings
         self.merchant = merchant
         self.well = (well or WELL) if self.rules.well.enabled else None
-        self.game = Game(self.rules, list(NAMES[:players]), self.geo.parse(merchant),
-                         self.geo.parse(self.well) if self.well else None)
+        self.game = Game(self.rules, list(NAMES[:players]), merchant, self.well)
         self.turns: list[tuple[str, list[str]]] = []
         self.play(*turns)
 

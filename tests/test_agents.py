@@ -96,14 +96,12 @@ def test_a_roof_on_a_palace_is_one_move(spec):
 def test_random_plays_as_simulate_plays():
     """`random` draws as `medina simulate`'s uniform play does: the same choice from the same generator,
     a roof on the orange palace (five buildings) five times as likely as one on the brown palace."""
-    from medina_cli.engine.playout import random_chooser
+    from medina_cli.engine.playout import random_placement
     game = Position("original-2001", 3, *ORANGE_OPEN, "Anna: wall A2").game
     agent = make_agent("random", 0)
     chosen = [agent.choose(game) for _ in range(3000)]
     agent.rng.seed("medina-agent/random/0")
-    simulate = random_chooser(agent.rng)
-    assert [str(p) for p in chosen] == [f"{piece} {game.geo.name(cell)}" for piece, cell in
-                                        (simulate(game) for _ in range(3000))]
+    assert chosen == [random_placement(game, agent.rng) for _ in range(3000)]
     roofs = [p.cell for p in chosen if p.piece == "roof"]
     assert 3 < sum(cell in ORANGE_CELLS for cell in roofs) / max(1, roofs.count("F11")) < 8
 

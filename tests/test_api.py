@@ -10,7 +10,8 @@ from conftest import EXAMPLES
 PLAYERS = ["Anna", "Ben", "Cleo"]
 SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "standings",
            "read_record", "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError",
-           "UnusableInput", "BadArgument", "Problem", "compare", "Comparison", "sweep_readings", "Readings", "Variant"}
+           "UnusableInput", "BadArgument", "Problem", "compare", "Comparison", "sweep_readings", "Readings", "Variant",
+           "engine_name", "EngineUnavailable"}
 
 
 def game(ruleset="original-2001", players=PLAYERS, **setup):
@@ -48,10 +49,33 @@ def test_placements_parse_and_print():
     p = medina.Placement.parse(" Grey   k08 ")
     assert p == medina.Placement("grey", "K8") and str(p) == "grey K8"
     assert medina.Placement.parse("TEA") == medina.Placement("tea") and str(medina.Placement("tea")) == "tea"
-    for text in ("grey", "grey K8 wall", "pass", "grey 8K", ""):
+    assert medina.Placement.parse(" Pass") == medina.Placement("pass") and str(medina.Placement("pass")) == "pass"
+    for text in ("grey", "grey K8 wall", "grey 8K", ""):
         with pytest.raises(medina.IllegalPlacement) as refused:
             medina.Placement.parse(text)
         assert refused.value.code == "bad-placement"
+
+
+def test_equal_spellings_are_equal_placements_with_one_square_number():
+    assert medina.Placement("Grey", "k08") == medina.Placement("grey", "K8") == medina.Placement("grey", 192)
+    assert len({medina.Placement("grey", "K8"), medina.Placement.parse("GREY k8")}) == 1
+    assert medina.Placement("grey", "K8").square == 7 * 26 + 10 and medina.Placement("wall", "A1").square == 0
+    two = medina.Game(medina.load_ruleset("second-edition-2014", players=2), ["Anna", "Ben"], merchant="F5",
+                      well="K8")
+    four = game()
+    assert medina.Placement("Grey", "c3") in two.legal_placements() and medina.Placement("GREY", "C3") in four.legal_placements()
+    for text in ("grey K0", "grey K27"):  # on no board at all
+        with pytest.raises(medina.IllegalPlacement) as refused:
+            medina.Placement.parse(text)
+        assert refused.value.code == "bad-cell"
+
+
+def test_a_pass_is_a_placement_the_engine_never_accepts():
+    g = game()
+    with pytest.raises(medina.IllegalPlacement) as refused:
+        g.push("pass")
+    assert refused.value.code == "pass-while-able" and g.move_stack == []
+    assert medina.Placement("pass") not in g.legal_placements()
 
 
 def test_legal_placements_are_values_and_push_takes_text_or_values():

@@ -305,7 +305,7 @@ GAMES = [(ruleset, n) for ruleset in ("original-2001", "bsw-dm-2003", "second-ed
 def test_a_final_board_scores_like_its_game(game, seed):
     ruleset, n = game
     rules = load_ruleset(ruleset).for_players(n)
-    played, _ = play_random_game(rules, ["Anna", "Ben", "Cleo", "Dan"][:n], random.Random(seed))
+    played = play_random_game(rules, ["Anna", "Ben", "Cleo", "Dan"][:n], random.Random(seed))
     text = write_board(played, ruleset)
     board = parse_board(text, "final.yaml")
     assert board.problems.errors == []

@@ -2,7 +2,6 @@
 
 import pytest
 
-from medina_cli.engine.board import geometry_for
 from medina_cli.records.boardspace import is_boardspace, parse_boardspace, profile_id
 from medina_cli.records.record import parse_record
 from medina_cli.records.replay import replay
@@ -66,9 +65,7 @@ SGF_TURNS = [("Anna", ["purple C3"]), ("Ben", ["grey P11"]), ("Cleo", ["wall A2"
 
 
 def turns_of(record):
-    geo = geometry_for(record.rules)
-    return [(t.player, [a.kind if a.kind != "place" else f"{a.piece} {geo.name(a.cell)}" for a in t.actions])
-            for t in record.turns]
+    return [(t.player, record.tokens(t)) for t in record.turns]
 
 
 def read(text, name="game.txt", **kw):
@@ -88,7 +85,7 @@ def test_story_becomes_turns_under_the_old_revision_profile():
     record, outcome = read(STORY)
     assert record.ruleset.id == "boardspace-original-r100"  # no revision: engine revision 100
     assert record.players == ["P0", "P1", "P2"]
-    assert geometry_for(record.rules).name(record.merchant) == "K7"  # the first piece, lifted into setup
+    assert record.setup["merchant"] == "K7"  # the first piece, lifted into setup
     assert turns_of(record) == STORY_TURNS
     assert outcome.problems == [] and not outcome.finished
 
@@ -105,8 +102,7 @@ def test_sgf_file_with_names_tea_discards_and_drawn_setup():
     record, outcome = read(SGF, "game.sgf")
     assert record.ruleset.id == "boardspace-second-edition"
     assert record.players == ["Anna", "Ben", "Cleo"]
-    geo = geometry_for(record.rules)
-    assert (geo.name(record.merchant), geo.name(record.well)) == ("H10", "J5")
+    assert (record.setup["merchant"], record.setup["well"]) == ("H10", "J5")
     assert turns_of(record) == SGF_TURNS
     assert outcome.problems == []
     assert outcome.game.tea == [1, 0, 0]  # 3 won by the purple roof, 2 discarded

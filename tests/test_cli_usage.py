@@ -117,8 +117,23 @@ def test_set_may_add_a_player_count_with_its_table_entries():
 
 
 def test_version():
+    from medina_cli.engine.native import engine_name
     code, out, _ = run("--version")
-    assert code == 0 and out == f"medina-cli {version('medina-cli')}\n"
+    assert code == 0 and out == f"medina-cli {version('medina-cli')} ({engine_name()} engine)\n"
+
+
+@pytest.mark.parametrize("value, ok", [("python", True), ("native", None), ("Python", True), ("fast", False)])
+def test_medina_engine_picks_the_engine_or_refuses_to_start(value, ok):
+    from medina_cli.engine.native import built
+    if ok is None:  # native: runs where it was built, else refuses to start
+        ok = built() is not None
+    proc = subprocess.run([sys.executable, "-m", "medina_cli", "--version"], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "MEDINA_ENGINE": value})
+    if ok:
+        assert proc.returncode == 0 and proc.stdout.endswith(f"({value.lower()} engine)\n")
+    else:
+        assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+        assert proc.stderr.startswith("MEDINA_ENGINE=") and "Traceback" not in proc.stderr
 
 
 def test_moves_of_an_invalid_record_lists_them_where_replay_stopped(tmp_path):

@@ -20,7 +20,7 @@ from medina_cli.engine.game import NEUTRAL
 from medina_cli.engine.playout import play_random_game
 from medina_cli.engine.scoring import score_game
 from medina_cli.errors import CODES
-from medina_cli.records.model import action_token, write_record
+from medina_cli.records.model import game_record
 from medina_cli.records.record import parse_record
 from medina_cli.records.replay import replay
 from medina_cli.rules.loader import builtin_ids, load_ruleset
@@ -298,12 +298,9 @@ def check_oracle(game, last_merchant: int, skipped: list[str]) -> None:
         assert not layout.legal(game.players.index(name), retired)
 
 
-def round_trip(game, turns, rules) -> None:
-    """write_record -> parse_record -> replay gives the same position, scores and events."""
-    geo = game.geo
-    text = write_record(ruleset_ref=rules.ruleset_id, players=game.players, geo=geo, merchant=game.start_merchant,
-                        well=game.well, turns=[(game.players[t.seat], [action_token(geo, a) for a in t.actions])
-                                               for t in turns])
+def round_trip(game, rules) -> None:
+    """game_record -> parse_record -> replay gives the same position, scores and events."""
+    text = game_record(game, rules.ruleset_id)
     outcome = replay(parse_record(text, "round-trip.yaml"))
     assert outcome.problems == [] and outcome.finished and outcome.warnings == []
     again = outcome.game
@@ -325,32 +322,32 @@ def play_checked(ruleset: str, players: int, data, tea: float, *, oracle_everywh
     if rules.merchants.new_chain_max_neighbours:
         oracle_at = set()  # the oracle knows only separate merchant chains
     watcher = Watcher(rules, players, set(positions[:2]), oracle_at)
-    game, turns = play_random_game(rules, NAMES[:players], rng, tea_chance=tea, on_placement=watcher)
+    game = play_random_game(rules, NAMES[:players], rng, tea_chance=tea, on_placement=watcher)
     assert game.finished
-    return game, turns, rules, watcher
+    return game, rules, watcher
 
 
 @pytest.mark.parametrize("ruleset, players", COMBOS)
 @GAMES
 @given(data=st.data(), tea=TEA)
 def test_random_games_keep_the_invariants(ruleset, players, data, tea):
-    game, turns, rules, watcher = play_checked(ruleset, players, data, tea)
-    round_trip(game, turns, rules)
+    game, rules, watcher = play_checked(ruleset, players, data, tea)
+    round_trip(game, rules)
 
 
 @pytest.mark.parametrize("ruleset, players", PROFILE_COMBOS)
 @settings(max_examples=8, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
 @given(data=st.data(), tea=TEA)
 def test_random_games_keep_the_invariants_under_the_boardspace_profiles(ruleset, players, data, tea):
-    game, turns, rules, watcher = play_checked(ruleset, players, data, tea)
-    round_trip(game, turns, rules)
+    game, rules, watcher = play_checked(ruleset, players, data, tea)
+    round_trip(game, rules)
 
 
 @pytest.mark.parametrize("ruleset, players", COMBOS)
 @settings(max_examples=3, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
 @given(data=st.data(), tea=TEA)
 def test_generator_matches_the_oracle_at_every_position(ruleset, players, data, tea):
-    game, turns, rules, watcher = play_checked(ruleset, players, data, tea, oracle_everywhere=True)
+    game, rules, watcher = play_checked(ruleset, players, data, tea, oracle_everywhere=True)
     assert watcher.checked >= game.placements_made - 1
     board = oracle.Board.of(game, watcher.last_merchant)
     assert not any(oracle.legal(board, seat) for seat in range(players))  # the game ends when nobody can place
@@ -363,5 +360,5 @@ SHORT_2001 = tuple(f"supply.3.{item}" for item in ("per_colour=2", "stables=2", 
 @settings(max_examples=25, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_forced_roofs_match_the_oracle_in_short_2001_games(data):
-    game, turns, rules, watcher = play_checked("original-2001", 3, data, 0.0, oracle_everywhere=True, sets=SHORT_2001)
+    game, rules, watcher = play_checked("original-2001", 3, data, 0.0, oracle_everywhere=True, sets=SHORT_2001)
     assert watcher.checked >= game.placements_made - 1

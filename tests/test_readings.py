@@ -166,7 +166,7 @@ def test_each_game_played_under_a_reading_counts_as_its_record_replayed_as_writt
     for index, effects in enumerate(per_game):
         for alt, effect in zip(alternatives(ruleset), effects):
             other = load_ruleset(ruleset, alt.overrides).for_players(3)
-            game, _ = play_random_game(other, player_names(3), game_rng(7, index))
+            game = play_random_game(other, player_names(3), game_rng(7, index))
             written = replay(parse_record(game.to_record("second-edition-2014"), "game.yaml"), check_result=False)
             valid = not written.problems
             sheets = (score_game(game), score_game(written.game)) if valid else None

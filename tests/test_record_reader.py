@@ -6,9 +6,8 @@ Each case is a whole record (line numbers in the comments) and the one problem i
 import pytest
 
 from conftest import EXAMPLES
-from medina_cli.engine.board import geometry_for
 from medina_cli.errors import CODES, BadArgument, MedinaError, UnusableInput
-from medina_cli.records.model import Action
+from medina_cli.engine.placement import Placement
 from medina_cli.records.record import parse_record, read_record
 from medina_cli.records.replay import replay
 
@@ -141,8 +140,7 @@ def test_setup_supply_gives_a_player_other_pieces_than_the_ruleset():
 def test_names_match_exactly_but_pieces_and_cells_ignore_case():
     record = parse_record(HEAD + "turns:\n  - Anna: WALL a12, Wall A11\n  - Ben: gray D4, GREY d5\n", "game.yaml")
     assert record.problems.errors == []
-    geo = geometry_for(record.rules)
-    assert [(a.piece, a.cell) for a in record.turns[1].actions] == [("grey", geo.parse("D4")), ("grey", geo.parse("D5"))]
+    assert record.turns[1].actions == [Placement("grey", "D4"), Placement("grey", "D5")]
 
 
 def test_x_keys_are_kept_and_ignored():
@@ -268,8 +266,6 @@ def test_a_ruleset_file_beside_the_record(tmp_path):
 def test_each_action_reads_back_as_the_token_it_was_read_from():
     text = EXAMPLES.joinpath("original-2001-4p.yaml").read_text(encoding="utf-8")
     record = parse_record(text, "r.yaml")
-    geo = geometry_for(record.rules)
     written = [line.split(": ", 1)[1] for line in text.split("\n") if line.startswith("  - ")]
-    assert [", ".join(a.token(geo) for a in entry.actions) for entry in record.turns] == written
-    assert [Action("tea").token(geo), Action("pass").token(geo), Action("place", "grey", geo.parse("K8")).token(geo)] \
-        == ["tea", "pass", "grey K8"]
+    assert [", ".join(record.tokens(entry)) for entry in record.turns] == written
+    assert [str(Placement("tea")), str(Placement("pass")), str(Placement("grey", "K8"))] == ["tea", "pass", "grey K8"]

@@ -31,7 +31,7 @@ def test_simulated_games_round_trip(edition, players):
     rules = rules_for(edition, players)
     for index in range(3):
         summary, text = play_one(rules, seed=7, index=index, record_ref=edition)
-        game, _ = play_random_game(rules, player_names(players), game_rng(7, index))
+        game = play_random_game(rules, player_names(players), game_rng(7, index))
         record = parse_record(text, f"sim-{index}.yaml")
         outcome = replay(record)
         assert outcome.problems == [] and outcome.finished
@@ -91,7 +91,7 @@ def test_summary_counts_what_the_game_holds():
             transfers[0] += sum(1 for tile, holder in now.items() if tile in holders and holders[tile] != holder)
             holders.update(now)
 
-        game, _ = play_random_game(rules, player_names(4), game_rng(3, index), on_placement=watch)
+        game = play_random_game(rules, player_names(4), game_rng(3, index), on_placement=watch)
         sheet = score_game(game)
         assert summary.counts["tile transfers"] == transfers[0]
         assert sum(summary.points.values()) == sum(summary.totals) == sum(p.total for p in sheet.players)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
+from ..engine.native import generator
 
 
 class UnknownAgent(ValueError):
@@ -46,7 +46,7 @@ class Agent:
     ranked_by = "value"  # what orders `rate`'s list: "value", or "playouts" (the most searched first)
 
     def __init__(self, seed: int | str = 0):
-        self.rng = random.Random(f"medina-agent/{self.spec}/{seed}")
+        self.rng = generator(f"medina-agent/{self.spec}/{seed}")
 
     def choose(self, game):
         raise NotImplementedError

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from .base import Agent, Rating
-from .position import margin, outcome, playout, reward, seat_to_move
+from .position import as_move, as_placement, margin, outcome, playout, reward, search_position, seat_to_move
 from .simple import immediate_margins
 
 DEFAULT_PLAYOUTS = 300
@@ -63,22 +63,26 @@ class MctsAgent(Agent):
         playouts on the moves it rates best, so the count is the steadier ranking (a little-searched
         move's value rests on few games). `include`'s move is then searched further until it has a
         fifth of the budget (for a fair estimate of it); the order is the search's before that."""
+        position = search_position(game, self.rng)  # the native core's copy where it runs
         root = Node(None, None)
-        root.untried = [p for p, _ in reversed(immediate_margins(game, self.rng))]
+        root.untried = [p for p, _ in reversed(immediate_margins(position, self.rng))]
         for _ in range(self.playouts):
-            self._iterate(game, root)
+            self._iterate(position, root)
         searched = {id(child): child.visits for child in root.children}
         if include is not None:
-            include = game.equivalent_placements(include)[0]
+            include = as_move(position, game.equivalent_placements(include)[0])
             forced = next((child for child in root.children if child.placement == include), None)
             if forced is None:
                 root.untried.remove(include)
-                forced = Node(include, seat_to_move(game))
+                forced = Node(include, seat_to_move(position))
                 root.children.append(forced)
             while forced.visits < max(10, self.playouts // 5):
-                self._iterate(game, root, forced)
+                self._iterate(position, root, forced)
         ranked = sorted(root.children, key=lambda c: (-searched.get(id(c), 0), -c.reward / c.visits))
-        return [child.rating() for child in ranked]
+        ratings = [child.rating() for child in ranked]
+        for rating in ratings:
+            rating.placement = as_placement(position, rating.placement)
+        return ratings
 
     def _iterate(self, start, root: Node, forced: Node | None = None) -> None:
         game = start.copy()

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import math
 
-from ..engine.board import bits, geometry_for
-from ..engine.placement import TEA, TEA_PLACEMENT, Placement
-from ..engine.playout import random_placement, uniform_placement
+from ..engine import native
+from ..engine.placement import Placement
+from ..engine.playout import play_out
 from ..engine.scoring import score_game
 
-TEA_CHANCE = 0.5  # the `random` agent uses a tea tile this often where allowed (as `medina simulate`)
 PLAYOUT_TEA_CHANCE = 0.2
 # A roof is scarce (one palace per colour per player): greedy rates a roof on a palace smaller than
 # this below every placement that changes nothing, and playouts roof the largest palace once one has
@@ -18,6 +17,48 @@ PLAYOUT_TEA_CHANCE = 0.2
 # (the 2001 edition, 4 players: 9 wins of 80 against 3 random; with it 67 of 80). In playouts against
 # random play, roofing at 5 won 50% of 600 games, at 3 (half the time) 36%, at 4 46%, at 6 47%.
 SMALL_PALACE = 5
+
+
+class NativePosition:
+    """A position of the native core as the search reads it (`copy`, `push`, `is_over`, `seat_to_move`);
+    its moves are the core's ints (`as_placement` names them)."""
+
+    __slots__ = ("state", "game")
+
+    def __init__(self, state, game):
+        self.state, self.game = state, game  # game: the Python game it started from, for names
+
+    def copy(self) -> NativePosition:
+        return NativePosition(self.state.copy(), self.game)
+
+    def push(self, move: int) -> None:
+        self.state.play(move)
+
+    def is_over(self) -> bool:
+        return self.state.over
+
+    @property
+    def seat_to_move(self) -> int | None:
+        return self.state.seat
+
+
+def search_position(game, rng):
+    """What a search plays on: the native core's copy of `game` where the core is in use for its rules
+    and `rng` is the core's generator, else `game` itself."""
+    if native.rng_core(rng) is None:
+        return game
+    state = native.state_of(game)
+    return game if state is None else NativePosition(state, game)
+
+
+def as_placement(position, move) -> Placement:
+    """A search position's move as a Placement."""
+    return native.placement_of(position.game, move) if isinstance(position, NativePosition) else move
+
+
+def as_move(position, placement: Placement):
+    """A Placement of the game as a search position's move."""
+    return native.move_of(position.game, placement) if isinstance(position, NativePosition) else placement
 
 
 def seat_to_move(game) -> int:
@@ -36,6 +77,12 @@ def margin(scores: list[int], seat: int) -> int:
 
 def outcome(game) -> tuple[list[int], list[float]]:
     """Totals and win shares by seat (a shared win split evenly) of a finished game."""
+    if isinstance(game, NativePosition):
+        scores, winners = game.state.outcome()
+        shares = [0.0] * len(scores)
+        for seat in winners:
+            shares[seat] = 1 / len(winners)
+        return scores, shares
     sheet = score_game(game)
     shares = [0.0] * len(sheet.players)
     for name in sheet.winners:
@@ -63,40 +110,17 @@ def may_score(game, placement, cells: int) -> bool:
     piece = placement.piece
     if piece in ("roof", "neutral"):
         return True
-    return piece in ("stable", "merchant", "wall") and bool((cells >> game.geo.cell_of_name[placement.cell]) & 1)
-
-
-def random_move(game, rng) -> tuple[str, int | None]:
-    """Uniform random play, as `medina simulate` plays: a tea tile half the time it is allowed, else a
-    placement uniform among the legal ones (tea, too, where a tea tile is all that is left). Returns
-    (piece, cell number) or ("tea", None)."""
-    if game.can_tea() and (rng.random() < TEA_CHANCE or not game.legal_masks()):
-        return TEA, None
-    return random_placement(game, rng)
+    return piece in ("stable", "merchant", "wall") and bool((cells >> game.geo.cell_of_square[placement.square]) & 1)
 
 
 def playout(game, rng) -> None:
     """Play `game` to its end by a cheap policy that beats uniform play: where a roof is legal on a
     palace of SMALL_PALACE or more, roof the largest; a tea tile now and then; otherwise uniform among
-    the legal placements."""
-    palace_at = game.palace_at
-    while game.seat_to_move is not None:
-        masks = game.legal_masks()
-        if game.can_tea() and (not masks or rng.random() < PLAYOUT_TEA_CHANCE):
-            game.use_tea()
-            continue
-        roofs = next((cells for piece, cells in masks if piece == "roof"), 0)
-        if roofs:
-            best = max(bits(roofs), key=lambda c: palace_at[c].size)
-            if palace_at[best].size >= SMALL_PALACE:
-                game.play("roof", best)
-                continue
-        game.play(*uniform_placement(masks, rng))
-
-
-def placement_of(game, piece: str, cell: int | None) -> Placement:
-    """The Placement of an engine (piece, cell number), or tea (piece "tea", cell None)."""
-    return TEA_PLACEMENT if piece == TEA else Placement(piece, game.geo.cell_names[cell])
+    the legal placements. On a NativePosition, one call into the native core."""
+    if isinstance(game, NativePosition):
+        game.state.playout(rng.core, PLAYOUT_TEA_CHANCE, SMALL_PALACE)
+        return
+    play_out(game, rng, tea_chance=PLAYOUT_TEA_CHANCE, roof_from=SMALL_PALACE)
 
 
 def new_game(record):
@@ -108,13 +132,10 @@ def new_game(record):
 def record_placements(record) -> list[tuple[int, int, str, Placement]]:
     """(turn number, placement number within the turn, player, placement) for every placement and
     tea tile of a record, in order (passes left out)."""
-    name = geometry_for(record.rules).cell_names
     out = []
     for entry in record.turns:
-        placements = [a for a in entry.actions if a.kind != "pass"]
-        for k, action in enumerate(placements, 1):
-            out.append((entry.number, k, entry.player,
-                        TEA_PLACEMENT if action.kind == "tea" else Placement(action.piece, name[action.cell])))
+        placements = [p for p in entry.actions if p.piece != "pass"]
+        out += [(entry.number, k, entry.player, placement) for k, placement in enumerate(placements, 1)]
     return out
 
 
@@ -123,10 +144,10 @@ def roof_palace(game, placement) -> tuple[str, list[str]] | None:
     (any of which may carry it: one move); None for any other placement."""
     if placement.piece not in ("roof", "neutral"):
         return None
-    palace = game.palace_at.get(game.geo.cell_of_name.get(placement.cell))
+    palace = game.palace_at.get(game.geo.cell_of_square.get(placement.square))
     return None if palace is None else (palace.colour, [p.cell for p in game.equivalent_placements(placement)])
 
 
 def palace_size(game, placement) -> int:
     """Buildings and stables of the palace a roof placement would close."""
-    return game.palace_at[game.geo.cell_of_name[placement.cell]].size
+    return game.palace_at[game.geo.cell_of_square[placement.square]].size

@@ -3,18 +3,19 @@ placement that leaves the mover best placed if the game ended at once)."""
 
 from __future__ import annotations
 
+from ..engine.playout import random_placement
 from .base import Agent, Rating
-from .position import (SMALL_PALACE, margin, may_score, palace_size, placement_of, random_move, scoring_cells,
-                       seat_to_move, totals)
+from .position import (SMALL_PALACE, NativePosition, as_placement, margin, may_score, palace_size, scoring_cells,
+                       search_position, seat_to_move, totals)
 
 
 class RandomAgent(Agent):
-    """Uniform random play, as `medina simulate` plays (`random_move`)."""
+    """Uniform random play, as `medina simulate` plays (`engine.playout.random_placement`)."""
 
     spec = "random"
 
     def choose(self, game):
-        return placement_of(game, *random_move(game, self.rng))
+        return random_placement(game, self.rng)
 
 
 class GreedyAgent(Agent):
@@ -29,13 +30,17 @@ class GreedyAgent(Agent):
         return self.rate(game)[0].placement
 
     def rate(self, game, *, include=None) -> list[Rating]:
-        return [Rating(p, value) for p, value in immediate_margins(game, self.rng)]
+        position = search_position(game, self.rng)  # the native core's copy where it runs
+        return [Rating(as_placement(position, p), value) for p, value in immediate_margins(position, self.rng)]
 
 
 def immediate_margins(game, rng) -> list[tuple[object, int]]:
     """(placement, mover's margin right after it) for every distinct legal move, best first, equal
     margins in an order drawn from `rng`; a roof on a small palace counts one point below no change.
-    Only placements that may change the score are played out."""
+    Only placements that may change the score are played out. On a NativePosition the core rates its
+    moves (ints) the same way, with the same draws."""
+    if isinstance(game, NativePosition):
+        return game.state.margins(rng.core, SMALL_PALACE)
     seat = seat_to_move(game)
     cells = scoring_cells(game)
     now = margin(totals(game), seat)

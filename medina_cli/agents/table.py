@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..engine.variant import Variant
 from ..errors import BadArgument, MedinaError, UnusableInput, fail, in_words
 from ..records import recording
 from ..records.record import parse_record
@@ -256,7 +257,7 @@ def _show_placed(table: Table, done: recording.Appended, tell, draw) -> None:
 def _moves(table: Table, rest: str, tell, draw) -> None:
     words = rest.replace(",", " ").split()
     record = table.outcome.record
-    spellings = record.ruleset.piece_names()
+    spellings = Variant.of(record.rules).spellings
     try:
         keep = PlacementFilter(record, [w for w in words if w.lower() in spellings],
                                [w for w in words if w.lower() not in spellings])

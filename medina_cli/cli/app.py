@@ -32,7 +32,8 @@ def _print_version(wanted: bool) -> None:
         number = version("medina-cli")
     except PackageNotFoundError:  # run from a source tree that is not installed
         from .. import __version__ as number
-    typer.echo(f"medina-cli {number}")
+    from .. import engine_name
+    typer.echo(f"medina-cli {number} ({engine_name()} engine)")
     raise typer.Exit()
 
 
@@ -66,7 +67,8 @@ def _current_shell() -> str | None:
 @app.callback()
 def _options(
     version: Annotated[bool, typer.Option(
-        "--version", callback=_print_version, is_eager=True, help="Print the version and exit.")] = False,
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the version and the engine in use (native or python; MEDINA_ENGINE picks) and exit.")] = False,
     install_completion: Annotated[Optional[str], typer.Option(
         "--install-completion", metavar="[SHELL]", callback=_completion_option("install"),
         expose_value=False, is_eager=True, help="Turn on shell completion in SHELL's start-up file (bash, zsh, fish or "
@@ -104,8 +106,14 @@ app.command("analyse", cls=Command)(hint.analyse)
 
 def main() -> None:
     """Console entry point: exit 0/1/2 as docs/format.md says; unexpected failures become one line."""
+    from .. import EngineUnavailable, engine_name
     from ..errors import MedinaError
     tolerate_output_encoding()
+    try:
+        engine_name()  # MEDINA_ENGINE=native without a native core (or naming no engine): refuse to start
+    except EngineUnavailable as exc:
+        sys.stderr.write(f"{exc}\n")
+        sys.exit(2)
     if hasattr(signal, "SIGPIPE"):  # a closed pipe (`| head`) ends the process quietly, as Unix tools do
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:

@@ -180,10 +180,12 @@ def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
 
 def complete_piece(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion of a piece: those of the record FILE's ruleset, else of every built-in ruleset."""
+    from .. import Variant
     from ..rules.loader import builtin_ids, load_ruleset
     record = _record_for_completion(ctx)
     rulesets = [record.ruleset] if record and record.ruleset else [load_ruleset(rid) for rid in builtin_ids()]
-    pieces = {piece for ruleset in rulesets for piece in ruleset.piece_names().values()}
+    pieces = {piece for ruleset in rulesets for n in ruleset.player_counts
+              for piece in Variant.of(ruleset.for_players(n)).pieces}
     return sorted(piece for piece in pieces if piece.startswith(incomplete.lower()))
 
 

@@ -1,7 +1,8 @@
 """Board geometry: cell names, the wall ring, towers, and neighbour tables as big-integer bitboards.
 
 Cells are numbered `y * width + x` over the full grid including the wall ring, with x = 0 the
-west column (`A`) and y = 0 the south row (`1`), so bit i of a mask is cell i.
+west column (`A`) and y = 0 the south row (`1`), so bit i of a mask is cell i. A cell's number
+depends on the board's width; its square (`y * 26 + x`, see `medina_cli.engine.placement`) does not.
 """
 
 from __future__ import annotations
@@ -9,7 +10,23 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-CELL_RE = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
+CELL_RE = re.compile(r"^([A-Za-z])([0-9]{1,2})$")  # a cell's name: a column letter and a row number
+ROW = 26  # squares per row: one per letter
+
+
+def square_name(square: int) -> str:
+    """`K8` for 192: squares are numbered along the rows from `A1` = 0, 26 to a row, on every board."""
+    row, column = divmod(square, ROW)
+    return f"{chr(65 + column)}{row + 1}"
+
+
+def parse_square(text: str) -> int | None:
+    """192 for `K8` (any case; `K08` too); None for anything that names no square (`K0`, `K27`)."""
+    match = CELL_RE.match(text.strip()) if isinstance(text, str) else None
+    if match is None:
+        return None
+    row = int(match.group(2))
+    return (row - 1) * ROW + ord(match.group(1).upper()) - 65 if 1 <= row <= ROW else None
 
 
 def lowest_cell(mask: int) -> int:
@@ -59,6 +76,8 @@ class Geometry:
         # the single interior neighbour of each wall space
         self.inner_of = {c: lowest_cell(self.orth_of[c] & interior) for c in bits(self.ring)}
         self.cell_names = [f"{chr(65 + i % w)}{i // w + 1}" for i in range(self.size)]
+        self.square_of = tuple((i // w) * ROW + i % w for i in range(self.size))  # cell -> square
+        self.cell_of_square = {square: cell for cell, square in enumerate(self.square_of)}
         self.cell_of_name = {spelling: i for i, name in enumerate(self.cell_names)
                              for spelling in (name, name.lower())}
 

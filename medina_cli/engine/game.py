@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
-from ..errors import did_you_mean
 from .board import Geometry, bits, lowest_cell
 from .events import NEUTRAL_HOLDER, Event
 from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
 from .variant import Variant
+
+_placement = Placement._make  # a Placement of a canonical (piece, square): the engine's own, unchecked
 
 NEUTRAL = -1  # owner of a palace under a neutral roof
 
@@ -168,8 +169,9 @@ class Game:
         self._end_turn()
 
     def _setup_cell(self, cell: str | int, what: str) -> int:
-        number = self.geo.parse(cell) if isinstance(cell, str) else cell
-        if number is None or not 0 <= number < self.geo.size or not (1 << number) & self.geo.interior:
+        geo = self.geo
+        number = geo.parse(cell) if isinstance(cell, str) else geo.cell_of_square.get(cell)
+        if number is None or not (1 << number) & geo.interior:
             raise ValueError(f"{what} {cell!r}: not an interior cell of this board ({self.geo.describe_extent()})")
         return number
 
@@ -179,6 +181,12 @@ class Game:
         """The name of the player to move; None once the game is over."""
         seat = self.seat_to_move
         return None if seat is None else self.players[seat]
+
+    @property
+    def setup(self) -> dict[str, str | None]:
+        """The start merchant's and the well's cells by name: {"merchant": "K7", "well": None}."""
+        name = self.geo.name
+        return {"merchant": name(self.start_merchant), "well": None if self.well is None else name(self.well)}
 
     def is_over(self) -> bool:
         """Nobody can place anything any more."""
@@ -191,8 +199,12 @@ class Game:
     def legal_placements(self) -> list[Placement]:
         """Every legal placement for the player to move, in piece order then cell order, and
         `Placement("tea")` last where a tea tile may replace a placement."""
-        name = self.geo.cell_names
-        out = [Placement(piece, name[cell]) for piece, cells in self.legal_masks() for cell in bits(cells)]
+        return self._placements(self.legal_masks())
+
+    def _placements(self, masks: list[tuple[str, int]]) -> list[Placement]:
+        """The placements of (piece, cells) pairs, in order, and tea last where it may replace one."""
+        square_of = self.geo.square_of
+        out = [_placement((piece, square_of[cell])) for piece, cells in masks for cell in bits(cells)]
         if self.can_tea():
             out.append(TEA_PLACEMENT)
         return out
@@ -201,27 +213,29 @@ class Game:
         """Make a placement (`"grey K8"`, `"tea"` or a Placement) for the player to move. Raises
         IllegalPlacement (with its `code` and the rule in words) and leaves the game unchanged if
         the rules refuse it."""
-        if not isinstance(placement, Placement):
-            placement = Placement.parse(placement)
-        if placement.piece == TEA:
-            self.use_tea()
+        piece, square = placement if isinstance(placement, Placement) else self.variant.parse(placement)
+        if square is None:
+            if piece == TEA:
+                self.use_tea()
+            elif self.seat_to_move is None:
+                raise IllegalPlacement("game-over", "the game has already ended")
+            else:
+                raise IllegalPlacement("pass-while-able", f"{self.to_move} passes but has a legal placement")
             return
-        piece = self.variant.spellings.get(placement.piece.lower())
-        if piece is None:
-            pieces = self.variant.supplied
-            raise IllegalPlacement("unknown-piece", f"{placement.piece!r} is not a piece of {self.rules.ruleset_id}"
-                                   f"{did_you_mean(placement.piece, pieces)} (pieces: {', '.join(pieces)})")
-        cell = self.geo.parse(placement.cell or "")
-        if cell is None:
-            raise IllegalPlacement("bad-cell", f"{placement.cell!r} is not a cell of this board "
-                                   f"({self.geo.describe_extent()})")
-        self.play(piece, cell)
+        canonical = self.variant.spellings.get(piece)
+        cell = self.geo.cell_of_square.get(square)
+        if canonical is None or cell is None:
+            self.variant.parse(placement)  # raises: says which
+        self.play(canonical, cell)
 
     @property
     def move_stack(self) -> list[Placement]:
         """The placements pushed so far, oldest first."""
-        name = self.geo.cell_names
-        return [TEA_PLACEMENT if cell is None else Placement(piece, name[cell]) for piece, cell, *_ in self._frames]
+        return [self._placement_of(piece, cell) for piece, cell, *_ in self._frames]
+
+    def _placement_of(self, piece: str, cell: int | None) -> Placement:
+        """The Placement of an engine (piece, cell), or tea (cell None)."""
+        return TEA_PLACEMENT if cell is None else _placement((piece, self.geo.square_of[cell]))
 
     def pop(self) -> Placement:
         """Undo the last push exactly (supplies, tiles, retirements, tower merchants, tea, events, the
@@ -240,7 +254,7 @@ class Game:
         del self.retired[frame.retired:]
         self.__dict__.update(zip(_SCALARS, frame.scalars))
         self.board_masks.clear()
-        return TEA_PLACEMENT if frame.cell is None else Placement(frame.piece, self.geo.cell_names[frame.cell])
+        return self._placement_of(frame.piece, frame.cell)
 
     def _undo(self, entry: tuple) -> None:
         what, key, *old = entry
@@ -292,19 +306,17 @@ class Game:
         if ref is None:
             raise ValueError(f"{self.rules.ruleset_id} with overrides: a record names a ruleset, not overrides; "
                              "give to_record(ruleset=PATH) a ruleset file that holds them")
-        from ..records.model import write_record  # the writer belongs to records; only this method needs it
-        from .scoring import score_game
-        turns: list[tuple[str, list[str]]] = []
-        name = self.geo.cell_names
+        from ..records.model import game_record  # the writer belongs to records; only this method needs it
+        return game_record(self, ref)
+
+    def turns(self) -> list[tuple[str, list[Placement]]]:
+        """The move stack turn by turn: (player, the placements of his turn), oldest first."""
+        turns: list[tuple[str, list[Placement]]] = []
         for frame in map(_Frame._make, self._frames):
-            turn_placed, tea_used = frame.scalars[_TURN_PLACED], frame.scalars[_TEA_USED]
-            if not turns or (turn_placed == 0 and not tea_used):
+            if not turns or (frame.scalars[_TURN_PLACED] == 0 and not frame.scalars[_TEA_USED]):
                 turns.append((self.players[frame.seat], []))
-            turns[-1][1].append(TEA if frame.cell is None else f"{frame.piece} {name[frame.cell]}")
-        result = score_game(self).totals if self.is_over() else None
-        return write_record(ruleset_ref=ref, players=self.players, geo=self.geo,
-                            merchant=self.start_merchant, well=self.well, turns=turns, result=result,
-                            supply=self.start_supply)
+            turns[-1][1].append(self._placement_of(frame.piece, frame.cell))
+        return turns
 
     # --- names ----------------------------------------------------------------------------------
     def owner_name(self, owner: int | None) -> str | None:
@@ -322,15 +334,13 @@ class Game:
         """The placements that make the same move as `placement`: for a roof or neutral roof on a
         building of an unroofed palace, that piece on each of the palace's buildings in cell order
         (the first is the one `distinct_placements()` lists); for any other placement, just it."""
-        if not isinstance(placement, Placement):
-            placement = Placement.parse(placement)
-        piece = self.variant.spellings.get(placement.piece.lower())
-        cell = self.geo.parse(placement.cell or "") if piece in ("roof", "neutral") else None
+        placement = self.variant.parse(placement)
+        piece, square = placement
+        cell = self.geo.cell_of_square[square] if piece in ("roof", "neutral") else None
         palace = None if cell is None else self.palace_at.get(cell)
         if palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
             return [placement]
-        name = self.geo.cell_names
-        return [Placement(piece, name[c]) for c in bits(palace.buildings)]
+        return [self._placement_of(piece, c) for c in bits(palace.buildings)]
 
     def distinct_masks(self) -> list[tuple[str, int]]:
         """`legal_masks()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
@@ -339,11 +349,7 @@ class Game:
 
     def distinct_placements(self) -> list[Placement]:
         """`legal_placements()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
-        name = self.geo.cell_names
-        out = [Placement(piece, name[cell]) for piece, cells in self.distinct_masks() for cell in bits(cells)]
-        if self.can_tea():
-            out.append(TEA_PLACEMENT)
-        return out
+        return self._placements(self.distinct_masks())
 
     def _lowest_of_each_palace(self, cells: int) -> int:
         """The lowest cell of each palace whose buildings make up `cells`."""

@@ -1,14 +1,21 @@
-"""Placements as values (`Placement("grey", "K8")`, printed "grey K8"; `Placement("tea")`) and the
-error for one the rules refuse."""
+"""Placements as values: a piece on a square (`Placement("grey", "K8")`, printed "grey K8"), a tea tile
+(`Placement("tea")`) or a pass (`Placement("pass")`), and the error for one the rules refuse.
+
+A placement holds its piece in lower case and its square as a number that means the same on every
+board: squares are numbered along the rows from the south-west corner, 26 to a row (the letters
+A-Z), so `A1` is 0, `B1` 1, `A2` 26 and `K8` 7 × 26 + 10 = 192. Names are read and written only at
+the edges (`Placement.parse`, `str`, the `cell` property): equal spellings give equal values.
+"""
 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections import namedtuple
 
-from .board import CELL_RE
+from .board import CELL_RE, ROW, parse_square, square_name
 
 TEA = "tea"
+PASS = "pass"
 _SPACES = re.compile(r"\s+")
 
 
@@ -22,27 +29,46 @@ class IllegalPlacement(ValueError):
         self.message = message
 
 
-class Placement(NamedTuple):
-    """One piece on one cell, or a tea tile used instead of a placement (`cell` None). Cells are
-    named like chess squares (`K8`), pieces as the ruleset names them (`grey`, `roof`, `wall`...)."""
+class Placement(namedtuple("Placement", ("piece", "square"))):
+    """One piece on one square, a tea tile used instead of a placement, or a pass. `piece` is in lower
+    case (`grey`, `roof`, `tea`, `pass`); `square` is the square's number (None for tea and pass),
+    `cell` its name. `Placement(piece, cell)` takes the cell by name (any case) or by number."""
 
-    piece: str
-    cell: str | None = None
+    __slots__ = ()
+
+    def __new__(cls, piece: str, cell: str | int | None = None) -> Placement:
+        square = cell
+        if isinstance(cell, str):
+            square = parse_square(cell)
+            if square is None:
+                raise IllegalPlacement("bad-cell", f"{cell!r} is not a cell (a column A-Z and a row 1-26)")
+        elif cell is not None and not (isinstance(cell, int) and 0 <= cell < ROW * ROW):
+            raise IllegalPlacement("bad-cell", f"{cell!r} is not a square number (0 to {ROW * ROW - 1})")
+        return tuple.__new__(cls, (piece.lower(), square))
+
+    @property
+    def cell(self) -> str | None:
+        """The square's name (`K8`); None for tea and pass."""
+        return None if self.square is None else square_name(self.square)
 
     def __str__(self) -> str:
-        return self.piece if self.cell is None else f"{self.piece} {self.cell}"
+        return self.piece if self.square is None else f"{self.piece} {square_name(self.square)}"
+
+    def __repr__(self) -> str:
+        return f"Placement(piece={self.piece!r}, cell={self.cell!r})"
 
     @classmethod
     def parse(cls, text: str) -> Placement:
-        """`"grey K8"` (any case; `K08` is `K8`) or `"tea"`; raises IllegalPlacement (code
-        `bad-placement`) for anything else. Whether the piece and cell exist is the game's business."""
+        """`"grey K8"` (any case; `K08` is `K8`), `"tea"` or `"pass"`; raises IllegalPlacement (code
+        `bad-placement`) for anything else, `bad-cell` for a cell on no board. Whether the piece exists,
+        and the cell on the board, is the game's business (`Variant.parse` asks both)."""
         words = _SPACES.split(text.strip()) if isinstance(text, str) else []
-        if len(words) == 1 and words[0].lower() == TEA:
-            return TEA_PLACEMENT
-        match = CELL_RE.match(words[1]) if len(words) == 2 else None
-        if match is None:
+        if len(words) == 1 and words[0].lower() in (TEA, PASS):
+            return TEA_PLACEMENT if words[0].lower() == TEA else PASS_PLACEMENT
+        if len(words) != 2 or not CELL_RE.match(words[1]):
             raise IllegalPlacement("bad-placement", f"{text!r} is not `<piece> <cell>` (e.g. `grey K8`) or `tea`")
-        return cls(words[0].lower(), f"{match.group(1).upper()}{int(match.group(2))}")
+        return cls(words[0], words[1])
 
 
 TEA_PLACEMENT = Placement(TEA)
+PASS_PLACEMENT = Placement(PASS)

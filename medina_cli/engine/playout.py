@@ -1,12 +1,22 @@
-"""Random legal play: each placement uniform among the generator's legal placements."""
+"""Random legal play: each placement uniform among the generator's legal placements.
+
+Uniform random play draws in one order everywhere (`medina simulate`, the `random` agent, the
+agents' playouts): where a tea tile may be used, it is used when nothing else can be placed, else
+with the chance `tea_chance` (one draw); otherwise one draw picks a placement uniformly among the
+legal ones, in `legal_placements()` order.
+"""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from functools import lru_cache
 
-from .board import bits, geometry_for, lowest_cell
+from .board import bits, lowest_cell
 from .game import Game
+from .placement import TEA_PLACEMENT, Placement
+from .variant import Variant
+
+TEA_CHANCE = 0.5  # uniform random play uses a tea tile this often where one is allowed (as `medina simulate`)
 
 
 def nth_bit(mask: int, n: int) -> int:
@@ -17,16 +27,16 @@ def nth_bit(mask: int, n: int) -> int:
 
 
 def random_setup(rules, rng: random.Random) -> tuple[int, int | None]:
-    """A start merchant and (if the ruleset has one) a well, on distinct cells off the edge row."""
-    geo = geometry_for(rules)
-    cells = list(bits(geo.interior & ~geo.edge_row))
-    merchant, well = rng.sample(cells, 2)
-    return merchant, (well if rules.well.enabled else None)
+    """A start merchant and (if the ruleset has one) a well, as squares, on distinct cells off the edge row."""
+    geo = Variant.of(rules).geometry
+    merchant, well = rng.sample(_setup_cells(geo), 2)
+    return geo.square_of[merchant], (geo.square_of[well] if rules.well.enabled else None)
 
 
-def random_placement(game: Game, rng: random.Random) -> tuple[str, int]:
-    """A (piece, cell) uniform among the legal placements of the player to move."""
-    return uniform_placement(game.legal_masks(), rng)
+@lru_cache(maxsize=16)
+def _setup_cells(geo) -> tuple[int, ...]:
+    """The cells a setup draws from: inside, off the edge row."""
+    return tuple(bits(geo.interior & ~geo.edge_row))
 
 
 def uniform_placement(masks: list[tuple[str, int]], rng: random.Random) -> tuple[str, int]:
@@ -40,61 +50,57 @@ def uniform_placement(masks: list[tuple[str, int]], rng: random.Random) -> tuple
     raise AssertionError("unreachable: pick is below the total")
 
 
-@dataclass
-class PlayedTurn:
-    seat: int
-    actions: list  # ("tea",) or (piece, cell)
+def _random_move(game: Game, rng: random.Random, tea_chance: float, roof_from: int | None) -> tuple[str, int | None]:
+    """Uniform random play's next move as an engine (piece, cell), ("tea", None) for a tea tile;
+    with `roof_from`, a roof on the largest palace its player may roof when that has `roof_from`
+    pieces or more."""
+    masks = game.legal_masks()
+    if game.can_tea() and (not masks or rng.random() < tea_chance):
+        return "tea", None
+    if roof_from is not None:
+        roofs = next((cells for piece, cells in masks if piece == "roof"), 0)
+        if roofs:
+            palace_at = game.palace_at
+            best = max(bits(roofs), key=lambda c: palace_at[c].size)
+            if palace_at[best].size >= roof_from:
+                return "roof", best
+    return uniform_placement(masks, rng)
 
 
-def random_chooser(rng: random.Random, *, tea_chance: float = 0.5):
-    """Uniform random play: a tea tile with `tea_chance` where allowed, else a placement uniform among
-    the legal ones. Returns choose(game) -> ("tea",) or (piece, cell) for the player to move."""
-    def choose(game: Game) -> tuple:
-        if game.can_tea() and (not game.can_place(game.seat_to_move) or rng.random() < tea_chance):
-            return ("tea",)
-        return random_placement(game, rng)
-    return choose
+def random_placement(game: Game, rng: random.Random, *, tea_chance: float = TEA_CHANCE) -> Placement:
+    """Uniform random play's next placement for the player to move."""
+    piece, cell = _random_move(game, rng, tea_chance, None)
+    return TEA_PLACEMENT if cell is None else game._placement_of(piece, cell)
 
 
-def play_game(rules, players: list[str], choose, setup: tuple[int, int | None], *,
-              on_placement=None) -> tuple[Game, list[PlayedTurn]]:
-    """Play one complete game from `setup` (start merchant, well), each action of the player to move
-    chosen by `choose(game)` (("tea",) or (piece, cell)); `on_placement(game)` runs after every
-    placement (for invariants)."""
-    merchant, well = setup
-    game = Game(rules, players, merchant, well)
-    turns: list[PlayedTurn] = []
+def play_out(game: Game, rng: random.Random, *, tea_chance: float = TEA_CHANCE, roof_from: int | None = None,
+             on_placement=None) -> None:
+    """Play `game` to its end by uniform random play (the draws of `random_placement`); with `roof_from`,
+    each player roofs the largest palace he may once it has `roof_from` pieces or more.
+    `on_placement(game)` runs after every placement (for invariants)."""
     while game.seat_to_move is not None:
-        seat = game.seat_to_move
-        turn = PlayedTurn(seat, [])
-        turns.append(turn)
-        started = game.turns_started
-        while game.seat_to_move == seat and game.turns_started == started:
-            action = choose(game)
-            if action == ("tea",):
-                game.use_tea()
-                turn.actions.append(action)
-                continue
-            game.play(*action)
-            turn.actions.append(action)
-            if on_placement is not None:
-                on_placement(game)
-    return game, turns
-
-
-def play_out(game: Game, choose) -> None:
-    """Play `game` on to its end, each action chosen by `choose(game)` (("tea",) or (piece, cell))."""
-    while game.seat_to_move is not None:
-        action = choose(game)
-        if action == ("tea",):
+        piece, cell = _random_move(game, rng, tea_chance, roof_from)
+        if cell is None:
             game.use_tea()
-        else:
-            game.play(*action)
+            continue
+        game.play(piece, cell)
+        if on_placement is not None:
+            on_placement(game)
 
 
-def play_random_game(rules, players: list[str], rng: random.Random, *, tea_chance: float = 0.5,
-                     on_placement=None, setup: tuple[int, int | None] | None = None) -> tuple[Game, list[PlayedTurn]]:
-    """Play one complete game of uniform random play from `setup` (start merchant, well; default:
-    random cells); `on_placement(game)` runs after every placement (for invariants)."""
-    return play_game(rules, players, random_chooser(rng, tea_chance=tea_chance), setup or random_setup(rules, rng),
-                     on_placement=on_placement)
+def play(game: Game, choose, *, on_placement=None) -> None:
+    """Play `game` to its end, each placement of the player to move chosen by `choose(game)`."""
+    while game.seat_to_move is not None:
+        placement = choose(game)
+        game.push(placement)
+        if on_placement is not None and placement.square is not None:
+            on_placement(game)
+
+
+def play_random_game(rules, players: list[str], rng: random.Random, *, tea_chance: float = TEA_CHANCE,
+                     on_placement=None, setup: tuple[int, int | None] | None = None) -> Game:
+    """One complete game of uniform random play from `setup` (start merchant, well as squares; default:
+    drawn by `random_setup`); `on_placement(game)` runs after every placement (for invariants)."""
+    game = Game(rules, players, *(setup or random_setup(rules, rng)))
+    play_out(game, rng, tea_chance=tea_chance, on_placement=on_placement)
+    return game

@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 from functools import lru_cache
 
+from ..errors import did_you_mean
 from ..rules.schema import FIXED_PIECES
-from .board import Geometry, geometry_for
+from .board import CELL_RE, Geometry, geometry_for, parse_square, square_name
 from .constraints import constraints_of
+from .placement import PASS, PASS_PLACEMENT, TEA, TEA_PLACEMENT, IllegalPlacement, Placement
 
 
 class Variant:
@@ -59,6 +61,35 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"<Variant {self.rules.ruleset_id}, {self.rules.players} players>"
+
+    def parse(self, placement: str | Placement) -> Placement:
+        """The placement a text (`"Grey k8"`, `"tea"`, `"pass"`) or a `Placement` names under these rules:
+        its piece as the rules name it (a colour's alias resolved), its square on this board. Raises
+        IllegalPlacement: `bad-placement`, `unknown-piece` or `bad-cell` (the first that applies)."""
+        if isinstance(placement, Placement):
+            piece, square = placement
+            if square is None:
+                return placement
+            cell = square_name(square)
+        else:
+            words = placement.split() if isinstance(placement, str) else []
+            if len(words) == 1 and words[0].lower() in (TEA, PASS):
+                return TEA_PLACEMENT if words[0].lower() == TEA else PASS_PLACEMENT
+            match = CELL_RE.match(words[1]) if len(words) == 2 else None
+            if match is None:
+                raise IllegalPlacement("bad-placement", f"{placement!r} is not `<piece> <cell>` (e.g. `grey K8`) or "
+                                       "`tea`")
+            piece, cell = words[0].lower(), f"{match.group(1).upper()}{int(match.group(2))}"
+            square = parse_square(cell)
+        canonical = self.spellings.get(piece)
+        if canonical is None:
+            raise IllegalPlacement("unknown-piece", f"{piece!r} is not a piece of {self.rules.ruleset_id}"
+                                   f"{did_you_mean(piece, self.supplied)} (pieces: {', '.join(self.supplied)})")
+        if square not in self.geometry.cell_of_square:
+            raise IllegalPlacement("bad-cell", f"{cell!r} is not a cell of this board "
+                                   f"({self.geometry.describe_extent()})")
+        return placement if canonical == piece and isinstance(placement, Placement) else \
+            tuple.__new__(Placement, (canonical, square))
 
     def params(self) -> dict:
         """Every rule parameter as plain data: {"turns.placements": 2, "towers.merchants": {2: 1}, ...}

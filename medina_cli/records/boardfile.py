@@ -13,6 +13,7 @@ from ..engine.board import Geometry, bits, geometry_for
 from ..engine.game import NEUTRAL, Palace
 from ..engine.game import holder_name as engine_holder_name
 from ..engine.scoring import ScoreSheet, score_position, tile_holders, winners_of
+from ..engine.variant import Variant
 from ..errors import Collected
 from ..rules.loader import Ruleset
 from ..rules.typed import Rules
@@ -415,7 +416,7 @@ class _BoardReader(HeaderReader):
         if not isinstance(tiles, dict):
             self.error("board-tiles", "`tiles` must be a mapping with `palace:` and `tower:`", ("tiles",))
             return {}
-        colours = self.r.ruleset.piece_names()
+        colours = Variant.of(self.r.rules).spellings
         out = {}
         for kind, entries in tiles.items():
             if kind not in ("palace", "tower") or not isinstance(entries, dict):

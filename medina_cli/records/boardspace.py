@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.board import geometry_for
+from ..engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, Placement
 from ..errors import BadArgument, MedinaError, Problem, UnusableInput, fail
 from ..rules.loader import builtin_ids, load_ruleset
 from .java_random import JavaRandom
-from .model import Action, Record, TurnEntry
+from .model import Record, TurnEntry
 from .replay import replay
 
 SGF_START = re.compile(r"\s*\(\s*;")
@@ -396,7 +397,7 @@ class _Converter:
             self._drawn_setup(geometry_for(site_rules), geometry_for(rules), rules.well.enabled)
         else:
             self._start_merchant(turns, rules, by_seat, problem)
-        r.turns = [self._entry(number, turn, by_seat) for number, turn in enumerate(turns, 1)]
+        r.turns = [self._entry(number, turn, by_seat, builder.geo) for number, turn in enumerate(turns, 1)]
         r.meta = self._meta(start, by_seat)
         if problem is not None:
             r.problems.errors.append(problem)
@@ -441,8 +442,9 @@ class _Converter:
             raise self.error("boardspace-header", "the setup names no random key, which places the well and "
                              "the start merchant")
         merchant, well = boardspace_setup(site_geo, self.game.key)
-        self.r.merchant = geo.parse(site_geo.name(merchant))
-        self.r.well = geo.parse(site_geo.name(well)) if has_well else None
+        merchant, well = site_geo.square_of[merchant], site_geo.square_of[well]
+        self.r.merchant = merchant if merchant in geo.cell_of_square else None
+        self.r.well = well if has_well and well in geo.cell_of_square else None
 
     def _start_merchant(self, turns: list[SiteTurn], rules, by_seat, problem) -> None:
         """The starting player's first piece is the start merchant: it becomes `setup.merchant`. The site
@@ -462,14 +464,15 @@ class _Converter:
         if not (geo.interior & ~geo.edge_row) >> first.cell & 1:
             raise self.error("bad-setup", f"the start merchant {geo.name(first.cell)} is not an interior cell off "
                              "the edge row", line=turns[0].line, turn=1, player=by_seat[first.seat])
-        self.r.merchant = first.cell
+        self.r.merchant = geo.square_of[first.cell]
         if first.seat != 0:  # the starter paid for it, and seat A holds the extra merchant
             merchants = rules.supply.merchants
             self.r.supply = {by_seat[first.seat]: {"merchant": merchants - 1}, by_seat[0]: {"merchant": merchants + 1}}
 
-    def _entry(self, number: int, turn: SiteTurn, by_seat) -> TurnEntry:
-        actions = [Action("tea") if p.name == "tea" else Action("place", p.name, p.cell) for p in turn.pieces]
-        return TurnEntry(number, by_seat[turn.seat], turn.line, actions or [Action("pass")])
+    def _entry(self, number: int, turn: SiteTurn, by_seat, geo) -> TurnEntry:
+        square_of = geo.square_of
+        actions = [TEA_PLACEMENT if p.name == "tea" else Placement(p.name, square_of[p.cell]) for p in turn.pieces]
+        return TurnEntry(number, by_seat[turn.seat], turn.line, actions or [PASS_PLACEMENT])
 
     def _meta(self, start: int, by_seat) -> dict:
         game = self.game

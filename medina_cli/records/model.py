@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine.board import geometry_for
+from ..engine.board import square_name
+from ..engine.placement import Placement
+from ..engine.scoring import score_game
 from ..errors import Collected
 from ..rules.loader import Ruleset
 from ..yamlio import yaml_flow
@@ -14,24 +16,11 @@ FORMAT_TAG = "record/1"
 
 
 @dataclass(slots=True)
-class Action:
-    """One comma-separated item of a turn: a placement, `tea` or `pass`."""
-
-    kind: str  # "place", "tea" or "pass"
-    piece: str | None = None
-    cell: int | None = None
-
-    def token(self, geo) -> str:
-        """As a record writes it: `grey K8`, `tea` or `pass`."""
-        return f"{self.piece} {geo.name(self.cell)}" if self.kind == "place" else self.kind
-
-
-@dataclass(slots=True)
 class TurnEntry:
     number: int  # 1-based position in `turns`
     player: str
     line: int | None
-    actions: list[Action]
+    actions: list[Placement]  # the comma-separated items of the turn: placements, `tea` or `pass`
     readable: bool = True  # False when the entry had a problem of its own
 
 
@@ -40,7 +29,7 @@ class Record:
     file: str
     ruleset: Ruleset | None = None
     players: list[str] = field(default_factory=list)
-    merchant: int | None = None
+    merchant: int | None = None  # squares (see `engine.placement`)
     well: int | None = None
     supply: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> piece -> count, where not the ruleset's
     turns: list[TurnEntry] = field(default_factory=list)
@@ -58,20 +47,17 @@ class Record:
     @property
     def setup(self) -> dict[str, str | None]:
         """The start merchant's and the well's cells by name: {"merchant": "K7", "well": None}."""
-        name = geometry_for(self.rules).name
-        return {"merchant": None if self.merchant is None else name(self.merchant),
-                "well": None if self.well is None else name(self.well)}
+        return {"merchant": None if self.merchant is None else square_name(self.merchant),
+                "well": None if self.well is None else square_name(self.well)}
 
     def tokens(self, entry: TurnEntry) -> list[str]:
         """A turn's placements as a record writes them: `grey K8`, `tea`, `pass`."""
-        geo = geometry_for(self.rules)
-        return [action.token(geo) for action in entry.actions]
+        return [str(placement) for placement in entry.actions]
 
     def to_record(self) -> str:
         """The record as canonical record/1 text: its ruleset, players, setup, turns and notes (the
         `result` left out; a record read from a boardspace.net file comes out as record/1)."""
-        return write_record(ruleset_ref=self.ruleset.id, players=self.players, geo=geometry_for(self.rules),
-                            merchant=self.merchant, well=self.well,
+        return write_record(ruleset_ref=self.ruleset.id, players=self.players, merchant=self.merchant, well=self.well,
                             turns=[(entry.player, self.tokens(entry)) for entry in self.turns], meta=self.meta,
                             supply=self.supply)
 
@@ -84,22 +70,27 @@ class Record:
 
 # --- the strict writer ---------------------------------------------------------------------------
 
-def action_token(geo, action) -> str:
-    if action[0] == "tea":
-        return "tea"
-    return f"{action[0]} {geo.name(action[1])}"
+def game_record(game, ruleset_ref: str, *, meta: dict | None = None) -> str:
+    """A game so far as record/1 text: its setup, its move stack turn by turn, and its `result` once it
+    is over; `ruleset_ref` names its ruleset."""
+    square_of = game.geo.square_of
+    result = score_game(game).totals if game.is_over() else None
+    return write_record(ruleset_ref=ruleset_ref, players=game.players, merchant=square_of[game.start_merchant],
+                        well=None if game.well is None else square_of[game.well], supply=game.start_supply,
+                        turns=[(player, [str(p) for p in placements]) for player, placements in game.turns()],
+                        result=result, meta=meta)
 
 
-def write_record(*, ruleset_ref: str, players: list[str], geo, merchant: int, well: int | None,
+def write_record(*, ruleset_ref: str, players: list[str], merchant: int, well: int | None,
                  turns: list[tuple[str, list[str]]], result: dict[str, int] | None = None,
                  meta: dict | None = None, supply: dict[str, dict[str, int]] | None = None) -> str:
-    """Canonical record/1 text. `turns` holds (player, [tokens]) pairs; `supply` the setup's
-    player -> {piece: count} where a supply differs from the ruleset's."""
+    """Canonical record/1 text. `merchant` and `well` are squares; `turns` holds (player, [tokens])
+    pairs; `supply` the setup's player -> {piece: count} where a supply differs from the ruleset's."""
     out = [f"medina: {FORMAT_TAG}", f"ruleset: {yaml_flow(ruleset_ref)}",
            "players: [" + ", ".join(yaml_flow(p) for p in players) + "]", "setup:",
-           f"  merchant: {geo.name(merchant)}"]
+           f"  merchant: {square_name(merchant)}"]
     if well is not None:
-        out.append(f"  well: {geo.name(well)}")
+        out.append(f"  well: {square_name(well)}")
     if supply:
         out.append("  supply:")
         out += [f"    {yaml_flow(p)}: {{" + ", ".join(f"{piece}: {n}" for piece, n in supply[p].items()) + "}"

@@ -7,15 +7,16 @@ from __future__ import annotations
 import datetime
 import re
 
-from ..engine.board import geometry_for
+from ..engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, Placement
 from ..engine.variant import Variant
 from ..errors import MedinaError, brief, did_you_mean, in_words
 from ..rules.loader import Ruleset
 from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 from .boardspace import is_boardspace, parse_boardspace
 from .header import HeaderReader
-from .model import FORMAT_TAG, Action, Record, TurnEntry
+from .model import FORMAT_TAG, Record, TurnEntry
 
+_placement = Placement._make  # a placement of a canonical piece on a square of the board: checked by the reader
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
 FORMAT_HINTS = {"board/1": " (a finished board: use `medina score`)",
                 "ruleset/1": " (a ruleset: use `medina rules show`)"}
@@ -164,7 +165,7 @@ class _Reader(HeaderReader):
                 hint = did_you_mean(key, wanted + ("supply",)) if isinstance(key, str) and not extra else ""
                 self.error("unknown-key", f"unknown setup key {self.lines.shown_key('setup', key)}{extra}; "
                            f"valid: {', '.join(wanted + ('supply',))}{hint}", ("setup", key))
-        geo = geometry_for(rules)
+        geo = Variant.of(rules).geometry
         allowed = geo.interior & ~geo.edge_row
         cells = {}
         for key in wanted:
@@ -185,8 +186,7 @@ class _Reader(HeaderReader):
         if len(cells) == 2 and cells["merchant"] == cells["well"]:
             self.error("bad-setup", "the start merchant and the well must be on different cells", ("setup", "well"))
             return
-        self.r.merchant = cells.get("merchant")
-        self.r.well = cells.get("well")
+        self.r.merchant, self.r.well = (None if key not in cells else geo.square_of[cells[key]] for key in ("merchant", "well"))
         if "supply" in setup:
             self._supply(setup["supply"])
 
@@ -198,7 +198,7 @@ class _Reader(HeaderReader):
             self.error("bad-setup", "setup supply must map players to {piece: count}, e.g. `{Ben: {merchant: 7}}`",
                        path)
             return
-        pieces = self._supplied(self.r.ruleset.piece_names())  # as in turns: no neutral where none is supplied
+        pieces = self._supplied(Variant.of(self.r.rules).spellings)  # as in turns: no neutral where none is supplied
         for name, counts in supply.items():
             where = path + (name,)
             if name not in self.r.players:
@@ -231,14 +231,14 @@ class _Reader(HeaderReader):
         if not isinstance(turns, list):
             self._turns_not_a_list(turns)
             return
-        pieces = self.r.ruleset.piece_names()
-        geo = geometry_for(self.r.rules)
+        variant = Variant.of(self.r.rules)
+        pieces, geo = variant.spellings, variant.geometry
         self.unknown_pieces = {}  # a word that is no piece -> [its error, the later turns that use it]
         for i, item in enumerate(turns):
             self.r.turns.append(self._turn(i, item, pieces, geo))
         for error, *later in self.unknown_pieces.values():
-            if later:
-                turns = sorted(set(later) - {error.turn})
+            turns = sorted(set(later) - {error.turn})
+            if turns:
                 error.message += f"; also in turn{'s' if len(turns) > 1 else ''} {in_words(turns, 'and')}"
 
     def _turns_not_a_list(self, turns):
@@ -291,30 +291,30 @@ class _Reader(HeaderReader):
             return entry
         tokens = text.split(",")
         has_pass = False
-        cell_of_name = geo.cell_of_name
+        cell_of_name, square_of = geo.cell_of_name, geo.square_of
         for k, token in enumerate(tokens, 1):
             words = token.split()
             if len(words) == 2:  # the common case: `<piece> <cell>`, the cell spelt like K7 or k7
                 piece, cell = pieces.get(words[0].lower()), cell_of_name.get(words[1])
                 if piece is not None and cell is not None:
-                    entry.actions.append(Action("place", piece, cell))
+                    entry.actions.append(_placement((piece, square_of[cell])))
                     continue
             action = self._other_action(token, words, pieces, geo, path, number, k, player, last=k == len(tokens))
             if action is None:
                 entry.readable = False
             else:
                 entry.actions.append(action)
-                has_pass = has_pass or action.kind == "pass"
+                has_pass = has_pass or action == PASS_PLACEMENT
         if has_pass and len(tokens) > 1:
             self.error("bad-turn", "`pass` is the whole turn; it cannot be combined with placements", path,
                        turn=number, player=player)
             entry.readable = False
         return entry
 
-    def _other_action(self, token, words, pieces, geo, path, turn, k, player, last) -> Action | None:
+    def _other_action(self, token, words, pieces, geo, path, turn, k, player, last) -> Placement | None:
         """Any other token: a cell spelt otherwise (K07), `tea` or `pass`; else report why (first failing part)."""
         if len(words) == 1 and words[0].lower() in ("tea", "pass"):
-            return Action(words[0].lower())
+            return TEA_PLACEMENT if words[0].lower() == "tea" else PASS_PLACEMENT
         where = dict(turn=turn, placement=k, player=player)
         if len(words) != 2:
             self.error("bad-placement", _slip(words, k, last, pieces, geo)
@@ -323,7 +323,7 @@ class _Reader(HeaderReader):
         piece_word, cell_word = words
         cell = geo.parse(cell_word)
         if piece_word.lower() in pieces and cell is not None:
-            return Action("place", pieces[piece_word.lower()], cell)
+            return _placement((pieces[piece_word.lower()], geo.square_of[cell]))
         if cell is None and piece_word.lower() not in pieces and cell_word.lower() in pieces and geo.parse(piece_word) \
                 is not None:
             self.error("bad-placement", f"{token.strip()!r}: the piece comes first, then the cell: "

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import yaml
 
-from ..engine.board import geometry_for
+from ..engine.board import geometry_for, square_name
+from ..engine.variant import Variant
 from ..errors import BadArgument, Problem, UnusableInput, fail, ordinal
 from ..files import write_atomically
 from ..rules.loader import Ruleset, is_path
@@ -61,8 +62,9 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
     folder = Path(path).parent
     if is_path(ruleset_ref):
         ruleset_ref = Path(os.path.relpath(Path(ruleset_ref).resolve(), folder.resolve())).as_posix()
-    text = write_record(ruleset_ref=ruleset_ref, players=players, geo=geo, merchant=cells["merchant"],
-                        well=cells.get("well"), turns=[], meta=meta)
+    well = cells.get("well")
+    text = write_record(ruleset_ref=ruleset_ref, players=players, merchant=geo.square_of[cells["merchant"]],
+                        well=None if well is None else geo.square_of[well], turns=[], meta=meta)
     for problem in (found := parse_record(text, path, base_dir=folder).problems.errors):
         problem.line = None  # a line of a file not written yet
     return (None if found else text), found
@@ -73,9 +75,8 @@ def drawn_setup(rules, seed) -> tuple[str, str | None]:
     import random
 
     from ..engine.playout import random_setup
-    geo = geometry_for(rules)
     merchant, well = random_setup(rules, random.Random(f"medina-setup/{seed}"))
-    return geo.name(merchant), None if well is None else geo.name(well)
+    return square_name(merchant), None if well is None else square_name(well)
 
 
 def save_new(path: str, text: str) -> None:
@@ -206,7 +207,8 @@ def read_steps(args: list[str], record: Record, player: str | None = None) -> tu
     no argument names one. Words the shell split apart (an unquoted `roof C3`, `Ann: roof C3`) are joined
     again. Returns the steps, or the problems that stop them; raises BadArgument when an argument names
     another player than `player`."""
-    pieces, geo = record.ruleset.piece_names(), geometry_for(record.rules)
+    variant = Variant.of(record.rules)
+    pieces, geo = variant.spellings, variant.geometry
     problems = [] if player is None or player in record.players else [_unknown_player(player, record)]
     steps = []
     for arg in _joined(args, pieces, geo):
@@ -310,7 +312,7 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir, player
     steps, problems = read_steps(actions, record, player)
     if problems:
         return Appended(None, outcome, problems)
-    pieces, geo = record.ruleset.piece_names(), outcome.game.geo
+    pieces, geo = outcome.game.variant.spellings, outcome.game.geo
     done = Appended(text, outcome)
     for step in steps:
         token = _canonical(step.token, pieces, geo)
@@ -413,7 +415,8 @@ def remove_actions(text: str, name: str, count: int, *, base_dir) -> Undone:
     broken = [problem for problem in record.problems.errors if problem.turn is None]
     if broken or not record.playable:
         return Undone(name, None, replay(record), broken or record.problems.errors)
-    pieces, geo = record.ruleset.piece_names(), geometry_for(record.rules)
+    variant = Variant.of(record.rules)
+    pieces, geo = variant.spellings, variant.geometry
     done = Undone(name, text, None)
     for _ in range(count):
         cut = _drop_last(done.text)

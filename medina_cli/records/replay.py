@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine.game import Game
-from ..engine.placement import TEA_PLACEMENT, IllegalPlacement
+from ..engine.placement import PASS_PLACEMENT, IllegalPlacement
 from ..engine.scoring import score_game
 from ..errors import Problem
 from .model import Record
@@ -123,7 +123,7 @@ def _problem(record, entry, code, message, placement=None) -> Problem:
 def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Problem | None:
     """Play one entry; None when it is legal. `may_stop_early`: the entry may leave its turn open."""
     player = entry.player
-    if entry.actions[0].kind == "pass":  # truthful after the game's end too: nobody can place
+    if entry.actions[0] == PASS_PLACEMENT:  # truthful after the game's end too: nobody can place
         if game.can_place(record.players.index(player)):
             return _problem(record, entry, "pass-while-able", f"{player} passes but has a legal placement")
         return None
@@ -136,10 +136,7 @@ def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Probl
         if game.to_move != player or game.turns_started != started:
             return _problem(record, entry, "too-many-placements", _turn_over(game, slots, k - 1), k)
         try:
-            if action.kind == "tea":
-                game.push(TEA_PLACEMENT)
-            else:
-                game.play(action.piece, action.cell)
+            game.push(action)
         except IllegalPlacement as exc:
             return _problem(record, entry, exc.code, exc.message, k)
     if game.turn_open() and game.to_move == player and game.turns_started == started and not may_stop_early:

@@ -4,14 +4,11 @@ piece, filtered by piece and cell."""
 
 from __future__ import annotations
 
-from ..engine.board import geometry_for
 from ..engine.scoring import score_game
+from ..engine.variant import Variant
 from ..errors import BadArgument, Problem, did_you_mean, in_words, ordinal
 from .model import Record
 from .replay import Replay
-
-SUPPLY_COLUMNS = ("roof", "neutral", "stable", "merchant", "wall")
-
 
 def status_document(outcome: Replay) -> dict:
     """The medina-status/1 document of a replayed record (without `errors` and `warnings`): the
@@ -56,7 +53,7 @@ def supply_table(game) -> str:
     """Every player's pieces left, a row each (tea tiles where the ruleset has them; neutral roofs where
     it supplies them)."""
     from tabulate import tabulate
-    pieces = [*game.rules.colour_names, *(p for p in SUPPLY_COLUMNS if p != "neutral" or game.rules.supply.neutral_roofs)]
+    pieces = [p for p in game.variant.pieces if p != "neutral" or game.rules.supply.neutral_roofs]
     headers = ["player", *pieces] + (["tea"] if game.rules.tea.colour else [])
     rows = [[name, *(game.supply[seat][piece] for piece in pieces)] + ([game.tea[seat]] if game.rules.tea.colour else [])
             for seat, name in enumerate(game.players)]
@@ -68,7 +65,8 @@ class PlacementFilter:
     named; nothing named keeps every one."""
 
     def __init__(self, record: Record, pieces=(), cells=()):
-        spellings, geo = record.ruleset.piece_names(), geometry_for(record.rules)
+        variant = Variant.of(record.rules)
+        spellings, geo = variant.spellings, variant.geometry
         self.pieces, self.cells = set(), set()
         for piece in pieces:
             canonical = spellings.get(piece.strip().lower())

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from html import escape
 
-from ..engine.board import geometry_for
 from . import palette
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 640, 190, 46, 10, 12, 34
@@ -16,16 +15,14 @@ def check_matches(doc: dict, record) -> str | None:
     """Why the analysis document does not belong to `record` (None: it does)."""
     if not isinstance(doc, dict) or doc.get("format") != "medina-analyse/1":
         return "not a medina-analyse/1 document (write one with medina analyse FILE --json)"
-    geo = geometry_for(record.rules)
     for review in doc.get("placements", []):
         turn, k = review.get("turn"), review.get("placement")
         if not isinstance(turn, int) or not 1 <= turn <= len(record.turns):
             return f"it rates turn {turn}, which the record does not have"
-        actions = [a for a in record.turns[turn - 1].actions if a.kind != "pass"]
+        actions = [a for a in record.turns[turn - 1].actions if a.piece != "pass"]
         if not isinstance(k, int) or not 1 <= k <= len(actions):
             return f"it rates placement {k} of turn {turn}, which the record does not have"
-        action = actions[k - 1]
-        token = "tea" if action.kind == "tea" else f"{action.piece} {geo.name(action.cell)}"
+        token = str(actions[k - 1])
         if token != review.get("played"):
             return f"turn {turn}: it rates {review.get('played')!r}, the record has {token!r}"
     return None

@@ -33,10 +33,11 @@ def _frame(outcome: Replay, number: int, game, stop=None) -> Frame:
     frame = Frame(number, game, events=dict(outcome.turn_events).get(number, []), stop=stop)
     if number:
         entry = record.turns[number - 1]
-        placed = [a.cell for a in entry.actions if a.kind == "place"]
+        cell_of = game.geo.cell_of_square
+        placed = [cell_of[a.square] for a in entry.actions if a.square is not None]
         frame.placed = placed[:outcome.partial] if stop is not None else placed
         if stop in outcome.errors and stop.placement is not None and stop.placement <= len(entry.actions):
-            frame.illegal = entry.actions[stop.placement - 1].cell
+            frame.illegal = cell_of.get(entry.actions[stop.placement - 1].square)
     return frame
 
 

@@ -226,11 +226,11 @@ def _frame_data(record, frame: Frame, count: int) -> dict:
     game = frame.game
     sheet = score_game(game)
     if frame.turn == 0:
-        line = "Setup: start merchant " + game.geo.name(record.merchant) + (
-            f", well {game.geo.name(record.well)}" if record.well is not None else "")
+        setup = record.setup
+        line = "Setup: start merchant " + setup["merchant"] + (f", well {setup['well']}" if setup["well"] else "")
     else:
         entry = record.turns[frame.turn - 1]
-        tokens = ", ".join(a.token(game.geo) for a in entry.actions)
+        tokens = ", ".join(record.tokens(entry))
         line = f"{entry.player}: {tokens}"
     if frame.stop is not None:
         heading = f"Turn {frame.turn}, {line}. Replay stopped here: {frame.stop.message} [{frame.stop.code}]"

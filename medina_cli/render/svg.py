@@ -307,8 +307,8 @@ class _Board:
         letters = {c.name: c.letter for c in rules.colours}
         by_cell: dict[int, list[str]] = {}
         for placement in placements:
-            if placement.cell is not None:  # a tea tile has no cell to mark
-                by_cell.setdefault(self.geo.parse(placement.cell), []).append(placement.piece)
+            if placement.square is not None:  # a tea tile has no cell to mark
+                by_cell.setdefault(self.geo.cell_of_square[placement.square], []).append(placement.piece)
         out = []
         for cell, pieces in sorted(by_cell.items()):
             labels = "".join(letters.get(p) or PIECE_LABELS[p] for p in pieces)

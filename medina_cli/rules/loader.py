@@ -50,15 +50,6 @@ class Ruleset:
     def player_counts(self) -> list[int]:
         return sorted(self.params["players"])
 
-    def piece_names(self) -> dict[str, str]:
-        """Every accepted piece spelling (lower case) -> canonical piece name."""
-        names = {n: n for n in FIXED_PIECES}
-        for colour, spec in self.params["colours"].items():
-            names[colour] = colour
-            for alias in spec["aliases"]:
-                names[alias.lower()] = colour
-        return names
-
     def players_refusal(self, n: int, name: str | None = None) -> str | None:
         """Why this ruleset (`name`: as the user named it; else its id) cannot be played by `n` players,
         in words; None when it can."""

@@ -10,9 +10,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..engine.playout import play_game, random_chooser, random_setup
+from ..engine import native
+from ..engine.game import Game
+from ..engine.playout import TEA_CHANCE, play, play_out, random_placement, random_setup
 from ..engine.scoring import score_game
-from ..records.model import action_token, write_record
+from ..records.model import game_record, write_record
 
 SOURCES = ("palace pieces", "merchants", "walls", "palace tiles", "tower tiles", "well")
 COUNTED_EVENTS = {"pass": "passes", "retire": "colour retirements", "forced-roof": "forced roofs"}
@@ -49,22 +51,17 @@ def player_names(count: int) -> list[str]:
 
 def game_rng(seed: int, index: int) -> random.Random:
     """The generator of game `index` (0-based) of a study with `seed`."""
-    return random.Random(f"medina-simulate/{seed}/{index}")
+    return native.generator(f"medina-simulate/{seed}/{index}")
 
 
 def seat_chooser(spec: str, rng: random.Random, seed: str):
-    """The player a seat spec names, as choose(game) -> ("tea",) or (piece, cell): `random` draws from
-    the game's generator `rng` (as a study without agents plays), any other agent is seeded by `seed`.
-    Raises UnknownAgent (a ValueError) for a spec that names no agent."""
+    """The player a seat spec names, as choose(game) -> Placement: `random` draws from the game's
+    generator `rng` (as a study without agents plays), any other agent is seeded by `seed`. Raises
+    UnknownAgent (a ValueError) for a spec that names no agent."""
     if spec == RANDOM:
-        return random_chooser(rng)
+        return lambda game: random_placement(game, rng)
     from ..agents import make_agent
-    agent = make_agent(spec, seed)
-
-    def choose(game):
-        placement = agent.choose(game)
-        return ("tea",) if placement.cell is None else (placement.piece, game.geo.cell_of_name[placement.cell])
-    return choose
+    return make_agent(spec, seed).choose
 
 
 def seat_order(seats: tuple[str, ...], index: int) -> list[str]:
@@ -78,28 +75,41 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
     """Play game `index` of the study: `seats` names the player of each seat, rotated by `index`
     (`seat_order`; empty: uniform random play throughout); with `record_ref` (how the record names its
     ruleset) also its record/1 text."""
-    players = player_names(rules.players)
     rng = game_rng(seed, index)
     setup = random_setup(rules, rng)
+    if not seats:  # in one call into the native core, where it runs
+        played = native.play_random(rules, setup, rng, tea_chance=TEA_CHANCE, turns=record_ref is not None)
+        if played is not None:
+            state, turns = played
+            summary = native_summary(state)
+            if record_ref is None:
+                return summary, None
+            players = player_names(rules.players)
+            return summary, write_record(ruleset_ref=record_ref, players=players, merchant=setup[0], well=setup[1],
+                                         turns=[(players[seat], tokens) for seat, tokens in turns],
+                                         result=dict(zip(players, summary.totals)), meta=_meta(seed, index))
+    game = Game(rules, player_names(rules.players), *setup)
     order = seat_order(seats, index) if seats else []
     if seats:
         choosers = [seat_chooser(spec, rng, f"{seed}/{index}/{seat}") for seat, spec in enumerate(order)]
-
-        def choose(game):
-            return choosers[game.seat_to_move](game)
+        play(game, lambda game: choosers[game.seat_to_move](game))
     else:
-        choose = random_chooser(rng)
-    game, turns = play_game(rules, players, choose, setup)
-    summary = summarize(game, len(turns))
+        play_out(game, rng)
+    summary = summarize(game, len(game.turns()))
     summary.agents = order
     if record_ref is None:
         return summary, None
-    text = write_record(
-        ruleset_ref=record_ref, players=players, geo=game.geo, merchant=game.start_merchant, well=game.well,
-        turns=[(players[t.seat], [action_token(game.geo, a) for a in t.actions]) for t in turns],
-        result=dict(zip(players, summary.totals)),
-        meta={"event": f"medina simulate, seed {seed}, game {index + 1}"})
-    return summary, text
+    return summary, game_record(game, record_ref, meta=_meta(seed, index))
+
+
+def _meta(seed: int, index: int) -> dict:
+    return {"event": f"medina simulate, seed {seed}, game {index + 1}"}
+
+
+def native_summary(state) -> GameSummary:
+    """`summarize` of a game the native core played (its counts are the events `summarize` counts)."""
+    totals, winners, points, counts, turns, placements = state.summary()
+    return GameSummary(totals, winners, dict(zip(SOURCES, points)), turns, placements, dict(zip(PER_GAME, counts)))
 
 
 def summarize(game, turns: int) -> GameSummary:

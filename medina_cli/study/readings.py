@@ -54,7 +54,7 @@ def readings_chunk(task: tuple) -> list[list[tuple[bool, ...]]]:
     the game played as written and replayed under the reading, then of the game played under the
     reading and replayed as written."""
     from ..comparison import Outcome, ReadingOutcome, replay_into
-    from ..records.record import Action, Record, TurnEntry
+    from ..records.record import Record, TurnEntry
 
     ref, overrides, players, seed, start, stop = task
     ruleset = load_ruleset(ref, overrides)
@@ -63,13 +63,14 @@ def readings_chunk(task: tuple) -> list[list[tuple[bool, ...]]]:
 
     def played(under, label: str, index: int):
         """A random game under `under`, as an Outcome, and as a record to replay under `again`."""
-        game, turns = play_random_game(under.for_players(players), names, game_rng(seed, index))
-        entries = [TurnEntry(number, names[t.seat], None, [Action("tea") if a == ("tea",) else Action("place", *a)
-                                                           for a in t.actions]) for number, t in enumerate(turns, 1)]
+        game = play_random_game(under.for_players(players), names, game_rng(seed, index))
+        entries = [TurnEntry(number, player, None, placements)
+                   for number, (player, placements) in enumerate(game.turns(), 1)]
+        square_of = game.geo.square_of
 
         def record(again):
-            return Record(f"game {index + 1}", ruleset=again, players=names, merchant=game.start_merchant,
-                          well=game.well, turns=entries)
+            return Record(f"game {index + 1}", ruleset=again, players=names, merchant=square_of[game.start_merchant],
+                          well=None if game.well is None else square_of[game.well], turns=entries)
         return Outcome(label, under, game=game), record
 
     out = []

@@ -1,0 +1,100 @@
+"""The native core beside the Python engine, in the same run (MEDINA_ENGINE switched in-process):
+
+- random 4-player original-2001 games per second on one core, as `medina simulate` plays them
+  (`study.games.play_one`: setup, the game, its statistics; target ≥ 15,000 native);
+- random playouts per second from mid-game positions through the agents' own path (the search's
+  copy of the position and `agents.position.playout`; target ≥ 30,000 native);
+- seconds per `mcts:300` decision at 4-player mid-game positions (target ≤ 0.05 s native);
+- cold start of `medina validate` on one record, wall clock (target ≤ 0.3 s with either engine).
+
+Rates are CPU time of this process (the machine is shared: CPU time is what one free core would
+take); the machine's load is printed first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+from pathlib import Path
+
+from common import best_wall_time, machine_load
+
+RECORD = Path(__file__).resolve().parents[1] / "examples" / "original-2001-4p.yaml"
+
+
+def engine(name: str) -> None:
+    os.environ["MEDINA_ENGINE"] = name
+
+
+def cpu(work) -> float:
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
+def games_per_second(games: int) -> float:
+    from medina_cli.rules.loader import load_ruleset
+    from medina_cli.study.games import play_one
+    rules = load_ruleset("original-2001").for_players(4)
+    return games / cpu(lambda: [play_one(rules, 7, index) for index in range(games)])
+
+
+def mid_game_positions(count: int, depth: int = 40) -> list:
+    import medina_cli as medina
+    from medina_cli.engine.playout import random_setup
+    rules = medina.load_ruleset("original-2001", players=4)
+    out = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        game = medina.Game(rules, [f"P{i + 1}" for i in range(4)], *random_setup(rules, rng))
+        for _ in range(depth):
+            legal = game.legal_placements()
+            game.push(legal[rng.randrange(len(legal))])
+        out.append(game)
+    return out
+
+
+def playouts_per_second(games: list, playouts: int) -> float:
+    from medina_cli.agents.position import playout, search_position
+    from medina_cli.engine.native import generator
+    rng = generator("bench-native")
+    positions = [search_position(game, rng) for game in games]
+
+    def run():
+        for i in range(playouts):
+            playout(positions[i % len(positions)].copy(), rng)
+    return playouts / cpu(run)
+
+
+def mcts_decision(games: list) -> tuple[float, float]:
+    from medina_cli.agents import make_agent
+    times = [cpu(lambda: make_agent("mcts", seed).choose(game)) for seed, game in enumerate(games)]
+    return sum(times) / len(times), max(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="Python engine games (native: 25 times as many)")
+    parser.add_argument("--playouts", type=int, default=300, help="Python engine playouts (native: 50 times as many)")
+    parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--repeats", type=int, default=10, help="cold starts timed (the best counts)")
+    args = parser.parse_args()
+    print(machine_load())
+    games = mid_game_positions(args.positions)
+    rows = []
+    for name in ("python", "native"):
+        engine(name)
+        rows.append((name, games_per_second(args.games * (25 if name == "native" else 1)),
+                     playouts_per_second(games, args.playouts * (50 if name == "native" else 1)),
+                     *mcts_decision(games),
+                     best_wall_time(["validate", str(RECORD)], args.repeats)))
+    print(f"{'engine':8} {'games/s':>10} {'playouts/s':>11} {'mcts:300 s (max)':>17} {'validate cold s':>16}")
+    for name, games_rate, playout_rate, mean, worst, cold in rows:
+        print(f"{name:8} {games_rate:10,.0f} {playout_rate:11,.0f} {mean:10.3f} ({worst:.3f}) {cold:16.3f}")
+    print("targets: native games/s >= 15,000, playouts/s >= 30,000, mcts:300 <= 0.05 s; cold start <= 0.3 s")
+
+
+if __name__ == "__main__":
+    main()

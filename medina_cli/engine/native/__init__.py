@@ -1,0 +1,274 @@
+"""The native core (C, `_core`) beside the Python engine, and which of the two runs.
+
+The Python engine (medina_cli/engine/game.py) is the reference and keeps everything that needs
+words (explanations, events, replay). The native core plays what search and studies need: legal
+moves, placements, whole playouts, scores; tests/test_native.py holds the two to identical results.
+`MEDINA_ENGINE=python` keeps to the Python engine; `native` requires the native core; unset, the
+native core runs where it was built. A variant the core cannot hold (`tables` returns None) plays on
+the Python engine.
+
+Moves are ints: `piece * cells + cell` (pieces in `Variant.pieces`: the colours, then roof,
+neutral, stable, merchant, wall), and `tables.tea_move` for a tea tile.
+
+The random generator both engines draw from is CPython's `random.Random`: MT19937 seeded from the
+seed's bytes and their SHA-512 digest, `random()` from two 32-bit outputs, `randrange(n)` by
+rejection of `n.bit_length()`-bit draws. `Generator` is a `random.Random` whose state lives in the
+native core, so that a native playout draws from the same stream as Python code does.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from functools import lru_cache
+
+
+ENGINE_VARIABLE = "MEDINA_ENGINE"
+ENGINES = ("native", "python")
+FORCED = {"off": 0, "only_player_who_can_place": 1, "only_player_with_roofs": 2, "only_player_with_pieces": 3}
+RECONNECT = {"once_per_palace_tower": 0, "once_per_palace_arm": 1, "every_new_contact": 2}
+
+
+class EngineUnavailable(RuntimeError):
+    """MEDINA_ENGINE asks for an engine this installation cannot run (or names none)."""
+
+
+def requested() -> str | None:
+    """The engine MEDINA_ENGINE names ("native", "python"), None when unset; EngineUnavailable for another word."""
+    value = os.environ.get(ENGINE_VARIABLE, "").strip().lower()
+    if not value:
+        return None
+    if value not in ENGINES:
+        raise EngineUnavailable(f"{ENGINE_VARIABLE}={os.environ[ENGINE_VARIABLE]!r}: expected native or python")
+    return value
+
+
+@lru_cache(maxsize=None)
+def built():
+    """The native module where it was built, else None."""
+    try:
+        from . import _core
+    except ImportError:
+        return None
+    return _core
+
+
+@lru_cache(maxsize=None)
+def built_wide():
+    """The native module for boards beyond `_core`'s cells where it was built, else None."""
+    try:
+        from . import _core_wide
+    except ImportError:
+        return None
+    return _core_wide
+
+
+def core():
+    """The native module, or None where the Python engine runs (not built, or MEDINA_ENGINE=python).
+    Raises EngineUnavailable for MEDINA_ENGINE=native without a native core."""
+    return _core_for(os.environ.get(ENGINE_VARIABLE))
+
+
+@lru_cache(maxsize=8)
+def _core_for(setting: str | None):
+    wanted = requested()
+    if wanted == "python":
+        return None
+    module = built()
+    if module is None and wanted == "native":
+        raise EngineUnavailable(f"{ENGINE_VARIABLE}=native: this installation has no native engine (it was "
+                                "installed without a C compiler); unset it to use the Python engine")
+    return module
+
+
+def engine_name() -> str:
+    """The engine in use: "native" or "python"."""
+    return "native" if core() is not None else "python"
+
+
+def _mask(value: int, size: int) -> bytes:
+    return value.to_bytes(size, "little")
+
+
+def tables(rules):
+    """The native core's tables for `rules` (a `Rules`), or None where the Python engine must play them
+    (no native core in use, or a board, colour or player count beyond it)."""
+    if core() is None:
+        return None
+    return _known(rules)[1]
+
+
+def _known(rules) -> tuple:
+    """(rules, tables, variant) of `rules`, found by identity first: hashing a Rules costs more than a
+    game's setup."""
+    known = _BY_RULES.get(id(rules))
+    if known is None or known[0] is not rules:
+        from ..variant import Variant
+        variant = Variant.of(rules)
+        known = _BY_RULES[id(rules)] = (rules, _tables(variant), variant)
+        if len(_BY_RULES) > 64:
+            _BY_RULES.pop(next(iter(_BY_RULES)))
+    return known
+
+
+_BY_RULES: dict[int, tuple] = {}
+
+
+@lru_cache(maxsize=64)
+def _tables(variant):
+    """The one place the native core's tables are made: from the variant compiled from the rules."""
+    native = built() if variant.size <= built().MAX_CELLS else built_wide()
+    p = variant.params()
+    colours = variant.colours
+    if native is None or variant.size > native.MAX_CELLS or len(colours) > native.MAX_COLOURS \
+            or variant.rules.players > native.MAX_PLAYERS:
+        return None
+    width = native.MASK_BYTES
+    cells = lambda masks: b"".join(_mask(m, width) for m in masks)  # noqa: E731
+    return native.Tables(
+        width=variant.width, height=variant.height, ring=_mask(variant.ring, width),
+        interior=_mask(variant.interior, width), towers=_mask(variant.towers, width),
+        orth_of=cells(variant.orth_of), king_of=cells(variant.king_of),
+        tower_cells=[x for cell, number in sorted(variant.tower_of_cell.items()) for x in (cell, number)],
+        colour_values=[c["value"] for c in p["colours"]],
+        supply=[variant.supply[piece] for piece in variant.pieces],
+        players=variant.rules.players, placements=p["turns.placements"], opening_single=p["turns.opening_single"],
+        forced_rule=FORCED[p["turns.forced_roof"]],
+        check_after_first=p["turns.forced_roof_check"] == "after_first_placement",
+        neutral_spares=p["turns.neutral_spares_forced_roof"], on_blocked_palace=p["roofs.on_blocked_palace"],
+        new_chain_max=p["merchants.new_chain_max_neighbours"], reconnect=RECONNECT[p["towers.reconnect"]],
+        stable_first_nwse=p["towers.stable_contact"] == "first_north_west_south_east",
+        tower_merchants=[p["towers.merchants"].get(t, -1) for t in range(5)],
+        tea_colour=colours.index(p["tea.colour"]) if p["tea.colour"] else -1, tea_awards=list(p["tea.awards"]),
+        tea_either=p["tea.replaces"] == "either_placement", tea_keeps_open=p["tea.keeps_turn_open"],
+        tea_blocks_forced=p["tea.blocks_forced_roof"], retire_all_own="all_players_own" in p["retirement"],
+        retire_no_fit="no_building_fits" in p["retirement"],
+        merchants_touch_stables=p["scoring.merchants_touching_stables"],
+        tiebreak_largest=p["scoring.tiebreak"] == "largest_palace_then_earliest_claim",
+        well_enabled=p["well.enabled"], well_bonus=p["well.bonus"])
+
+
+def start_state(rules, merchant: int, well: int | None, supply: dict | None = None, players: list[str] | None = None):
+    """A native position at the start of a game (None where the Python engine must play `rules`);
+    `supply`: player -> {piece: count} where a player starts otherwise than the ruleset says."""
+    table = tables(rules)
+    if table is None:
+        return None
+    state = table.State  # the State type of the module that made the tables
+    if not supply:
+        return state(table, merchant, -1 if well is None else well)
+    from ..variant import Variant
+    variant = Variant.of(rules)
+    start = [[{**variant.supply, **supply.get(name, {})}[piece] for piece in variant.pieces] for name in players]
+    return state(table, merchant, -1 if well is None else well, start)
+
+
+def state_of(game):
+    """A native position equal to a Python `Game`'s (its moves replayed through the native core), or
+    None where the Python engine must play its rules."""
+    state = start_state(game.rules, game.start_merchant, game.well, game.start_supply, game.players)
+    if state is None:
+        return None
+    for placement in game.move_stack:
+        state.play(move_of(game, placement))
+    return state
+
+
+def move_of(game, placement) -> int:
+    """The native move of a canonical `Placement` of `game` (a Python `Game`)."""
+    size, pieces = game.geo.size, game.variant.pieces
+    if placement.square is None:
+        return len(pieces) * size
+    return pieces.index(placement.piece) * size + game.geo.cell_of_square[placement.square]
+
+
+def placement_of(game, move: int):
+    """The `Placement` of a native move of `game`."""
+    from ..placement import TEA_PLACEMENT, Placement
+    piece, cell = divmod(move, game.geo.size)
+    pieces = game.variant.pieces
+    return TEA_PLACEMENT if piece == len(pieces) else Placement(pieces[piece], game.geo.square_of[cell])
+
+
+def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float, turns: bool = True):
+    """One complete game of uniform random play (engine.playout.play_out's) from `setup` (start merchant
+    and well as squares) in the native core, drawing from `rng` (a `Generator`): (the final State, each
+    turn's (seat, [token]) as a record writes them, or None without `turns`); None where the Python
+    engine must play it."""
+    if core() is None or rng_core(rng) is None:
+        return None
+    _, table, variant = _known(rules)
+    if table is None:
+        return None
+    cell = variant.geometry.cell_of_square
+    state = table.State(table, cell[setup[0]], -1 if setup[1] is None else cell[setup[1]])
+    if not turns:
+        state.playout(rng.core, tea_chance)
+        return state, None
+    pieces, size, tea, names = variant.pieces, table.size, table.tea_move, variant.geometry.cell_names
+    played: list[tuple[int, list[str]]] = []
+    for move, seat, opens in state.playout(rng.core, tea_chance, log=True):
+        if opens or not played:
+            played.append((seat, []))
+        played[-1][1].append("tea" if move == tea else f"{pieces[move // size]} {names[move % size]}")
+    return state, played
+
+
+def sha512(data: bytes):
+    from hashlib import sha512 as digest  # imported on first use: hashlib costs a cold start
+    globals()["sha512"] = digest
+    return digest(data)
+
+
+def _seed_key(seed) -> bytes:
+    """The 32-bit words CPython's `random.seed(seed)` feeds MT19937 (version 2), as little-endian bytes:
+    for text or bytes `b`, the integer `int.from_bytes(b + sha512(b).digest(), "big")`, whose
+    little-endian bytes are those reversed (without the zero bytes of its top)."""
+    if isinstance(seed, str):
+        seed = seed.encode()
+    if isinstance(seed, (bytes, bytearray)):
+        key = (bytes(seed) + sha512(seed).digest())[::-1].rstrip(b"\0")
+    elif isinstance(seed, int):
+        seed = abs(seed)
+        key = seed.to_bytes((seed.bit_length() + 7) // 8, "little")
+    else:
+        raise TypeError(f"seed {seed!r}: a str, bytes or int")
+    return key + b"\0" * (-len(key) % 4 if key else 4)
+
+
+class Generator(random.Random):
+    """`random.Random(seed)`, the same stream, with its MT19937 state held by the native core (`core`),
+    which native playouts draw from. Every method of random.Random works on it."""
+
+    def __init__(self, seed):
+        self.seed(seed)  # all random.Random.__init__ does, with gauss_next
+
+    def seed(self, a=None, version=2):
+        self.core = core().Random(_seed_key(a))
+        self.random = self.core.random  # instance attributes: a draw costs what random.Random's does
+        self.getrandbits = self.core.getrandbits
+        self.gauss_next = None
+
+    def random(self) -> float:
+        return self.core.random()
+
+    def getrandbits(self, k: int) -> int:
+        return self.core.getrandbits(k)
+
+    def getstate(self):
+        return 3, self.core.getstate(), self.gauss_next
+
+    def setstate(self, state):
+        version, words, self.gauss_next = state
+        self.core.setstate(tuple(words))
+
+
+def generator(seed) -> random.Random:
+    """The seeded generator every random choice draws from: a `Generator` where the native core is in
+    use, else `random.Random(seed)` (the same stream)."""
+    return Generator(seed) if core() is not None else random.Random(seed)
+
+
+def rng_core(rng):
+    """The native state of a generator made by `generator` (None for any other generator)."""
+    return getattr(rng, "core", None) if isinstance(rng, Generator) else None

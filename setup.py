@@ -1,0 +1,35 @@
+"""The build beyond pyproject.toml: the built-in rulesets copied inside the package (medina_cli/rulesets,
+where an installed package looks for them), and the native core, a C extension built where a C compiler
+and the Python headers exist. It is optional: where it cannot be built the install goes on without it
+and the Python engine runs."""
+
+import shutil
+from pathlib import Path
+
+from setuptools import Extension, find_packages, setup
+from setuptools.command.build_py import build_py
+
+NATIVE = "medina_cli/engine/native"
+
+
+class BuildWithRulesets(build_py):
+    """build_py, then rulesets/*.yaml into the built package's medina_cli/rulesets."""
+
+    def run(self):
+        super().run()
+        target = Path(self.build_lib) / "medina_cli" / "rulesets"
+        target.mkdir(parents=True, exist_ok=True)
+        for ruleset in sorted(Path(__file__).parent.joinpath("rulesets").glob("*.yaml")):
+            shutil.copyfile(ruleset, target / ruleset.name)
+
+
+setup(
+    packages=find_packages(include=["medina_cli", "medina_cli.*"]),
+    package_data={"medina_cli": ["py.typed"], "medina_cli.rules": ["*.pyi"]},
+    cmdclass={"build_py": BuildWithRulesets},
+    ext_modules=[  # _core for boards of up to 256 cells, _core_wide (the same sources, wider bitboards) beyond
+        Extension("medina_cli.engine.native._core", sources=[f"{NATIVE}/core.c", f"{NATIVE}/_core.c"],
+                  depends=[f"{NATIVE}/core.h"], optional=True),
+        Extension("medina_cli.engine.native._core_wide", sources=[f"{NATIVE}/core_wide.c", f"{NATIVE}/_core_wide.c"],
+                  depends=[f"{NATIVE}/core.h", f"{NATIVE}/core.c", f"{NATIVE}/_core.c"], optional=True)],
+)

@@ -1,0 +1,293 @@
+"""The native core against the Python engine, its reference (the differential test).
+
+Random legal games drawn by hypothesis (ruleset, overrides of any play parameter, player count, every
+choice) are played through both engines at once; after every placement the legal placements (and the
+distinct ones), the whole observable position (supplies, tea, palaces and owners, tiles, tower
+merchants, retirements, whose turn, forced roofs), the events counted by studies and the scores must
+be identical. Every record of examples/, tests/fixtures and the shared boardspace corpus is replayed
+through both the same way. The shared generator is checked against `random.Random` draw by draw.
+Skipped where the native core was not built (MEDINA_ENGINE=python, or no C compiler).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import BOARDSPACE_CORPUS, EXAMPLES, ROOT
+from nativekit import assert_same, moves_of
+from medina_cli.engine import native
+from medina_cli.engine.board import geometry_for
+from medina_cli.engine.game import Game
+from medina_cli.engine.playout import random_setup
+from medina_cli.engine.scoring import score_game
+from medina_cli.records.record import read_record
+from medina_cli.records.replay import replay
+from medina_cli.rules.loader import builtin_ids, load_ruleset
+
+pytestmark = pytest.mark.skipif(native.core() is None, reason="the native core is not in use (not built, or "
+                                                                   "MEDINA_ENGINE=python)")
+HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eve", "Finn"]
+
+
+def new_pair(rules, players: int, merchant: int, well, supply=None) -> tuple[Game, object]:
+    """A game from a setup of squares on both engines (the native core's takes cells)."""
+    names = NAMES[:players]
+    game = Game(rules, names, merchant, well, supply=supply)
+    state = native.start_state(rules, game.start_merchant, game.well, supply, names)
+    return game, state
+
+
+# --- rulesets drawn with any value of any play parameter ----------------------------------------
+def override_strategy(rules_data):
+    """Overrides (PARAM, value) over every kind of play parameter, for a ruleset's resolved rules."""
+    colours = list(rules_data.colour_names)
+    n = rules_data.players
+    small = st.integers(0, 3)
+    return st.lists(st.one_of(
+        st.tuples(st.just("turns.placements"), st.integers(1, 4)),
+        st.tuples(st.just(f"turns.opening_single.{n}"), st.integers(0, 6)),
+        st.tuples(st.just("turns.forced_roof"), st.sampled_from(["off", "only_player_who_can_place",
+                                                                  "only_player_with_roofs", "only_player_with_pieces"])),
+        st.tuples(st.just("turns.forced_roof_check"), st.sampled_from(["turn_start", "after_first_placement"])),
+        st.tuples(st.just("turns.neutral_spares_forced_roof"), st.booleans()),
+        st.tuples(st.just("roofs.on_blocked_palace"), st.booleans()),
+        st.tuples(st.just("merchants.new_chain_max_neighbours"), st.integers(0, 4)),
+        st.tuples(st.just("towers.reconnect"), st.sampled_from(["once_per_palace_tower", "once_per_palace_arm",
+                                                                 "every_new_contact"])),
+        st.tuples(st.just("towers.stable_contact"), st.sampled_from(["every_wall", "first_north_west_south_east"])),
+        st.tuples(st.sampled_from([f"towers.merchants.{t}" for t in (1, 2, 3, 4)]), st.integers(0, 10)),
+        st.tuples(st.just("tea.colour"), st.sampled_from([None, *colours])),
+        st.tuples(st.just("tea.awards"), st.lists(st.integers(0, 4), max_size=5)),
+        st.tuples(st.just("tea.replaces"), st.sampled_from(["either_placement", "second_placement"])),
+        st.tuples(st.just("tea.keeps_turn_open"), st.booleans()),
+        st.tuples(st.just("tea.blocks_forced_roof"), st.booleans()),
+        st.tuples(st.just("retirement"), st.lists(st.sampled_from(["all_players_own", "no_building_fits"]),
+                                                  unique=True)),
+        st.tuples(st.just("scoring.merchants_touching_stables"), st.booleans()),
+        st.tuples(st.just("scoring.tiebreak"), st.sampled_from(["shared", "largest_palace_then_earliest_claim"])),
+        st.tuples(st.just("well.bonus"), st.integers(0, 20)),
+        st.tuples(st.sampled_from([f"colours.{c}.value" for c in colours]), st.integers(0, 20)),
+        st.tuples(st.sampled_from([f"supply.{n}.{k}" for k in ("per_colour", "roofs", "neutral_roofs", "stables",
+                                                               "merchants", "walls")]), small),
+        st.tuples(st.just(f"board.interior.{n}"), st.lists(st.integers(4, 24), min_size=2, max_size=2)),
+        st.tuples(st.just("board.towers"), st.permutations([1, 2, 3, 4]).map(
+            lambda p: dict(zip(("NW", "NE", "SE", "SW"), p)))),
+    ), max_size=6)
+
+
+RULESETS = builtin_ids()
+
+
+@st.composite
+def drawn_rules(draw):
+    ruleset = load_ruleset(draw(st.sampled_from(RULESETS), label="ruleset"))
+    players = draw(st.sampled_from(sorted(ruleset.player_counts)), label="players")
+    overrides = draw(override_strategy(ruleset.for_players(players)), label="overrides")
+    rules = load_ruleset(ruleset.id, overrides).for_players(players)
+    return rules
+
+
+def play_both(data, rules, *, check_every: int = 1) -> tuple[Game, object]:
+    """A random legal game through both engines, every choice drawn from `data`, compared as it goes."""
+    geo = geometry_for(rules)
+    merchant, well = random_setup(rules, random.Random(data.draw(st.integers(0, 10 ** 6), label="setup")))
+    game, state = new_pair(rules, rules.players, merchant, well)
+    assert state is not None
+    assert_same(game, state)
+    step = 0
+    while not game.is_over():
+        legal = game.legal_placements()
+        choice = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
+        game.push(choice)
+        state.push(moves_of(game, [choice])[0])
+        step += 1
+        if step % check_every == 0 or game.is_over():
+            assert_same(game, state)
+        assert step < 2000
+    assert state.over
+    return game, state
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@given(data=st.data())
+def test_random_games_agree_after_every_placement(data):
+    rules = data.draw(drawn_rules(), label="rules")
+    play_both(data, rules)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@given(data=st.data())
+def test_readings_and_editions_agree(data):
+    """Every built-in ruleset and player count under any combination of the open readings."""
+    from medina_cli.rules.schema import READINGS
+    ruleset = load_ruleset(data.draw(st.sampled_from(RULESETS), label="ruleset"))
+    players = data.draw(st.sampled_from(sorted(ruleset.player_counts)), label="players")
+    overrides = []
+    for reading in READINGS:
+        if data.draw(st.booleans(), label=reading.param):
+            value = data.draw(st.sampled_from(reading.values), label="value")
+            if reading.param.startswith("colours.") and reading.param.split(".")[1] not in ruleset.for_players(players).colour_names:
+                continue
+            overrides += [(reading.param, value.value), *(tuple(also.split("=")) for also in value.also)]
+    rules = load_ruleset(ruleset.id, overrides).for_players(players)
+    play_both(data, rules)
+
+
+def test_push_pop_and_copy_restore_the_position():
+    rules = load_ruleset("second-edition-2014").for_players(3)
+    rng = random.Random(5)
+    merchant, well = random_setup(rules, rng)
+    game, state = new_pair(rules, 3, merchant, well)
+    for _ in range(30):
+        legal = state.legal_moves()
+        state.push(legal[rng.randrange(len(legal))])
+    before = state.observe()
+    twin = state.copy()
+    move = state.legal_moves()[0]
+    state.push(move)
+    assert state.pop() == move and state.observe() == before == twin.observe()
+    assert twin.depth == 0 and state.depth == 30
+
+
+# --- records -----------------------------------------------------------------------------------
+def record_files() -> list[Path]:
+    files = sorted(EXAMPLES.glob("*.yaml"))
+    fixtures = ROOT / "tests" / "fixtures"
+    files += sorted(p for p in fixtures.rglob("*") if p.suffix in (".yaml", ".sgf", ".txt") and "robustness" not in p.parts)
+    corpus = BOARDSPACE_CORPUS / "engine-games"
+    files += sorted(corpus.glob("*.sgf")) if corpus.is_dir() else []
+    return files
+
+
+def test_every_record_replays_identically_through_both_engines():
+    replayed = 0
+    for path in record_files():
+        record = read_record(str(path))
+        if record.ruleset is None or record.merchant is None or "board" in str(record.meta.get("kind", "")):
+            continue
+        outcome = replay(record)
+        if outcome.game is None:
+            continue
+        final = outcome.game
+        squares = final.geo.square_of
+        game = Game(final.rules, final.players, squares[final.start_merchant],
+                    None if final.well is None else squares[final.well], supply=final.start_supply)
+        state = native.start_state(final.rules, final.start_merchant, final.well, final.start_supply, final.players)
+        assert_same(game, state)
+        for placement in final.move_stack:
+            game.push(placement)
+            state.push(moves_of(game, [placement])[0])
+            assert_same(game, state)
+        replayed += 1
+    assert replayed >= 20, replayed
+
+
+# --- the generator -----------------------------------------------------------------------------
+@settings(max_examples=50, deadline=None, derandomize=True, database=None)
+@given(seed=st.one_of(st.text(max_size=30), st.integers(-2 ** 80, 2 ** 80), st.binary(max_size=20)),
+       bounds=st.lists(st.integers(1, 2 ** 40), min_size=1, max_size=30))
+def test_the_generator_draws_as_random_random(seed, bounds):
+    ours, theirs = native.Generator(seed), random.Random(seed)
+    for n in bounds:
+        assert ours.randrange(n) == theirs.randrange(n)
+        assert ours.random() == theirs.random()
+        assert ours.getrandbits(n % 130) == theirs.getrandbits(n % 130)
+    items = list(range(len(bounds) * 7))
+    mine = items[:]
+    ours.shuffle(mine)
+    theirs.shuffle(items)
+    assert mine == items
+    assert ours.sample(range(200), 2) == theirs.sample(range(200), 2)
+    assert ours.sample(range(30), 7) == theirs.sample(range(30), 7)
+    assert ours.getstate() == theirs.getstate()
+
+
+def test_a_native_playout_draws_as_python_random_play():
+    """A whole game played by the core is the game engine.playout plays from the same seed, turn by turn."""
+    from medina_cli.engine.playout import play_random_game
+    for ruleset, players in (("original-2001", 4), ("second-edition-2014", 2), ("boardspace-second-edition", 3)):
+        rules = load_ruleset(ruleset).for_players(players)
+        for seed in range(5):
+            game = play_random_game(rules, NAMES[:players], random.Random(f"s/{seed}"))
+            rng = native.Generator(f"s/{seed}")
+            state, turns = native.play_random(rules, random_setup(rules, rng), rng, tea_chance=0.5)
+            assert [(NAMES[seat], tokens) for seat, tokens in turns] == \
+                [(player, [str(p) for p in placements]) for player, placements in game.turns()]
+            assert state.outcome()[0] == [p.total for p in score_game(game).players]
+
+
+def test_every_value_the_schema_allows_fits_the_native_core():
+    """No parameter value falls back to the Python engine: the largest board (in `_core_wide`), the most
+    players and the most colours a ruleset can have fit the native core."""
+    from medina_cli.rules.schema import PLAYER_COUNT, RESERVED_LETTERS, SCHEMA
+    interior = SCHEMA.fields["board"].fields["interior"].value.item
+    widest = (interior.high + 2) ** 2
+    core, wide = native.built(), native.built_wide()
+    assert wide is not None and widest <= wide.MAX_CELLS
+    assert PLAYER_COUNT.high <= core.MAX_PLAYERS == wide.MAX_PLAYERS
+    assert 26 - len(RESERVED_LETTERS & set("abcdefghijklmnopqrstuvwxyz")) <= core.MAX_COLOURS == wide.MAX_COLOURS
+    big = load_ruleset("original-2001", {"board.interior.4": [24, 24]}).for_players(4)
+    assert native.tables(big) is not None and native.tables(big).size == widest
+
+
+@settings(max_examples=6, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@given(data=st.data(), size=st.lists(st.integers(15, 24), min_size=2, max_size=2))
+def test_games_on_boards_beyond_256_cells_agree(data, size):
+    rules = load_ruleset("second-edition-2014", [("board.interior.2", size), ("supply.2.per_colour", 3)]).for_players(2)
+    assert native.tables(rules).size == (size[0] + 2) * (size[1] + 2)
+    play_both(data, rules, check_every=5)
+
+
+# --- the same documents ------------------------------------------------------------------------
+SAME_DOCUMENTS = [
+    ("simulate", "--rulesets", "original-2001,second-edition-2014", "--players", "3", "--games", "40", "--seed", "5",
+     "--json"),
+    ("simulate", "--ruleset", "second-edition-2014", "--players", "2", "--games", "2", "--agents", "mcts:20,greedy",
+     "--json"),
+    ("hint", str(EXAMPLES / "original-2001-4p.yaml"), "--to", "20", "--agent", "mcts:60", "--json"),
+    ("hint", str(EXAMPLES / "second-edition-2014-2p.yaml"), "--to", "11", "--agent", "greedy", "--json"),
+    ("analyse", str(EXAMPLES / "second-edition-2014-2p.yaml"), "--agent", "mcts:8", "--seed", "1", "--json"),
+]
+
+
+@pytest.mark.parametrize("args", SAME_DOCUMENTS, ids=lambda a: " ".join(a[:2]))
+def test_either_engine_prints_the_same_document(args):
+    import os
+    import subprocess
+    import sys
+    out = {}
+    for engine in ("python", "native"):
+        proc = subprocess.run([sys.executable, "-m", "medina_cli", *args], capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "MEDINA_ENGINE": engine})
+        assert proc.returncode == 0, proc.stderr
+        out[engine] = proc.stdout
+    assert out["native"] == out["python"]
+
+
+def test_the_search_playout_and_greedy_ratings_agree():
+    """agents.position.playout and immediate_margins on a Python game and on the native core, same seed."""
+    from medina_cli.agents.position import NativePosition, outcome, playout
+    from medina_cli.agents.simple import immediate_margins
+    for ruleset, players in (("original-2001", 4), ("second-edition-2014", 3), ("bsw-dm-2003", 3)):
+        rules = load_ruleset(ruleset).for_players(players)
+        for seed in range(4):
+            rng = random.Random(seed)
+            game = Game(rules, NAMES[:players], *random_setup(rules, rng))
+            for _ in range(25 + 5 * seed):
+                legal = game.legal_placements()
+                game.push(legal[rng.randrange(len(legal))])
+            position = NativePosition(native.state_of(game), game)
+            ours, theirs = native.Generator(seed), random.Random(seed)
+            assert [(moves_of(game, [p])[0], v) for p, v in immediate_margins(game, theirs)] == \
+                immediate_margins(position, ours)
+            trial = game.copy()
+            playout(trial, theirs)
+            playout(position, ours)
+            assert outcome(position) == outcome(trial)
+            assert position.state.observe()["palaces"] == native.state_of(trial).observe()["palaces"]
