@@ -9,7 +9,7 @@ import re
 
 from ..engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, Placement
 from ..engine.variant import Variant
-from ..errors import MedinaError, brief, did_you_mean, in_words
+from ..errors import MedinaError, Problem, brief, did_you_mean, in_words
 from ..rules.loader import Ruleset
 from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 from .boardspace import is_boardspace, parse_boardspace
@@ -156,9 +156,9 @@ class _Reader(HeaderReader):
             if isinstance(key, str) and key.startswith("x-") or key == "supply":
                 continue
             if key == "well" and (self.ignore_well or self.r.other_rules) and not rules.well.enabled:
-                self.r.problems.warn("well-set-aside", f"played without the record's well {brief(setup[key])} "
-                                     f"({self.r.ruleset.id} has none; its cell is free)", file=self.r.file,
-                                     line=self.lines.of("setup", "well"))  # as compare says it
+                self.r.well_set_aside = Problem("well-set-aside", f"played without the record's well "
+                                                f"{brief(setup[key])} ({self.r.ruleset.id} has none; its cell is free)",
+                                                file=self.r.file, line=self.lines.of("setup", "well"))  # as compare says
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
