@@ -1,25 +1,75 @@
-"""`medina simulate --scheduler` on a Dask LocalCluster on this machine: 4-player original-2001
-games per second with 1 and with 2 worker processes (one thread each: the games are pure Python),
-and the speed-up, wall clock including the client's start-up and connection. Needs the [cluster]
-extra."""
+"""`medina simulate --scheduler` beside `medina simulate --jobs` at equal workers, in the same run:
+4-player original-2001 games on a Dask LocalCluster of N single-threaded worker processes (the games
+are pure Python) and on N local processes, for N = 1 and 2 (target: Dask within 10% of local).
+
+Each figure is the median of --repeats runs, the two ways interleaved, with the slowest and fastest
+run beside it (a busy machine spreads them): wall clock including the client's start-up and
+connection. The cluster's workers play a few games first, untimed, so that both ways start with
+the package imported in their workers. The client's CPU time per 1,000 games (the `medina` process
+alone under --scheduler) says how many workers one client can serve before it becomes the limit.
+With --out, every game is also written to a fresh folder (records and statistics). Needs the
+[cluster] extra."""
 
 from __future__ import annotations
 
-from common import best_wall_time, simulate_benchmark
+import resource
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from common import compile_package, medina_command, simulate_benchmark
+
+
+def timed(args: list[str]) -> tuple[float, float]:
+    """(wall-clock seconds, CPU seconds of the process and its children) of one run of `medina ARGS`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([*medina_command(), *args], check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):6.2f} s [{min(values):.2f}–{max(values):.2f}]"
 
 
 def main() -> None:
+    import warnings
+
     from distributed import LocalCluster
 
-    args, run = simulate_benchmark(__doc__)
-    seconds = {}
+    args, run = simulate_benchmark(__doc__, out_option=True)
+    compile_package()
+    print(f"{args.games} games per run, {args.repeats} runs each way, interleaved; median [fastest–slowest]"
+          + (", every game written with --out" if args.out else ""))
     for workers in (1, 2):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                          dashboard_address=None) as cluster:
-            seconds[workers] = best_wall_time([*run, "--scheduler", cluster.scheduler_address], args.repeats)
-        print(f"simulate --scheduler: {args.games} games, {workers} worker{'s' if workers > 1 else ''} "
-              f"{seconds[workers]:.2f} s: {args.games / seconds[workers]:.0f} games/s")
-    print(f"speed-up from 1 to 2 workers: {seconds[1] / seconds[2]:.2f}x")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # Dask's dashboard port may be taken: none is used
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                   dashboard_address=None)
+        with cluster, tempfile.TemporaryDirectory() as scratch:
+            ways = {"local": ["--jobs", str(workers)], "dask": ["--scheduler", cluster.scheduler_address]}
+            warm_up = [arg if arg != str(args.games) else "20" for arg in run]
+            subprocess.run([*medina_command(), *warm_up, *ways["dask"]], check=True, stdout=subprocess.DEVNULL)
+            walls: dict[str, list[float]] = {way: [] for way in ways}
+            cpu = []
+            for repeat in range(args.repeats):
+                for way in (ways if repeat % 2 == 0 else reversed(ways)):
+                    out = ["--out", str(Path(scratch) / f"{way}-{repeat}")] if args.out else []
+                    wall, seconds = timed([*run, *ways[way], *out])
+                    walls[way].append(wall)
+                    if way == "dask":
+                        cpu.append(seconds)
+        local, dask = (statistics.median(walls[way]) for way in ways)
+        client = statistics.median(cpu) / args.games  # CPU seconds per game
+        print(f"{workers} worker{'s' if workers > 1 else ' '}  --jobs {workers}: {spread(walls['local'])} "
+              f"{args.games / local:4.0f} games/s   --scheduler: {spread(walls['dask'])} {args.games / dask:4.0f} "
+              f"games/s   Dask/local {dask / local:.2f}")
+        print(f"   the client's CPU: {1000 * 1000 * client:.0f} ms per 1000 games under --scheduler: it keeps up "
+              f"with about {1 / client / (args.games / dask / workers):.0f} workers as fast as these")
 
 
 if __name__ == "__main__":

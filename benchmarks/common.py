@@ -42,12 +42,15 @@ def best_wall_time(args: list[str], repeats: int) -> float:
     return best
 
 
-def simulate_benchmark(description: str) -> tuple[argparse.Namespace, list[str]]:
-    """The simulate benchmarks' options (--games, --repeats), with the machine's load printed, and
-    the `medina simulate` arguments of their 4-player original-2001 games."""
+def simulate_benchmark(description: str, out_option: bool = False) -> tuple[argparse.Namespace, list[str]]:
+    """The simulate benchmarks' options (--games, --repeats; with `out_option` also --out, writing
+    every game), with the machine's load printed, and the `medina simulate` arguments of their
+    4-player original-2001 games."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--repeats", type=int, default=2)
+    if out_option:
+        parser.add_argument("--out", action="store_true", help="write every game into a fresh folder")
     args = parser.parse_args()
     print(machine_load())
     return args, ["simulate", "--ruleset", "original-2001", "--players", "4", "--games", str(args.games), "--seed", "7"]
@@ -57,6 +60,7 @@ def write_games(out_dir: Path, games: int, seed: int) -> int:
     """Simulate `games` 4-player original-2001 games into `out_dir`; returns their placements."""
     from medina_cli.rules.loader import load_ruleset
     from medina_cli.study.folder import StudyFolder, options_of
+    from medina_cli.study.parallel import Workers
     from medina_cli.study.runner import Part, Study, run_study
 
     ruleset = load_ruleset("original-2001")
@@ -64,7 +68,7 @@ def write_games(out_dir: Path, games: int, seed: int) -> int:
     folder = StudyFolder(out_dir, study)
     folder.start(options_of(study, 4, [ruleset.params]))
     placements = 0
-    for game in run_study(study, jobs=2):
+    for game in run_study(study, Workers(2)):
         folder.write(game)
         placements += game.summary.placements
     return placements

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import subprocess
 import sys
 
@@ -28,6 +29,11 @@ def on_terminal(*args, stream: str = "stdout", env: dict | None = None) -> tuple
         process.wait(timeout=120)
     os.close(main)
     return process.returncode, b"".join(chunks).decode(), other
+
+
+def plain(shown: str) -> str:
+    """What a terminal showed, without its colours and cursor moves."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
 
 
 class Session:

@@ -9,12 +9,14 @@ import pytest
 
 from conftest import record_text
 from medina_cli.agents import UnknownAgent, make_agent, parse_spec
-from medina_cli.agents.analysis import MISTAKE, analyse, hints, summarise
+from medina_cli.agents.analysis import MISTAKE, hints, summarise
 from medina_cli.agents.position import seat_to_move
 from medina_cli.engine.game import Game
 from medina_cli.engine.playout import random_setup
 from medina_cli.records.record import parse_record
 from medina_cli.rules.loader import builtin_ids, load_ruleset
+from medina_cli.study.analysis import analyse
+from medina_cli.study.parallel import Workers
 from rulekit import Position
 
 RULESETS = [(ref, n) for ref in builtin_ids() for n in load_ruleset(ref).player_counts]
@@ -119,8 +121,8 @@ def test_analyse_counts_a_roof_on_the_preferred_palace_as_no_loss():
 def test_analyse_does_not_depend_on_jobs():
     text = record_text("original-2001", ["Anna", "Ben", "Cleo"], list(ORANGE_OPEN) + ["Anna: wall A2, roof C3"])
     record = parse_record(text, "short.yaml")
-    one = analyse(record, "mcts:10", seed=2, jobs=1)
-    assert one == analyse(record, "mcts:10", seed=2, jobs=2)
+    one = analyse(record, "mcts:10", seed=2)
+    assert one == analyse(record, "mcts:10", seed=2, workers=Workers(2))
 
 
 def test_the_agents_page_runs():

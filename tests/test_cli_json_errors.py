@@ -10,7 +10,7 @@ import json
 import pytest
 
 from conftest import EXAMPLES, record_text
-from medina_cli.study.runner import StudyError
+from medina_cli.study.backend import StudyError
 from scorekit import run
 
 GAME = str(EXAMPLES / "original-2001-4p.yaml")

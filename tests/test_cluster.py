@@ -1,6 +1,7 @@
 """`medina simulate --scheduler`: a study on a Dask distributed cluster started here (2 worker
 processes) gives the local document, survives a worker killed mid-study, resumes after Ctrl-C, and
-stops with exit 2 when the scheduler is lost, keeping the finished games."""
+stops with exit 2 when the scheduler is lost or has no worker for a while, keeping the finished
+games; analyse's reviews on the cluster are those of one process."""
 
 from __future__ import annotations
 
@@ -17,8 +18,12 @@ import pytest
 
 distributed = pytest.importorskip("distributed", reason="needs the [cluster] extra: pip install '.[test,cluster]'")
 
+from conftest import EXAMPLES  # noqa: E402
+from medina_cli.records.record import parse_record  # noqa: E402
 from medina_cli.rules.loader import load_ruleset  # noqa: E402
-from medina_cli.study.runner import Part, Study, run_study  # noqa: E402
+from medina_cli.study.analysis import analyse  # noqa: E402
+from medina_cli.study.parallel import Workers  # noqa: E402
+from medina_cli.study.runner import Part, Study, play_chunk, run_study, spans  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MEDINA = BIN / "medina"
@@ -29,11 +34,7 @@ HOUSE = "medina: ruleset/1\nid: short-house\ntitle: Short games\nextends: origin
 
 @pytest.fixture(scope="module")
 def cluster():
-    with warnings.catch_warnings():  # its HTTP server takes another port when Dask's default one is busy
-        warnings.simplefilter("ignore", UserWarning)
-        local = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                         dashboard_address=None)
-    with local:
+    with local_cluster(2) as local:
         yield local
 
 
@@ -75,7 +76,7 @@ def test_a_worker_killed_mid_study_costs_only_its_games(cluster):
     with distributed.Client(cluster, set_as_default=False) as client:
         victim = next(iter(client.run(os.getpid).values()))
         played = []
-        for game in run_study(study, scheduler=cluster.scheduler_address):
+        for game in run_study(study, Workers(scheduler=cluster.scheduler_address)):
             played.append(game)
             if len(played) == 30:
                 os.kill(victim, signal.SIGKILL)
@@ -112,6 +113,8 @@ def test_a_lost_scheduler_stops_the_study_with_exit_2_and_keeps_the_finished_gam
         workers = subprocess.Popen([str(BIN / "dask"), "worker", address, "--nworkers", "2", "--nthreads", "1",
                                     "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True)
+        with distributed.Client(address, set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=120)  # else the study would start by waiting for them (and say so)
         out = tmp_path / "games"
         command = ("simulate", "-r", house, "-g", 5000, "-s", 3, "--json")
         run = subprocess.Popen([str(MEDINA), *map(str, command), "--scheduler", address, "--out", out],
@@ -132,6 +135,55 @@ def test_a_lost_scheduler_stops_the_study_with_exit_2_and_keeps_the_finished_gam
     assert all((out / path.with_suffix(".yaml").name).exists() for path in summaries(out))
 
 
+def local_cluster(workers: int):
+    with warnings.catch_warnings():  # its HTTP server takes another port when Dask's default one is busy
+        warnings.simplefilter("ignore", UserWarning)
+        return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                        dashboard_address=None)
+
+
+def test_a_cluster_that_never_had_a_worker_is_said_at_once_then_given_up(house, tmp_path):
+    out = tmp_path / "games"
+    with local_cluster(0) as empty:
+        address = empty.scheduler_address
+        run = subprocess.Popen([str(MEDINA), "simulate", "-r", str(house), "-g", "20", "--out", str(out), "--scheduler",
+                                address, "--worker-wait", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        started = time.monotonic()
+        said = run.stderr.readline()
+        assert said == f"waiting for workers on {address}: it has none (giving up after 3 s without one)\n"
+        assert time.monotonic() - started < 15  # within seconds (the client's start included)
+        stdout, err = run.communicate(timeout=60)
+        waited = time.monotonic() - started
+    assert run.returncode == 2 and stdout == "" and 3 <= waited < 20
+    assert err == (f"--scheduler {address}: no worker for 3 s (start some: dask worker {address}): 0 of 20 games are "
+                   f"finished in {out}; the same command with --resume plays the rest\n")
+
+
+def test_a_cluster_that_loses_its_only_worker_stops_keeping_the_finished_games(house, tmp_path):
+    command = ("simulate", "-r", house, "-g", 2000, "-s", 4, "--json")
+    out = tmp_path / "games"
+    with local_cluster(1) as cluster:
+        run = subprocess.Popen([str(MEDINA), *map(str, command), "--scheduler", cluster.scheduler_address, "--out", out],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "MEDINA_WORKER_WAIT": "2"})
+        deadline = time.monotonic() + 120
+        while len(summaries(out)) < 20 and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        cluster.scale(0)  # its one worker leaves; the scheduler stays
+        stdout, err = run.communicate(timeout=120)
+        address = cluster.scheduler_address
+    assert run.returncode == 2 and err == f"waiting for workers on {address}: it has none (giving up after 2 s " \
+                                          "without one)\n"
+    message = json.loads(stdout)["errors"][0]["message"]
+    finished = len(summaries(out))
+    assert 20 <= finished < 2000 and message == (
+        f"--scheduler {address}: no worker for 2 s (start some: dask worker {address}): {finished} of 2000 games are "
+        f"finished in {out}; the same command with --resume plays the rest")
+    code, resumed, err = medina(*command, "--out", out, "--resume", "--jobs", 2)
+    assert code == 0 and err == f"wrote {2000 - finished} records to {out} ({finished} were there already)\n"
+    assert resumed == medina(*command, "--jobs", 2)[1]
+
+
 def wait_for_address(scheduler_file: Path) -> str:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -140,3 +192,22 @@ def wait_for_address(scheduler_file: Path) -> str:
         except (OSError, ValueError, KeyError):
             time.sleep(0.1)
     raise AssertionError("the scheduler did not start")
+
+
+def test_maps_one_after_another_on_a_cluster_started_once(cluster):
+    ruleset = load_ruleset("original-2001", ("supply.4.walls=5",))
+    study = Study((Part(ruleset.id, ruleset.for_players(4)),), 60, 9)
+    alone = [game.summary for game in run_study(study)]
+    with Workers(scheduler=cluster.scheduler_address).started() as pool:
+        abandoned = pool.map(play_chunk, spans(study, [()]), 60)
+        next(abandoned)  # a map left before its end: its tasks still running do not reach the next map
+        abandoned.close()
+        for _ in range(2):
+            games = [game for part in pool.map(play_chunk, spans(study, [()]), 60) for game in part]
+            assert [game.summary for game in sorted(games, key=lambda g: g.index)] == alone
+
+
+def test_analyse_on_the_cluster_gives_the_reviews_of_one_process(cluster):
+    record = parse_record((EXAMPLES / "original-2001-3p.yaml").read_text(), "original-2001-3p.yaml")
+    alone = analyse(record, "greedy", seed=3)
+    assert len(alone) > 50 and analyse(record, "greedy", seed=3, workers=Workers(scheduler=cluster.scheduler_address)) == alone

@@ -8,7 +8,7 @@ import re
 
 from conftest import record_text
 from scorekit import run
-from terminal import on_terminal
+from terminal import on_terminal, plain
 
 ORANGE_OPEN = ["Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11"]
 ORANGE_CELLS = {"C3", "C4", "C5", "C6", "C7"}
@@ -114,6 +114,7 @@ def test_analyse_draws_its_progress_on_a_terminal(tmp_path):
     """On a terminal stderr, a bar counts the placements rated; it is cleared before the table."""
     code, shown, out = on_terminal("analyse", write(tmp_path, MISSED), "--agent", "greedy", stream="stderr")
     assert code == 0 and "Anna" in out
+    shown = plain(shown)
     assert "internal error" not in shown and "10/10 placements" in shown
     assert shown.split("\r")[-1].strip() == ""
 
@@ -145,3 +146,15 @@ def test_analyse_stopped_by_ctrl_c_in_its_worker_processes_says_so(tmp_path):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert (proc.returncode, out, err) == (130, "", "medina analyse: interrupted\n")
+
+
+def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
+    """`--jobs 1000` starts at most 4 processes per CPU (said once on stderr); the document is the one of
+    a single process."""
+    import os
+    game = write(tmp_path, MISSED)
+    code, alone, _ = run("analyse", game, "--agent", "greedy", "--json")
+    assert code == 0
+    code, out, err = run("analyse", game, "--agent", "greedy", "--json", "--jobs", "1000")
+    assert (code, out) == (0, alone)
+    assert err == f"--jobs 1000 is more than 4 per CPU: using {4 * os.cpu_count()}\n"

@@ -92,9 +92,8 @@ def test_no_cli_module_reaches_for_what_a_game_keeps_inside():
 # the packages from the bottom up: a module imports only from its own level or below
 LEVELS = {"errors": 0, "yamlio": 0, "files": 0, "rules": 1, "engine": 2, "records": 3, "comparison": 4,
           "agents": 4, "study": 5, "render": 5, "api": 6, "medina_cli": 6, "cli": 7, "__main__": 8}
-UPWARD = {  # the imports that go up, and why; the first two only inside the function that needs them
+UPWARD = {  # the imports that go up, and why; the first only inside the function that needs them
     ("engine", "records"): "Game.to_record() writes record/1 text with the records' writer",
-    ("agents", "study"): "analyse() in processes uses the study runner's worker set-up",
     ("render", "medina_cli"): "the HTML viewer names the package version (medina_cli.__version__)",
 }
 

@@ -144,7 +144,7 @@ def test_each_simulated_game_counts_as_compare_readings_judges_its_record():
     from medina_cli.study.readings import readings_chunk
 
     rules = load_ruleset("second-edition-2014").for_players(3)
-    per_game = readings_chunk(("second-edition-2014", (), 3, 7, 0, 4))
+    per_game = readings_chunk(("second-edition-2014", (), 3, 7), 0, 4)
     for index, effects in enumerate(per_game):
         _, text = play_one(rules, 7, index, record_ref="second-edition-2014")
         sweep = sweep_readings(parse_record(text, f"game-{index}.yaml"))
@@ -161,7 +161,7 @@ def test_each_game_played_under_a_reading_counts_as_its_record_replayed_as_writt
     from medina_cli.study.readings import readings_chunk
 
     ruleset = load_ruleset("second-edition-2014")
-    per_game = readings_chunk(("second-edition-2014", (), 3, 7, 0, 4))
+    per_game = readings_chunk(("second-edition-2014", (), 3, 7), 0, 4)
     illegal = 0
     for index, effects in enumerate(per_game):
         for alt, effect in zip(alternatives(ruleset), effects):

@@ -19,6 +19,7 @@ from medina_cli.records.replay import replay
 from medina_cli.rules.loader import load_ruleset
 from medina_cli.study.folder import StudyFolder, options_of, record_name
 from medina_cli.study.games import PER_GAME, SOURCES, GameSummary, game_rng, play_one, player_names
+from medina_cli.study.parallel import Workers
 from medina_cli.study.results import Statistics
 from medina_cli.study.runner import Part, Study, run_study
 
@@ -48,7 +49,7 @@ def study_of(ref, players, games, seed, overrides=(), record_ref=None):
 
 def simulate(ref, players, games, seed, overrides=(), jobs=1):
     """The summaries of a study's games in game order."""
-    finished = sorted(run_study(study_of(ref, players, games, seed, overrides), jobs=jobs), key=lambda g: g.index)
+    finished = sorted(run_study(study_of(ref, players, games, seed, overrides), Workers(jobs)), key=lambda g: g.index)
     assert [g.index for g in finished] == list(range(games))
     return [g.summary for g in finished]
 
@@ -59,7 +60,7 @@ def test_seed_gives_the_same_games_with_one_and_two_jobs(tmp_path):
         study = study_of("second-edition-2014", 3, 12, 5, record_ref="second-edition-2014")
         out = StudyFolder(folder, study)
         out.start(options_of(study, 3, [{}]))
-        for game in run_study(study, jobs=jobs):
+        for game in run_study(study, Workers(jobs)):
             out.write(game)
     names = sorted(p.name for p in one.iterdir() if p.is_file())
     assert names == [record_name("second-edition-2014", i, 12) for i in range(12)]

@@ -7,6 +7,7 @@ import itertools
 import json
 import os
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -21,9 +22,10 @@ import pytest
 
 from medina_cli.rules.loader import load_ruleset
 from medina_cli.study.games import play_one
-from medina_cli.study.runner import Part, Study, job_limit, run_study
+from medina_cli.study.backend import job_limit
+from medina_cli.study.runner import Part, Study, run_study
 from medina_cli.study.stats import Tally, mean_interval, means_differ, proportions_differ, wilson_interval
-from terminal import on_terminal
+from terminal import on_terminal, plain
 
 MEDINA = Path(sys.executable).with_name("medina")
 needs_cli = pytest.mark.skipif(not MEDINA.exists(), reason=f"no installed `medina` next to {sys.executable}")
@@ -253,7 +255,17 @@ def test_out_and_resume_refuse_the_wrong_folder(tmp_path):
 def test_a_progress_line_on_a_terminal_only():
     code, shown, out = on_terminal("simulate", "-r", "original-2001", "-g", "200", "--json", stream="stderr")
     assert code == 0 and json.loads(out)["games"] == 200
-    lines = shown.split("\r")
+    lines = plain(shown).split("\r")
     final = next(line for line in lines if "200/200 games" in line)
-    assert final.startswith("[" + "#" * 30 + "]") and " games/s, 0:00 left" in final
+    assert re.fullmatch(r"━+ 200/200 games, \d+ games/s, \d:\d\d:\d\d left", final.strip()), final
     assert lines[-1].strip() == ""  # the line is cleared before the document
+    proc = subprocess.run([sys.executable, "-m", "medina_cli", "simulate", "-r", "original-2001", "-g", "200", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert json.loads(proc.stdout)["games"] == 200 and proc.stderr == ""  # off a terminal: no progress line
+
+
+def test_no_progress_display_is_loaded_off_a_terminal():
+    script = ("import sys; from medina_cli.cli.app import main; sys.argv = ['medina', 'simulate', '-r', 'original-2001', "
+              "'-g', '3', '--json']\ntry: main()\nexcept SystemExit: pass\nprint('rich' in sys.modules, file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.stderr == "False\n" and json.loads(proc.stdout)["games"] == 3

@@ -69,10 +69,10 @@ def review_position(game, played, spec: str, seed) -> tuple[Rating, Rating, int]
     return best, mine, choices
 
 
-def analyse_chunk(task) -> list[PlacementReview]:
-    """Worker entry: review placements `start..stop-1` of the record (each seeded by its index, so
-    the result does not depend on how the work is split)."""
-    record, spec, seed, start, stop = task
+def review_placements(context: tuple, start: int, stop: int) -> list[PlacementReview]:
+    """Worker entry: review placements `start..stop-1` of the record in `context` (record, agent spec,
+    seed), each seeded by its index, so the result does not depend on how the work is split."""
+    record, spec, seed = context
     placements = record_placements(record)
     game = new_game(record)
     for *_, placement in placements[:start]:
@@ -86,30 +86,6 @@ def analyse_chunk(task) -> list[PlacementReview]:
                                    best.value, choices))
         game.push(played)
     return out
-
-
-def analyse(record, spec: str, *, seed: int = 0, jobs: int = 1, progress=None) -> list[PlacementReview]:
-    """Review every placement of a valid record in `jobs` processes; `progress(done, total)` as they finish."""
-    total = len(record_placements(record))
-    chunk = max(1, min(8, total // (jobs * 6)))
-    tasks = [(record, spec, seed, start, min(start + chunk, total)) for start in range(0, total, chunk)]
-    reviews: list[PlacementReview] = []
-    if jobs == 1:
-        results = map(analyse_chunk, tasks)
-        return _collect(results, reviews, total, progress)
-    import multiprocessing
-
-    from ..study.runner import ignore_interrupts  # Ctrl-C is the parent's: no traceback from each worker
-    with multiprocessing.Pool(jobs, initializer=ignore_interrupts) as pool:
-        return _collect(pool.imap(analyse_chunk, tasks), reviews, total, progress)
-
-
-def _collect(results, reviews, total, progress):
-    for part in results:
-        reviews.extend(part)
-        if progress is not None:
-            progress(len(reviews), total)
-    return reviews
 
 
 def summarise(players: list[str], reviews: list[PlacementReview]) -> list[PlayerSummary]:

@@ -279,6 +279,15 @@ def usage_error(where: str | None, message: str, doc: dict | None = None) -> NoR
     stop([Problem("usage", text)], 2, doc)
 
 
+def capped_jobs(jobs: int) -> int:
+    """`--jobs`, at most 4 per CPU (more processes only crowd each other): said when it is cut."""
+    from ..study.backend import job_limit
+    if jobs > job_limit():
+        warn(f"--jobs {jobs} is more than 4 per CPU: using {job_limit()}")
+        return job_limit()
+    return jobs
+
+
 def names_or_exit(value: str, option: str, doc: dict | None = None) -> list[str]:
     """The comma-separated entries of an `A,B,...` option, stripped; an empty one exits 2 (with --json,
     in `doc`)."""

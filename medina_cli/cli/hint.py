@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
 
-from .common import (JsonOption, RulesetOption, SetOption, ToOption, emit_json, replayed_or_exit, say, shown_as, stop,
-                     usage_error, warn, warnings_to_show, whole_number, with_problems)
+from .common import (JsonOption, RulesetOption, SetOption, ToOption, capped_jobs, emit_json, replayed_or_exit, say,
+                     shown_as, stop, usage_error, warn, warnings_to_show, whole_number, with_problems)
+from .progress import Progress
 
 FileArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
@@ -17,7 +17,7 @@ AgentOption = Annotated[str, typer.Option(
     "mcts:N (N playouts) or greedy.")]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the agent's choices.")]
 JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
-                                         help="Worker processes, at least 1 (the result does not depend on it).")]
+                                         help="Worker processes, at least 1, at most 4 per CPU (the result does not depend on it).")]
 
 
 def agent_or_exit(spec: str, doc: dict | None = None):
@@ -37,15 +37,13 @@ def agent_or_exit(spec: str, doc: dict | None = None):
 
 
 def run_analysis(record, spec: str, seed: int, jobs: int) -> dict:
-    """The medina-analyse/1 document of a valid record, with a progress bar on a terminal."""
-    from ..agents.analysis import analyse, analysis_document
-    from .simulate import Progress
-    bar = Progress(1, sys.stderr.isatty(), unit="placements")
-
-    def advance(done: int, total: int) -> None:
-        bar.total = total
-        bar(done)
-    reviews = analyse(record, spec, seed=seed, jobs=jobs, progress=advance)
+    """The medina-analyse/1 document of a valid record, with a progress line on a terminal; `jobs` at
+    most 4 per CPU."""
+    from ..agents.analysis import analysis_document
+    from ..study.analysis import analyse
+    from ..study.parallel import Workers
+    bar = Progress(1, unit="placements")
+    reviews = analyse(record, spec, seed=seed, workers=Workers(capped_jobs(jobs)), progress=bar)
     bar.clear()
     return analysis_document(record, spec, seed, reviews)
 

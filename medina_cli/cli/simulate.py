@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-import time
 from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, SetOption, complete_ruleset, complete_rulesets, emit_json, load_or_exit, names_or_exit,
-                     say, stop, usage_error, warn, whole_number, with_problems)
+from .common import (JsonOption, SetOption, capped_jobs, complete_ruleset, complete_rulesets, emit_json, load_or_exit,
+                     names_or_exit, say, stop, usage_error, warn, whole_number, with_problems)
+from .progress import Progress
 
 
 def simulate_command(
@@ -38,7 +37,12 @@ def simulate_command(
                                       "(the games do not depend on it).")] = 1,
     scheduler: Annotated[Optional[str], typer.Option(
         "--scheduler", metavar="ADDRESS", help="Play the games on the Dask distributed cluster whose scheduler "
-        "is at ADDRESS (e.g. tcp://10.0.0.5:8786); needs `pip install 'medina-cli[cluster]'`.")] = None,
+        "is at ADDRESS (tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786; tls:// with certificates in Dask's "
+        "configuration); needs Dask: pip install '.[cluster]' in medina-cli's checkout.")] = None,
+    worker_wait: Annotated[int, typer.Option(
+        "--worker-wait", metavar="SECONDS", parser=whole_number(0), envvar="MEDINA_WORKER_WAIT",
+        help="With --scheduler: how long the cluster may go without any worker (none joined yet, or all were "
+        "lost) before the study stops with exit 2, finished games kept in --out; the wait is said at once.")] = 60,
     readings: Annotated[bool, typer.Option(
         "--readings", help="Replay every game under each other reading of the ruleset's open rule points "
         "(medina rules params lists them), and play it under each reading and replay it as written; count how "
@@ -61,10 +65,11 @@ def simulate_command(
     comes from --jobs, --scheduler, or a study interrupted and finished with --resume.
 
     Exit status: 0 done, 2 usage error (no or unknown ruleset, unsupported player count, unusable --out,
-    a --resume whose options differ, a lost cluster), 130 interrupted (finished games stay in --out).
+    a --resume whose options differ, an unusable --scheduler address, a lost cluster, a cluster without
+    workers for --worker-wait seconds), 130 interrupted (finished games stay in --out).
     """
     from ..errors import Problem
-    from ..study.runner import StudyError, job_limit
+    from ..study.backend import StudyError
 
     overrides = tuple(set_ or ())
     doc = _document(readings, players, games, seed, overrides) if json_ else None
@@ -81,9 +86,7 @@ def simulate_command(
     if scheduler is not None and jobs != 1:
         usage_error(None, "give either --jobs N (processes on this machine) or --scheduler ADDRESS (a cluster), "
                     "not both", doc)
-    if jobs > job_limit():
-        warn(f"--jobs {jobs} is more than 4 per CPU: using {job_limit()}")
-        jobs = job_limit()
+    jobs = capped_jobs(jobs)
     if readings and (ruleset is None or out is not None or resume or scheduler is not None):
         usage_error(None, "--readings goes with --ruleset ID (one ruleset, against its own open readings), not with "
                     "--rulesets, --out, --resume or --scheduler", doc)
@@ -105,10 +108,12 @@ def simulate_command(
     if scheduler is not None:  # Dask's own log lines stay off the terminal unless asked for
         import os
         os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
-    progress = Progress(games * len(refs), sys.stderr.isatty())
+    from ..study.parallel import Workers
+    progress = Progress(games * len(refs))
+    workers = Workers(jobs, scheduler, worker_wait, progress.note)
     try:
         from ..study.simulate import simulate
-        results = simulate(study, players, jobs=jobs, scheduler=scheduler, folder=folder, progress=progress)
+        results = simulate(study, players, workers=workers, folder=folder, progress=progress)
     except StudyError as exc:
         progress.clear()
         usage_error(None, f"{exc}{_kept(folder, progress)}", doc)
@@ -173,7 +178,8 @@ def _study(refs, loaded, players, games, seed, out, resume, seats=(), doc: dict 
 
     from ..errors import Problem
     from ..study.folder import StudyFolder, options_of
-    from ..study.runner import Part, Study, StudyError
+    from ..study.backend import StudyError
+    from ..study.runner import Part, Study
 
     rules = [r.for_players(players) for r in loaded]
     if out is None:
@@ -207,50 +213,6 @@ def record_ref(ref: str, out: str) -> str:
     if not is_path(ref):
         return ref
     return Path(os.path.relpath(Path(ref).resolve(), Path(out).resolve())).as_posix()
-
-
-class Progress:
-    """Counts finished games (or other units); on a terminal, a one-line bar on stderr redrawn in
-    place: units done, units per second (this run's) and the time left."""
-
-    WIDTH = 30
-
-    def __init__(self, total: int, draw: bool, unit: str = "games"):
-        self.total, self.draw, self.unit = total, draw, unit
-        self.first = self.finished = 0
-        self.started: float | None = None
-        self.drawn_at = 0.0
-        self.width = 0
-
-    def __call__(self, finished: int) -> None:
-        now = time.monotonic()
-        if self.started is None:
-            self.started, self.first = now, finished
-        self.finished = finished
-        if not self.draw or (now - self.drawn_at < 0.1 and finished < self.total):
-            return
-        self.drawn_at = now
-        filled = self.WIDTH * finished // self.total
-        line = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {finished}/{self.total} {self.unit}"
-        elapsed = now - self.started
-        if finished > self.first and elapsed > 0:
-            rate = (finished - self.first) / elapsed
-            line += f", {rate:.0f} {self.unit}/s, {_duration((self.total - finished) / rate)} left"
-        sys.stderr.write("\r" + line.ljust(self.width))
-        sys.stderr.flush()
-        self.width = len(line)
-
-    def clear(self) -> None:
-        if self.draw and self.width:
-            sys.stderr.write("\r" + " " * self.width + "\r")
-            sys.stderr.flush()
-            self.width = 0
-
-
-def _duration(seconds: float) -> str:
-    seconds = round(seconds)
-    hours, rest = divmod(seconds, 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 def render_statistics(results, players: int, games: int, seed: int, overrides=(), seats=(), wells=None) -> str:
@@ -318,7 +280,7 @@ def _readings(ref: str, ruleset_id: str, players: int, games: int, seed: int, ov
     from ..study.readings import simulate_readings
     from ..study.stats import wilson_interval
 
-    progress = Progress(games, sys.stderr.isatty())
+    progress = Progress(games)
     found = simulate_readings(ref, players, games, seed, overrides=overrides, jobs=jobs, progress=progress)
     progress.clear()
     if doc is not None:

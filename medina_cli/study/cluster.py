@@ -1,54 +1,171 @@
-"""The Dask distributed backend: a study's chunks on an existing cluster (`--scheduler ADDRESS`).
+"""The Dask distributed backend: tasks on an existing cluster (`--scheduler ADDRESS`).
 
-Dask plays a chunk again on another worker when the worker playing it is lost; since a chunk's
-games depend only on the study and their indices, the result is the same. `distributed` is an
-optional extra (`pip install 'medina-cli[cluster]'`), imported only here.
+The address is checked before anything is sent, and the scheduler must answer as a Dask scheduler
+within CONNECT_SECONDS (a port that accepts connections but speaks another protocol does not hang
+the study). Results are gathered in batches, as many as have finished at once. A cluster without
+any worker (none has joined, or the last one was lost) is said at once and waited for, at most
+`wait_for_workers` seconds. Dask plays a task again on another worker when the worker playing it is
+lost; since a task's results depend only on the task, they are the same. `distributed` is an
+optional extra (`pip install '.[cluster]'`), imported only here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from concurrent.futures import CancelledError
+import contextlib
+import queue
+import time
+from collections.abc import Callable
 
-from .runner import IN_FLIGHT_PER_WORKER, Finished, Study, StudyError, chunk_size, chunks, in_windows, play_chunk
+from .backend import IN_FLIGHT_PER_WORKER, StudyError, run_task
 
 CONNECT_SECONDS = 10  # to reach the scheduler, and to reach it again after losing it
+SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's network transports (the secure ones need certificates)
+ADDRESS_FORM = "tcp://HOST:PORT (or tls://, ws://, wss://)"
+POLL_SECONDS = 1  # how often a wait for results looks at the workers
+RECOUNT_SECONDS = 5  # how often the workers are counted while results come (workers may join)
 
 
-def run_on_cluster(study: Study, address: str, done: Callable[[int, int], bool]) -> Iterator[Finished]:
-    """Play the games not `done` on the cluster at `address` and yield each as it finishes."""
-    try:
-        import distributed
-    except ImportError:
-        raise StudyError("--scheduler needs Dask distributed: pip install 'medina-cli[cluster]'") from None
-    try:
-        client = distributed.Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise StudyError(f"--scheduler {address}: cannot reach the scheduler ({exc})") from None
+def check_address(address: str) -> str:
+    """The scheme of a scheduler address `[SCHEME://]HOST:PORT` (tcp when none is given); StudyError
+    for anything else, in the tool's words."""
+    scheme, separator, rest = address.partition("://")
+    if not separator:
+        scheme, rest = "tcp", address
+    host, _, port = rest.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]  # an IPv6 address
+    if scheme not in SCHEMES or not host or not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise StudyError(f"--scheduler {address}: not a scheduler address; give {ADDRESS_FORM}")
+    return scheme
 
-    completed = distributed.as_completed(loop=client.loop)  # bound to this client, not a default one
 
-    def submit(task: tuple):
-        future = client.submit(play_chunk, task, pure=False)
-        completed.add(future)
+class DaskCluster:
+    """Tasks on the Dask cluster whose scheduler is at `address`."""
+
+    def __init__(self, address: str, wait_for_workers: float, notify: Callable[[str], None] | None = None):
+        scheme = check_address(address)
+        try:
+            import distributed
+        except ImportError:
+            raise StudyError("--scheduler needs Dask distributed: pip install '.[cluster]' in medina-cli's "
+                             "checkout (on every machine, the same version)") from None
+        self.distributed, self.address = distributed, address
+        self.wait_for_workers, self.notify = wait_for_workers, notify
+        security = distributed.Security()  # TLS certificates come from Dask's configuration
+        if scheme in ("tls", "wss") and security.get_connection_args("client").get("ssl_context") is None:
+            raise StudyError(f"--scheduler {address}: a {scheme}:// scheduler needs this client's certificates in "
+                             "Dask's configuration: distributed.comm.tls.ca-file, .client.cert and .client.key (or "
+                             "DASK_DISTRIBUTED__COMM__TLS__CA_FILE, ...__CLIENT__CERT, ...__CLIENT__KEY)")
+        self.handshake(security)
+        try:
+            self.client = distributed.Client(address, timeout=CONNECT_SECONDS, set_as_default=False,
+                                             security=security)
+        except Exception:
+            raise StudyError(self.unreachable()) from None
+        self.done: queue.Queue = queue.Queue()  # the futures that have finished
+        self.threads = 0  # the workers' threads, as last counted
+        self.counted = 0.0
+        self.without_workers_since: float | None = None
+        try:
+            with self.failures():
+                self.count_workers()
+                while self.threads == 0:
+                    time.sleep(POLL_SECONDS / 4)
+                    self.count_workers()
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def workers(self) -> int:
+        """How many tasks run at once (while there are none, as if there were one)."""
+        return max(1, self.threads)
+
+    @property
+    def in_flight(self) -> int:
+        return IN_FLIGHT_PER_WORKER * self.workers
+
+    def unreachable(self) -> str:
+        return (f"--scheduler {self.address}: cannot reach the scheduler (no Dask scheduler answered there within "
+                f"{CONNECT_SECONDS} s)")
+
+    def handshake(self, security) -> None:
+        """Connect to the scheduler and part at once: StudyError unless it answers as Dask does within
+        CONNECT_SECONDS (the Client alone would wait for ever at a port that accepts but never answers)."""
+        import asyncio
+
+        async def greet():
+            comm = await self.distributed.comm.connect(self.address, timeout=CONNECT_SECONDS,
+                                                       **security.get_connection_args("client"))
+            await comm.close()
+
+        try:
+            asyncio.run(asyncio.wait_for(greet(), CONNECT_SECONDS))
+        except Exception:
+            raise StudyError(self.unreachable()) from None
+
+    def count_workers(self) -> None:
+        """Count the cluster's worker threads; without any, say so and wait (at most wait_for_workers
+        seconds in a row, then StudyError)."""
+        self.threads, self.counted = sum(self.client.nthreads().values()), time.monotonic()
+        if self.threads:
+            self.without_workers_since = None
+            return
+        if self.without_workers_since is None:
+            self.without_workers_since = self.counted
+            if self.notify is not None:
+                self.notify(f"waiting for workers on {self.address}: it has none (giving up after "
+                            f"{self.wait_for_workers:g} s without one)")
+        elif self.counted - self.without_workers_since >= self.wait_for_workers:
+            raise StudyError(f"--scheduler {self.address}: no worker for {self.wait_for_workers:g} s (start some: "
+                             f"dask worker {self.address})")
+
+    def submit(self, work: Callable, task: tuple):
+        future = self.client.submit(run_task, work, task, pure=False)
+        future.add_done_callback(self.done.put)  # called in another thread as the task ends
         return future
 
-    def wait_first(futures: set):
-        first = next(completed)
-        return {first}, futures - {first}
+    def finished(self, pending) -> list[tuple[object, tuple[float, object]]]:
+        """(future, (seconds, result)) of every pending task that has finished, gathered at once; waits
+        for one if need be. (Tasks of an earlier map left unfinished are dropped as they end.)"""
+        with self.failures():
+            done = []
+            while not done:
+                try:
+                    done.append(self.done.get(timeout=POLL_SECONDS))
+                except queue.Empty:
+                    self.count_workers()
+                while not self.done.empty():
+                    done.append(self.done.get())
+                for future in [future for future in done if future not in pending]:
+                    done.remove(future)
+                    future.release()
+            if time.monotonic() - self.counted > RECOUNT_SECONDS:
+                self.count_workers()
+            results = self.client.gather(done)
+        for future in done:
+            future.release()
+        return list(zip(done, results))
 
-    try:
-        workers = max(1, sum(client.nthreads().values()))
-        tasks = chunks(study, chunk_size(study.games, workers), done)
-        for future in in_windows(tasks, submit, wait_first, IN_FLIGHT_PER_WORKER * workers):
-            try:
-                yield from future.result()
-            finally:
-                future.release()
-    except Exception as exc:
-        # the client cancels every task when it gives up reaching its scheduler again
-        if client.status in ("closing", "closed") or isinstance(exc, (CancelledError, OSError, TimeoutError)):
-            raise StudyError(f"--scheduler {address}: lost the scheduler") from None
-        raise StudyError(f"--scheduler {address}: the cluster failed ({type(exc).__name__}: {exc})") from None
-    finally:
-        client.close()
+    @contextlib.contextmanager
+    def failures(self):
+        """What goes wrong with the cluster, as a StudyError saying what it means for the study."""
+        from concurrent.futures import CancelledError
+        try:
+            yield
+        except (StudyError, KeyboardInterrupt):
+            raise
+        except self.distributed.KilledWorker:
+            raise StudyError(f"--scheduler {self.address}: the workers playing the same task died one after "
+                             "another (killed, or out of memory)") from None
+        except ImportError:
+            raise StudyError(f"--scheduler {self.address}: a worker cannot run the games: install medina-cli, the "
+                             "same version as here, on every worker") from None
+        except Exception as exc:
+            # the client cancels every task when it gives up reaching its scheduler again
+            if self.client.status in ("closing", "closed") or isinstance(exc, (CancelledError, OSError, TimeoutError)):
+                raise StudyError(f"--scheduler {self.address}: lost the scheduler") from None
+            raise StudyError(f"--scheduler {self.address}: the cluster failed ({type(exc).__name__}: {exc})") from None
+
+    def close(self) -> None:
+        self.client.close()

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from ..files import write_atomically
 from .games import GameSummary
-from .runner import Finished, Study, StudyError
+from .backend import StudyError
+from .runner import Finished, Study
 
 FORMAT = "medina-study/1"
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..engine.playout import play_random_game
 from ..rules.loader import alternatives, load_ruleset
 from .games import game_rng, player_names
-from .runner import chunk_size, map_chunks
+from .parallel import Workers, parallel_map
 from .stats import wilson_interval
 
 EFFECTS = ("changes_winner", "changes_scores", "illegal", "unfinished")
@@ -49,14 +49,14 @@ def _effects(reading) -> tuple[bool, ...]:
     return reading.changes_winner, reading.changes_scores, not o.comparable, o.comparable and not o.game.finished
 
 
-def readings_chunk(task: tuple) -> list[list[tuple[bool, ...]]]:
+def readings_chunk(context: tuple, start: int, stop: int) -> list[list[tuple[bool, ...]]]:
     """Worker entry: games `start..stop-1`; per game and alternative reading the EFFECTS as booleans of
     the game played as written and replayed under the reading, then of the game played under the
     reading and replayed as written."""
     from ..comparison import Outcome, ReadingOutcome, replay_into
     from ..records.record import Record, TurnEntry
 
-    ref, overrides, players, seed, start, stop = task
+    ref, overrides, players, seed = context
     ruleset = load_ruleset(ref, overrides)
     others = [(alt, load_ruleset(ruleset, alt.overrides)) for alt in alternatives(ruleset)]
     names = player_names(players)
@@ -93,10 +93,9 @@ def simulate_readings(ref: str, players: int, games: int, seed: int, *, override
     `progress(finished)` is called as games finish."""
     found = alternatives(load_ruleset(ref, overrides))
     counts = [[0] * 2 * len(EFFECTS) for _ in found]
-    size = chunk_size(games, jobs)
-    tasks = ((ref, tuple(overrides), players, seed, start, min(start + size, games)) for start in range(0, games, size))
     finished = 0
-    for per_game in map_chunks(readings_chunk, tasks, jobs):
+    span = ((ref, tuple(overrides), players, seed), 0, games)
+    for per_game in parallel_map(readings_chunk, [span], games, Workers(jobs)):
         for effects in per_game:
             for tally, flags in zip(counts, effects):
                 for k, flag in enumerate(flags):

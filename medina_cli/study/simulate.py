@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .folder import StudyFolder
+from .parallel import Workers
 from .results import Statistics
 from .runner import Study, run_study
 
 
-def simulate(study: Study, players: int, *, jobs: int = 1, scheduler: str | None = None,
-             folder: StudyFolder | None = None,
+def simulate(study: Study, players: int, *, workers: Workers = Workers(), folder: StudyFolder | None = None,
              progress: Callable[[int], None] | None = None) -> list[Statistics]:
     """The statistics of each part of `study`: the games already in `folder` are read back, the rest
-    played (`jobs` local processes, or the Dask cluster at `scheduler`) and written there.
+    played on the `workers` and written there.
     `progress(finished)` is called with the number of finished games, those read back included.
     Raises StudyError (and KeyboardInterrupt): the games finished so far stay in `folder`."""
     results = [Statistics(part.ruleset, players) for part in study.parts]
@@ -26,7 +26,7 @@ def simulate(study: Study, players: int, *, jobs: int = 1, scheduler: str | None
     finished = sum(map(len, done))
     if progress is not None:
         progress(finished)
-    for game in run_study(study, jobs=jobs, scheduler=scheduler, done=lambda part, index: index in done[part]):
+    for game in run_study(study, workers, done):
         if folder is not None:
             folder.write(game)
         results[game.part].add(game.summary)

@@ -1,0 +1,90 @@
+"""Where a parallel map's tasks run: in this process or in local worker processes (here), or on a
+Dask cluster (cluster.py). A backend submits tasks, hands back those that have finished, and says
+how many workers it has and how many tasks it keeps in flight; the map (parallel.py) decides how big
+the tasks are.
+
+Every task runs as `run_task(work, task)`, which times it where it runs, so that the map can size
+the next tasks by the time the work takes and not by the time results take to travel.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+IN_FLIGHT_PER_WORKER = 3  # tasks: one running, the next ones waiting so that the worker never idles
+
+
+class StudyError(Exception):
+    """The work could not go on (a lost cluster, a dead worker process, no worker to run it): the
+    message says why."""
+
+
+def job_limit() -> int:
+    """The most local worker processes worth starting: four per CPU."""
+    return 4 * (os.cpu_count() or 1)
+
+
+def run_task(work: Callable, task: tuple) -> tuple[float, object]:
+    """Worker entry: (seconds it took, `work(*task)`)."""
+    start = time.perf_counter()
+    result = work(*task)
+    return time.perf_counter() - start, result
+
+
+def ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the work (no traceback from each worker)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class InProcess:
+    """Each task run at once, in this process."""
+
+    workers = in_flight = 1
+
+    def submit(self, work: Callable, task: tuple) -> Ran:
+        """A handle on `work(*task)` (here, already run)."""
+        return Ran(run_task(work, task))
+
+    def finished(self, pending) -> list[tuple[object, tuple[float, object]]]:
+        """(handle, (seconds, result)) of some of the `pending` tasks that have finished, at least one;
+        waits for one if need be."""
+        return [(ran, ran.output) for ran in pending]
+
+    def close(self) -> None:
+        pass
+
+
+class Ran:
+    """A task run in this process: its (seconds, result)."""
+
+    def __init__(self, output: tuple[float, object]):
+        self.output = output
+
+
+class LocalProcesses:
+    """The tasks run in `jobs` worker processes on this machine."""
+
+    def __init__(self, jobs: int):
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.workers, self.in_flight = jobs, IN_FLIGHT_PER_WORKER * jobs
+        self.pool = ProcessPoolExecutor(jobs, initializer=ignore_interrupts)
+
+    def submit(self, work: Callable, task: tuple):
+        return self.pool.submit(run_task, work, task)
+
+    def finished(self, pending) -> list[tuple[object, tuple[float, object]]]:
+        from concurrent.futures import FIRST_COMPLETED, wait
+        from concurrent.futures.process import BrokenProcessPool
+
+        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+        try:
+            return [(future, future.result()) for future in done]
+        except BrokenProcessPool:
+            raise StudyError("a worker process died (killed, or out of memory)") from None
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,70 @@
+"""The package's parallel map (study/parallel.py): every unit of every span exactly once, whatever runs
+the tasks and however they are cut; tasks sized by measured time within their bounds."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from medina_cli.study.parallel import MAX_UNITS, TASK_SECONDS, TaskSizes, Workers, cut, parallel_map
+
+
+def units_of(context: str, start: int, stop: int) -> list[tuple[str, int]]:
+    """A worker's work: one result per unit, naming it."""
+    return [(context, index) for index in range(start, stop)]
+
+
+SPANS = [("a", 0, 7), ("a", 9, 10), ("b", 3, 250), ("c", 0, 1)]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_every_unit_comes_back_once(jobs):
+    units = sum(stop - start for _, start, stop in SPANS)
+    results = [unit for part in parallel_map(units_of, SPANS, units, Workers(jobs)) for unit in part]
+    assert sorted(results) == sorted(unit for span in SPANS for unit in units_of(*span))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_maps_one_after_another_on_workers_started_once(jobs):
+    with Workers(jobs).started() as pool:
+        abandoned = pool.map(units_of, [("x", 0, 500)], 500)
+        next(abandoned)  # a map left before its end: its tasks still running do not reach the next map
+        abandoned.close()
+        for context in ("y", "z"):
+            results = [unit for part in pool.map(units_of, [(context, 0, 40)], 40) for unit in part]
+            assert sorted(results) == units_of(context, 0, 40)
+
+
+def test_in_this_process_the_results_come_in_order():
+    results = [unit for part in parallel_map(units_of, SPANS, 255) for unit in part]
+    assert results == [unit for span in SPANS for unit in units_of(*span)]
+
+
+def test_the_first_task_holds_one_unit_then_about_task_seconds_of_work():
+    sizes = TaskSizes(100_000)
+    assert sizes.next(2, 10 ** 9) == 1
+    sizes.measured(0.3, 1)  # a slow first task (the worker starting) does not set the pace
+    sizes.measured(0.25, 32)
+    assert sizes.next(2, 10 ** 9) == TASK_SECONDS * 128
+    sizes.measured(0.0, 10)  # too quick to time
+    assert sizes.next(2, 10 ** 9) == MAX_UNITS
+
+
+@given(spans=st.lists(st.tuples(st.integers(0, 50), st.integers(0, 300)), max_size=6),
+       rates=st.lists(st.floats(0, 2), min_size=1, max_size=20), workers=st.integers(1, 32))
+@settings(max_examples=200, deadline=None)
+def test_tasks_cover_the_spans_in_bounds(spans, rates, workers):
+    spans = [(n, start, start + length) for n, (start, length) in enumerate(spans)]
+    units = sum(stop - start for _, start, stop in spans)
+    sizes = TaskSizes(units)
+    tasks = []
+    for task in cut(spans, sizes, lambda: workers):
+        tasks.append(task)
+        sizes.measured(rates[len(tasks) % len(rates)] * (task[2] - task[1]), task[2] - task[1])
+    assert [unit for task in tasks for unit in units_of(*task)] == [unit for span in spans for unit in units_of(*span)]
+    assert all(1 <= stop - start <= MAX_UNITS for _, start, stop in tasks)
+    left = units
+    for _, start, stop in tasks:  # never more than half of what is left per worker, bar single units
+        assert stop - start <= max(1, left // (2 * workers))
+        left -= stop - start
