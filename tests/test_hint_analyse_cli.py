@@ -120,7 +120,7 @@ def test_analyse_draws_its_progress_on_a_terminal(tmp_path):
 
 
 def test_analyse_interrupted_says_so_and_exits_130(tmp_path, monkeypatch):
-    import medina_cli.agents.analysis as analysis
+    import medina_cli.study.analysis as analysis
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -140,9 +140,9 @@ def test_analyse_stopped_by_ctrl_c_in_its_worker_processes_says_so(tmp_path):
 
     from conftest import EXAMPLES
     proc = subprocess.Popen([str(Path(sys.executable).with_name("medina")), "analyse", EXAMPLES / "original-2001-3p.yaml",
-                             "--agent", "mcts:100000", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             "--agent", "mcts:300", "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    time.sleep(3)  # well into the analysis
+    time.sleep(3)  # well into the analysis (which takes minutes; the workers finish the tasks they hold)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert (proc.returncode, out, err) == (130, "", "medina analyse: interrupted\n")
