@@ -52,6 +52,12 @@ def pytest_report_header(config):
     return f"medina engine: {engine_name()}"
 
 
+def pytest_terminal_summary(terminalreporter):
+    """Even with -q: which engine the tests ran on (the differential test needs the native one)."""
+    from medina_cli.engine.native import engine_name
+    terminalreporter.write_line(f"medina engine: {engine_name()}")
+
+
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES

@@ -206,6 +206,9 @@ def test_the_generator_draws_as_random_random(seed, bounds):
     assert ours.sample(range(200), 2) == theirs.sample(range(200), 2)
     assert ours.sample(range(30), 7) == theirs.sample(range(30), 7)
     assert ours.getstate() == theirs.getstate()
+    import pickle
+    again = pickle.loads(pickle.dumps(ours))
+    assert [again.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
 
 
 def test_a_native_playout_draws_as_python_random_play():
@@ -291,3 +294,46 @@ def test_the_search_playout_and_greedy_ratings_agree():
             playout(position, ours)
             assert outcome(position) == outcome(trial)
             assert position.state.observe()["palaces"] == native.state_of(trial).observe()["palaces"]
+
+
+def test_bad_input_to_the_native_api_raises_never_crashes():
+    rules = load_ruleset("second-edition-2014").for_players(2)
+    table = native.tables(rules)
+    state = native.start_state(rules, 40, 60)
+    tea = table.tea_move
+    for bad in (-1, tea + 1, 2 ** 40):
+        with pytest.raises((ValueError, OverflowError)):
+            state.push(bad)
+        assert state.is_legal(bad) is False
+    with pytest.raises(TypeError):
+        state.push("grey K8")
+    with pytest.raises(IndexError):
+        state.pop()
+    with pytest.raises(ValueError):
+        state.push(state.legal_moves()[-1] + table.size)  # a cell no legal move takes
+    assert state.palace(-5) is None and state.palace(10 ** 6) is None
+    with pytest.raises(TypeError):
+        state.playout(random.Random(1))
+    with pytest.raises(ValueError):
+        state.playout(native.Generator(1).core, 0.5, -3)
+    for merchant, well in ((-1, 60), (0, 60), (table.size, 60), (40, 40), (40, -1)):
+        with pytest.raises(ValueError):
+            table.State(table, merchant, well)
+    with pytest.raises(ValueError):
+        table.State(table, 40, 60, [[1, 2, 3]])
+    with pytest.raises((TypeError, ValueError)):
+        table.State(table, 40, 60, "supply")
+    with pytest.raises(TypeError):
+        type(table)()  # every field is required
+    with pytest.raises(ValueError):
+        native.built().Random(b"")
+    with pytest.raises(ValueError):
+        native.built().Random(b"abc")
+    with pytest.raises(ValueError):
+        native.Generator(1).core.setstate((1, 2, 3))
+    over = native.start_state(rules, 40, 60)
+    over.playout(native.Generator(2).core, 0.5)
+    assert over.over and over.seat is None and over.legal_moves() == [] and over.margins(native.Generator(3).core, 5) == []
+    with pytest.raises(ValueError):
+        over.push(tea)
+    assert over.playout(native.Generator(2).core, 0.5) == 0

@@ -240,7 +240,7 @@ class Generator(random.Random):
     """`random.Random(seed)`, the same stream, with its MT19937 state held by the native core (`core`),
     which native playouts draw from. Every method of random.Random works on it."""
 
-    def __init__(self, seed):
+    def __init__(self, seed=0):  # (unpickling calls it with no seed, then setstate)
         self.seed(seed)  # all random.Random.__init__ does, with gauss_next
 
     def seed(self, a=None, version=2):
