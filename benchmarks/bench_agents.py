@@ -98,6 +98,7 @@ def analyse_time() -> None:
 def strength(jobs: int, scale: float) -> None:
     from medina_cli.rules.loader import load_ruleset
     from medina_cli.study.results import agent_rows
+    from medina_cli.study.parallel import Workers
     from medina_cli.study.runner import Part, Study
     from medina_cli.study.simulate import simulate
 
@@ -105,7 +106,7 @@ def strength(jobs: int, scale: float) -> None:
         games = max(players, round(games * scale) // players * players)
         rules = load_ruleset(ref).for_players(players)
         wall = time.perf_counter()
-        results = simulate(Study((Part(ref, rules),), games, 1, seats), players, jobs=jobs)
+        results = simulate(Study((Part(ref, rules),), games, 1, seats), players, workers=Workers(jobs))
         wall = time.perf_counter() - wall
         words = "; ".join(f"{a.agent} wins {a.win_rate:.1%} [{a.win_interval[0]:.1%}, {a.win_interval[1]:.1%}] "
                           f"of {a.games} seat-games, mean score {a.scores.mean:.1f}"

@@ -68,7 +68,7 @@ def write_games(out_dir: Path, games: int, seed: int) -> int:
     folder = StudyFolder(out_dir, study)
     folder.start(options_of(study, 4, [ruleset.params]))
     placements = 0
-    for game in run_study(study, Workers(2)):
-        folder.write(game)
-        placements += game.summary.placements
+    for played in run_study(study, Workers(2)):
+        folder.write(played)
+        placements += played.statistics.placements.total
     return placements

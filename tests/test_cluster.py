@@ -5,11 +5,14 @@ games; analyse's reviews on the cluster are those of one process."""
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import signal
+import socketserver
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -23,6 +26,7 @@ from medina_cli.records.record import parse_record  # noqa: E402
 from medina_cli.rules.loader import load_ruleset  # noqa: E402
 from medina_cli.study.analysis import analyse  # noqa: E402
 from medina_cli.study.parallel import Workers  # noqa: E402
+from medina_cli.study.results import Statistics  # noqa: E402
 from medina_cli.study.runner import Part, Study, play_chunk, run_study, spans  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -70,19 +74,29 @@ def test_the_same_document_as_local_processes(cluster, house):
     assert code == 0 and err == "" and remote == local, err
 
 
+def statistics_of(games) -> dict:
+    """The statistics document of a study's tasks, merged."""
+    games = list(games)
+    total = Statistics(games[0].statistics.ruleset, 4)
+    for played in games:
+        total.merge(played.statistics)
+    return total.to_json()
+
+
 def test_a_worker_killed_mid_study_costs_only_its_games(cluster):
     ruleset = load_ruleset("original-2001", ("supply.4.walls=5",))
-    study = Study((Part(ruleset.id, ruleset.for_players(4)),), 240, 9)
+    study = Study((Part(ruleset.id, ruleset.for_players(4)),), 6000, 9)
     with distributed.Client(cluster, set_as_default=False) as client:
         victim = next(iter(client.run(os.getpid).values()))
         played = []
-        for game in run_study(study, Workers(scheduler=cluster.scheduler_address)):
-            played.append(game)
-            if len(played) == 30:
-                os.kill(victim, signal.SIGKILL)
+        for task in run_study(study, Workers(scheduler=cluster.scheduler_address)):
+            if not played:
+                os.kill(victim, signal.SIGKILL)  # tasks of its were on their way
+            played.append(task)
         assert victim not in client.run(os.getpid).values()  # the worker did die (its nanny started another)
         client.wait_for_workers(2, timeout=60)
-    assert sorted(played, key=lambda g: g.index) == list(run_study(study))
+    assert sorted(index for task in played for index in range(task.start, task.stop)) == list(range(6000))
+    assert statistics_of(played) == statistics_of(run_study(study))
 
 
 def test_resume_after_ctrl_c_gives_the_same_document(cluster, house, tmp_path):
@@ -196,18 +210,55 @@ def wait_for_address(scheduler_file: Path) -> str:
 
 def test_maps_one_after_another_on_a_cluster_started_once(cluster):
     ruleset = load_ruleset("original-2001", ("supply.4.walls=5",))
-    study = Study((Part(ruleset.id, ruleset.for_players(4)),), 60, 9)
-    alone = [game.summary for game in run_study(study)]
+    study = Study((Part(ruleset.id, ruleset.for_players(4)),), 600, 9)
+    alone = statistics_of(run_study(study))
     with Workers(scheduler=cluster.scheduler_address).started() as pool:
-        abandoned = pool.map(play_chunk, spans(study, [()]), 60)
+        abandoned = pool.map(play_chunk, spans(study, [()]), 600)
         next(abandoned)  # a map left before its end: its tasks still running do not reach the next map
         abandoned.close()
         for _ in range(2):
-            games = [game for part in pool.map(play_chunk, spans(study, [()]), 60) for game in part]
-            assert [game.summary for game in sorted(games, key=lambda g: g.index)] == alone
+            assert statistics_of(pool.map(play_chunk, spans(study, [()]), 600)) == alone
 
 
 def test_analyse_on_the_cluster_gives_the_reviews_of_one_process(cluster):
     record = parse_record((EXAMPLES / "original-2001-3p.yaml").read_text(), "original-2001-3p.yaml")
     alone = analyse(record, "greedy", seed=3)
     assert len(alone) > 50 and analyse(record, "greedy", seed=3, workers=Workers(scheduler=cluster.scheduler_address)) == alone
+
+
+@pytest.mark.parametrize("address", ["nonsense://x", "tcp://127.0.0.1:notaport", "", "tcp://127.0.0.1", "tcp://:8786",
+                                     "tcp://127.0.0.1:99999", "tcp://a b:8786", "tcp://a\nb:8786"])
+def test_a_malformed_address_is_refused_at_once(address):
+    started = time.monotonic()
+    code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--scheduler", address)
+    named = repr(address) if not address.strip() or not address.isprintable() else address
+    assert (code, out) == (2, "") and err == f"--scheduler {named}: not a scheduler address; give tcp://HOST:PORT " \
+                                             "(or tls://, ws://, wss://)\n"
+    assert time.monotonic() - started < 10  # no wait for the client to give up (it is never made)
+
+
+def test_a_tls_scheduler_without_certificates_is_named(tmp_path):
+    code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--scheduler", "tls://127.0.0.1:1", "--json")
+    assert code == 2 and err == ""
+    message = json.loads(out)["errors"][0]["message"]
+    assert message.startswith("--scheduler tls://127.0.0.1:1: a tls:// scheduler needs this client's certificates in "
+                              "Dask's configuration: distributed.comm.tls.ca-file")
+
+
+class Silent(socketserver.BaseRequestHandler):
+    def handle(self):
+        time.sleep(60)  # reads nothing, answers nothing
+
+
+@pytest.mark.parametrize("server", [http.server.SimpleHTTPRequestHandler, Silent], ids=["http", "silent"])
+def test_a_port_that_is_not_a_dask_scheduler_is_given_up_in_bounded_time(server):
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), server) as listening:
+        listening.daemon_threads = True
+        threading.Thread(target=listening.serve_forever, daemon=True).start()
+        address = f"tcp://127.0.0.1:{listening.server_address[1]}"
+        started = time.monotonic()
+        code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--scheduler", address)
+        took = time.monotonic() - started
+        listening.shutdown()
+    assert (code, out) == (2, "") and took < 40
+    assert err == f"--scheduler {address}: cannot reach the scheduler (no Dask scheduler answered there within 10 s)\n"

@@ -88,6 +88,23 @@ def study(ref, players, games, seed=1, overrides=()):
     return Study((Part(ruleset.id, ruleset.for_players(players)),), games, seed)
 
 
+def test_statistics_merged_by_task_are_those_added_game_by_game():
+    from medina_cli.study.results import Statistics
+    rules = load_ruleset("original-2001", (SHORT,)).for_players(4)
+    seats = ("greedy", "random", "random", "random")
+    summaries = [play_one(rules, 3, index, seats=seats)[0] for index in range(24)]
+    one_by_one = Statistics.of("original-2001", 4, summaries)
+    rng = random.Random(5)
+    for _ in range(5):
+        cuts = sorted(rng.sample(range(1, 24), rng.randrange(1, 8)))
+        merged = Statistics("original-2001", 4)
+        for start, stop in itertools.pairwise([0, *cuts, 24]):
+            merged.merge(Statistics.of("original-2001", 4, summaries[start:stop]))
+        assert merged.to_json() == one_by_one.to_json() and merged.wins == one_by_one.wins
+        assert {spec: a.to_json() for spec, a in merged.agents.items()} == \
+            {spec: a.to_json() for spec, a in one_by_one.agents.items()}
+
+
 def test_a_seat_spec_per_seat_plays_the_default_games():
     rules = load_ruleset("original-2001").for_players(3)
     (summary, record), default = play_one(rules, 4, 2, seats=("random",) * 3), play_one(rules, 4, 2)
@@ -99,12 +116,13 @@ def test_a_seat_spec_per_seat_plays_the_default_games():
 def test_a_billion_games_stream_in_little_memory():
     tracemalloc.start()
     try:
-        games = run_study(study("original-2001", 4, 10 ** 9, overrides=(SHORT,)))
-        first = list(itertools.islice(games, 30))
+        tasks = run_study(study("original-2001", 4, 10 ** 9, overrides=(SHORT,)))
+        first = list(itertools.islice(tasks, 4))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert [g.index for g in first] == list(range(30))
+    assert [(task.start, task.stop) for task in first] == list(itertools.pairwise([0, *(t.stop for t in first)]))
+    assert first[0].stop == 1 and sum(task.statistics.games for task in first) == first[-1].stop
     assert peak < 5_000_000  # before streaming: every chunk of the billion games was made up front
 
 
@@ -224,6 +242,127 @@ def test_resume_refuses_other_options_naming_the_difference(tmp_path, extra, wor
     assert code == 2 and err == "" and words in only_error(out)
 
 
+def edit_json(path: Path, change) -> None:
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc))
+
+
+GAME = "original-2001-0007"  # the game damaged below (of the first ruleset)
+DAMAGE = {  # what is done to game 7's files -> why --resume plays it again
+    "a garbled key": (lambda s, r: s.write_text(s.read_text().replace('"walls"', '"{{walls"')),
+                      "its statistics are damaged"),
+    "a winner who is no seat": (lambda s, r: edit_json(s, lambda d: d.update(winners=[7])),
+                                "its statistics do not fit the study"),
+    "a score below 0": (lambda s, r: edit_json(s, lambda d: d.update(totals=[-5, *d["totals"][1:]])),
+                        "its statistics are damaged"),
+    "a score that is text": (lambda s, r: edit_json(s, lambda d: d.update(totals=["x", *d["totals"][1:]])),
+                             "its statistics are damaged"),
+    "scores 100 higher": (lambda s, r: edit_json(s, lambda d: d.update(totals=[t + 100 for t in d["totals"]])),
+                          "its record or its statistics changed since they were written"),
+    "a count of 10**30": (lambda s, r: edit_json(s, lambda d: d["counts"].update(passes=10 ** 30)),
+                          "its record or its statistics changed since they were written"),
+    "one score for three players": (lambda s, r: edit_json(s, lambda d: d.update(totals=d["totals"][:1])),
+                                    "its statistics do not fit the study"),
+    "statistics that are not JSON": (lambda s, r: s.write_bytes(b"\xff\xfe{"), "its statistics are damaged"),
+    "statistics without a digest": (lambda s, r: edit_json(s, lambda d: d.pop("check")),
+                                    "its statistics carry no digest (written by an earlier medina)"),
+    "an emptied record": (lambda s, r: r.write_text(""), "its record or its statistics changed since they were written"),
+    "a truncated record": (lambda s, r: r.write_text(r.read_text()[:200]),
+                           "its record or its statistics changed since they were written"),
+    "a record's result edited": (lambda s, r: r.write_text(re.sub(r"(?m)^(result: \{P1:) \d+", r"\1 999", r.read_text())),
+                                 "its record or its statistics changed since they were written"),
+    "a garbled record": (lambda s, r: r.write_bytes(b"\x00\xff" * 50), "its record or its statistics changed since they "
+                         "were written"),
+    "a missing record": (lambda s, r: r.unlink(), "its record is missing"),
+}
+
+
+@pytest.fixture(scope="module")
+def finished_study(tmp_path_factory):
+    """A finished study's folder, and the document an undisturbed run prints."""
+    out = tmp_path_factory.mktemp("study") / "games"
+    code, whole, _ = medina(*study_command(out))
+    assert code == 0
+    return out, whole
+
+
+@needs_cli
+def test_each_games_statistics_carry_the_digest_docs_format_describes(finished_study):
+    import hashlib
+    folder, _ = finished_study
+    summaries = sorted(folder.glob(".study/*-*.json"))
+    assert len(summaries) == 24
+    for path in summaries:
+        doc = json.loads(path.read_text())
+        check = doc.pop("check")
+        text = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+        assert check == hashlib.sha256(text + (folder / path.with_suffix(".yaml").name).read_bytes()).hexdigest()
+
+
+@needs_cli
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_resume_plays_again_a_game_whose_files_do_not_check_out(finished_study, tmp_path, damage):
+    import shutil
+    folder, whole = finished_study
+    out = tmp_path / "games"
+    shutil.copytree(folder, out)
+    change, why = DAMAGE[damage]
+    record = out / f"{GAME}.yaml"
+    before = record.read_text()
+    summary = out / ".study" / f"{GAME}.json"
+    files = {path: path.read_bytes() for path in (summary, record)}
+    change(summary, record)
+    assert any(not path.exists() or path.read_bytes() != text for path, text in files.items())  # damaged indeed
+    code, resumed, err = medina(*study_command(out, "--resume"))
+    assert code == 0 and resumed == whole
+    assert err == (f"{out}: 1 finished game did not check out and is played again: {GAME}.yaml: {why}\n"
+                   f"wrote 1 records to {out} (23 were there already)\n")
+    assert record.read_text() == before
+    assert medina("validate", out)[0] == 0
+
+
+@needs_cli
+def test_resume_names_how_many_games_did_not_check_out(finished_study, tmp_path):
+    import shutil
+    folder, whole = finished_study
+    out = tmp_path / "games"
+    shutil.copytree(folder, out)
+    for game in ("original-2001-0003", "original-2001-0011", "second-edition-2014-0001"):
+        (out / f"{game}.yaml").write_text("medina: record/1\n")
+    code, resumed, err = medina(*study_command(out, "--resume"))
+    assert code == 0 and resumed == whole
+    assert err == (f"{out}: 3 finished games did not check out and are played again: original-2001-0003.yaml: its "
+                   f"record or its statistics changed since they were written (and 2 more)\n"
+                   f"wrote 3 records to {out} (21 were there already)\n")
+
+
+@needs_cli
+@pytest.mark.parametrize("options, why", [
+    ([], "not a JSON object"),
+    ({"rulesets": 5}, "'rulesets' is missing or not list"),
+    ({"players": "3"}, "'players' is missing or not int"),
+    ({"seats": [1]}, "'seats' holds something other than agent names"),
+    ({"rulesets": [{"id": "original-2001"}]}, "'rulesets' holds something other than {'id', 'ruleset', 'parameters'}"),
+], ids=["a list", "rulesets 5", "players as text", "a seat that is a number", "a ruleset without parameters"])
+def test_resume_refuses_damaged_options_naming_them(finished_study, tmp_path, options, why):
+    import shutil
+    folder, _ = finished_study
+    out = tmp_path / "games"
+    shutil.copytree(folder, out)
+    study = out / ".study" / "study.json"
+    if isinstance(options, dict):
+        edit_json(study, lambda d: d.update(options))
+    else:
+        study.write_text(json.dumps(options))
+    code, doc, err = medina(*study_command(out, "--resume"))
+    assert code == 2 and err == "" and only_error(doc) == (
+        f"{study}: not a study's options ({why}); the study cannot be resumed: start it again in another folder")
+    study.write_text("{")
+    code, doc, _ = medina(*study_command(out, "--resume"))
+    assert code == 2 and only_error(doc) == f"{study}: cannot read the study: it is not JSON"
+
+
 def only_error(out: str) -> str:
     """The message of the one error of a --json document that refuses a study."""
     doc = json.loads(out)
@@ -269,3 +408,17 @@ def test_no_progress_display_is_loaded_off_a_terminal():
               "'-g', '3', '--json']\ntry: main()\nexcept SystemExit: pass\nprint('rich' in sys.modules, file=sys.stderr)")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert proc.stderr == "False\n" and json.loads(proc.stdout)["games"] == 3
+
+
+def test_ctrl_c_while_a_game_is_written_and_counted_comes_after():
+    """An interruption never falls between a game's files and its count: the count said after Ctrl-C
+    is that of the games written."""
+    from medina_cli.study.simulate import interrupts_held
+    steps = []
+    with pytest.raises(KeyboardInterrupt):
+        with interrupts_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # Python would act on it here
+            steps.append("written and counted")
+    assert steps == ["written and counted"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -113,7 +113,7 @@ def simulate_command(
     workers = Workers(jobs, scheduler, worker_wait, progress.note)
     try:
         from ..study.simulate import simulate
-        results = simulate(study, players, workers=workers, folder=folder, progress=progress)
+        results = simulate(study, players, workers=workers, folder=folder, progress=progress, notify=progress.note)
     except StudyError as exc:
         progress.clear()
         usage_error(None, f"{exc}{_kept(folder, progress)}", doc)

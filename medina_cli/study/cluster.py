@@ -16,6 +16,7 @@ import queue
 import time
 from collections.abc import Callable
 
+from ..errors import as_named
 from .backend import IN_FLIGHT_PER_WORKER, StudyError, run_task
 
 CONNECT_SECONDS = 10  # to reach the scheduler, and to reach it again after losing it
@@ -23,6 +24,11 @@ SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's network transports (the secure o
 ADDRESS_FORM = "tcp://HOST:PORT (or tls://, ws://, wss://)"
 POLL_SECONDS = 1  # how often a wait for results looks at the workers
 RECOUNT_SECONDS = 5  # how often the workers are counted while results come (workers may join)
+
+
+def shown(address: str) -> str:
+    """An address as a one-line message names it (quoted when empty or unprintable)."""
+    return as_named(address) if address.strip() else repr(address)
 
 
 def check_address(address: str) -> str:
@@ -34,8 +40,9 @@ def check_address(address: str) -> str:
     host, _, port = rest.rpartition(":")
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]  # an IPv6 address
-    if scheme not in SCHEMES or not host or not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
-        raise StudyError(f"--scheduler {address}: not a scheduler address; give {ADDRESS_FORM}")
+    if scheme not in SCHEMES or not host or not host.isprintable() or any(c.isspace() or c in "/[]" for c in host) \
+            or not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise StudyError(f"--scheduler {shown(address)}: not a scheduler address; give {ADDRESS_FORM}")
     return scheme
 
 
@@ -49,11 +56,11 @@ class DaskCluster:
         except ImportError:
             raise StudyError("--scheduler needs Dask distributed: pip install '.[cluster]' in medina-cli's "
                              "checkout (on every machine, the same version)") from None
-        self.distributed, self.address = distributed, address
+        self.distributed, self.address, self.named = distributed, address, shown(address)
         self.wait_for_workers, self.notify = wait_for_workers, notify
         security = distributed.Security()  # TLS certificates come from Dask's configuration
         if scheme in ("tls", "wss") and security.get_connection_args("client").get("ssl_context") is None:
-            raise StudyError(f"--scheduler {address}: a {scheme}:// scheduler needs this client's certificates in "
+            raise StudyError(f"--scheduler {self.named}: a {scheme}:// scheduler needs this client's certificates in "
                              "Dask's configuration: distributed.comm.tls.ca-file, .client.cert and .client.key (or "
                              "DASK_DISTRIBUTED__COMM__TLS__CA_FILE, ...__CLIENT__CERT, ...__CLIENT__KEY)")
         self.handshake(security)
@@ -86,7 +93,7 @@ class DaskCluster:
         return IN_FLIGHT_PER_WORKER * self.workers
 
     def unreachable(self) -> str:
-        return (f"--scheduler {self.address}: cannot reach the scheduler (no Dask scheduler answered there within "
+        return (f"--scheduler {self.named}: cannot reach the scheduler (no Dask scheduler answered there within "
                 f"{CONNECT_SECONDS} s)")
 
     def handshake(self, security) -> None:
@@ -114,11 +121,11 @@ class DaskCluster:
         if self.without_workers_since is None:
             self.without_workers_since = self.counted
             if self.notify is not None:
-                self.notify(f"waiting for workers on {self.address}: it has none (giving up after "
+                self.notify(f"waiting for workers on {self.named}: it has none (giving up after "
                             f"{self.wait_for_workers:g} s without one)")
         elif self.counted - self.without_workers_since >= self.wait_for_workers:
-            raise StudyError(f"--scheduler {self.address}: no worker for {self.wait_for_workers:g} s (start some: "
-                             f"dask worker {self.address})")
+            raise StudyError(f"--scheduler {self.named}: no worker for {self.wait_for_workers:g} s (start some: "
+                             f"dask worker {self.named})")
 
     def submit(self, work: Callable, task: tuple):
         future = self.client.submit(run_task, work, task, pure=False)
@@ -156,16 +163,16 @@ class DaskCluster:
         except (StudyError, KeyboardInterrupt):
             raise
         except self.distributed.KilledWorker:
-            raise StudyError(f"--scheduler {self.address}: the workers playing the same task died one after "
+            raise StudyError(f"--scheduler {self.named}: the workers playing the same task died one after "
                              "another (killed, or out of memory)") from None
         except ImportError:
-            raise StudyError(f"--scheduler {self.address}: a worker cannot run the games: install medina-cli, the "
+            raise StudyError(f"--scheduler {self.named}: a worker cannot run the games: install medina-cli, the "
                              "same version as here, on every worker") from None
         except Exception as exc:
             # the client cancels every task when it gives up reaching its scheduler again
             if self.client.status in ("closing", "closed") or isinstance(exc, (CancelledError, OSError, TimeoutError)):
-                raise StudyError(f"--scheduler {self.address}: lost the scheduler") from None
-            raise StudyError(f"--scheduler {self.address}: the cluster failed ({type(exc).__name__}: {exc})") from None
+                raise StudyError(f"--scheduler {self.named}: lost the scheduler") from None
+            raise StudyError(f"--scheduler {self.named}: the cluster failed ({type(exc).__name__}: {exc})") from None
 
     def close(self) -> None:
         self.client.close()

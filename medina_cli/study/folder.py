@@ -4,23 +4,30 @@ only the missing games and refuses a study whose options differ.
 
     DIR/<ruleset>-<game>.yaml           the game's record (with its result)
     DIR/.study/study.json               the study's options (medina-study/1)
-    DIR/.study/<ruleset>-<game>.json    the game's statistics: a game is finished once this exists
+    DIR/.study/<ruleset>-<game>.json    the game's statistics and a digest of them and of the record:
+                                        a game is finished once this exists and its digest matches
 
-The `.study` folder is hidden, so `medina validate DIR` reads the records alone.
+`--resume` trusts nothing it reads: options that are not a study's are refused, named; a game whose
+statistics do not fit the study or whose digest does not match both files (a record or statistics
+damaged or edited since) is played again, and said. The `.study` folder is hidden, so `medina
+validate DIR` reads the records alone.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import write_atomically
-from .games import GameSummary
 from .backend import StudyError
-from .runner import Finished, Study
+from .games import GameSummary, check_of, seat_order
+from .runner import Played, Study
 
 FORMAT = "medina-study/1"
+SUMMARY_BYTES = 1 << 16  # a game's statistics take a few hundred bytes: a larger file is not one
 
 
 def record_name(ruleset_id: str, index: int, games: int) -> str:
@@ -39,11 +46,28 @@ def _digest(params: dict) -> str:
     return hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()
 
 
+@dataclass
+class Damage:
+    """The games of a folder that did not check out on --resume (each is played again)."""
+
+    files: list[tuple[Path, str]] = field(default_factory=list)  # (the game's record, what is wrong)
+
+    def note(self, folder: Path) -> str | None:
+        """One line for the user, or None when every game checked out."""
+        if not self.files:
+            return None
+        (first, why), more = self.files[0], len(self.files) - 1
+        return (f"{folder}: {len(self.files)} finished game{'s' if more else ''} did not check out and "
+                f"{'are' if more else 'is'} played again: {first.name}: {why}"
+                + (f" (and {more} more)" if more else ""))
+
+
 class StudyFolder:
     def __init__(self, path: str | Path, study: Study):
         self.path = Path(path)
         self.meta = self.path / ".study"
         self.study = study
+        self.damage = Damage()
 
     def start(self, options: dict) -> None:
         """Begin a new study here; a folder that holds one already is refused (finish it with --resume)."""
@@ -57,14 +81,22 @@ class StudyFolder:
             raise StudyError(f"{self.path}: cannot write the study: {exc.strerror or exc}") from None
 
     def resume(self, options: dict) -> None:
-        """Go on with the study here; refused when there is none or its options differ (named)."""
+        """Go on with the study here; refused when there is none, when its options are damaged or
+        differ (named)."""
+        where = self.meta / "study.json"
         try:
-            held = json.loads((self.meta / "study.json").read_text(encoding="utf-8"))
+            with where.open("rb") as text:
+                held = json.loads(text.read(SUMMARY_BYTES + 1))
         except FileNotFoundError:
             raise StudyError(f"{self.path} holds no study to resume (no .study/study.json): run without "
                              "--resume to start one") from None
         except (OSError, ValueError) as exc:
-            raise StudyError(f"{self.meta / 'study.json'}: cannot read the study: {exc}") from None
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not JSON"
+            raise StudyError(f"{where}: cannot read the study: {why}") from None
+        damage = _damage(held)
+        if damage:
+            raise StudyError(f"{where}: not a study's options ({damage}); the study cannot be resumed: start it "
+                             "again in another folder")
         difference = _difference(held, options)
         if difference:
             raise StudyError(f"--resume: the study in {self.path} was started with {difference}; give the same "
@@ -76,45 +108,99 @@ class StudyFolder:
     def summary_path(self, part: int, index: int) -> Path:
         return self.meta / self.game_path(part, index).with_suffix(".json").name
 
-    def finished(self):
-        """(part, index, summary) of every game finished here, read from its statistics file; a file
-        that cannot be read counts as not finished (the game is played again)."""
+    def finished(self) -> Iterator[tuple[int, int, GameSummary]]:
+        """(part, index, summary) of every game finished here whose statistics fit the study and whose
+        digest matches them and its record. A game whose statistics are missing was interrupted: it is
+        played again; one whose files do not check out is played again and noted in `damage`."""
+        width = max(4, len(str(self.study.games)))
         for part_number, part in enumerate(self.study.parts):
             prefix = f"{part.ruleset}-"
-            width = max(4, len(str(self.study.games)))
-            for path in self.meta.glob(f"{prefix}*.json"):
+            for path in sorted(self.meta.glob(f"{prefix}*.json")):
                 number = path.stem[len(prefix):]
                 if len(number) != width or not number.isdigit() or not 1 <= int(number) <= self.study.games:
                     continue
-                if not self.game_path(part_number, int(number) - 1).exists():
+                index = int(number) - 1
+                summary, why = self._checked(part_number, index)
+                if summary is None:
+                    self.damage.files.append((self.game_path(part_number, index), why))
                     continue
-                try:
-                    summary = GameSummary.from_json(json.loads(path.read_text(encoding="utf-8")))
-                except (OSError, ValueError, KeyError, TypeError):
-                    continue
-                yield part_number, int(number) - 1, summary
+                yield part_number, index, summary
 
-    def write(self, game: Finished) -> None:
-        """The game's record, then its statistics (which mark it finished), each atomically."""
-        write_atomically(self.game_path(game.part, game.index), game.record)
-        write_atomically(self.summary_path(game.part, game.index), json.dumps(game.summary.to_json()) + "\n")
+    def _checked(self, part: int, index: int) -> tuple[GameSummary | None, str]:
+        """The summary of a finished game, or None and why it does not check out."""
+        record = self.game_path(part, index)
+        try:
+            with self.summary_path(part, index).open("rb") as text:
+                doc = json.loads(text.read(SUMMARY_BYTES + 1))
+            check = doc.pop("check", None) if isinstance(doc, dict) else None
+            summary = GameSummary.from_json(doc)
+        except OSError as exc:
+            return None, f"its statistics cannot be read ({exc.strerror or 'error'})"
+        except ValueError:
+            return None, "its statistics are damaged"
+        if not self._fits(summary, index, self.study.parts[part].rules.players):
+            return None, "its statistics do not fit the study"
+        if check is None:
+            return None, "its statistics carry no digest (written by an earlier medina)"
+        try:
+            matches = check == check_of(doc, record)
+        except FileNotFoundError:
+            return None, "its record is missing"
+        except OSError as exc:
+            return None, f"its record cannot be read ({exc.strerror or 'error'})"
+        if not matches:
+            return None, "its record or its statistics changed since they were written"
+        return summary, ""
+
+    def _fits(self, summary: GameSummary, index: int, players: int) -> bool:
+        """Whether a summary can be one of game `index` of this study: a score per seat, winners among
+        the seats with the best score, the seats' agents in their rotation."""
+        totals, winners = summary.totals, summary.winners
+        return (len(totals) == players and 0 < len(winners) == len(set(winners))
+                and all(seat < players and totals[seat] == max(totals) for seat in winners)
+                and summary.agents == (seat_order(self.study.seats, index) if self.study.seats else []))
+
+    def write(self, played: Played) -> None:
+        """Each game's record, then its statistics (which mark it finished), each atomically."""
+        for index, record, statistics in played.files:
+            write_atomically(self.game_path(played.part, index), record)
+            write_atomically(self.summary_path(played.part, index), statistics)
+
+
+OPTIONS = {"format": str, "players": int, "games": int, "seed": int, "seats": list, "rulesets": list}
+RULESET_OPTIONS = {"id": str, "ruleset": str, "parameters": str}
+
+
+def _damage(held) -> str | None:
+    """What makes `held` something other than a study's options (medina-study/1), in words; None if nothing."""
+    if not isinstance(held, dict):
+        return "not a JSON object"
+    for key, kind in OPTIONS.items():
+        if type(held.get(key)) is not kind:
+            return f"{key!r} is missing or not {kind.__name__}"
+    if not all(isinstance(seat, str) for seat in held["seats"]):
+        return "'seats' holds something other than agent names"
+    for ruleset in held["rulesets"]:
+        if not isinstance(ruleset, dict) or any(type(ruleset.get(k)) is not kind for k, kind in RULESET_OPTIONS.items()):
+            return "'rulesets' holds something other than {'id', 'ruleset', 'parameters'}"
+    return None
 
 
 def _difference(held: dict, given: dict) -> str | None:
     """The first option in which `given` differs from the `held` study, in words; None if none."""
-    if held.get("format") != FORMAT:
-        return f"another format ({held.get('format')!r}, not {FORMAT})"
+    if held["format"] != FORMAT:
+        return f"another format ({held['format']!r}, not {FORMAT})"
     for option in ("players", "games", "seed"):
-        if held.get(option) != given[option]:
-            return f"--{option} {held.get(option)}, not {given[option]}"
-    if held.get("seats", []) != given["seats"]:
-        return f"the players {','.join(held.get('seats', [])) or 'random'}, not {','.join(given['seats']) or 'random'}"
-    ids = [r.get("id") for r in held.get("rulesets", [])]
+        if held[option] != given[option]:
+            return f"--{option} {held[option]}, not {given[option]}"
+    if held["seats"] != given["seats"]:
+        return f"the players {','.join(held['seats']) or 'random'}, not {','.join(given['seats']) or 'random'}"
+    ids = [r["id"] for r in held["rulesets"]]
     if ids != [r["id"] for r in given["rulesets"]]:
-        return f"the rulesets {','.join(map(str, ids))}, not {','.join(r['id'] for r in given['rulesets'])}"
+        return f"the rulesets {','.join(ids)}, not {','.join(r['id'] for r in given['rulesets'])}"
     for was, now in zip(held["rulesets"], given["rulesets"]):
-        if was.get("ruleset") != now["ruleset"]:
-            return f"ruleset {was.get('ruleset')}, not {now['ruleset']} (as named from the folder)"
-        if was.get("parameters") != now["parameters"]:
+        if was["ruleset"] != now["ruleset"]:
+            return f"ruleset {was['ruleset']}, not {now['ruleset']} (as named from the folder)"
+        if was["parameters"] != now["parameters"]:
             return f"other parameters of ruleset {now['id']} (its file has changed since)"
     return None

@@ -7,6 +7,8 @@ of a comparison plays the same seeds.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from dataclasses import dataclass, field
 
@@ -40,9 +42,51 @@ class GameSummary:
         return doc | ({"agents": self.agents} if self.agents else {})
 
     @classmethod
-    def from_json(cls, doc: dict) -> GameSummary:
-        return cls(**{key: doc[key] for key in ("totals", "winners", "points", "turns", "placements", "counts")},
-                   agents=list(doc.get("agents", [])))
+    def from_json(cls, doc) -> GameSummary:
+        """The summary `to_json` wrote; ValueError for anything else (a key missing or unknown, a value
+        of another type, a number below 0)."""
+        if not isinstance(doc, dict) or not set(KEYS) <= set(doc) <= {*KEYS, "agents"}:
+            raise ValueError("not a game's statistics")
+        totals, winners, agents = doc["totals"], doc["winners"], doc.get("agents", [])
+        if not (_counts(totals) and _counts(winners) and _counts([doc["turns"], doc["placements"]])
+                and _tally(doc["points"], SOURCES) and _tally(doc["counts"], PER_GAME)
+                and isinstance(agents, list) and all(isinstance(a, str) for a in agents)):
+            raise ValueError("not a game's statistics")
+        return cls(totals, winners, doc["points"], doc["turns"], doc["placements"], doc["counts"], agents)
+
+
+KEYS = ("totals", "winners", "points", "turns", "placements", "counts")  # of a summary's JSON, with "agents"
+
+
+def _counts(values) -> bool:
+    """Whether `values` is a list of whole numbers, none below 0."""
+    return isinstance(values, list) and all(type(v) is int and v >= 0 for v in values)
+
+
+def _tally(values, names) -> bool:
+    """Whether `values` maps exactly `names` to whole numbers, none below 0."""
+    return isinstance(values, dict) and set(values) == set(names) and _counts(list(values.values()))
+
+
+def statistics_text(summary: GameSummary, record: str) -> str:
+    """A game's statistics file (in a study's folder): its summary and the digest that ties the summary
+    to the game's record."""
+    doc = summary.to_json()
+    return json.dumps({**doc, "check": check_of(doc, record.encode("utf-8"))}) + "\n"
+
+
+def check_of(summary: dict, record) -> str:
+    """The digest that ties a game's statistics (their JSON, without the digest) to its record: the
+    SHA-256 of the statistics as compact JSON with sorted keys, a line break, and the record's bytes
+    (`record` as bytes, or a file read in blocks). Raises OSError when the record cannot be read."""
+    digest = hashlib.sha256(json.dumps(summary, sort_keys=True, separators=(",", ":")).encode() + b"\n")
+    if isinstance(record, bytes):
+        digest.update(record)
+        return digest.hexdigest()
+    with record.open("rb") as text:
+        while block := text.read(1 << 16):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def player_names(count: int) -> list[str]:

@@ -48,6 +48,20 @@ class Statistics:
         for seat, spec in enumerate(s.agents):
             self.agents.setdefault(spec, AgentStatistics(spec)).add(s, seat)
 
+    def merge(self, other: Statistics) -> None:
+        """Add the games of `other` (of the same ruleset): the same as adding each of them, in any order."""
+        self.games += other.games
+        for mine, theirs in ((self.winning, other.winning), (self.losing, other.losing), (self.turns, other.turns),
+                             (self.placements, other.placements)):
+            mine.merge(theirs)
+        for source in SOURCES:
+            self.points[source] += other.points[source]
+        self.wins = [mine + theirs for mine, theirs in zip(self.wins, other.wins)]
+        for name in PER_GAME:
+            self.happenings[name].merge(other.happenings[name])
+        for spec, agent in other.agents.items():
+            self.agents.setdefault(spec, AgentStatistics(spec)).merge(agent)
+
     @property
     def point_shares(self) -> dict[str, float]:
         """SOURCES -> share of all points scored."""
@@ -109,6 +123,10 @@ class AgentStatistics:
         self.scores.add(s.totals[seat])
         if seat in s.winners:
             self.wins += Fraction(1, len(s.winners))
+
+    def merge(self, other: AgentStatistics) -> None:
+        self.wins += other.wins
+        self.scores.merge(other.scores)
 
     @property
     def games(self) -> int:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
-from .games import GameSummary, play_one
+from .games import play_one, statistics_text
 from .parallel import Workers, parallel_map
+from .results import Statistics
 
 
 @dataclass(frozen=True)
@@ -36,26 +37,34 @@ class Study:
 
 
 @dataclass(frozen=True)
-class Finished:
-    """A game as it comes back from a worker."""
+class Played:
+    """A task's games as a worker hands them back: their statistics gathered (so the client adds a
+    task's worth at once, not game by game), and each game's files when the study writes records."""
 
     part: int
-    index: int
-    summary: GameSummary
-    record: str | None
+    start: int
+    stop: int
+    statistics: Statistics
+    files: tuple[tuple[int, str, str], ...] = ()  # (index, record/1 text, statistics file text)
 
 
-def play_chunk(context: tuple, start: int, stop: int) -> list[Finished]:
+def play_chunk(context: tuple, start: int, stop: int) -> Played:
     """Worker entry: play games start..stop-1 of one part."""
-    part_number, rules, record_ref, seed, seats = context
-    return [Finished(part_number, index, *play_one(rules, seed, index, seats=seats, record_ref=record_ref))
-            for index in range(start, stop)]
+    part_number, rules, ruleset_id, record_ref, seed, seats = context
+    statistics = Statistics(ruleset_id, rules.players)
+    files = []
+    for index in range(start, stop):
+        summary, record = play_one(rules, seed, index, seats=seats, record_ref=record_ref)
+        statistics.add(summary)
+        if record is not None:
+            files.append((index, record, statistics_text(summary, record)))
+    return Played(part_number, start, stop, statistics, tuple(files))
 
 
 def spans(study: Study, done: Sequence[Collection[int]]) -> Iterator[tuple]:
     """The runs of consecutive games not in `done[part]` yet, as (context, start, stop)."""
     for number, part in enumerate(study.parts):
-        context = (number, part.rules, part.record_ref, study.seed, study.seats)
+        context = (number, part.rules, part.ruleset, part.record_ref, study.seed, study.seats)
         start = 0
         for index in sorted(done[number]):
             if start < index:
@@ -66,10 +75,9 @@ def spans(study: Study, done: Sequence[Collection[int]]) -> Iterator[tuple]:
 
 
 def run_study(study: Study, workers: Workers = Workers(), done: Sequence[Collection[int]] | None = None
-              ) -> Iterator[Finished]:
-    """Play every game of `study` whose index is not in `done[part]` and yield each as it finishes (in
-    no set order) on the `workers`. Raises StudyError when the study cannot go on."""
+              ) -> Iterator[Played]:
+    """Play every game of `study` whose index is not in `done[part]` on the `workers`, and yield the
+    games of each task as it finishes (in no set order). Raises StudyError when the study cannot go on."""
     done = done or [()] * len(study.parts)
     left = len(study.parts) * study.games - sum(map(len, done))
-    for finished in parallel_map(play_chunk, spans(study, done), left, workers):
-        yield from finished
+    return parallel_map(play_chunk, spans(study, done), left, workers)

@@ -67,6 +67,12 @@ class Tally:
         self.total += value
         self.squares += value * value
 
+    def merge(self, other: Tally) -> None:
+        """Add every value of `other` (the tally of other games): the same as adding them one by one."""
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
     @property
     def mean(self) -> float:
         return float(Fraction(self.total) / self.n) if self.n else 0.0
