@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.native import generator
+from ..errors import brief
 
 
 class UnknownAgent(ValueError):
@@ -61,6 +62,9 @@ def agent_names() -> list[str]:
     return ["random", "greedy", "mcts", "mcts:N"]
 
 
+MAX_PLAYOUTS = 10_000_000  # per decision (8 digits): hours for one placement already
+
+
 def parse_spec(spec: str) -> tuple[str, int | None]:
     """`mcts:300` -> ("mcts", 300); an unknown or malformed spec raises UnknownAgent naming the valid ones."""
     name, _, budget = spec.strip().partition(":")
@@ -70,14 +74,16 @@ def parse_spec(spec: str) -> tuple[str, int | None]:
     if name == "mcts":
         if not budget:
             return name, None
-        if budget.isdigit() and int(budget) >= 1:
-            return name, int(budget)
-        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number ≥ 1, not {budget!r}")
+        digits = budget.strip()
+        if digits.isascii() and digits.isdigit() and len(digits) <= 8 and 1 <= int(digits) <= MAX_PLAYOUTS:
+            return name, int(digits)
+        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number from 1 to {MAX_PLAYOUTS:,}, "
+                        f"not {brief(budget)}")
     raise _bad_spec(spec, f"unknown agent; the agents are {', '.join(agent_names())}")
 
 
 def _bad_spec(spec: str, why: str) -> UnknownAgent:
-    return UnknownAgent(f"agent {spec!r}: {why}")
+    return UnknownAgent(f"agent {brief(spec)}: {why}")
 
 
 def make_agent(spec: str, seed: int | str = 0) -> Agent:
