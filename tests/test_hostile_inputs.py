@@ -64,7 +64,7 @@ def test_an_agent_budget_that_is_no_usable_number_is_a_usage_error(budget):
     for command in (("hint", GAME), ("analyse", GAME)):
         code, out, err = run(*command, "--agent", f"mcts:{budget}")
         assert (code, out) == (2, "") and err.count("\n") == 1, err
-        assert "the playout budget of mcts must be a whole number from 1 to 10,000,000" in err
+        assert "the playout budget of mcts must be a whole number ≥ 1 (at most 10,000,000)" in err
         code, out, err = run(*command, "--agent", f"mcts:{budget}", "--json")
         assert code == 2 and json.loads(out)["errors"][0]["code"] == "usage"
 

@@ -77,7 +77,7 @@ def parse_spec(spec: str) -> tuple[str, int | None]:
         digits = budget.strip()
         if digits.isascii() and digits.isdigit() and len(digits) <= 8 and 1 <= int(digits) <= MAX_PLAYOUTS:
             return name, int(digits)
-        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number from 1 to {MAX_PLAYOUTS:,}, "
+        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number ≥ 1 (at most {MAX_PLAYOUTS:,}), "
                         f"not {brief(budget)}")
     raise _bad_spec(spec, f"unknown agent; the agents are {', '.join(agent_names())}")
 
