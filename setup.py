@@ -4,12 +4,26 @@ and the Python headers exist. It is optional: where it cannot be built the insta
 and the Python engine runs."""
 
 import shutil
+from hashlib import sha256
 from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
 from setuptools.command.build_py import build_py
 
 NATIVE = "medina_cli/engine/native"
+HERE = Path(__file__).parent
+
+
+def source_digest() -> str:
+    """The SHA-256 of the C sources (medina_cli.engine.native.source_digest computes the same): a built
+    core carries it, and is used only beside the sources it was built from."""
+    digest = sha256()
+    for name in ("core.h", "core.c", "_core.c"):
+        digest.update(HERE.joinpath(NATIVE, name).read_bytes().replace(b"\r\n", b"\n"))
+    return digest.hexdigest()
+
+
+DIGEST = [("SOURCE_DIGEST", f'"{source_digest()}"')]
 
 
 class BuildWithRulesets(build_py):
@@ -29,7 +43,8 @@ setup(
     cmdclass={"build_py": BuildWithRulesets},
     ext_modules=[  # _core for boards of up to 256 cells, _core_wide (the same sources, wider bitboards) beyond
         Extension("medina_cli.engine.native._core", sources=[f"{NATIVE}/core.c", f"{NATIVE}/_core.c"],
-                  depends=[f"{NATIVE}/core.h"], optional=True),
+                  depends=[f"{NATIVE}/core.h"], define_macros=DIGEST, optional=True),
         Extension("medina_cli.engine.native._core_wide", sources=[f"{NATIVE}/core_wide.c", f"{NATIVE}/_core_wide.c"],
-                  depends=[f"{NATIVE}/core.h", f"{NATIVE}/core.c", f"{NATIVE}/_core.c"], optional=True)],
+                  depends=[f"{NATIVE}/core.h", f"{NATIVE}/core.c", f"{NATIVE}/_core.c"], define_macros=DIGEST,
+                  optional=True)],
 )

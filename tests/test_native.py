@@ -185,7 +185,8 @@ def test_every_record_replays_identically_through_both_engines():
             state.push(moves_of(game, [placement])[0])
             assert_same(game, state)
         replayed += 1
-    assert replayed >= 20, replayed
+    corpus = BOARDSPACE_CORPUS / "engine-games"
+    assert replayed >= 15 + (len(list(corpus.glob("*.sgf"))) if corpus.is_dir() else 0), replayed
 
 
 # --- the generator -----------------------------------------------------------------------------
@@ -337,3 +338,11 @@ def test_bad_input_to_the_native_api_raises_never_crashes():
     with pytest.raises(ValueError):
         over.push(tea)
     assert over.playout(native.Generator(2).core, 0.5) == 0
+
+
+def test_a_core_built_from_other_sources_is_never_used(monkeypatch):
+    """The core carries the digest of the C sources it was built from: beside other sources (an edit
+    since the build, another checkout) it is refused, and the Python engine plays."""
+    assert native._load("_core") is native.built()
+    monkeypatch.setattr(native, "source_digest", lambda: "0" * 64)
+    assert native._load("_core") is None

@@ -45,22 +45,70 @@ def requested() -> str | None:
 
 @lru_cache(maxsize=None)
 def built():
-    """The native module where it was built, else None."""
-    try:
-        from . import _core
-    except ImportError:
-        return None
-    return _core
+    """The native module where it was built from these very sources, else None."""
+    return _load("_core")
 
 
 @lru_cache(maxsize=None)
 def built_wide():
     """The native module for boards beyond `_core`'s cells where it was built, else None."""
+    return _load("_core_wide") if built() is not None else None
+
+
+def _load(name: str):
+    """The extension `name` beside this file, else (a source checkout run where the package is installed,
+    as the tests run) the installed package's; only one built from the C sources beside this file (its
+    SOURCE_DIGEST): a core compiled from other sources is never used."""
+    import importlib
     try:
-        from . import _core_wide
+        module = importlib.import_module(f"{__name__}.{name}")
     except ImportError:
+        module = _installed(name)
+    if module is None:
         return None
-    return _core_wide
+    digest = source_digest()
+    return module if digest is None or getattr(module, "SOURCE_DIGEST", None) == digest else None
+
+
+def _installed(name: str):
+    import importlib.machinery
+    import importlib.util
+    import sys
+    from pathlib import Path
+    here = Path(__file__).resolve().parent
+    for entry in sys.path:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = Path(entry or ".", *__name__.split("."), name + suffix)
+            if path.is_file() and path.resolve().parent != here:
+                spec = importlib.util.spec_from_file_location(f"{__name__}.{name}", path)
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[spec.name] = module
+                try:
+                    spec.loader.exec_module(module)
+                except ImportError:
+                    del sys.modules[spec.name]
+                    continue
+                return module
+    return None
+
+
+SOURCES = ("core.h", "core.c", "_core.c")  # what setup.py digests into SOURCE_DIGEST
+
+
+@lru_cache(maxsize=None)
+def source_digest() -> str | None:
+    """The SHA-256 of the C sources beside this file, as setup.py gives it to the extensions it builds
+    (None where they are not there to read)."""
+    from hashlib import sha256
+    from pathlib import Path
+    here = Path(__file__).resolve().parent
+    digest = sha256()
+    for name in SOURCES:
+        try:
+            digest.update((here / name).read_bytes().replace(b"\r\n", b"\n"))
+        except OSError:
+            return None
+    return digest.hexdigest()
 
 
 def core():
@@ -76,8 +124,9 @@ def _core_for(setting: str | None):
         return None
     module = built()
     if module is None and wanted == "native":
-        raise EngineUnavailable(f"{ENGINE_VARIABLE}=native: this installation has no native engine (it was "
-                                "installed without a C compiler); unset it to use the Python engine")
+        raise EngineUnavailable(f"{ENGINE_VARIABLE}=native: this installation has no native engine built from its "
+                                "sources (installed without a C compiler, or the C sources changed since: reinstall); "
+                                "unset it to use the Python engine")
     return module
 
 

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include "core.h"
 
+#ifndef SOURCE_DIGEST
+#define SOURCE_DIGEST ""        /* setup.py gives the SHA-256 of core.h, core.c and _core.c */
+#endif
 #ifndef MODULE
 #define MODULE _core            /* _core_wide: the same sources with NW 11 */
 #endif
@@ -733,7 +736,8 @@ PyMODINIT_FUNC INIT(MODULE)(void) {
     if (PyModule_AddObject(m, "Random", (PyObject *)&RandomType) < 0 || PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0
         || PyModule_AddObject(m, "State", (PyObject *)&StateType) < 0 || PyModule_AddIntConstant(m, "MAX_CELLS", MAXCELLS) < 0
         || PyModule_AddIntConstant(m, "MAX_COLOURS", MAXC) < 0 || PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP) < 0
-        || PyModule_AddIntConstant(m, "MASK_BYTES", NW * 8) < 0) {
+        || PyModule_AddIntConstant(m, "MASK_BYTES", NW * 8) < 0
+        || PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
         Py_DECREF(m);
         return NULL;
     }
