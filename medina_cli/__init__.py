@@ -19,6 +19,7 @@ _HOMES = {
     "load_ruleset": ".api",
     "score": ".api",
     "Variant": ".engine.variant",
+    "Position": ".engine.position",
     "Game": ".engine.game",
     "Placement": ".engine.placement",
     "IllegalPlacement": ".engine.placement",
@@ -47,10 +48,17 @@ _HOMES = {
 __all__ = list(_HOMES)
 
 
+# what the engine's values draw and write with, from above the engine (`Game.to_record()`,
+# `Position._repr_svg_()`): loaded with the first public name
+_RENDERERS = (".records.model", ".render.svg")
+
+
 def __getattr__(name: str):
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    for module in _RENDERERS:
+        import_module(module, __name__)
     value = getattr(import_module(home, __name__), name)
     globals()[name] = value
     return value
@@ -67,6 +75,7 @@ if TYPE_CHECKING:
     from .engine.game import Game
     from .engine.native import EngineUnavailable, engine_name
     from .engine.placement import IllegalPlacement, Placement
+    from .engine.position import Position
     from .engine.scoring import ScoreSheet, standings
     from .engine.variant import Variant
     from .errors import BadArgument, MedinaError, Problem, UnusableInput

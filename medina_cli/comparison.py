@@ -64,7 +64,7 @@ class Outcome:
 
     def to_json(self) -> dict:
         return {"ruleset": self.name, "status": self.status, "reason": self.reason, "without_well": self.without_well,
-                "finished": self.comparable and self.game.finished, "turns_played": self.turns_played,
+                "finished": self.comparable and self.game.is_over(), "turns_played": self.turns_played,
                 "error": self.error.to_json() if self.error else None,
                 "score": self.score.to_json() if self.comparable else None}
 
@@ -232,7 +232,7 @@ class ReadingOutcome:
                 "winners": o.winners, "totals": o.totals, "changes_winner": self.changes_winner,
                 "changes_scores": self.changes_scores, "changes_legality": self.changes_legality,
                 "also": list(reading.value.also), "point": reading.reading.point, "source": reading.value.source,
-                "finished": o.comparable and o.game.finished, "error": o.error.to_json() if o.error else None}
+                "finished": o.comparable and o.game.is_over(), "error": o.error.to_json() if o.error else None}
 
 
 @dataclass
@@ -252,7 +252,7 @@ class Readings:
         """The `medina-readings/1` document."""
         b = self.baseline
         return {"format": "medina-readings/1", "ruleset": self.ruleset.id, "file": self.file, "players": self.players,
-                "baseline": {"valid": b.comparable, "finished": b.comparable and b.game.finished,
+                "baseline": {"valid": b.comparable, "finished": b.comparable and b.game.is_over(),
                              "winners": b.winners, "totals": b.totals, "error": b.error.to_json() if b.error else None},
                 "readings": [r.to_json() for r in self.readings]}
 

@@ -88,6 +88,6 @@ def native_shadow(request, monkeypatch):
             return result
         return run
 
-    monkeypatch.setattr(Game, "play", shadowed(Game.play))
-    monkeypatch.setattr(Game, "use_tea", shadowed(Game.use_tea))
+    monkeypatch.setattr(Game, "_play", shadowed(Game._play))
+    monkeypatch.setattr(Game, "_use_tea", shadowed(Game._use_tea))
     yield

@@ -9,9 +9,9 @@ from medina_cli.engine.scoring import score_game
 
 def moves_of(game: Game, placements) -> list[int]:
     index = {piece: i for i, piece in enumerate(game.variant.pieces)}
-    tea = len(game.variant.pieces) * game.geo.size
-    cell = game.geo.cell_of_square
-    return [tea if p.square is None else index[p.piece] * game.geo.size + cell[p.square] for p in placements]
+    tea = len(game.variant.pieces) * game.variant.geometry.size
+    cell = game.variant.geometry.cell_of_square
+    return [tea if p.square is None else index[p.piece] * game.variant.geometry.size + cell[p.square] for p in placements]
 
 
 def python_view(game: Game) -> dict:
@@ -28,19 +28,19 @@ def python_view(game: Game) -> dict:
     return {
         "seat": game.seat_to_move, "turn_placed": game.turn_placed, "turn_slots": game.turn_slots,
         "tea_used": game.tea_used, "forced": game.forced, "turns_started": game.turns_started,
-        "placements_made": game.placements_made, "claims": game.claims, "tea_claims": game.tea_claims,
-        "retired": sum(1 << colours.index(c) for c in game.retired), "chain_ends": tuple(game.chain_ends),
+        "placements_made": game.placements_made, "claims": game._claims, "tea_claims": game._tea_claims,
+        "retired": sum(1 << colours.index(c) for c in game.retired), "chain_ends": tuple(game._chain_ends),
         "supply": [[s[piece] for piece in game.variant.pieces] for s in game.supply], "tea": list(game.tea),
-        "owned": [sum(1 << colours.index(c) for c in owned) for owned in game.owned],
+        "owned": [sum(1 << colours.index(c) for c in owned) for owned in game._owned],
         "palaces": [(colours.index(p.colour), p.buildings, p.stables, p.owner, p.roof, p.claim_order,
                      arm_bits(p.connected), p.size) for p in game.palaces],
         "palace_tiles": [holder(game.palace_tile[c]) for c in colours],
         "tower_tiles": [holder(game.tower_tile.get(t)) for t in (1, 2, 3, 4)],
-        "tower_merchants_left": [game.tower_merchants_left.get(t, -1) for t in (1, 2, 3, 4)],
-        "open_palaces": [None if game.open_palace[c] is None else ids[id(game.open_palace[c])] for c in colours],
-        "occupied": game.occupied, "merchants": game.merchants, "walls": game.walls, "stables": game.stables,
-        "roofed": game.roofed_buildings, "reach_once": game.reach_once, "reach_twice": game.reach_twice,
-        "building_orth": game.building_orth, "buildings": [game.buildings[c] for c in colours],
+        "tower_merchants_left": [game._tower_merchants_left.get(t, -1) for t in (1, 2, 3, 4)],
+        "open_palaces": [None if game._open_palace[c] is None else ids[id(game._open_palace[c])] for c in colours],
+        "occupied": game._occupied, "merchants": game.merchants, "walls": game.walls, "stables": game._stables,
+        "roofed": game._roofed_buildings, "reach_once": game._reach_once, "reach_twice": game._reach_twice,
+        "building_orth": game._building_orth, "buildings": [game._buildings[c] for c in colours],
     }
 
 

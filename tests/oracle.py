@@ -44,13 +44,13 @@ class Board:
 
     @classmethod
     def of(cls, game, last_merchant: int) -> Board:
-        geo = game.geo
+        geo = game.variant.geometry
         xy = lambda cell: (cell % geo.width, cell // geo.width)  # noqa: E731
         cells = lambda mask: {xy(c) for c in range(geo.size) if (mask >> c) & 1}  # noqa: E731
         board = cls(game.rules, geo.width, geo.height)
-        for colour, mask in game.buildings.items():
+        for colour, mask in game._buildings.items():
             board.buildings.update(dict.fromkeys(cells(mask), colour))
-        board.stables, board.merchants, board.walls = cells(game.stables), cells(game.merchants), cells(game.walls)
+        board.stables, board.merchants, board.walls = cells(game._stables), cells(game.merchants), cells(game.walls)
         board.last_merchant = xy(last_merchant)
         board.well = xy(game.well) if game.well is not None else None
         board.roofs = {xy(p.roof): p.owner for p in game.palaces if p.owner is not None}

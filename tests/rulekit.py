@@ -50,9 +50,9 @@ class Position:
         if not game.turn_open():
             self.turns.append((self.mover, []))
         if token == "tea":
-            game.use_tea()
+            game.push("tea")
         else:
-            game.play(*self.parse(token))
+            game._play(*self.parse(token))
         self.turns[-1][1].append(token)
 
     def until(self, name: str) -> Position:
@@ -64,7 +64,7 @@ class Position:
 
     def at(self, cell: str):
         """The palace with a building or stable on `cell`."""
-        return self.game.palace_at[self.geo.parse(cell)]
+        return self.game._palace_at[self.geo.parse(cell)]
 
     def parse(self, token: str) -> tuple[str, int]:
         piece, cell = token.split()
@@ -81,7 +81,7 @@ class Position:
             return self.game.can_tea()
         piece, cell = self.parse(token)
         generated = any(p == piece and (cells >> cell) & 1 for p, cells in self.game.legal_masks())
-        assert self.game.is_legal(piece, cell) == generated, token
+        assert self.game._is_legal(piece, cell) == generated, token
         return generated
 
     def moves(self, piece: str) -> set[str]:

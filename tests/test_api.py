@@ -11,7 +11,7 @@ PLAYERS = ["Anna", "Ben", "Cleo"]
 SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "standings",
            "read_record", "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError",
            "UnusableInput", "BadArgument", "Problem", "compare", "Comparison", "sweep_readings", "Readings", "Variant",
-           "engine_name", "EngineUnavailable"}
+           "engine_name", "EngineUnavailable", "Position"}
 
 
 def game(ruleset="original-2001", players=PLAYERS, **setup):
@@ -38,7 +38,7 @@ def test_load_ruleset_for_a_player_count_with_overrides():
 def test_a_game_takes_a_ruleset_and_cell_names():
     g = medina.Game(medina.load_ruleset("second-edition-2014"), ["Anna", "Ben"], merchant="k7", well="F5")
     assert (g.to_move, g.is_over(), g.move_stack) == ("Anna", False, [])
-    assert g.geo.name(g.well) == "F5" and g.geo.name(g.start_merchant) == "K7"
+    assert g.variant.geometry.name(g.well) == "F5" and g.variant.geometry.name(g._start_merchant) == "K7"
     with pytest.raises(ValueError, match="merchant 'Z9'"):
         game(merchant="Z9")
     with pytest.raises(ValueError, match="for 3 distinct players"):
@@ -128,8 +128,8 @@ def test_a_copy_is_independent():
     g.push("grey K8")
     clone = g.copy()
     clone.push("roof K8")
-    assert g.move_stack == [medina.Placement("grey", "K8")] and g.palace_at[g.geo.parse("K8")].owner is None
-    assert clone.palace_at[clone.geo.parse("K8")].owner == 0 and clone.supply[0]["roof"] == g.supply[0]["roof"] - 1
+    assert g.move_stack == [medina.Placement("grey", "K8")] and g._palace_at[g.variant.geometry.parse("K8")].owner is None
+    assert clone._palace_at[clone.variant.geometry.parse("K8")].owner == 0 and clone.supply[0]["roof"] == g.supply[0]["roof"] - 1
     assert clone.pop() == medina.Placement("roof", "K8") and clone.legal_placements() == g.legal_placements()
 
 

@@ -112,11 +112,11 @@ def test_tower_reconnect_once_per_arm(ruleset, other_arm, same_arm):
 def others_stuck(ruleset, *overrides):
     """Anna to move again while Ben and Cleo can place nothing (their supplies are empty)."""
     game = new_game(ruleset, 3, "J7", None, *overrides)
-    geo = game.geo
-    game.play("wall", geo.parse("A2"))
+    geo = game.variant.geometry
+    game._play("wall", geo.parse("A2"))
     for seat in (1, 2):
         game.supply[seat] = dict.fromkeys(game.supply[seat], 0)
-    game.play("wall", geo.parse("A3"))
+    game._play("wall", geo.parse("A3"))
     assert game.seat_to_move == 0
     return game, geo
 
@@ -128,18 +128,18 @@ def pieces(game):
 def test_forced_dome_is_checked_at_the_second_placement():
     game, geo = others_stuck("boardspace-original")
     assert not game.forced and "wall" in pieces(game)  # the first piece is free
-    game.play("grey", geo.parse("C3"))
+    game._play("grey", geo.parse("C3"))
     assert game.legal_masks() == [("roof", 1 << geo.parse("C3"))]
     with pytest.raises(IllegalPlacement) as refused:
-        game.play("wall", geo.parse("A4"))
+        game._play("wall", geo.parse("A4"))
     assert refused.value.code == "forced-roof"
-    game.play("roof", geo.parse("C3"))
+    game._play("roof", geo.parse("C3"))
     assert game.seat_to_move == 0 and not game.forced
 
 
 def test_forced_dome_needs_a_legal_dome_after_the_first_piece():
     game, geo = others_stuck("boardspace-original")
-    game.play("wall", geo.parse("A4"))  # no unroofed palace: nothing to roof, so nothing is forced
+    game._play("wall", geo.parse("A4"))  # no unroofed palace: nothing to roof, so nothing is forced
     assert not game.forced and "wall" in pieces(game)
 
 
@@ -159,20 +159,20 @@ def test_when_the_forced_roof_is_checked_is_its_own_parameter(ruleset, overrides
     game, geo = others_stuck(ruleset, *overrides)
     assert game.forced == at_start
     if not at_start:
-        game.play("grey", geo.parse("C3"))
+        game._play("grey", geo.parse("C3"))
         assert game.legal_masks() == [("roof", 1 << geo.parse("C3"))]
 
 
 def tea_position(ruleset):
     """Anna has roofed the purple palace (3 tea tiles), used one, and is to move again."""
     game = new_game(ruleset, 3, "H10", "J5")
-    geo = game.geo
+    geo = game.variant.geometry
     for piece, cell in [("purple", "C3"), ("grey", "P11"), ("wall", "A2"), ("wall", "A3"), ("roof", "C3")]:
-        game.play(piece, geo.parse(cell))
+        game._play(piece, geo.parse(cell))
     assert game.can_tea()  # in place of the second placement
-    game.use_tea()
+    game.push("tea")
     for piece, cell in [("grey", "O11"), ("wall", "R2"), ("wall", "A4"), ("wall", "A5")]:
-        game.play(piece, geo.parse(cell))
+        game._play(piece, geo.parse(cell))
     assert game.seat_to_move == 0 and game.tea[0] == 2
     return game
 
@@ -181,7 +181,7 @@ def test_tea_replaces_only_the_second_placement_on_boardspace():
     game = tea_position("boardspace-second-edition")
     assert not game.can_tea()
     with pytest.raises(IllegalPlacement, match="only the second placement"):
-        game.use_tea()
+        game.push("tea")
     assert tea_position("second-edition-2014").can_tea()
 
 
@@ -195,11 +195,11 @@ def test_last_piece_leaves_the_turn_open_for_a_held_tea_tile_on_boardspace():
     for ruleset, goes_on in [("boardspace-second-edition", True), ("second-edition-2014", False)]:
         game = tea_position(ruleset)
         game.supply[0] = dict.fromkeys(game.supply[0], 0) | {"wall": 1}  # Anna's last placeable piece
-        game.play("wall", game.geo.parse("A6"))
+        game._play("wall", game.variant.geometry.parse("A6"))
         assert (game.seat_to_move == 0) is goes_on, ruleset
         if goes_on:  # nothing fits: the tile is all that is left, and it must be used
             assert game.legal_masks() == [] and game.can_tea()
-            game.use_tea()
+            game.push("tea")
             assert game.seat_to_move == 1 and game.tea[0] == 1
 
 
@@ -220,7 +220,7 @@ def stuck_after_an_opening(ruleset, *overrides, first_turns=("Anna: wall A2", "B
     for turn in first_turns:
         for token in turn.split(":")[1].split(","):
             piece, cell = token.split()
-            game.play(piece, game.geo.parse(cell))
+            game._play(piece, game.variant.geometry.parse(cell))
     for seat in (1, 2):
         game.supply[seat] = dict.fromkeys(game.supply[seat], 0)
     assert game.seat_to_move == 0
@@ -234,7 +234,7 @@ def stuck_after_an_opening(ruleset, *overrides, first_turns=("Anna: wall A2", "B
 def test_another_players_tea_tile_spares_the_forced_roof_on_boardspace(overrides, forced):
     game = stuck_after_an_opening("boardspace-second-edition", *overrides)
     game.tea[1] = 1
-    game.play("grey", game.geo.parse("C3"))
+    game._play("grey", game.variant.geometry.parse("C3"))
     assert game.forced is forced
     assert (pieces(game) == ["roof"]) is forced
 
@@ -246,9 +246,9 @@ def test_another_players_tea_tile_spares_the_forced_roof_on_boardspace(overrides
 def test_a_neutral_roof_first_spares_the_forced_roof_on_boardspace(overrides, forced):
     game = stuck_after_an_opening("boardspace-second-edition", *overrides,
                                   first_turns=("Anna: grey C3", "Ben: purple P11", "Cleo: wall A2, wall A3"))
-    game.play("neutral", game.geo.parse("C3"))
+    game._play("neutral", game.variant.geometry.parse("C3"))
     assert game.forced is forced
-    assert (game.legal_masks() == [("roof", 1 << game.geo.parse("P11"))]) is forced
+    assert (game.legal_masks() == [("roof", 1 << game.variant.geometry.parse("P11"))]) is forced
 
 
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003", "second-edition-2014"])
@@ -271,7 +271,7 @@ CORNER_STABLE = ["Anna: grey B3, roof B3", "Ben: wall A2, wall A3", "Cleo: black
 def test_a_stable_in_an_inner_corner_connects_through_one_wall_on_boardspace(sets, holder):
     game = Position("boardspace-original", 3, *CORNER_STABLE, sets=sets).game
     assert game.players[game.tower_tile[4].owner] == holder
-    assert {arm for arm in game.palace_at[game.geo.parse("B2")].connected if arm[0] == 4} == {(4, "h"), (4, "v")}
+    assert {arm for arm in game._palace_at[game.variant.geometry.parse("B2")].connected if arm[0] == 4} == {(4, "h"), (4, "v")}
 
 
 def test_the_editions_connect_a_corner_stable_through_every_wall():

@@ -24,7 +24,7 @@ VARIANTS = [(), ("merchants.new_chain_max_neighbours=1",), ("merchants.new_chain
 
 def layered(game, piece: str, seat: int, layers=None) -> int:
     """The AND of the piece's layers, each read alone (an Either through the layers that apply)."""
-    cells = game.geo.full
+    cells = game.variant.geometry.full
     for layer in game.variant.constraints[piece].layers if layers is None else layers:
         if isinstance(layer, Either):
             cells &= layered(game, piece, seat, layer.layers(game, piece))
@@ -41,22 +41,22 @@ def codes_of(layers) -> set[str]:
 
 def check(game, piece: str, cell: int) -> None:
     seat = game.seat_to_move
-    assert game.piece_mask(seat, piece) == layered(game, piece, seat), piece
-    for cached, cells in list(game.board_masks.items()):  # the cache holds what the board layers give now
+    assert game._piece_mask(seat, piece) == layered(game, piece, seat), piece
+    for cached, cells in list(game._board_masks.items()):  # the cache holds what the board layers give now
         if cached in game.variant.constraints:
             assert cells == game.variant.constraints[cached].board(game, cached, None), cached
     legal = bool(dict(game.legal_masks()).get(piece, 0) >> cell & 1)
     reason = explain(game, piece, cell)
-    assert (reason is None) == legal, (piece, game.geo.name(cell), reason)
+    assert (reason is None) == legal, (piece, game.variant.geometry.name(cell), reason)
     if legal:
         return
     code, message = reason
-    assert code in CODES and code != "not-legal", (piece, game.geo.name(cell), reason)
-    if game.piece_mask(seat, piece) >> cell & 1:  # every layer allows it: only the turn refuses it
+    assert code in CODES and code != "not-legal", (piece, game.variant.geometry.name(cell), reason)
+    if game._piece_mask(seat, piece) >> cell & 1:  # every layer allows it: only the turn refuses it
         assert code == "forced-roof" and game.forced
     else:  # a rule of this piece refuses it, and says so with the cell
         assert code in codes_of(game.variant.constraints[piece].layers) and message.startswith(
-            f"{piece} {game.geo.name(cell)}: "), (piece, reason)
+            f"{piece} {game.variant.geometry.name(cell)}: "), (piece, reason)
 
 
 @pytest.mark.parametrize("ruleset", builtin_ids())
@@ -84,10 +84,10 @@ def test_explain_names_the_layer_that_refuses_exactly_what_the_generator_refuses
 def draw_cell(data, game, piece: str) -> int:
     """Any cell, or one the piece may take, one only the turn refuses, or one on or next to a piece."""
     legal = dict(game.legal_masks()).get(piece, 0)
-    held = game.piece_mask(game.seat_to_move, piece)
+    held = game._piece_mask(game.seat_to_move, piece)
     choices = {"legal": legal, "refused by the turn": held & ~legal,
-               "near a piece": game.geo.king(game.occupied | game.walls) & ~legal}
+               "near a piece": game.variant.geometry.king(game._occupied | game.walls) & ~legal}
     kind = data.draw(st.sampled_from(["any", *(name for name, cells in choices.items() if cells)]), label="kind")
     if kind == "any":
-        return data.draw(st.integers(0, game.geo.size - 1), label="cell")
+        return data.draw(st.integers(0, game.variant.geometry.size - 1), label="cell")
     return data.draw(st.sampled_from(list(bits(choices[kind]))), label=kind)

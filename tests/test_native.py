@@ -39,7 +39,7 @@ def new_pair(rules, players: int, merchant: int, well, supply=None) -> tuple[Gam
     """A game from a setup of squares on both engines (the native core's takes cells)."""
     names = NAMES[:players]
     game = Game(rules, names, merchant, well, supply=supply)
-    state = native.start_state(rules, game.start_merchant, game.well, supply, names)
+    state = native.start_state(rules, game._start_merchant, game.well, supply, names)
     return game, state
 
 
@@ -175,10 +175,9 @@ def test_every_record_replays_identically_through_both_engines():
         if outcome.game is None:
             continue
         final = outcome.game
-        squares = final.geo.square_of
-        game = Game(final.rules, final.players, squares[final.start_merchant],
-                    None if final.well is None else squares[final.well], supply=final.start_supply)
-        state = native.start_state(final.rules, final.start_merchant, final.well, final.start_supply, final.players)
+        game = Game(final.rules, final.players, final.setup["merchant"], final.setup["well"],
+                    supply=final.start_supply)
+        state = native.start_state(final.rules, final._start_merchant, final.well, final.start_supply, final.players)
         assert_same(game, state)
         for placement in final.move_stack:
             game.push(placement)

@@ -149,7 +149,7 @@ def test_each_simulated_game_counts_as_compare_readings_judges_its_record():
         _, text = play_one(rules, 7, index, record_ref="second-edition-2014")
         sweep = sweep_readings(parse_record(text, f"game-{index}.yaml"))
         assert [e[:4] for e in effects] == [(r.changes_winner, r.changes_scores, not r.outcome.comparable,
-                                             r.outcome.comparable and not r.outcome.game.finished)
+                                             r.outcome.comparable and not r.outcome.game.is_over())
                                             for r in sweep.readings]
 
 
@@ -172,7 +172,7 @@ def test_each_game_played_under_a_reading_counts_as_its_record_replayed_as_writt
             sheets = (score_game(game), score_game(written.game)) if valid else None
             assert effect[4:] == (valid and sheets[0].winners != sheets[1].winners,
                                   valid and sheets[0].totals != sheets[1].totals, not valid,
-                                  valid and not written.game.finished), (index, alt.label)
+                                  valid and not written.game.is_over()), (index, alt.label)
             illegal += not valid
     assert illegal  # some reading (another tower numbering) lets a game go where the written rules do not
 

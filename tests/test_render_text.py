@@ -90,4 +90,4 @@ def test_moves_marks_the_empty_cells_where_a_placement_may_go(tmp_path):
     targets = 0
     for _, cells in game.legal_masks():
         targets |= cells
-    assert code == 0 and board.count(" * ") == (targets & ~game.occupied).bit_count()
+    assert code == 0 and board.count(" * ") == (targets & ~game._occupied).bit_count()

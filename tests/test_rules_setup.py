@@ -28,7 +28,7 @@ def wells(ruleset):
 def test_start_merchant_off_the_edge_row_is_accepted(ruleset, cell):
     lines, outcome = setup_problems(ruleset, merchant=cell, **wells(ruleset))
     assert outcome.problems == []
-    assert outcome.game.start_merchant == outcome.game.geo.parse(cell)
+    assert outcome.game._start_merchant == outcome.game.variant.geometry.parse(cell)
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
@@ -65,7 +65,7 @@ def test_two_player_board_has_its_own_edge_row_and_extent():
 def test_well_off_the_edge_row_is_accepted(cell):
     lines, outcome = setup_problems("second-edition-2014", merchant="J7", well=cell)
     assert outcome.problems == []
-    assert outcome.game.well == outcome.game.geo.parse(cell)
+    assert outcome.game.well == outcome.game.variant.geometry.parse(cell)
 
 
 @pytest.mark.parametrize("cell", ["B5", "Q11", "G12", "A5"])
@@ -119,7 +119,7 @@ def test_board_and_pieces_per_edition_and_player_count(ruleset, players):
                 "merchant": merchants, "wall": walls}
     assert game.supply == [expected] * players
     assert [(c.name, c.value) for c in game.rules.colours] == list(zip(colours, (1, 2, 3, 4)))
-    geo = game.geo
+    geo = game.variant.geometry
     assert (geo.columns, geo.rows) == ((14, 10) if players == 2 else (16, 11))
     corners = {"NW": geo.parse("A13" if players > 2 else "A12"), "SE": geo.parse("R1" if players > 2 else "P1"),
                "NE": geo.parse("R13" if players > 2 else "P12"), "SW": geo.parse("A1")}

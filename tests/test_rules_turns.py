@@ -104,7 +104,7 @@ def test_game_end_when_nobody_can_place_and_nothing_after_it(ruleset):
     assert pos.mover == "Cleo"  # Anna and Ben are skipped again
     pos.play("Cleo: orange C10", "Anna: roof C10")  # Ben still cannot roof anything
     game = pos.game
-    assert game.finished and game.events[-1].kind == "game-end"
+    assert game.is_over() and game.events[-1].kind == "game-end"
     assert game.supply[1]["roof"] == 3  # unplaceable pieces simply stay
     assert pos.replay().finished and pos.replay().warnings == []
     assert pos.reject("roof C10") == "game-over"
@@ -118,7 +118,7 @@ def test_game_end_when_nobody_can_place_and_nothing_after_it(ruleset):
 @pytest.mark.parametrize("ruleset", EDITIONS)
 def test_a_pass_after_the_game_has_ended_is_accepted_but_a_placement_is_not(ruleset):
     pos = Position(ruleset, 3, sets=supplies(3, stables=1))  # over at once: a stable needs a building to touch
-    assert pos.game.finished
+    assert pos.game.is_over()
     outcome = pos.replay("Anna: pass", "Ben: pass", "Anna: pass")
     assert outcome.problems == [] and outcome.finished and outcome.warnings == []
     assert pos.problem("Anna: pass", "Ben: stable K7") == ("game-over", 2, None, "Ben")
@@ -168,7 +168,7 @@ def test_no_tea_in_an_opening_single_placement_turn():
     pos.game.tea[1] = 1  # even a player holding a tile (impossible by the rules) may not use it here
     assert not pos.game.can_tea()
     with pytest.raises(IllegalPlacement) as refused:
-        pos.game.use_tea()
+        pos.game.push("tea")
     assert refused.value.code == "tea-not-allowed"
 
 
@@ -184,5 +184,5 @@ def test_tea_cannot_replace_a_placement_that_was_impossible_anyway():
 def test_a_game_where_nobody_can_place_at_the_start_is_over_at_once():
     pos = Position("original-2001", 3, sets=supplies(3, stables=1))  # a stable needs a building to touch
     assert not any(pos.game.can_place(seat) for seat in range(3))
-    assert pos.game.finished and pos.moves("stable") == set()
+    assert pos.game.is_over() and pos.moves("stable") == set()
     assert pos.replay().finished and pos.replay().warnings == []

@@ -7,6 +7,7 @@ the distinct moves (`rate(game)`, in their order of preference: `ranked_by`), wh
 
 from __future__ import annotations
 
-from .base import Agent, Rating, UnknownAgent, agent_names, make_agent, parse_spec
+from .base import Agent, Rating, UnknownAgent
+from .specs import agent_names, make_agent, parse_spec
 
 __all__ = ["Agent", "Rating", "UnknownAgent", "agent_names", "make_agent", "parse_spec"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Rating, make_agent
+from .base import Rating
+from .specs import make_agent
 from .position import new_game, record_placements, roof_palace
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake (the estimates of a

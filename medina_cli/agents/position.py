@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from ..engine import native
+from ..engine.game import Game
 from ..engine.placement import Placement
 from ..engine.playout import play_out
 from ..engine.scoring import score_game
@@ -98,19 +99,19 @@ def reward(margin_points: float, win_share: float) -> float:
 def scoring_cells(game) -> int:
     """Cells where a stable, merchant or wall may change the score at once: those next to a roofed
     palace. (A building never changes it; roofs always may.)"""
-    geo = game.geo
     pieces = 0
     for palace in game.palaces:
         if palace.owner is not None:
             pieces |= palace.buildings | palace.stables
-    return geo.orth(pieces)
+    return game.variant.geometry.orth(pieces)
 
 
 def may_score(game, placement, cells: int) -> bool:
     piece = placement.piece
     if piece in ("roof", "neutral"):
         return True
-    return piece in ("stable", "merchant", "wall") and bool((cells >> game.geo.cell_of_square[placement.square]) & 1)
+    return piece in ("stable", "merchant", "wall") and bool(
+        (cells >> game.variant.geometry.cell_of_square[placement.square]) & 1)
 
 
 def playout(game, rng) -> None:
@@ -125,7 +126,6 @@ def playout(game, rng) -> None:
 
 def new_game(record):
     """The start position of a record."""
-    from ..engine.game import Game
     return Game(record.rules, record.players, record.merchant, record.well)
 
 
@@ -144,10 +144,10 @@ def roof_palace(game, placement) -> tuple[str, list[str]] | None:
     (any of which may carry it: one move); None for any other placement."""
     if placement.piece not in ("roof", "neutral"):
         return None
-    palace = game.palace_at.get(game.geo.cell_of_square.get(placement.square))
+    palace = game.palace_of(placement.square)
     return None if palace is None else (palace.colour, [p.cell for p in game.equivalent_placements(placement)])
 
 
 def palace_size(game, placement) -> int:
     """Buildings and stables of the palace a roof placement would close."""
-    return game.palace_at[game.geo.cell_of_square[placement.square]].size
+    return game.palace_of(placement.square).size

@@ -66,7 +66,8 @@ def _board_picture(board) -> tuple[str, list]:
     if problems:
         raise typer.Exit(1)
     title = f"Medina: {board.file}, {board.ruleset.id}, finished board"
-    return board_svg(board, title=title, description=render_board(board) + "\n" + legend(board),
+    position = board.position
+    return board_svg(position, title=title, description=render_board(position) + "\n" + legend(position),
                      totals=score(board).totals), problems
 
 

@@ -51,7 +51,7 @@ class Layer:
         """Why this rule refuses `piece` on `cell` to `seat`, in words."""
         if callable(self.words):
             return self.words(game, piece, cell, seat)
-        return self.words.format(piece=piece, cell=game.geo.name(cell), player=game.players[seat])
+        return self.words.format(piece=piece, cell=game._geo.name(cell), player=game.players[seat])
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.mask!r})"
@@ -98,7 +98,7 @@ class Constraints:
         self.layers = layers
         codes = ", ".join(layer.code if isinstance(layer, Layer) else "either" for layer in layers)
         self.board = _compiled(_all_of(layer for layer in layers if not layer.per_seat), f"board of: {codes}")
-        self.mask = _compiled(_all_of((layer for layer in layers if layer.per_seat), "game.board_masks[piece]"),
+        self.mask = _compiled(_all_of((layer for layer in layers if layer.per_seat), "game._board_masks[piece]"),
                               f"mask of: {codes}")
 
 
@@ -122,12 +122,12 @@ def _first_refusal(layers, game, piece, cell, seat):
 def _not_on(text: str):
     """Words for a piece on the wrong kind of square: `text` followed by the square's kind."""
     kinds = {"ring": "the wall ring", "tower": "a tower", "interior": "an interior cell"}
-    return lambda game, piece, cell, seat: text.format(piece=piece) + kinds[game.geo.kind(cell)]
+    return lambda game, piece, cell, seat: text.format(piece=piece) + kinds[game._geo.kind(cell)]
 
 
 def _palace_there(text: str):
     """Words naming the colour of the palace on the cell: `text` with `{colour}` and `{player}` fields."""
-    return lambda game, piece, cell, seat: text.format(colour=game.palace_at[cell].colour, player=game.players[seat])
+    return lambda game, piece, cell, seat: text.format(colour=game._palace_at[cell].colour, player=game.players[seat])
 
 
 SPACING = "too close to another palace (palaces may not touch, not even diagonally)"
@@ -136,28 +136,28 @@ SPACING = "too close to another palace (palaces may not touch, not even diagonal
 IN_SUPPLY = Condition("not-in-supply", "game.supply[seat][piece]", "{player} has no {piece} left", per_seat=True)
 
 # --- walls --------------------------------------------------------------------------------------
-ON_RING = Layer("wrong-square", "game.geo.ring", _not_on("walls go on the wall ring around the city, not on "))
+ON_RING = Layer("wrong-square", "game._geo.ring", _not_on("walls go on the wall ring around the city, not on "))
 NO_WALL_THERE = Layer("cell-occupied", "~game.walls", "there is already a wall there")
-CONTINUES_RUN = Layer("wall-not-connected", "game.geo.orth(game.walls | game.geo.towers)",
+CONTINUES_RUN = Layer("wall-not-connected", "game._geo.orth(game.walls | game._geo.towers)",
                       "a wall must continue a run from a tower (no wall or tower next to it)")
-KEEPS_GATES = Layer("wall-gate", "~game.geo.gates(game.walls)",
+KEEPS_GATES = Layer("wall-gate", "~game._geo.gates(game.walls)",
                     "it would join two wall runs; every side keeps a gate")
 
 # --- inside the city ----------------------------------------------------------------------------
-INSIDE = Layer("wrong-square", "game.geo.interior", _not_on("a {piece} goes inside the city, not on "))
-EMPTY = Layer("cell-occupied", "~game.occupied",
-              lambda game, piece, cell, seat: f"{game.geo.name(cell)} already holds "
+INSIDE = Layer("wrong-square", "game._geo.interior", _not_on("a {piece} goes inside the city, not on "))
+EMPTY = Layer("cell-occupied", "~game._occupied",
+              lambda game, piece, cell, seat: f"{game._geo.name(cell)} already holds "
                                               f"{'the well' if cell == game.well else 'a piece'}")
-OFF_WELL = Layer("well-zone", "~game.well_zone", "no building or stable on the well or next to it")
+OFF_WELL = Layer("well-zone", "~game._well_zone", "no building or stable on the well or next to it")
 SITE = (INSIDE, EMPTY, OFF_WELL)  # where a building or a stable may stand at all
 # a cell next to a palace is within its reach, and must be within no other palace's
-CLEAR_OF_OTHER_PALACES = Layer("spacing", "~game.reach_twice", SPACING)
-CLEAR_OF_PALACES = Layer("spacing", "~game.reach_once", SPACING)
+CLEAR_OF_OTHER_PALACES = Layer("spacing", "~game._reach_twice", SPACING)
+CLEAR_OF_PALACES = Layer("spacing", "~game._reach_once", SPACING)
 
 
 # --- buildings (`piece` is the colour) ----------------------------------------------------------
 def _extension_refusal(game, colour, cell, seat) -> str:
-    first = game.geo.name(next(bits(game.open_palace[colour].buildings)))
+    first = game._geo.name(next(bits(game._open_palace[colour].buildings)))
     return (f"the unfinished {colour} palace at {first} can still grow, so a {colour} building must extend it "
             "(orthogonally next to one of its buildings)")
 
@@ -165,20 +165,20 @@ def _extension_refusal(game, colour, cell, seat) -> str:
 NOT_RETIRED = Condition("colour-retired", "piece not in game.retired",
                         "{piece} has retired; no {piece} building may be placed again")
 EXTENDS_OPEN_PALACE = Layer("building-not-adjacent",  # next to a building of the open palace of the colour
-                            "0 if game.open_palace[piece] is None else game.open_palace[piece].building_orth",
+                            "0 if game._open_palace[piece] is None else game._open_palace[piece].building_orth",
                             _extension_refusal)
 # a building extends the unroofed palace of its colour while that can grow, else starts a new palace
 EXTEND_ELSE_NEW = Either(SITE, (EXTENDS_OPEN_PALACE, CLEAR_OF_OTHER_PALACES), (CLEAR_OF_PALACES,))
 
 # --- stables ------------------------------------------------------------------------------------
-BESIDE_BUILDING = Layer("stable-not-adjacent", "game.building_orth", "a stable must touch a building orthogonally")
+BESIDE_BUILDING = Layer("stable-not-adjacent", "game._building_orth", "a stable must touch a building orthogonally")
 
 
 # --- roofs --------------------------------------------------------------------------------------
 def _growing(game) -> int:
     """The buildings of the palaces that can still grow."""
     cells = 0
-    for colour, palace in game.open_palace.items():
+    for colour, palace in game._open_palace.items():
         if palace is not None and EXTEND_ELSE_NEW.first_cells(game, colour, None):
             cells |= palace.buildings
     return cells
@@ -187,25 +187,25 @@ def _growing(game) -> int:
 def _not_owned(game, seat: int) -> int:
     """Every cell but the buildings of the colours `seat` owns a palace of."""
     cells = ALL
-    for colour in game.owned[seat]:
-        cells &= ~game.buildings[colour]
+    for colour in game._owned[seat]:
+        cells &= ~game._buildings[colour]
     return cells
 
 
-ON_BUILDING = Layer("roof-not-on-building", "game.all_buildings()", "a roof must go on a building")
-UNROOFED = Layer("roof-on-roofed-palace", "~game.roofed_buildings",
+ON_BUILDING = Layer("roof-not-on-building", "game._all_buildings()", "a roof must go on a building")
+UNROOFED = Layer("roof-on-roofed-palace", "~game._roofed_buildings",
                  _palace_there("the {colour} palace there already has a roof"))
 NOT_BLOCKED = Layer("roof-on-blocked-palace",
                     "ALL if game.rules.roofs.on_blocked_palace else _growing(game)",
                     _palace_there("the {colour} palace there can take no more buildings, and this ruleset does not "
                                   "let a blocked palace be roofed"))
-COLOUR_NOT_OWNED = Layer("roof-colour-owned", "_not_owned(game, seat) if game.owned[seat] else ALL",
+COLOUR_NOT_OWNED = Layer("roof-colour-owned", "_not_owned(game, seat) if game._owned[seat] else ALL",
                          _palace_there("{player} already owns a {colour} palace (one roof per colour)"), per_seat=True)
 
 
 # --- merchants ----------------------------------------------------------------------------------
 def _chain_end_refusal(game, piece, cell, seat) -> str:
-    ends = " and ".join(game.geo.name(c) for c in bits(game.live_chain_ends()))
+    ends = " and ".join(game._geo.name(c) for c in bits(game.live_chain_ends()))
     return f"a merchant must extend an end of the merchant chain (ends: {ends})"
 
 
@@ -217,16 +217,16 @@ def _crowd_refusal(game, piece, cell, seat) -> str:
     return TWO_NEIGHBOURS if limit <= 1 else f"the first merchant of a new chain may touch at most {limit} merchants"
 
 
-BESIDE_AT_MOST_ONE = Layer("merchant-two-neighbours", "~game.geo.at_least_two_neighbours(game.merchants)",
+BESIDE_AT_MOST_ONE = Layer("merchant-two-neighbours", "~game._geo.at_least_two_neighbours(game.merchants)",
                            TWO_NEIGHBOURS)
-AT_CHAIN_END = Layer("merchant-not-at-chain-end", "game.geo.orth(game.live_chain_ends())", _chain_end_refusal)
+AT_CHAIN_END = Layer("merchant-not-at-chain-end", "game._geo.orth(game.live_chain_ends())", _chain_end_refusal)
 # a new chain's first merchant touches at most `merchants.new_chain_max_neighbours` merchants, and
 # never two where that is 0 or 1 (kept apart: a merchant beside two is refused as one for any chain)
 NEW_CHAIN_CROWD = Layer("merchant-two-neighbours",
-                        "~game.geo.more_neighbours_than(game.merchants, max(1, game.rules.merchants.new_chain_max_neighbours))",
+                        "~game._geo.more_neighbours_than(game.merchants, max(1, game.rules.merchants.new_chain_max_neighbours))",
                         _crowd_refusal)
 NEW_CHAIN = Layer("merchant-new-chain",
-                  "~game.geo.more_neighbours_than(game.merchants, game.rules.merchants.new_chain_max_neighbours)",
+                  "~game._geo.more_neighbours_than(game.merchants, game.rules.merchants.new_chain_max_neighbours)",
                   "the chain cannot grow, so a new chain starts, but its first merchant may not touch other merchants")
 # a merchant extends the live chain while that can grow, else starts a new chain
 EXTEND_ELSE_NEW_CHAIN = Either((INSIDE, EMPTY), (BESIDE_AT_MOST_ONE, AT_CHAIN_END), (NEW_CHAIN_CROWD, NEW_CHAIN))

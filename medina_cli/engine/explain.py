@@ -12,22 +12,14 @@ from .constraints import refusing_layer
 
 def explain(game, piece: str, cell: int) -> tuple[str, str] | None:
     """Why the player to move may not place `piece` on `cell` now; None if he may."""
-    if game.is_legal(piece, cell):
+    if game._is_legal(piece, cell):
         return None
     seat = game.seat_to_move
-    what = f"{piece} {game.geo.name(cell)}"
+    what = f"{piece} {game._geo.name(cell)}"
     layer = refusing_layer(game, piece, cell, seat)
     if layer is not None:
         return layer.code, f"{what}: {layer.refusal(game, piece, cell, seat)}"
     if game.forced:
         return "forced-roof", (f"{what}: {game.players[seat]} must place one of his roofs this turn "
-                               f"({_forced_reason(game)})")
+                               f"({game.variant.forced_roof[1]})")
     return "not-legal", f"{what}: not a legal placement here"
-
-
-def _forced_reason(game) -> str:
-    if game.rules.turns.forced_roof == "only_player_with_roofs":
-        return "he is the only player still holding roofs"
-    if game.rules.turns.forced_roof == "only_player_with_pieces":
-        return "he is the only player still holding pieces"
-    return "he is the only player who can still place"

@@ -13,27 +13,15 @@ of the container entries it changed, each naming its container and key (palaces 
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
-from .board import Geometry, bits, lowest_cell
-from .events import NEUTRAL_HOLDER, Event
+from .board import bits, lowest_cell
+from .events import Event
 from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
-from .variant import Variant
+from .position import NEUTRAL, RENDERERS, Palace, Position, holder_name
 
 _placement = Placement._make  # a Placement of a canonical (piece, square): the engine's own, unchecked
-
-NEUTRAL = -1  # owner of a palace under a neutral roof
-
-
-def holder_name(players, owner: int | None) -> str | None:
-    """A palace owner or tile holder by name: a player, "neutral", or None for nobody."""
-    if owner is None:
-        return None
-    return NEUTRAL_HOLDER if owner == NEUTRAL else players[owner]
-
-__all__ = ["Game", "IllegalPlacement", "Placement", "Palace", "Event", "NEUTRAL"]
 
 
 class _MaskCache(dict):
@@ -52,36 +40,9 @@ class _MaskCache(dict):
         return cells
 
 
-@dataclass(eq=False, slots=True)
-class Palace:
-    id: int
-    colour: str
-    buildings: int = 0
-    stables: int = 0
-    owner: int | None = None  # player index, NEUTRAL, or None while unroofed
-    roof: int | None = None  # the roofed building cell
-    claim_order: int | None = None
-    building_orth: int = 0  # cells orthogonally next to its buildings
-    reach: int = 0  # cells within king distance 1 of its buildings and stables
-    connected: frozenset = frozenset()  # (tower, axis) arms it has connected to
-
-    @property
-    def pieces(self) -> int:
-        return self.buildings | self.stables
-
-    @property
-    def size(self) -> int:
-        return self.buildings.bit_count() + self.stables.bit_count()
-
-    def state(self) -> tuple:
-        """Its fields, for `Palace(*state)`: a copy, or an undo entry."""
-        return (self.id, self.colour, self.buildings, self.stables, self.owner, self.roof, self.claim_order,
-                self.building_orth, self.reach, self.connected)
-
-
 # the position's scalar fields: a push saves them as one tuple, pop puts them back
-_SCALARS = ("stables", "merchants", "walls", "occupied", "roofed_buildings", "reach_once", "reach_twice",
-            "building_orth", "chain_ends", "tea_claims", "claims", "placements_made", "turns_started",
+_SCALARS = ("_stables", "merchants", "walls", "_occupied", "_roofed_buildings", "_reach_once", "_reach_twice",
+            "_building_orth", "_chain_ends", "_tea_claims", "_claims", "placements_made", "turns_started",
             "turn_placed", "turn_slots", "tea_used", "forced", "seat_to_move")
 _scalars_of = attrgetter(*_SCALARS)
 _TURN_PLACED, _TEA_USED = _SCALARS.index("turn_placed"), _SCALARS.index("tea_used")
@@ -100,10 +61,11 @@ class _Frame(NamedTuple):
     log: int  # entries of the undo log before the push
 
 
-class Game:
-    """A game in progress: `Game(rules, ["Anna", "Ben", "Cleo"], merchant="K7")` (2014: `well="F5"`).
-    `rules` is a `Rules` or a `Ruleset` (then for as many players as are named); cells are names or
-    engine cell numbers. The first player starts. Seats are indices into `players`."""
+class Game(Position):
+    """A game in progress: `Game(rules, ["Anna", "Ben", "Cleo"], merchant="K7")` (2014: `well="F5"`), a
+    position with its turn state and its move stack. `rules` is a `Rules` or a `Ruleset` (then for as
+    many players as are named); cells are names or square numbers. The first player starts. Seats are
+    indices into `players`."""
 
     def __init__(self, rules, players: list[str], merchant: str | int, well: str | int | None = None,
                  supply: dict[str, dict[str, int]] | None = None):
@@ -112,51 +74,26 @@ class Game:
             rules = rules.for_players(len(players))
         if len(players) != rules.players or len(set(players)) != len(players):
             raise ValueError(f"players {list(players)}: these rules are for {rules.players} distinct players")
-        self.rules = rules
-        self.variant = variant = Variant.of(rules)
+        Position.__init__(self, rules, players)
+        variant = self.variant
         self._constraints, self._mask_functions, self._cheap_first = (variant.constraints, variant.mask_functions,
                                                                        variant.cheap_first)  # the generator's, at hand
-        self.geo: Geometry = variant.geometry
         merchant = self._setup_cell(merchant, "merchant")
         if rules.well.enabled != (well is not None):
             raise ValueError(f"{rules.ruleset_id} places a well at setup: give well=CELL" if rules.well.enabled
                              else f"well {well!r}: {rules.ruleset_id} has no well")
         well = None if well is None else self._setup_cell(well, "well")
-        self.players = list(players)
-        geo = self.geo
-        self.supply = [dict(variant.supply) for _ in players]
         self.start_supply = {name: dict(counts) for name, counts in (supply or {}).items()}
         for name, counts in self.start_supply.items():
             self.supply[self.players.index(name)].update(counts)
-        self.tea = [0] * len(players)
-        self.owned: list[set[str]] = [set() for _ in players]
-        self.buildings = dict.fromkeys(variant.colours, 0)
-        self.stables = 0
-        self.start_merchant = merchant
+        self._start_merchant = merchant
         self.merchants = 1 << merchant
-        self.walls = 0
+        self._chain_ends = (merchant, merchant)
         self.well = well
-        self.well_zone = geo.king(1 << well) if well is not None else 0
-        self.well_bonus_cells = geo.straight_two(well) if well is not None else 0
-        self.occupied = self.merchants | (1 << well if well is not None else 0)
-        self.roofed_buildings = 0
-        self.palaces: list[Palace] = []
-        self.palace_at: dict[int, Palace] = {}
-        self.open_palace: dict[str, Palace | None] = dict.fromkeys(variant.colours)
-        self.reach_once = 0  # cells within reach of at least one palace
-        self.reach_twice = 0  # cells within reach of two or more palaces
-        self.building_orth = 0
-        self.chain_ends = (merchant, merchant)
-        self.wall_arm: dict[int, tuple[int, str]] = {}
-        self.palace_tile: dict[str, Palace | None] = dict.fromkeys(variant.colours)
-        self.tower_tile: dict[int, Palace | None] = {t: None for t in geo.tower_cell}
-        self.tower_merchants_left = dict(rules.towers.merchants)
-        self.tea_claims = 0
-        self.claims = 0
-        self.retired: list[str] = []
+        self._index()  # the well's zone and bonus cells, the occupied cells
         self.events: list[Event] = []
         self.placements_made = 0
-        self.board_masks = _MaskCache(self)  # piece -> the cells its board layers allow
+        self._board_masks = _MaskCache(self)  # piece -> the cells its board layers allow
         # turn state
         self.turns_started = 0
         self.turn_placed = 0
@@ -169,10 +106,10 @@ class Game:
         self._end_turn()
 
     def _setup_cell(self, cell: str | int, what: str) -> int:
-        geo = self.geo
+        geo = self._geo
         number = geo.parse(cell) if isinstance(cell, str) else geo.cell_of_square.get(cell)
         if number is None or not (1 << number) & geo.interior:
-            raise ValueError(f"{what} {cell!r}: not an interior cell of this board ({self.geo.describe_extent()})")
+            raise ValueError(f"{what} {cell!r}: not an interior cell of this board ({self._geo.describe_extent()})")
         return number
 
     # --- the public surface ---------------------------------------------------------------------
@@ -185,15 +122,11 @@ class Game:
     @property
     def setup(self) -> dict[str, str | None]:
         """The start merchant's and the well's cells by name: {"merchant": "K7", "well": None}."""
-        name = self.geo.name
-        return {"merchant": name(self.start_merchant), "well": None if self.well is None else name(self.well)}
+        name = self._geo.name
+        return {"merchant": name(self._start_merchant), "well": None if self.well is None else name(self.well)}
 
     def is_over(self) -> bool:
         """Nobody can place anything any more."""
-        return self.seat_to_move is None
-
-    @property
-    def finished(self) -> bool:
         return self.seat_to_move is None
 
     def legal_placements(self) -> list[Placement]:
@@ -203,7 +136,7 @@ class Game:
 
     def _placements(self, masks: list[tuple[str, int]]) -> list[Placement]:
         """The placements of (piece, cells) pairs, in order, and tea last where it may replace one."""
-        square_of = self.geo.square_of
+        square_of = self._geo.square_of
         out = [_placement((piece, square_of[cell])) for piece, cells in masks for cell in bits(cells)]
         if self.can_tea():
             out.append(TEA_PLACEMENT)
@@ -216,17 +149,17 @@ class Game:
         piece, square = placement if isinstance(placement, Placement) else self.variant.parse(placement)
         if square is None:
             if piece == TEA:
-                self.use_tea()
+                self._use_tea()
             elif self.seat_to_move is None:
                 raise IllegalPlacement("game-over", "the game has already ended")
             else:
                 raise IllegalPlacement("pass-while-able", f"{self.to_move} passes but has a legal placement")
             return
         canonical = self.variant.spellings.get(piece)
-        cell = self.geo.cell_of_square.get(square)
+        cell = self._geo.cell_of_square.get(square)
         if canonical is None or cell is None:
             self.variant.parse(placement)  # raises: says which
-        self.play(canonical, cell)
+        self._play(canonical, cell)
 
     @property
     def move_stack(self) -> list[Placement]:
@@ -235,7 +168,7 @@ class Game:
 
     def _placement_of(self, piece: str, cell: int | None) -> Placement:
         """The Placement of an engine (piece, cell), or tea (cell None)."""
-        return TEA_PLACEMENT if cell is None else _placement((piece, self.geo.square_of[cell]))
+        return TEA_PLACEMENT if cell is None else _placement((piece, self._geo.square_of[cell]))
 
     def pop(self) -> Placement:
         """Undo the last push exactly (supplies, tiles, retirements, tower merchants, tea, events, the
@@ -253,7 +186,7 @@ class Game:
         del self.palaces[frame.palaces:]
         del self.retired[frame.retired:]
         self.__dict__.update(zip(_SCALARS, frame.scalars))
-        self.board_masks.clear()
+        self._board_masks.clear()
         return self._placement_of(frame.piece, frame.cell)
 
     def _undo(self, entry: tuple) -> None:
@@ -267,36 +200,62 @@ class Game:
         elif what == "tea":
             self.tea[key] = old[0]
         elif what == "owned":
-            self.owned[key].discard(old[0])
-        elif what in ("palace_at", "wall_arm"):
+            self._owned[key].discard(old[0])
+        elif what in ("_palace_at", "_wall_arm"):
             del self.__dict__[what][key]
-        elif what in ("open_palace", "palace_tile", "tower_tile"):
+        elif what in ("_open_palace", "palace_tile", "tower_tile"):
             self.__dict__[what][key] = None if old[0] is None else self.palaces[old[0]]
-        else:  # buildings, tower_merchants_left
+        else:  # _buildings, _tower_merchants_left
             self.__dict__[what][key] = old[0]
 
     def copy(self) -> Game:
         """An independent game in the same position, with the same move stack (it can pop too)."""
-        new = object.__new__(Game)
+        new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.players = list(self.players)
         new.supply = [dict(s) for s in self.supply]
         new.tea = list(self.tea)
-        new.owned = [set(o) for o in self.owned]
-        new.buildings = dict(self.buildings)
+        new._owned = [set(o) for o in self._owned]
+        new._buildings = dict(self._buildings)
         new.palaces = palaces = [Palace(*p.state()) for p in self.palaces]
-        new.palace_at = {cell: palaces[p.id] for cell, p in self.palace_at.items()}
-        for name in ("open_palace", "palace_tile", "tower_tile"):
+        new._palace_at = {cell: palaces[p.id] for cell, p in self._palace_at.items()}
+        for name in ("_open_palace", "palace_tile", "tower_tile"):
             new.__dict__[name] = {k: None if p is None else palaces[p.id] for k, p in self.__dict__[name].items()}
-        new.wall_arm = dict(self.wall_arm)
-        new.tower_merchants_left = dict(self.tower_merchants_left)
+        new._wall_arm = dict(self._wall_arm)
+        new._tower_merchants_left = dict(self._tower_merchants_left)
         new.retired = list(self.retired)
         new.events = list(self.events)
-        new.board_masks = _MaskCache(new)
-        new.board_masks.update(self.board_masks)
+        new._board_masks = _MaskCache(new)
+        new._board_masks.update(self._board_masks)
         new._frames = list(self._frames)
         new._log = list(self._log)
         return new
+
+    def to_plain(self) -> dict:
+        """The position as plain data (`Position.to_plain`), with the turn state: the seat to move
+        (None once the game is over), turns started, placements and tea tiles of the turn so far and
+        the placements it allows, whether a roof is due, placements made in the game."""
+        return {**Position.to_plain(self),
+                "turn": (self.seat_to_move, self.turns_started, self.turn_placed, self.tea_used, self.turn_slots,
+                         self.forced, self.placements_made)}
+
+    def __eq__(self, other) -> bool:
+        """The same position and turn state, reached by the same placements, with the same events."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (Position.__eq__(self, other) and self._indices() == other._indices()
+                and self._frames_key() == other._frames_key() and self.events == other.events
+                and self.setup == other.setup and self.start_supply == other.start_supply)
+
+    __hash__ = None
+
+    def _frames_key(self) -> list[tuple]:
+        return [(piece, cell, seat) for piece, cell, seat, *_ in self._frames]
+
+    def __repr__(self) -> str:
+        stage = "over" if self.is_over() else f"{self.to_move} to move"
+        return (f"<Game {self.rules.ruleset_id}, {', '.join(self.players)}: {len(self._frames)} placements, "
+                f"{stage}>")
 
     def to_record(self, ruleset: str | None = None) -> str:
         """The game so far as record/1 text (with its `result` once it is over), naming the ruleset as
@@ -306,8 +265,7 @@ class Game:
         if ref is None:
             raise ValueError(f"{self.rules.ruleset_id} with overrides: a record names a ruleset, not overrides; "
                              "give to_record(ruleset=PATH) a ruleset file that holds them")
-        from ..records.model import game_record  # the writer belongs to records; only this method needs it
-        return game_record(self, ref)
+        return RENDERERS["record"](self, ref)  # the record writer (medina_cli.records), loaded with the package
 
     def turns(self) -> list[tuple[str, list[Placement]]]:
         """The move stack turn by turn: (player, the placements of his turn), oldest first."""
@@ -319,7 +277,7 @@ class Game:
         return turns
 
     # --- names ----------------------------------------------------------------------------------
-    def owner_name(self, owner: int | None) -> str | None:
+    def _owner_name(self, owner: int | None) -> str | None:
         """A palace owner (or tile holder) as named in events: a player, "neutral", or None."""
         return holder_name(self.players, owner)
 
@@ -336,20 +294,20 @@ class Game:
         (the first is the one `distinct_placements()` lists); for any other placement, just it."""
         placement = self.variant.parse(placement)
         piece, square = placement
-        cell = self.geo.cell_of_square[square] if piece in ("roof", "neutral") else None
-        palace = None if cell is None else self.palace_at.get(cell)
+        cell = self._geo.cell_of_square[square] if piece in ("roof", "neutral") else None
+        palace = None if cell is None else self._palace_at.get(cell)
         if palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
             return [placement]
         return [self._placement_of(piece, c) for c in bits(palace.buildings)]
 
-    def distinct_masks(self) -> list[tuple[str, int]]:
+    def _distinct_masks(self) -> list[tuple[str, int]]:
         """`legal_masks()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
         return [(piece, self._lowest_of_each_palace(cells) if piece in ("roof", "neutral") else cells)
                 for piece, cells in self.legal_masks()]
 
     def distinct_placements(self) -> list[Placement]:
         """`legal_placements()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
-        return self._placements(self.distinct_masks())
+        return self._placements(self._distinct_masks())
 
     def _lowest_of_each_palace(self, cells: int) -> int:
         """The lowest cell of each palace whose buildings make up `cells`."""
@@ -357,26 +315,16 @@ class Game:
         while cells:
             low = cells & -cells
             out |= low
-            cells &= ~self.palace_at[low.bit_length() - 1].buildings
+            cells &= ~self._palace_at[low.bit_length() - 1].buildings
         return out
 
     # --- the generator -------------------------------------------------------------------------
-    def live_chain_ends(self) -> int:
-        """The live chain's end cells: its first and last merchant, each while it touches at most one
-        merchant (a chain started against an old one stops being an end there once it grows)."""
-        orth_of, merchants = self.geo.orth_of, self.merchants
-        ends = 0
-        for end in self.chain_ends:
-            if (orth_of[end] & merchants).bit_count() < 2:
-                ends |= 1 << end
-        return ends
-
-    def piece_mask(self, seat: int, piece: str) -> int:
+    def _piece_mask(self, seat: int, piece: str) -> int:
         """Cells where `seat` may place `piece` now (all its layers: the board's, the player's supply
         and colours), ignoring turn restrictions (forced roofs)."""
         return self._constraints[piece].mask(self, piece, seat)
 
-    def piece_masks(self, seat: int) -> list[tuple[str, int]]:
+    def _piece_masks(self, seat: int) -> list[tuple[str, int]]:
         """(piece, cells) for every piece `seat` holds that can legally be placed now."""
         out = []
         for piece, mask in self._mask_functions:
@@ -395,7 +343,7 @@ class Game:
         """(piece, cells) legal for the player to move at this point of the turn."""
         if self.seat_to_move is None:
             return []
-        masks = self.piece_masks(self.seat_to_move)
+        masks = self._piece_masks(self.seat_to_move)
         return self._forced_roof_filter(masks) if self.forced else masks
 
     def _forced_roof_filter(self, masks):
@@ -408,23 +356,23 @@ class Game:
         if self.turn_placed or self.tea_used or self.turn_slots == 1:
             return [("roof", roof)] if roof else masks
         if not roof:
-            owned = self.owned[self.seat_to_move]
-            return [(piece, m) for piece, m in masks if piece in self.buildings and piece not in owned]
+            owned = self._owned[self.seat_to_move]
+            return [(piece, m) for piece, m in masks if piece in self._buildings and piece not in owned]
         out = []
         for piece, cells in masks:
             if piece == "neutral":
-                cells = sum(1 << c for c in bits(cells) if roof & ~self.palace_at[c].buildings)
+                cells = sum(1 << c for c in bits(cells) if roof & ~self._palace_at[c].buildings)
                 if not cells:
                     continue
             out.append((piece, cells))
         return out
 
-    def is_legal(self, piece: str, cell: int) -> bool:
+    def _is_legal(self, piece: str, cell: int) -> bool:
         if self.seat_to_move is None or piece not in self.supply[self.seat_to_move]:
             return False
         if self.forced:
             return any(p == piece and (m >> cell) & 1 for p, m in self.legal_masks())
-        return bool((self.piece_mask(self.seat_to_move, piece) >> cell) & 1)
+        return bool((self._piece_mask(self.seat_to_move, piece) >> cell) & 1)
 
     def can_tea(self) -> bool:
         """May the player to move discard a tea tile now instead of a placement?"""
@@ -437,11 +385,11 @@ class Game:
         return self.turn_placed < self.turn_slots and not self.forced
 
     # --- playing -------------------------------------------------------------------------------
-    def play(self, piece: str, cell: int) -> None:
+    def _play(self, piece: str, cell: int) -> None:
         """`push` for a canonical piece name and an engine cell number (the readers' fast path)."""
         if self.seat_to_move is None:
             raise IllegalPlacement("game-over", "the game has already ended")
-        if not self.is_legal(piece, cell):
+        if not self._is_legal(piece, cell):
             from .explain import explain
             raise IllegalPlacement(*explain(self, piece, cell))
         self._begin(piece, cell)
@@ -453,15 +401,15 @@ class Game:
                 piece == "neutral" and self.rules.turns.neutral_spares_forced_roof):
             self._force_second_roof()
         if self.turn_placed + self.tea_used >= self.turn_slots or not (
-                self.legal_masks() if self.forced else self.can_go_on(self.seat_to_move)):
+                self.legal_masks() if self.forced else self._can_go_on(self.seat_to_move)):
             self._end_turn()
 
-    def can_go_on(self, seat: int) -> bool:
+    def _can_go_on(self, seat: int) -> bool:
         """After a placement: has `seat` anything left to do this turn? A piece that fits, or (where
         the ruleset counts it) a tea tile, which must then be used."""
         return self.can_place(seat) or bool(self.rules.tea.keeps_turn_open and self.tea[seat] and not self.tea_used)
 
-    def use_tea(self) -> None:
+    def _use_tea(self) -> None:
         """`push("tea")`."""
         if not self.can_tea():
             raise IllegalPlacement("tea-not-allowed", self._tea_refusal())
@@ -526,38 +474,24 @@ class Game:
         """After a first piece that was not his roof: the second must be one of the player's roofs
         if one is legal now and the ruleset's trigger (`turns.forced_roof`) holds."""
         seat = self.seat_to_move
-        if (self.turn_placed + self.tea_used < self.turn_slots and self.piece_mask(seat, "roof")
+        if (self.turn_placed + self.tea_used < self.turn_slots and self._piece_mask(seat, "roof")
                 and self._forced_trigger(seat)):
             self.forced = True
             self._announce_forced_roof()
 
-    def _others_stuck(self, seat: int) -> bool:
-        """Can no other player move? (A held tea tile counts as a move where the ruleset says so.)"""
-        tea_counts = self.rules.tea.blocks_forced_roof
-        for other in range(len(self.players)):
-            if other != seat and (self.can_place(other) or (tea_counts and self.tea[other])):
-                return False
-        return True
-
     def _roof_reachable(self, seat: int) -> bool:
         """Does some legal turn include one of the player's roofs? (Now, or after a building of a
         colour he does not own yet, which makes a new roof target.)"""
-        masks = self.piece_masks(seat)
+        masks = self._piece_masks(seat)
         if any(piece == "roof" for piece, _ in masks):
             return True
         return (self.turn_slots > 1 and self.supply[seat]["roof"] > 0
-                and any(piece in self.buildings and piece not in self.owned[seat] for piece, _ in masks))
+                and any(piece in self._buildings and piece not in self._owned[seat] for piece, _ in masks))
 
     def _forced_trigger(self, seat: int) -> bool:
-        rule = self.rules.turns.forced_roof
-        if rule == "only_player_who_can_place":
-            return self._others_stuck(seat)
-        if rule == "only_player_with_pieces":
-            return all(not any(self.supply[q].values()) for q in range(len(self.players)) if q != seat)
-        if rule == "only_player_with_roofs":
-            return self.supply[seat]["roof"] > 0 and all(
-                self.supply[q]["roof"] == 0 for q in range(len(self.players)) if q != seat)
-        return False
+        """Does the ruleset's forced roof (`turns.forced_roof`) hold for `seat` now?"""
+        trigger = self.variant.forced_roof
+        return trigger is not None and trigger[0](self, seat)
 
     def _end_turn(self) -> None:
         n = len(self.players)
@@ -576,10 +510,10 @@ class Game:
     def _place(self, seat: int, piece: str, cell: int) -> None:
         self.supply[seat][piece] -= 1
         self.placements_made += 1
-        if piece in self.buildings:
+        if piece in self._buildings:
             self._place_building(piece, cell)
         elif piece in ("roof", "neutral"):
-            self._claim(self.palace_at[cell], seat if piece == "roof" else NEUTRAL, cell)
+            self._claim(self._palace_at[cell], seat if piece == "roof" else NEUTRAL, cell)
         elif piece == "stable":
             self._place_stable(cell)
         elif piece == "merchant":
@@ -588,7 +522,7 @@ class Game:
             self._place_wall(cell)
         # walls and interior pieces never constrain each other: a wall changes the wall mask only,
         # any other piece every mask but the wall's
-        masks = self.board_masks
+        masks = self._board_masks
         if piece == "wall":
             masks.pop("wall", None)
         else:
@@ -601,108 +535,101 @@ class Game:
 
     def _grow(self, palace: Palace, cell: int) -> None:
         """The palace (logged by the caller) takes `cell`."""
-        new_reach = self.geo.king_of[cell] & ~palace.reach
+        new_reach = self._geo.king_of[cell] & ~palace.reach
         palace.reach |= new_reach
-        self.reach_twice |= self.reach_once & new_reach
-        self.reach_once |= new_reach
-        self._log.append(("palace_at", cell))
-        self.palace_at[cell] = palace
+        self._reach_twice |= self._reach_once & new_reach
+        self._reach_once |= new_reach
+        self._log.append(("_palace_at", cell))
+        self._palace_at[cell] = palace
 
     def _place_building(self, colour: str, cell: int) -> None:
         bit = 1 << cell
-        palace = self.open_palace[colour]
+        palace = self._open_palace[colour]
         log = self._log
         if palace is None or not palace.building_orth & bit:
-            log.append(("open_palace", colour, None if palace is None else palace.id))
+            log.append(("_open_palace", colour, None if palace is None else palace.id))
             palace = Palace(len(self.palaces), colour)
             self.palaces.append(palace)
-            self.open_palace[colour] = palace
+            self._open_palace[colour] = palace
         else:
             self._touch(palace)
         palace.buildings |= bit
-        orth = self.geo.orth_of[cell]
+        orth = self._geo.orth_of[cell]
         palace.building_orth |= orth
-        self.building_orth |= orth
-        log.append(("buildings", colour, self.buildings[colour]))
-        self.buildings[colour] |= bit
-        self.occupied |= bit
+        self._building_orth |= orth
+        log.append(("_buildings", colour, self._buildings[colour]))
+        self._buildings[colour] |= bit
+        self._occupied |= bit
         self._grow(palace, cell)
 
     def _claim(self, palace: Palace, owner: int, cell: int) -> None:
         self._touch(palace)
         palace.owner = owner
         palace.roof = cell
-        palace.claim_order = self.claims
-        self.claims += 1
-        self.roofed_buildings |= palace.buildings
-        if self.open_palace[palace.colour] is palace:
-            self._log.append(("open_palace", palace.colour, palace.id))
-            self.open_palace[palace.colour] = None
+        palace.claim_order = self._claims
+        self._claims += 1
+        self._roofed_buildings |= palace.buildings
+        if self._open_palace[palace.colour] is palace:
+            self._log.append(("_open_palace", palace.colour, palace.id))
+            self._open_palace[palace.colour] = None
         if owner != NEUTRAL:
             self._log.append(("owned", owner, palace.colour))
-            self.owned[owner].add(palace.colour)
-        self.events.append(Event("claim", self._player(owner), self.owner_name(owner), palace.colour,
-                                 self.geo.name(cell), palace.size))
+            self._owned[owner].add(palace.colour)
+        self.events.append(Event("claim", self._player(owner), self._owner_name(owner), palace.colour,
+                                 self._geo.name(cell), palace.size))
         self._palace_tile_check(palace)
         self._tea_award(palace)
-        self._connect_walls(palace, self.geo.orth(palace.pieces) & self.walls)
+        self._connect_walls(palace, self._geo.orth(palace.pieces) & self.walls)
 
     def _place_stable(self, cell: int) -> None:
         bit = 1 << cell
-        palace = self.palace_at[lowest_cell(self.geo.orth_of[cell] & self.all_buildings())]
+        palace = self._palace_at[lowest_cell(self._geo.orth_of[cell] & self._all_buildings())]
         self._touch(palace)
         palace.stables |= bit
-        self.stables |= bit
-        self.occupied |= bit
+        self._stables |= bit
+        self._occupied |= bit
         self._grow(palace, cell)
         if palace.owner is not None:
             self._palace_tile_check(palace)
-            walls = self.geo.orth_of[cell] & self.walls
+            walls = self._geo.orth_of[cell] & self.walls
             self._connect_walls(palace, self._stable_contact(cell, walls))
-            palace.connected |= {self.wall_arm[wall] for wall in bits(walls)}  # every wall it touches
+            palace.connected |= {self._wall_arm[wall] for wall in bits(walls)}  # every wall it touches
 
     def _stable_contact(self, cell: int, walls: int) -> int:
         """The walls a new stable next to `walls` connects through (`towers.stable_contact`)."""
         if self.rules.towers.stable_contact == "every_wall" or walls & (walls - 1) == 0:
             return walls
-        width = self.geo.width
+        width = self._geo.width
         return next(1 << (cell + step) for step in (width, -1, -width, 1) if walls >> (cell + step) & 1)
-
-    def all_buildings(self) -> int:
-        """Every building on the board."""
-        total = 0
-        for mask in self.buildings.values():
-            total |= mask
-        return total
 
     def _place_merchant(self, cell: int) -> None:
         bit = 1 << cell
-        first, last = self.chain_ends
+        first, last = self._chain_ends
         ends = self.live_chain_ends()  # the generator's ends: a merchant next to one extends the chain
-        if self.geo.orth_of[cell] & ends and not self.geo.orth_of[cell] & self.merchants & ~ends:
+        if self._geo.orth_of[cell] & ends and not self._geo.orth_of[cell] & self.merchants & ~ends:
             if first == last:
-                self.chain_ends = (first, cell)
-            elif self.geo.orth_of[cell] & (1 << first):
-                self.chain_ends = (cell, last)
+                self._chain_ends = (first, cell)
+            elif self._geo.orth_of[cell] & (1 << first):
+                self._chain_ends = (cell, last)
             else:
-                self.chain_ends = (first, cell)
+                self._chain_ends = (first, cell)
         else:
-            self.chain_ends = (cell, cell)
+            self._chain_ends = (cell, cell)
         self.merchants |= bit
-        self.occupied |= bit
+        self._occupied |= bit
 
     def _place_wall(self, cell: int) -> None:
-        geo = self.geo
+        geo = self._geo
         anchor = lowest_cell(geo.orth_of[cell] & (self.walls | geo.towers))
         if anchor in geo.tower_of_cell:
             axis = "h" if abs(anchor - cell) == 1 else "v"
             arm = (geo.tower_of_cell[anchor], axis)
         else:
-            arm = self.wall_arm[anchor]
-        self._log.append(("wall_arm", cell))
-        self.wall_arm[cell] = arm
+            arm = self._wall_arm[anchor]
+        self._log.append(("_wall_arm", cell))
+        self._wall_arm[cell] = arm
         self.walls |= 1 << cell
-        palace = self.palace_at.get(geo.inner_of[cell])
+        palace = self._palace_at.get(geo.inner_of[cell])
         if palace is not None and palace.owner is not None:
             self._connect(palace, arm[0], {arm})
 
@@ -713,28 +640,28 @@ class Game:
             return
         self._log.append(("palace_tile", palace.colour, None if holder is None else holder.id))
         self.palace_tile[palace.colour] = palace
-        self.events.append(Event("palace-tile", self._player(palace.owner), self.owner_name(palace.owner),
+        self.events.append(Event("palace-tile", self._player(palace.owner), self._owner_name(palace.owner),
                                  palace.colour, size=palace.size, tile=palace.colour,
-                                 previous=None if holder is None else self.owner_name(holder.owner)))
+                                 previous=None if holder is None else self._owner_name(holder.owner)))
 
     def _tea_award(self, palace: Palace) -> None:
         if palace.colour != self.rules.tea.colour:
             return
         awards = self.rules.tea.awards
-        award = awards[self.tea_claims] if self.tea_claims < len(awards) else 0
-        self.tea_claims += 1
+        award = awards[self._tea_claims] if self._tea_claims < len(awards) else 0
+        self._tea_claims += 1
         if not award:
             return
         if palace.owner != NEUTRAL:
             self._log.append(("tea", palace.owner, self.tea[palace.owner]))
             self.tea[palace.owner] += award
-        self.events.append(Event("tea", self._player(palace.owner), self.owner_name(palace.owner), count=award,
+        self.events.append(Event("tea", self._player(palace.owner), self._owner_name(palace.owner), count=award,
                                  reason="awarded"))
 
     def _connect_walls(self, palace: Palace, walls: int) -> None:
         arms_by_tower: dict[int, set] = {}
         for wall in bits(walls):
-            arm = self.wall_arm[wall]
+            arm = self._wall_arm[wall]
             arms_by_tower.setdefault(arm[0], set()).add(arm)
         for tower in sorted(arms_by_tower):
             self._connect(palace, tower, arms_by_tower[tower])
@@ -751,13 +678,13 @@ class Game:
         previous = self.tower_tile[tower]
         log.append(("tower_tile", tower, None if previous is None else previous.id))
         self.tower_tile[tower] = palace
-        player, holder = self._player(palace.owner), self.owner_name(palace.owner)
+        player, holder = self._player(palace.owner), self._owner_name(palace.owner)
         if previous is None or previous.owner != palace.owner:
-            self.events.append(Event("tower-tile", player, holder, palace.colour, self.geo.name(palace.roof),
-                                     tile=tower, previous=None if previous is None else self.owner_name(previous.owner)))
-        if tower in self.tower_merchants_left:
-            waiting = self.tower_merchants_left.pop(tower)
-            log.append(("tower_merchants_left", tower, waiting))
+            self.events.append(Event("tower-tile", player, holder, palace.colour, self._geo.name(palace.roof),
+                                     tile=tower, previous=None if previous is None else self._owner_name(previous.owner)))
+        if tower in self._tower_merchants_left:
+            waiting = self._tower_merchants_left.pop(tower)
+            log.append(("_tower_merchants_left", tower, waiting))
             if waiting:
                 if palace.owner != NEUTRAL:
                     log.append(("supply", palace.owner, "merchant", self.supply[palace.owner]["merchant"]))
@@ -769,15 +696,15 @@ class Game:
         """After a placement: a roof can complete `all_players_own`; anything placed inside the city
         (a roof too: it closes the palace that could still grow) can leave `no_building_fits`."""
         check_owners, check_room = self.variant.retirement_checks[piece]
-        owned_by_all = set.intersection(*self.owned) if check_owners else set()
+        owned_by_all = set.intersection(*self._owned) if check_owners else set()
         for colour in self.variant.colours:
             if colour in self.retired:
                 continue
             everyone = colour in owned_by_all
-            no_room = check_room and not self.board_masks[colour]
+            no_room = check_room and not self._board_masks[colour]
             if everyone or no_room:
                 self.retired.append(colour)
-                self.board_masks.pop(colour, None)  # computed while the colour was still in play
+                self._board_masks.pop(colour, None)  # computed while the colour was still in play
                 for seat, supply in enumerate(self.supply):
                     self._log.append(("supply", seat, colour, supply[colour]))
                     supply[colour] = 0

@@ -60,7 +60,7 @@ def _random_move(game: Game, rng: random.Random, tea_chance: float, roof_from: i
     if roof_from is not None:
         roofs = next((cells for piece, cells in masks if piece == "roof"), 0)
         if roofs:
-            palace_at = game.palace_at
+            palace_at = game._palace_at
             best = max(bits(roofs), key=lambda c: palace_at[c].size)
             if palace_at[best].size >= roof_from:
                 return "roof", best
@@ -81,9 +81,9 @@ def play_out(game: Game, rng: random.Random, *, tea_chance: float = TEA_CHANCE, 
     while game.seat_to_move is not None:
         piece, cell = _random_move(game, rng, tea_chance, roof_from)
         if cell is None:
-            game.use_tea()
+            game._use_tea()
             continue
-        game.play(piece, cell)
+        game._play(piece, cell)
         if on_placement is not None:
             on_placement(game)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import bits
-from .game import NEUTRAL
+from .position import NEUTRAL, Position
 
 
 @dataclass
@@ -95,15 +95,16 @@ def palace_score(rules, geo, palace, merchants: int, walls: int, well_bonus_cell
     )
 
 
-def score_position(rules, geo, players: list[str], palaces, merchants: int, walls: int, well_bonus_cells: int,
-                   palace_tiles: dict[str, int | None], tower_tiles: dict[int, int | None], *,
-                   finished: bool, undetermined: list[dict] = ()) -> ScoreSheet:
-    """Score every player. Tile holders are seat indices, NEUTRAL or None (nobody)."""
-    sheet = [PlayerScore(name) for name in players]
+def score_position(position: Position, *, finished: bool, undetermined: list[dict] = ()) -> ScoreSheet:
+    """Score every player of `position` (the tiles a board/1 file leaves `undetermined` counted for nobody)."""
+    rules, geo = position.rules, position.variant.geometry
+    merchants, walls, well_bonus_cells = position.merchants, position.walls, position.well_bonus_cells
+    sheet = [PlayerScore(name) for name in position.players]
     colour_order = rules.colour_names
-    for palace in sorted(palaces, key=lambda p: (colour_order.index(p.colour), p.id)):
+    for palace in sorted(position.palaces, key=lambda p: (colour_order.index(p.colour), p.id)):
         if palace.owner is not None and palace.owner != NEUTRAL:
             sheet[palace.owner].palaces.append(palace_score(rules, geo, palace, merchants, walls, well_bonus_cells))
+    palace_tiles, tower_tiles = tile_holders(position)
     values = {c.name: c.value for c in rules.colours}
     for colour in rules.colour_names:
         holder = palace_tiles.get(colour)
@@ -133,17 +134,15 @@ def winners_of(tiebreak: str, sheet: list[PlayerScore]) -> list[str]:
     return [p.name for p in tied]
 
 
-def tile_holders(position) -> tuple[dict[str, int | None], dict[int, int | None]]:
-    """Who holds each palace and tower tile of a game or board: seat index, NEUTRAL or None."""
+def tile_holders(position: Position) -> tuple[dict[str, int | None], dict[int, int | None]]:
+    """Who holds each palace and tower tile: seat index, NEUTRAL or None."""
     return ({c: (p.owner if p else None) for c, p in position.palace_tile.items()},
             {t: (p.owner if p else None) for t, p in position.tower_tile.items()})
 
 
 def score_game(game) -> ScoreSheet:
     """The score sheet of a game's current position (final if the game is over)."""
-    return score_position(
-        game.rules, game.geo, game.players, game.palaces, game.merchants, game.walls, game.well_bonus_cells,
-        *tile_holders(game), finished=game.finished)
+    return score_position(game, finished=game.is_over())
 
 
 def standings(sheets: list[ScoreSheet]) -> list[dict]:

@@ -16,6 +16,7 @@ from ..rules.schema import FIXED_PIECES
 from .board import CELL_RE, Geometry, geometry_for, parse_square, square_name
 from .constraints import constraints_of
 from .placement import PASS, PASS_PLACEMENT, TEA, TEA_PLACEMENT, IllegalPlacement, Placement
+from .turns import FORCED_ROOF
 
 
 class Variant:
@@ -50,6 +51,7 @@ class Variant:
                   for piece in self.pieces}
         self.retirement_checks = {piece: c for piece, c in checks.items() if any(c)}  # pieces that may retire
         self.roof_checked_after_first = rules.turns.forced_roof_check == "after_first_placement"
+        self.forced_roof = FORCED_ROOF.get(rules.turns.forced_roof)  # (does it hold for a seat?, why) or None
 
     @staticmethod
     def of(rules) -> Variant:

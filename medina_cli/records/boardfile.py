@@ -9,9 +9,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import product
 
-from ..engine.board import Geometry, bits, geometry_for
-from ..engine.game import NEUTRAL, Palace
-from ..engine.game import holder_name as engine_holder_name
+from ..engine.board import Geometry, bits
+from ..engine.position import NEUTRAL, Palace, Position
+from ..engine.position import holder_name as engine_holder_name
 from ..engine.scoring import ScoreSheet, score_position, tile_holders, winners_of
 from ..engine.variant import Variant
 from ..errors import Collected
@@ -48,45 +48,19 @@ class OpenTile:
 
 @dataclass
 class Board:
-    """A board/1 position; a `engine.position.Position`, like `Game`."""
+    """A board/1 file: the finished `position` it holds (None when the file cannot be read as one), the
+    tiles it leaves `undetermined`, and its `problems`."""
 
     file: str
     ruleset: Ruleset | None = None
     players: list[str] = field(default_factory=list)
-    geo: Geometry | None = None
-    palaces: list[Palace] = field(default_factory=list)
-    merchants: int = 0
-    walls: int = 0
-    well: int | None = None
-    well_bonus_cells: int = 0
-    occupied: int = 0
-    wall_tower: dict[int, int] = field(default_factory=dict)  # wall cell -> tower its run starts from
-    palace_tile: dict[str, Palace | None] = field(default_factory=dict)
-    tower_tile: dict[int, Palace | None] = field(default_factory=dict)
+    position: Position | None = None
     undetermined: list[OpenTile] = field(default_factory=list)
-    tea: list[int] | None = None  # tea tiles held, per seat, as `Game.tea`: a board/1 file does not record them
     problems: Collected = field(default_factory=Collected)
 
     @cached_property
     def rules(self) -> Rules:
         return self.ruleset.for_players(len(self.players))
-
-    finished = True  # a board/1 file holds a finished game
-    to_move = None
-
-    def live_chain_ends(self) -> int:
-        """A board/1 file does not say which merchant chain is live: no ends."""
-        return 0
-
-    def touching(self, tower: int) -> list[Palace]:
-        """Claimed palaces with a building or stable next to a wall of `tower`'s runs."""
-        walls = sum(1 << c for c, t in self.wall_tower.items() if t == tower)
-        return [p for p in self.palaces if p.owner is not None and self.geo.orth(p.pieces) & walls]
-
-    def largest_claimed(self, colour: str) -> list[Palace]:
-        claimed = [p for p in self.palaces if p.colour == colour and p.owner is not None]
-        top = max((p.size for p in claimed), default=0)
-        return [p for p in claimed if p.size == top]
 
 
 def holder_name(players: list[str], owner: int | None) -> str:
@@ -116,6 +90,33 @@ class _BoardReader(HeaderReader):
     def __init__(self, board: Board, data, lines, ruleset_ref, overrides, base_dir, text: str):
         super().__init__(board, data, lines, ruleset_ref, overrides, base_dir)
         self.text = text
+        self.palaces: list[Palace] = []
+        self.merchants = self.walls = 0
+        self.well: int | None = None
+        self.wall_tower: dict[int, int] = {}  # wall cell -> tower its run starts from
+        self.palace_tile: dict[str, Palace | None] = {}
+        self.tower_tile: dict[int, Palace | None] = {}
+
+    def _touching(self, tower: int) -> list[Palace]:
+        """Claimed palaces with a building or stable next to a wall of `tower`'s runs."""
+        walls = sum(1 << c for c, t in self.wall_tower.items() if t == tower)
+        return [p for p in self.palaces if p.owner is not None and self.geo.orth(p.pieces) & walls]
+
+    def _largest_claimed(self, colour: str) -> list[Palace]:
+        claimed = [p for p in self.palaces if p.colour == colour and p.owner is not None]
+        top = max((p.size for p in claimed), default=0)
+        return [p for p in claimed if p.size == top]
+
+    def _position(self) -> Position:
+        """The board's position: its pieces, owners and the tiles it decides (no supplies, tea tiles or
+        live merchant chain: a board/1 file does not record them)."""
+        index = {id(p): p.id for p in self.palaces}
+        return Position.from_plain(self.r.rules, {
+            "players": self.r.players, "merchants": self.merchants, "walls": self.walls, "well": self.well,
+            "palaces": [(p.colour, p.buildings, p.stables, p.owner, p.roof, None, ()) for p in self.palaces],
+            "palace_tile": [None if p is None else index[id(p)] for p in self.palace_tile.values()],
+            "tower_tile": [(t, None if p is None else index[id(p)]) for t, p in self.tower_tile.items()],
+            "supply": None, "tea": None, "chain_ends": None})
 
     def read(self) -> None:
         data, b = self.data, self.r
@@ -132,7 +133,7 @@ class _BoardReader(HeaderReader):
                            "prefix your own keys with x-)", (key,))
         if not self._ruleset() or not self._players():
             return
-        b.geo = geometry_for(b.rules)
+        self.geo = Variant.of(b.rules).geometry
         if not self._grid():
             return
         self._palaces()
@@ -142,10 +143,12 @@ class _BoardReader(HeaderReader):
         self._supply()
         if not b.problems.errors:
             self._tiles()
+        if not b.problems.errors:
+            b.position = self._position()
 
     # --- the grid --------------------------------------------------------------------------------
     def _grid(self) -> bool:
-        b, geo, rules = self.r, self.r.geo, self.r.rules
+        b, geo, rules = self.r, self.geo, self.r.rules
         grid = self.data.get("grid")
         if not isinstance(grid, str):
             self.error("board-grid" if grid is not None else "missing-key",
@@ -177,12 +180,12 @@ class _BoardReader(HeaderReader):
                 if problem:
                     self.error("board-grid", f"{geo.name(cell)}: {problem}", line=line)
                 elif char == "#":
-                    b.walls |= 1 << cell
+                    self.walls |= 1 << cell
                 elif geo.kind(cell) == "interior" and char != ".":
                     kind = char.lower()
                     bit = 1 << cell
                     if kind == "m":
-                        b.merchants |= bit
+                        self.merchants |= bit
                     elif kind == "s":
                         self.stables |= bit
                     elif kind == "w":
@@ -193,17 +196,15 @@ class _BoardReader(HeaderReader):
             self.error("board-grid", f"{rules.ruleset_id} has exactly one well (`w`); the grid has "
                        f"{wells.bit_count()}", ("grid",))
         elif wells:
-            b.well = next(bits(wells))
-            b.well_bonus_cells = geo.straight_two(b.well)
-            if not (geo.interior & ~geo.edge_row) >> b.well & 1:
-                self.error("bad-setup", f"the well at {geo.name(b.well)} must stand off the edge row",
-                           line=self._line(b.well))
-        b.occupied = b.merchants | self.stables | wells | sum(self.buildings.values())
+            self.well = next(bits(wells))
+            if not (geo.interior & ~geo.edge_row) >> self.well & 1:
+                self.error("bad-setup", f"the well at {geo.name(self.well)} must stand off the edge row",
+                           line=self._line(self.well))
         return not b.problems.errors
 
     def _cell(self, cell: int, char: str, letters: dict) -> str | None:
         """What is wrong with `char` on `cell`, or None."""
-        kind = self.r.geo.kind(cell)
+        kind = self.geo.kind(cell)
         if kind == "tower":
             return None if char == "T" else f"a corner holds its tower: write T, not {char!r}"
         if kind == "ring":
@@ -222,7 +223,7 @@ class _BoardReader(HeaderReader):
 
     # --- palaces ---------------------------------------------------------------------------------
     def _palaces(self) -> None:
-        b, geo = self.r, self.r.geo
+        b, geo = self.r, self.geo
         for colour, mask in self.buildings.items():
             while mask:
                 group = mask & -mask
@@ -231,10 +232,10 @@ class _BoardReader(HeaderReader):
                     if grown == group:
                         break
                     group = grown
-                b.palaces.append(Palace(len(b.palaces), colour, buildings=group))
+                self.palaces.append(Palace(len(self.palaces), colour, buildings=group))
                 mask &= ~group
         for stable in bits(self.stables):
-            touched = [p for p in b.palaces if geo.orth_of[stable] & p.buildings]
+            touched = [p for p in self.palaces if geo.orth_of[stable] & p.buildings]
             if not touched:
                 self.error("board-stable", f"the stable at {geo.name(stable)} touches no building",
                            line=self._line(stable))
@@ -243,25 +244,25 @@ class _BoardReader(HeaderReader):
                            f"{self._named(touched[0])} and {self._named(touched[1])}", line=self._line(stable))
             else:
                 touched[0].stables |= 1 << stable
-        for i, palace in enumerate(b.palaces):
+        for i, palace in enumerate(self.palaces):
             near = geo.king(palace.pieces)
-            for other in b.palaces[i + 1:]:
+            for other in self.palaces[i + 1:]:
                 if near & other.pieces:
                     cell = next(bits(near & other.pieces))
                     self.error("board-spacing", f"{self._named(palace)} and {self._named(other)} touch at "
                                f"{geo.name(cell)}: palaces need a free cell between them, diagonals included",
                                line=self._line(cell))
-        if b.well is not None:
-            for cell in bits(geo.king(1 << b.well) & sum(p.pieces for p in b.palaces)):
+        if self.well is not None:
+            for cell in bits(geo.king(1 << self.well) & sum(p.pieces for p in self.palaces)):
                 self.error("well-zone", f"{geo.name(cell)}: no building or stable on the well or next to it",
                            line=self._line(cell))
 
     def _line(self, cell: int) -> int:
         """The line of the grid row that holds `cell`."""
-        return self.row_lines[self.r.geo.height - 1 - cell // self.r.geo.width]
+        return self.row_lines[self.geo.height - 1 - cell // self.geo.width]
 
     def _named(self, palace: Palace) -> str:
-        return f"the {palace.colour} palace at {self.r.geo.name(_first_cell(self.r.geo, palace.buildings))}"
+        return f"the {palace.colour} palace at {self.geo.name(_first_cell(self.geo, palace.buildings))}"
 
     # --- merchants -------------------------------------------------------------------------------
     def _merchants(self) -> None:
@@ -269,18 +270,18 @@ class _BoardReader(HeaderReader):
         merchant: at a chain end, or starting a chain next to at most `new_chain_max_neighbours`.
         With 0, every group is a line (no branch, no loop); with 1, a group may branch but never
         close a loop; above 1, anything goes."""
-        b, geo = self.r, self.r.geo
+        b, geo = self.r, self.geo
         most = b.rules.merchants.new_chain_max_neighbours
         if most > 1:
             return
         rule = (f"merchants.new_chain_max_neighbours is {most} in {b.rules.ruleset_id}: a new chain may "
                 + ("not touch a merchant" if most == 0 else "touch at most one merchant"))
         if most == 0:
-            for cell in bits(b.merchants & geo.more_neighbours_than(b.merchants, 2)):
-                arms = self._cell_names(geo.orth_of[cell] & b.merchants)
+            for cell in bits(self.merchants & geo.more_neighbours_than(self.merchants, 2)):
+                arms = self._cell_names(geo.orth_of[cell] & self.merchants)
                 self.error("board-merchants", f"the merchants at {geo.name(cell)} and {arms} branch at "
                            f"{geo.name(cell)}: a merchant chain is a line ({rule})", line=self._line(cell))
-        loop = b.merchants
+        loop = self.merchants
         while True:  # strip the ends until only loops (and what joins them) remain
             ends = loop & ~geo.at_least_two_neighbours(loop)
             if not ends:
@@ -292,14 +293,14 @@ class _BoardReader(HeaderReader):
 
     def _cell_names(self, mask: int) -> str:
         """`mask`'s cells by column, then row: "B3, C3, C4"."""
-        geo = self.r.geo
+        geo = self.geo
         return ", ".join(geo.name(c) for c in sorted(bits(mask), key=lambda c: (c % geo.width, c // geo.width)))
 
     # --- walls -----------------------------------------------------------------------------------
     def _walls(self) -> None:
-        b, geo = self.r, self.r.geo
+        b, geo = self.r, self.geo
         for start, end, cells in _sides(geo):
-            walled = [(b.walls >> c) & 1 for c in cells]
+            walled = [(self.walls >> c) & 1 for c in cells]
             head = walled.index(0) if 0 in walled else len(cells)
             tail = walled[::-1].index(0) if 0 in walled else len(cells)
             towers = f"towers {geo.tower_of_cell[start]} and {geo.tower_of_cell[end]}"
@@ -314,19 +315,19 @@ class _BoardReader(HeaderReader):
                     f"the walls at {', '.join(names)} between {towers} do"
                 self.error("board-gate", f"{walls} not continue a run from a tower", line=self._line(loose[0]))
             for c in cells[:head]:
-                b.wall_tower[c] = geo.tower_of_cell[start]
+                self.wall_tower[c] = geo.tower_of_cell[start]
             for c in cells[len(cells) - tail:]:
-                b.wall_tower[c] = geo.tower_of_cell[end]
+                self.wall_tower[c] = geo.tower_of_cell[end]
 
     # --- roofs -----------------------------------------------------------------------------------
     def _roofs(self) -> None:
-        b, geo = self.r, self.r.geo
+        b, geo = self.r, self.geo
         roofs = self.data.get("roofs", {})
         if not isinstance(roofs, dict):
             self.error("yaml-wrong-type", "`roofs` must map a building cell of each roofed palace to its owner "
                        "(a player or neutral)", ("roofs",))
             return
-        palace_at = {c: p for p in b.palaces for c in bits(p.pieces)}
+        palace_at = {c: p for p in self.palaces for c in bits(p.pieces)}
         for key, owner in roofs.items():
             path = ("roofs", key)
             cell = geo.parse(key) if isinstance(key, str) else None
@@ -352,7 +353,7 @@ class _BoardReader(HeaderReader):
                 seat = NEUTRAL
             elif owner in b.players:
                 seat = b.players.index(owner)
-                mine = [p for p in b.palaces if p.owner == seat and p.colour == palace.colour]
+                mine = [p for p in self.palaces if p.owner == seat and p.colour == palace.colour]
                 if mine:
                     self.error("board-ownership", f"{owner} would own two {palace.colour} palaces "
                                f"({geo.name(mine[0].roof)} and {name}); a player roofs one palace per colour", path)
@@ -370,11 +371,11 @@ class _BoardReader(HeaderReader):
         counts = [(f"{c} buildings", self.buildings[c].bit_count(), n * supply.per_colour)
                   for c in rules.colour_names]
         counts += [("stables", self.stables.bit_count(), n * supply.stables),
-                   ("walls", b.walls.bit_count(), n * supply.walls),
-                   ("merchants", b.merchants.bit_count(),
+                   ("walls", self.walls.bit_count(), n * supply.walls),
+                   ("merchants", self.merchants.bit_count(),
                     n * supply.merchants + 1 + sum(rules.towers.merchants.values())),
-                   ("neutral roofs", sum(p.owner == NEUTRAL for p in b.palaces), n * supply.neutral_roofs)]
-        counts += [(f"roofs of {name}", sum(p.owner == seat for p in b.palaces), supply.roofs)
+                   ("neutral roofs", sum(p.owner == NEUTRAL for p in self.palaces), n * supply.neutral_roofs)]
+        counts += [(f"roofs of {name}", sum(p.owner == seat for p in self.palaces), supply.roofs)
                    for seat, name in enumerate(b.players)]
         for what, count, most in counts:
             if count > most:
@@ -387,11 +388,11 @@ class _BoardReader(HeaderReader):
         given = self._given_tiles()
         values = {c.name: c.value for c in rules.colours}
         for colour in rules.colour_names:
-            largest = b.largest_claimed(colour)
-            b.palace_tile[colour] = self._holder(("palace", colour), f"the {colour} palace tile", largest,
+            largest = self._largest_claimed(colour)
+            self.palace_tile[colour] = self._holder(("palace", colour), f"the {colour} palace tile", largest,
                                                  given, values[colour], "a largest claimed palace of its colour")
-        for tower in sorted(b.geo.tower_cell):
-            b.tower_tile[tower] = self._holder(("tower", tower), f"tower tile {tower}", b.touching(tower),
+        for tower in sorted(self.geo.tower_cell):
+            self.tower_tile[tower] = self._holder(("tower", tower), f"tower tile {tower}", self._touching(tower),
                                                given, tower, "the owner of a claimed palace touching its walls")
 
     def _holder(self, tile, what, palaces, given, value, who) -> Palace | None:
@@ -430,7 +431,7 @@ class _BoardReader(HeaderReader):
                     tile_key = colours.get(key.lower()) if isinstance(key, str) else None
                     tile_key = tile_key if tile_key in self.r.rules.colour_names else None
                 else:
-                    towers = self.r.geo.tower_cell
+                    towers = self.geo.tower_cell
                     tile_key = next((t for t in towers if key in (t, str(t))), None)
                 if tile_key is None:
                     self.error("board-tiles", f"no {kind} tile {self.lines.shown_key(*path)} in {self.r.ruleset.id}",
@@ -474,8 +475,7 @@ def score_board(board: Board) -> ScoreSheet:
     """The board's score sheet. Open tiles are left out of the totals; `winners` is named only when
     every way of assigning them gives the same winners."""
     rules = board.rules
-    sheet = score_position(rules, board.geo, board.players, board.palaces, board.merchants, board.walls,
-                           board.well_bonus_cells, *tile_holders(board), finished=True,
+    sheet = score_position(board.position, finished=True,
                            undetermined=[t.to_json(board.players) for t in board.undetermined])
     outcomes = set()
     for assignment in product(*(t.candidates for t in board.undetermined)):
@@ -491,20 +491,10 @@ def score_board(board: Board) -> ScoreSheet:
 
 # --- the canonical writer ------------------------------------------------------------------------
 
-def write_board(position, ruleset_ref: str) -> str:
-    """board/1 text for a game's (or board's) position, with every tile holder written out."""
-    geo, rules = position.geo, position.rules
-    glyph = {cell: "T" for cell in geo.tower_cell.values()}
-    glyph.update((c, "#") for c in bits(position.walls))
-    glyph.update((c, "m") for c in bits(position.merchants))
-    if position.well is not None:
-        glyph[position.well] = "w"
-    letters = {c.name: c.letter for c in rules.colours}
-    for palace in position.palaces:
-        glyph.update((c, letters[palace.colour]) for c in bits(palace.buildings))
-        glyph.update((c, "s") for c in bits(palace.stables))
-    rows = [" ".join(glyph.get(y * geo.width + x, ".") for x in range(geo.width))
-            for y in range(geo.height - 1, -1, -1)]
+def write_board(position: Position, ruleset_ref: str) -> str:
+    """board/1 text for a position (a game's, or a board's), with every tile holder written out."""
+    geo, rules = position.variant.geometry, position.rules
+    rows = str(position).split("\n")  # the grid, as a board/1 file writes it
     roofed = sorted((p for p in position.palaces if p.owner is not None),
                     key=lambda p: (-(p.roof // geo.width), p.roof % geo.width))
     players = position.players

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine.board import square_name
+from ..engine.board import parse_square, square_name
 from ..engine.placement import Placement
+from ..engine.position import RENDERERS
 from ..engine.scoring import score_game
 from ..errors import Collected, Problem
 from ..rules.loader import Ruleset
@@ -74,12 +75,15 @@ class Record:
 def game_record(game, ruleset_ref: str, *, meta: dict | None = None) -> str:
     """A game so far as record/1 text: its setup, its move stack turn by turn, and its `result` once it
     is over; `ruleset_ref` names its ruleset."""
-    square_of = game.geo.square_of
+    setup = game.setup
     result = score_game(game).totals if game.is_over() else None
-    return write_record(ruleset_ref=ruleset_ref, players=game.players, merchant=square_of[game.start_merchant],
-                        well=None if game.well is None else square_of[game.well], supply=game.start_supply,
+    return write_record(ruleset_ref=ruleset_ref, players=game.players, merchant=parse_square(setup["merchant"]),
+                        well=None if setup["well"] is None else parse_square(setup["well"]), supply=game.start_supply,
                         turns=[(player, [str(p) for p in placements]) for player, placements in game.turns()],
                         result=result, meta=meta)
+
+
+RENDERERS["record"] = game_record  # `Game.to_record()`: the engine writes its games with this writer
 
 
 def write_record(*, ruleset_ref: str, players: list[str], merchant: int, well: int | None,

@@ -312,7 +312,7 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir, player
     steps, problems = read_steps(actions, record, player)
     if problems:
         return Appended(None, outcome, problems)
-    pieces, geo = outcome.game.variant.spellings, outcome.game.geo
+    pieces, geo = outcome.game.variant.spellings, outcome.game.variant.geometry
     done = Appended(text, outcome)
     for step in steps:
         token = _canonical(step.token, pieces, geo)
@@ -322,13 +322,13 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir, player
         game, turns = outcome.game, outcome.record.turns
         if game.turn_open():
             player_of_new_turn = None  # goes on with the turn in progress
-        elif token == "pass" or game.finished:
+        elif token == "pass" or game.is_over():
             player_of_new_turn = outcome.record.players[(outcome.record.players.index(turns[-1].player) + 1)
                                                         % len(outcome.record.players) if turns else 0]
         else:
             player_of_new_turn = game.to_move
         mover = player_of_new_turn or game.to_move
-        if step.player not in (None, mover) and (token == "pass" or not game.finished):
+        if step.player not in (None, mover) and (token == "pass" or not game.is_over()):
             return done.refused([_not_to_move(outcome, token, step.player, mover)])
         edited = _edit(done.text, token, player_of_new_turn)
         if edited is not None:

@@ -48,7 +48,7 @@ class Replay:
         on from the replayed position: one of the open turn, or the first of a new entry. None when
         nobody can place."""
         game = self.game
-        if game is None or game.finished:
+        if game is None or game.is_over():
             return None
         if game.turn_open():
             return self.turns_played + (0 if self.in_progress else 1), game.turn_placed + game.tea_used + 1
@@ -58,7 +58,7 @@ class Replay:
         """How many placements (a tea tile counts as one) the turn of the next placement still allows,
         that one included; 0 when nobody can place. The turn ends sooner if nothing else fits."""
         game = self.game
-        if game is None or game.finished:
+        if game is None or game.is_over():
             return 0
         return game.turn_slots - game.turn_placed - game.tea_used
 
@@ -77,7 +77,7 @@ class Replay:
     def finished(self) -> bool:
         """Did the replay reach the end of the game (every turn asked for replayed legally, and nobody
         can place)? A wrong claimed `result` does not change it."""
-        return self.game is not None and self.game.finished and self.turns_played == self.turns_asked
+        return self.game is not None and self.game.is_over() and self.turns_played == self.turns_asked
 
 
 def replay(record: Record, *, to_turn: int | None = None, check_result: bool = True,
@@ -166,7 +166,7 @@ def _turn_over(game: Game, slots: int, done: int) -> str:
 
 def _finish_checks(result: Replay, check_result: bool) -> None:
     record, game = result.record, result.game
-    if not game.finished:
+    if not game.is_over():
         result.warnings.append(Problem("unfinished", "the record stops before the game ends "
                                        f"({game.to_move} could still place)", file=record.file))
         if record.result is not None:

@@ -33,7 +33,7 @@ def _frame(outcome: Replay, number: int, game, stop=None) -> Frame:
     frame = Frame(number, game, events=dict(outcome.turn_events).get(number, []), stop=stop)
     if number:
         entry = record.turns[number - 1]
-        cell_of = game.geo.cell_of_square
+        cell_of = game.variant.geometry.cell_of_square
         placed = [cell_of[a.square] for a in entry.actions if a.square is not None]
         frame.placed = placed[:outcome.partial] if stop is not None else placed
         if stop in outcome.errors and stop.placement is not None and stop.placement <= len(entry.actions):

@@ -235,7 +235,7 @@ def _frame_data(record, frame: Frame, count: int) -> dict:
     if frame.stop is not None:
         heading = f"Turn {frame.turn}, {line}. Replay stopped here: {frame.stop.message} [{frame.stop.code}]"
     else:
-        state = f"the game is over: {_result(sheet)}" if game.finished else f"{game.to_move} to move"
+        state = f"the game is over: {_result(sheet)}" if game.is_over() else f"{game.to_move} to move"
         heading = (f"Turn {frame.turn} of {count}, {line}; {state}" if frame.turn else f"{line}; {state}")
     return {"turn": frame.turn, "line": line, "heading": heading, "stop": frame.stop is not None,
             "events": [str(event) for event in frame.events]
@@ -271,7 +271,7 @@ def viewer_html(outcome, analysis: dict | None = None) -> str:
         note = notes[index]
         preferred = note.get("preferred")
         if preferred is not None:
-            preferred = (game.geo.parse(preferred[0].split()[-1]), preferred[1])
+            preferred = (game.variant.geometry.parse(preferred[0].split()[-1]), preferred[1])
         picture = svg.board_svg(game, title=f"The board {where}", description=render_board(game),
                                 last=frame.placed, illegal=frame.illegal_mark, legend=False, preferred=preferred)
         templates.append(f'<template id="frame-{index}">{picture}</template>')

@@ -13,7 +13,8 @@ import textwrap
 from html import escape
 
 from ..engine.board import bits
-from ..engine.game import NEUTRAL, holder_name
+from ..engine.position import NEUTRAL, RENDERERS, holder_name
+from ..engine.scoring import score_position
 from . import palette
 
 CELL = 44
@@ -156,7 +157,7 @@ class _Board:
 
     def __init__(self, position):
         self.position = position
-        self.geo = position.geo
+        self.geo = position.variant.geometry
         self.width = self.geo.width * CELL + 2 * MARGIN
         self.height = self.geo.height * CELL + 2 * MARGIN
 
@@ -269,7 +270,7 @@ class _Board:
         out = []
         for cell in bits(position.walls):
             out.append(self.piece("wall", cell, wall(*self.origin(cell))))
-        gates = geo.ring & ~position.walls if position.finished else geo.gates(position.walls)
+        gates = geo.ring & ~position.walls if position.to_move is None else geo.gates(position.walls)
         for cell in bits(gates):
             out.append(self.piece("gate", cell, gate(*self.origin(cell)), "gate (stays open)"))
         holders = position.tower_tile
@@ -430,7 +431,7 @@ def _document(width: float, height: float, title: str, description: str, body: s
 
 def board_svg(position, *, title: str, description: str = "", legal=None, last=(), illegal=None,
               totals: dict[str, int] | None = None, legend: bool = True, preferred=None, caption: str = "") -> str:
-    """The SVG document of `position` (an `engine.position.Position`: a Game or a finished board).
+    """The SVG document of `position` (a `Position`: a Game's, or a finished board's).
 
     `legal`: the placements to mark (`Placement` values, as `legal_placements()` gives them); `last`: cells placed in the last turn, in order;
     `illegal`: (cell, reason) of a refused placement; `totals`: player name -> score for the legend;
@@ -455,6 +456,16 @@ def board_svg(position, *, title: str, description: str = "", legal=None, last=(
         layers.append(drawing)
         height += 8
     return _document(board.width, height, title, description, "".join(layers))
+
+
+def picture(position) -> str:
+    """The picture a position shows in a notebook (`_repr_svg_`): the board, the scores in the legend."""
+    stage = "nobody to move" if position.to_move is None else f"{position.to_move} to move"
+    return board_svg(position, title=f"Medina: {position.rules.ruleset_id}, {stage}", description=str(position),
+                     totals=score_position(position, finished=position.to_move is None).totals)
+
+
+RENDERERS["svg"] = picture  # `Position._repr_svg_()`
 
 
 def legend_svg(position, *, title: str, last: bool = False, illegal: bool = False, preferred: bool = False) -> str:

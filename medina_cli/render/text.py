@@ -9,7 +9,7 @@ import os
 import sys
 
 from ..engine.board import bits
-from ..engine.game import NEUTRAL
+from ..engine.position import NEUTRAL
 from . import palette
 
 Segment = tuple[str, str]  # (text, SGR parameters; "" for no styling)
@@ -30,7 +30,7 @@ def _style(fill: str, *, bold: bool = False) -> str:
 
 def _cells(position) -> dict[int, list[Segment]]:
     """Styled 3-character glyph of every occupied or marked-up square of the position."""
-    geo, rules = position.geo, position.rules
+    geo, rules = position.variant.geometry, position.rules
     cells: dict[int, list[Segment]] = {}
     letters = {c.name: c.letter for c in rules.colours}
     for palace in position.palaces:
@@ -74,7 +74,7 @@ def _paint(segments: list[Segment], colour: bool) -> str:
 def render_board(position, *, marks: dict[str, str] | None = None, colour: bool = False) -> str:
     """The position as text; `marks` (cell name -> glyph) overrides glyphs of chosen cells (e.g. legal
     placements)."""
-    geo = position.geo
+    geo = position.variant.geometry
     cells = _cells(position)
     for name, glyph in (marks or {}).items():
         cells[geo.parse(name)] = [(glyph, MARK_STYLE)]

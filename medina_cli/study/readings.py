@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.board import parse_square
 from ..engine.playout import play_random_game
 from ..rules.loader import alternatives, load_ruleset
 from .games import game_rng, player_names
@@ -46,7 +47,7 @@ class ReadingFrequency:
 def _effects(reading) -> tuple[bool, ...]:
     """EFFECTS of one replay (a `ReadingOutcome`: the replay beside the game as played)."""
     o = reading.outcome
-    return reading.changes_winner, reading.changes_scores, not o.comparable, o.comparable and not o.game.finished
+    return reading.changes_winner, reading.changes_scores, not o.comparable, o.comparable and not o.game.is_over()
 
 
 def readings_chunk(context: tuple, start: int, stop: int) -> list[list[tuple[bool, ...]]]:
@@ -66,11 +67,11 @@ def readings_chunk(context: tuple, start: int, stop: int) -> list[list[tuple[boo
         game = play_random_game(under.for_players(players), names, game_rng(seed, index))
         entries = [TurnEntry(number, player, None, placements)
                    for number, (player, placements) in enumerate(game.turns(), 1)]
-        square_of = game.geo.square_of
+        setup = {key: None if cell is None else parse_square(cell) for key, cell in game.setup.items()}
 
         def record(again):
-            return Record(f"game {index + 1}", ruleset=again, players=names, merchant=square_of[game.start_merchant],
-                          well=None if game.well is None else square_of[game.well], turns=entries)
+            return Record(f"game {index + 1}", ruleset=again, players=names, merchant=setup["merchant"],
+                          well=setup["well"], turns=entries)
         return Outcome(label, under, game=game), record
 
     out = []

@@ -215,7 +215,7 @@ def start_state(rules, merchant: int, well: int | None, supply: dict | None = No
 def state_of(game):
     """A native position equal to a Python `Game`'s (its moves replayed through the native core), or
     None where the Python engine must play its rules."""
-    state = start_state(game.rules, game.start_merchant, game.well, game.start_supply, game.players)
+    state = start_state(game.rules, game._start_merchant, game.well, game.start_supply, game.players)
     if state is None:
         return None
     for placement in game.move_stack:
@@ -225,18 +225,18 @@ def state_of(game):
 
 def move_of(game, placement) -> int:
     """The native move of a canonical `Placement` of `game` (a Python `Game`)."""
-    size, pieces = game.geo.size, game.variant.pieces
+    size, pieces = game.variant.geometry.size, game.variant.pieces
     if placement.square is None:
         return len(pieces) * size
-    return pieces.index(placement.piece) * size + game.geo.cell_of_square[placement.square]
+    return pieces.index(placement.piece) * size + game.variant.geometry.cell_of_square[placement.square]
 
 
 def placement_of(game, move: int):
     """The `Placement` of a native move of `game`."""
     from ..placement import TEA_PLACEMENT, Placement
-    piece, cell = divmod(move, game.geo.size)
+    piece, cell = divmod(move, game.variant.geometry.size)
     pieces = game.variant.pieces
-    return TEA_PLACEMENT if piece == len(pieces) else Placement(pieces[piece], game.geo.square_of[cell])
+    return TEA_PLACEMENT if piece == len(pieces) else Placement(pieces[piece], game.variant.geometry.square_of[cell])
 
 
 def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float, turns: bool = True):
