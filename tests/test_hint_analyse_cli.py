@@ -158,3 +158,61 @@ def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
     code, out, err = run("analyse", game, "--agent", "greedy", "--json", "--jobs", "1000")
     assert (code, out) == (0, alone)
     assert err == f"--jobs 1000 is more than 4 per CPU: using {4 * os.cpu_count()}\n"
+
+
+def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
+    game = write(tmp_path, ORANGE_OPEN + ["Anna: wall A2"])
+    code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["confidence"] == 0.95 and doc["search"]["playouts"] <= 400
+    first = doc["hints"][0]
+    assert first["placement"] == "roof C3" and first["tied_with_best"] is True
+    for hint in doc["hints"]:
+        low, high = hint["value_interval"]
+        assert low <= hint["value"] <= high and isinstance(hint["tied_with_best"], bool)
+    code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4")
+    assert re.search(r"^\s+1\. roof C3 .*\[[+-]\d+\.\d, [+-]\d+\.\d\]\s+= best", out, re.M)
+    assert "95% interval" in out
+
+
+def test_hint_rates_a_whole_turn(tmp_path):
+    game = write(tmp_path, ORANGE_OPEN)
+    code, out, _ = run("hint", game, "--agent", "greedy", "--turn", "--top", "3", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["whole_turn"] is True and doc["ranked_by"] == "value" and len(doc["hints"]) == 3
+    # the best turn roofs the orange palace (5 + its tile, 4) and adds a stable beside it: 10
+    best = doc["hints"][0]
+    assert best["value"] == 10 and {best["placement"].split()[0], best["then"]["placement"].split()[0]} == {
+        "roof", "stable"}
+    assert [h["value"] for h in doc["hints"]] == sorted((h["value"] for h in doc["hints"]), reverse=True)
+    code, out, _ = run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2")
+    assert code == 0 and "the whole turn" in out and len(re.findall(r"^\s+\d\. .*, then ", out, re.M)) == 2
+
+
+def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(tmp_path):
+    code, out, _ = run("analyse", write(tmp_path, MISSED), "--agent", "mcts:300", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["confidence"] == 0.95
+    for review in doc["placements"]:
+        low, high = review["loss_interval"]
+        assert low <= high and review["paired_playouts"] >= 2
+        expected = "blunder" if low >= 12 else "mistake" if low >= 5 else None
+        assert review["verdict"] == expected
+    missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
+    assert missed["played"] == "wall A3" and missed["verdict"] in ("mistake", "blunder")
+    anna = doc["players"][0]
+    assert anna["mistakes"] + anna["blunders"] == sum(1 for r in doc["placements"] if r["player"] == "Anna"
+                                                      and r["verdict"])
+    low, high = anna["mean_loss_interval"]
+    assert low <= anna["mean_loss"] <= high
+    code, out, _ = run("analyse", write(tmp_path, MISSED), "--agent", "mcts:300")
+    assert re.search(r"^\s+4\.2\s+Anna\s+wall A3\s+roof C\d\s+\d+\.\d\s+\[-?\d+\.\d, \d+\.\d\]\s+(mistake|blunder)$",
+                     out, re.M)
+
+
+def test_hint_on_several_processes_says_what_one_says(tmp_path):
+    game = write(tmp_path, ORANGE_OPEN + ["Anna: wall A2"])
+    for extra in ((), ("--turn",)):
+        _, alone, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", *extra)
+        code, shared, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", "--jobs", "2", *extra)
+        assert code == 0 and shared == alone

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 from typer import completion
 
-from . import compare, hint, importer, play, recording, render, replay, rules, score, simulate, validate, view
+from . import compare, hint, importer, play, recording, render, replay, rules, score, simulate, study, validate, view
 from .common import Command, Group, exit_status, tolerate_output_encoding
 
 app = typer.Typer(
@@ -100,6 +100,7 @@ app.command("score", cls=Command)(score.score)
 app.command("compare", cls=Command)(compare.compare)
 app.add_typer(rules.app, name="rules")
 app.command("simulate", cls=Command)(simulate.simulate_command)
+app.command("study", cls=Command)(study.study_command)
 app.command("hint", cls=Command)(hint.hint)
 app.command("analyse", cls=Command)(hint.analyse)
 

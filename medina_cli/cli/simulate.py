@@ -148,7 +148,7 @@ def _document(readings: bool, players: int, games: int, seed: int, overrides: tu
 
 
 def _seats(agents: str, players: int, doc: dict | None) -> tuple[str, ...]:
-    """The --agents specs, one per seat, normalised (`MCTS:200` is `mcts:200`); a wrong count or an
+    """The --agents specs, one per seat, spelled canonically (`MCTS:200` is `mcts:200`); a wrong count or an
     unknown agent is a usage error (with --json, in `doc`)."""
     from ..agents import UnknownAgent, parse_spec
     specs = names_or_exit(agents, "--agents", doc)
@@ -156,7 +156,7 @@ def _seats(agents: str, players: int, doc: dict | None) -> tuple[str, ...]:
         usage_error(f"--agents {agents}", f"give one agent per seat, {players} for --players {players}, "
                     f"not {len(specs)}", doc)
     try:
-        return tuple(name if budget is None else f"{name}:{budget}" for name, budget in map(parse_spec, specs))
+        return tuple(str(parse_spec(spec)) for spec in specs)
     except UnknownAgent as exc:
         usage_error("--agents", str(exc), doc)
 
