@@ -29,7 +29,8 @@ JSON_FORMATS = {  # each --json command's document, which then also carries the 
     "undo": "medina-undo/1", "status": "medina-status/1", "score": "medina-score/1", "compare": "medina-compare/1",
     "simulate": "medina-simulate/1", "hint": "medina-hint/1", "analyse": "medina-analyse/1",
     "import boardspace": "medina-import/1", "rules list": "medina-rules/1", "rules show": "medina-rules-show/1",
-    "rules diff": "medina-rules-diff/1", "rules params": "medina-rules-params/2"}
+    "rules diff": "medina-rules-diff/1", "rules params": "medina-rules-params/2",
+    "study": "medina-study-report/1"}
 
 
 def _command_name(ctx) -> str:
