@@ -119,6 +119,35 @@ def test_analyse_draws_its_progress_on_a_terminal(tmp_path):
     assert shown.split("\r")[-1].strip() == ""
 
 
+def test_analyse_interrupted_says_so_and_exits_130(tmp_path, monkeypatch):
+    import medina_cli.study.analysis as analysis
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(analysis, "analyse", interrupted)
+    path = write(tmp_path, MISSED)
+    for json_ in ((), ("--json",)):
+        code, out, err = run("analyse", path, "--agent", "greedy", *json_)
+        assert (code, out, err) == (130, "", "medina analyse: interrupted\n")
+
+
+def test_analyse_stopped_by_ctrl_c_in_its_worker_processes_says_so(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from conftest import EXAMPLES
+    proc = subprocess.Popen([str(Path(sys.executable).with_name("medina")), "analyse", EXAMPLES / "original-2001-3p.yaml",
+                             "--agent", "mcts:100000@0.999", "--jobs", "2"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(3)  # well into the analysis (which takes many minutes)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)  # the workers are stopped, not waited for
+    assert (proc.returncode, out, err) == (130, "", "medina analyse: interrupted\n")
+
+
 def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
     """`--jobs 1000` starts at most 4 processes per CPU (said once on stderr); the document is the one of
     a single process."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import brief
 from .base import Agent, AgentSpec, UnknownAgent
 from .mcts import MctsAgent
 from .simple import GreedyAgent, RandomAgent
@@ -9,6 +10,9 @@ from .simple import GreedyAgent, RandomAgent
 
 def agent_names() -> list[str]:
     return ["random", "greedy", "mcts", "mcts:N", "mcts@C", "mcts:N@C"]
+
+
+MAX_PLAYOUTS = 10_000_000  # per decision (8 digits): hours for one placement already
 
 
 def parse_spec(spec: str) -> AgentSpec:
@@ -21,11 +25,13 @@ def parse_spec(spec: str) -> AgentSpec:
         return AgentSpec(name)
     if name != "mcts":
         raise _bad_spec(spec, f"unknown agent; the agents are {', '.join(agent_names())}")
-    if budget and not (budget.isdigit() and int(budget) >= 1):
-        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number ≥ 1, not {budget!r}")
+    budget = budget.strip()
+    if budget and not (budget.isascii() and budget.isdigit() and len(budget) <= 8 and 1 <= int(budget) <= MAX_PLAYOUTS):
+        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number ≥ 1 (at most {MAX_PLAYOUTS:,}), "
+                        f"not {brief(budget)}")
     if at and not _is_confidence(confidence):
         raise _bad_spec(spec, f"the confidence of mcts must be a number between 0.5 and 1 (e.g. 0.99), not "
-                              f"{confidence!r}")
+                              f"{brief(confidence)}")
     return AgentSpec(name, int(budget) if budget else None, float(confidence) if at else None)
 
 
@@ -37,7 +43,7 @@ def _is_confidence(text: str) -> bool:
 
 
 def _bad_spec(spec: str, why: str) -> UnknownAgent:
-    return UnknownAgent(f"agent {spec!r}: {why}")
+    return UnknownAgent(f"agent {brief(spec)}: {why}")
 
 
 def make_agent(spec: str, seed: int | str = 0) -> Agent:
