@@ -1,15 +1,18 @@
-"""The agents: speed from mid-game positions, and strength shown with 95% intervals.
+"""The agents: speed from mid-game positions, and a strength ladder with 95% intervals.
 
 Speed (4-player original-2001, positions 40 placements into random games): playouts per second
-(uniform random, and the MCTS playout policy), and the seconds per MCTS decision at the default
-budget (target < 2 s), wall clock and CPU time: the machine may be shared, and CPU time is what one
-free core would take. Then `medina analyse examples/original-2001-4p.yaml --jobs 2` at the default
-budget, wall clock (target < 2 minutes).
+(uniform random, and the MCTS playout policy), and the seconds per decision of the default mcts
+(it stops once sure, at most at its cap of playouts), with how often it was sure and the playouts
+it spent, wall clock and CPU time: the machine may be shared, and CPU time is what one free core
+would take. Then `medina analyse examples/original-2001-4p.yaml --jobs 2` at the default settings,
+wall clock (target ≤ 2 minutes).
 
-Strength, as `medina simulate --agents` plays it (seed 1; seats rotating so that every agent plays
-every seat equally often; win rates with Wilson intervals): greedy + 3 random and mcts:200 + 3 greedy in
-4-player original-2001 (a fair share is 25%), mcts:200 against greedy in the 2014 two-player game
-(fair: 50%).
+The ladder, as `medina simulate --agents` plays it (seed 1; seats rotating so that every agent plays
+every seat equally often): the default mcts against mcts:300 and against greedy, one seat of it
+against the others, in the 2014 two-player game (a fair share is 50%) and in 4-player original-2001
+(one mcts seat, three of the other: a fair share is 25%). Each line gives the default mcts's win
+rate with its Wilson interval, whether it differs from the fair share, and the mean scores of both
+agents with their intervals.
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ from pathlib import Path
 from common import compile_package, medina_command
 
 ROOT = Path(__file__).resolve().parents[1]
-MATCHES = (("original-2001", 4, ("greedy", "random", "random", "random"), 200),
-           ("original-2001", 4, ("mcts:200", "greedy", "greedy", "greedy"), 16),
-           ("second-edition-2014", 2, ("mcts:200", "greedy"), 16))
+LADDER = (("second-edition-2014", 2, ("mcts", "mcts:300"), 100),
+          ("second-edition-2014", 2, ("mcts", "greedy"), 100),
+          ("original-2001", 4, ("mcts", "mcts:300", "mcts:300", "mcts:300"), 100),
+          ("original-2001", 4, ("mcts", "greedy", "greedy", "greedy"), 100))
 
 
 def mid_game_positions(ref: str, players: int, count: int, depth: int = 40) -> list:
@@ -55,7 +59,7 @@ def timed(run, seconds: float = 3.0) -> tuple[int, float, float]:
 
 def speed(positions: int) -> None:
     from medina_cli.agents import make_agent
-    from medina_cli.agents.mcts import DEFAULT_PLAYOUTS
+    from medina_cli.agents.mcts import DEFAULT_CONFIDENCE, DEFAULT_PLAYOUTS
     from medina_cli.agents.position import playout
     from medina_cli.engine.playout import play_out
 
@@ -69,16 +73,19 @@ def speed(positions: int) -> None:
         cycle = iter(range(10 ** 9))
         calls, wall, cpu = timed(lambda: play(games[next(cycle) % len(games)].copy()))
         print(f"{name} playouts from mid-game, 4p original-2001: {calls / wall:,.0f}/s wall, {calls / cpu:,.0f}/s CPU")
-    walls, cpus = [], []
+    walls, cpus, sure, playouts = [], [], 0, 0
     for seed, game in enumerate(games):
         agent = make_agent("mcts", seed)
         wall, cpu = time.perf_counter(), time.process_time()
-        agent.choose(game)
+        race = agent.search(game)
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
-    print(f"mcts decision ({DEFAULT_PLAYOUTS} playouts), 4p original-2001 mid-game, {len(games)} positions: "
-          f"{sum(walls) / len(walls):.2f} s wall (max {max(walls):.2f}), {sum(cpus) / len(cpus):.2f} s CPU "
-          f"(max {max(cpus):.2f}); {len(walls) / sum(walls):.2f} decisions/s wall (target < 2 s per decision)")
+        sure += race.sure
+        playouts += race.playouts
+    print(f"mcts decision (sure at {DEFAULT_CONFIDENCE:g}, at most {DEFAULT_PLAYOUTS} playouts), 4p original-2001 "
+          f"mid-game, {len(games)} positions: {sum(walls) / len(walls):.2f} s wall (max {max(walls):.2f}), "
+          f"{sum(cpus) / len(cpus):.2f} s CPU (max {max(cpus):.2f}); sure in {sure} of {len(games)}, "
+          f"{playouts / len(games):,.0f} playouts on average (target < 2 s per decision)")
 
 
 def analyse_time() -> None:
@@ -97,21 +104,25 @@ def analyse_time() -> None:
 
 def strength(jobs: int, scale: float) -> None:
     from medina_cli.rules.loader import load_ruleset
-    from medina_cli.study.results import agent_rows
     from medina_cli.study.parallel import Workers
     from medina_cli.study.runner import Part, Study
     from medina_cli.study.simulate import simulate
 
-    for ref, players, seats, games in MATCHES:
+    for ref, players, seats, games in LADDER:
         games = max(players, round(games * scale) // players * players)
         rules = load_ruleset(ref).for_players(players)
         wall = time.perf_counter()
         results = simulate(Study((Part(ref, rules),), games, 1, seats), players, workers=Workers(jobs))
         wall = time.perf_counter() - wall
-        words = "; ".join(f"{a.agent} wins {a.win_rate:.1%} [{a.win_interval[0]:.1%}, {a.win_interval[1]:.1%}] "
-                          f"of {a.games} seat-games, mean score {a.scores.mean:.1f}"
-                          for _, a in agent_rows(results, seats))
-        print(f"{ref} {players}p, {' + '.join(seats)}: {games} games ({wall:.0f} s, {jobs} jobs): {words}")
+        strong, weak = (results[0].agents[spec] for spec in seats[:2])
+        low, high = strong.win_interval
+        fair = 1 / players
+        verdict = "above" if low > fair else "below" if high < fair else "not different from"
+        print(f"{ref} {players}p, {seats[0]} against {seats[1]} (one seat of {players}): {games} games "
+              f"({wall:.0f} s, {jobs} jobs): {seats[0]} wins {strong.win_rate:.1%} [{low:.1%}, {high:.1%}], "
+              f"{verdict} the fair {fair:.0%}; mean score {strong.scores.mean:.1f} "
+              f"[{strong.scores.interval[0]:.1f}, {strong.scores.interval[1]:.1f}] against {weak.scores.mean:.1f} "
+              f"[{weak.scores.interval[0]:.1f}, {weak.scores.interval[1]:.1f}]", flush=True)
 
 
 def main() -> None:

@@ -104,6 +104,8 @@ WARNING_CODES: dict[str, str] = {
     "transcribed as it is played. Valid; the claimed `result` is not checked.",
     "result-unchecked": "A `result` is given but not checked: the record is unfinished, or it is played under "
     "another ruleset or with `--set` than it names (the result was claimed under its own).",
+    "well-set-aside": "The record's setup names a well, and it is played under a ruleset without one (--ruleset, "
+    "--set, compare): the well is left out and its cell is free.",
     "boardspace-turn-dropped": "A boardspace.net record stops inside a turn that still needed a placement; "
     "that unfinished turn is left out.",
     "boardspace-mid-turn": "A boardspace.net record ends in the middle of a turn (no final `Done`): the "
@@ -130,6 +132,10 @@ class Problem:
         return ":".join(parts)
 
     def human(self) -> str:
+        return f"{self.where()}: {self.in_context()}"
+
+    def in_context(self) -> str:
+        """The problem without its file and line: `turn 3 placement 2, Cleo: what is wrong [code]`."""
         context = []
         if self.turn is not None:
             context.append(f"turn {self.turn}")
@@ -137,8 +143,7 @@ class Problem:
                 context[-1] += f" placement {self.placement}"
         if self.player is not None:
             context.append(as_named(self.player))  # a name from the input: one line, whatever it holds
-        prefix = f"{self.where()}: " + (", ".join(context) + ": " if context else "")
-        return f"{prefix}{self.message} [{self.code}]"
+        return (", ".join(context) + ": " if context else "") + f"{self.message} [{self.code}]"
 
     def to_json(self) -> dict:
         return {

@@ -6,7 +6,11 @@ keys and list indices) to its 1-based line, so every later check can name the li
 
 from __future__ import annotations
 
+import bisect
+import errno
+import os
 import re
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,7 +63,14 @@ def read_text(path: str) -> tuple[str, str]:
         if path == "-":
             raw = sys.stdin.buffer.read(MAX_BYTES + 1)
         else:
-            with open(path, "rb") as handle:
+            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe without a writer does not block
+            with open(descriptor, "rb") as handle:
+                mode = os.fstat(descriptor).st_mode
+                if stat.S_ISDIR(mode):
+                    raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+                if not stat.S_ISREG(mode):
+                    raise fail("file-not-found", "not a regular file (a pipe, socket or device: reading it could "
+                               "wait for ever)", file=name, error=UnusableInput)
                 raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise fail("file-not-found", f"cannot read: {exc.strerror or exc}", file=name, error=UnusableInput)
@@ -100,6 +111,18 @@ def _deep_brackets(text: str) -> bool:
     return False
 
 
+OTHER_BREAK_RE = re.compile("[\r\x85\u2028\u2029]")  # line breaks to YAML, not to an editor's line numbers
+
+
+def row_counter(text: str):
+    """`row(mark)`: the 1-based line of a YAML mark in `text`, counting "\n" as the rest of the tool does
+    (YAML also breaks lines at a lone \r, U+0085, U+2028 and U+2029: an error's line would shift)."""
+    if not OTHER_BREAK_RE.search(text):
+        return lambda mark: mark.line + 1
+    starts = [match.end() for match in re.finditer("\n", text)]
+    return lambda mark: bisect.bisect_right(starts, mark.index) + 1
+
+
 def _deep_events(text: str) -> int | None:
     """The line of the first mapping or list nested deeper than MAX_DEPTH, by YAML's own events (a
     syntax error before that is left for the full parse to report). libyaml is asked first; where it
@@ -115,7 +138,7 @@ def _deep_events(text: str) -> int | None:
                 if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                     depth += 1
                     if depth > MAX_DEPTH:
-                        return event.start_mark.line + 1
+                        return row_counter(text)(event.start_mark)
                 elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                     depth -= 1
             return None
@@ -131,13 +154,13 @@ def parse_yaml(text: str, name: str):
     deep = _too_deep(text)
     if deep is not None:
         raise fail("yaml-syntax", f"YAML nested deeper than {MAX_DEPTH} levels", file=name, line=deep)
-    loader = LOADER(text)
+    loader, row = LOADER(text), row_counter(text)
     try:
         root = loader.get_single_node()
     except yaml.composer.ComposerError as exc:
         if "expected a single document" in str(exc.context or ""):
             raise fail("yaml-multiple-documents", "more than one YAML document",
-                       file=name, line=exc.problem_mark.line + 1 if exc.problem_mark else None)
+                       file=name, line=row(exc.problem_mark) if exc.problem_mark else None)
         raise _syntax(exc, name, text)
     except yaml.MarkedYAMLError as exc:
         raise _syntax(exc, name, text)
@@ -151,7 +174,7 @@ def parse_yaml(text: str, name: str):
     if root is None:
         return None, lines
     try:
-        data = _convert(root, (), lines, loader, name, set())
+        data = _convert(root, (), lines, loader, name, set(), row)
     except RecursionError:
         raise fail("yaml-syntax", "YAML nesting too deep", file=name)
     return data, lines
@@ -184,15 +207,16 @@ DASH_WITHOUT_SPACE_RE = re.compile(r"\s*-[^\s-]")
 
 
 def _syntax(exc, name, text: str):
-    mark = exc.problem_mark or exc.context_mark
-    rows = text.split("\n")  # libyaml may point one line past the end, or count other line breaks
-    line = min(mark.line + 1, len(rows)) if mark else None
+    mark, row = exc.problem_mark or exc.context_mark, row_counter(text)
+    rows = text.split("\n")  # libyaml may point one line past the end
+    line = min(row(mark), len(rows)) if mark else None
     message = f"YAML syntax error: {exc.problem or exc.context}"
     opened = exc.context_mark
     if exc.context == "while parsing a flow node":  # libyaml marks only where it gave up: find the bracket
         opened = _last_unclosed_bracket(text[:mark.index] if mark else text)
-    if exc.context in UNCLOSED and opened is not None and mark is not None and mark.line > opened.line:
-        line = opened.line + 1  # the error shows only where the text goes on: name the line that opened it
+    opened_line = None if opened is None else opened.line + 1 if isinstance(opened, _Opened) else row(opened)
+    if exc.context in UNCLOSED and opened is not None and mark is not None and row(mark) > opened_line:
+        line = opened_line  # the error shows only where the text goes on: name the line that opened it
         message = f"YAML syntax error: the {UNCLOSED[exc.context] or opened.bracket} opened here is not closed"
     elif line is not None and "\t" in rows[line - 1][: mark.column + 1]:
         message += " (a tab: YAML indents with spaces only)"
@@ -221,43 +245,43 @@ def parse_or_collect(text: str, name: str, problems):
         return None
 
 
-def _convert(node, path, lines: Lines, constructor, name, seen: set):
+def _convert(node, path, lines: Lines, constructor, name, seen: set, row):
     node_id = id(node)
     if node_id in seen:  # a node met twice is an alias: refuse before an alias bomb can expand
-        line = node.start_mark.line + 1
+        line = row(node.start_mark)
         raise fail("yaml-alias", f"the value anchored at line {line} is used again by an alias (`*name`): YAML "
                    "aliases are not accepted (an anchor alone is harmless); write the value out", file=name, line=line)
     seen.add(node_id)
-    lines[path] = node.start_mark.line + 1
+    lines[path] = row(node.start_mark)
     if node.tag not in PLAIN_TAGS:
         raise fail("yaml-syntax", f"the YAML tag `{node.tag.replace(STANDARD_TAG, '!!')}` is not accepted: "
-                   "write the value without a tag", file=name, line=node.start_mark.line + 1)
+                   "write the value without a tag", file=name, line=row(node.start_mark))
     if isinstance(node, yaml.ScalarNode):
         if node.tag == STR_TAG:
             return node.value
         lines.written[path] = node.value
-        return _construct(node, constructor, name)
+        return _construct(node, constructor, name, row)
     if isinstance(node, yaml.MappingNode):
         result = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 raise fail("yaml-wrong-type", "a mapping key must be a plain value",
-                           file=name, line=key_node.start_mark.line + 1)
-            key = key_node.value if key_node.tag == STR_TAG else _construct(key_node, constructor, name)
+                           file=name, line=row(key_node.start_mark))
+            key = key_node.value if key_node.tag == STR_TAG else _construct(key_node, constructor, name, row)
             try:
                 duplicate = key in result
             except TypeError:
-                raise fail("yaml-wrong-type", "unusable mapping key", file=name, line=key_node.start_mark.line + 1)
+                raise fail("yaml-wrong-type", "unusable mapping key", file=name, line=row(key_node.start_mark))
             if duplicate:
                 raise fail("yaml-duplicate-key", f"duplicate key {shown(key, key_node.value)}",
-                           file=name, line=key_node.start_mark.line + 1)
+                           file=name, line=row(key_node.start_mark))
             key_path = path + (key,)
             if key_node.tag != STR_TAG:
                 lines.written_keys[key_path] = key_node.value
-            result[key] = _convert(value_node, key_path, lines, constructor, name, seen)
-            lines[key_path] = key_node.start_mark.line + 1
+            result[key] = _convert(value_node, key_path, lines, constructor, name, seen, row)
+            lines[key_path] = row(key_node.start_mark)
         return result
-    return [_convert(item, path + (i,), lines, constructor, name, seen) for i, item in enumerate(node.value)]
+    return [_convert(item, path + (i,), lines, constructor, name, seen, row) for i, item in enumerate(node.value)]
 
 
 STR_TAG = "tag:yaml.org,2002:str"  # text: the node's value as is, exactly what the constructor returns
@@ -270,7 +294,7 @@ PLAIN_TAGS = {STANDARD_TAG + kind for kind in ("str", "int", "float", "bool", "n
 LARGEST_INT = 2 ** 63  # no count, cell or score comes near; beyond it Python's own limits begin to bite
 
 
-def _construct(node, constructor, name):
+def _construct(node, constructor, name, row):
     """A scalar of another type than text (number, boolean, null, date…), by YAML's safe constructor."""
     try:
         value = constructor.construct_object(node, deep=True)
@@ -282,7 +306,7 @@ def _construct(node, constructor, name):
         error = "a number this large is not read (64 bits at most)" if too_large else None
     if error is not None:
         raise fail("yaml-syntax", f"unreadable value {brief(node.value)}: {error}", file=name,
-                   line=node.start_mark.line + 1)
+                   line=row(node.start_mark))
     return value
 
 

@@ -1,4 +1,4 @@
-"""A reference for RULINGS.md §3-§6, written to be obviously right rather than fast.
+"""A reference for docs/rulings.md §3-§6, written to be obviously right rather than fast.
 
 Cells are (x, y) pairs over the full grid (x = 0 is column A, y = 0 is row 1), and everything is a
 plain set or dict recomputed from the pieces on the board: no bitboards, no incremental state.

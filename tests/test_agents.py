@@ -55,13 +55,16 @@ def test_a_seed_fixes_the_choices():
     assert first != play_game(rules, ["mcts:5", "greedy"], seed=4, limit=30)[1]
 
 
-@pytest.mark.parametrize("spec,parsed", [("random", ("random", None)), ("greedy", ("greedy", None)),
-                                         ("mcts", ("mcts", None)), ("MCTS:250", ("mcts", 250))])
+@pytest.mark.parametrize("spec,parsed", [("random", ("random", None, None)), ("greedy", ("greedy", None, None)),
+                                         ("mcts", ("mcts", None, None)), ("MCTS:250", ("mcts", 250, None)),
+                                         ("mcts@0.99", ("mcts", None, 0.99)), ("mcts:5000@0.9", ("mcts", 5000, 0.9))])
 def test_specs(spec, parsed):
     assert parse_spec(spec) == parsed
+    assert parse_spec(str(parse_spec(spec))) == parsed  # str() spells it so that it reads back
 
 
-@pytest.mark.parametrize("spec", ["", "mcts:0", "mcts:x", "greedy:5", "alphazero"])
+@pytest.mark.parametrize("spec", ["", "mcts:0", "mcts:x", "greedy:5", "alphazero", "mcts@1", "mcts@0.4", "mcts@x",
+                                  "greedy@0.9", "mcts:@0.9x"])
 def test_bad_specs_are_refused_naming_the_agents(spec):
     with pytest.raises(UnknownAgent, match="agent"):
         make_agent(spec)

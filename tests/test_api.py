@@ -232,3 +232,13 @@ def test_friendly_errors_of_the_python_surface():
 def test_overrides_in_every_form(overrides):
     rules = medina.load_ruleset("original-2001", players=3, overrides=overrides)
     assert (rules.turns.placements, rules.towers.reconnect) == (1, "every_new_contact")
+
+
+def test_a_palace_score_shows_its_cells_by_name_not_its_mask():
+    import re
+
+    game = medina.replay(medina.read_record(str(EXAMPLES / "original-2001-3p.yaml"))).game
+    palace = medina.score(game).players[0].palaces[0]
+    shown = repr(palace)
+    assert shown.startswith(f"PalaceScore(colour={palace.colour!r}, cells={palace.cells!r}, ")
+    assert f"points={palace.points}" in shown and not re.search(r"\d{6}", shown)

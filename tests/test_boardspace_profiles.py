@@ -1,5 +1,5 @@
 """The boardspace profiles: each reading of the site's engine is a ruleset parameter, and each revision
-switch (shared/boardspace-notes.md §0, §5.1) changes exactly what the notes say it changes."""
+switch (the revision history beside the engine's REVISION constant) changes exactly what that history says."""
 
 import pytest
 
@@ -88,7 +88,7 @@ def test_merchants_next_to_stables_score_from_revision_103(ruleset, merchants):
 # --- the site's readings -----------------------------------------------------------------------------
 
 # Anna's grey Q12 touches both arms of tower 3 (NE corner R13); Cleo's black N12 takes the tile along
-# the top arm (matrix.md E-8).
+# the top arm (example E-8).
 TOWER_3 = ["Anna: grey Q12, roof Q12", "Ben: wall Q13, wall P13", "Cleo: black N12, roof N12",
            "Anna: wall O13, wall N13"]
 

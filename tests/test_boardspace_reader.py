@@ -1,4 +1,4 @@
-"""Reading boardspace.net records, both forms: every verb and quirk of shared/boardspace-notes.md §4."""
+"""Reading boardspace.net records, both forms: every verb and quirk of the site's saved games and stories."""
 
 import pytest
 

@@ -356,6 +356,76 @@ def test_show_completion_prints_a_script_for_the_shell():
     assert code == 0 and "_MEDINA_COMPLETE" in out and "complete" in out
 
 
+@pytest.mark.parametrize("shell, mark", [("bash", "complete -o default -F _medina_completion medina"),
+                                         ("zsh", "#compdef medina"), ("fish", "complete --command medina"),
+                                         ("powershell", "Register-ArgumentCompleter")])
+def test_show_completion_prints_the_script_of_the_shell_named_whatever_shell_runs_it(shell, mark, monkeypatch):
+    import shellingham
+    from scorekit import run as run_in_process
+    monkeypatch.setattr(shellingham, "detect_shell", lambda: ("bash", "/bin/bash"))
+    code, out, err = run_in_process("--show-completion", shell)
+    assert (code, err) == (0, "") and mark in out and "_MEDINA_COMPLETE" in out
+    code, out, _ = run_in_process("--show-completion")  # no shell named: the one this runs in
+    assert code == 0 and "complete -o default -F _medina_completion medina" in out
+
+
+def test_show_completion_without_a_shell_it_knows_says_how_to_name_one(monkeypatch):
+    import shellingham
+    from scorekit import run as run_in_process
+
+    def undetected():
+        raise shellingham.ShellDetectionFailure()
+    monkeypatch.setattr(shellingham, "detect_shell", undetected)
+    for args, said in ((["--show-completion"], "cannot tell which shell this is"),
+                       (["--show-completion", "tcsh"], "'tcsh' is not a shell medina completes"),
+                       (["--install-completion", "csh"], "'csh' is not a shell medina completes")):
+        code, out, err = run_in_process(*args)
+        option = args[0]
+        assert (code, out) == (2, "") and said in err, err
+        assert f"name one: {option} bash, zsh, fish or powershell" in err and err.count("\n") == 1
+
+
+def test_install_completion_writes_the_start_up_file_of_the_shell_named(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    done = subprocess.run([str(Path(sys.executable).parent / "medina"), "--install-completion", "fish"],
+                          env={**os.environ, "HOME": str(tmp_path)}, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    script = tmp_path / ".config/fish/completions/medina.fish"
+    assert "complete --command medina" in script.read_text()
+
+
+def json_commands():
+    """(argument list, whether it takes arguments) of every command with a --json option."""
+    import typer
+
+    from medina_cli.cli.app import app
+    for path in command_paths():
+        command = typer.main.get_command(app)
+        for name in path:
+            command = command.commands[name]
+        if any("--json" in getattr(param, "opts", ()) for param in command.params):
+            yield path, any(param.param_type_name == "argument" for param in command.params)
+
+
+@pytest.mark.parametrize("path, takes_files", [pytest.param(path, takes, id=" ".join(path))
+                                               for path, takes in json_commands()])
+def test_json_commands_give_the_command_lines_own_usage_errors_as_their_document(path, takes_files, tmp_path):
+    """An unknown option or a malformed value, found before the command runs, still gives one document:
+    the command's format (as on a missing file), the error with code `usage`, nothing on stderr."""
+    code, doc, err = one_document(*path, "--bogus-option")
+    assert (code, err, list(doc)) == (2, "", ["format", "errors", "warnings"])
+    [error] = doc["errors"]
+    assert error["code"] == "usage" and "No such option: --bogus-option" in error["message"]
+    assert f"(usage: medina {' '.join(path)} [OPTIONS]" in error["message"]
+    own = json.loads(run(*path, *[tmp_path / "missing.yaml"] * takes_files, "--json")[1])  # what the command prints
+    assert doc["format"] == own["format"]
+    code, out, err = run(*path, "--bogus-option")  # without --json: one line on stderr, as ever
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "No such option: --bogus-option" in err
+
+
 def test_validate_json_on_a_usage_error_is_one_document(tmp_path):
     code, doc, err = one_document("validate", GAME, "--ruleset", "nope")
     assert (code, doc["format"], doc["results"], err) == (2, "medina-validate/1", [], "")

@@ -94,6 +94,28 @@ def test_to_must_be_a_whole_number():
     assert code == 2 and "'abc' is not a whole number (≥ 0)" in err and "int range" not in err
 
 
+def test_to_before_the_start_says_what_to_counts():
+    for command in ("replay", "score", "render", "moves"):
+        code, out, err = run(command, GAME, "--to", "-1")
+        assert (code, out) == (2, "") and err.count("\n") == 1, err
+        assert "-1 is before the start: --to counts the turns replayed from the start of the record" in err
+        assert "is not a whole number" not in err
+
+
+@pytest.mark.parametrize("item, count", [("supply.5.walls=3", 5), ("board.interior.2=[14, 10]", 2),
+                                         ("supply.6={}", 6)])
+def test_set_for_a_player_count_the_ruleset_does_not_take_names_it(item, count):
+    code, out, err = run("validate", GAME, "--set", item)
+    assert (code, out) == (2, "") and err.count("\n") == 1, err
+    assert f"original-2001 is for 3 or 4 players, not {count} (to add a player count, --set players as well" in err
+    assert err.endswith("[bad-set]\n") and "missing required key" not in err
+
+
+def test_set_may_add_a_player_count_with_its_table_entries():
+    code, _, err = run("validate", GAME, "--set", "players=[3, 4, 5]", "--set", "supply.5.walls=3")
+    assert code == 2 and "supply.5: missing required key" in err  # the count is taken; its supply is incomplete
+
+
 def test_version():
     from medina_cli.engine.native import engine_name
     code, out, _ = run("--version")

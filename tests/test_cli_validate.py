@@ -196,8 +196,9 @@ def test_json_for_unreadable_input(tmp_path):
 def test_unfinished_record_is_valid_with_a_warning(tmp_path):
     path, status, out, err = validate_file(tmp_path, HEAD + OPENING)
     assert status == 0
-    assert [line for line in out.splitlines() if line.startswith("warning: ")] == [
+    assert [line for line in err.splitlines() if line.startswith("warning: ")] == [  # warnings on stderr
         f"warning: {path}: the record stops before the game ends (Ben could still place) [unfinished]"]
+    assert out.startswith(f"{path}: valid (unfinished;") and out.count("\n") == 1
     path, status, out, err = validate_file(tmp_path, HEAD + OPENING, "--json")
     (result,) = json.loads(out)["results"]
     assert (result["valid"], result["finished"], [w["code"] for w in result["warnings"]]) == (

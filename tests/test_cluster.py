@@ -262,3 +262,20 @@ def test_a_port_that_is_not_a_dask_scheduler_is_given_up_in_bounded_time(server)
         listening.shutdown()
     assert (code, out) == (2, "") and took < 40
     assert err == f"--scheduler {address}: cannot reach the scheduler (no Dask scheduler answered there within 10 s)\n"
+
+
+def test_analyse_and_study_on_the_cluster_give_the_local_documents(cluster, tmp_path):
+    game = EXAMPLES / "second-edition-2014-2p.yaml"
+    code, local, _ = medina("analyse", game, "--agent", "mcts:30", "--seed", 2, "--json", "--jobs", 2)
+    assert code == 0
+    code, remote, err = medina("analyse", game, "--agent", "mcts:30", "--seed", 2, "--json", "--scheduler",
+                               cluster.scheduler_address)
+    assert code == 0 and remote == local, err
+    command = ("study", "--rulesets", "second-edition-2014", "--players", 2, "--agents", "random,greedy", "--games", 6,
+               "--json")
+    code, local, _ = medina(*command, "--out", tmp_path / "local")
+    assert code == 0
+    code, remote, err = medina(*command, "--out", tmp_path / "remote", "--scheduler", cluster.scheduler_address)
+    assert code == 0, err
+    local, remote = json.loads(local), json.loads(remote)
+    assert remote.pop("command") != local.pop("command") and remote == local  # the commands name their --out

@@ -82,6 +82,34 @@ def test_a_record_with_a_well_is_played_without_it_under_a_ruleset_that_has_none
     assert "Played without the record's well (these rulesets have none; its cell is free): original-2001" in out
 
 
+def test_validate_under_a_ruleset_without_a_well_plays_the_record_as_compare_does():
+    """One behaviour: the well is set aside (said once, as a warning), each word that is no piece of the
+    ruleset is said once, and the record is invalid where compare says it is."""
+    record = EXAMPLES / "second-edition-2014-3p.yaml"
+    code, out, err = run("validate", record, "--ruleset", "original-2001")
+    assert code == 1 and "unknown setup key" not in out + err
+    assert err == (f"warning: {record}:6: played without the record's well 'O4' (original-2001 has none; its cell "
+                   "is free) [well-set-aside]\n")
+    unknown = [line for line in out.splitlines() if line.endswith("[unknown-piece]")]
+    assert len(unknown) == 1 and "'purple' is not a piece of original-2001" in unknown[0]
+    assert unknown[0].startswith(f"{record}:10: turn 3 placement 1, Cleo: ")
+    assert "; also in turns 4, 8, 22, 25, 31, 35 and 43 [unknown-piece]" in unknown[0]
+    code, doc, _ = compare_json(record, "--rulesets", "original-2001")
+    (compared,) = doc["results"]
+    [validated] = json.loads(run("validate", record, "--ruleset", "original-2001", "--json")[1])["results"]
+    first = min(validated["errors"], key=lambda e: (e["turn"], e["placement"] or 0))
+    assert compared["without_well"] and (first["turn"], first["code"]) == (compared["error"]["turn"],
+                                                                          compared["error"]["code"])
+    assert [w["code"] for w in validated["warnings"]] == ["well-set-aside"]
+
+
+def test_a_well_in_a_record_whose_own_ruleset_has_none_is_the_records_error(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(record_text("original-2001", ["Anna", "Ben", "Cleo"], ["Anna: grey C3, grey C4"], well="F6"))
+    code, out, err = run("validate", path)
+    assert code == 1 and "unknown setup key 'well' (this ruleset has no well)" in out and "well-set-aside" not in err
+
+
 def test_the_table_for_people():
     code, out, _ = run("compare", E8, "--rulesets", "original-2001,bsw-dm-2003,second-edition-2014")
     assert code == 0

@@ -119,6 +119,35 @@ def test_analyse_draws_its_progress_on_a_terminal(tmp_path):
     assert shown.split("\r")[-1].strip() == ""
 
 
+def test_analyse_interrupted_says_so_and_exits_130(tmp_path, monkeypatch):
+    import medina_cli.study.analysis as analysis
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(analysis, "analyse", interrupted)
+    path = write(tmp_path, MISSED)
+    for json_ in ((), ("--json",)):
+        code, out, err = run("analyse", path, "--agent", "greedy", *json_)
+        assert (code, out, err) == (130, "", "medina analyse: interrupted\n")
+
+
+def test_analyse_stopped_by_ctrl_c_in_its_worker_processes_says_so(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from conftest import EXAMPLES
+    proc = subprocess.Popen([str(Path(sys.executable).with_name("medina")), "analyse", EXAMPLES / "original-2001-3p.yaml",
+                             "--agent", "mcts:100000@0.999", "--jobs", "2"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(3)  # well into the analysis (which takes many minutes)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)  # the workers are stopped, not waited for
+    assert (proc.returncode, out, err) == (130, "", "medina analyse: interrupted\n")
+
+
 def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
     """`--jobs 1000` starts at most 4 processes per CPU (said once on stderr); the document is the one of
     a single process."""
@@ -129,3 +158,78 @@ def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
     code, out, err = run("analyse", game, "--agent", "greedy", "--json", "--jobs", "1000")
     assert (code, out) == (0, alone)
     assert err == f"--jobs 1000 is more than 4 per CPU: using {4 * os.cpu_count()}\n"
+
+
+def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
+    game = write(tmp_path, ORANGE_OPEN + ["Anna: wall A2"])
+    code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["confidence"] == 0.95 and doc["search"]["playouts"] <= 400
+    first = doc["hints"][0]
+    assert first["placement"] == "roof C3" and first["tied_with_best"] is True
+    for hint in doc["hints"]:
+        low, high = hint["value_interval"]
+        assert low <= hint["value"] <= high and isinstance(hint["tied_with_best"], bool)
+    code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4")
+    assert re.search(r"^\s+1\. roof C3 .*\[[+-]\d+\.\d, [+-]\d+\.\d\]\s+= best", out, re.M)
+    assert "95% interval" in out
+
+
+def test_hint_rates_a_whole_turn(tmp_path):
+    game = write(tmp_path, ORANGE_OPEN)
+    code, out, _ = run("hint", game, "--agent", "greedy", "--turn", "--top", "3", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["whole_turn"] is True and doc["ranked_by"] == "value" and len(doc["hints"]) == 3
+    # the best turn roofs the orange palace (5 + its tile, 4) and adds a stable beside it: 10
+    best = doc["hints"][0]
+    assert best["value"] == 10 and {best["placement"].split()[0], best["then"]["placement"].split()[0]} == {
+        "roof", "stable"}
+    assert [h["value"] for h in doc["hints"]] == sorted((h["value"] for h in doc["hints"]), reverse=True)
+    code, out, _ = run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2")
+    assert code == 0 and "the whole turn" in out and len(re.findall(r"^\s+\d\. .*, then ", out, re.M)) == 2
+
+
+def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(tmp_path):
+    code, out, _ = run("analyse", write(tmp_path, MISSED), "--agent", "mcts:300", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["confidence"] == 0.95
+    for review in doc["placements"]:
+        low, high = review["loss_interval"]
+        assert low <= high and review["paired_playouts"] >= 2
+        expected = "blunder" if low >= 12 else "mistake" if low >= 5 else None
+        assert review["verdict"] == expected
+    missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
+    assert missed["played"] == "wall A3" and missed["verdict"] in ("mistake", "blunder")
+    anna = doc["players"][0]
+    assert anna["mistakes"] + anna["blunders"] == sum(1 for r in doc["placements"] if r["player"] == "Anna"
+                                                      and r["verdict"])
+    low, high = anna["mean_loss_interval"]
+    assert low <= anna["mean_loss"] <= high
+    code, out, _ = run("analyse", write(tmp_path, MISSED), "--agent", "mcts:300")
+    assert re.search(r"^\s+4\.2\s+Anna\s+wall A3\s+roof C\d\s+\d+\.\d\s+\[-?\d+\.\d, \d+\.\d\]\s+(mistake|blunder)$",
+                     out, re.M)
+
+
+def test_hint_on_several_processes_says_what_one_says(tmp_path):
+    game = write(tmp_path, ORANGE_OPEN + ["Anna: wall A2"])
+    for extra in ((), ("--turn",)):
+        _, alone, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", *extra)
+        code, shared, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", "--jobs", "2", *extra)
+        assert code == 0 and shared == alone
+
+
+def test_view_shows_each_loss_with_its_interval_and_marks_the_verdicts(tmp_path):
+    game = write(tmp_path, MISSED)
+    _, out, _ = run("analyse", game, "--agent", "mcts:300", "--json")
+    saved = tmp_path / "analysis.json"
+    saved.write_text(out)
+    doc = json.loads(out)
+    page_path = tmp_path / "game.html"
+    code, _, _ = run("view", game, "--analysis-from", saved, "-o", page_path)
+    page = page_path.read_text()
+    frames = json.loads(re.search(r'id="frames">(.*?)</script>', page, re.S).group(1))
+    missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
+    low, high = missed["loss_interval"]
+    assert code == 0 and f"interval {low:.1f} to {high:.1f}): a {missed['verdict']}" in frames[4]["advice"]
+    marked = sum(1 for r in doc["placements"] if r["verdict"])
+    assert page.count('r="4.5"') == marked  # one circle per verdict, none for a loss without one

@@ -1,5 +1,5 @@
 """Property tests: random complete legal games (engine.playout) for every ruleset and player count,
-the boardspace profiles included, with the invariants of RULINGS.md checked after every placement,
+the boardspace profiles included, with the invariants of docs/rulings.md checked after every placement,
 the generator checked against the validator, `explain` and the reference oracle (tests/oracle.py)
 at sampled positions, and a record round trip at the end of each game. Every random choice is drawn
 by hypothesis (`st.data()`), so a failing game shrinks to a short, simple one."""

@@ -111,6 +111,19 @@ def test_an_invalid_record_is_drawn_where_replay_stopped(tmp_path):
     assert "stopped at turn 2" in root.find(f"{SVG}title").text
 
 
+@pytest.mark.parametrize("turns, why", [
+    (["Anna: grey C3, grey C4", "Ben: black H8, grey M9"], "turn 2 placement 2, Ben: grey M9: "),
+    (["Anna: grey C3, grey C4", "Cleo: black H8, grey H9"], "turn 2, Cleo: "),  # out of turn: no cell to cross
+])
+def test_an_invalid_record_shows_why_replay_stopped_under_the_picture(tmp_path, turns, why):
+    code, root, err = render(tmp_path, record_text("original-2001", ["Anna", "Ben", "Cleo"], turns))
+    caption = " ".join("".join(e.itertext()) for e in root.iter() if e.get("data-legend") == "caption")
+    problem = err.splitlines()[0].split(": ", 1)[1]  # the error line without its file and line
+    assert code == 1 and caption == f"Replay stopped: {problem}" and why in caption
+    valid = render(tmp_path, record_text("original-2001", ["Anna", "Ben", "Cleo"], turns[:1]))[1]
+    assert not [e for e in valid.iter() if e.get("data-legend") == "caption"]
+
+
 def test_the_well_and_its_bonus_cells_in_2014(tmp_path):
     text = record_text("second-edition-2014", ["Anna", "Ben"], ["Anna: grey C3"], well="F6")
     _, root, _ = render(tmp_path, text)
@@ -200,6 +213,16 @@ def test_every_letter_of_the_legal_overlay_is_explained_in_the_legend(tmp_path):
     assert set(marks) >= {"R", "m", "#", "g"}
     for code in set(marks) - {" "}:
         assert re.search(rf"(^|[ :,]){re.escape(code)} \w", explained), code
+
+
+@pytest.mark.parametrize("ruleset, well, neutral", [("original-2001", None, False),
+                                                    ("second-edition-2014", "N10", True)])
+def test_the_legend_explains_neutral_roofs_only_where_the_ruleset_has_them(tmp_path, ruleset, well, neutral):
+    turns = ["Anna: grey C3, grey C4", "Ben: black H8"] if not well else ["Anna: grey C3", "Ben: purple H8, grey C5"]
+    _, root, _ = render(tmp_path, record_text(ruleset, ["Anna", "Ben", "Cleo"], turns, well=well), "--legal")
+    explained = " ".join("".join(e.itertext()) for e in root.iter() if e.get("data-legend") == "legal-codes")
+    assert "R roof" in explained and ("N neutral roof" in explained) == neutral
+    assert ("neutral" in "".join(root.itertext())) == neutral
 
 
 def test_tower_numbers_cannot_be_taken_for_seat_digits(tmp_path):

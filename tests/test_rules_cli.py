@@ -69,6 +69,14 @@ def test_diff_of_three_shows_values_side_by_side_and_absent_ones():
     assert "(— :" in out and "(— :" not in run("rules", "diff", "original-2001", "bsw-dm-2003")[1]
 
 
+def test_diff_shows_words_without_yaml_quotes():
+    out = run("rules", "diff", "original-2001", "second-edition-2014")[1]
+    row = next(line.split() for line in out.splitlines() if line.startswith("turns.forced_roof"))
+    assert row == ["turns.forced_roof", "only_player_who_can_place", "off"] and "'" not in out
+    doc = json.loads(run("rules", "diff", "original-2001", "second-edition-2014", "--json")[1])
+    assert {"parameter": "turns.forced_roof", "values": ["only_player_who_can_place", "off"]} in doc["differences"]
+
+
 def test_diff_usage_errors():
     assert run("rules", "diff", "original-2001")[0] == 2
     code, _, err = run("rules", "diff", "original-2001", "no-such")

@@ -1,4 +1,4 @@
-"""RULINGS §5 forced roof (param `turns.forced_roof`): 2001 `only_player_who_can_place`, DM
+"""docs/rulings.md §5 forced roof (param `turns.forced_roof`): 2001 `only_player_who_can_place`, DM
 `only_player_with_roofs` (building the palace first in the same turn counts), 2014 `off`. Own roofs
 only; a turn that ends without the roof is illegal."""
 

@@ -1,4 +1,4 @@
-"""RULINGS §4 merchants: extend an end of the live chain, never touch two merchants; a new chain
+"""docs/rulings.md §4 merchants: extend an end of the live chain, never touch two merchants; a new chain
 only when both ends are dead, on a cell with no merchant neighbour (param
 `merchants.new_chain_max_neighbours`), edge row allowed; only the newest chain is live."""
 

@@ -1,4 +1,4 @@
-"""RULINGS §3 (palaces, spacing, the well zone, which squares take which pieces) and §4 buildings
+"""docs/rulings.md §3 (palaces, spacing, the well zone, which squares take which pieces) and §4 buildings
 (the open palace must be extended; a new palace only once it is roofed or blocked)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""RULINGS §6 colour retirement (param `retirement`): 2001 and 2014 when every player owns a palace
+"""docs/rulings.md §6 colour retirement (param `retirement`): 2001 and 2014 when every player owns a palace
 of the colour with an own roof (neutral roofs do not count), DM also when no building of the colour
 fits anywhere. Retirement removes buildings only: roofs and stables may still go on its palaces."""
 

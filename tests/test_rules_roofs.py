@@ -1,4 +1,4 @@
-"""RULINGS §4 roofs and neutral roofs: any building of an unroofed palace (blocked ones too), one
+"""docs/rulings.md §4 roofs and neutral roofs: any building of an unroofed palace (blocked ones too), one
 own roof per colour, never a second roof; neutral roofs only in 2014 with 2-3 players, on any
 unroofed palace, belonging to nobody."""
 

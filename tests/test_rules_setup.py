@@ -1,4 +1,4 @@
-"""RULINGS §2 setup: the start merchant and the well stand off the edge row, on different cells;
+"""docs/rulings.md §2 setup: the start merchant and the well stand off the edge row, on different cells;
 the well exists only in 2014; the first player in `players` starts."""
 
 import pytest
@@ -100,7 +100,7 @@ def test_the_first_listed_player_starts(ruleset):
     assert [(p.code, p.turn, p.player) for p in problems] == [("out-of-turn", 1, "Ben")]
 
 
-# RULINGS §1: what each player starts with, the board, the towers and the tiles, per edition
+# docs/rulings.md §1: what each player starts with, the board, the towers and the tiles, per edition
 SUPPLIES = {  # per colour, roofs, neutral roofs, stables, merchants, walls
     ("original-2001", 3): (6, 4, 0, 4, 8, 10), ("original-2001", 4): (5, 4, 0, 3, 6, 8),
     ("bsw-dm-2003", 3): (6, 4, 0, 4, 8, 10), ("bsw-dm-2003", 4): (5, 4, 0, 3, 6, 8),

@@ -1,4 +1,4 @@
-"""RULINGS §3-4 stables: orthogonally next to a building of any palace (roofed or not, anyone's),
+"""docs/rulings.md §3-4 stables: orthogonally next to a building of any palace (roofed or not, anyone's),
 joining that palace, keeping the spacing to every other palace."""
 
 import pytest

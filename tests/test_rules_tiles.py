@@ -1,6 +1,6 @@
-"""RULINGS §7 tiles: palace tiles (first claim, then only a strictly larger claimed palace; stables
+"""docs/rulings.md §7 tiles: palace tiles (first claim, then only a strictly larger claimed palace; stables
 by anyone count; a neutral holder leaves the tile on the board), tower tiles under the three
-`towers.reconnect` policies (matrix.md E-7, E-8), 2014 tower merchants and tea awards (E-6)."""
+`towers.reconnect` policies (examples E-7, E-8), 2014 tower merchants and tea awards (E-6)."""
 
 import pytest
 
@@ -55,7 +55,7 @@ def test_a_neutral_palace_holds_the_tile_on_the_board():
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
 def test_a_roof_can_win_a_palace_tile_and_a_tower_tile_at_once(ruleset):
-    pos = Position(ruleset, 3, "wall A12, orange B12, roof B12")  # matrix.md E-9
+    pos = Position(ruleset, 3, "wall A12, orange B12, roof B12")  # example E-9
     game = pos.game
     assert game.palace_tile["orange"] is pos.at("B12") and game.tower_tile[1] is pos.at("B12")
     sheet = score_game(game).players[pos.at("B12").owner]
@@ -65,7 +65,7 @@ def test_a_roof_can_win_a_palace_tile_and_a_tower_tile_at_once(ruleset):
 # --- tower tiles ---------------------------------------------------------------------------------
 
 def e7_position(**kw):
-    """matrix.md E-7 on tower 1 (NW): brown B11 touches wall A11, orange D12 touches D13, grey C9
+    """Example E-7 on tower 1 (NW): brown B11 touches wall A11, orange D12 touches D13, grey C9
     gets a stable B9 beside wall A9."""
     return Position("second-edition-2014", 3, "Anna: wall A12", "Ben: wall A11", "Cleo: brown B11, wall A10",
                     "Anna: roof B11, wall A9", **kw)

@@ -1,4 +1,4 @@
-"""RULINGS §5 turns: two placements; fewer only when forced by the position, by a tea tile, or by
+"""docs/rulings.md §5 turns: two placements; fewer only when forced by the position, by a tea tile, or by
 the 2014 opening; tea rules; pass only when unable; seat order; nothing after the game's end."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""RULINGS §4 walls: on an empty ring cell with exactly one orthogonal wall-or-tower neighbour, so
+"""docs/rulings.md §4 walls: on an empty ring cell with exactly one orthogonal wall-or-tower neighbour, so
 runs grow from the towers and every side keeps a gate (at most 50 walls, 44 on the 2-player board)."""
 
 import pytest

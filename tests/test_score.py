@@ -1,5 +1,5 @@
-"""`medina score`: the rulebooks' worked scoring examples as boards (matrix.md §2.16 E-1 to E-3),
-records scored final or as standings, the JSON document of FORMAT.md, and claimed results."""
+"""`medina score`: the rulebooks' worked scoring examples as boards (examples E-1 to E-3),
+records scored final or as standings, the JSON document of docs/format.md, and claimed results."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rulebooks' tile examples (matrix.md §2.16 E-4 to E-9) as records: who holds each tile after
+"""The rulebooks' tile examples (examples E-4 to E-9) as records: who holds each tile after
 each turn, and the tower-reconnect example under each of the three policies."""
 
 from __future__ import annotations

@@ -153,6 +153,15 @@ def test_cli_text_table():
 
 
 @needs_cli
+def test_cli_text_table_names_the_well_only_for_rulesets_that_have_one():
+    code, out, _ = medina("simulate", "-r", "original-2001", "-p", 3, "-g", 2)
+    assert code == 0 and "points from tower tiles" in out and "well" not in out
+    code, out, _ = medina("simulate", "--rulesets", "original-2001,second-edition-2014", "-p", 3, "-g", 2)
+    row = next(line for line in out.splitlines() if line.startswith("points from well"))
+    assert code == 0 and row.split()[3] == "—" and row.split()[4].endswith("%")
+
+
+@needs_cli
 @pytest.mark.parametrize("args,words", [
     ((), "needs --ruleset ID or --rulesets A,B,..."),
     (("-r", "original-2001", "--rulesets", "bsw-dm-2003"), "not both"),

@@ -22,8 +22,8 @@ def test_a_last_turn_in_progress_is_valid_with_a_warning(tmp_path):
     warnings = {w["code"]: w for w in result["warnings"]}
     assert (warnings["turn-in-progress"]["turn"], warnings["turn-in-progress"]["player"]) == (2, "Ben")
     assert warnings["turn-in-progress"]["line"] == 8 and "result-unchecked" in warnings
-    code, out, _ = run("validate", path)
-    assert code == 0 and "1 of its 2 placements made [turn-in-progress]" in out
+    code, out, err = run("validate", path)
+    assert code == 0 and "1 of its 2 placements made [turn-in-progress]" in err  # a warning: on stderr
 
 
 def test_only_the_last_turn_may_be_in_progress():

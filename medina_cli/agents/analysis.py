@@ -1,27 +1,152 @@
 """Hints (the best placements for the player to move) and whole-game analysis (every placement
 rated against the agent's preferred one), with the agent's value: the mover's expected final
-margin over the best other player, in points."""
+margin over the best other player, in points.
+
+With mcts every value is an estimate with its interval. A placement's loss is the paired difference
+between the preferred move and the one played, both sampled on the same random streams; the pair is
+sampled further (doubling, up to the agent's cap again) while its interval still straddles a
+threshold, and the placement is a mistake (a blunder) only when the interval's lower end reaches
+MISTAKE (BLUNDER)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .base import Rating
+from .mcts import ratings
 from .specs import make_agent
 from .position import new_game, record_placements, roof_palace
+from .race import tied_with, z_value
 
-MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake (the estimates of a
-# placement at the default budget vary by about 2-3 points: a smaller loss is within the noise)
+MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
 BLUNDER = 12.0  # ... and of at least this many a blunder
 
 
 def hints(game, spec: str, *, seed: int = 0, top: int = 5) -> list[Rating]:
     """The agent's `top` moves for the player to move, in its order of preference (its `ranked_by`),
     a roof naming the palace it claims."""
-    rated = make_agent(spec, seed).rate(game)[:top]
+    return advise(game, spec, seed=seed, top=top).hints
+
+
+@dataclass
+class Advice:
+    """What the agent advises for the player to move: its best moves (or whole turns), in the order
+    `ranked_by` says; for a search, the playouts it spent and whether it was sure of its best (it
+    separated it from the moves it raced against at its confidence before reaching its cap)."""
+
+    player: str | None
+    ranked_by: str | None
+    confidence: float | None
+    hints: list
+    whole_turn: bool = False
+    playouts: int | None = None
+    sure: bool | None = None
+
+    def to_json(self) -> dict:
+        search = None if self.playouts is None else {"playouts": self.playouts, "sure": self.sure}
+        return {"player": self.player, "ranked_by": self.ranked_by, "confidence": self.confidence,
+                "whole_turn": self.whole_turn, "search": search, "hints": [h.to_json() for h in self.hints]}
+
+
+def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bool = False, play=None) -> Advice:
+    """The agent's advice for the player to move at `game` (none when the game is over): its `top`
+    moves, or with `whole_turn` its `top` best turns (both placements, best value first). `play`: how
+    its searches make their batches (`MctsAgent.search`)."""
+    agent = make_agent(spec, seed)
+    if game.is_over():
+        return Advice(None, agent.ranked_by, agent.confidence, [], whole_turn)
+    if whole_turn:
+        return turn_hints(game, spec, seed=seed, top=top, play=play)
+    if not agent.estimates:
+        rated = agent.rate(game)[:top]
+        playouts = sure = None
+    else:
+        race = agent.search(game, play=play)
+        rated, playouts, sure = ratings(race, agent.confidence)[:top], race.playouts, race.sure
     for rating in rated:
         rating.palace = roof_palace(game, rating.placement)
-    return rated
+    return Advice(game.to_move, agent.ranked_by, agent.confidence, rated, False, playouts, sure)
+
+
+@dataclass
+class TurnHint:
+    """A whole turn: `first`, rated as the pair is (the best the agent finds after it), and `then`, its best
+    second placement (None when the turn allows one placement only)."""
+
+    first: Rating
+    then: Rating | None
+
+    def to_json(self) -> dict:
+        then = None if self.then is None else {
+            key: value for key, value in self.then.to_json().items() if key in ("placement", "palace")}
+        return {**self.first.to_json(), "then": then}
+
+
+def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None) -> Advice:
+    """The agent's best whole turns for the player to move: each of its `top` first placements with the
+    best second placement after it (rated by a search of its own, seeded apart), the pair rated as that
+    second placement is; best pair first, `tied` comparing each pair with the best one."""
+    agent = make_agent(spec, seed)
+    if not agent.estimates:
+        return Advice(game.to_move, "value", None, _exact_turns(game, agent, spec, seed, top), True)
+    race = agent.search(game, play=play)
+    z = z_value(agent.confidence, two_sided=True)
+    playouts, sure = race.playouts, race.sure
+    pairs, floors = [], [race.pooled_sd()]  # (first placement, then or None, the arm the pair's samples are in)
+    for index, arm in enumerate(race.ranked()[:top]):
+        first = race.placement(arm)
+        after = _after(game, first)
+        if after is None:
+            pairs.append((first, None, arm))
+            continue
+        second = make_agent(spec, f"{seed}/{index}").search(after, play=play)
+        then = second.placement(second.best)
+        pairs.append((first, Rating(then, second.best.mean, palace=roof_palace(after, then)), second.best))
+        floors.append(second.pooled_sd())
+        playouts, sure = playouts + second.playouts, sure and second.sure
+    floor = max(floors)
+    pairs.sort(key=lambda pair: -pair[2].mean)
+    tied = tied_with(pairs[0][2], [arm for *_, arm in pairs], agent.confidence, floor)
+    turns = [TurnHint(Rating(first, arm.mean, arm.win, arm.n, roof_palace(game, first), arm.interval(z, floor),
+                             id(arm) in tied), then) for first, then, arm in pairs]
+    return Advice(game.to_move, "value", agent.confidence, turns, True, playouts, sure)
+
+
+def _exact_turns(game, agent, spec: str, seed: int, top: int) -> list[TurnHint]:
+    """Whole turns by an agent whose values are exact (greedy)."""
+    out = []
+    for index, first in enumerate(agent.rate(game)[:top]):
+        after = _after(game, first.placement)
+        then = None if after is None else make_agent(spec, f"{seed}/{index}").rate(after)[0]
+        if then is not None:
+            then.palace = roof_palace(after, then.placement)
+        out.append(TurnHint(Rating(first.placement, first.value if then is None else then.value,
+                                   palace=roof_palace(game, first.placement)), then))
+    out.sort(key=lambda hint: -hint.first.value)
+    for hint in out:
+        hint.first.tied = hint.first.value == out[0].first.value
+    return out
+
+
+def _after(game, placement):
+    """The game after `placement` when the mover's turn goes on (a second placement to choose), else None."""
+    mover = game.seat_to_move
+    after = game.copy()
+    after.push(placement)
+    return after if after.seat_to_move == mover and after.turn_open() else None
+
+
+def verdict(low: float) -> str | None:
+    """"blunder", "mistake" or None for a loss whose interval's lower end is `low` (the loss itself,
+    where it is exact)."""
+    return "blunder" if low >= BLUNDER else "mistake" if low >= MISTAKE else None
+
+
+def decided(low: float, high: float) -> bool:
+    """Whether a loss interval falls on one side of each threshold (more samples would not change the
+    verdict unless the estimate moves)."""
+    return all(low >= threshold or high < threshold for threshold in (MISTAKE, BLUNDER))
 
 
 @dataclass
@@ -35,11 +160,21 @@ class PlacementReview:
     played_value: float
     best_value: float
     choices: int  # legal placements there
+    loss_interval: tuple[float, float] | None = None  # of the paired difference best − played; None: exact
+    paired: int = 0  # samples of each the loss rests on (0: exact)
+    best_move: str = ""  # the preferred move as the agent names it (a roof on its palace's lowest cell)
+    tied_moves: tuple[str, ...] = ()  # the moves tied with it, so named (it among them)
+
+    @property
+    def verdict(self) -> str | None:
+        return verdict(self.loss if self.loss_interval is None else self.loss_interval[0])
 
     def to_json(self) -> dict:
+        interval = None if self.loss_interval is None else [round(x, 2) for x in self.loss_interval]
         return {"turn": self.turn, "placement": self.placement, "player": self.player, "played": self.played,
                 "best": self.best, "loss": round(self.loss, 2), "played_value": round(self.played_value, 2),
-                "best_value": round(self.best_value, 2), "choices": self.choices}
+                "best_value": round(self.best_value, 2), "choices": self.choices, "loss_interval": interval,
+                "paired_playouts": self.paired, "verdict": self.verdict}
 
 
 @dataclass
@@ -49,25 +184,53 @@ class PlayerSummary:
     mean_loss: float
     mistakes: int
     blunders: int
+    mean_loss_interval: tuple[float, float] | None = None
 
     def to_json(self) -> dict:
+        interval = None if self.mean_loss_interval is None else [round(x, 2) for x in self.mean_loss_interval]
         return {"player": self.player, "placements": self.placements, "mean_loss": round(self.mean_loss, 2),
-                "mistakes": self.mistakes, "blunders": self.blunders}
+                "mistakes": self.mistakes, "blunders": self.blunders, "mean_loss_interval": interval}
 
 
-def review_position(game, played, spec: str, seed) -> tuple[Rating, Rating, int]:
-    """(the agent's best, the played placement's rating, number of legal placements) at `game`; the
-    best is named as played when it is the same move (a roof on the same palace)."""
-    choices = len(game.legal_placements())
-    if len(game.distinct_placements()) == 1:
-        only = Rating(played, 0.0)
-        return only, only, choices
+def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) -> PlacementReview:
+    """The review of `played` at `game`, placement `where` = (turn, placement within it, player): the
+    agent's preferred move (named as played when it is the same move, a roof on the same palace) and
+    the loss."""
+    blank = dict(zip(("turn", "placement", "player"), where), played=str(played), choices=len(game.legal_placements()))
     same = game.equivalent_placements(played)
-    ratings = make_agent(spec, seed).rate(game, include=played)
-    mine = next(r for r in ratings if r.placement in same)
-    mine = Rating(played, mine.value, mine.win, mine.playouts)
-    best = mine if ratings[0].placement in same else ratings[0]
-    return best, mine, choices
+    if len(game.distinct_placements()) == 1:
+        return PlacementReview(**blank, best=str(played), loss=0.0, played_value=0.0, best_value=0.0,
+                               best_move=str(same[0]), tied_moves=(str(same[0]),))
+    agent = make_agent(spec, seed)
+    if not agent.estimates:  # greedy: exact values
+        ratings = agent.rate(game)
+        mine = next(r for r in ratings if r.placement in same)
+        best = mine if ratings[0].placement in same else ratings[0]
+        return PlacementReview(**blank, best=str(played if best is mine else best.placement),
+                               loss=max(0.0, best.value - mine.value), played_value=mine.value, best_value=best.value,
+                               best_move=str(best.placement), tied_moves=tuple(str(r.placement) for r in ratings if r.tied))
+    race = agent.search(game, include=played)
+    best = race.best
+    mine = next(arm for arm in race.arms if race.placement(arm) in same)
+    tied = race.tied()  # as the search left them, before the pair is sampled further
+    named = dict(best_move=str(race.placement(best)),
+                 tied_moves=tuple(str(race.placement(arm)) for arm in race.ranked() if id(arm) in tied))
+    if mine is best:
+        return PlacementReview(**blank, best=str(played), loss=0.0, played_value=best.mean, best_value=best.mean,
+                               loss_interval=(0.0, 0.0), paired=best.n, **named)
+    z = z_value(agent.confidence, two_sided=True)
+    n, budget = max(best.n, mine.n), agent.playouts
+    while True:
+        spent = race.playouts
+        race.fill([best, mine], n)
+        budget -= race.playouts - spent
+        difference = race.paired(best, mine, z)
+        if decided(difference.low, difference.high) or budget < 2 * n:
+            break
+        n *= 2
+    return PlacementReview(**blank, best=str(race.placement(best)), loss=max(0.0, difference.mean),
+                           played_value=sum(mine.margins[:n]) / n, best_value=sum(best.margins[:n]) / n,
+                           loss_interval=(difference.low, difference.high), paired=n, **named)
 
 
 def review_placements(context: tuple, start: int, stop: int) -> list[PlacementReview]:
@@ -80,21 +243,27 @@ def review_placements(context: tuple, start: int, stop: int) -> list[PlacementRe
         game.push(placement)
     out = []
     for index in range(start, stop):
-        turn, k, player, played = placements[index]
-        best, mine, choices = review_position(game, played, spec, f"{seed}/{index}")
-        loss = 0.0 if best is mine else max(0.0, best.value - mine.value)
-        out.append(PlacementReview(turn, k, player, str(played), str(best.placement), loss, mine.value,
-                                   best.value, choices))
+        *where, played = placements[index]
+        out.append(review_position(game, played, spec, f"{seed}/{index}", where))
         game.push(played)
     return out
 
 
 def summarise(players: list[str], reviews: list[PlacementReview]) -> list[PlayerSummary]:
+    """Per player: placements, mean loss (with its interval where the losses are estimates: their
+    intervals' half-widths combined as independent errors), mistakes and blunders (by verdict)."""
     out = []
     for player in players:
-        losses = [r.loss for r in reviews if r.player == player]
-        out.append(PlayerSummary(player, len(losses), sum(losses) / len(losses) if losses else 0.0,
-                                 sum(MISTAKE <= x < BLUNDER for x in losses), sum(x >= BLUNDER for x in losses)))
+        mine = [r for r in reviews if r.player == player]
+        count = len(mine)
+        mean = sum(r.loss for r in mine) / count if count else 0.0
+        interval = None
+        if any(r.loss_interval is not None for r in mine):
+            halves = [(r.loss_interval[1] - r.loss_interval[0]) / 2 for r in mine if r.loss_interval is not None]
+            half = math.sqrt(sum(h * h for h in halves)) / count
+            interval = (max(0.0, mean - half), mean + half)
+        verdicts = [r.verdict for r in mine]
+        out.append(PlayerSummary(player, count, mean, verdicts.count("mistake"), verdicts.count("blunder"), interval))
     return out
 
 
@@ -117,5 +286,6 @@ def analysis_document(record, spec: str, seed: int, reviews: list[PlacementRevie
     """The medina-analyse/1 document of a record's reviews."""
     return {"format": "medina-analyse/1", "file": record.file, "agent": spec, "seed": seed,
             "value": value_meaning(spec), "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
+            "confidence": make_agent(spec).confidence,
             "placements": [r.to_json() for r in reviews],
             "players": [p.to_json() for p in summarise(record.players, reviews)]}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..engine.native import generator
 
@@ -19,13 +20,17 @@ class Rating:
     `win`: the chance that the mover wins (shared wins in part), where the agent estimates one.
     `playouts`: how many simulated games the estimate rests on (0 for `greedy`).
     `palace`: for a roof or neutral roof, where `medina hint` names it, the colour of the palace it
-    claims and its buildings' cells (a roof on any of them is the same move)."""
+    claims and its buildings' cells (a roof on any of them is the same move).
+    `interval`: where the value is an estimate, its interval at the agent's confidence.
+    `tied`: is it the best or statistically tied with it (the best's lead over it is not significant)?"""
 
     placement: object
     value: float
     win: float | None = None
     playouts: int = 0
     palace: tuple[str, list[str]] | None = None
+    interval: tuple[float, float] | None = None
+    tied: bool | None = None
 
     def to_json(self) -> dict:
         out = {"placement": str(self.placement), "value": round(self.value, 2)}
@@ -34,6 +39,10 @@ class Rating:
             out["playouts"] = self.playouts
         if self.palace is not None:
             out["palace"] = {"colour": self.palace[0], "cells": self.palace[1]}
+        if self.interval is not None:
+            out["value_interval"] = [round(self.interval[0], 2), round(self.interval[1], 2)]
+        if self.tied is not None:
+            out["tied_with_best"] = self.tied
         return out
 
 
@@ -42,6 +51,8 @@ class Agent:
 
     spec: str
     rates = False  # does `rate` give meaningful values?
+    estimates = False  # are they estimates (with intervals), not exact?
+    confidence: float | None = None  # the confidence of its intervals and verdicts, where it estimates
     ranked_by = "value"  # what orders `rate`'s list: "value", or "playouts" (the most searched first)
 
     def __init__(self, seed: int | str = 0):
@@ -54,3 +65,16 @@ class Agent:
         """Every distinct move it considered (a roof on a palace once, on its lowest cell), in its order of
         preference (`ranked_by`); `include`: a placement whose move must be rated."""
         raise UnknownAgent(f"{self.spec} does not rate placements; use greedy or mcts[:N]")
+
+
+class AgentSpec(NamedTuple):
+    """An agent spec read: its kind, and for mcts the cap on playouts per decision and the confidence
+    it searches to (None: the defaults). `str()` spells it canonically (`mcts:2000@0.99`)."""
+
+    name: str
+    playouts: int | None = None
+    confidence: float | None = None
+
+    def __str__(self) -> str:
+        return (self.name + (f":{self.playouts}" if self.playouts is not None else "")
+                + (f"@{self.confidence:g}" if self.confidence is not None else ""))

@@ -1,115 +1,155 @@
-"""`mcts` / `mcts:N`: Monte Carlo tree search over placements with N playouts per decision.
+"""`mcts`, `mcts:N`, `mcts@C`, `mcts:N@C`: Monte Carlo tree search that searches until it is sure of
+its best move at confidence C (0.95 by default), with at most N playouts per decision (3,000 by
+default).
 
-UCT over the distinct moves (a turn's two placements are two levels of the tree, both the mover's;
-a roof on a palace is one move, whichever of its buildings carries it), each
-node scored from the side of the player who made the placement into it: half the win share, half
-the squashed final margin (own total minus the best other total). A node's children are added one by
-one as it is visited more (progressive widening), best first by the greedy rating, so the search
-spends its playouts on the placements that matter. Playouts follow a cheap policy that beats uniform
-play (see `position.playout`). The same seed and budget give the same choices.
+The distinct moves at the root race (race.py): each is sampled in batches, and a batch is a UCT
+search of the position after the move, from a fresh tree, one playout per sample. In the tree a
+turn's two placements are two levels, both the mover's; each node is scored from the side of the
+player who made the placement into it (half the win share, half the squashed final margin); a node's
+children are added one by one as it is visited more (progressive widening), best first by the greedy
+rating. Playouts follow a cheap policy that beats uniform play (`position.playout`). Sample k of every
+move draws all its random choices from stream k (common random numbers). The same seed, cap and
+confidence give the same choices.
 """
 
 from __future__ import annotations
 
 import math
 
-from .base import Agent, Rating
-from .position import as_move, as_placement, margin, outcome, playout, reward, search_position, seat_to_move
+from .base import Agent, AgentSpec, Rating
+from .position import (as_move, as_placement, margin, outcome, playout, position_stream, rebuilt, reward,
+                       search_position, seat_to_move, stream, totals)
+from .race import Arm, Race, z_value
 from .simple import immediate_margins
 
-DEFAULT_PLAYOUTS = 300
+DEFAULT_PLAYOUTS = 3000  # the cap on playouts per decision
+DEFAULT_CONFIDENCE = 0.95
 EXPLORATION = 0.5  # UCB constant for rewards in [0, 1]
 WIDENING = 1.0  # a node with n visits may have 1 + WIDENING * sqrt(n) children
 
 
 class Node:
-    __slots__ = ("placement", "mover", "visits", "reward", "margin", "win", "children", "untried")
+    __slots__ = ("placement", "mover", "visits", "reward", "children", "untried")
 
     def __init__(self, placement, mover: int | None):
         self.placement = placement
         self.mover = mover  # the seat that made `placement`
         self.visits = 0
-        self.reward = self.margin = self.win = 0.0
+        self.reward = 0.0
         self.children: list[Node] = []
         self.untried: list | None = None  # placements not added yet, the best last
 
     def record(self, scores: list[int], shares: list[float]) -> None:
         self.visits += 1
-        if self.mover is not None:
-            points = margin(scores, self.mover)
-            self.margin += points
-            self.win += shares[self.mover]
-            self.reward += reward(points, shares[self.mover])
+        self.reward += reward(margin(scores, self.mover), shares[self.mover])
 
-    def rating(self) -> Rating:
-        n = self.visits or 1
-        return Rating(self.placement, self.margin / n, self.win / n, self.visits)
+
+def play_batch(position, move, start: int, stop: int, key: int) -> list[tuple[float, float]]:
+    """Samples start..stop-1 of `move` at `position`: (the mover's final margin, the mover's win share)
+    of each. They come from a UCT search of the position after `move` on a fresh tree, grown by one
+    playout per sample; sample k draws from stream (key, k)."""
+    mover = seat_to_move(position)
+    after = position.copy()
+    after.push(move)
+    root = Node(move, mover)
+    out = []
+    for k in range(start, stop):
+        scores, shares = _iterate(after, root, stream(key, k))
+        out.append((margin(scores, mover), shares[mover]))
+    return out
+
+
+def play_batches(position, key: int, batches: list[tuple]) -> list[list[tuple[float, float]]]:
+    """The samples of each batch (move, start, stop) of the search keyed `key` at `position` (a game, or
+    the native core's copy of one), in order."""
+    return [play_batch(position, move, start, stop, key) for move, start, stop in batches]
+
+
+def play_batches_of(context: tuple, start: int, stop: int) -> list[tuple[int, list[tuple[float, float]]]]:
+    """Worker entry: batches start..stop-1 of a search, `context` = (game_recipe of its position, its key,
+    its batches (move, start, stop)); each batch's index with its samples."""
+    recipe, key, batches = context
+    position = rebuilt(recipe)
+    return [(index, play_batch(position, *batches[index], key)) for index in range(start, stop)]
+
+
+def _iterate(start, root: Node, rng) -> tuple[list[int], list[float]]:
+    """One sample: down the tree from `root` (at position `start`) to a new node, a playout to the end,
+    the result recorded along the path."""
+    game = start.copy()
+    path = [root]
+    node = root
+    while not game.is_over():
+        child = _select(node, game, rng)
+        game.push(child.placement)
+        path.append(child)
+        node = child
+        if child.visits == 0:
+            break
+    if not game.is_over():
+        playout(game, rng)
+    scores, shares = outcome(game)
+    for visited in path:
+        visited.record(scores, shares)
+    return scores, shares
+
+
+def _select(node: Node, game, rng) -> Node:
+    if node.untried is None:
+        node.untried = [p for p, _ in reversed(immediate_margins(game, rng))]
+    if node.untried and len(node.children) < 1 + WIDENING * math.sqrt(node.visits):
+        child = Node(node.untried.pop(), seat_to_move(game))
+        node.children.append(child)
+        return child
+    log_n = math.log(node.visits)
+    return max(node.children, key=lambda c: c.reward / c.visits + EXPLORATION * math.sqrt(log_n / c.visits))
 
 
 class MctsAgent(Agent):
     rates = True
+    estimates = True
     ranked_by = "playouts"
 
-    def __init__(self, seed: int | str = 0, playouts: int | None = None):
+    def __init__(self, seed: int | str = 0, playouts: int | None = None, confidence: float | None = None):
         self.playouts = playouts or DEFAULT_PLAYOUTS
-        self.spec = "mcts" if playouts is None else f"mcts:{playouts}"
+        self.confidence = confidence or DEFAULT_CONFIDENCE
+        self.spec = str(AgentSpec("mcts", playouts, confidence))
         super().__init__(seed)
 
     def choose(self, game):
-        return self.rate(game)[0].placement
+        race = self.search(game)
+        return race.placement(race.best)
+
+    def search(self, game, *, include=None, play=None) -> Race:
+        """The finished race of the distinct moves at `game` (which it leaves as it was), considered in the
+        greedy rating's order (equal ratings in an order fixed by the position). `include`: a
+        placement whose move races too whatever the cap; `play(game, key, batches)`: how the batches
+        (move, start, stop) of the search keyed `key` are made, their samples in the batches' order
+        (default `play_batches`, here and in order)."""
+        now = margin(totals(game), seat_to_move(game))
+        position = search_position(game, self.rng)  # the native core's copy where it runs
+        arms = [Arm(move, value > now) for move, value in immediate_margins(position, position_stream(game))]
+        key = self.rng.getrandbits(64)
+        runner = play or play_batches
+        race = Race(arms, cap=self.playouts, confidence=self.confidence,
+                    play=lambda batches: runner(position, key, batches),
+                    placement=lambda move: as_placement(position, move))
+        included = None
+        if include is not None:
+            move = as_move(position, game.equivalent_placements(include)[0])
+            included = next(arm for arm in arms if arm.move == move)
+        race.run(included)
+        return race
 
     def rate(self, game, *, include=None) -> list[Rating]:
-        """The root's children (one per distinct move), most visited first: the search spends its
-        playouts on the moves it rates best, so the count is the steadier ranking (a little-searched
-        move's value rests on few games). `include`'s move is then searched further until it has a
-        fifth of the budget (for a fair estimate of it); the order is the search's before that."""
-        position = search_position(game, self.rng)  # the native core's copy where it runs
-        root = Node(None, None)
-        root.untried = [p for p, _ in reversed(immediate_margins(position, self.rng))]
-        for _ in range(self.playouts):
-            self._iterate(position, root)
-        searched = {id(child): child.visits for child in root.children}
-        if include is not None:
-            include = as_move(position, game.equivalent_placements(include)[0])
-            forced = next((child for child in root.children if child.placement == include), None)
-            if forced is None:
-                root.untried.remove(include)
-                forced = Node(include, seat_to_move(position))
-                root.children.append(forced)
-            while forced.visits < max(10, self.playouts // 5):
-                self._iterate(position, root, forced)
-        ranked = sorted(root.children, key=lambda c: (-searched.get(id(c), 0), -c.reward / c.visits))
-        ratings = [child.rating() for child in ranked]
-        for rating in ratings:
-            rating.placement = as_placement(position, rating.placement)
-        return ratings
+        """Every move the race sampled, the most searched first (the race's choice first), each with its
+        mean margin and win share, the interval of the margin at the agent's confidence, and whether the
+        best beats it significantly (`tied`: it does not)."""
+        return ratings(self.search(game, include=include), self.confidence)
 
-    def _iterate(self, start, root: Node, forced: Node | None = None) -> None:
-        game = start.copy()
-        path = [root]
-        node = root
-        while not game.is_over():
-            if forced is not None and node is root:
-                child = forced
-            else:
-                child = self._select(node, game)
-            game.push(child.placement)
-            path.append(child)
-            node = child
-            if child.visits == 0:
-                break
-        if not game.is_over():
-            playout(game, self.rng)
-        scores, shares = outcome(game)
-        for visited in path:
-            visited.record(scores, shares)
 
-    def _select(self, node: Node, game) -> Node:
-        if node.untried is None:
-            node.untried = [p for p, _ in reversed(immediate_margins(game, self.rng))]
-        if node.untried and len(node.children) < 1 + WIDENING * math.sqrt(node.visits):
-            child = Node(node.untried.pop(), seat_to_move(game))
-            node.children.append(child)
-            return child
-        log_n = math.log(node.visits)
-        return max(node.children, key=lambda c: c.reward / c.visits + EXPLORATION * math.sqrt(log_n / c.visits))
+def ratings(race: Race, confidence: float) -> list[Rating]:
+    """The race's moves as Ratings, the most searched first."""
+    z, floor, tied = z_value(confidence, two_sided=True), race.pooled_sd(), race.tied()
+    return [Rating(race.placement(arm), arm.mean, arm.win, arm.n, interval=arm.interval(z, floor),
+                   tied=id(arm) in tied) for arm in race.ranked()]

@@ -4,6 +4,8 @@ the score at once, and a fast playout policy. The one place that touches engine 
 from __future__ import annotations
 
 import math
+import random
+from functools import lru_cache
 
 from ..engine import native
 from ..engine.game import Game
@@ -114,6 +116,20 @@ def may_score(game, placement, cells: int) -> bool:
         (cells >> game.variant.geometry.cell_of_square[placement.square]) & 1)
 
 
+def stream(key: int, k: int) -> random.Random:
+    """Random stream `k` of a search keyed `key`: every random choice of its k-th sample of any move
+    (common random numbers)."""
+    return native.generator(key << 32 | k)
+
+
+def position_stream(game) -> random.Random:
+    """A stream fixed by the position alone (its setup and placements), not by any seed: the order in
+    which a search considers moves the greedy rating cannot tell apart."""
+    setup = game.setup
+    return native.generator(f"medina-position/{setup['merchant']}/{setup['well']}/"
+                            f"{'/'.join(map(str, game.move_stack))}")
+
+
 def playout(game, rng) -> None:
     """Play `game` to its end by a cheap policy that beats uniform play: where a roof is legal on a
     palace of SMALL_PALACE or more, roof the largest; a tea tile now and then; otherwise uniform among
@@ -122,6 +138,27 @@ def playout(game, rng) -> None:
         game.state.playout(rng.core, PLAYOUT_TEA_CHANCE, SMALL_PALACE)
         return
     play_out(game, rng, tea_chance=PLAYOUT_TEA_CHANCE, roof_from=SMALL_PALACE)
+
+
+def game_recipe(position) -> tuple:
+    """What rebuilds a search's position in another process (hashable): the rules, players, setup,
+    start supplies and placements of its game."""
+    game = getattr(position, "game", position)  # a NativePosition's game, or the game itself
+    supply = tuple((name, tuple(sorted(counts.items()))) for name, counts in sorted(game.start_supply.items()))
+    return (game.rules, tuple(game.players), game.setup["merchant"], game.setup["well"], supply,
+            tuple(str(placement) for placement in game.move_stack))
+
+
+@lru_cache(maxsize=4)
+def rebuilt(recipe: tuple):
+    """The search position a `game_recipe` describes (the native core's copy where it runs); kept for the
+    next batches of the same search."""
+    from ..engine.game import Game
+    rules, players, merchant, well, supply, placements = recipe
+    game = Game(rules, list(players), merchant, well, {name: dict(counts) for name, counts in supply})
+    for placement in placements:
+        game.push(placement)
+    return search_position(game, native.generator(0))
 
 
 def new_game(record):

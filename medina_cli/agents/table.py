@@ -43,20 +43,25 @@ class Seat:
         return f"{self.name} (agent {self.agent})" if self.agent else f"{self.name} (at this terminal)"
 
 
+def kind_of(spec: str) -> str:
+    """The agent a spec names, without its options (`mcts` of `mcts:300@0.99`)."""
+    return spec.partition(":")[0].partition("@")[0]
+
+
 def read_seats(values: list[str]) -> list[Seat]:
     """`--seat` values in seat order: NAME (a person), SPEC (an agent named after its kind: `greedy`, a
     second one `greedy2`) or NAME=SPEC. Raises BadArgument for a spec that names no agent."""
-    kinds = {name.partition(":")[0] for name in agent_names()}
+    kinds = {kind_of(name) for name in agent_names()}
     seats, counted = [], {}
     for value in values:
         name, equals, spec = (part.strip() for part in value.partition("="))
-        if not equals and name.partition(":")[0].lower() in kinds:
+        if not equals and kind_of(name).lower() in kinds:
             name, spec = "", name
         if not spec:
             seats.append(Seat(name))
             continue
         try:
-            kind, _ = parse_spec(spec)
+            kind = parse_spec(spec).name
         except UnknownAgent as exc:
             raise fail("usage", str(exc), file=f"--seat {value}", error=BadArgument) from None
         counted[kind] = counted.get(kind, 0) + 1
@@ -213,6 +218,9 @@ class Table:
         out = [f"{self.hint_agent} prefers:"]
         for rank, rating in enumerate(rated, 1):
             line = f"  {rank}. {str(rating.placement):<12} {rating.value:+6.1f}"
+            if rating.interval is not None:
+                line += f" [{rating.interval[0]:+.1f}, {rating.interval[1]:+.1f}]"
+            line += "  = best" if rating.tied else ""
             out.append(line + (f"   win {100 * rating.win:4.0f}%" if rating.win is not None else ""))
         return out
 

@@ -5,18 +5,19 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
+from typer import completion
 
-from . import compare, hint, importer, play, recording, render, replay, rules, score, simulate, validate, view
+from . import compare, hint, importer, play, recording, render, replay, rules, score, simulate, study, validate, view
 from .common import Command, Group, exit_status, tolerate_output_encoding
 
 app = typer.Typer(
     name="medina",
     cls=Group,
     no_args_is_help=True,
-    add_completion=True,
+    add_completion=False,  # its own --show-completion ignores a shell named after it: see _completion_option
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -36,11 +37,46 @@ def _print_version(wanted: bool) -> None:
     raise typer.Exit()
 
 
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+completion.completion_init()  # typer's completion scripts ask through _MEDINA_COMPLETE: its answers
+
+
+def _completion_option(action: str):
+    """A callback for `--show-completion [SHELL]` or `--install-completion [SHELL]`: the named shell, else the
+    one this runs in (common.OPTIONAL_VALUE; typer's own options take no shell: `--show-completion zsh` printed bash's
+    script)."""
+    def callback(ctx, param, value: str | None) -> None:
+        if value is None or ctx.resilient_parsing:
+            return
+        shell = value or _current_shell()
+        if shell not in SHELLS:
+            said = f"{value!r} is not a shell medina completes" if value else "cannot tell which shell this is"
+            raise typer.BadParameter(f"{said}; name one: --{action}-completion bash, zsh, fish or powershell")
+        (completion.show_callback if action == "show" else completion.install_callback)(ctx, param, shell)
+    return callback
+
+
+def _current_shell() -> str | None:
+    import shellingham  # typer's own dependency, which it detects the shell with
+    try:
+        return shellingham.detect_shell()[0]
+    except shellingham.ShellDetectionFailure:
+        return None
+
+
 @app.callback()
 def _options(
     version: Annotated[bool, typer.Option(
         "--version", callback=_print_version, is_eager=True,
         help="Print the version and the engine in use (native or python; MEDINA_ENGINE picks) and exit.")] = False,
+    install_completion: Annotated[Optional[str], typer.Option(
+        "--install-completion", metavar="[SHELL]", callback=_completion_option("install"),
+        expose_value=False, is_eager=True, help="Turn on shell completion in SHELL's start-up file (bash, zsh, fish or "
+        "powershell; default: the shell this runs in).")] = None,
+    show_completion: Annotated[Optional[str], typer.Option(
+        "--show-completion", metavar="[SHELL]", callback=_completion_option("show"),
+        expose_value=False, is_eager=True, help="Print SHELL's completion script (bash, zsh, fish or powershell; "
+        "default: the shell this runs in), to put it where you like.")] = None,
 ) -> None:
     """Replay, validate and score recorded games of the board game Medina under its rule editions.
 
@@ -64,6 +100,7 @@ app.command("score", cls=Command)(score.score)
 app.command("compare", cls=Command)(compare.compare)
 app.add_typer(rules.app, name="rules")
 app.command("simulate", cls=Command)(simulate.simulate_command)
+app.command("study", cls=Command)(study.study_command)
 app.command("hint", cls=Command)(hint.hint)
 app.command("analyse", cls=Command)(hint.analyse)
 

@@ -24,6 +24,27 @@ class Command(TyperCommand):
         return [piece.strip("{}") for piece in super().collect_usage_pieces(ctx)]
 
 
+JSON_FORMATS = {  # each --json command's document, which then also carries the command line's own usage errors
+    "validate": "medina-validate/1", "replay": "medina-replay/1", "moves": "medina-moves/1",
+    "undo": "medina-undo/1", "status": "medina-status/1", "score": "medina-score/1", "compare": "medina-compare/1",
+    "simulate": "medina-simulate/1", "hint": "medina-hint/1", "analyse": "medina-analyse/1",
+    "import boardspace": "medina-import/1", "rules list": "medina-rules/1", "rules show": "medina-rules-show/1",
+    "rules diff": "medina-rules-diff/1", "rules params": "medina-rules-params/2",
+    "study": "medina-study-report/1"}
+
+
+def _command_name(ctx) -> str:
+    """The command a context runs, as in JSON_FORMATS: `validate`, `rules show` (whatever the program is called)."""
+    names = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name)
+        ctx = ctx.parent
+    return " ".join(reversed(names))
+
+
+OPTIONAL_VALUE = ("--show-completion", "--install-completion")  # SHELL may be left out: the shell this runs in
+
+
 class Group(TyperGroup):
     """typer's group, with usage errors (unknown option, missing or bad value) in the one error style
     of every command: a line on stderr, `WHERE: what is wrong` (here `medina COMMAND: ...`), exit 2."""
@@ -32,7 +53,23 @@ class Group(TyperGroup):
         if not args and self.no_args_is_help and not ctx.resilient_parsing:  # the help, exit 2 (as click does)
             typer.echo(ctx.get_help(), err=True)
             raise typer.Exit(2)
-        return super().parse_args(ctx, args)
+        return super().parse_args(ctx, self._optional_values_filled(args))
+
+    def _optional_values_filled(self, args: list[str]) -> list[str]:
+        """`args` with "" after an option of OPTIONAL_VALUE given without its value (at the end, or before
+        another option): typer's options always take one."""
+        names = {name for param in self.params for name in getattr(param, "opts", ()) if name in OPTIONAL_VALUE}
+        return [filled for i, arg in enumerate(args) for filled in (
+            [arg, ""] if arg in names and (i + 1 == len(args) or args[i + 1].startswith("-")) else [arg])]
+
+    def invoke(self, ctx):
+        """Ctrl-C ends a command with a line saying so and exit 130 (typer would exit 130 without a word)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            where = " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand)))
+            warn(f"{where}: interrupted")
+            raise typer.Exit(130)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
@@ -41,12 +78,19 @@ class Group(TyperGroup):
             status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as exc:  # click's errors: typer vendors click and exports only their base
             if exc.exit_code == 2:  # a usage error, with the context of the command at fault where known
-                where, usage = "medina", "medina COMMAND"
+                where, usage, json_format = "medina", "medina COMMAND", None
                 ctx = getattr(exc, "ctx", None)
                 if ctx is not None:
                     where = ctx.command_path
                     usage = " ".join([where, *ctx.command.collect_usage_pieces(ctx)])
-                warn(f"{where}: {exc.format_message().rstrip('.')} (usage: {usage}; more: {where} --help)")
+                    if "--json" in (sys.argv[1:] if args is None else args):
+                        json_format = JSON_FORMATS.get(_command_name(ctx))
+                text = f"{where}: {exc.format_message().rstrip('.')} (usage: {usage}; more: {where} --help)"
+                if json_format is None:
+                    warn(text)
+                else:  # --json promises one document, the command line's own errors too
+                    from ..errors import Problem
+                    emit_json({"format": json_format, "errors": [Problem("usage", text).to_json()], "warnings": []})
             else:
                 warn(f"medina: {exc.format_message()}")
             sys.exit(exc.exit_code)
@@ -65,13 +109,16 @@ def shown_as(word: str):
     return keep
 
 
-def whole_number(minimum: int):
-    """A typer `parser`: a whole number of at least `minimum`, else a usage error saying so."""
+def whole_number(minimum: int, below: str | None = None):
+    """A typer `parser`: a whole number of at least `minimum`, else a usage error saying so (`below`: what
+    to say instead of a number under `minimum`)."""
     def parse(value) -> int:
         try:
             number = int(value)
         except ValueError:
             number = None
+        if number is not None and number < minimum and below is not None:
+            raise typer.BadParameter(f"{number} {below}")
         if number is None or number < minimum:
             raise typer.BadParameter(f"{str(value)!r} is not a whole number (≥ {minimum}).")
         return number
@@ -159,7 +206,8 @@ SetOption = Annotated[Optional[list[str]], typer.Option(
          "(repeatable; `medina rules params` lists them).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document (see docs/format.md).")]
 ToOption = Annotated[Optional[int], typer.Option(
-    "--to", metavar="TURN", parser=whole_number(0),
+    "--to", metavar="TURN", parser=whole_number(0, below="is before the start: --to counts the turns replayed from "
+                                                "the start of the record, 0 (none) or more; leave it out for all"),
     help="Stop after this many entries of `turns`, a whole number ≥ 0 (default: all).")]
 PieceOption = Annotated[Optional[list[str]], typer.Option(
     "--piece", metavar="PIECE", autocompletion=complete_piece,

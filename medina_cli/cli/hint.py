@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -13,8 +13,9 @@ from .progress import Progress
 FileArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
 AgentOption = Annotated[str, typer.Option(
-    "--agent", "-a", metavar="SPEC", help="The agent that rates placements: mcts (300 playouts per decision), "
-    "mcts:N (N playouts) or greedy.")]
+    "--agent", "-a", metavar="SPEC", help="The agent that rates placements: mcts (searches until sure at 95%, at "
+    "most 3,000 playouts per decision), mcts:N (at most N), mcts@C or mcts:N@C (sure at confidence C, e.g. 0.99), "
+    "or greedy.")]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the agent's choices.")]
 JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
                                          help="Worker processes, at least 1, at most 4 per CPU (the result does not depend on it).")]
@@ -36,14 +37,22 @@ def agent_or_exit(spec: str, doc: dict | None = None):
     return agent
 
 
-def run_analysis(record, spec: str, seed: int, jobs: int) -> dict:
+def run_analysis(record, spec: str, seed: int, jobs: int, scheduler: str | None = None,
+                 doc: dict | None = None) -> dict:
     """The medina-analyse/1 document of a valid record, with a progress line on a terminal; `jobs` at
-    most 4 per CPU."""
+    most 4 per CPU, or on the Dask cluster at `scheduler` (one that cannot be used exits 2, with
+    --json in `doc`)."""
     from ..agents.analysis import analysis_document
     from ..study.analysis import analyse
+    from ..study.backend import StudyError
     from ..study.parallel import Workers
     bar = Progress(1, unit="placements")
-    reviews = analyse(record, spec, seed=seed, workers=Workers(capped_jobs(jobs)), progress=bar)
+    try:
+        reviews = analyse(record, spec, seed=seed, workers=Workers(capped_jobs(jobs), scheduler, notify=bar.note),
+                          progress=bar)
+    except StudyError as exc:
+        bar.clear()
+        usage_error(None, str(exc), doc)
     bar.clear()
     return analysis_document(record, spec, seed, reviews)
 
@@ -54,6 +63,10 @@ def hint(
     top: Annotated[int, typer.Option("--top", "-k", metavar="K", parser=whole_number(1),
                                      help="How many placements to show.")] = 5,
     agent_spec: AgentOption = "mcts",
+    whole_turn: Annotated[bool, typer.Option(
+        "--turn", help="Hint the whole turn: for each of the best first placements, the best second one after "
+        "it, the pair rated together.")] = False,
+    jobs: JobsOption = 1,
     seed: SeedOption = 0,
     ruleset: RulesetOption = None,
     set_: SetOption = None,
@@ -63,53 +76,44 @@ def hint(
     neutral roof) is one move per palace, shown on its lowest cell with the palace it claims.
 
     With mcts the value is the final margin the mover can expect after the placement (own total
-    minus the best other player's total, in points, averaged over the search's simulated games) and
-    `win` the share of those games the mover wins; the moves are ranked by playouts, the most searched
-    (the search's choice) first. With greedy the value is that margin if the game ended right after
-    the placement, and the moves are ranked by it.
+    minus the best other player's total, in points, averaged over the search's simulated games) with
+    its 95% interval, and `win` the share of those games the mover wins; the moves are ranked by
+    playouts, the most searched (the search's choice) first, and those the search cannot tell apart
+    from its best are marked `= best`. With greedy the value is that margin if the game ended right
+    after the placement, and the moves are ranked by it. With --turn each hint is a whole turn: a
+    first placement, then the best second placement after it, rated as the pair.
 
     Exit status: 0 done, 1 invalid record (the hint is for where the replay stopped), 2 unusable input
     or usage error.
     """
-    from ..agents.analysis import RANKING_MEANING, hints, value_meaning
+    from ..agents.analysis import value_meaning
+    from ..render.verdicts import hint_text
+    from ..study.analysis import advise_on
+    from ..study.parallel import Workers
 
     doc = {"format": "medina-hint/1", "file": "<stdin>" if file == "-" else file, "agent": None, "seed": seed,
            "player": None, "turn": None, "placement": None, "value": None, "ranked_by": None, "hints": []
            } if json_ else None
     agent = agent_or_exit(agent_spec, doc)
     record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
-    game = outcome.game
-    status = 1 if outcome.problems else 0
-    player = game.to_move
     turn, placement = outcome.next_placement() or (None, None)
-    rated = [] if player is None else hints(game, agent.spec, seed=seed, top=top)
+    advice = advise_on(outcome.game, agent.spec, seed=seed, top=top, whole_turn=whole_turn,
+                       workers=Workers(capped_jobs(jobs))).to_json()
+    found = {"agent": agent.spec, "seed": seed, "turn": turn, "placement": placement, **advice}
     if doc is not None:
-        emit_json(with_problems({**doc, "player": player, "turn": turn, "placement": placement,
-                                 "ranked_by": agent.ranked_by, "hints": [r.to_json() for r in rated]},
-                                outcome.problems, warnings_to_show(outcome)))
-        raise typer.Exit(status)
-    if player is None:
-        say(f"{record.file} {outcome.position_words()}: the game is over; nobody can place anything.")
-        raise typer.Exit(status)
-    say(f"{record.file} {outcome.position_words()}: {player} to move, placement {placement} of turn {turn}; "
-        f"agent {agent.spec}, seed {seed}")
-    say(f"(value: {value_meaning(agent.spec)})")
-    say(f"(ranked by {agent.ranked_by}, {RANKING_MEANING[agent.ranked_by]})")
-    names = [str(r.placement) if r.palace is None else f"{r.placement} ({r.palace[0]} palace: {' '.join(r.palace[1])})"
-             for r in rated]
-    width = max(map(len, names))
-    for rank, (r, name) in enumerate(zip(rated, names), 1):
-        line = f"{rank:>3}. {name:<{width}}  {r.value:+7.1f}"
-        if r.win is not None:
-            line += f"   win {100 * r.win:5.1f}%   ({r.playouts} playouts)"
-        say(line)
-    raise typer.Exit(status)
+        emit_json(with_problems({**doc, **found}, outcome.problems, warnings_to_show(outcome)))
+    else:
+        say(hint_text({**found, "value": value_meaning(agent.spec)}, f"{record.file} {outcome.position_words()}"))
+    raise typer.Exit(1 if outcome.problems else 0)
 
 
 def analyse(
     file: FileArgument,
     agent_spec: AgentOption = "mcts",
     jobs: JobsOption = 1,
+    scheduler: Annotated[Optional[str], typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Rate the placements on the Dask distributed cluster whose scheduler "
+        "is at ADDRESS (e.g. tcp://10.0.0.5:8786; needs `pip install '.[cluster]'`); the result is the same.")] = None,
     seed: SeedOption = 0,
     ruleset: RulesetOption = None,
     set_: SetOption = None,
@@ -117,8 +121,10 @@ def analyse(
 ) -> None:
     """Rate every placement of a game: what was played, what the agent prefers, and the estimated
     loss (the agent's value of its preferred placement minus that of the placement played, in points
-    of expected final margin, never below 0). Per player: the mean loss, mistakes (a loss of 5 points
-    or more) and blunders (12 or more).
+    of expected final margin, never below 0). With mcts both are played out on the same simulated
+    games and the loss has its 95% interval; a placement is a mistake when the interval's lower end is
+    5 points or more, a blunder when it is 12 or more (with greedy, the loss itself). Per player: the
+    mean loss (with its interval), mistakes and blunders.
 
     Exit status: 0 done, 1 invalid record (nothing is analysed), 2 unusable input or usage error.
     """
@@ -134,20 +140,11 @@ def analyse(
             stop(outcome.problems, 1, doc)
         warn(f"{record.file}: not analysed: the record is invalid")
         raise typer.Exit(1)
-    analysis = run_analysis(record, agent.spec, seed, jobs)
+    if scheduler is not None and jobs != 1:
+        usage_error(None, "give either --jobs N or --scheduler ADDRESS, not both", doc)
+    analysis = run_analysis(record, agent.spec, seed, jobs, scheduler, doc)
     if doc is not None:
         emit_json(with_problems(analysis, [], warnings_to_show(outcome)))
         return
-    from tabulate import tabulate
-    say(f"{record.file}: every placement rated by {agent.spec}, seed {seed}")
-    say(f"(loss: the agent's value of its preferred placement minus that of the one played; "
-        f"value: {analysis['value']}; a mistake: loss ≥ {MISTAKE:g}; a blunder: loss ≥ {BLUNDER:g})")
-    rows = [[f"{r['turn']}.{r['placement']}", r["player"], r["played"], r["best"], f"{r['loss']:.1f}",
-             "blunder" if r["loss"] >= BLUNDER else "mistake" if r["loss"] >= MISTAKE else ""] for r in analysis["placements"]]
-    say(tabulate(rows, headers=["turn", "player", "played", "preferred", "loss", "verdict"], tablefmt="simple",
-                 disable_numparse=True, colalign=("right", "left", "left", "left", "right", "left")))
-    say()
-    say(tabulate([[p["player"], p["placements"], f"{p['mean_loss']:.2f}", p["mistakes"], p["blunders"]]
-                  for p in analysis["players"]],
-                 headers=["player", "placements", "mean loss", "mistakes", "blunders"], tablefmt="simple",
-                 disable_numparse=True, colalign=("left", "right", "right", "right", "right")))
+    from ..render.verdicts import analysis_text
+    say(analysis_text(analysis))

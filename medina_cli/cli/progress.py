@@ -19,6 +19,7 @@ class Progress:
         self.draw = sys.stderr.isatty()
         self.first = self.finished = 0
         self.started = False
+        self.started_at = 0.0
         self.drawn_at = 0.0
         self.display = None  # rich's, from the first drawing on
         self.task = None
@@ -28,15 +29,22 @@ class Progress:
             self.total = total
         if not self.started:
             self.started, self.first = True, finished
+            self.started_at = time.monotonic()
         self.finished = finished
         now = time.monotonic()
         if not self.draw or (now - self.drawn_at < REDRAW_SECONDS and finished < self.total):
             return
         self.drawn_at = now
         if self.display is None:
-            self.display, self.task = start_display(self.unit, self.total, finished)
+            self.display, self.task = start_display(self.unit, self.total, finished, self.rate)
         self.display.update(self.task, completed=finished, total=self.total)
         self.display.refresh()
+
+    def rate(self) -> float | None:
+        """Units per second since this run's first count (units done before it not counted), or None
+        before any unit has finished in it."""
+        elapsed = time.monotonic() - self.started_at
+        return (self.finished - self.first) / elapsed if self.finished > self.first and elapsed > 0 else None
 
     def note(self, text: str) -> None:
         """A line for the user, above the progress line when one is shown."""
@@ -53,21 +61,35 @@ class Progress:
             self.display = None
 
 
-def start_display(unit: str, total: int, first: int):
+def start_display(unit: str, total: int, first: int, rate):
     """rich's progress display on stderr, redrawn only when told (no drawing thread beside the worker
-    processes), and its task, started at `first` (units done before: not counted in the rate)."""
+    processes), and its task, started at `first`; `rate()` gives the units per second shown."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, TextColumn
     from rich.progress import Progress as Display
     from rich.text import Text
 
     class Rate(ProgressColumn):
-        """Units per second, as rich estimates it from this run's last half minute."""
+        """Units per second since the run began (known from the first finished unit on, however quickly
+        the units come: rich's own estimate needs two drawings)."""
 
         def render(self, task) -> Text:
-            return Text(f"{task.speed:.0f} {unit}/s," if task.speed else f"- {unit}/s,", style="progress.data.speed")
+            speed = rate()
+            return Text(f"{speed:.0f} {unit}/s," if speed else f"- {unit}/s,", style="progress.data.speed")
 
-    display = Display(BarColumn(), MofNCompleteColumn(), TextColumn(f"{unit},"), Rate(), TimeRemainingColumn(),
+    class TimeLeft(ProgressColumn):
+        """The time the remaining units take at that rate (H:MM:SS), "-:--:--" while it is unknown."""
+
+        def render(self, task) -> Text:
+            speed = rate()
+            if task.total is not None and task.completed >= task.total:
+                return Text("0:00:00", style="progress.remaining")
+            if not speed:
+                return Text("-:--:--", style="progress.remaining")
+            minutes, seconds = divmod(round((task.total - task.completed) / speed), 60)
+            return Text(f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}", style="progress.remaining")
+
+    display = Display(BarColumn(), MofNCompleteColumn(), TextColumn(f"{unit},"), Rate(), TimeLeft(),
                       TextColumn("left"), console=Console(stderr=True), auto_refresh=False, transient=True)
     task = display.add_task(unit, total=total, completed=first)
     display.start()

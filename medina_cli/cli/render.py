@@ -85,8 +85,9 @@ def _record_picture(record, to, legal: bool, last: bool) -> tuple[str, list]:
     game = frame.game
     title = f"Medina: {record.file}, {record.ruleset.id}, {where_words(frame)} ({to_move_words(game)})"
     description = render_board(game) + "\n" + legend(game)
-    if frame.stop is not None:
-        description += f"\nReplay stopped: {frame.stop.human()}"
+    caption = "" if frame.stop is None else f"Replay stopped: {frame.stop.in_context()}"
+    if caption:
+        description += f"\n{caption}"
     return board_svg(game, title=title, description=description, legal=game.legal_placements() if legal else None,
-                     last=frame.placed if last else (), illegal=frame.illegal_mark,
+                     last=frame.placed if last else (), illegal=frame.illegal_mark, caption=caption,
                      totals=score(game).totals), outcome.problems

@@ -48,6 +48,11 @@ def flow(value) -> str:
     return yaml_flow(value)
 
 
+def shown(value) -> str:
+    """A value for the table people read: a word as it is (`off`, where YAML would quote it), else `flow`."""
+    return value if isinstance(value, str) and value.strip() and value.isprintable() else flow(value)
+
+
 @app.command("list", cls=Command)
 def list_rulesets(json_: JsonOption = False) -> None:
     """The built-in rulesets: id, title, player counts and sources.
@@ -134,7 +139,7 @@ def diff(
     if not differing:
         say(f"{' and '.join(names)}: no parameter differs")
         return
-    say(tabulate([[path, *map(flow, values)] for path, values in differing],
+    say(tabulate([[path, *map(shown, values)] for path, values in differing],
                  headers=["parameter", *names], tablefmt="simple"))
     if any(value is ABSENT for _, values in differing for value in values):
         say("(— : the ruleset has no such parameter)")

@@ -133,7 +133,8 @@ def simulate_command(
         emit_json(with_problems({**doc, "rulesets": [r.to_json() for r in results], **comparison_json(results),
                                  **({"agents": agents_json(results, seats)} if seats else {})}, []))
     else:
-        say(render_statistics(results, players, games, seed, overrides, seats))
+        wells = [r.for_players(players).well.enabled for r in loaded]
+        say(render_statistics(results, players, games, seed, overrides, seats, wells=wells))
 
 
 def _document(readings: bool, players: int, games: int, seed: int, overrides: tuple) -> dict:
@@ -147,7 +148,7 @@ def _document(readings: bool, players: int, games: int, seed: int, overrides: tu
 
 
 def _seats(agents: str, players: int, doc: dict | None) -> tuple[str, ...]:
-    """The --agents specs, one per seat, normalised (`MCTS:200` is `mcts:200`); a wrong count or an
+    """The --agents specs, one per seat, spelled canonically (`MCTS:200` is `mcts:200`); a wrong count or an
     unknown agent is a usage error (with --json, in `doc`)."""
     from ..agents import UnknownAgent, parse_spec
     specs = names_or_exit(agents, "--agents", doc)
@@ -155,7 +156,7 @@ def _seats(agents: str, players: int, doc: dict | None) -> tuple[str, ...]:
         usage_error(f"--agents {agents}", f"give one agent per seat, {players} for --players {players}, "
                     f"not {len(specs)}", doc)
     try:
-        return tuple(name if budget is None else f"{name}:{budget}" for name, budget in map(parse_spec, specs))
+        return tuple(str(parse_spec(spec)) for spec in specs)
     except UnknownAgent as exc:
         usage_error("--agents", str(exc), doc)
 
@@ -214,10 +215,11 @@ def record_ref(ref: str, out: str) -> str:
     return Path(os.path.relpath(Path(ref).resolve(), Path(out).resolve())).as_posix()
 
 
-def render_statistics(results, players: int, games: int, seed: int, overrides=(), seats=()) -> str:
+def render_statistics(results, players: int, games: int, seed: int, overrides=(), seats=(), wells=None) -> str:
     """The statistics as a table: one row per figure, one column per ruleset, 95% intervals in
     brackets; a * marks a figure that differs significantly from the first ruleset's. With agents,
-    a second table: each agent's seat-games, wins, win rate and mean score per ruleset."""
+    a second table: each agent's seat-games, wins, win rate and mean score per ruleset. `wells`: whether
+    each ruleset has a well (points from the well: "—" for one without, no row when none has one)."""
     from tabulate import tabulate
 
     from ..study.games import PER_GAME, SOURCES
@@ -237,7 +239,10 @@ def render_statistics(results, players: int, games: int, seed: int, overrides=()
 
     rows = [["winning score (mean ± sd)", *spread("winning", "scores.winning")],
             ["losing score (mean ± sd)", *spread("losing", "scores.losing")]]
-    rows += [[f"points from {source}", *(percent(r.point_shares[source]) for r in results)] for source in SOURCES]
+    wells = [True] * len(results) if wells is None else wells
+    rows += [[f"points from {source}", *(percent(r.point_shares[source]) if well or source != "well" else "—"
+                                         for r, well in zip(results, wells))]
+             for source in SOURCES if source != "well" or any(wells)]
     rows += [["turns per game (mean ± sd)", *spread("turns", "length.turns")],
              ["placements per game (mean ± sd)", *spread("placements", "length.placements")]]
     rows += [[f"seat {seat + 1} wins", *(percent(r.seat_wins[seat]) + interval(r.seat_win_intervals[seat], 1, 100)

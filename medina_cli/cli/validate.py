@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from .common import JsonOption, RulesetOption, SetOption, emit_json, exit_status, expand_inputs, say, shown_as, stop
+from .common import (JsonOption, RulesetOption, SetOption, emit_json, exit_status, expand_inputs, say, shown_as, stop,
+                     warn)
 
 
 def validate(
@@ -52,9 +53,11 @@ def validate(
                         "valid": not errors, "finished": outcome.finished,
                         "errors": [e.to_json() for e in errors],
                         "warnings": [w.to_json() for w in outcome.warnings]})
-        if not json_:
-            for problem in errors + outcome.warnings:
-                say(("warning: " if problem in outcome.warnings else "") + problem.human())
+        if not json_:  # the report on stdout; warnings on stderr, as every command gives them
+            for problem in errors:
+                say(problem.human())
+            for problem in outcome.warnings:
+                warn("warning: " + problem.human())
             say(_summary(record, outcome))
     if json_:
         emit_json({"format": "medina-validate/1", "results": results})

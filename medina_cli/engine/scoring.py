@@ -35,6 +35,11 @@ class PalaceScore:
         return {"colour": self.colour, "cells": self.cells, "buildings": self.buildings, "stables": self.stables,
                 "merchants": self.merchants, "walls": self.walls, "well": self.well, "points": self.points}
 
+    def __repr__(self) -> str:
+        """Its cells by name, not its mask of 2**N: `PalaceScore(colour='grey', cells=['C4', 'C3'], ...)`."""
+        shown = {**self.to_json(), "size": self.size, "claim_order": self.claim_order}
+        return f"PalaceScore({', '.join(f'{key}={value!r}' for key, value in shown.items())})"
+
 
 @dataclass
 class PlayerScore:

@@ -4,7 +4,7 @@ record/1 `Record` under the boardspace profile that the record's variant and eng
 The action stream (picks, drops, undos, robot moves, `Done`) becomes turns of placements. The
 original rules' start merchant, which the starting player places first thing, becomes
 `setup.merchant`. The second edition's well and start merchant come from the record's random key,
-drawn the way the site draws them. Facts from shared/boardspace-notes.md §1.4 and §4.
+drawn the way the site draws them (its engine's seeded `java.util.Random`: records/java_random.py).
 """
 
 from __future__ import annotations

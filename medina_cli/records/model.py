@@ -9,7 +9,7 @@ from ..engine.board import parse_square, square_name
 from ..engine.placement import Placement
 from ..engine.position import RENDERERS
 from ..engine.scoring import score_game
-from ..errors import Collected
+from ..errors import Collected, Problem
 from ..rules.loader import Ruleset
 from ..yamlio import yaml_flow
 
@@ -39,6 +39,7 @@ class Record:
     meta: dict = field(default_factory=dict)  # event, date, notes and x- keys, kept as read
     problems: Collected = field(default_factory=Collected)
     other_rules: str | None = None  # played otherwise than the record says (--ruleset, --set): how, in words
+    well_set_aside: Problem | None = None  # the warning that the setup's well is left out (the ruleset has none)
     text: str = field(default="", repr=False)  # the text it was read from (to read it again under other rules)
 
     @property

@@ -9,7 +9,7 @@ import re
 
 from ..engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, Placement
 from ..engine.variant import Variant
-from ..errors import MedinaError, did_you_mean
+from ..errors import MedinaError, Problem, brief, did_you_mean, in_words
 from ..rules.loader import Ruleset
 from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 from .boardspace import is_boardspace, parse_boardspace
@@ -155,7 +155,10 @@ class _Reader(HeaderReader):
         for key in setup:
             if isinstance(key, str) and key.startswith("x-") or key == "supply":
                 continue
-            if key == "well" and self.ignore_well and not rules.well.enabled:
+            if key == "well" and (self.ignore_well or self.r.other_rules) and not rules.well.enabled:
+                self.r.well_set_aside = Problem("well-set-aside", f"played without the record's well "
+                                                f"{brief(setup[key])} ({self.r.ruleset.id} has none; its cell is free)",
+                                                file=self.r.file, line=self.lines.of("setup", "well"))  # as compare says
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
@@ -230,8 +233,13 @@ class _Reader(HeaderReader):
             return
         variant = Variant.of(self.r.rules)
         pieces, geo = variant.spellings, variant.geometry
+        self.unknown_pieces = {}  # a word that is no piece -> [its error, the later turns that use it]
         for i, item in enumerate(turns):
             self.r.turns.append(self._turn(i, item, pieces, geo))
+        for error, *later in self.unknown_pieces.values():
+            turns = sorted(set(later) - {error.turn})
+            if turns:
+                error.message += f"; also in turn{'s' if len(turns) > 1 else ''} {in_words(turns, 'and')}"
 
     def _turns_not_a_list(self, turns):
         message = "`turns` must be a list of `- player: placements`"
@@ -322,6 +330,9 @@ class _Reader(HeaderReader):
                        f"`{cell_word} {piece_word}`", path, **where)
             return None
         if piece_word.lower() not in pieces:
+            if piece_word.lower() in self.unknown_pieces:  # said once, at its first use
+                self.unknown_pieces[piece_word.lower()].append(turn)
+                return None
             from difflib import get_close_matches
             supplied = self._supplied(pieces)
             valid = ", ".join(sorted(set(supplied.values())))
@@ -329,6 +340,7 @@ class _Reader(HeaderReader):
             hint = f"; did you mean {supplied[guess[0]]!r}?" if guess else ""
             self.error("unknown-piece", f"{piece_word!r} is not a piece of {self.r.ruleset.id}{hint} (pieces: {valid})",
                        path, **where)
+            self.unknown_pieces[piece_word.lower()] = [self.r.problems.errors[-1]]
         else:
             self.error("bad-cell", f"{cell_word!r} is not a cell of this board ({geo.describe_extent()})",
                        path, **where)

@@ -85,10 +85,11 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
     """Play `record` (through its first `to_turn` entries, if given) and collect what goes wrong.
     `keep_positions`: keep a copy of the game after the setup and after each turn replayed in full."""
     if not record.playable:
-        return Replay(record, None)
+        return Replay(record, None, warnings=[w for w in (record.well_set_aside,) if w])
     game = Game(record.rules, record.players, record.merchant, record.well, supply=record.supply)
     stop = len(record.turns) if to_turn is None else min(to_turn, len(record.turns))
-    result = Replay(record, game, turns_asked=stop, turn_events=[(0, list(game.events))])
+    result = Replay(record, game, turns_asked=stop, turn_events=[(0, list(game.events))],
+                    warnings=[w for w in (record.well_set_aside,) if w])
     if keep_positions:
         result.positions.append(game.copy())
     for entry in record.turns[:stop]:

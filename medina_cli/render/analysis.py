@@ -47,8 +47,6 @@ def chart_svg(doc: dict, players: list[str]) -> str:
     """Each player's expected final margin after each of his placements, mistakes and blunders marked."""
     reviews = doc["placements"]
     count = len(reviews)
-    thresholds = doc.get("thresholds", {})
-    mistake, blunder = thresholds.get("mistake", float("inf")), thresholds.get("blunder", float("inf"))
     y, low, high = _y_scale([r["played_value"] for r in reviews])
     parts = [f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#999" '
              'stroke-dasharray="4 3"/>',
@@ -68,8 +66,8 @@ def chart_svg(doc: dict, players: list[str]) -> str:
             parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2">'
                          f'<title>{escape(name)}</title></polyline>')
         for i, r in enumerate(reviews):
-            if r["player"] == name and r["loss"] >= mistake:
-                fill = colour if r["loss"] >= blunder else "#ffffff"
+            if r["player"] == name and verdict_of(r, doc):
+                fill = colour if verdict_of(r, doc) == "blunder" else "#ffffff"
                 parts.append(f'<circle cx="{x_of(i, count):.1f}" cy="{y(r["played_value"]):.1f}" r="4.5" '
                              f'fill="{fill}" stroke="{colour}" stroke-width="2"><title>'
                              f'{escape(_review_words(r, doc.get("agent", "the agent")))}</title></circle>')
@@ -83,11 +81,25 @@ def chart_svg(doc: dict, players: list[str]) -> str:
             f'the game, by {escape(doc.get("agent", "the agent"))}</title>{"".join(parts)}</svg>')
 
 
+def verdict_of(review: dict, doc: dict) -> str | None:
+    """A review's verdict: as the document gives it, or for a document written before verdicts were
+    given, by its loss against the thresholds."""
+    if "verdict" in review:
+        return review["verdict"]
+    thresholds = doc.get("thresholds", {})
+    loss = review["loss"]
+    return ("blunder" if loss >= thresholds.get("blunder", float("inf")) else
+            "mistake" if loss >= thresholds.get("mistake", float("inf")) else None)
+
+
 def _review_words(r: dict, agent: str) -> str:
     if r["played"] == r["best"]:
         return f"turn {r['turn']}.{r['placement']}: {r['player']} played {r['played']}, {agent}'s choice too"
+    interval = r.get("loss_interval")
+    bounds = "" if interval is None else f", interval {interval[0]:.1f} to {interval[1]:.1f}"
+    verdict = f": a {r['verdict']}" if r.get("verdict") else ""
     return (f"turn {r['turn']}.{r['placement']}: {r['player']} played {r['played']}; {agent} prefers {r['best']} "
-            f"(loss {r['loss']:.1f})")
+            f"(loss {r['loss']:.1f}{bounds}){verdict}")
 
 
 def frame_notes(doc: dict, frame_turns: list[int]) -> list[dict]:

@@ -336,8 +336,9 @@ def _holder_seat(holder) -> int | None:
 
 # --- legend ----------------------------------------------------------------------------------------
 def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: float, width: float,
-            preferred: bool = False) -> tuple[str, float]:
-    """The legend under the board: players with roof colour, score and tiles; then every piece kind."""
+            preferred: bool = False, caption: str = "") -> tuple[str, float]:
+    """The legend under the board: players with roof colour, score and tiles; then every piece kind;
+    then the letters of the legal marks and the `caption`, each wrapped to the width."""
     rules = position.rules
     out = []
     y = top
@@ -398,13 +399,17 @@ def _legend(position, *, totals, legal: bool, last: bool, illegal: bool, top: fl
         row_y = y + (k // per_row) * ROW
         out.append(f'<g data-legend="piece">{swatch(x, row_y, drawing)}{label(x + 34, row_y, text)}</g>')
     y += -(-len(keys) // per_row) * ROW
+    notes = []
     if legal:
-        codes = [f"{c.letter} {c.name}" for c in rules.colours] + [f"{code} {PIECE_NAMES[piece]}" for piece, code in
-                                                                   PIECE_LABELS.items()]
-        lines = textwrap.wrap("Letters on a legal placement: the pieces that may go there: " + ", ".join(codes),
-                              max(20, int((width - 2 * MARGIN) / 7.4)))
-        for line in lines:
-            out.append(f'<g data-legend="legal-codes">{label(MARGIN, y, line)}</g>')
+        codes = [f"{c.letter} {c.name}" for c in rules.colours] + [
+            f"{code} {PIECE_NAMES[piece]}" for piece, code in PIECE_LABELS.items()
+            if piece != "neutral" or rules.supply.neutral_roofs]
+        notes.append(("legal-codes", "Letters on a legal placement: the pieces that may go there: " + ", ".join(codes)))
+    if caption:
+        notes.append(("caption", caption))
+    for kind, words in notes:
+        for line in textwrap.wrap(words, max(20, int((width - 2 * MARGIN) / 7.4))):
+            out.append(f'<g data-legend="{kind}">{label(MARGIN, y, line)}</g>')
             y += ROW * 0.7
     return f'<g data-layer="legend">{"".join(out)}</g>', y
 
@@ -425,12 +430,13 @@ def _document(width: float, height: float, title: str, description: str, body: s
 
 
 def board_svg(position, *, title: str, description: str = "", legal=None, last=(), illegal=None,
-              totals: dict[str, int] | None = None, legend: bool = True, preferred=None) -> str:
+              totals: dict[str, int] | None = None, legend: bool = True, preferred=None, caption: str = "") -> str:
     """The SVG document of `position` (a `Position`: a Game's, or a finished board's).
 
     `legal`: the placements to mark (`Placement` values, as `legal_placements()` gives them); `last`: cells placed in the last turn, in order;
     `illegal`: (cell, reason) of a refused placement; `totals`: player name -> score for the legend;
-    `preferred`: (cell, words) of an agent's preferred next placement.
+    `preferred`: (cell, words) of an agent's preferred next placement; `caption`: words shown under the
+    legend (why a replay stopped).
     """
     board = _Board(position)
     under_pieces, over_pieces = board.well()
@@ -445,7 +451,8 @@ def board_svg(position, *, title: str, description: str = "", legal=None, last=(
     height = board.height
     if legend:
         drawing, height = _legend(position, totals=totals, legal=legal is not None, last=bool(last),
-                                  illegal=illegal is not None, top=board.height + 6, width=board.width)
+                                  illegal=illegal is not None, top=board.height + 6, width=board.width,
+                                  caption=caption)
         layers.append(drawing)
         height += 8
     return _document(board.width, height, title, description, "".join(layers))

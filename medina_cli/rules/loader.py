@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import difflib
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -18,8 +19,8 @@ import yaml
 
 from ..errors import BadArgument, MedinaError, Problem, UnusableInput, as_named, brief, fail, in_words
 from ..yamlio import Lines, parse_yaml, read_text
-from .schema import (CORNERS, FIXED_PIECES, NAME_RE, NOT_PLAY, READINGS, RESERVED_LETTERS, SCHEMA, Choice, Fields,
-                     MapOf, Reading, ReadingValue, SchemaError, Text, yaml_flow,
+from .schema import (CORNERS, FIXED_PIECES, NAME_RE, NOT_PLAY, PLAYER_COUNT, READINGS, RESERVED_LETTERS, SCHEMA,
+                     Choice, Fields, MapOf, Reading, ReadingValue, SchemaError, Text, yaml_flow,
                      parameter_names, resolve_written, words_back)
 from .typed import Rules, rules_for
 
@@ -82,7 +83,7 @@ def load_ruleset(ref: str | Ruleset, overrides: list[str] | tuple | Mapping = ()
         ruleset = copy.copy(ref)
     else:
         shown = _locate(ref, base_dir)
-        ruleset = copy.copy(_load_cached(str(Path(shown).resolve()), shown, ref))  # apply_overrides copies params
+        ruleset = copy.copy(_load_cached(os.path.realpath(shown), shown, ref))  # apply_overrides copies params
     if overrides:
         apply_overrides(ruleset, overrides)
     return ruleset
@@ -114,15 +115,31 @@ def _load_cached(resolved: str, shown: str, ref: str) -> Ruleset:
                    params=params, sources=list(params["sources"]), record_ref=rid if builtin else resolved)
 
 
-def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
-    """Read the ruleset file at `path` (`shown` in messages) and the files it extends; return merged
-    raw data, merged line map, name. A file that cannot be found is left for the caller to blame on
-    whatever named it (a record, `--ruleset`, an `extends:`)."""
+MAX_EXTENDS = 32  # rulesets in one `extends:` chain (the built-in ones: 3 at most)
+MAX_CHAIN_TEXT = 256 * 1024  # characters of a ruleset with the files it extends (the built-in ones: a few thousand)
+RULESET_TAG_RE = re.compile(r"^medina:[ \t]*([\"']?)ruleset/1\1[ \t]*(#.*)?$", re.M)
+OTHER_TAG_RE = re.compile(r"^medina:[ \t]*[\"']?(record|board)/1[\"']?[ \t]*(#.*)?$", re.M)
+
+
+def _read_chain(path: str, shown: str, seen: tuple, read: int = 0) -> tuple[dict, Lines, str]:
+    """Read the ruleset file at `path` (`shown` in messages) and the files it extends (`seen` so far,
+    `read` characters of them); return merged raw data, merged line map, name. A file that cannot be
+    found is left for the caller to blame on whatever named it (a record, `--ruleset`, an `extends:`).
+    A file without the line `medina: ruleset/1` is refused unread: a record may name any path, and
+    what is not a ruleset is never shown."""
     if path in seen:
         raise fail("ruleset-extends-cycle", "rulesets extend each other in a cycle: "
                    + " -> ".join(Path(p).name for p in seen + (path,)))
     try:
         _, text = read_text(path)
+        read += len(text)
+        if read > MAX_CHAIN_TEXT:
+            raise fail("too-large", f"larger than {MAX_CHAIN_TEXT // 1024} KiB with the rulesets it extends; not read")
+        if not RULESET_TAG_RE.search(text):
+            other = OTHER_TAG_RE.search(text)
+            raise fail("ruleset-invalid", (f"this is a {'game record' if other.group(1) == 'record' else 'finished board'}"
+                                           if other else "not a ruleset file") + ": a ruleset file has the line "
+                       "`medina: ruleset/1` (its content is not shown)")
         data, lines = parse_yaml(text, shown)
     except MedinaError as exc:  # a ruleset that cannot be read makes the run unusable
         if exc.problem.code == "file-not-found":
@@ -132,11 +149,6 @@ def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
         raise UnusableInput.of(exc) from exc
     if not isinstance(data, dict):
         raise fail("ruleset-invalid", "a ruleset file must be a mapping", file=shown, line=1, error=UnusableInput)
-    tag = data.get("medina")
-    if isinstance(tag, str) and tag != "ruleset/1" and tag.partition("/")[0] in ("record", "board"):
-        raise fail("ruleset-invalid", f"this is a {'game record' if tag.startswith('record') else 'finished board'} "
-                   f"(`medina: {tag}`), not a ruleset (`medina: ruleset/1`)", file=shown, line=lines.of("medina"),
-                   error=UnusableInput)
     words_back(data, lines.written)
     resolve_written(data)
     _validate(data, lines, shown, partial=True)
@@ -145,7 +157,10 @@ def _read_chain(path: str, shown: str, seen: tuple) -> tuple[dict, Lines, str]:
         return data, lines, shown
     try:
         parent_shown = _locate(parent, Path(shown).parent)
-        base, base_lines, _ = _read_chain(str(Path(parent_shown).resolve()), parent_shown, seen + (path,))
+        if len(seen) + 2 > MAX_EXTENDS:
+            raise fail("ruleset-invalid", f"more than {MAX_EXTENDS} rulesets extend one another from here; "
+                       "not read further", file=shown, line=lines.of("extends"), error=UnusableInput)
+        base, base_lines, _ = _read_chain(os.path.realpath(parent_shown), parent_shown, seen + (path,), read)
     except MedinaError as exc:
         if exc.problem.file is None:  # the parent is unknown, missing or closes a cycle: this file's fault
             problem = exc.problem
@@ -271,6 +286,21 @@ def _spec_at(path: list[str]):
     return spec, keys
 
 
+def _player_counts_in(keys) -> list:
+    """The player counts a parameter's path names as keys of a table per player count (`supply.5.walls`: 5)."""
+    spec, counts = SCHEMA, []
+    for key in keys:
+        if isinstance(spec, MapOf):
+            if spec.key is PLAYER_COUNT:
+                counts.append(key)
+            spec = spec.value
+        elif isinstance(spec, Fields) and key in spec.fields:
+            spec = spec.fields[key]
+        else:
+            break
+    return counts
+
+
 def _closest_parameter(param: str) -> str | None:
     """The parameter a misspelt dotted name most likely means: its first unknown key replaced by the
     closest key at that level, else the closest of all names."""
@@ -346,6 +376,12 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
     given = {keys for _, keys in applied}
     for section, target, values in implied:  # unless an override gives that parameter itself
         target.update((key, v) for key, v in values.items() if (*section, key) not in given)
+    counts = params.get("players")
+    for item, keys in applied:
+        for count in _player_counts_in(keys):
+            if isinstance(counts, list) and count not in counts:
+                raise _bad_set(f"{brief(item)}: {ruleset.players_refusal(count)} (to add a player count, --set "
+                               "players as well, with the board and supply for it)")
     try:
         params = SCHEMA.check(params, (), False)
         _cross_check(params)

@@ -1,13 +1,16 @@
-"""`medina analyse`: every placement of a game reviewed by an agent, the placements shared out by the
-package's parallel map (in this process, in local processes or on a Dask cluster); each is seeded
-by its index, so the reviews do not depend on where or how they were made."""
+"""`medina analyse` and `medina hint` on workers. Analyse: every placement of a game reviewed by an
+agent, the placements shared out by the package's parallel map (in this process, in local processes
+or on a Dask cluster); each is seeded by its index, so the reviews do not depend on where or how they
+were made. Hint: the batches of each round of its searches shared out on workers started once; a
+batch depends only on its move and bounds, so the advice does not depend on them either."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..agents.analysis import PlacementReview, review_placements
-from ..agents.position import record_placements
+from ..agents.analysis import Advice, PlacementReview, advise, review_placements
+from ..agents.mcts import play_batches_of
+from ..agents.position import game_recipe, record_placements
 from .parallel import Workers, parallel_map
 
 
@@ -22,3 +25,19 @@ def analyse(record, spec: str, *, seed: int = 0, workers: Workers = Workers(),
         if progress is not None:
             progress(len(reviews), total)
     return sorted(reviews, key=lambda review: (review.turn, review.placement))
+
+
+def advise_on(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bool = False,
+              workers: Workers = Workers()) -> Advice:
+    """`agents.analysis.advise` with the batches of its searches made on the `workers`."""
+    if workers.jobs == 1 and workers.scheduler is None:
+        return advise(game, spec, seed=seed, top=top, whole_turn=whole_turn)
+    with workers.started() as pool:
+        def play(position, key: int, batches: list[tuple]) -> list:
+            made = [None] * len(batches)
+            for part in pool.map(play_batches_of, [((game_recipe(position), key, batches), 0, len(batches))],
+                                 len(batches)):
+                for index, samples in part:
+                    made[index] = samples
+            return made
+        return advise(game, spec, seed=seed, top=top, whole_turn=whole_turn, play=play)

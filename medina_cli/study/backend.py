@@ -53,7 +53,7 @@ class InProcess:
         waits for one if need be."""
         return [(ran, ran.output) for ran in pending]
 
-    def close(self) -> None:
+    def close(self, abandon: bool = False) -> None:
         pass
 
 
@@ -86,5 +86,10 @@ class LocalProcesses:
         except BrokenProcessPool:
             raise StudyError("a worker process died (killed, or out of memory)") from None
 
-    def close(self) -> None:
+    def close(self, abandon: bool = False) -> None:
+        """Stop the workers: once their tasks are done, or at once when the tasks are `abandon`ed (after
+        Ctrl-C or an error: what they were doing is lost, what came back is not)."""
+        if abandon:
+            for process in list((getattr(self.pool, "_processes", None) or {}).values()):  # no public way before 3.14
+                process.terminate()
         self.pool.shutdown(wait=True, cancel_futures=True)

@@ -174,5 +174,5 @@ class DaskCluster:
                 raise StudyError(f"--scheduler {self.named}: lost the scheduler") from None
             raise StudyError(f"--scheduler {self.named}: the cluster failed ({type(exc).__name__}: {exc})") from None
 
-    def close(self) -> None:
-        self.client.close()
+    def close(self, abandon: bool = False) -> None:
+        self.client.close()  # the scheduler drops the tasks no client waits for

@@ -46,8 +46,10 @@ class Workers:
             backend = InProcess() if self.jobs == 1 else LocalProcesses(self.jobs)
         try:
             yield Pool(backend)
-        finally:
-            backend.close()
+        except BaseException:  # Ctrl-C, an error, or the caller stopped reading: the running tasks are dropped
+            backend.close(abandon=True)
+            raise
+        backend.close()
 
 
 def parallel_map(work: Callable, spans: Iterable[tuple], units: int, workers: Workers = Workers()) -> Iterator[list]:

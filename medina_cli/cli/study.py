@@ -1,0 +1,151 @@
+"""`medina study`: rulesets compared under play by agents, written as a report (Markdown, HTML, JSON)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import Problem
+from .common import (JsonOption, capped_jobs, complete_rulesets, emit_json, load_or_exit, names_or_exit, say, stop,
+                     usage_error, warn, whole_number, with_problems)
+
+
+def study_command(
+    rulesets: Annotated[str, typer.Option(
+        "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
+        help="The rulesets to compare, comma-separated: built-in ids or ruleset files (house rules).")],
+    out: Annotated[str, typer.Option(
+        "--out", "-o", metavar="DIR", help="The study's folder: every game as it finishes (a folder per player "
+        "count and setup, as simulate --out writes them), then the report: report.md, report.html (charts "
+        "inline), report.json.")],
+    players: Annotated[str, typer.Option(
+        "--players", "-p", metavar="N[,M]", help="Players per game; several counts comma-separated (each ruleset "
+        "at each count it takes).")] = "4",
+    agents: Annotated[str, typer.Option(
+        "--agents", metavar="A,B,...", help="The agents, weakest first (random, greedy, mcts, mcts:N, mcts:N@C): "
+        "each plays against itself, and each against the one before it (one seat of it, the other seats of "
+        "that one).")] = "random,greedy,mcts",
+    games: Annotated[int, typer.Option("--games", "-g", metavar="N", parser=whole_number(1),
+                                       help="Games per ruleset, player count and setup.")] = 200,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")] = 1,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Finish the study in --out DIR after an interruption (the options must be its own).")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
+                                      help="Worker processes on this machine (the games do not depend on it).")] = 1,
+    scheduler: Annotated[Optional[str], typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Play the games on the Dask cluster whose scheduler is at ADDRESS.")] = None,
+    report: Annotated[Optional[str], typer.Option(
+        "--report", metavar="FILE.md", help="Also write the Markdown report to FILE.md, its charts in the folder "
+        "FILE beside it.")] = None,
+    title: Annotated[Optional[str], typer.Option(
+        "--title", metavar="TEXT", help="The report's title (default: Study of A, B, ...).")] = None,
+    json_: JsonOption = False,
+) -> None:
+    """Compare rulesets under play by agents: seat advantage, the winner's margin, game length, points
+    by source and how much skill pays, each with its 95% interval and what differs significantly.
+    Resumable like simulate --out: after an interruption the same command with --resume plays only
+    the missing games.
+
+    Exit status: 0 done, 2 usage error (a ruleset that cannot be loaded or takes none of the player
+    counts, an unknown agent, an unusable --out, a --resume whose options differ, a lost cluster),
+    130 interrupted (finished games stay in --out).
+    """
+    from ..render.study import write_report
+
+    doc = {"format": "medina-study-report/1", "errors": [], "warnings": []} if json_ else None
+    if scheduler is not None and jobs != 1:
+        usage_error(None, "give either --jobs N or --scheduler ADDRESS, not both", doc)
+    boards = _boards(names_or_exit(rulesets, "--rulesets", doc), _counts(players, doc), out, doc)
+    specs = _agents(agents, doc)
+    document = _play(boards, specs, games, seed, out, resume, capped_jobs(jobs), scheduler, doc)
+    document["command"] = shlex.join(["medina", "study", "--rulesets", rulesets, "--players", players, "--agents",
+                                      agents, "--games", str(games), "--seed", str(seed), "--out", out]
+                                     + (["--report", report] if report else []) + (["--title", title] if title else []))
+    title = title or f"Study of {', '.join(dict.fromkeys(board.part.ruleset for board in boards))}"
+    try:
+        written = write_report(document, Path(out), title, None if report is None else Path(report))
+    except OSError as exc:
+        stop([Problem("cannot-write", f"cannot write the report: {exc.strerror or exc}", file=exc.filename or out)], 2,
+             doc)
+    if doc is not None:
+        emit_json(with_problems({**document, **doc}, []))
+    else:
+        say("\n".join(str(path) for path in written))
+
+
+def _play(boards, specs, games, seed, out, resume, jobs, scheduler, doc) -> dict:
+    """The study played (or finished) in `out`, as its report document; a study that cannot go on exits 2
+    (130 when interrupted), its finished games kept."""
+    from ..study.backend import StudyError
+    from ..study.parallel import Workers
+    from ..study.report import study_report
+    from .progress import Progress
+    from .simulate import DASK_LOGGERS
+
+    if scheduler is not None:  # Dask's own log lines stay off the terminal unless asked for
+        os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
+    progress = Progress(games * len(boards) * (2 * len(specs) - 1))
+    try:
+        found = study_report(boards, specs, games, seed, Path(out), resume=resume, progress=progress,
+                             notify=progress.note, workers=Workers(jobs, scheduler, notify=progress.note))
+    except StudyError as exc:
+        progress.clear()
+        usage_error(None, f"{exc}{_kept(out, progress)}", doc)
+    except OSError as exc:  # writing a record failed (disk full, permissions)
+        progress.clear()
+        stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=exc.filename or out)], 2, doc)
+    except KeyboardInterrupt:
+        progress.clear()
+        warn(f"interrupted{_kept(out, progress)}")
+        raise typer.Exit(130)
+    progress.clear()
+    return found.to_json()
+
+
+def _kept(out: str, progress) -> str:
+    return (f": {progress.finished} of {progress.total} games are finished in {out}; the same command with "
+            "--resume plays the rest")
+
+
+def _counts(players: str, doc: dict | None) -> list[int]:
+    counts = names_or_exit(players, "--players", doc)
+    if not all(count.isdigit() and int(count) >= 1 for count in counts):
+        usage_error(f"--players {players}", "give whole numbers ≥ 1, comma-separated", doc)
+    return list(dict.fromkeys(int(count) for count in counts))
+
+
+def _agents(agents: str, doc: dict | None) -> list[str]:
+    from ..agents import UnknownAgent, parse_spec
+    try:
+        return list(dict.fromkeys(str(parse_spec(spec)) for spec in names_or_exit(agents, "--agents", doc)))
+    except UnknownAgent as exc:
+        usage_error("--agents", str(exc), doc)
+
+
+def _boards(refs: list[str], counts: list[int], out: str, doc: dict | None) -> list:
+    """Every ruleset at each player count it takes (said for those it does not take)."""
+    from ..study.report import Board, board_label
+    from ..study.runner import Part
+    from .simulate import record_ref
+
+    boards = []
+    for ref in refs:
+        ruleset = load_or_exit(ref, doc=doc)
+        taken = [count for count in counts if not ruleset.players_refusal(count, ref)]
+        if not taken:
+            usage_error(f"--rulesets {ref}", f"{ruleset.players_refusal(counts[0], ref)} (--players "
+                        f"{','.join(map(str, counts))})", doc)
+        for count in set(counts) - set(taken):
+            warn(f"--rulesets {ref}: not at {count} players ({ruleset.players_refusal(count, ref)})")
+        named = record_ref(ref, str(Path(out) / "setup"))  # the records lie in a folder per setup below --out
+        boards += [Board(board_label(ruleset.id, count), count, Part(ruleset.id, ruleset.for_players(count), named),
+                         ruleset.params) for count in taken]
+    boards.sort(key=lambda board: counts.index(board.players))
+    if len({(b.part.ruleset, b.players) for b in boards}) != len(boards):
+        usage_error("--rulesets", "two of the rulesets have the same id, so their records would overwrite each other",
+                    doc)
+    return boards

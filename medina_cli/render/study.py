@@ -1,0 +1,345 @@
+"""A study report (`medina study`) as Markdown and as a self-contained HTML page, with its charts as
+SVG built as element trees: the same blocks (headings, paragraphs, tables, lists, charts) drawn
+both ways, from the report's document (medina-study-report/1)."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from ..files import write_atomically
+from ..study.games import SOURCES
+
+FAIR = {"above": "above", "below": "below", "not different": "not different from"}
+
+
+@dataclass
+class Block:
+    kind: str  # "h1", "h2", "h3", "p", "code", "list", "table", "chart"
+    content: object
+
+
+def percent(rate: float | None, interval) -> str:
+    if rate is None or interval is None:
+        return "—"
+    return f"{100 * rate:.1f}% [{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]"
+
+
+def mean_text(tally: dict, signed: bool = False) -> str:
+    if tally.get("mean") is None or tally.get("ci95") is None:
+        return "—"
+    form = "+.1f" if signed else ".1f"
+    low, high = tally["ci95"]
+    return f"{tally['mean']:{form}} [{low:{form}}, {high:{form}}]"
+
+
+def pairs_text(pairs: list[list[str]]) -> str:
+    return ", ".join(f"{a} vs {b}" for a, b in pairs) or "none"
+
+
+def players_of(label: str) -> int:
+    return int(label.rsplit(" ", 1)[1][:-1])
+
+
+# --- the blocks ---------------------------------------------------------------------------------------
+
+def blocks(doc: dict, title: str) -> list[Block]:
+    """The report's blocks: what is significant first, then each setup's tables, then the charts."""
+    out = [Block("h1", title)]
+    if doc.get("command"):
+        out += [Block("p", "Reproduce everything below (results, tables and charts) with one command:"),
+                Block("code", doc["command"])]
+    out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals "
+                      "(Wilson for win rates, the normal approximation for means). A difference is significant when "
+                      "a two-sided test at the 5% level says so (two proportions: pooled z test; two means: Welch's "
+                      "z); a seat or an agent differs from its fair share when the interval of its win rate "
+                      "leaves it out."),
+           Block("h3", "What is significant"), Block("list", findings(doc))]
+    for setup in doc["setups"]:
+        out += setup_blocks(setup)
+    out += [Block("h3", "Charts")] + [Block("chart", name) for name in chart_names(doc)]
+    return out
+
+
+def findings(doc: dict) -> list[str]:
+    """One line per setup and question: what differs significantly and what does not."""
+    lines = []
+    for setup in doc["setups"]:
+        name, boards = setup["setup"], setup["boards"]
+        if "strong" in next(iter(boards.values()), {}):
+            for board, f in boards.items():
+                strong = f["strong"]
+                lines.append(f"{name}, {board}: the stronger agent wins {percent(strong['win_rate'], strong['ci95'])}, "
+                             f"{FAIR[strong['fair_share']]} its fair share of {100 / players_of(board):.0f}%; its margin "
+                             f"over the best other {mean_text(strong['margin'], signed=True)}.")
+        else:
+            for board, f in boards.items():
+                lines.append(f"{name}, {board}: seat advantage: {seat_words(f['seat_wins'])}.")
+        for players, compared in setup["significant"].items():
+            significant = [figure for figure, pairs in compared.items() if pairs]
+            quiet = [figure for figure, pairs in compared.items() if not pairs]
+            if significant:
+                lines.append(f"{name}, {players}: differ significantly between the boards: "
+                             + "; ".join(f"{figure} ({pairs_text(compared[figure])})" for figure in significant) + ".")
+            if quiet:
+                lines.append(f"{name}, {players}: no significant difference between the boards in "
+                             + ", ".join(quiet) + ".")
+    return lines
+
+
+def seat_words(seats: list[dict]) -> str:
+    above = [str(s + 1) for s, seat in enumerate(seats) if seat["fair_share"] == "above"]
+    below = [str(s + 1) for s, seat in enumerate(seats) if seat["fair_share"] == "below"]
+    words = ([f"seat {', '.join(above)} above the fair share"] if above else []) + \
+            ([f"seat {', '.join(below)} below it"] if below else [])
+    return "; ".join(words) or "no seat differs significantly from the fair share"
+
+
+def setup_blocks(setup: dict) -> list[Block]:
+    boards = setup["boards"]
+    if not boards:
+        return []
+    out = [Block("h3", f"{setup['setup']} ({setup['seats']})")]
+    most = max(len(f["seat_wins"]) for f in boards.values())
+    header = ["board", "games", *(f"seat {s + 1} wins" for s in range(most)), "margin 1st-2nd", "placements"]
+    rows = [[board, str(f["games"]), *(percent(seat["rate"], seat["ci95"]) for seat in f["seat_wins"]),
+             *([""] * (most - len(f["seat_wins"]))), mean_text(f["margin"]), mean_text(f["placements"])]
+            for board, f in boards.items()]
+    out.append(Block("table", (header, rows)))
+    out.append(Block("p", "Points per game from each source (all players together):"))
+    out.append(Block("table", (["board", *SOURCES], [[board, *(mean_text(f["points"][s]) for s in SOURCES)]
+                                                      for board, f in boards.items()])))
+    if "strong" in next(iter(boards.values())):
+        rows = [[board, percent(f["strong"]["win_rate"], f["strong"]["ci95"]),
+                 f"{100 / players_of(board):.0f}% ({FAIR[f['strong']['fair_share']]})",
+                 mean_text(f["strong"]["margin"], signed=True)] for board, f in boards.items()]
+        out.append(Block("table", (["board", "stronger agent wins", "fair share", "its margin over the best other"],
+                                   rows)))
+    return out
+
+
+# --- charts ---------------------------------------------------------------------------------------------
+
+CAPTIONS = {"seat-wins": "Win rate per seat with 95% intervals (dashed: the fair share)",
+            "margin": "The winner's lead over the second, mean with 95% interval",
+            "length": "Placements per game, mean with 95% interval",
+            "points": "Points per game from each source, mean with 95% interval",
+            "skill": "The stronger agent's win rate with 95% interval (dashed: its fair share)"}
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+
+
+def chart_names(doc: dict) -> list[str]:
+    skill = any("strong" in f for setup in doc["setups"] for f in setup["boards"].values())
+    return ["seat-wins", "margin", "length", "points"] + (["skill"] if skill else [])
+
+
+def charts(doc: dict) -> dict[str, str]:
+    """Every chart of the report as SVG text, by name."""
+    selfplay = [s for s in doc["setups"] if s["boards"] and "strong" not in next(iter(s["boards"].values()))]
+    skill = [s for s in doc["setups"] if s["boards"] and "strong" in next(iter(s["boards"].values()))]
+    out = {}
+    groups = []
+    for setup in selfplay:
+        for board, f in setup["boards"].items():
+            groups.append((f"{board}\n{setup['setup']}",
+                           [(f"seat {s + 1}", seat["rate"], seat["ci95"]) for s, seat in enumerate(f["seat_wins"])],
+                           1 / len(f["seat_wins"])))
+    out["seat-wins"] = bar_chart(CAPTIONS["seat-wins"], groups, "win rate", percent_axis=True)
+    for name, key in (("margin", "margin"), ("length", "placements")):
+        out[name] = bar_chart(CAPTIONS[name], [(setup["setup"], [(board, f[key]["mean"], f[key]["ci95"])
+                                                                   for board, f in setup["boards"].items()], None)
+                                               for setup in selfplay], "points" if key == "margin" else "placements")
+    out["points"] = bar_chart(CAPTIONS["points"], [
+        (f"{source}", [(f"{board}, {setup['setup']}", f["points"][source]["mean"], f["points"][source]["ci95"])
+                       for setup in selfplay for board, f in setup["boards"].items()], None) for source in SOURCES],
+        "points per game")
+    if skill:
+        out["skill"] = bar_chart(CAPTIONS["skill"], [
+            (f"{board}\n{setup['setup']}", [("stronger agent", f["strong"]["win_rate"], f["strong"]["ci95"])],
+             1 / players_of(board)) for setup in skill for board, f in setup["boards"].items()],
+            "win rate", percent_axis=True)
+    return out
+
+
+WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 760, 360, 56, 12, 30, 126
+LEGEND_CHARACTERS = 110  # per legend row
+
+
+def bar_chart(title: str, groups: list[tuple[str, list[tuple[str, float | None, list | None]], float | None]],
+              axis: str, *, percent_axis: bool = False) -> str:
+    """Grouped bars with their intervals as whiskers; `groups`: (label, [(series, value, [low, high])],
+    a reference value drawn dashed across the group or None)."""
+    values = [v for _, bars, _ in groups for _, value, ci in bars for v in ([value] + list(ci or [])) if v is not None]
+    values += [ref for *_, ref in groups if ref is not None]
+    top = max(values + [0.0]) * 1.1 or 1.0
+    bottom = min(values + [0.0])
+    bottom = bottom * 1.1 if bottom < 0 else 0.0
+
+    def y(value: float) -> float:
+        return TOP + (top - value) / (top - bottom) * (HEIGHT - TOP - BOTTOM)
+
+    svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {WIDTH} {HEIGHT}", role="img")
+    svg.set("font-family", "DejaVu Sans, Verdana, sans-serif")
+    svg.set("font-size", "11")
+    ET.SubElement(svg, "title").text = title
+    ET.SubElement(svg, "text", x=str(WIDTH / 2), y="16", attrib={"text-anchor": "middle", "font-size": "13"}).text = title
+    ET.SubElement(svg, "line", x1=str(LEFT), x2=str(LEFT), y1=str(TOP), y2=str(HEIGHT - BOTTOM), stroke="#555")
+    ET.SubElement(svg, "line", x1=str(LEFT), x2=str(WIDTH - RIGHT), y1=f"{y(0):.1f}", y2=f"{y(0):.1f}", stroke="#555")
+    for tick in ticks(bottom, top):
+        label = f"{100 * tick:.0f}%" if percent_axis else f"{tick:g}"
+        ET.SubElement(svg, "text", x=str(LEFT - 4), y=f"{y(tick) + 4:.1f}", attrib={"text-anchor": "end"}).text = label
+        ET.SubElement(svg, "line", x1=str(LEFT - 3), x2=str(LEFT), y1=f"{y(tick):.1f}", y2=f"{y(tick):.1f}",
+                      stroke="#555")
+    ET.SubElement(svg, "text", transform=f"translate(14 {(TOP + HEIGHT - BOTTOM) / 2:.0f}) rotate(-90)",
+                  attrib={"text-anchor": "middle"}).text = axis
+    series = list(dict.fromkeys(name for _, bars, _ in groups for name, _, _ in bars))
+    span = (WIDTH - LEFT - RIGHT) / max(1, len(groups))
+    for g, (label, bars, reference) in enumerate(groups):
+        x0 = LEFT + g * span
+        width = span * 0.8 / max(1, len(bars))
+        for b, (name, value, ci) in enumerate(bars):
+            if value is None:
+                continue
+            x = x0 + span * 0.1 + b * width
+            colour = PALETTE[series.index(name) % len(PALETTE)]
+            bar = ET.SubElement(svg, "rect", x=f"{x:.1f}", y=f"{min(y(value), y(0)):.1f}", width=f"{width * 0.9:.1f}",
+                                height=f"{abs(y(0) - y(value)):.1f}", fill=colour)
+            ET.SubElement(bar, "title").text = f"{label.replace(chr(10), ', ')}: {name}: {value:g}" + (
+                "" if ci is None else f" [{ci[0]:g}, {ci[1]:g}]")
+            if ci is not None:
+                middle = x + width * 0.45
+                ET.SubElement(svg, "line", x1=f"{middle:.1f}", x2=f"{middle:.1f}", y1=f"{y(ci[0]):.1f}",
+                              y2=f"{y(ci[1]):.1f}", stroke="#222")
+                for end in ci:
+                    ET.SubElement(svg, "line", x1=f"{middle - 3:.1f}", x2=f"{middle + 3:.1f}", y1=f"{y(end):.1f}",
+                                  y2=f"{y(end):.1f}", stroke="#222")
+        if reference is not None:
+            ET.SubElement(svg, "line", x1=f"{x0 + span * 0.05:.1f}", x2=f"{x0 + span * 0.95:.1f}",
+                          y1=f"{y(reference):.1f}", y2=f"{y(reference):.1f}", stroke="#000",
+                          attrib={"stroke-dasharray": "4 3"})
+        text = ET.SubElement(svg, "text", x=f"{x0 + span / 2:.1f}", y=str(HEIGHT - BOTTOM + 14),
+                             attrib={"text-anchor": "middle", "font-size": "9"})
+        for line, part in enumerate(label.split("\n")):
+            ET.SubElement(text, "tspan", x=f"{x0 + span / 2:.1f}", dy="0" if line == 0 else "11").text = part
+    rows: list[list[int]] = [[]]
+    for index, name in enumerate(series):  # legend rows of at most LEGEND_CHARACTERS
+        if rows[-1] and sum(len(series[i]) + 4 for i in rows[-1]) + len(name) > LEGEND_CHARACTERS:
+            rows.append([])
+        rows[-1].append(index)
+    for row, indices in enumerate(rows):
+        legend = ET.SubElement(svg, "text", x=str(LEFT), y=str(HEIGHT - BOTTOM + 44 + 13 * row),
+                               attrib={"font-size": "10"})
+        for index in indices:
+            ET.SubElement(legend, "tspan", fill=PALETTE[index % len(PALETTE)]).text = f"■ {series[index]}   "
+    return ET.tostring(svg, encoding="unicode")
+
+
+def ticks(low: float, high: float) -> list[float]:
+    """About five round values (1, 2 or 5 times a power of ten apart) from `low` to `high`."""
+    raw = (high - low) / 5 or 1.0
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    first = math.ceil(low / step) * step
+    return [round(first + i * step, 10) for i in range(int((high - first) / step + 1e-9) + 1)]
+
+
+# --- Markdown and HTML -------------------------------------------------------------------------------------
+
+def markdown(doc: dict, title: str, chart_folder: str) -> str:
+    """The report in Markdown; the charts are files in `chart_folder` (a path from the Markdown file)."""
+    lines = []
+    for block in blocks(doc, title):
+        if block.kind == "h1":
+            lines += [f"# {block.content}", ""]
+        elif block.kind == "h2":
+            lines += [f"## {block.content}", ""]
+        elif block.kind == "code":
+            lines += ["```sh", block.content, "```", ""]
+        elif block.kind == "h3":
+            lines += [f"### {block.content}", ""]
+        elif block.kind == "p":
+            lines += [block.content, ""]
+        elif block.kind == "list":
+            lines += [f"- {line}" for line in block.content] + [""]
+        elif block.kind == "table":
+            header, rows = block.content
+            lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+            lines += ["| " + " | ".join(row) + " |" for row in rows] + [""]
+        else:
+            caption = CAPTIONS[block.content]
+            lines += [f"![{caption}]({chart_folder}/{block.content}.svg)", "", f"*{caption}.*", ""]
+    return "\n".join(lines)
+
+
+def html(doc: dict, title: str) -> str:
+    """The report as one HTML page, its charts inline (no network, no external files)."""
+    drawn = charts(doc)
+    parts = []
+    for block in blocks(doc, title):
+        if block.kind in ("h1", "h2", "h3"):
+            parts.append(f"<{block.kind}>{escape(block.content)}</{block.kind}>")
+        elif block.kind == "code":
+            parts.append(f"<pre><code>{escape(block.content)}</code></pre>")
+        elif block.kind == "p":
+            parts.append(f"<p>{escape(block.content)}</p>")
+        elif block.kind == "list":
+            parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in block.content) + "</ul>")
+        elif block.kind == "table":
+            header, rows = block.content
+            parts.append("<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr></thead><tbody>"
+                         + "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+                         + "</tbody></table>")
+        else:
+            parts.append(f"<figure>{drawn[block.content]}<figcaption>{escape(CAPTIONS[block.content])}.</figcaption>"
+                         "</figure>")
+    return PAGE.replace("@@TITLE@@", escape(title)).replace("@@BODY@@", "\n".join(parts))
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>@@TITLE@@</title>
+<style>
+body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 18px auto; max-width: 1000px; color: #222; padding: 0 12px; }
+table { border-collapse: collapse; margin: 8px 0 16px; font-size: 13px; }
+th, td { border: 1px solid #bbb; padding: 3px 7px; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+figure { margin: 12px 0 24px; }
+figure svg { width: 100%; height: auto; }
+figcaption { font-size: 13px; font-style: italic; }
+</style>
+</head>
+<body>
+@@BODY@@
+</body>
+</html>
+"""
+
+
+def write_report(doc: dict, out: Path, title: str, markdown_path: Path | None = None) -> list[Path]:
+    """Write the report into the study folder `out` (report.json, report.md with its charts in charts/,
+    report.html with them inline) and, with `markdown_path`, the Markdown also there, its charts in the
+    folder of that name without its suffix beside it. Each file atomically; the paths written."""
+    import json
+
+    drawn = charts(doc)
+    written = []
+    targets = [(out / "report.md", out / "charts", "charts")]
+    if markdown_path is not None:
+        folder = markdown_path.with_suffix("")
+        targets.append((markdown_path, folder, folder.name))
+    for path, folder, link in targets:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, svg in drawn.items():
+            write_atomically(folder / f"{name}.svg", svg + "\n")
+            written.append(folder / f"{name}.svg")
+        write_atomically(path, markdown(doc, title, link))
+        written.append(path)
+    write_atomically(out / "report.html", html(doc, title))
+    write_atomically(out / "report.json", json.dumps(doc, indent=1) + "\n")
+    return written + [out / "report.html", out / "report.json"]

@@ -1,0 +1,146 @@
+"""Hostile inputs and interrupted writes: a path a record names that is no ruleset, pipes, symbolic-link
+loops, long extends chains, huge rulesets and agent budgets, YAML's other line breaks, and temporary
+files left by a killed writer. Each says what is wrong in one line, in bounded time and memory."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES
+from medina_cli.files import write_atomically
+from scorekit import run
+
+GAME = EXAMPLES / "original-2001-3p.yaml"
+SECRET = "alice:$6$c2FsdA$FAKE-HASH-DO-NOT-ECHO:19000:0:99999:7:::\nbob:!:19000:0:99999:7:::\n"
+
+
+def record_naming(tmp_path: Path, ruleset: str) -> Path:
+    path = tmp_path / "rec.yaml"
+    path.write_text(f"medina: record/1\nruleset: {ruleset}\nplayers: [Anna, Ben, Cleo]\nsetup: {{merchant: K7}}\n"
+                    "turns: []\n")
+    return path
+
+
+@pytest.mark.parametrize("content", [SECRET, "title: [internal note: FAKE-SECRET]\ntoken_store: {api: 1}\n",
+                                     "medina: record/1\nplayers: [FAKE-SECRET]\n"])
+def test_a_record_naming_a_file_that_is_no_ruleset_never_shows_its_content(tmp_path, content):
+    (tmp_path / "other").write_text(content)
+    for args in ((), ("--json",)):
+        code, out, err = run("validate", record_naming(tmp_path, "./other"), *args)
+        assert code == 2 and "FAKE" not in out + err and "alice" not in out + err
+        assert "a ruleset file has the line `medina: ruleset/1` (its content is not shown)" in out + err
+
+
+def test_a_ruleset_path_that_is_a_symbolic_link_loop_is_named(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.symlink("loop.yaml", "loop.yaml")
+    code, out, err = run("validate", GAME, "--ruleset", "loop.yaml")
+    assert (code, out) == (2, "") and err == ("--ruleset: ruleset file loop.yaml: cannot read: Too many levels of "
+                                              "symbolic links [file-not-found]\n")
+    code, out, err = run("validate", record_naming(tmp_path, "loop.yaml"))
+    assert code == 1 and "loop.yaml: cannot read: Too many levels of symbolic links [file-not-found]" in out
+
+
+def test_a_pipe_named_as_a_record_a_ruleset_or_an_extends_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    (tmp_path / "house.yaml").write_text("medina: ruleset/1\nextends: fifo.yaml\n")
+    medina = Path(sys.executable).with_name("medina")
+    said = "not a regular file (a pipe, socket or device: reading it could wait for ever) [file-not-found]"
+    for args, status in (([record_naming(tmp_path, "fifo.yaml")], 1), ([GAME, "--ruleset", fifo], 2),
+                         ([fifo], 2), ([GAME, "--ruleset", tmp_path / "house.yaml"], 2)):
+        done = subprocess.run([medina, "validate", *map(str, args)], capture_output=True, text=True, timeout=30)
+        assert done.returncode == status and said in done.stdout + done.stderr, done
+
+
+@pytest.mark.parametrize("budget", ["²", "9" * 5000, "0", "10000001"])
+def test_an_agent_budget_that_is_no_usable_number_is_a_usage_error(budget):
+    for command in (("hint", GAME), ("analyse", GAME)):
+        code, out, err = run(*command, "--agent", f"mcts:{budget}")
+        assert (code, out) == (2, "") and err.count("\n") == 1, err
+        assert "the playout budget of mcts must be a whole number ≥ 1 (at most 10,000,000)" in err
+        code, out, err = run(*command, "--agent", f"mcts:{budget}", "--json")
+        assert code == 2 and json.loads(out)["errors"][0]["code"] == "usage"
+
+
+def chain(folder: Path, length: int, extra: str = "") -> Path:
+    for i in range(length):
+        parent = "original-2001" if i == 0 else f"r{i - 1}.yaml"
+        (folder / f"r{i}.yaml").write_text(f"medina: ruleset/1\nid: r{i}\nextends: {parent}\n{extra}")
+    return folder / f"r{length - 1}.yaml"
+
+
+def test_an_extends_chain_is_followed_32_rulesets_deep_and_no_further(tmp_path):
+    assert run("rules", "show", chain(tmp_path, 31))[0] == 0
+    code, out, err = run("rules", "show", chain(tmp_path, 1000))
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.endswith(".yaml:3: more than 32 rulesets extend one another from here; not read further "
+                        "[ruleset-invalid]\n")
+
+
+def test_chained_large_rulesets_are_refused_before_they_are_parsed(tmp_path):
+    """Eight chained 1 MiB rulesets took 1 GB: past 256 KiB of ruleset text in all, nothing is parsed."""
+    top = chain(tmp_path, 8, "sources: [" + ",".join(["1"] * 500_000) + "]\n")
+    medina = Path(sys.executable).with_name("medina")
+    done = subprocess.run(["/usr/bin/time", "-f", "%M", medina, "rules", "show", top], capture_output=True,
+                          text=True, timeout=120)
+    said, *_, kilobytes = done.stderr.splitlines()  # `time` says the exit status, then the memory
+    assert done.returncode == 2 and said == f"{top}: larger than 256 KiB with the rulesets it extends; not read " \
+                                            "[too-large]"
+    assert int(kilobytes) < 150_000
+
+
+@pytest.mark.parametrize("brk", ["\u2028", "\u2029", "\x85", "\r"])
+def test_error_lines_count_line_feeds_whatever_other_line_breaks_yaml_sees(tmp_path, brk):
+    path = tmp_path / "game.yaml"
+    path.write_text(f'medina: record/1\nruleset: original-2001\nplayers: [Anna, Ben, Cleo]\nevent: "a{brk}b{brk}c"\n'
+                    "setup:\n  merchant: K7\nturns:\n  - Anna: grey K8, black C3\n  - Ben: orange P7, wall A12\n"
+                    "  - Cleo: roof K8, stable K8\n", newline="")
+    code, out, _ = run("validate", path)
+    assert code == 1 and out.startswith(f"{path}:10: turn 3 placement 2, Cleo: stable K8")
+    assert json.loads(run("validate", path, "--json")[1])["results"][0]["errors"][0]["line"] == 10
+
+
+def test_a_write_is_on_disk_before_its_rename(tmp_path, monkeypatch):
+    done = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (done.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda a, b: (done.append("replace"), real_replace(a, b))[1])
+    write_atomically(tmp_path / "g.yaml", "text\n")
+    assert done[:2] == ["fsync", "replace"] and (tmp_path / "g.yaml").read_text() == "text\n"
+
+
+def test_temporary_files_a_killed_writer_left_are_removed_by_the_next_write(tmp_path):
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead, alive = int(gone.stdout), os.getppid()
+    left = tmp_path / f".g.yaml.{dead}.abcd1234.tmp"
+    busy = tmp_path / f".g.yaml.{alive}.efgh5678.tmp"  # a writer still at work
+    other = tmp_path / f".h.yaml.{dead}.abcd1234.tmp"  # another file's
+    for path in (left, busy, other):
+        path.write_text("half")
+    write_atomically(tmp_path / "g.yaml", "whole\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([busy.name, other.name, "g.yaml"])
+
+
+def test_a_record_killed_between_write_and_rename_is_intact_and_its_leftover_goes_next_time(tmp_path):
+    import shutil
+    if shutil.which("strace") is None:
+        pytest.skip("strace is not installed")
+    medina = str(Path(sys.executable).with_name("medina"))
+    record = tmp_path / "g.yaml"
+    subprocess.run([medina, "new", record, "--ruleset", "original-2001", "--players", "Anna,Ben,Cleo", "--merchant",
+                    "K7"], check=True, capture_output=True)
+    before = record.read_text()
+    killed = subprocess.run(["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=rename,renameat,renameat2", "-e",
+                             "inject=rename,renameat,renameat2:signal=KILL", medina, "add", record, "orange K9"],
+                            capture_output=True)
+    assert killed.returncode != 0 and record.read_text() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert subprocess.run([medina, "add", record, "orange K9"], capture_output=True).returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.yaml"] and "orange K9" in record.read_text()

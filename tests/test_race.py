@@ -1,0 +1,105 @@
+"""The race of the root moves: batches with the same bounds for every move, sample k from stream k,
+a plan that fits the cap, a stop once sure, ties only where the best's lead is not significant, and
+paired differences on common samples."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from medina_cli.agents import make_agent
+from medina_cli.agents.race import FIRST, LEADERS, Arm, Race, batch_bounds, halving_cost, plan, z_value
+from rulekit import Position
+
+ORANGE_OPEN = ("Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11")
+
+
+def noise_play(values: dict, spread: float = 10.0):
+    """A `play` whose sample k of a move is its value plus noise drawn from stream k alone."""
+    def play(batches):
+        return [[(values[move] + random.Random(k).gauss(0, spread), 0.5) for k in range(start, stop)]
+                for move, start, stop in batches]
+    return play
+
+
+def test_batches_double_from_the_first():
+    assert batch_bounds(0, 32, 8) == [(0, 8), (8, 16), (16, 32)]
+    assert batch_bounds(16, 64, 8) == [(16, 32), (32, 64)]
+    with pytest.raises(ValueError):
+        batch_bounds(0, 24, 8)
+
+
+@given(st.integers(10, 20000), st.integers(1, 700))
+@settings(max_examples=200, deadline=None)
+def test_the_plan_halves_on_half_the_cap(cap, moves):
+    considered, first = plan(cap, moves)
+    assert 1 <= considered <= moves or (considered == 2 and moves < 2)
+    assert first >= FIRST and first // FIRST & (first // FIRST - 1) == 0  # FIRST times a power of 2
+    if considered == moves and halving_cost(moves, FIRST) <= cap / 2:
+        assert halving_cost(moves, first) <= cap / 2 < halving_cost(moves, 2 * first)
+
+
+@given(st.integers(50, 4000), st.lists(st.floats(-20, 20), min_size=2, max_size=40))
+@settings(max_examples=60, deadline=None)
+def test_the_race_keeps_to_its_cap_and_its_order(cap, values):
+    moves = dict(enumerate(values))
+    race = Race([Arm(move) for move in moves], cap=cap, confidence=0.95, play=noise_play(moves))
+    race.run()
+    assert race.playouts <= max(cap, len(moves) * race.first)
+    for arm in race.arms:  # every move's samples are whole batches from 0, in stream order
+        assert arm.n in (0, *(stop for _, stop in batch_bounds(0, arm.n or race.first, race.first)))
+        assert arm.margins == [moves[arm.move] + random.Random(k).gauss(0, 10.0) for k in range(arm.n)]
+    assert race.ranked()[0] is race.best and race.best.n == max(arm.n for arm in race.arms)
+
+
+def test_a_clear_best_is_found_and_the_search_is_sure_early():
+    values = {"best": 15.0, **{f"quiet{i}": 0.0 for i in range(20)}}
+    race = Race([Arm(move) for move in values], cap=20000, confidence=0.95, play=noise_play(values))
+    race.run()
+    assert race.sure and race.best.move == "best" and race.playouts < 20000
+    assert race.tied() == {id(race.best)}
+
+
+def test_equal_moves_stay_tied_to_the_cap():
+    values = {f"quiet{i}": 0.0 for i in range(8)}
+    race = Race([Arm(move) for move in values], cap=3000, confidence=0.95, play=noise_play(values))
+    race.run()
+    assert not race.sure and len(race.tied()) >= LEADERS
+
+
+def test_ties_share_the_confidence_over_every_move_compared():
+    assert z_value(0.95) < z_value(0.95, 10) < z_value(0.95, 100)
+    assert z_value(0.95, two_sided=True) == pytest.approx(1.959964, abs=1e-5)
+
+
+def test_a_paired_difference_uses_the_common_samples():
+    race = Race([Arm("a"), Arm("b")], cap=100, confidence=0.95, play=noise_play({"a": 3.0, "b": 1.0}, 0.0))
+    race.fill(race.arms, 16)
+    difference = race.paired(*race.arms, z_value(0.95, two_sided=True))
+    assert (difference.n, difference.mean, difference.low, difference.high) == (16, 2.0, 2.0, 2.0)
+
+
+def test_the_same_seed_gives_the_same_race_and_another_seed_other_samples():
+    game = Position("original-2001", 3, *ORANGE_OPEN, "Anna: wall A2").game
+    first = make_agent("mcts:200", seed=3).search(game)
+    again = make_agent("mcts:200", seed=3).search(game)
+    other = make_agent("mcts:200", seed=4).search(game)
+    assert [(a.move, a.margins) for a in first.arms] == [(a.move, a.margins) for a in again.arms]
+    assert [a.move for a in first.arms] == [a.move for a in other.arms]  # the order is the position's
+    assert [a.margins for a in first.arms] != [a.margins for a in other.arms]
+
+
+def test_batches_played_in_any_order_give_the_same_samples():
+    """A batch depends only on its move and bounds: played in reverse order, the race is the same."""
+    game = Position("original-2001", 3, *ORANGE_OPEN, "Anna: wall A2").game
+    from medina_cli.agents.mcts import play_batches
+
+    def backwards(game, key, batches):
+        return play_batches(game, key, batches[::-1])[::-1]
+
+    forward = make_agent("mcts:120", seed=5).search(game)
+    backward = make_agent("mcts:120", seed=5).search(game, play=backwards)
+    assert [a.margins for a in forward.arms] == [a.margins for a in backward.arms]

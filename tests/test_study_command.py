@@ -1,0 +1,104 @@
+"""`medina study`: rulesets under self-play and stronger-against-weaker setups, the report in Markdown,
+HTML and JSON with its intervals and significance, resumable, the same whatever runs the games, on
+a house-rule file too."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from scorekit import run
+
+SMALL = ("--agents", "random,greedy", "--games", "4", "--seed", "3")
+
+
+def study(tmp_path, *args, name="study"):
+    out = tmp_path / name
+    code, stdout, stderr = run("study", "--rulesets", "original-2001,second-edition-2014", *SMALL, "--out", out, *args)
+    return code, stdout, stderr, out
+
+
+def test_a_study_writes_its_report_with_intervals(tmp_path):
+    code, out, _, folder = study(tmp_path, "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["format"] == "medina-study-report/1" and doc["errors"] == []
+    assert doc["boards"] == ["original-2001 4p", "second-edition-2014 4p"]
+    assert [s["setup"] for s in doc["setups"]] == ["random self-play", "greedy self-play", "greedy vs random"]
+    for setup in doc["setups"]:
+        for figures in setup["boards"].values():
+            assert figures["games"] == 4 and len(figures["seat_wins"]) == 4
+            assert sum(seat["rate"] for seat in figures["seat_wins"]) == 1.0
+            assert all(seat["ci95"][0] <= seat["rate"] <= seat["ci95"][1] for seat in figures["seat_wins"])
+            low, high = figures["margin"]["ci95"]
+            assert low <= figures["margin"]["mean"] <= high
+        assert set(setup["significant"]["4p"]) >= {"seat 1 wins", "margin", "placements", "points from well"}
+    skill = doc["setups"][2]["boards"]["original-2001 4p"]["strong"]
+    assert skill["fair_share"] in ("above", "below", "not different") and "margin" in skill
+    assert json.loads((folder / "report.json").read_text()) == {k: v for k, v in doc.items()
+                                                                if k not in ("errors", "warnings")}
+    markdown = (folder / "report.md").read_text()
+    assert "### What is significant" in markdown and "(charts/seat-wins.svg)" in markdown
+    assert re.search(r"\| original-2001 4p \| 4 \| \d+\.\d% \[\d+\.\d, \d+\.\d\]", markdown)
+    page = (folder / "report.html").read_text()
+    assert page.count("<svg") == 5 and "src=" not in page and "http://" not in page.replace(
+        'xmlns="http://www.w3.org/2000/svg"', "")
+    assert sorted(p.name for p in (folder / "charts").iterdir()) == [
+        "length.svg", "margin.svg", "points.svg", "seat-wins.svg", "skill.svg"]
+    assert len(list((folder / "4p-greedy-vs-random").glob("*.yaml"))) == 8  # 4 games of each ruleset
+    code, out, _ = run("validate", folder / "4p-greedy-vs-random")
+    assert code == 0
+
+
+def figures(document: str) -> dict:
+    """A study's --json document without the command line that made it (which names its --out)."""
+    return {key: value for key, value in json.loads(document).items() if key != "command"}
+
+
+def test_the_report_does_not_depend_on_jobs_or_on_resuming(tmp_path):
+    _, one, _, _ = study(tmp_path, "--json", name="one")
+    _, two, _, _ = study(tmp_path, "--json", "--jobs", "2", name="two")
+    assert figures(one) == figures(two) and json.loads(one)["command"] == (
+        f"medina study --rulesets original-2001,second-edition-2014 --players 4 --agents random,greedy --games 4 "
+        f"--seed 3 --out {tmp_path / 'one'}")
+    code, again, err, folder = study(tmp_path, "--json", "--resume", name="one")
+    assert code == 0 and json.loads(again) == json.loads(one)
+    for path in (folder / "4p-greedy-self-play").glob("original-2001-000[12].yaml"):
+        path.unlink()  # two games lost: --resume plays them again, the same
+    code, again, _, _ = study(tmp_path, "--json", "--resume", name="one")
+    assert code == 0 and json.loads(again) == json.loads(one)
+
+
+def test_a_study_is_refused_where_one_is_and_resumed_only_with_its_options(tmp_path):
+    study(tmp_path)
+    code, _, err, _ = study(tmp_path)
+    assert code == 2 and "--resume" in err
+    code, _, err, folder = study(tmp_path, "--resume", "--seed", "4")
+    assert code == 2 and "--seed 3, not 4" in err
+
+
+def test_a_house_rule_is_studied_beside_an_edition(tmp_path):
+    house = tmp_path / "rules" / "house.yaml"
+    house.parent.mkdir()
+    house.write_text("medina: ruleset/1\nid: house\nextends: second-edition-2014\nwell:\n  bonus: 4\n")
+    out = tmp_path / "study"
+    code, stdout, stderr = run("study", "--rulesets", f"second-edition-2014,{house}", "--players", "4,2", *SMALL,
+                               "--out", out, "--report", tmp_path / "docs" / "house.md", "--title", "A deeper well")
+    assert code == 0, stderr
+    assert (tmp_path / "docs" / "house.md").read_text().startswith("# A deeper well\n")
+    doc = json.loads((out / "report.json").read_text())
+    assert doc["boards"] == ["second-edition-2014 4p", "house 4p", "second-edition-2014 2p", "house 2p"]
+    record = next((out / "2p-greedy-self-play").glob("house-*.yaml")).read_text()
+    assert "ruleset: ../../rules/house.yaml" in record
+    code, _, _ = run("validate", out / "2p-greedy-self-play")
+    assert code == 0
+    assert "(house/seat-wins.svg)" in (tmp_path / "docs" / "house.md").read_text()
+    assert (tmp_path / "docs" / "house" / "skill.svg").exists()
+
+
+def test_bad_options_are_usage_errors(tmp_path):
+    code, _, err = run("study", "--rulesets", "original-2001", "--players", "2", "--out", tmp_path / "x")
+    assert code == 2 and "original-2001 is for 3 or 4 players, not 2" in err
+    code, _, err = run("study", "--rulesets", "original-2001", "--agents", "random,deep-blue", "--out", tmp_path / "x")
+    assert code == 2 and "unknown agent" in err
+    code, out, _ = run("study", "--rulesets", "original-2001", "--players", "x", "--out", tmp_path / "x", "--json")
+    assert code == 2 and json.loads(out)["errors"]
