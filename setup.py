@@ -40,6 +40,9 @@ class BuildWithRulesets(build_py):
 setup(
     packages=find_packages(include=["medina_cli", "medina_cli.*"]),
     package_data={"medina_cli": ["py.typed"], "medina_cli.rules": ["*.pyi"]},
+    # the C sources go in the sdist (MANIFEST.in), not the wheel: beside them a core is checked against
+    # their digest at every start (medina_cli.engine.native), which an installed package has no need of
+    exclude_package_data={"medina_cli.engine.native": ["*.c", "*.h"]},
     cmdclass={"build_py": BuildWithRulesets},
     ext_modules=[  # _core for boards of up to 256 cells, _core_wide (the same sources, wider bitboards) beyond
         Extension("medina_cli.engine.native._core", sources=[f"{NATIVE}/core.c", f"{NATIVE}/_core.c"],

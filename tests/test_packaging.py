@@ -56,3 +56,20 @@ def test_module_entry_point(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "medina_cli", "validate", (EXAMPLES / "original-2001-3p.yaml").resolve()],
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_installed_package_starts_without_reading_c_sources(tmp_path):
+    """An installed (not editable) package carries the native core compiled, not its C sources (the sdist
+    has them), so a start does not digest them: `medina validate` imports no hashlib."""
+    probe = ("import sys; from pathlib import Path; import medina_cli.engine.native as native; "
+             "print(Path(native.__file__).parent)")
+    package = Path(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path,
+                                  check=True).stdout.strip())
+    if Path(__file__).resolve().parents[1] in package.parents:
+        pytest.skip("an editable install: the package is this checkout, C sources and all")
+    assert not [p.name for p in package.iterdir() if p.suffix in (".c", ".h")]
+    start = ("import sys; from medina_cli.cli.app import main; sys.argv = ['medina', 'validate', sys.argv[1]]\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\nprint('hashlib' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", start, str((EXAMPLES / "original-2001-4p.yaml").resolve())],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert proc.stdout.splitlines()[-1] == "False", proc.stdout + proc.stderr

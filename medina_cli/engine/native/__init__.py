@@ -97,8 +97,9 @@ SOURCES = ("core.h", "core.c", "_core.c")  # what setup.py digests into SOURCE_D
 
 @lru_cache(maxsize=None)
 def source_digest() -> str | None:
-    """The SHA-256 of the C sources beside this file, as setup.py gives it to the extensions it builds
-    (None where they are not there to read)."""
+    """The SHA-256 of the C sources beside this file, as setup.py gives it to the extensions it builds;
+    None where they are not there to read (an installed package: its wheel carries the compiled core
+    alone, so that a start neither reads them nor imports hashlib)."""
     from hashlib import sha256
     from pathlib import Path
     here = Path(__file__).resolve().parent
