@@ -100,16 +100,14 @@ def source_digest() -> str | None:
     """The SHA-256 of the C sources beside this file, as setup.py gives it to the extensions it builds;
     None where they are not there to read (an installed package: its wheel carries the compiled core
     alone, so that a start neither reads them nor imports hashlib)."""
-    from hashlib import sha256
     from pathlib import Path
     here = Path(__file__).resolve().parent
-    digest = sha256()
-    for name in SOURCES:
-        try:
-            digest.update((here / name).read_bytes().replace(b"\r\n", b"\n"))
-        except OSError:
-            return None
-    return digest.hexdigest()
+    try:
+        texts = [(here / name).read_bytes().replace(b"\r\n", b"\n") for name in SOURCES]
+    except OSError:
+        return None
+    from hashlib import sha256
+    return sha256(b"".join(texts)).hexdigest()
 
 
 def core():
