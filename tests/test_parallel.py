@@ -69,3 +69,32 @@ def test_tasks_cover_the_spans_in_bounds(spans, rates, workers, per_task):
     for _, start, stop in tasks:  # never more than half of what is left per worker, bar single units
         assert stop - start <= max(1, left // (2 * workers))
         left -= stop - start
+
+
+ABANDON = """
+import signal, sys, time
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # as the command line sets it (`| head` ends it quietly)
+from medina_cli.study.backend import LocalProcesses
+from medina_cli.study.runner import play_chunk
+if __name__ == "__main__":
+    from medina_cli.rules.loader import load_ruleset
+    context = (0, load_ruleset("original-2001").for_players(4), "original-2001", None, 1, ())
+    for attempt in range(int(sys.argv[1])):
+        backend = LocalProcesses(2)
+        for start in range(6):
+            backend.submit(play_chunk, (context, 1000 * start, 1000 * start + 1000))
+        time.sleep(0.05 + 0.02 * (attempt % 5))
+        backend.close(abandon=True)
+    print("survived")
+"""
+
+
+def test_workers_stopped_at_once_leave_this_process_alive_and_silent(tmp_path):
+    """Ctrl-C on --jobs terminates the workers; stopping the pool then writes to their pipes, and with the
+    command line's SIGPIPE that ended the whole process at once, without its 'interrupted' line (exit 141)."""
+    import subprocess
+    import sys
+    (tmp_path / "abandon.py").write_text(ABANDON)
+    done = subprocess.run([sys.executable, str(tmp_path / "abandon.py"), "20"], capture_output=True, text=True,
+                          timeout=300)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "survived\n", "")
