@@ -97,6 +97,20 @@ class Either:
                 return within & first_only(game, piece, seat) or within & otherwise_only(game, piece, seat)
             return allows
 
+        firsts, otherwises = _plain_masks(self.first, geo), _plain_masks(self.otherwise, geo)
+        if firsts is not None and otherwises is not None and len(firsts) == 2 and len(otherwises) in (1, 2):
+            # the layer sets of every Either, written out (the generator's innermost loop)
+            (first, second), third, fourth = firsts, otherwises[0], otherwises[-1]
+
+            def allows_on_board(game, piece, seat):
+                cached = game._board_masks
+                within = cached.get(self)
+                if within is None:
+                    within = cached[self] = within_cells(game, piece, seat)
+                return (within & first(game, piece, seat) & second(game, piece, seat)
+                        or within & third(game, piece, seat) & fourth(game, piece, seat))
+            return allows_on_board
+
         def allows_on_board(game, piece, seat):
             cached = game._board_masks
             within = cached.get(self)
@@ -108,6 +122,14 @@ class Either:
     def layers(self, game, piece) -> tuple:
         """The layers that apply in this position, in order."""
         return (*self.within, *(self.first if self.first_cells(game, piece, None) else self.otherwise))
+
+
+def _plain_masks(layers, geo: Geometry) -> list[Mask] | None:
+    """The functions of `layers` when they are plain masks that read the position (no condition, no
+    constant board cells, no Either), else None."""
+    if all(type(layer) is Layer and layer.on_board is None for layer in layers):
+        return [layer.allows for layer in layers]
+    return None
 
 
 def _and_of(layers, geo: Geometry | None = None) -> Mask:
@@ -123,7 +145,8 @@ def _and_of(layers, geo: Geometry | None = None) -> Mask:
                  for layer in masks if layer.on_board is None]
     else:
         masks = [layer.allows for layer in masks]
-    # written out up to three masks (every layer set of the pieces): the generator's innermost loop
+    # written out up to three masks (every layer set of the pieces), without a wrapper where the AND is one
+    # layer's own function: the generator's innermost loop
     if len(masks) > 3:
         def cells(game, piece, seat) -> int:
             allowed = constant
@@ -137,21 +160,32 @@ def _and_of(layers, geo: Geometry | None = None) -> Mask:
             return constant & first(game, piece, seat) & second(game, piece, seat) & third(game, piece, seat)
     elif len(masks) == 2:
         first, second = masks
-
-        def cells(game, piece, seat) -> int:
-            return constant & first(game, piece, seat) & second(game, piece, seat)
+        if constant == ALL:
+            def cells(game, piece, seat) -> int:
+                return first(game, piece, seat) & second(game, piece, seat)
+        else:
+            def cells(game, piece, seat) -> int:
+                return constant & first(game, piece, seat) & second(game, piece, seat)
     elif len(masks) == 1:
         only = masks[0]
-
-        def cells(game, piece, seat) -> int:
-            return constant & only(game, piece, seat)
+        if constant == ALL:
+            cells = only
+        else:
+            def cells(game, piece, seat) -> int:
+                return constant & only(game, piece, seat)
     else:
         def cells(game, piece, seat) -> int:
             return constant
     if not conditions:
         return cells
-    holds = conditions[0] if len(conditions) == 1 else \
-        (lambda game, piece, seat: all(condition(game, piece, seat) for condition in conditions))
+    if len(conditions) > 1:
+        def cells_where_they_hold(game, piece, seat) -> int:
+            for holds in conditions:
+                if not holds(game, piece, seat):
+                    return 0
+            return cells(game, piece, seat)
+        return cells_where_they_hold
+    holds = conditions[0]
 
     def cells_where_it_holds(game, piece, seat) -> int:
         return cells(game, piece, seat) if holds(game, piece, seat) else 0
