@@ -10,10 +10,14 @@ from ..errors import BadArgument, Problem, did_you_mean, in_words, ordinal
 from .model import Record
 from .replay import Replay
 
-def status_document(outcome: Replay) -> dict:
+def status_document(outcome: Replay | None = None) -> dict:
     """The medina-status/1 document of a replayed record (without `errors` and `warnings`): the
     position as in medina-replay/1 with `placements_left` and `forced`, and the score now (medina-score/1:
-    the standings, final once the game is over)."""
+    the standings, final once the game is over); without `outcome`, as far as it is known before the
+    replay (what an error leaves it at)."""
+    if outcome is None:
+        return {"format": "medina-status/1", "file": None, "ruleset": None, "players": [], "position": None,
+                "score": None}
     record, game = outcome.record, outcome.game
     sheet = score_game(game)
     sheet.finished = outcome.finished
