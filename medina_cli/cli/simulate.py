@@ -10,48 +10,60 @@ from .common import (JsonOption, SetOption, capped_jobs, complete_ruleset, compl
                      names_or_exit, say, stop, usage_error, warn, whole_number, with_problems)
 from .progress import Progress, played_or_exit, quiet_dask_logs
 
+OneRulesetOption = Annotated[Optional[str], typer.Option(
+    "--ruleset", "-r", metavar="ID|PATH", autocompletion=complete_ruleset,
+    help="The ruleset to play (a built-in id or a ruleset YAML file). Give this or --rulesets.")]
+RulesetsOption = Annotated[Optional[str], typer.Option(
+    "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
+    help="Several rulesets, comma-separated: the same seeds under each, statistics side by side. Give this or "
+    "--ruleset.")]
+PlayersOption = Annotated[int, typer.Option("--players", "-p", metavar="N", parser=whole_number(1),
+                                            help="Players per game.")]
+GamesOption = Annotated[int, typer.Option("--games", "-g", metavar="N", parser=whole_number(1),
+                                          help="Games per ruleset, at least 1.")]
+SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")]
+OutOption = Annotated[Optional[str], typer.Option(
+    "--out", "-o", metavar="DIR", help="Write every game as it finishes into DIR: a record/1 file (with its "
+    "result) and its statistics (not with --set: a record cannot carry the overrides).")]
+ResumeOption = Annotated[bool, typer.Option(
+    "--resume", help="Finish the study in --out DIR after an interruption: play only the games missing "
+    "there (the options must be the study's own).")]
+JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
+                                         help="Worker processes on this machine, at least 1, at most 4 per CPU "
+                                         "(the games do not depend on it).")]
+SchedulerOption = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="ADDRESS", help="Play the games on the Dask distributed cluster whose scheduler "
+    "is at ADDRESS (tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786; tls:// with certificates in Dask's "
+    "configuration); needs Dask: pip install '.[cluster]' in medina-cli's checkout.")]
+WorkerWaitOption = Annotated[int, typer.Option(
+    "--worker-wait", metavar="SECONDS", parser=whole_number(0), envvar="MEDINA_WORKER_WAIT",
+    help="With --scheduler: how long the cluster may go without any worker (none joined yet, or all were "
+    "lost) before the study stops with exit 2, finished games kept in --out; the wait is said at once.")]
+ReadingsOption = Annotated[bool, typer.Option(
+    "--readings", help="Replay every game under each other reading of the ruleset's open rule points "
+    "(medina rules params lists them), and play it under each reading and replay it as written; count how "
+    "often the reading changes the winner (with a 95% interval) or the game's legality; with --ruleset "
+    "only.")]
+AgentsOption = Annotated[Optional[str], typer.Option(
+    "--agents", metavar="A,B,...", help="Who plays: one agent per seat (random, greedy, mcts or mcts:N); "
+    "the seats rotate over the games, so every agent plays every seat equally often (over a multiple of "
+    "the player count). Adds each agent's games, wins, win rate and mean score. Default: all random.")]
+
 
 def simulate_command(
-    ruleset: Annotated[Optional[str], typer.Option(
-        "--ruleset", "-r", metavar="ID|PATH", autocompletion=complete_ruleset,
-        help="The ruleset to play (a built-in id or a ruleset YAML file). "
-        "Give this or --rulesets.")] = None,
-    rulesets: Annotated[Optional[str], typer.Option(
-        "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
-        help="Several rulesets, comma-separated: the same seeds under each, "
-        "statistics side by side. Give this or --ruleset.")] = None,
+    ruleset: OneRulesetOption = None,
+    rulesets: RulesetsOption = None,
     set_: SetOption = None,
-    players: Annotated[int, typer.Option("--players", "-p", metavar="N", parser=whole_number(1),
-                                         help="Players per game.")] = 4,
-    games: Annotated[int, typer.Option("--games", "-g", metavar="N", parser=whole_number(1),
-                                       help="Games per ruleset, at least 1.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")] = 1,
-    out: Annotated[Optional[str], typer.Option(
-        "--out", "-o", metavar="DIR", help="Write every game as it finishes into DIR: a record/1 file (with its "
-        "result) and its statistics (not with --set: a record cannot carry the overrides).")] = None,
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Finish the study in --out DIR after an interruption: play only the games missing "
-        "there (the options must be the study's own).")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
-                                      help="Worker processes on this machine, at least 1, at most 4 per CPU "
-                                      "(the games do not depend on it).")] = 1,
-    scheduler: Annotated[Optional[str], typer.Option(
-        "--scheduler", metavar="ADDRESS", help="Play the games on the Dask distributed cluster whose scheduler "
-        "is at ADDRESS (tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786; tls:// with certificates in Dask's "
-        "configuration); needs Dask: pip install '.[cluster]' in medina-cli's checkout.")] = None,
-    worker_wait: Annotated[int, typer.Option(
-        "--worker-wait", metavar="SECONDS", parser=whole_number(0), envvar="MEDINA_WORKER_WAIT",
-        help="With --scheduler: how long the cluster may go without any worker (none joined yet, or all were "
-        "lost) before the study stops with exit 2, finished games kept in --out; the wait is said at once.")] = 60,
-    readings: Annotated[bool, typer.Option(
-        "--readings", help="Replay every game under each other reading of the ruleset's open rule points "
-        "(medina rules params lists them), and play it under each reading and replay it as written; count how "
-        "often the reading changes the winner (with a 95% interval) or the game's legality; with --ruleset "
-        "only.")] = False,
-    agents: Annotated[Optional[str], typer.Option(
-        "--agents", metavar="A,B,...", help="Who plays: one agent per seat (random, greedy, mcts or mcts:N); "
-        "the seats rotate over the games, so every agent plays every seat equally often (over a multiple of "
-        "the player count). Adds each agent's games, wins, win rate and mean score. Default: all random.")] = None,
+    players: PlayersOption = 4,
+    games: GamesOption = 1000,
+    seed: SeedOption = 1,
+    out: OutOption = None,
+    resume: ResumeOption = False,
+    jobs: JobsOption = 1,
+    scheduler: SchedulerOption = None,
+    worker_wait: WorkerWaitOption = 60,
+    readings: ReadingsOption = False,
+    agents: AgentsOption = None,
     json_: JsonOption = False,
 ) -> None:
     """Play complete games with random legal placements (or the --agents) and print statistics. One
