@@ -10,21 +10,27 @@ from .common import (JsonOption, SetOption, complete_rulesets, emit_json, exit_s
                      refuse_directory, say, shown_as, stop, with_problems)
 
 
+FileArgument = Annotated[str, typer.Argument(
+    metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
+RulesetsOption = Annotated[Optional[str], typer.Option(
+    "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
+    help="Rulesets to compare (ids or files, comma-separated; default: the record's own, then every built-in "
+    "edition for its player count; site profiles only when named).")]
+VariantOption = Annotated[Optional[list[str]], typer.Option(
+    "--variant", metavar="SPEC", help="A column of its own: SPEC is [LABEL:]ID,PARAM=VALUE,... (a ruleset id "
+    "or file with overrides; quote it; commas inside brackets or braces stay in the value; see docs/format.md). "
+    "Repeatable; beside --rulesets, or beside the record's own ruleset. Without LABEL the column is named by "
+    "its overrides.")]
+ReadingsOption = Annotated[bool, typer.Option(
+    "--readings", help="Replay the record under every other reading of each open rule point of its ruleset "
+    "(medina rules params lists them), one at a time: which change the winner, the legality, the scores.")]
+
+
 def compare(
-    file: Annotated[str, typer.Argument(
-        metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")],
-    rulesets: Annotated[Optional[str], typer.Option(
-        "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
-        help="Rulesets to compare (ids or files, comma-separated; default: the record's own, then every built-in "
-        "edition for its player count; site profiles only when named).")] = None,
-    variants: Annotated[Optional[list[str]], typer.Option(
-        "--variant", metavar="SPEC", help="A column of its own: SPEC is [LABEL:]ID,PARAM=VALUE,... (a ruleset id "
-        "or file with overrides; quote it; commas inside brackets or braces stay in the value; see docs/format.md). "
-        "Repeatable; beside --rulesets, or beside the record's own ruleset. Without LABEL the column is named by "
-        "its overrides.")] = None,
-    readings: Annotated[bool, typer.Option(
-        "--readings", help="Replay the record under every other reading of each open rule point of its ruleset "
-        "(medina rules params lists them), one at a time: which change the winner, the legality, the scores.")] = False,
+    file: FileArgument,
+    rulesets: RulesetsOption = None,
+    variants: VariantOption = None,
+    readings: ReadingsOption = False,
     set_: SetOption = None,
     json_: JsonOption = False,
 ) -> None:

@@ -16,18 +16,25 @@ app = typer.Typer(help="Convert game records from other sites into record/1 file
                   cls=Group)
 
 
+SiteFileArgument = Annotated[str, typer.Argument(
+    metavar="FILE", parser=shown_as("path"), help="A boardspace.net .sgf file or story, or - for stdin.")]
+OutputOption = Annotated[Optional[str], typer.Option(
+    "--output", "-o", metavar="PATH", help="Write the record/1 file here (default: standard output).")]
+ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it exists.")]
+PlayersOption = Annotated[Optional[str], typer.Option(
+    "--players", metavar="A,B,...", help="Player names in seat order, comma-separated (default: the file's "
+    "names, or P0, P1, ... for a story, which has none).")]
+ImportJsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document saying what was written "
+                                                "(see docs/format.md); without -o it holds the record.")]
+
+
 @app.command("boardspace", cls=Command)
 def boardspace(
-    file: Annotated[str, typer.Argument(
-        metavar="FILE", parser=shown_as("path"), help="A boardspace.net .sgf file or story, or - for stdin.")],
-    output: Annotated[Optional[str], typer.Option(
-        "--output", "-o", metavar="PATH", help="Write the record/1 file here (default: standard output).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it exists.")] = False,
-    players: Annotated[Optional[str], typer.Option(
-        "--players", metavar="A,B,...", help="Player names in seat order, comma-separated (default: the file's "
-        "names, or P0, P1, ... for a story, which has none).")] = None,
-    json_: Annotated[bool, typer.Option("--json", help="Print one JSON document saying what was written (see "
-                                        "docs/format.md); without -o it holds the record.")] = False,
+    file: SiteFileArgument,
+    output: OutputOption = None,
+    force: ForceOption = False,
+    players: PlayersOption = None,
+    json_: ImportJsonOption = False,
 ) -> None:
     """Convert a boardspace.net Medina record into record/1, under the boardspace profile its variant and
     engine revision imply (e.g. boardspace-original-r100).
