@@ -7,9 +7,8 @@ import json
 
 import pytest
 
-from conftest import EXAMPLES
 from medina_cli.rules.loader import builtin_ids, load_ruleset
-from scorekit import TILE_EXAMPLES, run
+from scorekit import FIXTURES, TILE_EXAMPLES, run
 
 GAME = str(TILE_EXAMPLES / "e6-tea.yaml")
 PROBLEMS = ["errors", "warnings"]
@@ -35,7 +34,7 @@ CASES = [  # (arguments, the document's keys in order)
       *PROBLEMS]),
     (["simulate", "-r", "second-edition-2014", "-p", "3", "-g", "2", "--readings"],
      ["format", "ruleset", "players", "games", "seed", "overrides", "readings", *PROBLEMS]),
-    (["import", "boardspace", str(EXAMPLES.parent / "tests" / "fixtures" / "boardspace" / "v1-3p-00046.sgf")],
+    (["import", "boardspace", str(FIXTURES / "boardspace" / "v1-3p-00046.sgf")],
      ["format", "file", "output", "ruleset", "players", "turns", "errors", "warnings", "record"]),
     (["rules", "list"], ["format", "rulesets"]),
     (["rules", "show", "original-2001"], ["format", "ruleset", *PROBLEMS]),
