@@ -27,18 +27,18 @@ def statistics_report(results, players: int, games: int, seed: int, overrides=()
     each ruleset has a well (points from the well: "—" for one without, no row when none has one)."""
     marked = [set()] + [set(r.differs_from(results[0])) for r in results[1:]]
 
-    def spread(figure, path):
+    def spread(path):
         return [f"{t.mean:.1f} ± {t.sd:.1f}{interval(t.interval, 1)}{'*' if path in marks else ''}"
-                for t, marks in zip((getattr(r, figure) for r in results), marked)]
+                for t, marks in zip((r.figures()[path] for r in results), marked)]
 
-    rows = [["winning score (mean ± sd)", *spread("winning", "scores.winning")],
-            ["losing score (mean ± sd)", *spread("losing", "scores.losing")]]
+    rows = [["winning score (mean ± sd)", *spread("scores.winning")],
+            ["losing score (mean ± sd)", *spread("scores.losing")]]
     wells = [True] * len(results) if wells is None else wells
     rows += [[f"points from {source}", *(percent(r.point_shares[source]) if well or source != "well" else "—"
                                          for r, well in zip(results, wells))]
              for source in SOURCES if source != "well" or any(wells)]
-    rows += [["turns per game (mean ± sd)", *spread("turns", "length.turns")],
-             ["placements per game (mean ± sd)", *spread("placements", "length.placements")]]
+    rows += [["turns per game (mean ± sd)", *spread("length.turns")],
+             ["placements per game (mean ± sd)", *spread("length.placements")]]
     rows += [[f"seat {seat + 1} wins", *(percent(r.seat_wins[seat]) + interval(r.seat_win_intervals[seat], 1, 100)
                                          + ("*" if f"seat_wins[{seat}]" in marks else "")
                                          for r, marks in zip(results, marked))] for seat in range(players)]
