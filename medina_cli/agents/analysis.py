@@ -222,41 +222,30 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
 
 
 def settle(race) -> None:
-    """The race's choice made firm, for up to the cap again: while some move is tied with its best, the
-    LEADERS tied moves that come closest to beating the best (the upper end of their difference from
-    it, at the race's confidence) double their samples: those set aside on fewer samples than the
-    best (by a halving on a few) up to the best's; once none is left below it, the best and they
-    double beyond it, until the best beats every other move or the next doubling would pass the
-    budget. The best is then the best mean among the most searched."""
+    """The race's choice made firm: while some move tied with its best has fewer samples than the best
+    (set aside by a halving on few samples), the LEADERS of them that come closest to beating the best
+    (the upper end of their difference from it, at the race's confidence) double their samples, up to
+    the best's, until none is left tied with fewer samples or the cap is spent again; the best is then
+    the best mean among the most searched."""
     budget = race.playouts + race.cap
-    while True:
+    while race.playouts < budget:
         best, tied, z, floor = race.best, race.tied(), race.z_beats(), race.pooled_sd()
-        rivals = [arm for arm in race.compared if id(arm) in tied and arm is not best]
-        if not rivals:
+        open_ = [arm for arm in race.compared if id(arm) in tied and arm.n < best.n]
+        if not open_:
             return
-        rivals.sort(key=lambda arm: -(arm.mean + z * math.sqrt(max(arm.sd, floor) ** 2 / arm.n
-                                                                + max(best.sd, floor) ** 2 / best.n)))
-        behind = [arm for arm in rivals if arm.n < best.n][:LEADERS]
-        if behind:
-            cost = sum(min(2 * arm.n, best.n) - arm.n for arm in behind)
-            if race.playouts + cost > budget:
-                return
-            for arm in behind:
-                race.fill([arm], min(2 * arm.n, best.n))
-            continue
-        level = [best, *rivals[:LEADERS - 1]]
-        if race.playouts + best.n * len(level) > budget:
-            return
-        race.fill(level, 2 * best.n)
+        open_.sort(key=lambda arm: -(arm.mean + z * math.sqrt(max(arm.sd, floor) ** 2 / arm.n
+                                                               + max(best.sd, floor) ** 2 / best.n)))
+        for arm in open_[:LEADERS]:
+            race.fill([arm], min(2 * arm.n, best.n))
 
 
 def paired_samples(race) -> int:
     """How many samples of the preferred and the played move a loss rests on: the same for every
-    placement (the first batch bound from two thirds of the cap), so that the loss estimates the same
+    placement (the first batch bound from a third of the cap), so that the loss estimates the same
     quantity whatever the seed (a search's later samples come from bigger trees, and stopping once
     an interval looks decided would favour the first lucky streak)."""
     n = race.first
-    while n < 2 * race.cap / 3:
+    while n < race.cap / 3:
         n *= 2
     return n
 
