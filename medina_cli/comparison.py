@@ -122,6 +122,15 @@ class Comparison:
                 "results": [o.to_json() for o in self.outcomes], "differences": self.differences()}
 
 
+def document_before_replay(file: str, readings: bool = False) -> dict:
+    """The `medina-readings/1` (with `readings`) or `medina-compare/1` document as far as it is known
+    before the record is replayed (what an error leaves it at)."""
+    if readings:
+        return {"format": "medina-readings/1", "ruleset": None, "file": file, "players": [], "baseline": None,
+                "readings": []}
+    return {"format": "medina-compare/1", "file": file, "players": [], "results": [], "differences": None}
+
+
 def _later(problem: Problem, turn: int, placement: int | None) -> bool:
     return problem.turn is not None and (problem.turn, problem.placement or 0) > (turn, placement or 0)
 

@@ -44,7 +44,7 @@ def check(game, piece: str, cell: int) -> None:
     assert game._piece_mask(seat, piece) == layered(game, piece, seat), piece
     for cached, cells in list(game._board_masks.items()):  # the cache holds what the board layers give now
         if cached in game.variant.constraints:
-            assert cells == game.variant.constraints[cached].board(game, cached, None), cached
+            assert cells == game.variant.board_functions[cached](game, cached, None), cached
     legal = bool(dict(game.legal_masks()).get(piece, 0) >> cell & 1)
     reason = explain(game, piece, cell)
     assert (reason is None) == legal, (piece, game.variant.geometry.name(cell), reason)

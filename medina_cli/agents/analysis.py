@@ -299,6 +299,25 @@ RANKING_MEANING = {  # how `medina hint` words an agent's `ranked_by`
     "value": "the highest first"}
 
 
+def hint_document(file: str, seed: int | str, spec: str | None = None, where: tuple = (None, None),
+                  advice: Advice | None = None) -> dict:
+    """The medina-hint/1 document (without `errors` and `warnings`) of the `advice` the agent `spec` gives
+    for the record `file` at `where` (turn, placement); before it, as far as it is known (what an error
+    leaves it at)."""
+    doc = {"format": "medina-hint/1", "file": file, "agent": spec, "seed": seed, "player": None, "turn": None,
+           "placement": None, "value": None if spec is None else value_meaning(spec), "ranked_by": None, "hints": []}
+    if advice is None:
+        return doc
+    return {**doc, "turn": where[0], "placement": where[1], **advice.to_json()}
+
+
+def analysis_document_before(file: str, seed: int, spec: str | None = None) -> dict:
+    """The medina-analyse/1 document as far as it is known before the analysis (what an error leaves it at)."""
+    return {"format": "medina-analyse/1", "file": file, "agent": spec, "seed": seed,
+            "value": None if spec is None else value_meaning(spec), "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
+            "placements": [], "players": []}
+
+
 def analysis_document(record, spec: str, seed: int, reviews: list[PlacementReview]) -> dict:
     """The medina-analyse/1 document of a record's reviews."""
     return {"format": "medina-analyse/1", "file": record.file, "agent": spec, "seed": seed,

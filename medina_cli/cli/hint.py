@@ -22,8 +22,7 @@ JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=who
 
 
 def agent_or_exit(spec: str, doc: dict | None = None):
-    """The agent `spec` names; one that is unknown or rates no placements exits 2 (with --json, in `doc`,
-    which then names it)."""
+    """The agent `spec` names; one that is unknown or rates no placements exits 2 (with --json, in `doc`)."""
     from ..agents import UnknownAgent, make_agent
     try:
         agent = make_agent(spec)
@@ -31,9 +30,6 @@ def agent_or_exit(spec: str, doc: dict | None = None):
         usage_error("--agent", str(exc), doc)
     if not agent.rates:
         usage_error(f"--agent {spec}", "it does not rate placements; use greedy, mcts or mcts:N", doc)
-    if doc is not None:
-        from ..agents.analysis import value_meaning
-        doc.update(agent=agent.spec, value=value_meaning(agent.spec))
     return agent
 
 
@@ -86,24 +82,21 @@ def hint(
     Exit status: 0 done, 1 invalid record (the hint is for where the replay stopped), 2 unusable input
     or usage error.
     """
-    from ..agents.analysis import value_meaning
-    from ..render.verdicts import hint_text
+    from ..agents.analysis import hint_document
     from ..study.analysis import advise_on
     from ..study.parallel import Workers
 
-    doc = {"format": "medina-hint/1", "file": "<stdin>" if file == "-" else file, "agent": None, "seed": seed,
-           "player": None, "turn": None, "placement": None, "value": None, "ranked_by": None, "hints": []
-           } if json_ else None
-    agent = agent_or_exit(agent_spec, doc)
-    record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
-    turn, placement = outcome.next_placement() or (None, None)
+    shown = "<stdin>" if file == "-" else file
+    agent = agent_or_exit(agent_spec, hint_document(shown, seed) if json_ else None)
+    record, outcome = replayed_or_exit(file, ruleset, set_, to, hint_document(shown, seed, agent.spec) if json_ else None)
     advice = advise_on(outcome.game, agent.spec, seed=seed, top=top, whole_turn=whole_turn,
-                       workers=Workers(capped_jobs(jobs))).to_json()
-    found = {"agent": agent.spec, "seed": seed, "turn": turn, "placement": placement, **advice}
-    if doc is not None:
-        emit_json(with_problems({**doc, **found}, outcome.problems, warnings_to_show(outcome)))
+                       workers=Workers(capped_jobs(jobs)))
+    found = hint_document(shown, seed, agent.spec, outcome.next_placement() or (None, None), advice)
+    if json_:
+        emit_json(with_problems(found, outcome.problems, warnings_to_show(outcome)))
     else:
-        say(hint_text({**found, "value": value_meaning(agent.spec)}, f"{record.file} {outcome.position_words()}"))
+        from ..render.verdicts import hint_text
+        say(hint_text(found, f"{record.file} {outcome.position_words()}"))
     raise typer.Exit(1 if outcome.problems else 0)
 
 
@@ -128,12 +121,11 @@ def analyse(
 
     Exit status: 0 done, 1 invalid record (nothing is analysed), 2 unusable input or usage error.
     """
-    from ..agents.analysis import BLUNDER, MISTAKE
+    from ..agents.analysis import analysis_document_before
 
-    doc = {"format": "medina-analyse/1", "file": "<stdin>" if file == "-" else file, "agent": None, "seed": seed,
-           "value": None, "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER}, "placements": [], "players": []
-           } if json_ else None
-    agent = agent_or_exit(agent_spec, doc)
+    shown = "<stdin>" if file == "-" else file
+    agent = agent_or_exit(agent_spec, analysis_document_before(shown, seed) if json_ else None)
+    doc = analysis_document_before(shown, seed, agent.spec) if json_ else None
     record, outcome = replayed_or_exit(file, ruleset, set_, None, doc)
     if outcome.problems:
         if doc is not None:

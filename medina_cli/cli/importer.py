@@ -16,18 +16,25 @@ app = typer.Typer(help="Convert game records from other sites into record/1 file
                   cls=Group)
 
 
+SiteFileArgument = Annotated[str, typer.Argument(
+    metavar="FILE", parser=shown_as("path"), help="A boardspace.net .sgf file or story, or - for stdin.")]
+OutputOption = Annotated[Optional[str], typer.Option(
+    "--output", "-o", metavar="PATH", help="Write the record/1 file here (default: standard output).")]
+ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it exists.")]
+PlayersOption = Annotated[Optional[str], typer.Option(
+    "--players", metavar="A,B,...", help="Player names in seat order, comma-separated (default: the file's "
+    "names, or P0, P1, ... for a story, which has none).")]
+ImportJsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document saying what was written "
+                                                "(see docs/format.md); without -o it holds the record.")]
+
+
 @app.command("boardspace", cls=Command)
 def boardspace(
-    file: Annotated[str, typer.Argument(
-        metavar="FILE", parser=shown_as("path"), help="A boardspace.net .sgf file or story, or - for stdin.")],
-    output: Annotated[Optional[str], typer.Option(
-        "--output", "-o", metavar="PATH", help="Write the record/1 file here (default: standard output).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the -o file if it exists.")] = False,
-    players: Annotated[Optional[str], typer.Option(
-        "--players", metavar="A,B,...", help="Player names in seat order, comma-separated (default: the file's "
-        "names, or P0, P1, ... for a story, which has none).")] = None,
-    json_: Annotated[bool, typer.Option("--json", help="Print one JSON document saying what was written (see "
-                                        "docs/format.md); without -o it holds the record.")] = False,
+    file: SiteFileArgument,
+    output: OutputOption = None,
+    force: ForceOption = False,
+    players: PlayersOption = None,
+    json_: ImportJsonOption = False,
 ) -> None:
     """Convert a boardspace.net Medina record into record/1, under the boardspace profile its variant and
     engine revision imply (e.g. boardspace-original-r100).
@@ -35,43 +42,32 @@ def boardspace(
     Exit status: 0 converted, 1 the record cannot be read, 2 unusable input or usage error (an -o file
     that exists without --force, or the input itself).
     """
-    from ..errors import MedinaError, Problem
-    from ..records.boardspace import parse_boardspace, read_site_game
-    from ..yamlio import read_text
+    from ..errors import Problem
 
-    report = Report(file, output, json_)
+    to_stdout = output in (None, "-")
+    report = Report(file, None if to_stdout else output, json_)
     names = names_or_exit(players, "--players", report.doc if json_ else None) if players is not None else None
-    if output not in (None, "-"):
+    if not to_stdout:
         report.check_output(force)
-    try:
-        name, text = read_text(file)
-        report.doc["file"] = name
-        wrong_names = names and _wrong_names(names, read_site_game(text, name).players)
-        if wrong_names:
-            report.fail([Problem("bad-players", f"--players {', '.join(names)}: {wrong_names}", file=name)], 2)
-        record = parse_boardspace(text, name, players=names)
-    except MedinaError as exc:
-        report.fail(exc.problems, exit_status(exc))
-    report.doc["warnings"] = [w.to_json() for w in record.problems.warnings]
-    if record.problems.errors:
-        report.fail(record.problems.errors, 1)
+    record = report.converted(names)
     if not json_:
         for problem in record.problems.warnings:
             warn("warning: " + problem.human())
     out = record.to_record()
-    report.doc.update(ruleset=record.ruleset.id, players=record.players, turns=len(record.turns))
-    if output is None or output == "-":
-        report.doc["record"] = out
+    if to_stdout:
+        report.done(out)
         if not json_:
             sys.stdout.write(out)
-        report.done()
+        raise typer.Exit(0)
     try:
         write_atomically(Path(output), out)
     except OSError as exc:
         report.fail([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=output)], 2)
     if not json_:
-        warn(f"{name}: wrote {output} ({record.ruleset.id}, {len(record.players)} players, {len(record.turns)} turns)")
+        warn(f"{record.file}: wrote {output} ({record.ruleset.id}, {len(record.players)} players, "
+             f"{len(record.turns)} turns)")
     report.done()
+    raise typer.Exit(0)
 
 
 class Report:
@@ -79,11 +75,30 @@ class Report:
     --json, failures go to stderr."""
 
     def __init__(self, file: str, output: str | None, as_json: bool):
+        from ..records.boardspace import import_document
         self.as_json = as_json
-        self.doc = {"format": "medina-import/1", "file": "<stdin>" if file == "-" else file,
-                    "output": None if output in (None, "-") else output, "ruleset": None, "players": None,
-                    "turns": None, "errors": [], "warnings": []}
+        self.doc = import_document("<stdin>" if file == "-" else file, output)
         self.input, self.output = file, output
+
+    def converted(self, names: list[str] | None):
+        """The record converted (with the player `names`, if given); one that cannot be exits 2 or 1."""
+        from ..errors import MedinaError, Problem
+        from ..records.boardspace import import_document, parse_boardspace, players_refusal, read_site_game
+        from ..yamlio import read_text
+        try:
+            name, text = read_text(self.input)
+            self.doc["file"] = name
+            wrong_names = names and players_refusal(names, read_site_game(text, name).players)
+            if wrong_names:
+                self.fail([Problem("bad-players", f"--players {', '.join(names)}: {wrong_names}", file=name)], 2)
+            record = parse_boardspace(text, name, players=names)
+        except MedinaError as exc:
+            self.fail(exc.problems, exit_status(exc))
+        if record.problems.errors:
+            self.doc["warnings"] = [w.to_json() for w in record.problems.warnings]
+            self.fail(record.problems.errors, 1)
+        self.doc = import_document(name, self.output, record)
+        return record
 
     def check_output(self, force: bool) -> None:
         """An -o file that exists needs --force; the input itself is never overwritten."""
@@ -105,19 +120,8 @@ class Report:
             report_problems(problems)
         raise typer.Exit(status)
 
-    def done(self) -> NoReturn:
+    def done(self, text: str | None = None) -> None:
+        """With --json, the document of the record converted (holding its `text` when it goes to standard
+        output)."""
         if self.as_json:
-            emit_json(self.doc)
-        raise typer.Exit(0)
-
-
-def _wrong_names(names: list[str], seats: int) -> str | None:
-    """Why --players does not name every seat of the game once (a usage error), or None."""
-    if len(names) != seats:
-        return (f"{len(names)} name{'s' if len(names) != 1 else ''} for a {seats}-player game; "
-                f"give {seats}, comma-separated in seat order")
-    if len(set(names)) != len(names):
-        return "a name given twice; every player needs a name of his own"
-    if "neutral" in names:
-        return "`neutral` is reserved for neutral roofs; choose another name"
-    return None
+            emit_json(self.doc if text is None else {**self.doc, "record": text})

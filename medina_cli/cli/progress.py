@@ -61,6 +61,41 @@ class Progress:
             self.display = None
 
 
+def played_or_exit(play, progress: Progress, kept, out: str | None, doc: dict | None):
+    """What `play()` returns, the progress line cleared; a study that cannot go on exits 2 (with --json, in
+    `doc`), 130 when interrupted, `kept()` saying what stays in `out`."""
+    import typer
+
+    from ..errors import Problem
+    from ..study.backend import StudyError
+    from .common import stop, usage_error, warn
+
+    try:
+        found = play()
+    except StudyError as exc:
+        progress.clear()
+        usage_error(None, f"{exc}{kept()}", doc)
+    except OSError as exc:  # writing a record failed (disk full, permissions)
+        progress.clear()
+        stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=exc.filename or out)], 2, doc)
+    except KeyboardInterrupt:
+        progress.clear()
+        warn(f"interrupted{kept()}")
+        raise typer.Exit(130)
+    progress.clear()
+    return found
+
+
+DASK_LOGGERS = ("distributed", "distributed.client", "distributed.gc")  # those Dask's defaults give a level
+
+
+def quiet_dask_logs(scheduler: str | None) -> None:
+    """With a cluster, Dask's own log lines stay off the terminal unless asked for (DASK_LOGGING)."""
+    if scheduler is not None:
+        import os
+        os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
+
+
 def start_display(unit: str, total: int, first: int, rate):
     """rich's progress display on stderr, redrawn only when told (no drawing thread beside the worker
     processes), and its task, started at `first`; `rate()` gives the units per second shown."""

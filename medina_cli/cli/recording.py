@@ -108,10 +108,9 @@ def undo_command(
     Exit status: 0 taken back, 1 refused (what is left would be invalid, or the turns are laid out in a
     way undo cannot shorten), 2 usage error (N past the record's placements) or unusable file.
     """
-    from ..records.recording import take_back
+    from ..records.recording import Undone, take_back
 
-    doc = {"format": "medina-undo/1", "file": file, "removed": [], "to_move": None, "turn": None,
-           "placement": None} if json_ else None
+    doc = Undone(file, None, None).to_json() if json_ else None  # nothing taken back yet
     _one_record_file(file, "undo", doc)
     done = _or_exit(lambda: take_back(file, count, waiting=_waiting(file)), doc)
     status = 1 if done.text is None else 0
@@ -142,8 +141,7 @@ def status_command(
     """
     from ..records.status import status_document, status_report
 
-    doc = {"format": "medina-status/1", "file": None, "ruleset": None, "players": [], "position": None,
-           "score": None} if json_ else None
+    doc = status_document() if json_ else None
     _, outcome = replayed_or_exit(file, ruleset, set_, None, doc)
     status = 1 if outcome.problems else 0
     if json_:

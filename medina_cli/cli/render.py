@@ -13,16 +13,6 @@ InputArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 or board/1 file, or - for stdin.")]
 
 
-def where_words(frame) -> str:
-    if frame.stop is not None:
-        return f"stopped at turn {frame.turn}"
-    return f"after turn {frame.turn}" if frame.turn else "at the start"
-
-
-def to_move_words(game) -> str:
-    return "game over" if game.is_over() else f"{game.to_move} to move"
-
-
 def render_command(
     file: InputArgument,
     output: Annotated[str, typer.Option(
@@ -57,37 +47,20 @@ def render_command(
 
 
 def _board_picture(board) -> tuple[str, list]:
-    from .. import score
-    from ..render.svg import board_svg
-    from ..render.text import legend, render_board
+    from ..render.pictures import board_picture
 
     problems = board.problems.errors
     report_problems(problems)
     if problems:
         raise typer.Exit(1)
-    title = f"Medina: {board.file}, {board.ruleset.id}, finished board"
-    position = board.position
-    return board_svg(position, title=title, description=render_board(position) + "\n" + legend(position),
-                     totals=score(board).totals), problems
+    return board_picture(board), problems
 
 
 def _record_picture(record, to, legal: bool, last: bool) -> tuple[str, list]:
-    from .. import score
-    from ..render.frames import final_frame
-    from ..render.svg import board_svg
-    from ..render.text import legend, render_board
+    from ..render.pictures import record_picture
 
     outcome = replay_to(record, to)
     report_replay(outcome)
     if outcome.game is None:
         raise typer.Exit(1)
-    frame = final_frame(outcome)
-    game = frame.game
-    title = f"Medina: {record.file}, {record.ruleset.id}, {where_words(frame)} ({to_move_words(game)})"
-    description = render_board(game) + "\n" + legend(game)
-    caption = "" if frame.stop is None else f"Replay stopped: {frame.stop.in_context()}"
-    if caption:
-        description += f"\n{caption}"
-    return board_svg(game, title=title, description=description, legal=game.legal_placements() if legal else None,
-                     last=frame.placed if last else (), illegal=frame.illegal_mark, caption=caption,
-                     totals=score(game).totals), outcome.problems
+    return record_picture(outcome, legal=legal, last=last), outcome.problems

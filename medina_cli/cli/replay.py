@@ -38,12 +38,9 @@ def replay_command(
     Exit status: 0 valid, 1 invalid input (the log stops at the illegal turn), 2 unusable input or
     usage error.
     """
-    from ..errors import ordinal
-    from ..records.status import supply_table
-    from ..render.text import colour_wanted, legend, render_board
+    from ..records.replay import replay_document
 
-    doc = {"format": "medina-replay/1", "file": "<stdin>" if file == "-" else file, "ruleset": None, "players": [],
-           "setup": None, "turns": [], "position": None} if json_ else None
+    doc = replay_document("<stdin>" if file == "-" else file) if json_ else None
     if output is not None and not final_board:
         usage_error("-o/--output", "goes only with --final-board", doc)
     if json_ and final_board:
@@ -52,66 +49,11 @@ def replay_command(
     if final_board:
         _write_final_board(file, record, outcome, output)
     if json_:
-        emit_json({**doc, **_replay_json(record, outcome), **_problems_of(outcome)})
-        raise typer.Exit(1 if outcome.problems else 0)
-    game = outcome.game
-    setup = record.setup
-    say(f"{record.file}: {record.ruleset.id}, players {', '.join(record.players)}")
-    say(f"setup: start merchant {setup['merchant']}" + (f", well {setup['well']}" if setup["well"] else ""))
-    say()
-    entries = {entry.number: entry for entry in record.turns}
-    width = max(len(p) for p in record.players)
-    for number, events in outcome.turn_events:
-        if number:
-            entry = entries[number]
-            tokens = ", ".join(record.tokens(entry))
-            say(f"{number:>4}  {entry.player:<{width}}  {tokens}")
-        for event in events:
-            say(f"{'':>4}  {'':<{width}}    * {event}")
-    say()
-    say(f"Position {outcome.position_words()}:")
-    colour = colour_wanted(no_color)
-    say(render_board(game, colour=colour))
-    say(legend(game, colour=colour))
-    say()
-    say("Supply left:")
-    say(supply_table(game))
-    say()
-    if outcome.errors:
-        say(f"Replay stopped at turn {outcome.errors[0].turn}: {outcome.errors[0].message}")
-    elif game.is_over():
-        say("The game is over.")
-    elif outcome.in_progress:
-        turn, placement = outcome.next_placement()
-        say(f"{game.to_move} is to make the {ordinal(placement)} placement of turn {turn}.")
+        emit_json({**replay_document(doc["file"], outcome), **_problems_of(outcome)})
     else:
-        say(f"{game.to_move} is to move.")
+        from ..render.text import colour_wanted, replay_report
+        say("\n".join(replay_report(outcome, colour=colour_wanted(no_color))))
     raise typer.Exit(1 if outcome.problems else 0)
-
-
-def _replay_json(record, outcome) -> dict:
-    """The medina-replay/1 fields of a replayed record: setup, turns with their placements and events,
-    and the position reached."""
-    entries = {entry.number: entry for entry in record.turns}
-    setup = {**record.setup, "events": []}
-    turns = []
-    for number, events in outcome.turn_events:
-        if not number:
-            setup["events"] = [_event_json(e) for e in events]
-            continue
-        entry = entries[number]
-        turns.append({"turn": number, "player": entry.player, "line": entry.line,
-                      "placements": record.tokens(entry),
-                      "events": [_event_json(e) for e in events]})
-    return {"ruleset": record.ruleset.id, "players": record.players, "setup": setup, "turns": turns,
-            "position": outcome.position_json()}
-
-
-def _event_json(event) -> dict:
-    """An event as JSON: its kind, player and sentence, then whatever fields its kind has."""
-    from dataclasses import fields
-    extra = {f.name: getattr(event, f.name) for f in fields(event) if f.name not in ("kind", "player", "text")}
-    return {"kind": event.kind, "player": event.player, "text": event.text, **extra}
 
 
 def _write_final_board(file: str, record, outcome, output: str | None) -> None:
@@ -146,50 +88,18 @@ def moves(
 
     Exit status: 0 valid, 1 invalid input (shown where replay stopped), 2 unusable input or usage error.
     """
-    from ..errors import MedinaError, ordinal
-    from ..records.status import PlacementFilter, legal_by_piece, listing_lines
-    from ..render.text import colour_wanted, legend, render_board
+    from ..errors import MedinaError
+    from ..records.status import PlacementFilter, moves_document
 
-    doc = {"format": "medina-moves/1", "after_turn": None, "player": None, "turn": None, "placement": None,
-           "placements": [], "file": None} if json_ else None
+    doc = moves_document() if json_ else None
     record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
     try:
         keep = PlacementFilter(record, piece or (), cell or ())
     except MedinaError as exc:
         stop(exc.problems, 2, doc)
-    game = outcome.game
-    player = game.to_move
-    legal = game.legal_placements()
-    placements = [p for p in legal if " " in str(p)]  # the rest: tea
-    groups = legal_by_piece(game, keep)
     if json_:
-        tokens = sorted(f"{piece} {cell}" for piece, cells in groups.items() for cell in cells)
-        turn, placement = outcome.next_placement() or (None, None)
-        emit_json({**doc, "after_turn": outcome.turns_played, "player": player, "turn": turn, "placement": placement,
-                   "placements": tokens, **_problems_of(outcome)})
-        raise typer.Exit(1 if outcome.problems else 0)
-    where = outcome.position_words()
-    if outcome.errors:
-        where += f", where the replay stopped (turn {outcome.errors[0].turn} is illegal)"
-    if player is None:
-        say(f"{record.file} {where}: the game is over; nobody can place anything.")
-        raise typer.Exit(1 if outcome.problems else 0)
-    total = len(placements)
-    turn, placement = outcome.next_placement()
-    which = f", {ordinal(placement)} placement of turn {turn}" if placement > 1 else ""
-    say(f"{record.file} {where}: {player} to move{which}, {total} legal placement{'s' if total != 1 else ''}"
-        + (" (a roof is forced this turn)" if game.forced else ""))
-    if keep.words():
-        kept = sum(map(len, groups.values()))
-        say(f"  {keep.words()}: {kept or 'none'} of them")
-    for line in listing_lines(groups):
-        say(line)
-    if len(legal) > total and not keep.words():
-        say("  tea may replace one placement this turn")
-    colour = colour_wanted(no_color)
-    say()
-    empty = {cell for piece, cells in groups.items() if piece not in ("roof", "neutral") for cell in cells}
-    say(render_board(game, marks=dict.fromkeys(empty, " * "), colour=colour))
-    say(legend(game, colour=colour))
-    say("* an empty cell where a legal placement may go")
+        emit_json({**moves_document(doc["file"], outcome, keep), **_problems_of(outcome)})
+    else:
+        from ..render.text import colour_wanted, moves_report
+        say("\n".join(moves_report(outcome, keep, colour=colour_wanted(no_color))))
     raise typer.Exit(1 if outcome.problems else 0)

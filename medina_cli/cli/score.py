@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import Problem, in_words
+from ..errors import Problem
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, exit_status,
                      expand_inputs, read_record_or_board, replay_to, report_problems, say, shown_as, stop, warn,
                      warnings_to_show, with_problems)
@@ -32,10 +32,11 @@ def score(
     board), 2 unusable input or usage error.
     """
     from .. import standings
+    from ..render.score import scores_json, standings_report
 
     many = len(files) > 1 or any(path != "-" and os.path.isdir(path) for path in files)
     paths = expand_inputs(files, boards=True)
-    list_doc = {"format": "medina-scores/1", "games": [], "standings": []}
+    list_doc = scores_json()
     if not paths:
         stop([Problem("usage", "no record or board files (*.yaml, *.yml, *.sgf) found", file=", ".join(files))], 2,
              list_doc if json_ else None)
@@ -43,8 +44,7 @@ def score(
     for path in paths:
         game = _score_one(path, "<stdin>" if path == "-" else path, to, ruleset, set_)
         if game.usage:  # a bad --ruleset, --set or --to: the same for every file
-            stop(game.errors, 2, ({**list_doc, "games": [g.doc for g in games]} if many else game.doc) if json_
-                 else None)
+            stop(game.errors, 2, (scores_json(g.doc for g in games) if many else game.doc) if json_ else None)
         games.append(game)
         status = max(status, game.status)
         if not json_:
@@ -54,10 +54,10 @@ def score(
     counted = [g.sheet for g in games if g.counts]
     table = standings(counted)
     if json_:
-        emit_json({**list_doc, "games": [g.doc for g in games], "standings": table} if many else games[0].doc)
+        emit_json(scores_json([g.doc for g in games], table) if many else games[0].doc)
     elif len(games) > 1:
         say()
-        _print_standings(table, len(counted), [g.name for g in games if not g.counts])
+        say("\n".join(standings_report(table, len(counted), [g.name for g in games if not g.counts])))
     raise typer.Exit(status)
 
 
@@ -72,23 +72,25 @@ class ScoredGame:
 
     @property
     def doc(self) -> dict:
-        base = self.sheet.to_json() if self.sheet else {
-            "format": "medina-score/1", "ruleset": None, "finished": False, "players": [], "undetermined": [],
-            "winners": []}
-        return with_problems({**base, "file": self.name}, self.errors, self.warnings)
+        from ..render.score import score_json
+        return with_problems(score_json(self.name, self.sheet), self.errors, self.warnings)
 
     def show(self, no_color: bool) -> None:
         report_problems(self.errors)
         for problem in self.warnings:
             warn("warning: " + problem.human())
         if self.sheet is not None:
-            _print_sheet(self.name, self.position, self.sheet, self.state, no_color)
+            from ..render.score import sheet_report
+            from ..render.text import colour_wanted
+            say("\n".join(sheet_report(self.name, self.position, self.sheet, self.state,
+                                       colour=colour_wanted(no_color))))
 
 
 def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
     from .. import score as score_sheet
     from ..errors import BadArgument, MedinaError
     from ..records.boardfile import Board
+    from ..render.score import state_words
 
     game = ScoredGame(name)
     try:
@@ -113,80 +115,7 @@ def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
     game.warnings = warnings_to_show(outcome)
     game.status = 1 if game.errors else 0
     if outcome.game is not None:
-        game.position, game.sheet, game.state = outcome.game, score_sheet(outcome.game), _record_state(outcome)
+        game.position, game.sheet, game.state = outcome.game, score_sheet(outcome.game), state_words(outcome)
         game.sheet.finished = outcome.finished
         game.counts = outcome.finished and not game.errors
     return game
-
-
-def _print_standings(table: list[dict], counted: int, left_out: list[str]) -> None:
-    from tabulate import tabulate
-
-    say(f"Standings over {counted} game{'s' if counted != 1 else ''}"
-        + (f" (left out, invalid or unfinished: {', '.join(left_out)})" if left_out else "") + ":")
-    if table:
-        say(tabulate([[r["player"], r["games"], r["wins"], r["shared_wins"], r["points"]] for r in table],
-                     headers=["player", "games", "wins", "shared wins", "points"], tablefmt="simple"))
-
-
-def _record_state(outcome) -> str:
-    if outcome.errors:
-        return (f"standings {outcome.position_words()}, where the replay stopped "
-                f"(turn {outcome.errors[0].turn} is illegal)")
-    if outcome.game.is_over():
-        return "final score"
-    return f"current standings after turn {outcome.turns_played} (the game is not over)"
-
-
-def _print_sheet(name: str, position, sheet, state: str, no_color: bool) -> None:
-    from tabulate import SEPARATING_LINE, tabulate
-
-    from ..render.text import colour_wanted, legend, render_board
-
-    rules = position.rules
-    say(f"{name}: {rules.ruleset_id}, {len(position.players)} players: {state}")
-    colour = colour_wanted(no_color)
-    say(render_board(position, colour=colour))
-    say(legend(position, colour=colour))
-    values = {c.name: c.value for c in rules.colours}
-    headers = ["palace", "cells", "buildings", "stables", "merchants", "walls", *(["well"] * rules.well.enabled), "points"]
-    blank = [""] * (len(headers) - 3)
-    for player in sheet.players:
-        rows = [[p.colour, " ".join(p.cells), p.buildings, p.stables, p.merchants, p.walls,
-                 *([p.well] * rules.well.enabled), p.points] for p in player.palaces]
-        tiles = [["palace tile", colour, *blank, values[colour]] for colour in player.palace_tiles]
-        tiles += [["tower tile", str(tower), *blank, tower] for tower in player.tower_tiles]
-        for block in (tiles, [["total", "", *blank, player.total]]):
-            if rows and block:
-                rows.append(SEPARATING_LINE)
-            rows.extend(block)
-        say()
-        say(f"{player.name}: {player.total} points" + ("" if player.palaces else " (owns no palace)"))
-        if player.palaces or tiles:
-            say(tabulate(rows, headers=headers, tablefmt="simple",
-                         maxcolwidths=[None, 32] + [None] * (len(headers) - 2)))
-    say()
-    if sheet.undetermined:
-        say("Undetermined tiles (the position alone does not decide them; the totals leave them out):")
-        for tile in sheet.undetermined:
-            what = (f"{tile['colour']} palace tile ({values[tile['colour']]} points)" if tile["tile"] == "palace"
-                    else f"tower tile {tile['tower']} ({tile['tower']} points)")
-            say(f"  {what}: {in_words(tile['candidates'])}")
-        say("  (name their holders under `tiles:` in the board file to complete the score)")
-    say(_winner_line(sheet, state))
-
-
-def _winner_line(sheet, state: str) -> str:
-    totals = sheet.totals
-    winners = sheet.winners
-    if not winners:
-        return "Winner: cannot be decided without the undetermined tiles."
-    if sheet.undetermined:
-        title = "Shared win" if len(winners) > 1 else "Winner"
-        return f"{title}: {in_words(winners, 'and')}, whoever holds the undetermined tiles."
-    points = totals[winners[0]]
-    if not state.startswith(("final", "finished")):
-        return f"Leading: {in_words(winners, 'and')} ({points} points)."
-    if len(winners) > 1:
-        return f"Shared win: {in_words(winners, 'and')} with {points} points each."
-    return f"Winner: {winners[0]} with {points} points."

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 from pathlib import Path
 from typing import Annotated, Optional
@@ -84,29 +83,17 @@ def study_command(
 def _play(boards, specs, games, seed, out, resume, so_far, jobs, scheduler, doc) -> dict:
     """The study played (or finished; with `so_far`, as it stands) in `out`, as its report document; a
     study that cannot go on exits 2 (130 when interrupted), its finished games kept."""
-    from ..study.backend import StudyError
     from ..study.parallel import Workers
     from ..study.report import study_report
-    from .progress import Progress
-    from .simulate import DASK_LOGGERS
+    from .progress import Progress, played_or_exit, quiet_dask_logs
 
-    if scheduler is not None:  # Dask's own log lines stay off the terminal unless asked for
-        os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
+    quiet_dask_logs(scheduler)
     progress = Progress(games * len(boards) * (2 * len(specs) - 1))
-    try:
-        found = study_report(boards, specs, games, seed, Path(out), resume=resume, play=not so_far, progress=progress,
-                             notify=progress.note, workers=Workers(jobs, scheduler, notify=progress.note))
-    except StudyError as exc:
-        progress.clear()
-        usage_error(None, f"{exc}{_kept(out, progress)}", doc)
-    except OSError as exc:  # writing a record failed (disk full, permissions)
-        progress.clear()
-        stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=exc.filename or out)], 2, doc)
-    except KeyboardInterrupt:
-        progress.clear()
-        warn(f"interrupted{_kept(out, progress)}")
-        raise typer.Exit(130)
-    progress.clear()
+    found = played_or_exit(
+        lambda: study_report(boards, specs, games, seed, Path(out), resume=resume, play=not so_far,
+                             progress=progress, notify=progress.note,
+                             workers=Workers(jobs, scheduler, notify=progress.note)),
+        progress, lambda: _kept(out, progress), out, doc)
     return found.to_json()
 
 
@@ -134,7 +121,7 @@ def _boards(refs: list[str], counts: list[int], out: str, doc: dict | None) -> l
     """Every ruleset at each player count it takes (said for those it does not take)."""
     from ..study.report import Board, board_label
     from ..study.runner import Part
-    from .simulate import record_ref
+    from ..records.model import ruleset_ref_from
 
     boards = []
     for ref in refs:
@@ -145,7 +132,7 @@ def _boards(refs: list[str], counts: list[int], out: str, doc: dict | None) -> l
                         f"{','.join(map(str, counts))})", doc)
         for count in set(counts) - set(taken):
             warn(f"--rulesets {ref}: not at {count} players ({ruleset.players_refusal(count, ref)})")
-        named = record_ref(ref, str(Path(out) / "setup"))  # the records lie in a folder per setup below --out
+        named = ruleset_ref_from(Path(out) / "setup", ref)  # the records lie in a folder per setup below --out
         boards += [Board(board_label(ruleset.id, count), count, Part(ruleset.id, ruleset.for_players(count), named),
                          ruleset.params) for count in taken]
     boards.sort(key=lambda board: counts.index(board.players))

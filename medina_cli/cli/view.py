@@ -30,19 +30,23 @@ def _saved_analysis(path: str, record) -> dict:
     return doc
 
 
+PageOption = Annotated[str, typer.Option(
+    "--output", "-o", metavar="PATH", show_default=False,
+    help="Write the page to this .html or .htm file (default: standard output, unless it is a terminal).")]
+AnalysisOption = Annotated[bool, typer.Option(
+    "--analysis", help="Analyse the game first (as medina analyse; see --agent, --jobs) and show the "
+    "expected margins as a chart and the agent's preferred placement on every frame.")]
+AnalysisFromOption = Annotated[Optional[str], typer.Option(
+    "--analysis-from", metavar="JSON", help="Show a saved analysis of this record (medina analyse --json).")]
+
+
 def view_command(
     file: FileArgument,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="PATH", show_default=False,
-        help="Write the page to this .html or .htm file (default: standard output, unless it is a "
-        "terminal).")] = "-",
+    output: PageOption = "-",
     ruleset: RulesetOption = None,
     set_: SetOption = None,
-    analysis: Annotated[bool, typer.Option(
-        "--analysis", help="Analyse the game first (as medina analyse; see --agent, --jobs) and show the "
-        "expected margins as a chart and the agent's preferred placement on every frame.")] = False,
-    analysis_from: Annotated[Optional[str], typer.Option(
-        "--analysis-from", metavar="JSON", help="Show a saved analysis of this record (medina analyse --json).")] = None,
+    analysis: AnalysisOption = False,
+    analysis_from: AnalysisFromOption = None,
     agent_spec: AgentOption = "mcts",
     jobs: JobsOption = 1,
     seed: SeedOption = 0,

@@ -1,51 +1,43 @@
 """The placement rules as constraint layers, each written once: the generator and `explain` read them.
 
 Every piece kind has an ordered tuple of layers. A `Layer` is one rule: its `code` (documented in
-`medina_cli.errors.CODES`), its `mask`, a Python expression of `game`, `piece` and `seat` for the
-cells the rule allows in the current position, and its `refusal`, why it refuses a cell, in words.
-A `Condition` allows every cell or none (the player holds the piece; the colour has not retired).
-Board layers read only the position; `per_seat` layers read the player's own supply or palaces. An
-`Either` is a conditional rule: within the cells its `within` layers allow, its `first` layers apply
-where they leave a cell (the open palace of the colour can still grow; the merchant chain can still
-grow), else its `otherwise` layers (a new palace; a new chain). The generator's mask for a piece is
-the AND of its layers, compiled into one function per piece so that all its rules cost one call
-(its board layers' AND is cached per position in `Game.board_masks`); `explain` walks the same
-layers in order, each compiled alone, and names the first whose mask leaves the cell out.
+`medina_cli.errors.CODES`), `allows(game, piece, seat)`, the cells the rule allows in the current
+position, and its `words`, why it refuses a cell. A layer given `on_board` allows the same cells in
+every position of a board (the interior, the wall ring): a function of the board's geometry. A
+`Condition` allows every cell or none (`holds`: the player holds the piece; the colour has not
+retired). Board layers read only the position; `per_seat` layers read the player's own supply or
+palaces. An `Either` is a conditional rule: within the cells its `within` layers allow, its `first`
+layers apply where they leave a cell (the open palace of the colour can still grow; the merchant
+chain can still grow), else its `otherwise` layers (a new palace; a new chain).
+
+The generator's mask for a piece is the AND of its layers: `Constraints.compile` composes them, once
+per board (a variant), into plain functions, the AND of its board layers (cached per position in the
+game) and the AND of its per-seat layers; `explain` walks the same layers in order and names the
+first whose mask leaves the cell out.
 """
 
 from __future__ import annotations
 
-from .board import bits
+from collections.abc import Callable
+
+from .board import Geometry, bits
 
 ALL = -1  # the mask of every cell
 
-
-def _compiled(mask: str, label: str):
-    """`mask` (an expression of this module's rules) as a function (game, piece, seat) -> cells; a
-    traceback from it names `label` (`<layer spacing>`)."""
-    source = f"lambda game, piece, seat: {mask}"
-    return eval(compile(source, f"<layer {label}>", "eval"), globals())  # this module's own expressions only, at import
-
-
-def _all_of(layers, *masks: str) -> str:
-    """The AND of `layers` (and of further `masks`) as one expression: the conditions first, and the
-    masks only where they all hold."""
-    layers = list(layers)
-    conditions = [f"({layer.when})" for layer in layers if isinstance(layer, Condition)]
-    cells = " & ".join([f"({layer.mask})" for layer in layers if not isinstance(layer, Condition)] + list(masks))
-    cells = cells or "ALL"
-    return f"({cells} if {' and '.join(conditions)} else 0)" if conditions else cells
+Mask = Callable[..., int]  # (game, piece, seat) -> the cells allowed
+Words = str | Callable[..., str]  # a text with {piece}, {cell} and {player}, or (game, piece, cell, seat) -> text
 
 
 class Layer:
-    """One rule: the cells it allows (`mask`, compiled as `allows`), and why it refuses a cell: `words`,
-    a text with `{piece}`, `{cell}` and `{player}` fields, or a function (game, piece, cell, seat) -> text."""
+    """One rule: the cells it allows (`allows`, or `on_board`: the same cells in every position of a
+    board), and why it refuses a cell (`words`)."""
 
-    __slots__ = ("code", "mask", "allows", "words", "per_seat")
+    __slots__ = ("code", "allows", "on_board", "words", "per_seat")
 
-    def __init__(self, code: str, mask: str, words, *, per_seat: bool = False):
-        self.code, self.mask, self.words, self.per_seat = code, mask, words, per_seat
-        self.allows = _compiled(mask, code)
+    def __init__(self, code: str, allows: Mask | None = None, words: Words = "", *,
+                 on_board: Callable[[Geometry], int] | None = None, per_seat: bool = False):
+        self.code, self.words, self.per_seat, self.on_board = code, words, per_seat, on_board
+        self.allows = allows if on_board is None else lambda game, piece, seat: on_board(game._geo)
 
     def refusal(self, game, piece: str, cell: int, seat: int) -> str:
         """Why this rule refuses `piece` on `cell` to `seat`, in words."""
@@ -54,52 +46,174 @@ class Layer:
         return self.words.format(piece=piece, cell=game._geo.name(cell), player=game.players[seat])
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.code!r}, {self.mask!r})"
+        return f"{type(self).__name__}({self.code!r})"
 
 
 class Condition(Layer):
-    """A rule that allows every cell or none: `when` holds, or not."""
+    """A rule that allows every cell or none: `holds(game, piece, seat)`, or not."""
 
-    __slots__ = ("when",)
+    __slots__ = ("holds",)
 
-    def __init__(self, code: str, when: str, words, *, per_seat: bool = False):
-        super().__init__(code, f"ALL if {when} else 0", words, per_seat=per_seat)
-        self.when = when
+    def __init__(self, code: str, holds: Callable[..., bool], words: Words, *, per_seat: bool = False):
+        super().__init__(code, lambda game, piece, seat: ALL if holds(game, piece, seat) else 0, words,
+                         per_seat=per_seat)
+        self.holds = holds
+
+
+class Held(Condition):
+    """The player holds the piece: every piece's first per-seat rule, which the generator checks in its
+    own loop, before it reads the piece's other layers (`Constraints.compile`)."""
+
+    __slots__ = ()
 
 
 class Either:
     """A conditional rule: within the cells the `within` layers allow, the `first` layers where they
     leave a cell, else the `otherwise` layers. (Board layers only.)"""
 
-    __slots__ = ("within", "first", "otherwise", "mask", "allows", "first_cells")
+    __slots__ = ("within", "first", "otherwise", "allows", "first_cells")
     per_seat = False
+    on_board = None
 
     def __init__(self, within: tuple, first: tuple, otherwise: tuple):
         self.within, self.first, self.otherwise = within, first, otherwise
-        first_cells = f"(_within := {_all_of(within)}) & {_all_of(first)}"
-        self.first_cells = _compiled(first_cells, "either: first")  # the cells the first layers allow (none: the otherwise layers apply)
-        self.mask = f"(_first if (_first := {first_cells}) else _within & {_all_of(otherwise)})"
-        self.allows = _compiled(self.mask, "either")
+        self.allows = self.compile(None)
+        within_cells, first_only = _and_of(within), _and_of(first)
+
+        def first_cells(game, piece, seat) -> int:
+            """The cells the first layers allow (none: the otherwise layers apply)."""
+            return within_cells(game, piece, seat) & first_only(game, piece, seat)
+        self.first_cells = first_cells
+
+    def compile(self, geo: Geometry | None) -> Mask:
+        """Its cells as one function (see `_and_of` for `geo`). On a board, the cells its `within` layers
+        allow are kept with the game's board masks (they read the position, not the piece: the colours
+        share them)."""
+        within_cells, first_only, otherwise_only = _and_of(self.within, geo), _and_of(self.first, geo), \
+            _and_of(self.otherwise, geo)
+        if geo is None:
+            def allows(game, piece, seat):
+                within = within_cells(game, piece, seat)
+                return within & first_only(game, piece, seat) or within & otherwise_only(game, piece, seat)
+            return allows
+
+        firsts, otherwises = _plain_masks(self.first, geo), _plain_masks(self.otherwise, geo)
+        if firsts is not None and otherwises is not None and len(firsts) == 2 and len(otherwises) in (1, 2):
+            # the layer sets of every Either, written out (the generator's innermost loop)
+            (first, second), third, fourth = firsts, otherwises[0], otherwises[-1]
+
+            def allows_on_board(game, piece, seat):
+                cached = game._board_masks
+                within = cached.get(self)
+                if within is None:
+                    within = cached[self] = within_cells(game, piece, seat)
+                return (within & first(game, piece, seat) & second(game, piece, seat)
+                        or within & third(game, piece, seat) & fourth(game, piece, seat))
+            return allows_on_board
+
+        def allows_on_board(game, piece, seat):
+            cached = game._board_masks
+            within = cached.get(self)
+            if within is None:
+                within = cached[self] = within_cells(game, piece, seat)
+            return within & first_only(game, piece, seat) or within & otherwise_only(game, piece, seat)
+        return allows_on_board
 
     def layers(self, game, piece) -> tuple:
         """The layers that apply in this position, in order."""
         return (*self.within, *(self.first if self.first_cells(game, piece, None) else self.otherwise))
 
 
-class Constraints:
-    """A piece kind's layers in order (for `explain`); compiled, `board`: the AND of its board layers
-    (cached by the game per position in `Game.board_masks`), and `mask`: the AND of its per-seat
-    layers and of the cached board mask, the cells a seat may place it on."""
+def _plain_masks(layers, geo: Geometry) -> list[Mask] | None:
+    """The functions of `layers` when they are plain masks that read the position (no condition, no
+    constant board cells, no Either), else None."""
+    if all(type(layer) is Layer and layer.on_board is None for layer in layers):
+        return [layer.allows for layer in layers]
+    return None
 
-    __slots__ = ("layers", "board", "mask")
+
+def _and_of(layers, geo: Geometry | None = None) -> Mask:
+    """The AND of `layers` as one function (game, piece, seat) -> cells: its conditions first (one
+    failing: no cell), then its masks. With `geo`, the layers that allow the same cells in every
+    position of that board are read once, here (an Either's too)."""
+    conditions = [layer.holds for layer in layers if isinstance(layer, Condition)]
+    masks = [layer for layer in layers if not isinstance(layer, Condition)]
+    constant = ALL
+    if geo is not None:
+        constant = _fold(layer.on_board(geo) for layer in masks if layer.on_board is not None)
+        masks = [layer.compile(geo) if isinstance(layer, Either) else layer.allows
+                 for layer in masks if layer.on_board is None]
+    else:
+        masks = [layer.allows for layer in masks]
+    # written out up to three masks (every layer set of the pieces), without a wrapper where the AND is one
+    # layer's own function: the generator's innermost loop
+    if len(masks) > 3:
+        def cells(game, piece, seat) -> int:
+            allowed = constant
+            for allows in masks:
+                allowed &= allows(game, piece, seat)
+            return allowed
+    elif len(masks) == 3:
+        first, second, third = masks
+
+        def cells(game, piece, seat) -> int:
+            return constant & first(game, piece, seat) & second(game, piece, seat) & third(game, piece, seat)
+    elif len(masks) == 2:
+        first, second = masks
+        if constant == ALL:
+            def cells(game, piece, seat) -> int:
+                return first(game, piece, seat) & second(game, piece, seat)
+        else:
+            def cells(game, piece, seat) -> int:
+                return constant & first(game, piece, seat) & second(game, piece, seat)
+    elif len(masks) == 1:
+        only = masks[0]
+        if constant == ALL:
+            cells = only
+        else:
+            def cells(game, piece, seat) -> int:
+                return constant & only(game, piece, seat)
+    else:
+        def cells(game, piece, seat) -> int:
+            return constant
+    if not conditions:
+        return cells
+    if len(conditions) > 1:
+        def cells_where_they_hold(game, piece, seat) -> int:
+            for holds in conditions:
+                if not holds(game, piece, seat):
+                    return 0
+            return cells(game, piece, seat)
+        return cells_where_they_hold
+    holds = conditions[0]
+
+    def cells_where_it_holds(game, piece, seat) -> int:
+        return cells(game, piece, seat) if holds(game, piece, seat) else 0
+    return cells_where_it_holds
+
+
+def _fold(masks) -> int:
+    cells = ALL
+    for mask in masks:
+        cells &= mask
+    return cells
+
+
+class Constraints:
+    """A piece kind's layers in order (for `explain`)."""
+
+    __slots__ = ("layers",)
 
     def __init__(self, *layers):
-        assert sum(isinstance(layer, Either) for layer in layers) <= 1, "one Either per piece (they share names)"
         self.layers = layers
-        codes = ", ".join(layer.code if isinstance(layer, Layer) else "either" for layer in layers)
-        self.board = _compiled(_all_of(layer for layer in layers if not layer.per_seat), f"board of: {codes}")
-        self.mask = _compiled(_all_of((layer for layer in layers if layer.per_seat), "game._board_masks[piece]"),
-                              f"mask of: {codes}")
+
+    def compile(self, geo: Geometry) -> tuple[Mask, Mask | None]:
+        """On `geo`'s board: the AND of its board layers (the game caches it per position), and the AND of
+        its per-seat layers but `Held`, which the generator's loop checks itself (None: no other)."""
+        assert sum(isinstance(layer, Held) for layer in self.layers) == 1, "every piece has its Held rule"
+        board = _and_of([layer for layer in self.layers if not layer.per_seat], geo)
+        per_seat = [layer for layer in self.layers if layer.per_seat and not isinstance(layer, Held)]
+        return board, _and_of(per_seat, geo) if per_seat else None
 
 
 def refusing_layer(game, piece: str, cell: int, seat: int) -> Layer | None:
@@ -133,26 +247,30 @@ def _palace_there(text: str):
 SPACING = "too close to another palace (palaces may not touch, not even diagonally)"
 
 # --- every piece --------------------------------------------------------------------------------
-IN_SUPPLY = Condition("not-in-supply", "game.supply[seat][piece]", "{player} has no {piece} left", per_seat=True)
+IN_SUPPLY = Held("not-in-supply", lambda game, piece, seat: game.supply[seat][piece] > 0,
+                 "{player} has no {piece} left", per_seat=True)
 
 # --- walls --------------------------------------------------------------------------------------
-ON_RING = Layer("wrong-square", "game._geo.ring", _not_on("walls go on the wall ring around the city, not on "))
-NO_WALL_THERE = Layer("cell-occupied", "~game.walls", "there is already a wall there")
-CONTINUES_RUN = Layer("wall-not-connected", "game._geo.orth(game.walls | game._geo.towers)",
+ON_RING = Layer("wrong-square", words=_not_on("walls go on the wall ring around the city, not on "),
+                on_board=lambda geo: geo.ring)
+NO_WALL_THERE = Layer("cell-occupied", lambda game, piece, seat: ~game.walls, "there is already a wall there")
+CONTINUES_RUN = Layer("wall-not-connected", lambda game, piece, seat: game._geo.orth(game.walls | game._geo.towers),
                       "a wall must continue a run from a tower (no wall or tower next to it)")
-KEEPS_GATES = Layer("wall-gate", "~game._geo.gates(game.walls)",
+KEEPS_GATES = Layer("wall-gate", lambda game, piece, seat: ~game._geo.gates(game.walls),
                     "it would join two wall runs; every side keeps a gate")
 
 # --- inside the city ----------------------------------------------------------------------------
-INSIDE = Layer("wrong-square", "game._geo.interior", _not_on("a {piece} goes inside the city, not on "))
-EMPTY = Layer("cell-occupied", "~game._occupied",
+INSIDE = Layer("wrong-square", words=_not_on("a {piece} goes inside the city, not on "),
+               on_board=lambda geo: geo.interior)
+EMPTY = Layer("cell-occupied", lambda game, piece, seat: ~game._occupied,
               lambda game, piece, cell, seat: f"{game._geo.name(cell)} already holds "
                                               f"{'the well' if cell == game.well else 'a piece'}")
-OFF_WELL = Layer("well-zone", "~game._well_zone", "no building or stable on the well or next to it")
+OFF_WELL = Layer("well-zone", lambda game, piece, seat: ~game._well_zone,
+                 "no building or stable on the well or next to it")
 SITE = (INSIDE, EMPTY, OFF_WELL)  # where a building or a stable may stand at all
 # a cell next to a palace is within its reach, and must be within no other palace's
-CLEAR_OF_OTHER_PALACES = Layer("spacing", "~game._reach_twice", SPACING)
-CLEAR_OF_PALACES = Layer("spacing", "~game._reach_once", SPACING)
+CLEAR_OF_OTHER_PALACES = Layer("spacing", lambda game, piece, seat: ~game._reach_twice, SPACING)
+CLEAR_OF_PALACES = Layer("spacing", lambda game, piece, seat: ~game._reach_once, SPACING)
 
 
 # --- buildings (`piece` is the colour) ----------------------------------------------------------
@@ -162,16 +280,21 @@ def _extension_refusal(game, colour, cell, seat) -> str:
             "(orthogonally next to one of its buildings)")
 
 
-NOT_RETIRED = Condition("colour-retired", "piece not in game.retired",
+def _open_palace_sides(game, colour, seat) -> int:
+    """The cells orthogonally next to a building of the open palace of the colour (none without one)."""
+    palace = game._open_palace[colour]
+    return 0 if palace is None else palace.building_orth
+
+
+NOT_RETIRED = Condition("colour-retired", lambda game, colour, seat: colour not in game.retired,
                         "{piece} has retired; no {piece} building may be placed again")
-EXTENDS_OPEN_PALACE = Layer("building-not-adjacent",  # next to a building of the open palace of the colour
-                            "0 if game._open_palace[piece] is None else game._open_palace[piece].building_orth",
-                            _extension_refusal)
+EXTENDS_OPEN_PALACE = Layer("building-not-adjacent", _open_palace_sides, _extension_refusal)
 # a building extends the unroofed palace of its colour while that can grow, else starts a new palace
 EXTEND_ELSE_NEW = Either(SITE, (EXTENDS_OPEN_PALACE, CLEAR_OF_OTHER_PALACES), (CLEAR_OF_PALACES,))
 
 # --- stables ------------------------------------------------------------------------------------
-BESIDE_BUILDING = Layer("stable-not-adjacent", "game._building_orth", "a stable must touch a building orthogonally")
+BESIDE_BUILDING = Layer("stable-not-adjacent", lambda game, piece, seat: game._building_orth,
+                        "a stable must touch a building orthogonally")
 
 
 # --- roofs --------------------------------------------------------------------------------------
@@ -184,7 +307,7 @@ def _growing(game) -> int:
     return cells
 
 
-def _not_owned(game, seat: int) -> int:
+def _not_owned(game, piece, seat: int) -> int:
     """Every cell but the buildings of the colours `seat` owns a palace of."""
     cells = ALL
     for colour in game._owned[seat]:
@@ -192,14 +315,15 @@ def _not_owned(game, seat: int) -> int:
     return cells
 
 
-ON_BUILDING = Layer("roof-not-on-building", "game._all_buildings()", "a roof must go on a building")
-UNROOFED = Layer("roof-on-roofed-palace", "~game._roofed_buildings",
+ON_BUILDING = Layer("roof-not-on-building", lambda game, piece, seat: game._all_buildings(),
+                    "a roof must go on a building")
+UNROOFED = Layer("roof-on-roofed-palace", lambda game, piece, seat: ~game._roofed_buildings,
                  _palace_there("the {colour} palace there already has a roof"))
 NOT_BLOCKED = Layer("roof-on-blocked-palace",
-                    "ALL if game.rules.roofs.on_blocked_palace else _growing(game)",
+                    lambda game, piece, seat: ALL if game.rules.roofs.on_blocked_palace else _growing(game),
                     _palace_there("the {colour} palace there can take no more buildings, and this ruleset does not "
                                   "let a blocked palace be roofed"))
-COLOUR_NOT_OWNED = Layer("roof-colour-owned", "_not_owned(game, seat) if game._owned[seat] else ALL",
+COLOUR_NOT_OWNED = Layer("roof-colour-owned", _not_owned,
                          _palace_there("{player} already owns a {colour} palace (one roof per colour)"), per_seat=True)
 
 
@@ -217,16 +341,18 @@ def _crowd_refusal(game, piece, cell, seat) -> str:
     return TWO_NEIGHBOURS if limit <= 1 else f"the first merchant of a new chain may touch at most {limit} merchants"
 
 
-BESIDE_AT_MOST_ONE = Layer("merchant-two-neighbours", "~game._geo.at_least_two_neighbours(game.merchants)",
+BESIDE_AT_MOST_ONE = Layer("merchant-two-neighbours",
+                           lambda game, piece, seat: ~game._geo.at_least_two_neighbours(game.merchants),
                            TWO_NEIGHBOURS)
-AT_CHAIN_END = Layer("merchant-not-at-chain-end", "game._geo.orth(game.live_chain_ends())", _chain_end_refusal)
+AT_CHAIN_END = Layer("merchant-not-at-chain-end", lambda game, piece, seat: game._geo.orth(game.live_chain_ends()),
+                     _chain_end_refusal)
 # a new chain's first merchant touches at most `merchants.new_chain_max_neighbours` merchants, and
 # never two where that is 0 or 1 (kept apart: a merchant beside two is refused as one for any chain)
-NEW_CHAIN_CROWD = Layer("merchant-two-neighbours",
-                        "~game._geo.more_neighbours_than(game.merchants, max(1, game.rules.merchants.new_chain_max_neighbours))",
+NEW_CHAIN_CROWD = Layer("merchant-two-neighbours", lambda game, piece, seat: ~game._geo.more_neighbours_than(
+                            game.merchants, max(1, game.rules.merchants.new_chain_max_neighbours)),
                         _crowd_refusal)
-NEW_CHAIN = Layer("merchant-new-chain",
-                  "~game._geo.more_neighbours_than(game.merchants, game.rules.merchants.new_chain_max_neighbours)",
+NEW_CHAIN = Layer("merchant-new-chain", lambda game, piece, seat: ~game._geo.more_neighbours_than(
+                      game.merchants, game.rules.merchants.new_chain_max_neighbours),
                   "the chain cannot grow, so a new chain starts, but its first merchant may not touch other merchants")
 # a merchant extends the live chain while that can grow, else starts a new chain
 EXTEND_ELSE_NEW_CHAIN = Either((INSIDE, EMPTY), (BESIDE_AT_MOST_ONE, AT_CHAIN_END), (NEW_CHAIN_CROWD, NEW_CHAIN))

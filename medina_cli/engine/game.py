@@ -36,7 +36,7 @@ class _MaskCache(dict):
 
     def __missing__(self, piece: str) -> int:
         game = self.game()
-        cells = self[piece] = game._constraints[piece].board(game, piece, None)
+        cells = self[piece] = game._boards[piece](game, piece, None)
         return cells
 
 
@@ -76,8 +76,8 @@ class Game(Position):
             raise ValueError(f"players {list(players)}: these rules are for {rules.players} distinct players")
         Position.__init__(self, rules, players)
         variant = self.variant
-        self._constraints, self._mask_functions, self._cheap_first = (variant.constraints, variant.mask_functions,
-                                                                       variant.cheap_first)  # the generator's, at hand
+        self._boards, self._seat_functions, self._cheap_first = (
+            variant.board_functions, variant.seat_functions, variant.cheap_first)  # the generator's, at hand
         merchant = self._setup_cell(merchant, "merchant")
         if rules.well.enabled != (well is not None):
             raise ValueError(f"{rules.ruleset_id} places a well at setup: give well=CELL" if rules.well.enabled
@@ -322,21 +322,32 @@ class Game(Position):
     def _piece_mask(self, seat: int, piece: str) -> int:
         """Cells where `seat` may place `piece` now (all its layers: the board's, the player's supply
         and colours), ignoring turn restrictions (forced roofs)."""
-        return self._constraints[piece].mask(self, piece, seat)
+        if not self.supply[seat][piece]:  # the Held rule
+            return 0
+        cells, per_seat = self._board_masks[piece], self.variant.seat_function_of[piece]
+        return cells & per_seat(self, piece, seat) if cells and per_seat is not None else cells
 
     def _piece_masks(self, seat: int) -> list[tuple[str, int]]:
-        """(piece, cells) for every piece `seat` holds that can legally be placed now."""
-        out = []
-        for piece, mask in self._mask_functions:
-            cells = mask(self, piece, seat)
-            if cells:
-                out.append((piece, cells))
+        """(piece, cells) for every piece `seat` holds (the `Held` rule) that can legally be placed now
+        (its other layers: the board's, cached per position, and the player's own)."""
+        supply, boards, out = self.supply[seat], self._board_masks, []
+        for piece, per_seat in self._seat_functions:
+            if supply[piece]:
+                cells = boards[piece]
+                if cells and per_seat is not None:
+                    cells &= per_seat(self, piece, seat)
+                if cells:
+                    out.append((piece, cells))
         return out
 
     def can_place(self, seat: int) -> bool:
-        for piece, mask in self._cheap_first:
-            if mask(self, piece, seat):
-                return True
+        """Has the player in `seat` anything he may place now?"""
+        supply, boards = self.supply[seat], self._board_masks
+        for piece, per_seat in self._cheap_first:
+            if supply[piece]:
+                cells = boards[piece]
+                if cells and (per_seat is None or cells & per_seat(self, piece, seat)):
+                    return True
         return False
 
     def legal_masks(self) -> list[tuple[str, int]]:

@@ -42,9 +42,13 @@ class Variant:
         self.spellings: dict[str, str] = {piece: piece for piece in self.pieces}  # any case -> canonical piece
         self.spellings.update((alias.lower(), c.name) for c in rules.colours for alias in c.aliases)
         # the compiled rules
-        self.constraints = constraints_of(self.pieces)
-        self.mask_functions = tuple((piece, c.mask) for piece, c in self.constraints.items())  # piece order
-        self.cheap_first = self.mask_functions[::-1]  # walls are the cheapest mask to compute
+        self.constraints = constraints_of(self.pieces)  # piece -> its layers, in order
+        compiled = {piece: c.compile(geo) for piece, c in self.constraints.items()}
+        self.board_functions = {piece: board for piece, (board, _) in compiled.items()}  # the AND of its board layers
+        # (piece, the AND of its per-seat layers but Held, or None) in piece order, and walls first
+        self.seat_functions = tuple((piece, per_seat) for piece, (_, per_seat) in compiled.items())
+        self.seat_function_of = dict(self.seat_functions)
+        self.cheap_first = self.seat_functions[::-1]  # walls are the cheapest mask to compute
         triggers = rules.retirement
         checks = {piece: (piece == "roof" and "all_players_own" in triggers,  # may complete all_players_own
                           piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits

@@ -371,6 +371,31 @@ def parse_boardspace(text: str, name: str, *, ruleset: str | None = None, overri
     return record
 
 
+def import_document(file: str, output: str | None, record: Record | None = None) -> dict:
+    """The medina-import/1 document (without `record`, the text added when it goes to standard output) of
+    the `record` converted from `file` into `output` (None: standard output); without `record`, as far as
+    it is known before the conversion (what an error leaves it at)."""
+    doc = {"format": "medina-import/1", "file": file, "output": output, "ruleset": None, "players": None,
+           "turns": None, "errors": [], "warnings": []}
+    if record is None:
+        return doc
+    doc.update(ruleset=record.ruleset.id, players=record.players, turns=len(record.turns),
+               warnings=[w.to_json() for w in record.problems.warnings])
+    return doc
+
+
+def players_refusal(names: list[str], seats: int) -> str | None:
+    """Why player names given for a game do not name every seat of it once, or None."""
+    if len(names) != seats:
+        return (f"{len(names)} name{'s' if len(names) != 1 else ''} for a {seats}-player game; "
+                f"give {seats}, comma-separated in seat order")
+    if len(set(names)) != len(names):
+        return "a name given twice; every player needs a name of his own"
+    if "neutral" in names:
+        return "`neutral` is reserved for neutral roofs; choose another name"
+    return None
+
+
 class _Converter:
     def __init__(self, record: Record, game: SiteGame, ruleset, overrides, players):
         self.r, self.game = record, game

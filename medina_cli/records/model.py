@@ -72,6 +72,19 @@ class Record:
 
 # --- the strict writer ---------------------------------------------------------------------------
 
+def ruleset_ref_from(folder, ref: str) -> str:
+    """How a record in `folder` names the ruleset `ref` given on a command line: a built-in by its id, a
+    file by its path from `folder` (records name rulesets from their own folder, so folders can be shared)."""
+    import os
+    from pathlib import Path
+
+    from ..rules.loader import is_path
+
+    if not is_path(ref):
+        return ref
+    return Path(os.path.relpath(Path(ref).resolve(), Path(folder).resolve())).as_posix()
+
+
 def game_record(game, ruleset_ref: str, *, meta: dict | None = None) -> str:
     """A game so far as record/1 text: its setup, its move stack turn by turn, and its `result` once it
     is over; `ruleset_ref` names its ruleset."""

@@ -24,10 +24,10 @@ from ..engine.board import geometry_for, square_name
 from ..engine.variant import Variant
 from ..errors import BadArgument, Problem, UnusableInput, fail, ordinal
 from ..files import write_atomically
-from ..rules.loader import Ruleset, is_path
+from ..rules.loader import Ruleset
 from ..yamlio import LOADER, STR_TAG, base_dir_of, read_text, yaml_flow
 from .boardspace import is_boardspace
-from .model import Record, write_record
+from .model import Record, ruleset_ref_from, write_record
 from .record import parse_record
 from .replay import Replay, replay
 
@@ -60,10 +60,8 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
     if problems:
         return None, problems
     folder = Path(path).parent
-    if is_path(ruleset_ref):
-        ruleset_ref = Path(os.path.relpath(Path(ruleset_ref).resolve(), folder.resolve())).as_posix()
     well = cells.get("well")
-    text = write_record(ruleset_ref=ruleset_ref, players=players, merchant=geo.square_of[cells["merchant"]],
+    text = write_record(ruleset_ref=ruleset_ref_from(folder, ruleset_ref), players=players, merchant=geo.square_of[cells["merchant"]],
                         well=None if well is None else geo.square_of[well], turns=[], meta=meta)
     for problem in (found := parse_record(text, path, base_dir=folder).problems.errors):
         problem.line = None  # a line of a file not written yet

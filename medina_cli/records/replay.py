@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from ..engine.game import Game
 from ..engine.placement import PASS_PLACEMENT, IllegalPlacement
 from ..engine.scoring import score_game
-from ..errors import Problem
+from ..errors import Problem, ordinal
 from .model import Record
 
 
@@ -73,11 +73,71 @@ class Replay:
                 "finished": game.is_over(), "to_move": game.to_move, "turn": turn, "placement": placement,
                 "supply": supply}
 
+    def to_json(self) -> dict:
+        """The medina-replay/1 fields of the replay: the ruleset, players, setup (with its events), each
+        turn replayed with its placements and events, and the position reached."""
+        record = self.record
+        entries = {entry.number: entry for entry in record.turns}
+        setup = {**record.setup, "events": []}
+        turns = []
+        for number, events in self.turn_events:
+            if not number:
+                setup["events"] = [event_json(e) for e in events]
+                continue
+            entry = entries[number]
+            turns.append({"turn": number, "player": entry.player, "line": entry.line,
+                          "placements": record.tokens(entry), "events": [event_json(e) for e in events]})
+        return {"ruleset": record.ruleset.id, "players": record.players, "setup": setup, "turns": turns,
+                "position": self.position_json()}
+
+    def log_lines(self) -> list[str]:
+        """The record's heading and setup, then the event log: each turn's player and placements, its
+        events below."""
+        record = self.record
+        setup = record.setup
+        lines = [f"{record.file}: {record.ruleset.id}, players {', '.join(record.players)}",
+                 f"setup: start merchant {setup['merchant']}" + (f", well {setup['well']}" if setup["well"] else ""), ""]
+        entries = {entry.number: entry for entry in record.turns}
+        width = max(len(p) for p in record.players)
+        for number, events in self.turn_events:
+            if number:
+                entry = entries[number]
+                lines.append(f"{number:>4}  {entry.player:<{width}}  {', '.join(record.tokens(entry))}")
+            lines += [f"{'':>4}  {'':<{width}}    * {event}" for event in events]
+        return lines
+
+    def standing(self) -> str:
+        """Where the replay ends, in a sentence: at an illegal turn, with the game over, or who is to make
+        which placement."""
+        game = self.game
+        if self.errors:
+            return f"Replay stopped at turn {self.errors[0].turn}: {self.errors[0].message}"
+        if game.is_over():
+            return "The game is over."
+        if self.in_progress:
+            turn, placement = self.next_placement()
+            return f"{game.to_move} is to make the {ordinal(placement)} placement of turn {turn}."
+        return f"{game.to_move} is to move."
+
     @property
     def finished(self) -> bool:
         """Did the replay reach the end of the game (every turn asked for replayed legally, and nobody
         can place)? A wrong claimed `result` does not change it."""
         return self.game is not None and self.game.is_over() and self.turns_played == self.turns_asked
+
+
+def replay_document(file: str, outcome: Replay | None = None) -> dict:
+    """The medina-replay/1 document of `outcome` (without `errors` and `warnings`) for the record `file`;
+    without `outcome`, as far as it is known before the replay (what an error leaves it at)."""
+    doc = {"format": "medina-replay/1", "file": file, "ruleset": None, "players": [], "setup": None, "turns": [],
+           "position": None}
+    return doc if outcome is None else {**doc, **outcome.to_json()}
+
+
+def event_json(event) -> dict:
+    """An event as JSON: its kind, player and sentence, then whatever fields its kind has."""
+    extra = {f.name: getattr(event, f.name) for f in fields(event) if f.name not in ("kind", "player", "text")}
+    return {"kind": event.kind, "player": event.player, "text": event.text, **extra}
 
 
 def replay(record: Record, *, to_turn: int | None = None, check_result: bool = True,

@@ -10,10 +10,14 @@ from ..errors import BadArgument, Problem, did_you_mean, in_words, ordinal
 from .model import Record
 from .replay import Replay
 
-def status_document(outcome: Replay) -> dict:
+def status_document(outcome: Replay | None = None) -> dict:
     """The medina-status/1 document of a replayed record (without `errors` and `warnings`): the
     position as in medina-replay/1 with `placements_left` and `forced`, and the score now (medina-score/1:
-    the standings, final once the game is over)."""
+    the standings, final once the game is over); without `outcome`, as far as it is known before the
+    replay (what an error leaves it at)."""
+    if outcome is None:
+        return {"format": "medina-status/1", "file": None, "ruleset": None, "players": [], "position": None,
+                "score": None}
     record, game = outcome.record, outcome.game
     sheet = score_game(game)
     sheet.finished = outcome.finished
@@ -105,6 +109,45 @@ def legal_by_piece(game, keep=None) -> dict[str, list[str]]:
     for cells in groups.values():
         cells.sort(key=lambda name: (name[0], int(name[1:])))
     return groups
+
+
+def moves_document(file: str | None = None, outcome: Replay | None = None, keep=None) -> dict:
+    """The medina-moves/1 document (without `errors` and `warnings`): the legal placements of the player
+    to move where `outcome` stands (those `keep` keeps), as tokens; without `outcome`, as far as it is
+    known before the replay (what an error leaves it at)."""
+    doc = {"format": "medina-moves/1", "after_turn": None, "player": None, "turn": None, "placement": None,
+           "placements": [], "file": file}
+    if outcome is None:
+        return doc
+    groups = legal_by_piece(outcome.game, keep)
+    turn, placement = outcome.next_placement() or (None, None)
+    return {**doc, "after_turn": outcome.turns_played, "player": outcome.game.to_move, "turn": turn,
+            "placement": placement, "placements": sorted(f"{piece} {cell}" for piece, cells in groups.items()
+                                                         for cell in cells)}
+
+
+def moves_lines(outcome: Replay, keep: PlacementFilter) -> list[str]:
+    """The legal placements of the player to move in lines of text, a line per piece: where the game
+    stands, whose placement it is, how many there are and how many `keep` keeps."""
+    record, game = outcome.record, outcome.game
+    where = outcome.position_words()
+    if outcome.errors:
+        where += f", where the replay stopped (turn {outcome.errors[0].turn} is illegal)"
+    if game.to_move is None:
+        return [f"{record.file} {where}: the game is over; nobody can place anything."]
+    legal = game.legal_placements()
+    total = sum(" " in str(p) for p in legal)  # the rest: tea
+    groups = legal_by_piece(game, keep)
+    turn, placement = outcome.next_placement()
+    which = f", {ordinal(placement)} placement of turn {turn}" if placement > 1 else ""
+    lines = [f"{record.file} {where}: {game.to_move} to move{which}, {total} legal placement{'s' if total != 1 else ''}"
+             + (" (a roof is forced this turn)" if game.forced else "")]
+    if keep.words():
+        lines.append(f"  {keep.words()}: {sum(map(len, groups.values())) or 'none'} of them")
+    lines += listing_lines(groups)
+    if len(legal) > total and not keep.words():
+        lines.append("  tea may replace one placement this turn")
+    return lines
 
 
 def listing_lines(groups: dict[str, list[str]]) -> list[str]:

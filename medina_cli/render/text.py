@@ -105,3 +105,26 @@ def legend(position, *, colour: bool = False) -> str:
     if position.well is not None:
         parts.append("w well, + empty well-bonus cell")
     return "\n".join(parts)
+
+
+def replay_report(outcome, *, colour: bool = False) -> list[str]:
+    """`medina replay` for people: the event log, the board reached with its legend, the supplies left,
+    and where the game stands."""
+    from ..records.status import supply_table
+    game = outcome.game
+    return [*outcome.log_lines(), "", f"Position {outcome.position_words()}:", render_board(game, colour=colour),
+            legend(game, colour=colour), "", "Supply left:", supply_table(game), "", outcome.standing()]
+
+
+def moves_report(outcome, keep, *, colour: bool = False) -> list[str]:
+    """`medina moves` for people: the legal placements (those `keep` keeps), a line per piece, then the
+    board with a mark on every empty cell where one may go."""
+    from ..records.status import legal_by_piece, moves_lines
+    game = outcome.game
+    lines = moves_lines(outcome, keep)
+    if game.to_move is None:
+        return lines
+    empty = {cell for piece, cells in legal_by_piece(game, keep).items() if piece not in ("roof", "neutral")
+             for cell in cells}
+    return lines + ["", render_board(game, marks=dict.fromkeys(empty, " * "), colour=colour),
+                    legend(game, colour=colour), "* an empty cell where a legal placement may go"]

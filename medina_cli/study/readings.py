@@ -44,6 +44,14 @@ class ReadingFrequency:
                 **self._shares(self.counts), "played_under_reading": self._shares(self.reverse)}
 
 
+def readings_json(players: int, games: int, seed: int, overrides=(), ruleset_id: str | None = None,
+                  found=()) -> dict:
+    """The medina-simulate-readings/1 document (without `errors` and `warnings`); without `found`, as far as
+    the options make it (what an error leaves it at)."""
+    return {"format": "medina-simulate-readings/1", "ruleset": ruleset_id, "players": players, "games": games,
+            "seed": seed, "overrides": list(overrides), "readings": [f.to_json() for f in found]}
+
+
 def _effects(reading) -> tuple[bool, ...]:
     """EFFECTS of one replay (a `ReadingOutcome`: the replay beside the game as played)."""
     o = reading.outcome

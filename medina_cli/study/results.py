@@ -167,3 +167,13 @@ def comparison_json(results: list[Statistics]) -> dict:
     the figures that differ significantly from the first's."""
     return {"confidence": LEVEL,
             "significant": {r.ruleset: r.differs_from(results[0]) for r in results[1:]}}
+
+
+def simulate_json(players: int, games: int, seed: int, overrides=(), results=(), seats=()) -> dict:
+    """The medina-simulate/1 document (without `errors` and `warnings`); without `results`, as far as the
+    options make it (what an error leaves it at)."""
+    doc = {"format": "medina-simulate/1", "players": players, "games": games, "seed": seed,
+           "overrides": list(overrides), "rulesets": [r.to_json() for r in results]}
+    if results:
+        doc.update(comparison_json(results))
+    return {**doc, "agents": agents_json(results, seats)} if results and seats else doc
