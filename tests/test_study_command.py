@@ -155,3 +155,19 @@ def test_a_partial_study_reports_what_it_holds_and_says_so(tmp_path):
     assert "| original-2001 4p | 3 |" in markdown
     code, _, err = run("study", "--rulesets", "original-2001", *SMALL, "--out", tmp_path / "none", "--so-far")
     assert code == 2 and "holds no study" in err
+
+
+def test_boards_with_few_games_are_not_compared():
+    from medina_cli.study.games import SOURCES, GameSummary
+    from medina_cli.study.report import COMPARED, Figures, comparisons
+
+    def board(games: int, winner: int) -> Figures:
+        figures = Figures(2)
+        for _ in range(games):
+            totals = [30, 10] if winner == 0 else [10, 30]
+            figures.add(GameSummary(totals, [winner], dict.fromkeys(SOURCES, 20), 30, 60, {}), None)
+        return figures
+
+    # seat 1 wins every game of one board and none of the other: significant on enough games only
+    assert comparisons({"a": board(COMPARED, 0), "b": board(COMPARED, 1)}, False)["seat 1 wins"] == [["a", "b"]]
+    assert comparisons({"a": board(COMPARED - 1, 0), "b": board(COMPARED, 1)}, False)["seat 1 wins"] == []

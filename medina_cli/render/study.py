@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..files import write_atomically
 from ..study.games import SOURCES
+from ..study.report import COMPARED
 
 FAIR = {"above": "above", "below": "below", "not different": "not different from"}
 
@@ -60,8 +61,8 @@ def blocks(doc: dict, title: str) -> list[Block]:
     out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals "
                       "(Wilson for win rates, the normal approximation for means). A difference is significant when "
                       "a two-sided test at the 5% level says so (two proportions: pooled z test; two means: Welch's "
-                      "z); a seat or an agent differs from its fair share when the interval of its win rate "
-                      "leaves it out."),
+                      f"z; boards are compared only on {COMPARED} games or more each); a seat or an agent differs from "
+                      "its fair share when the interval of its win rate leaves it out."),
            Block("h3", "What is significant"), Block("list", findings(doc))]
     for setup in doc["setups"]:
         out += setup_blocks(setup)
@@ -77,16 +78,16 @@ def findings(doc: dict) -> list[str]:
         if "strong" in next(iter(boards.values()), {}):
             for board, f in boards.items():
                 strong = f["strong"]
-                lines.append(f"{name}, {board} ({f['games']} games): the stronger agent wins "
+                lines.append(f"{name}, {board} ({games(f)}): the stronger agent wins "
                              f"{percent(strong['win_rate'], strong['ci95'])}, "
                              f"{FAIR[strong['fair_share']]} its fair share of {100 / players_of(board):.0f}%; its margin "
                              f"over the best other {mean_text(strong['margin'], signed=True)}.")
         else:
             for board, f in boards.items():
-                lines.append(f"{name}, {board} ({f['games']} games): seat advantage: {seat_words(f['seat_wins'])}.")
+                lines.append(f"{name}, {board} ({games(f)}): seat advantage: {seat_words(f['seat_wins'])}.")
         for players, compared in setup["significant"].items():
-            if sum(board.endswith(f" {players}") for board in boards) < 2:
-                continue  # a board without games compares with none
+            if sum(board.endswith(f" {players}") and f["games"] >= COMPARED for board, f in boards.items()) < 2:
+                continue  # boards are compared on COMPARED games or more
             significant = [figure for figure, pairs in compared.items() if pairs]
             quiet = [figure for figure, pairs in compared.items() if not pairs]
             if significant:
@@ -96,6 +97,10 @@ def findings(doc: dict) -> list[str]:
                 lines.append(f"{name}, {players}: no significant difference between the boards in "
                              + ", ".join(quiet) + ".")
     return lines
+
+
+def games(figures: dict) -> str:
+    return f"{figures['games']} game{'' if figures['games'] == 1 else 's'}"
 
 
 def played(setup: dict) -> dict:

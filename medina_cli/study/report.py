@@ -123,9 +123,13 @@ class Figures:
         return doc
 
 
+COMPARED = 10  # the fewest games a board needs to be tested against another (a partial study may have fewer)
+
+
 def significant_pairs(figures: dict[str, Figures], differ) -> list[list[str]]:
-    """The pairs of boards (by label) whose figures `differ(a, b)` says differ at the 95% level."""
-    labels = list(figures)
+    """The pairs of boards (by label) whose figures `differ(a, b)` says differ at the 95% level, among
+    the boards with at least COMPARED games."""
+    labels = [label for label, board in figures.items() if board.games >= COMPARED]
     return [[a, b] for i, a in enumerate(labels) for b in labels[i + 1:] if differ(figures[a], figures[b])]
 
 
