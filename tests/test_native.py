@@ -482,35 +482,52 @@ def test_tables_are_made_once():
     assert state.over
 
 
+FAILED_ALLOCATIONS = """
+import sys
+import _testcapi
+from medina_cli.engine import native
+from medina_cli.rules.loader import load_ruleset
+
+call = sys.argv[1]
+state = native.start_state(load_ruleset("second-edition-2014").for_players(3), 40, 62)
+for _ in range(14):
+    state.push(state.legal_moves()[0])
+rng = native.Generator(1).core
+calls = {"observe": state.observe, "summary": state.summary, "masks": state.masks,
+         "legal_moves": state.legal_moves, "margins": lambda: state.margins(rng, 5),
+         "copy": lambda: state.copy().observe(), "playout": lambda: state.copy().playout(rng, 0.5, log=True),
+         "getstate": rng.getstate}
+whole = calls[call]()
+failed = 0
+for nth in range(300):
+    _testcapi.set_nomemory(nth, nth + 1)
+    try:
+        got = calls[call]()
+    except MemoryError:
+        failed += 1
+        continue
+    finally:
+        _testcapi.remove_mem_hooks()
+    if call not in ("margins", "playout", "getstate"):  # these draw from the generator
+        assert got == whole, (nth, got, whole)
+print(native.core() is not None, failed > 0)
+"""
+
+
 @pytest.mark.parametrize("call", ["observe", "summary", "masks", "legal_moves", "margins", "copy", "playout",
                                   "getstate"])
-def test_a_failed_allocation_raises_memory_error(call):
+def test_a_failed_allocation_raises_memory_error(call, tmp_path):
     """Every allocation a native call makes fails in turn (CPython's _testcapi.set_nomemory): the call
-    raises MemoryError or returns the whole answer, never a half-built one nor a result with an error set."""
-    testcapi = pytest.importorskip("_testcapi")
-    rules = load_ruleset("second-edition-2014").for_players(3)
-    state = native.start_state(rules, 40, 62)
-    for _ in range(14):
-        state.push(state.legal_moves()[0])
-    rng = native.Generator(1).core
-    calls = {"observe": state.observe, "summary": state.summary, "masks": state.masks,
-             "legal_moves": state.legal_moves, "margins": lambda: state.margins(rng, 5),
-             "copy": lambda: state.copy().observe(), "playout": lambda: state.copy().playout(rng, 0.5, log=True),
-             "getstate": rng.getstate}
-    whole = calls[call]()
-    failed = 0
-    for nth in range(300):
-        testcapi.set_nomemory(nth, nth + 1)
-        try:
-            got = calls[call]()
-        except MemoryError:
-            failed += 1
-            continue
-        finally:
-            testcapi.remove_mem_hooks()
-        if call not in ("margins", "playout", "getstate"):  # these draw from the generator
-            assert got == whole
-    assert failed
+    raises MemoryError or returns the whole answer, never a half-built one nor a result with an error set.
+    In a process of its own: the failures hit every thread of a process, a test runner's too."""
+    import subprocess
+    import sys
+    pytest.importorskip("_testcapi")
+    script = tmp_path / "failed_allocations.py"
+    script.write_text(FAILED_ALLOCATIONS)
+    done = subprocess.run([sys.executable, str(script), call], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env={**os.environ, "MEDINA_ENGINE": "native"})
+    assert (done.returncode, done.stdout, done.stderr) == (0, "True True\n", "")
 
 
 def test_a_core_built_from_other_sources_is_never_used(monkeypatch):
