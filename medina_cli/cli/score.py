@@ -9,7 +9,7 @@ import typer
 
 from ..errors import Problem
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, exit_status,
-                     expand_inputs, read_record_or_board, replay_to, report_problems, say, shown_as, stop, warn,
+                     expand_inputs, replay_to, report_problems, say, shown_as, stop, warn,
                      warnings_to_show, with_problems)
 
 
@@ -90,11 +90,12 @@ def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
     from .. import score as score_sheet
     from ..errors import BadArgument, MedinaError
     from ..records.boardfile import Board
+    from ..records.inputs import read_record_or_board
     from ..render.score import state_words
 
     game = ScoredGame(name)
     try:
-        source = read_record_or_board(path, ruleset, set_)
+        source = read_record_or_board(path, ruleset, tuple(set_ or ()))
     except MedinaError as exc:
         game.errors, game.status, game.usage = exc.problems, exit_status(exc), isinstance(exc, BadArgument)
         return game
