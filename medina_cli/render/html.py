@@ -251,10 +251,6 @@ def _result(sheet) -> str:
     return f"{', '.join(sheet.winners[:-1])} and {sheet.winners[-1]} share the win with {best} points"
 
 
-def _seat_badge(seat: int) -> str:
-    return f'<svg viewBox="0 4 44 26" aria-hidden="true">{svg.house(0, 0, seat)}</svg>'
-
-
 def viewer_html(outcome, analysis: dict | None = None) -> str:
     """The viewer page for a replayed record (`outcome` from `records.replay.replay`); with `analysis`
     (a medina-analyse/1 document of that record) also its chart and the agent's preferred placements."""
@@ -283,7 +279,7 @@ def viewer_html(outcome, analysis: dict | None = None) -> str:
         problems.insert(0, f'<p><strong>Replay stopped at turn {frames[-1].turn}.</strong> '
                            '<button id="jump-stop" type="button">Show that turn</button></p>')
     problems += [f"<p>Note: {escape(w.human())}</p>" for w in outcome.warnings]
-    rows = "".join(f'<tr><td>{_seat_badge(seat)}</td><td class="name">{seat + 1} {escape(name)}</td>'
+    rows = "".join(f'<tr><td>{svg.seat_badge(seat)}</td><td class="name">{seat + 1} {escape(name)}</td>'
                    '<td class="points">0</td><td class="delta"></td><td class="tiles"></td></tr>'
                    for seat, name in enumerate(record.players))
     title = f"Medina: {os.path.basename(record.file)}"
