@@ -144,3 +144,59 @@ def test_a_record_killed_between_write_and_rename_is_intact_and_its_leftover_goe
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
     assert subprocess.run([medina, "add", record, "orange K9"], capture_output=True).returncode == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.yaml"] and "orange K9" in record.read_text()
+
+
+@pytest.mark.parametrize("json_", [(), ("--json",)])
+def test_score_of_a_folder_holds_one_game_at_a_time(tmp_path, monkeypatch, json_):
+    """`score DIR` of 8,000 records took 1 GB: each game is let go once scored (its standings added up)."""
+    import gc
+    import weakref
+
+    from medina_cli.cli import score as score_command
+    for number in range(6):
+        (tmp_path / f"g{number}.yaml").write_text(GAME.read_text())
+    alive, most = [], 0
+    score_one = score_command._score_one
+
+    def counted(*args):
+        nonlocal most
+        gc.collect()
+        most = max(most, sum(ref() is not None for ref in alive))
+        game = score_one(*args)
+        alive.append(weakref.ref(game.position))
+        return game
+
+    monkeypatch.setattr(score_command, "_score_one", counted)
+    code, out, _ = run("score", tmp_path, *json_)
+    assert code == 0 and len(alive) == 6 and most <= 1  # the one scored just before may not be collected yet
+    if json_:
+        doc = json.loads(out)
+        assert len(doc["games"]) == 6 and [row["games"] for row in doc["standings"]] == [6, 6, 6]
+    else:
+        assert "Standings over 6 games:" in out
+
+
+def with_passes_after_the_end(passes: int) -> str:
+    """The example game, finished, then `passes` turns of `pass` (validate accepts them: nobody can place)."""
+    head, tail = GAME.read_text().split("event:", 1)
+    return head + "".join(f"  - {('Anna', 'Ben', 'Cleo')[n % 3]}: pass\n" for n in range(passes)) + "event:" + tail
+
+
+def test_the_viewer_of_many_passes_after_the_end_shows_one_picture_for_them(tmp_path):
+    """8,000 passes after the end took 1.29 GB and wrote 392 MB of HTML (a board picture per pass): frames
+    in a row that show the same board share its picture, so the page grows with the passes by their text."""
+    import re
+    turns = GAME.read_text().count("\n  - ")
+    source, page_file = tmp_path / "passes.yaml", tmp_path / "passes.html"
+    source.write_text(with_passes_after_the_end(3000))
+    code, _, err = run("view", source, "-o", page_file)
+    page = page_file.read_text()
+    frames = json.loads(re.search(r'<script type="application/json" id="frames">(.*?)</script>', page, re.S).group(1))
+    pictures = re.findall(r'<template id="frame-(\d+)">', page)
+    assert code == 0 and len(frames) == turns + 3001
+    assert pictures == [str(n) for n in range(turns + 2)]  # the setup, each turn of the game, the passes' one
+    assert [f["board"] for f in frames[:turns + 1]] == list(range(turns + 1))
+    assert {f["board"] for f in frames[turns + 1:]} == {turns + 1}
+    assert f"The board after turns {turns + 1} to {turns + 3000}" in page
+    assert frames[-1]["heading"].startswith(f"Turn {turns + 3000} of {turns + 3000}, Cleo: pass; the game is over")
+    assert len(page) < 40 * len(source.read_text()) + 3_000_000  # was 49 KB of picture per pass

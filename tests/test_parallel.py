@@ -51,20 +51,50 @@ def test_the_first_task_holds_one_unit_then_about_task_seconds_of_work():
     assert sizes.next(2, 10 ** 9) == MAX_UNITS
 
 
-@given(spans=st.lists(st.tuples(st.integers(0, 50), st.integers(0, 300)), max_size=6),
-       rates=st.lists(st.floats(0, 2), min_size=1, max_size=20), workers=st.integers(1, 32))
+@given(spans=st.lists(st.tuples(st.integers(0, 50), st.integers(0, 3000)), max_size=6),
+       rates=st.lists(st.floats(0, 2), min_size=1, max_size=20), workers=st.integers(1, 32),
+       per_task=st.sampled_from([MAX_UNITS, 7, 10 ** 5]))
 @settings(max_examples=200, deadline=None)
-def test_tasks_cover_the_spans_in_bounds(spans, rates, workers):
+def test_tasks_cover_the_spans_in_bounds(spans, rates, workers, per_task):
     spans = [(n, start, start + length) for n, (start, length) in enumerate(spans)]
     units = sum(stop - start for _, start, stop in spans)
-    sizes = TaskSizes(units)
+    sizes = TaskSizes(units, per_task)
     tasks = []
     for task in cut(spans, sizes, lambda: workers):
         tasks.append(task)
         sizes.measured(rates[len(tasks) % len(rates)] * (task[2] - task[1]), task[2] - task[1])
     assert [unit for task in tasks for unit in units_of(*task)] == [unit for span in spans for unit in units_of(*span)]
-    assert all(1 <= stop - start <= MAX_UNITS for _, start, stop in tasks)
+    assert all(1 <= stop - start <= per_task for _, start, stop in tasks)
     left = units
     for _, start, stop in tasks:  # never more than half of what is left per worker, bar single units
         assert stop - start <= max(1, left // (2 * workers))
         left -= stop - start
+
+
+ABANDON = """
+import signal, sys, time
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # as the command line sets it (`| head` ends it quietly)
+from medina_cli.study.backend import LocalProcesses
+from medina_cli.study.runner import play_chunk
+if __name__ == "__main__":
+    from medina_cli.rules.loader import load_ruleset
+    context = (0, load_ruleset("original-2001").for_players(4), "original-2001", None, 1, ())
+    for attempt in range(int(sys.argv[1])):
+        backend = LocalProcesses(2)
+        for start in range(6):
+            backend.submit(play_chunk, (context, 1000 * start, 1000 * start + 1000))
+        time.sleep(0.05 + 0.02 * (attempt % 5))
+        backend.close(abandon=True)
+    print("survived")
+"""
+
+
+def test_workers_stopped_at_once_leave_this_process_alive_and_silent(tmp_path):
+    """Ctrl-C on --jobs terminates the workers; stopping the pool then writes to their pipes, and with the
+    command line's SIGPIPE that ended the whole process at once, without its 'interrupted' line (exit 141)."""
+    import subprocess
+    import sys
+    (tmp_path / "abandon.py").write_text(ABANDON)
+    done = subprocess.run([sys.executable, str(tmp_path / "abandon.py"), "20"], capture_output=True, text=True,
+                          timeout=300)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "survived\n", "")

@@ -124,6 +124,21 @@ def test_stepping_changes_the_board_and_the_scores(open_viewer, tmp_path):
     assert position(page) == f"4 / {turns}" and scores(page) == expected_scores(4)
 
 
+def test_passes_after_the_end_show_the_final_board_without_marks(open_viewer):
+    text = GAME.read_text().replace("event:", "  - Ben: pass\n  - Cleo: pass\n  - Anna: pass\nevent:", 1)
+    turns = len(read_record(str(GAME)).turns)
+    page = open_viewer(text, f"#turn-{turns}")
+    assert board_count(page, "last") > 0
+    final = page.inner_html("#board")
+    page.keyboard.press("ArrowRight")
+    assert position(page) == f"{turns + 1} / {turns + 3}" and board_count(page, "last") == 0
+    assert scores(page) == expected_scores(turns) and page.inner_html("#board") != final
+    passed = page.inner_html("#board")
+    page.keyboard.press("End")
+    assert page.inner_text("#heading").startswith(f"Turn {turns + 3} of {turns + 3}, Anna: pass")
+    assert page.inner_html("#board") == passed and scores(page) == expected_scores(turns)
+
+
 def test_a_link_to_a_turn_opens_that_turn(open_viewer):
     page = open_viewer(GAME.read_text(), "#turn-20")
     assert position(page).startswith("20 / ") and scores(page) == expected_scores(20)

@@ -67,13 +67,45 @@ def play_command(file: FileArgument, ruleset: RulesetChoice = None, seat: SeatOp
     except MedinaError as exc:
         stop(exc.problems, exit_status(exc))
     try:
-        finished = run(table, ask=input, tell=say, draw=_drawing(no_color))
+        finished = run(table, ask=_ask, tell=say, draw=_drawing(no_color))
     except (EOFError, KeyboardInterrupt) as interruption:
         say()
         say(table.stopped())
         raise typer.Exit(130 if isinstance(interruption, KeyboardInterrupt) else 0)
     if not finished:
         say(table.stopped())
+
+
+def _ask(prompt: str) -> str:
+    """A line typed at the terminal, as input() reads it, except that a Ctrl-C pressed as the prompt
+    appears stops at once: input() misses a signal that comes before its read begins, and waits for the
+    next key. Here the signal's wakeup byte ends the wait. Off a terminal, input() itself."""
+    import os
+    import select
+    import signal
+    import sys
+    import threading
+
+    if os.name != "posix" or not (sys.stdin.isatty() and sys.stdout.isatty()) \
+            or threading.current_thread() is not threading.main_thread():
+        return input(prompt)
+    wake, woken = os.pipe()
+    os.set_blocking(woken, False)
+    previous = signal.set_wakeup_fd(woken, warn_on_full_buffer=False)
+    try:
+        sys.stdout.flush()
+        sys.stderr.write(prompt)  # where input() writes it on a terminal
+        sys.stderr.flush()
+        while sys.stdin not in select.select([sys.stdin, wake], [], [])[0]:
+            os.read(wake, 512)  # a signal came: its handler (Ctrl-C: KeyboardInterrupt) runs on return
+    finally:
+        signal.set_wakeup_fd(previous)
+        os.close(wake)
+        os.close(woken)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.removesuffix("\n")
 
 
 def _check_options(file: str, ruleset, seat, continue_: bool, new_only: dict) -> None:

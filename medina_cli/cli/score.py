@@ -40,24 +40,35 @@ def score(
     if not paths:
         stop([Problem("usage", "no record or board files (*.yaml, *.yml, *.sgf) found", file=", ".join(files))], 2,
              list_doc if json_ else None)
-    games, status = [], 0
-    for path in paths:
-        game = _score_one(path, "<stdin>" if path == "-" else path, to, ruleset, set_)
-        if game.usage:  # a bad --ruleset, --set or --to: the same for every file
-            stop(game.errors, 2, (scores_json(g.doc for g in games) if many else game.doc) if json_ else None)
-        games.append(game)
-        status = max(status, game.status)
-        if not json_:
-            if many and len(games) > 1:
-                say()
-            game.show(no_color)
-    counted = [g.sheet for g in games if g.counts]
-    table = standings(counted)
+    docs, left_out, status, counted = [], [], 0, 0
+
+    def sheets_counted():
+        """Each game scored in turn, shown (or its document kept) and let go: only its sheet, when it
+        counts, reaches the standings, so memory does not grow with the number of games."""
+        nonlocal status, counted
+        for number, path in enumerate(paths):
+            game = _score_one(path, "<stdin>" if path == "-" else path, to, ruleset, set_)
+            if game.usage:  # a bad --ruleset, --set or --to: the same for every file
+                stop(game.errors, 2, (scores_json(docs) if many else game.doc) if json_ else None)
+            status = max(status, game.status)
+            if json_:
+                docs.append(game.doc)
+            else:
+                if many and number:
+                    say()
+                game.show(no_color)
+            if game.counts:
+                counted += 1
+                yield game.sheet
+            else:
+                left_out.append(game.name)
+
+    table = standings(sheets_counted())
     if json_:
-        emit_json(scores_json([g.doc for g in games], table) if many else games[0].doc)
-    elif len(games) > 1:
+        emit_json(scores_json(docs, table) if many else docs[0])
+    elif len(paths) > 1:
         say()
-        say("\n".join(standings_report(table, len(counted), [g.name for g in games if not g.counts])))
+        say("\n".join(standings_report(table, counted, left_out)))
     raise typer.Exit(status)
 
 

@@ -24,6 +24,7 @@ class Replay:
     turn_events: list[tuple[int, list]] = field(default_factory=list)  # (turn number, events) per turn
     in_progress: bool = False  # the record's last entry is a turn still open (transcribed as it is played)
     positions: list[Game] = field(default_factory=list)  # with keep_positions: a copy after the setup and each turn
+    # (a pass's is the one before it: the same object)
 
     @property
     def problems(self) -> list[Problem]:
@@ -143,7 +144,8 @@ def event_json(event) -> dict:
 def replay(record: Record, *, to_turn: int | None = None, check_result: bool = True,
            keep_positions: bool = False) -> Replay:
     """Play `record` (through its first `to_turn` entries, if given) and collect what goes wrong.
-    `keep_positions`: keep a copy of the game after the setup and after each turn replayed in full."""
+    `keep_positions`: keep a copy of the game after the setup and after each turn replayed in full (the
+    same copy again after a pass)."""
     if not record.playable:
         return Replay(record, None, warnings=[w for w in (record.well_set_aside,) if w])
     game = Game(record.rules, record.players, record.merchant, record.well, supply=record.supply)
@@ -163,8 +165,8 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
             result.partial = game.placements_made - made
             break
         result.turns_played = entry.number
-        if keep_positions:
-            result.positions.append(game.copy())
+        if keep_positions:  # a pass changes nothing: its position is the one before, shared, not copied
+            result.positions.append(result.positions[-1] if entry.actions[0] == PASS_PLACEMENT else game.copy())
         if game.turn_open():  # only the record's last entry may leave its turn open
             result.in_progress = True
             result.warnings.append(_problem(

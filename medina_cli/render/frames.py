@@ -27,10 +27,13 @@ def stop_problem(outcome: Replay):
     return min(at_turns, key=lambda p: p.turn) if at_turns else None
 
 
-def _frame(outcome: Replay, number: int, game, stop=None) -> Frame:
-    """Turn `number`'s frame: all its placements, or those made before `stop` refused one."""
+def _frame(outcome: Replay, number: int, game, stop=None, events: list | None = None) -> Frame:
+    """Turn `number`'s frame: all its placements, or those made before `stop` refused one; `events`
+    those of the turn (default: looked up in the outcome)."""
     record = outcome.record
-    frame = Frame(number, game, events=dict(outcome.turn_events).get(number, []), stop=stop)
+    if events is None:
+        events = dict(outcome.turn_events).get(number, [])
+    frame = Frame(number, game, events=events, stop=stop)
     if number:
         entry = record.turns[number - 1]
         cell_of = game.variant.geometry.cell_of_square
@@ -51,9 +54,11 @@ def final_frame(outcome: Replay) -> Frame:
 
 
 def all_frames(outcome: Replay) -> list[Frame]:
-    """The setup, every replayed turn, and the turn where replay stopped (if it did)."""
+    """The setup, every replayed turn, and the turn where replay stopped (if it did). A pass's frame
+    shares the game of the frame before it (the same object): the frames of many passes take little."""
     positions = replay(outcome.record, to_turn=outcome.turns_played, check_result=False, keep_positions=True).positions
-    frames = [_frame(outcome, number, game) for number, game in enumerate(positions)]
+    events = dict(outcome.turn_events)
+    frames = [_frame(outcome, number, game, events=events.get(number, [])) for number, game in enumerate(positions)]
     stop = stop_problem(outcome)
     if stop is not None and stop.turn == outcome.turns_played + 1:
         frames.append(_frame(outcome, stop.turn, outcome.game, stop))

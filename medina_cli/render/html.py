@@ -1,8 +1,10 @@
 """A self-contained HTML replay viewer: every turn's board as inline SVG, the event log and the
 running scores, stepped with buttons, the arrow keys or a slider. No network, no external assets.
 
-Each frame's SVG sits in a `<template>` (parsed once, shown by cloning); the rest of the data is
-JSON in a `<script>` with every `<` escaped, so no player name can end the script early.
+Each frame's SVG sits in a `<template>` (parsed once, shown by cloning); frames in a row that show
+the same picture (passes change nothing) share one, so that the page grows with the turns by their
+text alone. The rest of the data is JSON in a `<script>` with every `<` escaped, so no player name
+can end the script early.
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ function show(index) {
   if (index === current) return;
   current = index;
   const frame = frames[index];
-  board.replaceChildren($("frame-" + index).content.cloneNode(true));
+  board.replaceChildren($("frame-" + frame.board).content.cloneNode(true));
   heading.textContent = frame.heading;
   heading.classList.toggle("stop", Boolean(frame.stop));
   slider.value = String(index);
@@ -222,9 +224,8 @@ def _tile_words(player, tea: int) -> str:
     return "; ".join(words)
 
 
-def _frame_data(record, frame: Frame, count: int) -> dict:
+def _frame_data(record, frame: Frame, count: int, sheet) -> dict:
     game = frame.game
-    sheet = score_game(game)
     if frame.turn == 0:
         setup = record.setup
         line = "Setup: start merchant " + setup["merchant"] + (f", well {setup['well']}" if setup["well"] else "")
@@ -243,6 +244,19 @@ def _frame_data(record, frame: Frame, count: int) -> dict:
             "scores": [p.total for p in sheet.players], "tiles": [_tile_words(p, tea) for p, tea in zip(sheet.players, game.tea)]}
 
 
+def _same_pictures(frames: list[Frame], notes: list[dict]) -> list[tuple[int, int]]:
+    """The runs (first, last) of frames in a row that show the same picture: the same game object (a
+    pass shares the one before it), nothing placed, no stop and the same preferred placement."""
+    runs: list[tuple[int, int]] = []
+    for index, frame in enumerate(frames):
+        if runs and not frame.placed and frame.stop is None and frame.game is frames[index - 1].game \
+                and not frames[index - 1].placed and notes[index].get("preferred") == notes[index - 1].get("preferred"):
+            runs[-1] = (runs[-1][0], index)
+        else:
+            runs.append((index, index))
+    return runs
+
+
 def _result(sheet) -> str:
     """Who won, in words: "Anna wins with 35 points", "Anna and Ben share the win with 30 points"."""
     best = max(sheet.totals.values())
@@ -259,19 +273,25 @@ def viewer_html(outcome, analysis: dict | None = None) -> str:
     count = len(record.turns)
     notes = frame_notes(analysis, [f.turn for f in frames]) if analysis else [{} for _ in frames]
     templates, data = [], []
-    for index, frame in enumerate(frames):
-        game = frame.game
+    sheet = None
+    for first, last in _same_pictures(frames, notes):
+        frame, game = frames[first], frames[first].game
         where = f"after turn {frame.turn}" if frame.turn else "at the start"
         if frame.stop is not None:
             where = f"where replay stopped, in turn {frame.turn}"
-        note = notes[index]
-        preferred = note.get("preferred")
+        elif last > first:
+            where = f"after turns {frame.turn} to {frames[last].turn}"
+        preferred = notes[first].get("preferred")
         if preferred is not None:
             preferred = (game.variant.geometry.parse(preferred[0].split()[-1]), preferred[1])
         picture = svg.board_svg(game, title=f"The board {where}", description=render_board(game),
                                 last=frame.placed, illegal=frame.illegal_mark, legend=False, preferred=preferred)
-        templates.append(f'<template id="frame-{index}">{picture}</template>')
-        data.append(_frame_data(record, frame, count) | {k: v for k, v in note.items() if k != "preferred"})
+        templates.append(f'<template id="frame-{first}">{picture}</template>')
+        for index in range(first, last + 1):
+            if index == 0 or frames[index].game is not frames[index - 1].game:
+                sheet = score_game(frames[index].game)
+            data.append(_frame_data(record, frames[index], count, sheet) | {"board": first}
+                        | {k: v for k, v in notes[index].items() if k != "preferred"})
     first = frames[0].game
     stopped = frames[-1].stop is not None
     problems = [f"<p>{escape(p.human())}</p>" for p in outcome.problems]

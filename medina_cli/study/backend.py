@@ -9,6 +9,7 @@ the next tasks by the time the work takes and not by the time results take to tr
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -89,7 +90,28 @@ class LocalProcesses:
     def close(self, abandon: bool = False) -> None:
         """Stop the workers: once their tasks are done, or at once when the tasks are `abandon`ed (after
         Ctrl-C or an error: what they were doing is lost, what came back is not)."""
-        if abandon:
+        if not abandon:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            return
+        with pipes_to_the_dead_tolerated():
             for process in list((getattr(self.pool, "_processes", None) or {}).values()):  # no public way before 3.14
                 process.terminate()
-        self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def pipes_to_the_dead_tolerated():
+    """SIGPIPE ignored (in the main thread, where Python sets handlers) while the pool stops: it still
+    writes to the pipes of the workers just terminated, and the command line's SIGPIPE (default: end
+    the process quietly, for `| head`) would end this process there, without a word."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "SIGPIPE") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGPIPE, previous)

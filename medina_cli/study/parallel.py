@@ -5,7 +5,8 @@ cluster (`--scheduler`), their results handed back as they finish.
 The units come as spans `(context, start, stop)`, and `work(context, start, stop)` returns one
 result per unit. Spans are cut into tasks by time: the first tasks hold one unit each; once some
 have come back, a task holds about TASK_SECONDS of work (as the workers measured it), at most
-MAX_UNITS units and at most a share of what is left, so that the workers finish together. Spans
+`per_task` units (MAX_UNITS unless the caller knows its results stay small) and at most a share of
+what is left, so that the workers finish together. Spans
 are read lazily and only a few tasks per worker are in flight, so memory does not grow with the
 number of units. A task depends only on its context and its units' indices, so how the units are
 cut, and which worker plays a task again after losing one, never changes a result.
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from .backend import InProcess, LocalProcesses
 
 TASK_SECONDS = 0.5  # of work per task: the cost of sending one (a Dask round trip) is a small part of it
-MAX_UNITS = 1000  # per task: bounds what one result holds in memory
+MAX_UNITS = 1000  # per task, unless told otherwise: bounds what one result holds in memory
 WAIT_FOR_WORKERS = 60  # seconds a cluster may go without any worker before the work stops
 
 
@@ -52,11 +53,12 @@ class Workers:
         backend.close()
 
 
-def parallel_map(work: Callable, spans: Iterable[tuple], units: int, workers: Workers = Workers()) -> Iterator[list]:
+def parallel_map(work: Callable, spans: Iterable[tuple], units: int, workers: Workers = Workers(), *,
+                 per_task: int = MAX_UNITS) -> Iterator:
     """`work(context, start, stop)` over every unit of `spans` (`units` of them in all) on `workers`
     started for this map alone (`Pool.map`)."""
     with workers.started() as pool:
-        yield from pool.map(work, spans, units)
+        yield from pool.map(work, spans, units, per_task=per_task)
 
 
 class Pool:
@@ -65,12 +67,12 @@ class Pool:
     def __init__(self, backend):
         self.backend = backend
 
-    def map(self, work: Callable, spans: Iterable[tuple], units: int) -> Iterator[list]:
-        """`work(context, start, stop)` over every unit of `spans` (`units` of them in all), one list
-        of results per task, yielded as the tasks finish (in no set order; in order in this process).
-        Raises StudyError when the work cannot go on."""
+    def map(self, work: Callable, spans: Iterable[tuple], units: int, *, per_task: int = MAX_UNITS) -> Iterator:
+        """`work(context, start, stop)` over every unit of `spans` (`units` of them in all), at most
+        `per_task` units a task, the result of each task yielded as it finishes (in no set order; in
+        order in this process). Raises StudyError when the work cannot go on."""
         backend = self.backend
-        sizes = TaskSizes(units)
+        sizes = TaskSizes(units, per_task)
         tasks = cut(spans, sizes, lambda: backend.workers)
         pending: dict = {}  # handle -> units
         while True:
@@ -96,22 +98,22 @@ def cut(spans: Iterable[tuple], sizes: TaskSizes, workers: Callable[[], int]) ->
 
 class TaskSizes:
     """How many units the next task holds: one until a task has been timed, then TASK_SECONDS' worth
-    at the fastest rate measured (a worker's first task also pays for its start), at most MAX_UNITS
+    at the fastest rate measured (a worker's first task also pays for its start), at most `per_task`
     and at most half of what is left per worker."""
 
-    def __init__(self, units: int):
-        self.left = units
+    def __init__(self, units: int, per_task: int = MAX_UNITS):
+        self.left, self.per_task = units, per_task
         self.seconds_per_unit: float | None = None
 
     def next(self, workers: int, most: int) -> int:
         """The units of the next task, at most `most`, when `workers` share the work."""
         if self.seconds_per_unit is None:
             size = 1
-        elif self.seconds_per_unit * MAX_UNITS <= TASK_SECONDS:
-            size = MAX_UNITS
+        elif self.seconds_per_unit * self.per_task <= TASK_SECONDS:
+            size = self.per_task
         else:
             size = int(TASK_SECONDS / self.seconds_per_unit)
-        size = min(max(1, min(size, MAX_UNITS, self.left // (2 * workers))), most)
+        size = min(max(1, min(size, self.per_task, self.left // (2 * workers))), most)
         self.left -= size
         return size
 

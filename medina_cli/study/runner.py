@@ -12,8 +12,10 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from .games import play_one, statistics_text
-from .parallel import Workers, parallel_map
+from .parallel import MAX_UNITS, Workers, parallel_map
 from .results import Statistics
+
+GAMES_PER_TASK = 100_000  # without records a task brings back its statistics alone, however many games
 
 
 @dataclass(frozen=True)
@@ -80,4 +82,5 @@ def run_study(study: Study, workers: Workers = Workers(), done: Sequence[Collect
     games of each task as it finishes (in no set order). Raises StudyError when the study cannot go on."""
     done = done or [()] * len(study.parts)
     left = len(study.parts) * study.games - sum(map(len, done))
-    return parallel_map(play_chunk, spans(study, done), left, workers)
+    records = any(part.record_ref is not None for part in study.parts)
+    return parallel_map(play_chunk, spans(study, done), left, workers, per_task=MAX_UNITS if records else GAMES_PER_TASK)
