@@ -15,32 +15,61 @@ def moves_of(game: Game, placements) -> list[int]:
 
 
 def python_view(game: Game) -> dict:
-    """What `State.observe()` reports, read from a Python game."""
-    colours = list(game.variant.colours)
-    ids = {id(p): p.id for p in game.palaces}
+    """What `State.observe()` reports, from a Python game's public values (`to_plain()`, its palaces and
+    tiles, the variant's tables): the derived masks the native core keeps (occupied cells, reach of the
+    palaces, ...) are worked out here afresh, so no name inside `Game` is read."""
+    variant, plain = game.variant, game.to_plain()
+    colours = list(variant.colours)
+    seat, turns_started, turn_placed, tea_used, turn_slots, forced, placements_made = plain["turn"]
+    palaces = plain["palaces"]  # (colour, buildings, stables, owner, roof, claim order, wall arms), as started
 
-    def arm_bits(arms) -> int:
-        return sum(1 << ((tower - 1) * 2 + (axis == "v")) for tower, axis in arms)
+    def around(cells: int, table) -> int:
+        out = 0
+        while cells:
+            low = cells & -cells
+            out |= table[low.bit_length() - 1]
+            cells ^= low
+        return out
+
+    def every(masks) -> int:
+        out = 0
+        for mask in masks:
+            out |= mask
+        return out
 
     def holder(palace):
         return None if palace is None else palace.owner
 
+    reach_once = reach_twice = 0
+    for _, buildings, stables, *_ in palaces:
+        reach = around(buildings | stables, variant.king_of)
+        reach_twice |= reach_once & reach
+        reach_once |= reach
+    last_of = {colour: i for i, (colour, *_) in enumerate(palaces)}  # each colour's latest palace
+    buildings = [every(b for c, b, *_ in palaces if c == colour) for colour in colours]
+    stables = every(s for _, _, s, *_ in palaces)
+    tower_merchants = dict(plain["tower_merchants"])
     return {
-        "seat": game.seat_to_move, "turn_placed": game.turn_placed, "turn_slots": game.turn_slots,
-        "tea_used": game.tea_used, "forced": game.forced, "turns_started": game.turns_started,
-        "placements_made": game.placements_made, "claims": game._claims, "tea_claims": game._tea_claims,
-        "retired": sum(1 << colours.index(c) for c in game.retired), "chain_ends": tuple(game._chain_ends),
-        "supply": [[s[piece] for piece in game.variant.pieces] for s in game.supply], "tea": list(game.tea),
-        "owned": [sum(1 << colours.index(c) for c in owned) for owned in game._owned],
-        "palaces": [(colours.index(p.colour), p.buildings, p.stables, p.owner, p.roof, p.claim_order,
-                     arm_bits(p.connected), p.size) for p in game.palaces],
+        "seat": seat, "turn_placed": turn_placed, "turn_slots": turn_slots, "tea_used": tea_used, "forced": forced,
+        "turns_started": turns_started, "placements_made": placements_made, "claims": plain["claims"],
+        "tea_claims": plain["tea_claims"], "retired": sum(1 << colours.index(c) for c in plain["retired"]),
+        "chain_ends": tuple(plain["chain_ends"]), "supply": [list(counts) for counts in plain["supply"]],
+        "tea": list(plain["tea"]),
+        "owned": [sum(1 << colours.index(c) for c, _, _, owner, *_ in palaces if owner == s)
+                  for s in range(len(game.players))],
+        "palaces": [(colours.index(c), b, s, owner, roof, order,
+                     sum(1 << ((tower - 1) * 2 + (axis == "v")) for tower, axis in arms), (b | s).bit_count())
+                    for c, b, s, owner, roof, order, arms in palaces],
         "palace_tiles": [holder(game.palace_tile[c]) for c in colours],
         "tower_tiles": [holder(game.tower_tile.get(t)) for t in (1, 2, 3, 4)],
-        "tower_merchants_left": [game._tower_merchants_left.get(t, -1) for t in (1, 2, 3, 4)],
-        "open_palaces": [None if game._open_palace[c] is None else ids[id(game._open_palace[c])] for c in colours],
-        "occupied": game._occupied, "merchants": game.merchants, "walls": game.walls, "stables": game._stables,
-        "roofed": game._roofed_buildings, "reach_once": game._reach_once, "reach_twice": game._reach_twice,
-        "building_orth": game._building_orth, "buildings": [game._buildings[c] for c in colours],
+        "tower_merchants_left": [tower_merchants.get(t, -1) for t in (1, 2, 3, 4)],
+        "open_palaces": [i if (i := last_of.get(c)) is not None and palaces[i][3] is None else None for c in colours],
+        "occupied": plain["merchants"] | (0 if plain["well"] is None else 1 << plain["well"]) | stables
+                    | every(buildings),
+        "merchants": plain["merchants"], "walls": plain["walls"], "stables": stables,
+        "roofed": every(b for _, b, _, owner, *_ in palaces if owner is not None),
+        "reach_once": reach_once, "reach_twice": reach_twice,
+        "building_orth": every(around(b, variant.orth_of) for _, b, *_ in palaces), "buildings": buildings,
     }
 
 

@@ -48,9 +48,10 @@ class Board:
         xy = lambda cell: (cell % geo.width, cell // geo.width)  # noqa: E731
         cells = lambda mask: {xy(c) for c in range(geo.size) if (mask >> c) & 1}  # noqa: E731
         board = cls(game.rules, geo.width, geo.height)
-        for colour, mask in game._buildings.items():
-            board.buildings.update(dict.fromkeys(cells(mask), colour))
-        board.stables, board.merchants, board.walls = cells(game._stables), cells(game.merchants), cells(game.walls)
+        for palace in game.palaces:
+            board.buildings.update(dict.fromkeys(cells(palace.buildings), palace.colour))
+        stables = sum(palace.stables for palace in game.palaces)  # palaces share no cell
+        board.stables, board.merchants, board.walls = cells(stables), cells(game.merchants), cells(game.walls)
         board.last_merchant = xy(last_merchant)
         board.well = xy(game.well) if game.well is not None else None
         board.roofs = {xy(p.roof): p.owner for p in game.palaces if p.owner is not None}

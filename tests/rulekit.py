@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from conftest import record_text, replay_text
 from medina_cli.engine.board import geometry_for
 from medina_cli.engine.game import Game
+from medina_cli.engine.placement import IllegalPlacement
 from medina_cli.engine.variant import Variant
 from medina_cli.rules.loader import load_ruleset
 
@@ -52,7 +53,7 @@ class Position:
         if token == "tea":
             game.push("tea")
         else:
-            game._play(*self.parse(token))
+            game.push(token)
         self.turns[-1][1].append(token)
 
     def until(self, name: str) -> Position:
@@ -64,7 +65,7 @@ class Position:
 
     def at(self, cell: str):
         """The palace with a building or stable on `cell`."""
-        return self.game._palace_at[self.geo.parse(cell)]
+        return self.game.palace_of(cell)
 
     def parse(self, token: str) -> tuple[str, int]:
         piece, cell = token.split()
@@ -81,7 +82,13 @@ class Position:
             return self.game.can_tea()
         piece, cell = self.parse(token)
         generated = any(p == piece and (cells >> cell) & 1 for p, cells in self.game.legal_masks())
-        assert self.game._is_legal(piece, cell) == generated, token
+        trial = self.game.copy()
+        try:
+            trial.push(token)
+            accepted = True
+        except IllegalPlacement:
+            accepted = False
+        assert accepted == generated, token
         return generated
 
     def moves(self, piece: str) -> set[str]:

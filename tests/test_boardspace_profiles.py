@@ -271,7 +271,7 @@ CORNER_STABLE = ["Anna: grey B3, roof B3", "Ben: wall A2, wall A3", "Cleo: black
 def test_a_stable_in_an_inner_corner_connects_through_one_wall_on_boardspace(sets, holder):
     game = Position("boardspace-original", 3, *CORNER_STABLE, sets=sets).game
     assert game.players[game.tower_tile[4].owner] == holder
-    assert {arm for arm in game._palace_at[game.variant.geometry.parse("B2")].connected if arm[0] == 4} == {(4, "h"), (4, "v")}
+    assert {arm for arm in game.palace_of("B2").connected if arm[0] == 4} == {(4, "h"), (4, "v")}
 
 
 def test_the_editions_connect_a_corner_stable_through_every_wall():

@@ -107,11 +107,8 @@ def test_no_cli_module_reaches_for_what_a_game_keeps_inside():
 
 
 # the packages from the bottom up: a module imports only from its own level or below
-LEVELS = {"errors": 0, "yamlio": 0, "files": 0, "rules": 1, "engine": 2, "records": 3, "comparison": 4,
+LEVELS = {"errors": 0, "yamlio": 0, "files": 0, "version": 0, "rules": 1, "engine": 2, "records": 3, "comparison": 4,
           "agents": 4, "study": 5, "render": 5, "api": 6, "medina_cli": 6, "cli": 7, "__main__": 8}
-UPWARD = {  # the imports that go up, and why
-    ("render", "medina_cli"): "the HTML viewer names the package version (medina_cli.__version__)",
-}
 
 
 def package_of(module: str) -> str:
@@ -121,30 +118,19 @@ def package_of(module: str) -> str:
 
 
 def package_imports():
-    """(package, imported package, lazy?) for every import of medina_cli within a module of medina_cli
-    (the package's own `__init__`, the public surface that loads its names on first use, apart)."""
+    """(package, imported package) for every import of medina_cli within a module of medina_cli, a lazy
+    one inside a function too (the package's own `__init__`, the public surface that loads its names on
+    first use, apart)."""
     for path in PACKAGE.rglob("*.py"):
         module = module_name(path)
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        lazy = {id(node) for function in ast.walk(tree) if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
-                for node in ast.walk(function)}
-        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                base = package.split(".")
-                base = base[:len(base) - node.level + 1] if node.level else []
-                target = ".".join(base + ([node.module] if node.module else []))
-            elif isinstance(node, ast.Import):
-                target = node.names[0].name
-            else:
-                continue
-            if target.startswith("medina_cli") and module != "medina_cli":
-                yield package_of(module), package_of(target), id(node) in lazy
+        if module == "medina_cli":
+            continue
+        for target, _ in imports_of(path):
+            if target.startswith("medina_cli"):
+                yield package_of(module), package_of(target)
 
 
 def test_dependencies_point_down_the_layers():
     found = set(package_imports())
-    assert {package for package, _, _ in found} <= set(LEVELS)
-    upward = {(a, b, lazy) for a, b, lazy in found if a != b and LEVELS[b] > LEVELS[a]}
-    assert {(a, b) for a, b, _ in upward} == set(UPWARD), "an import goes up the layers"
-    assert all(lazy for a, b, lazy in upward if b != "medina_cli")
+    assert {package for package, _ in found} <= set(LEVELS)
+    assert {(a, b) for a, b in found if LEVELS[b] > LEVELS[a]} == set(), "an import goes up the layers"

@@ -139,8 +139,8 @@ def test_every_piece_of_a_finished_example_is_drawn(tmp_path, path):
     game = replay(read_record(str(path))).game
     geo = game.variant.geometry
     count = kinds(root)
-    assert count["building"] == sum(m.bit_count() for m in game._buildings.values())
-    assert count["stable"] == game._stables.bit_count()
+    assert count["building"] == sum(p.buildings.bit_count() for p in game.palaces)
+    assert count["stable"] == sum(p.stables.bit_count() for p in game.palaces)
     assert count["roof"] == sum(p.owner is not None for p in game.palaces)
     assert count["merchant"] == game.merchants.bit_count()
     assert count["wall"] == game.walls.bit_count()

@@ -46,7 +46,7 @@ def test_a_building_must_extend_the_open_palace_of_its_colour(ruleset):
     assert pos.reject("grey H8") == "building-not-adjacent"
     assert pos.reject("grey E5") == "building-not-adjacent"  # diagonal is not adjacent
     pos.play("grey E4")
-    assert pos.game._palace_at[pos.geo.parse("E4")] is pos.game._palace_at[pos.geo.parse("D4")]
+    assert pos.game.palace_of("E4") is pos.game.palace_of("D4")
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)

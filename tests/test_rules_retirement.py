@@ -63,7 +63,7 @@ def test_dm_no_building_fits_with_an_unroofed_palace_which_may_still_be_roofed()
     assert pos.game.retired == ["black", "grey"]
     assert pos.at("E5").owner is None and pos.legal("roof E5")
     pos.play("roof E5")
-    assert pos.at("E5").owner == 0 and pos.game._owned[0] == {"grey"}
+    assert pos.at("E5").owner == 0 and {p.colour for p in pos.game.palaces if p.owner == 0} == {"grey"}
 
 
 def test_2001_does_not_retire_a_colour_that_no_longer_fits():

@@ -78,7 +78,7 @@ def test_neutral_roof_goes_on_any_unroofed_palace_and_belongs_to_nobody():
     assert pos.reject("neutral F4") == "roof-not-on-building"
     pos.play("Ben: neutral H8, orange C9")
     assert pos.at("H8").owner == NEUTRAL and pos.at("H8").colour == "orange"
-    assert pos.game._owned[1] == set()
+    assert not any(p.owner == 1 for p in pos.game.palaces)
     pos.until("Ben")
     assert pos.legal("neutral C9")  # repeats allowed, the same colour too
     pos.play("Ben: neutral C9")

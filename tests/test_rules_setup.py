@@ -28,7 +28,7 @@ def wells(ruleset):
 def test_start_merchant_off_the_edge_row_is_accepted(ruleset, cell):
     lines, outcome = setup_problems(ruleset, merchant=cell, **wells(ruleset))
     assert outcome.problems == []
-    assert outcome.game._start_merchant == outcome.game.variant.geometry.parse(cell)
+    assert outcome.game.setup["merchant"] == cell.upper() and outcome.game.piece_at(cell) == "merchant"
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)

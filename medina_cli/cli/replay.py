@@ -64,9 +64,7 @@ def _write_final_board(file: str, record, outcome, output: str | None) -> None:
         raise typer.Exit(1)
     if not outcome.finished:
         warn(f"{record.file}: the game is not over; the board shows the position after turn {outcome.turns_played}")
-    source = record.ruleset.source  # "built-in" or the path as the record gives it (+ " with --set ...")
-    ruleset_ref = record.ruleset.id if source.startswith("built-in") else source.split(" with --set")[0]
-    write_output(output or "-", write_board(outcome.game, ruleset_ref), file)
+    write_output(output or "-", write_board(outcome.game, record.ruleset.ref), file)
     raise typer.Exit(0)
 
 

@@ -4,7 +4,7 @@ preferred next placement."""
 
 from __future__ import annotations
 
-from html import escape
+import xml.etree.ElementTree as ET
 
 from . import palette
 
@@ -44,41 +44,52 @@ def x_of(index: int, count: int) -> float:
 
 
 def chart_svg(doc: dict, players: list[str]) -> str:
-    """Each player's expected final margin after each of his placements, mistakes and blunders marked."""
+    """Each player's expected final margin after each of his placements, mistakes and blunders marked (an
+    SVG element tree)."""
     reviews = doc["placements"]
     count = len(reviews)
     y, low, high = _y_scale([r["played_value"] for r in reviews])
-    parts = [f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#999" '
-             'stroke-dasharray="4 3"/>',
-             f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" stroke="#555"/>',
-             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{HEIGHT - BOTTOM}" y2="{HEIGHT - BOTTOM}" stroke="#555"/>']
+    chart = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {WIDTH} {HEIGHT}", "role": "img",
+                               "font-family": "DejaVu Sans, Verdana, sans-serif"})
+    ET.SubElement(chart, "title").text = ("Expected final margin of each player over the game, by "
+                                          + doc.get("agent", "the agent"))
+
+    def line(x1, x2, y1, y2, stroke: str, **more: str) -> ET.Element:
+        return ET.SubElement(chart, "line", {**more, "x1": str(x1), "x2": str(x2), "y1": str(y1), "y2": str(y2),
+                                             "stroke": stroke})
+
+    def text(words: str, attrs: dict) -> ET.Element:
+        element = ET.SubElement(chart, "text", attrs)
+        element.text = words
+        return element
+
+    line(LEFT, WIDTH - RIGHT, f"{y(0):.1f}", f"{y(0):.1f}", "#999").set("stroke-dasharray", "4 3")
+    line(LEFT, LEFT, TOP, HEIGHT - BOTTOM, "#555")
+    line(LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, HEIGHT - BOTTOM, "#555")
     for value in (low, 0.0, high):
-        parts.append(f'<text x="{LEFT - 4}" y="{y(value) + 4:.1f}" text-anchor="end" font-size="11">{value:+.0f}</text>')
-    parts.append(f'<text x="{(LEFT + WIDTH) / 2:.0f}" y="{HEIGHT - 6}" text-anchor="middle" font-size="11">'
-                 f'placement (1 to {count}); circles: mistakes, filled: blunders</text>')
-    parts.append(f'<text transform="translate(12 {(HEIGHT - BOTTOM + TOP) / 2:.0f}) rotate(-90)" '
-                 'text-anchor="middle" font-size="11">expected margin</text>')
+        text(f"{value:+.0f}", {"x": str(LEFT - 4), "y": f"{y(value) + 4:.1f}", "text-anchor": "end", "font-size": "11"})
+    text(f"placement (1 to {count}); circles: mistakes, filled: blunders",
+         {"x": f"{(LEFT + WIDTH) / 2:.0f}", "y": str(HEIGHT - 6), "text-anchor": "middle", "font-size": "11"})
+    text("expected margin", {"transform": f"translate(12 {(HEIGHT - BOTTOM + TOP) / 2:.0f}) rotate(-90)",
+                             "text-anchor": "middle", "font-size": "11"})
     for seat, name in enumerate(players):
         colour = palette.seat_colour(seat)[1]
         points = [(x_of(i, count), y(r["played_value"])) for i, r in enumerate(reviews) if r["player"] == name]
         if points:
-            path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-            parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2">'
-                         f'<title>{escape(name)}</title></polyline>')
+            polyline = ET.SubElement(chart, "polyline", {"points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+                                                         "fill": "none", "stroke": colour, "stroke-width": "2"})
+            ET.SubElement(polyline, "title").text = name
         for i, r in enumerate(reviews):
             if r["player"] == name and verdict_of(r, doc):
                 fill = colour if verdict_of(r, doc) == "blunder" else "#ffffff"
-                parts.append(f'<circle cx="{x_of(i, count):.1f}" cy="{y(r["played_value"]):.1f}" r="4.5" '
-                             f'fill="{fill}" stroke="{colour}" stroke-width="2"><title>'
-                             f'{escape(_review_words(r, doc.get("agent", "the agent")))}</title></circle>')
-    parts.append(f'<line id="analysis-cursor" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" '
-                 'stroke="#111" stroke-width="1.5"/>')
-    legend = "".join(f'<tspan fill="{palette.seat_colour(seat)[1]}">■ {escape(name)}  </tspan>'
-                     for seat, name in enumerate(players))
-    parts.append(f'<text x="{LEFT + 4}" y="{TOP + 10}" font-size="11" font-weight="bold">{legend}</text>')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-            'font-family="DejaVu Sans, Verdana, sans-serif"><title>Expected final margin of each player over '
-            f'the game, by {escape(doc.get("agent", "the agent"))}</title>{"".join(parts)}</svg>')
+                circle = ET.SubElement(chart, "circle", {"cx": f"{x_of(i, count):.1f}", "cy": f"{y(r['played_value']):.1f}",
+                                                         "r": "4.5", "fill": fill, "stroke": colour, "stroke-width": "2"})
+                ET.SubElement(circle, "title").text = _review_words(r, doc.get("agent", "the agent"))
+    line(LEFT, LEFT, TOP, HEIGHT - BOTTOM, "#111", id="analysis-cursor").set("stroke-width", "1.5")
+    legend = text(None, {"x": str(LEFT + 4), "y": str(TOP + 10), "font-size": "11", "font-weight": "bold"})
+    for seat, name in enumerate(players):
+        ET.SubElement(legend, "tspan", {"fill": palette.seat_colour(seat)[1]}).text = f"\u25a0 {name}  "
+    return ET.tostring(chart, encoding="unicode")
 
 
 def verdict_of(review: dict, doc: dict) -> str | None:

@@ -14,7 +14,7 @@ import os
 import re
 from html import escape
 
-from .. import __version__
+from ..version import __version__
 from ..engine.scoring import score_game
 from . import svg
 from .analysis import chart_svg, frame_notes

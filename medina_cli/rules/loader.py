@@ -45,6 +45,7 @@ class Ruleset:
     sources: list = field(default_factory=list)
     record_ref: str | None = None  # how a record names it: the built-in id or the file's absolute path; None
     # once overrides apply (a record names a ruleset, not overrides)
+    ref: str = ""  # as it was named: a built-in's id, else the path as given (overrides apart)
     rules_by_players: dict = field(default_factory=dict, repr=False, compare=False)  # for_players cache
 
     @property
@@ -112,7 +113,8 @@ def _load_cached(resolved: str, shown: str, ref: str) -> Ruleset:
     builtin = Path(resolved).parent == builtin_dir()
     rid = params["id"] or Path(resolved).stem
     return Ruleset(id=rid, title=params["title"] or rid, source="built-in" if builtin else ref,
-                   params=params, sources=list(params["sources"]), record_ref=rid if builtin else resolved)
+                   params=params, sources=list(params["sources"]), record_ref=rid if builtin else resolved,
+                   ref=rid if builtin else ref)
 
 
 MAX_EXTENDS = 32  # rulesets in one `extends:` chain (the built-in ones: 3 at most)
