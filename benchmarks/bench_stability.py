@@ -7,7 +7,8 @@ Figures, beside their targets:
   examples together and for each;
 - at every position, the first seed's preferred move is among the moves the second seed finds tied
   with its best (target: every position), with the positions where it is not.
-Also the time each analysis took (`--jobs`, default 2) and the verdicts and positions counted.
+Also the time each analysis took (`--jobs`, default 2; wall clock, with the machine's load) and the
+verdicts and positions counted.
 
     .venv/bin/python benchmarks/bench_stability.py [--jobs 2] [--agent mcts]
 """
@@ -15,6 +16,7 @@ Also the time each analysis took (`--jobs`, default 2) and the verdicts and posi
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -26,6 +28,7 @@ def labelled(reviews) -> set[tuple[int, int, str]]:
 
 
 def main() -> None:
+    from common import machine_load
     from medina_cli.records.record import parse_record
     from medina_cli.study.analysis import analyse
     from medina_cli.study.parallel import Workers
@@ -34,6 +37,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--agent", default="mcts")
     args = parser.parse_args()
+    print(machine_load())
     union = common = positions = agreeing = 0
     missed = []
     for path in sorted((ROOT / "examples").glob("*.yaml")):
@@ -42,8 +46,8 @@ def main() -> None:
         for seed in (0, 1):
             wall = time.perf_counter()
             runs.append(analyse(record, args.agent, seed=seed, workers=Workers(args.jobs)))
-            print(f"{path.name}, seed {seed}: {len(runs[-1])} placements in {time.perf_counter() - wall:.0f} s, "
-                  f"{len(labelled(runs[-1]))} labelled", flush=True)
+            print(f"{path.name}, seed {seed}: {len(runs[-1])} placements in {time.perf_counter() - wall:.0f} s "
+                  f"(load {os.getloadavg()[0]:.1f}), {len(labelled(runs[-1]))} labelled", flush=True)
         first, second = (labelled(run) for run in runs)
         both, either = len(first & second), len(first | second)
         common, union = common + both, union + either

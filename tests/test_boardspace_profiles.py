@@ -246,7 +246,7 @@ def test_another_players_tea_tile_spares_the_forced_roof_on_boardspace(overrides
 def test_a_neutral_roof_first_spares_the_forced_roof_on_boardspace(overrides, forced):
     game = stuck_after_an_opening("boardspace-second-edition", *overrides,
                                   first_turns=("Anna: grey C3", "Ben: purple P11", "Cleo: wall A2, wall A3"))
-    game._play("neutral", game.variant.geometry.parse("C3"))
+    game.push("neutral C3")
     assert game.forced is forced
     assert (game.legal_masks() == [("roof", 1 << game.variant.geometry.parse("P11"))]) is forced
 

@@ -26,7 +26,7 @@ def _cited_files():
     the tests and their fixtures."""
     citing = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "medina_cli").rglob("*.py"),
               *(ROOT / "rulesets").glob("*.yaml"), *(ROOT / "tests").rglob("*.py"), *(ROOT / "tests").rglob("*.yaml"),
-              *(ROOT / "benchmarks").glob("*.py"), *(ROOT / "studies").glob("*.py")]
+              *(ROOT / "benchmarks").glob("*.py")]
     for path in citing:
         for name in CITED_FILE_RE.findall(path.read_text(encoding="utf-8")):
             yield path, name

@@ -48,7 +48,7 @@ def new_pair(rules, players: int, merchant: int, well, supply=None) -> tuple[Gam
     """A game from a setup of squares on both engines (the native core's takes cells)."""
     names = NAMES[:players]
     game = Game(rules, names, merchant, well, supply=supply)
-    state = native.start_state(rules, game._start_merchant, game.well, supply, names)
+    state = native.start_state(rules, game.variant.geometry.parse(game.setup["merchant"]), game.well, supply, names)
     return game, state
 
 

@@ -103,3 +103,29 @@ def test_batches_played_in_any_order_give_the_same_samples():
     forward = make_agent("mcts:120", seed=5).search(game)
     backward = make_agent("mcts:120", seed=5).search(game, play=backwards)
     assert [a.margins for a in forward.arms] == [a.margins for a in backward.arms]
+
+
+def test_settling_brings_back_the_best_move_a_halving_set_aside_on_few_samples():
+    from medina_cli.agents.analysis import settle
+
+    def play(batches):  # "late" is the best move, but its first samples (small trees) look poor
+        return [[(((-2.0 if k < 16 else 12.0) if move == "late" else 0.0) + random.Random(k).gauss(0, 10), 0.5)
+                 for k in range(start, stop)] for move, start, stop in batches]
+
+    moves = ["late", *(f"quiet{i}" for i in range(5))]
+    race = Race([Arm(move) for move in moves], cap=600, confidence=0.95, play=play)
+    race.run()
+    late = race.arms[0]
+    assert race.first == 16 and late.n == 16 < race.best.n and id(late) in race.tied()
+    spent = race.playouts
+    settle(race)
+    assert race.best is late and late.n == max(arm.n for arm in race.arms)
+    assert race.playouts - spent <= race.cap
+    race = Race([Arm(move) for move in moves[1:] + ["worse"]], cap=600, confidence=0.95,
+                play=lambda batches: [[(-30.0 if move == "worse" else 0.0, 0.5) for _ in range(start, stop)]
+                                      for move, start, stop in batches])
+    race.run()
+    worse = next(arm for arm in race.arms if arm.move == "worse")
+    before = worse.n
+    settle(race)  # a move the best beats is not raced on
+    assert worse.n == before and race.best.move != "worse"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from medina_cli.engine.position import holder_name
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
 from scorekit import TILE_EXAMPLES
@@ -21,12 +22,12 @@ def game_after(name: str, turn: int, *overrides: str):
 
 def palace_holder(game, colour: str) -> str | None:
     palace = game.palace_tile[colour]
-    return None if palace is None else game._owner_name(palace.owner)
+    return None if palace is None else holder_name(game.players, palace.owner)
 
 
 def tower_holder(game, tower: int) -> str | None:
     palace = game.tower_tile[tower]
-    return None if palace is None else game._owner_name(palace.owner)
+    return None if palace is None else holder_name(game.players, palace.owner)
 
 
 @pytest.mark.parametrize("turn, holder, green_size", [(5, "Blue", None), (10, "Blue", 4), (12, "Blue", 5),
@@ -47,11 +48,11 @@ def test_e5_a_stable_on_the_equal_palace_moves_the_tile(turn, holder):
 def test_e6_tea_tiles_for_claims_and_the_neutral_claim():
     assert game_after("e6-tea.yaml", 4).tea == [3, 0, 0]
     after_neutral = game_after("e6-tea.yaml", 5)
-    assert after_neutral.tea == [3, 0, 0] and after_neutral._tea_claims == 2
+    assert after_neutral.tea == [3, 0, 0] and after_neutral.to_plain()["tea_claims"] == 2
     assert any(e.kind == "tea" and "leave the game" in e.text for e in after_neutral.events)
     game = game_after("e6-tea.yaml", 8)
     assert game.tea == [3, 1, 0]
-    assert game._tea_claims == len(game.rules.tea.awards) - 1  # the next claim's award is 0
+    assert game.to_plain()["tea_claims"] == len(game.rules.tea.awards) - 1  # the next claim's award is 0
 
 
 def test_e7_tower_tile_and_its_merchants():

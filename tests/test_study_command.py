@@ -102,3 +102,72 @@ def test_bad_options_are_usage_errors(tmp_path):
     assert code == 2 and "unknown agent" in err
     code, out, _ = run("study", "--rulesets", "original-2001", "--players", "x", "--out", tmp_path / "x", "--json")
     assert code == 2 and json.loads(out)["errors"]
+
+
+def test_an_interrupted_study_has_grown_every_setup_together(tmp_path, monkeypatch):
+    from medina_cli.rules.loader import load_ruleset
+    from medina_cli.study import report
+    from medina_cli.study.runner import Part
+
+    monkeypatch.setattr(report, "ROUND", 2)
+    assert report.rounds(5) == [2, 4, 5] and report.rounds(2) == [2]
+    boards = []
+    for ref in ("original-2001", "second-edition-2014"):
+        ruleset = load_ruleset(ref)
+        boards.append(report.Board(f"{ref} 4p", 4, Part(ref, ruleset.for_players(4), ref), ruleset.params))
+
+    def stop_after_a_round(finished):
+        if finished >= 2 * 2 * 3:  # the first round: 2 games of 2 boards under 3 setups
+            raise KeyboardInterrupt
+
+    out = tmp_path / "study"
+    try:
+        report.study_report(boards, ["random", "greedy"], 6, 3, out, progress=stop_after_a_round)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the study was not interrupted")
+    kept = {folder.name: len(list((folder / ".study").glob("*-*.json"))) for folder in out.iterdir()}
+    assert kept == {"4p-random-self-play": 4, "4p-greedy-self-play": 4, "4p-greedy-vs-random": 4}
+    so_far = report.study_report(boards, ["random", "greedy"], 6, 3, out, play=False).to_json()
+    assert so_far["complete"] is False and (so_far["games_finished"], so_far["games_planned"]) == (12, 36)
+    assert {f["games"] for setup in so_far["setups"] for f in setup["boards"].values()} == {2}
+
+
+def test_a_partial_study_reports_what_it_holds_and_says_so(tmp_path):
+    _, whole, _, folder = study(tmp_path, "--json")
+    assert json.loads(whole)["complete"] is True
+    (folder / "4p-greedy-vs-random" / ".study" / "original-2001-0002.json").unlink()  # as if interrupted
+    for path in (folder / "4p-random-self-play" / ".study").glob("second-edition-2014-*.json"):
+        path.unlink()
+    code, partial, err, _ = study(tmp_path, "--json", "--so-far", "--report", tmp_path / "partial.md")
+    assert code == 0, err
+    doc = json.loads(partial)
+    assert (doc["complete"], doc["games_finished"], doc["games_planned"]) == (False, 19, 24)
+    games = {(s["setup"], board): f["games"] for s in doc["setups"] for board, f in s["boards"].items()}
+    assert games[("greedy vs random", "original-2001 4p")] == 3 and games[("random self-play",
+                                                                          "second-edition-2014 4p")] == 0
+    assert not (folder / "4p-greedy-vs-random" / ".study" / "original-2001-0002.json").exists()  # nothing played
+    markdown = (tmp_path / "partial.md").read_text()
+    assert "This study is INCOMPLETE: 19 of its 24 games are finished" in markdown
+    assert "greedy vs random, original-2001 4p (3 games): the stronger agent wins" in markdown
+    assert "random self-play, second-edition-2014 4p" not in markdown  # no games: not shown
+    assert "| original-2001 4p | 3 |" in markdown
+    code, _, err = run("study", "--rulesets", "original-2001", *SMALL, "--out", tmp_path / "none", "--so-far")
+    assert code == 2 and "holds no study" in err
+
+
+def test_boards_with_few_games_are_not_compared():
+    from medina_cli.study.games import SOURCES, GameSummary
+    from medina_cli.study.report import COMPARED, Figures, comparisons
+
+    def board(games: int, winner: int) -> Figures:
+        figures = Figures(2)
+        for _ in range(games):
+            totals = [30, 10] if winner == 0 else [10, 30]
+            figures.add(GameSummary(totals, [winner], dict.fromkeys(SOURCES, 20), 30, 60, {}), None)
+        return figures
+
+    # seat 1 wins every game of one board and none of the other: significant on enough games only
+    assert comparisons({"a": board(COMPARED, 0), "b": board(COMPARED, 1)}, False)["seat 1 wins"] == [["a", "b"]]
+    assert comparisons({"a": board(COMPARED - 1, 0), "b": board(COMPARED, 1)}, False)["seat 1 wins"] == []

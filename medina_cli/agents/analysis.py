@@ -3,10 +3,10 @@ rated against the agent's preferred one), with the agent's value: the mover's ex
 margin over the best other player, in points.
 
 With mcts every value is an estimate with its interval. A placement's loss is the paired difference
-between the preferred move and the one played, both sampled on the same random streams; the pair is
-sampled further (doubling, up to the agent's cap again) while its interval still straddles a
-threshold, and the placement is a mistake (a blunder) only when the interval's lower end reaches
-MISTAKE (BLUNDER)."""
+between the preferred move (the race's choice, made firm by `settle`) and the one played, both
+sampled on the same random streams, over the same number of samples at every placement
+(`paired_samples`); the placement is a mistake (a blunder) only when the interval's lower end
+reaches MISTAKE (BLUNDER)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .base import Rating
 from .mcts import ratings
 from .specs import make_agent
 from .position import new_game, record_placements, roof_palace
-from .race import tied_with, z_value
+from .race import LEADERS, tied_with, z_value
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
 BLUNDER = 12.0  # ... and of at least this many a blunder
@@ -143,12 +143,6 @@ def verdict(low: float) -> str | None:
     return "blunder" if low >= BLUNDER else "mistake" if low >= MISTAKE else None
 
 
-def decided(low: float, high: float) -> bool:
-    """Whether a loss interval falls on one side of each threshold (more samples would not change the
-    verdict unless the estimate moves)."""
-    return all(low >= threshold or high < threshold for threshold in (MISTAKE, BLUNDER))
-
-
 @dataclass
 class PlacementReview:
     turn: int
@@ -210,27 +204,50 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
                                loss=max(0.0, best.value - mine.value), played_value=mine.value, best_value=best.value,
                                best_move=str(best.placement), tied_moves=tuple(str(r.placement) for r in ratings if r.tied))
     race = agent.search(game, include=played)
+    settle(race)
     best = race.best
     mine = next(arm for arm in race.arms if race.placement(arm) in same)
-    tied = race.tied()  # as the search left them, before the pair is sampled further
+    tied = race.tied()  # as the search and settle left them, before the pair is sampled further
     named = dict(best_move=str(race.placement(best)),
                  tied_moves=tuple(str(race.placement(arm)) for arm in race.ranked() if id(arm) in tied))
     if mine is best:
         return PlacementReview(**blank, best=str(played), loss=0.0, played_value=best.mean, best_value=best.mean,
                                loss_interval=(0.0, 0.0), paired=best.n, **named)
-    z = z_value(agent.confidence, two_sided=True)
-    n, budget = max(best.n, mine.n), agent.playouts
-    while True:
-        spent = race.playouts
-        race.fill([best, mine], n)
-        budget -= race.playouts - spent
-        difference = race.paired(best, mine, z)
-        if decided(difference.low, difference.high) or budget < 2 * n:
-            break
-        n *= 2
+    n = paired_samples(race)
+    race.fill([arm for arm in (best, mine) if arm.n < n], n)
+    difference = race.paired(best, mine, z_value(agent.confidence, two_sided=True), n)
     return PlacementReview(**blank, best=str(race.placement(best)), loss=max(0.0, difference.mean),
                            played_value=sum(mine.margins[:n]) / n, best_value=sum(best.margins[:n]) / n,
                            loss_interval=(difference.low, difference.high), paired=n, **named)
+
+
+def settle(race) -> None:
+    """The race's choice made firm: while some move tied with its best has fewer samples than the best
+    (set aside by a halving on few samples), the LEADERS of them that come closest to beating the best
+    (the upper end of their difference from it, at the race's confidence) double their samples, up to
+    the best's, until none is left tied with fewer samples or the cap is spent again; the best is then
+    the best mean among the most searched."""
+    budget = race.playouts + race.cap
+    while race.playouts < budget:
+        best, tied, z, floor = race.best, race.tied(), race.z_beats(), race.pooled_sd()
+        open_ = [arm for arm in race.compared if id(arm) in tied and arm.n < best.n]
+        if not open_:
+            return
+        open_.sort(key=lambda arm: -(arm.mean + z * math.sqrt(max(arm.sd, floor) ** 2 / arm.n
+                                                               + max(best.sd, floor) ** 2 / best.n)))
+        for arm in open_[:LEADERS]:
+            race.fill([arm], min(2 * arm.n, best.n))
+
+
+def paired_samples(race) -> int:
+    """How many samples of the preferred and the played move a loss rests on: the same for every
+    placement (the first batch bound from a third of the cap), so that the loss estimates the same
+    quantity whatever the seed (a search's later samples come from bigger trees, and stopping once
+    an interval looks decided would favour the first lucky streak)."""
+    n = race.first
+    while n < race.cap / 3:
+        n *= 2
+    return n
 
 
 def review_placements(context: tuple, start: int, stop: int) -> list[PlacementReview]:

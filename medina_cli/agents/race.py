@@ -192,10 +192,10 @@ class Race:
         """The ids of the moves tied with the best: the best does not beat them significantly."""
         return tied_with(self.best, self.compared, self.confidence, self.pooled_sd())
 
-    def paired(self, a: Arm, b: Arm, z: float) -> Difference:
-        """The difference a − b over their common samples (the same random streams), with a two-sided
-        interval at `z`."""
-        n = min(a.n, b.n)
+    def paired(self, a: Arm, b: Arm, z: float, n: int | None = None) -> Difference:
+        """The difference a − b over their first `n` samples (default: all they share; the same random
+        streams), with a two-sided interval at `z`."""
+        n = min(a.n, b.n) if n is None else n
         diffs = [x - y for x, y in zip(a.margins[:n], b.margins[:n])]
         mean = sum(diffs) / n
         half = z * spread(diffs) / math.sqrt(n)

@@ -32,6 +32,10 @@ GamesOption = Annotated[int, typer.Option("--games", "-g", metavar="N", parser=w
 SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")]
 ResumeOption = Annotated[bool, typer.Option(
     "--resume", help="Finish the study in --out DIR after an interruption (the options must be its own).")]
+SoFarOption = Annotated[bool, typer.Option(
+    "--so-far", help="Play nothing: write the report of the games finished in --out so far (the study must be "
+    "there, with these options); it says that the study is incomplete and how many games each figure rests "
+    "on.")]
 JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
                                          help="Worker processes on this machine (the games do not depend on it).")]
 SchedulerOption = Annotated[Optional[str], typer.Option(
@@ -51,6 +55,7 @@ def study_command(
     games: GamesOption = 200,
     seed: SeedOption = 1,
     resume: ResumeOption = False,
+    so_far: SoFarOption = False,
     jobs: JobsOption = 1,
     scheduler: SchedulerOption = None,
     report: ReportOption = None,
@@ -71,7 +76,7 @@ def study_command(
         usage_error(None, "give either --jobs N or --scheduler ADDRESS, not both", doc)
     boards = _boards(names_or_exit(rulesets, "--rulesets", doc), _counts(players, doc), out, doc)
     specs = _agents(agents, doc)
-    document = _play(boards, specs, games, seed, out, resume, capped_jobs(jobs), scheduler, doc)
+    document = _play(boards, specs, games, seed, out, resume, so_far, capped_jobs(jobs), scheduler, doc)
     document["command"] = shlex.join(["medina", "study", "--rulesets", rulesets, "--players", players, "--agents",
                                       agents, "--games", str(games), "--seed", str(seed), "--out", out]
                                      + (["--report", report] if report else []) + (["--title", title] if title else []))
@@ -93,9 +98,9 @@ def _written(document: dict, out: str, title: str, report: str | None, doc: dict
              doc)
 
 
-def _play(boards, specs, games, seed, out, resume, jobs, scheduler, doc) -> dict:
-    """The study played (or finished) in `out`, as its report document; a study that cannot go on exits 2
-    (130 when interrupted), its finished games kept."""
+def _play(boards, specs, games, seed, out, resume, so_far, jobs, scheduler, doc) -> dict:
+    """The study played (or finished; with `so_far`, as it stands) in `out`, as its report document; a
+    study that cannot go on exits 2 (130 when interrupted), its finished games kept."""
     from ..study.parallel import Workers
     from ..study.report import study_report
     from .progress import Progress, played_or_exit, quiet_dask_logs
@@ -103,8 +108,9 @@ def _play(boards, specs, games, seed, out, resume, jobs, scheduler, doc) -> dict
     quiet_dask_logs(scheduler)
     progress = Progress(games * len(boards) * (2 * len(specs) - 1))
     found = played_or_exit(
-        lambda: study_report(boards, specs, games, seed, Path(out), resume=resume, progress=progress,
-                             notify=progress.note, workers=Workers(jobs, scheduler, notify=progress.note)),
+        lambda: study_report(boards, specs, games, seed, Path(out), resume=resume, play=not so_far,
+                             progress=progress, notify=progress.note,
+                             workers=Workers(jobs, scheduler, notify=progress.note)),
         progress, lambda: _kept(out, progress), out, doc)
     return found.to_json()
 

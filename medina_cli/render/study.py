@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..files import write_atomically
 from ..study.games import SOURCES
+from ..study.report import COMPARED
 
 FAIR = {"above": "above", "below": "below", "not different": "not different from"}
 
@@ -52,11 +53,16 @@ def blocks(doc: dict, title: str) -> list[Block]:
     if doc.get("command"):
         out += [Block("p", "Reproduce everything below (results, tables and charts) with one command:"),
                 Block("code", doc["command"])]
+    if doc.get("complete") is False:
+        out.append(Block("p", f"This study is INCOMPLETE: {doc['games_finished']} of its {doc['games_planned']} games "
+                              "are finished, and every figure below rests on the games finished for its board and "
+                              "setup, counted in the column 'games' of its table and beside each finding; a "
+                              "setup with none is not shown. The same command with --resume plays the rest."))
     out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals "
                       "(Wilson for win rates, the normal approximation for means). A difference is significant when "
                       "a two-sided test at the 5% level says so (two proportions: pooled z test; two means: Welch's "
-                      "z); a seat or an agent differs from its fair share when the interval of its win rate "
-                      "leaves it out."),
+                      f"z; boards are compared only on {COMPARED} games or more each); a seat or an agent differs from "
+                      "its fair share when the interval of its win rate leaves it out."),
            Block("h3", "What is significant"), Block("list", findings(doc))]
     for setup in doc["setups"]:
         out += setup_blocks(setup)
@@ -68,17 +74,20 @@ def findings(doc: dict) -> list[str]:
     """One line per setup and question: what differs significantly and what does not."""
     lines = []
     for setup in doc["setups"]:
-        name, boards = setup["setup"], setup["boards"]
+        name, boards = setup["setup"], played(setup)
         if "strong" in next(iter(boards.values()), {}):
             for board, f in boards.items():
                 strong = f["strong"]
-                lines.append(f"{name}, {board}: the stronger agent wins {percent(strong['win_rate'], strong['ci95'])}, "
+                lines.append(f"{name}, {board} ({games(f)}): the stronger agent wins "
+                             f"{percent(strong['win_rate'], strong['ci95'])}, "
                              f"{FAIR[strong['fair_share']]} its fair share of {100 / players_of(board):.0f}%; its margin "
                              f"over the best other {mean_text(strong['margin'], signed=True)}.")
         else:
             for board, f in boards.items():
-                lines.append(f"{name}, {board}: seat advantage: {seat_words(f['seat_wins'])}.")
+                lines.append(f"{name}, {board} ({games(f)}): seat advantage: {seat_words(f['seat_wins'])}.")
         for players, compared in setup["significant"].items():
+            if sum(board.endswith(f" {players}") and f["games"] >= COMPARED for board, f in boards.items()) < 2:
+                continue  # boards are compared on COMPARED games or more
             significant = [figure for figure, pairs in compared.items() if pairs]
             quiet = [figure for figure, pairs in compared.items() if not pairs]
             if significant:
@@ -90,6 +99,15 @@ def findings(doc: dict) -> list[str]:
     return lines
 
 
+def games(figures: dict) -> str:
+    return f"{figures['games']} game{'' if figures['games'] == 1 else 's'}"
+
+
+def played(setup: dict) -> dict:
+    """A setup's boards that have finished games."""
+    return {board: f for board, f in setup["boards"].items() if f["games"]}
+
+
 def seat_words(seats: list[dict]) -> str:
     above = [str(s + 1) for s, seat in enumerate(seats) if seat["fair_share"] == "above"]
     below = [str(s + 1) for s, seat in enumerate(seats) if seat["fair_share"] == "below"]
@@ -99,7 +117,7 @@ def seat_words(seats: list[dict]) -> str:
 
 
 def setup_blocks(setup: dict) -> list[Block]:
-    boards = setup["boards"]
+    boards = played(setup)
     if not boards:
         return []
     out = [Block("h3", f"{setup['setup']} ({setup['seats']})")]
@@ -132,14 +150,15 @@ PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
 
 
 def chart_names(doc: dict) -> list[str]:
-    skill = any("strong" in f for setup in doc["setups"] for f in setup["boards"].values())
+    skill = any("strong" in f for setup in doc["setups"] for f in played(setup).values())
     return ["seat-wins", "margin", "length", "points"] + (["skill"] if skill else [])
 
 
 def charts(doc: dict) -> dict[str, str]:
     """Every chart of the report as SVG text, by name."""
-    selfplay = [s for s in doc["setups"] if s["boards"] and "strong" not in next(iter(s["boards"].values()))]
-    skill = [s for s in doc["setups"] if s["boards"] and "strong" in next(iter(s["boards"].values()))]
+    shown = [{**s, "boards": played(s)} for s in doc["setups"] if played(s)]
+    selfplay = [s for s in shown if "strong" not in next(iter(s["boards"].values()))]
+    skill = [s for s in shown if "strong" in next(iter(s["boards"].values()))]
     out = {}
     groups = []
     for setup in selfplay:

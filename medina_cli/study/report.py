@@ -123,9 +123,13 @@ class Figures:
         return doc
 
 
+COMPARED = 10  # the fewest games a board needs to be tested against another (a partial study may have fewer)
+
+
 def significant_pairs(figures: dict[str, Figures], differ) -> list[list[str]]:
-    """The pairs of boards (by label) whose figures `differ(a, b)` says differ at the 95% level."""
-    labels = list(figures)
+    """The pairs of boards (by label) whose figures `differ(a, b)` says differ at the 95% level, among
+    the boards with at least COMPARED games."""
+    labels = [label for label, board in figures.items() if board.games >= COMPARED]
     return [[a, b] for i, a in enumerate(labels) for b in labels[i + 1:] if differ(figures[a], figures[b])]
 
 
@@ -172,8 +176,11 @@ class Report:
                              "boards": {board: f.to_json(setup.weak is not None) for board, f in boards.items()},
                              "significant": {f"{players}p": comparisons(group, setup.weak is not None)
                                              for players, group in by_players.items() if len(group) > 1}})
+        planned = self.games * len(self.figures)
+        finished = sum(figures.games for figures in self.figures.values())
         return {"format": FORMAT, "seed": self.seed, "games": self.games, "confidence": LEVEL,
-                "boards": self.boards, "setups": by_setup}
+                "boards": self.boards, "setups": by_setup, "complete": finished == planned,
+                "games_finished": finished, "games_planned": planned}
 
 
 def board_label(ruleset_id: str, players: int) -> str:
@@ -191,14 +198,25 @@ class Board:
     parameters: dict
 
 
+ROUND = 25  # games per board and setup added in each round: every setup's figures grow together
+
+
+def rounds(games: int) -> list[int]:
+    """The games each board has under every setup after each round: ROUND more each time, then all."""
+    return list(range(ROUND, games, ROUND)) + [games]
+
+
 def study_report(boards: list[Board], agents: list[str], games: int, seed: int, out: Path, *, resume: bool = False,
-                 workers: Workers = Workers(), progress=None, notify=None) -> Report:
+                 play: bool = True, workers: Workers = Workers(), progress=None, notify=None) -> Report:
     """Play (or, with `resume`, finish) every game of the study in `out` and gather its figures: per player
     count and setup, one runner study in its own folder (`<players>p-<setup>`), played as `simulate`
-    plays one; the figures are read from every game's statistics there. `progress(finished)` counts
-    the games finished, those read back included; `notify(text)` says what `simulate` says. Raises
-    StudyError (a folder that cannot be used, a lost cluster) and KeyboardInterrupt: the finished
-    games stay in `out`."""
+    plays one. The games are played in rounds (`rounds`): the first ROUND games of every board under
+    every setup, then the next ROUND, ..., so that a study interrupted at any time has about as many
+    games of each. Without `play`, nothing is played: the figures are those of the games finished in
+    `out` so far (the study must be there, with these options). The figures are read from every
+    game's statistics. `progress(finished)` counts the games finished, those read back included;
+    `notify(text)` says what `simulate` says. Raises StudyError (a folder that cannot be used, a lost
+    cluster) and KeyboardInterrupt: the finished games stay in `out`."""
     plan = setups(agents)
     report = Report(seed, games, [board.label for board in boards], plan)
     runs = []
@@ -208,13 +226,28 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
             study = Study(tuple(board.part for board in mine), games, seed, setup.seats(players))
             folder = StudyFolder(out / f"{players}p-{setup.folder}", study)
             options = options_of(study, players, [board.parameters for board in mine])
-            folder.resume(options) if resume else folder.start(options)
+            folder.resume(options) if resume or not play else folder.start(options)
             runs.append((mine, setup, study, folder))
-    before = 0  # the games of the runs before this one
+    finished = [0] * len(runs)  # the games finished in each run
+
+    def count(run: int, games_now: int) -> None:
+        finished[run] = games_now
+        if progress is not None:
+            progress(sum(finished))
+
+    said = set()
+
+    def note(text: str) -> None:  # a folder's damage is read again each round: said once
+        if notify is not None and text not in said:
+            said.add(text)
+            notify(text)
+
+    for limit in rounds(games) if play else ():
+        for number, (mine, setup, study, folder) in enumerate(runs):
+            folder.damage.files.clear()
+            simulate(study, mine[0].players, workers=workers, folder=folder, notify=note, until=limit,
+                     progress=lambda games_now, number=number: count(number, games_now))
     for mine, setup, study, folder in runs:
-        simulate(study, mine[0].players, workers=workers, folder=folder, notify=notify,
-                 progress=None if progress is None else lambda finished, before=before: progress(before + finished))
-        before += len(mine) * games
         for board in mine:  # every board has its figures
             report.figures_of(board.label, board.players, setup)
         for part, index, summary in folder.finished():

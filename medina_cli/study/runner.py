@@ -63,24 +63,29 @@ def play_chunk(context: tuple, start: int, stop: int) -> Played:
     return Played(part_number, start, stop, statistics, tuple(files))
 
 
-def spans(study: Study, done: Sequence[Collection[int]]) -> Iterator[tuple]:
-    """The runs of consecutive games not in `done[part]` yet, as (context, start, stop)."""
+def spans(study: Study, done: Sequence[Collection[int]], until: int | None = None) -> Iterator[tuple]:
+    """The runs of consecutive games below `until` (default: every game) not in `done[part]` yet, as
+    (context, start, stop)."""
+    stop = study.games if until is None else min(until, study.games)
     for number, part in enumerate(study.parts):
         context = (number, part.rules, part.ruleset, part.record_ref, study.seed, study.seats)
         start = 0
-        for index in sorted(done[number]):
+        for index in sorted(index for index in done[number] if index < stop):
             if start < index:
                 yield context, start, index
             start = index + 1
-        if start < study.games:
-            yield context, start, study.games
+        if start < stop:
+            yield context, start, stop
 
 
-def run_study(study: Study, workers: Workers = Workers(), done: Sequence[Collection[int]] | None = None
-              ) -> Iterator[Played]:
-    """Play every game of `study` whose index is not in `done[part]` on the `workers`, and yield the
-    games of each task as it finishes (in no set order). Raises StudyError when the study cannot go on."""
+def run_study(study: Study, workers: Workers = Workers(), done: Sequence[Collection[int]] | None = None,
+              until: int | None = None) -> Iterator[Played]:
+    """Play every game of `study` below index `until` (default: every game) whose index is not in
+    `done[part]` on the `workers`, and yield the games of each task as it finishes (in no set order).
+    Raises StudyError when the study cannot go on."""
     done = done or [()] * len(study.parts)
-    left = len(study.parts) * study.games - sum(map(len, done))
+    stop = study.games if until is None else min(until, study.games)
+    left = sum(stop - sum(1 for index in indices if index < stop) for indices in done)
     records = any(part.record_ref is not None for part in study.parts)
-    return parallel_map(play_chunk, spans(study, done), left, workers, per_task=MAX_UNITS if records else GAMES_PER_TASK)
+    return parallel_map(play_chunk, spans(study, done, until), left, workers,
+                        per_task=MAX_UNITS if records else GAMES_PER_TASK)

@@ -16,10 +16,10 @@ from .runner import Study, run_study
 
 def simulate(study: Study, players: int, *, workers: Workers = Workers(), folder: StudyFolder | None = None,
              progress: Callable[[int], None] | None = None,
-             notify: Callable[[str], None] | None = None) -> list[Statistics]:
+             notify: Callable[[str], None] | None = None, until: int | None = None) -> list[Statistics]:
     """The statistics of each part of `study`: the games already in `folder` are read back (those that
-    do not check out are played again, and `notify` says so), the rest played on the `workers` and
-    written there. `progress(finished)` is called with the number of finished games, those read back
+    do not check out are played again, and `notify` says so), the rest (below index `until` only,
+    when given) played on the `workers` and written there. `progress(finished)` is called with the number of finished games, those read back
     included. Raises StudyError (and KeyboardInterrupt): the games finished so far stay in `folder`."""
     results = [Statistics(part.ruleset, players) for part in study.parts]
     done: list[set[int]] = [set() for _ in study.parts]
@@ -33,7 +33,7 @@ def simulate(study: Study, players: int, *, workers: Workers = Workers(), folder
     finished = sum(map(len, done))
     if progress is not None:
         progress(finished)
-    for played in run_study(study, workers, done):
+    for played in run_study(study, workers, done, until):
         with interrupts_held():  # the count said after Ctrl-C is that of the games written, to the last
             if folder is not None:
                 folder.write(played)
