@@ -42,12 +42,13 @@ def best_wall_time(args: list[str], repeats: int) -> float:
     return best
 
 
-def simulate_benchmark(description: str, out_option: bool = False) -> tuple[argparse.Namespace, list[str]]:
+def simulate_benchmark(description: str, out_option: bool = False, games: int = 3000
+                       ) -> tuple[argparse.Namespace, list[str]]:
     """The simulate benchmarks' options (--games, --repeats; with `out_option` also --out, writing
     every game), with the machine's load printed, and the `medina simulate` arguments of their
     4-player original-2001 games."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--repeats", type=int, default=2)
     if out_option:
         parser.add_argument("--out", action="store_true", help="write every game into a fresh folder")

@@ -5,6 +5,7 @@ games; analyse's reviews on the cluster are those of one process."""
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
 import os
@@ -196,6 +197,46 @@ def test_a_cluster_that_loses_its_only_worker_stops_keeping_the_finished_games(h
     code, resumed, err = medina(*command, "--out", out, "--resume", "--jobs", 2)
     assert code == 0 and err == f"wrote {2000 - finished} records to {out} ({finished} were there already)\n"
     assert resumed == medina(*command, "--jobs", 2)[1]
+
+
+def test_a_dask_scheduler_whose_worker_is_killed_says_so_then_gives_up_keeping_the_games(house, tmp_path):
+    """`dask scheduler` and one `dask worker` started as a user starts them; the worker (and its nanny) killed
+    mid-study: the wait is said at once, and after MEDINA_WORKER_WAIT seconds the study stops with exit 2,
+    its finished games kept for --resume."""
+    scheduler_file = tmp_path / "scheduler.json"
+    scheduler = subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
+                                  "--no-dashboard", "--scheduler-file", str(scheduler_file)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        address = wait_for_address(scheduler_file)
+        worker = subprocess.Popen([str(BIN / "dask"), "worker", address, "--nthreads", "1", "--no-dashboard"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        with distributed.Client(address, set_as_default=False) as client:
+            client.wait_for_workers(1, timeout=120)
+        out = tmp_path / "games"
+        command = ("simulate", "-r", house, "-g", 5000, "-s", 6)
+        run = subprocess.Popen([str(MEDINA), *map(str, command), "--scheduler", address, "--out", out],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "MEDINA_WORKER_WAIT": "3"})
+        interrupt_when(run, out, 20, signal.SIGKILL, target=worker)
+        os.killpg(worker.pid, signal.SIGKILL)  # the nanny's worker process too
+        killed = time.monotonic()
+        said = run.stderr.readline()
+        assert said == f"waiting for workers on {address}: it has none (giving up after 3 s without one)\n"
+        assert time.monotonic() - killed < 15
+        stdout, err = run.communicate(timeout=120)
+        waited = time.monotonic() - killed
+    finally:
+        scheduler.kill()
+        if worker is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(worker.pid, signal.SIGKILL)
+    finished = len(summaries(out))
+    assert run.returncode == 2 and stdout == "" and 3 <= waited < 60 and 20 <= finished < 5000
+    assert err == (f"--scheduler {address}: no worker for 3 s (start some: dask worker {address}): {finished} of 5000 "
+                   f"games are finished in {out}; the same command with --resume plays the rest\n")
+    assert all((out / path.with_suffix(".yaml").name).exists() for path in summaries(out))
 
 
 def wait_for_address(scheduler_file: Path) -> str:

@@ -12,6 +12,7 @@ optional extra (`pip install '.[cluster]'`), imported only here.
 from __future__ import annotations
 
 import contextlib
+import logging
 import queue
 import time
 from collections.abc import Callable
@@ -24,6 +25,7 @@ SCHEMES = ("tcp", "tls", "ws", "wss")  # Dask's network transports (the secure o
 ADDRESS_FORM = "tcp://HOST:PORT (or tls://, ws://, wss://)"
 POLL_SECONDS = 1  # how often a wait for results looks at the workers
 RECOUNT_SECONDS = 5  # how often the workers are counted while results come (workers may join)
+GATHER_SECONDS = 5  # a fetch of finished tasks' results that takes longer looks at the workers, then tries again
 
 
 def shown(address: str) -> str:
@@ -149,10 +151,22 @@ class DaskCluster:
                     future.release()
             if time.monotonic() - self.counted > RECOUNT_SECONDS:
                 self.count_workers()
-            results = self.client.gather(done)
+            results = self.gathered(done)
         for future in done:
             future.release()
         return list(zip(done, results))
+
+    def gathered(self, done: list) -> list:
+        """The results of finished tasks, fetched at once. A worker lost meanwhile takes the results it held
+        with it, and Dask plays those tasks again, which needs a worker: so the fetch is given GATHER_SECONDS
+        at a time, the workers counted between tries (StudyError once there has been none for too long)."""
+        while True:
+            try:
+                return self.client.sync(lambda: self.client.gather(done, asynchronous=True),
+                                        callback_timeout=GATHER_SECONDS)
+            except TimeoutError:  # the fetch given up is left to end with the client: asyncio must not report it
+                logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+                self.count_workers()
 
     @contextlib.contextmanager
     def failures(self):
