@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Annotated, NoReturn, Optional
@@ -217,55 +216,22 @@ CellOption = Annotated[Optional[list[str]], typer.Option(
 NoColorOption = Annotated[bool, typer.Option(
     "--no-color", help="Plain text even on a terminal (colour is also off when NO_COLOR is set or output is piped).")]
 
-RECORD_SUFFIXES = (".yaml", ".yml", ".sgf")
-OTHER_FORMAT_RE = re.compile(r"^medina:\s*[\"']?(ruleset|board)/1[\"']?\s*(#.*)?$", re.M)
-SKIPPED = {"ruleset": "a ruleset, not a record", "board": "a finished board, not a record (use medina score)",
-           "special": "not a regular file (a pipe, socket or device: reading it could wait for ever)"}
-
-
 def expand_inputs(paths: list[str], *, boards: bool = False) -> list[str]:
     """Files as given; directories become every record below them (*.yaml, *.yml, boardspace *.sgf),
     sorted, leaving out hidden files and folders, and rulesets and (unless `boards`) boards, with a
     note on stderr; `-` is stdin."""
+    from ..records.inputs import files_below
     out = []
     for path in paths:
         if path != "-" and os.path.isdir(path):
-            out.extend(_records_below(path, boards))
+            for found, skipped in files_below(path, boards=boards):
+                if skipped:
+                    warn(f"{found}: skipped: {skipped}")
+                else:
+                    out.append(found)
         else:
             out.append(path)
     return out
-
-
-def _records_below(top: str, boards: bool) -> list[str]:
-    found = []
-    for folder, dirs, files in os.walk(top):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        found.extend(str(Path(folder, f)) for f in files
-                     if not f.startswith(".") and os.path.splitext(f)[1].lower() in RECORD_SUFFIXES)
-    records = []
-    for path in sorted(found):
-        kind = _other_format(path)
-        if kind and not (boards and kind == "board"):
-            warn(f"{path}: skipped: {SKIPPED[kind]}")
-        else:
-            records.append(path)
-    return records
-
-
-def _other_format(path: str) -> str | None:
-    """The other format ("ruleset" or "board") the file's first lines declare, or "special" for what is no
-    regular file; None: read it as a record."""
-    if os.path.exists(path) and not os.path.isfile(path):
-        return "special"
-    if not path.lower().endswith((".yaml", ".yml")):
-        return None
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(4096).decode("utf-8", "replace")
-    except OSError:
-        return None  # validate reports it
-    match = OTHER_FORMAT_RE.search(head)
-    return match.group(1) if match else None
 
 
 def usage_error(where: str | None, message: str, doc: dict | None = None) -> NoReturn:
@@ -398,23 +364,13 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None, doc: dic
         stop(exc.problems, exit_status(exc), doc)
 
 
-def read_record_or_board(path: str, ruleset: str | None, sets: list[str] | None):
-    """Read a record/1 or a board/1 file (its `medina:` tag decides): a Record or a Board. Raises
-    MedinaError when it cannot be read at all."""
-    from ..records.boardfile import looks_like_board, parse_board
-    from ..records.record import parse_record
-    from ..yamlio import base_dir_of, read_text
-    name, text = read_text(path)
-    parse = parse_board if looks_like_board(text) else parse_record
-    return parse(text, name, ruleset=ruleset, overrides=tuple(sets or ()), base_dir=base_dir_of(path))
-
-
 def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None, doc: dict | None = None):
     """`read_record_or_board` for a single-file command; unusable input exits 2 with the message
     (with --json, in `doc`)."""
+    from ..records.inputs import read_record_or_board
     refuse_directory(path, "this command takes one record or board file", doc)
     try:
-        return read_record_or_board(path, ruleset, sets)
+        return read_record_or_board(path, ruleset, tuple(sets or ()))
     except MedinaError as exc:
         stop(exc.problems, exit_status(exc), doc)
 

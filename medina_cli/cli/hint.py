@@ -19,6 +19,11 @@ AgentOption = Annotated[str, typer.Option(
 SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the agent's choices.")]
 JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
                                          help="Worker processes, at least 1, at most 4 per CPU (the result does not depend on it).")]
+TopOption = Annotated[int, typer.Option("--top", "-k", metavar="K", parser=whole_number(1),
+                                        help="How many placements to show.")]
+WholeTurnOption = Annotated[bool, typer.Option(
+    "--turn", help="Hint the whole turn: for each of the best first placements, the best second one after it, the "
+    "pair rated together.")]
 
 
 def agent_or_exit(spec: str, doc: dict | None = None):
@@ -56,12 +61,9 @@ def run_analysis(record, spec: str, seed: int, jobs: int, scheduler: str | None 
 def hint(
     file: FileArgument,
     to: ToOption = None,
-    top: Annotated[int, typer.Option("--top", "-k", metavar="K", parser=whole_number(1),
-                                     help="How many placements to show.")] = 5,
+    top: TopOption = 5,
     agent_spec: AgentOption = "mcts",
-    whole_turn: Annotated[bool, typer.Option(
-        "--turn", help="Hint the whole turn: for each of the best first placements, the best second one after "
-        "it, the pair rated together.")] = False,
+    whole_turn: WholeTurnOption = False,
     jobs: JobsOption = 1,
     seed: SeedOption = 0,
     ruleset: RulesetOption = None,

@@ -9,7 +9,7 @@ import typer
 
 from ..errors import Problem
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, exit_status,
-                     expand_inputs, read_record_or_board, replay_to, report_problems, say, shown_as, stop, warn,
+                     expand_inputs, replay_to, report_problems, say, shown_as, stop, warn,
                      warnings_to_show, with_problems)
 
 
@@ -36,40 +36,47 @@ def score(
 
     many = len(files) > 1 or any(path != "-" and os.path.isdir(path) for path in files)
     paths = expand_inputs(files, boards=True)
-    list_doc = scores_json()
     if not paths:
         stop([Problem("usage", "no record or board files (*.yaml, *.yml, *.sgf) found", file=", ".join(files))], 2,
-             list_doc if json_ else None)
-    docs, left_out, status, counted = [], [], 0, 0
+             scores_json() if json_ else None)
+    run = ScoreRun(many, json_, no_color)
+    table = standings(run.sheets_counted(paths, to, ruleset, set_))
+    if json_:
+        emit_json(scores_json(run.docs, table) if many else run.docs[0])
+    elif len(paths) > 1:
+        say()
+        say("\n".join(standings_report(table, run.counted, run.left_out)))
+    raise typer.Exit(run.status)
 
-    def sheets_counted():
+
+class ScoreRun:
+    """The files of one `score` command, scored one at a time: what it prints (or, with --json, each
+    game's document), the exit status, and which games count in the standings."""
+
+    def __init__(self, many: bool, as_json: bool, no_color: bool):
+        self.many, self.as_json, self.no_color = many, as_json, no_color
+        self.docs, self.left_out, self.status, self.counted = [], [], 0, 0
+
+    def sheets_counted(self, paths: list[str], to, ruleset, set_):
         """Each game scored in turn, shown (or its document kept) and let go: only its sheet, when it
         counts, reaches the standings, so memory does not grow with the number of games."""
-        nonlocal status, counted
+        from ..render.score import scores_json
         for number, path in enumerate(paths):
             game = _score_one(path, "<stdin>" if path == "-" else path, to, ruleset, set_)
             if game.usage:  # a bad --ruleset, --set or --to: the same for every file
-                stop(game.errors, 2, (scores_json(docs) if many else game.doc) if json_ else None)
-            status = max(status, game.status)
-            if json_:
-                docs.append(game.doc)
+                stop(game.errors, 2, (scores_json(self.docs) if self.many else game.doc) if self.as_json else None)
+            self.status = max(self.status, game.status)
+            if self.as_json:
+                self.docs.append(game.doc)
             else:
-                if many and number:
+                if self.many and number:
                     say()
-                game.show(no_color)
+                game.show(self.no_color)
             if game.counts:
-                counted += 1
+                self.counted += 1
                 yield game.sheet
             else:
-                left_out.append(game.name)
-
-    table = standings(sheets_counted())
-    if json_:
-        emit_json(scores_json(docs, table) if many else docs[0])
-    elif len(paths) > 1:
-        say()
-        say("\n".join(standings_report(table, counted, left_out)))
-    raise typer.Exit(status)
+                self.left_out.append(game.name)
 
 
 class ScoredGame:
@@ -101,11 +108,12 @@ def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
     from .. import score as score_sheet
     from ..errors import BadArgument, MedinaError
     from ..records.boardfile import Board
+    from ..records.inputs import read_record_or_board
     from ..render.score import state_words
 
     game = ScoredGame(name)
     try:
-        source = read_record_or_board(path, ruleset, set_)
+        source = read_record_or_board(path, ruleset, tuple(set_ or ()))
     except MedinaError as exc:
         game.errors, game.status, game.usage = exc.problems, exit_status(exc), isinstance(exc, BadArgument)
         return game

@@ -13,39 +13,53 @@ from .common import (JsonOption, capped_jobs, complete_rulesets, emit_json, load
                      usage_error, warn, whole_number, with_problems)
 
 
+RulesetsOption = Annotated[str, typer.Option(
+    "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
+    help="The rulesets to compare, comma-separated: built-in ids or ruleset files (house rules).")]
+OutOption = Annotated[str, typer.Option(
+    "--out", "-o", metavar="DIR", help="The study's folder: every game as it finishes (a folder per player "
+    "count and setup, as simulate --out writes them), then the report: report.md, report.html (charts "
+    "inline), report.json.")]
+PlayersOption = Annotated[str, typer.Option(
+    "--players", "-p", metavar="N[,M]", help="Players per game; several counts comma-separated (each ruleset "
+    "at each count it takes).")]
+AgentsOption = Annotated[str, typer.Option(
+    "--agents", metavar="A,B,...", help="The agents, weakest first (random, greedy, mcts, mcts:N, mcts:N@C): "
+    "each plays against itself, and each against the one before it (one seat of it, the other seats of "
+    "that one).")]
+GamesOption = Annotated[int, typer.Option("--games", "-g", metavar="N", parser=whole_number(1),
+                                          help="Games per ruleset, player count and setup.")]
+SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")]
+ResumeOption = Annotated[bool, typer.Option(
+    "--resume", help="Finish the study in --out DIR after an interruption (the options must be its own).")]
+SoFarOption = Annotated[bool, typer.Option(
+    "--so-far", help="Play nothing: write the report of the games finished in --out so far (the study must be "
+    "there, with these options); it says that the study is incomplete and how many games each figure rests "
+    "on.")]
+JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
+                                         help="Worker processes on this machine (the games do not depend on it).")]
+SchedulerOption = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="ADDRESS", help="Play the games on the Dask cluster whose scheduler is at ADDRESS.")]
+ReportOption = Annotated[Optional[str], typer.Option(
+    "--report", metavar="FILE.md", help="Also write the Markdown report to FILE.md, its charts in the folder "
+    "FILE beside it.")]
+TitleOption = Annotated[Optional[str], typer.Option(
+    "--title", metavar="TEXT", help="The report's title (default: Study of A, B, ...).")]
+
+
 def study_command(
-    rulesets: Annotated[str, typer.Option(
-        "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
-        help="The rulesets to compare, comma-separated: built-in ids or ruleset files (house rules).")],
-    out: Annotated[str, typer.Option(
-        "--out", "-o", metavar="DIR", help="The study's folder: every game as it finishes (a folder per player "
-        "count and setup, as simulate --out writes them), then the report: report.md, report.html (charts "
-        "inline), report.json.")],
-    players: Annotated[str, typer.Option(
-        "--players", "-p", metavar="N[,M]", help="Players per game; several counts comma-separated (each ruleset "
-        "at each count it takes).")] = "4",
-    agents: Annotated[str, typer.Option(
-        "--agents", metavar="A,B,...", help="The agents, weakest first (random, greedy, mcts, mcts:N, mcts:N@C): "
-        "each plays against itself, and each against the one before it (one seat of it, the other seats of "
-        "that one).")] = "random,greedy,mcts",
-    games: Annotated[int, typer.Option("--games", "-g", metavar="N", parser=whole_number(1),
-                                       help="Games per ruleset, player count and setup.")] = 200,
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")] = 1,
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Finish the study in --out DIR after an interruption (the options must be its own).")] = False,
-    so_far: Annotated[bool, typer.Option(
-        "--so-far", help="Play nothing: write the report of the games finished in --out so far (the study must be "
-        "there, with these options); it says that the study is incomplete and how many games each figure rests "
-        "on.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
-                                      help="Worker processes on this machine (the games do not depend on it).")] = 1,
-    scheduler: Annotated[Optional[str], typer.Option(
-        "--scheduler", metavar="ADDRESS", help="Play the games on the Dask cluster whose scheduler is at ADDRESS.")] = None,
-    report: Annotated[Optional[str], typer.Option(
-        "--report", metavar="FILE.md", help="Also write the Markdown report to FILE.md, its charts in the folder "
-        "FILE beside it.")] = None,
-    title: Annotated[Optional[str], typer.Option(
-        "--title", metavar="TEXT", help="The report's title (default: Study of A, B, ...).")] = None,
+    rulesets: RulesetsOption,
+    out: OutOption,
+    players: PlayersOption = "4",
+    agents: AgentsOption = "random,greedy,mcts",
+    games: GamesOption = 200,
+    seed: SeedOption = 1,
+    resume: ResumeOption = False,
+    so_far: SoFarOption = False,
+    jobs: JobsOption = 1,
+    scheduler: SchedulerOption = None,
+    report: ReportOption = None,
+    title: TitleOption = None,
     json_: JsonOption = False,
 ) -> None:
     """Compare rulesets under play by agents: seat advantage, the winner's margin, game length, points
@@ -57,8 +71,6 @@ def study_command(
     counts, an unknown agent, an unusable --out, a --resume whose options differ, a lost cluster),
     130 interrupted (finished games stay in --out).
     """
-    from ..render.study import write_report
-
     doc = {"format": "medina-study-report/1", "errors": [], "warnings": []} if json_ else None
     if scheduler is not None and jobs != 1:
         usage_error(None, "give either --jobs N or --scheduler ADDRESS, not both", doc)
@@ -69,15 +81,21 @@ def study_command(
                                       agents, "--games", str(games), "--seed", str(seed), "--out", out]
                                      + (["--report", report] if report else []) + (["--title", title] if title else []))
     title = title or f"Study of {', '.join(dict.fromkeys(board.part.ruleset for board in boards))}"
-    try:
-        written = write_report(document, Path(out), title, None if report is None else Path(report))
-    except OSError as exc:
-        stop([Problem("cannot-write", f"cannot write the report: {exc.strerror or exc}", file=exc.filename or out)], 2,
-             doc)
+    written = _written(document, out, title, report, doc)
     if doc is not None:
         emit_json(with_problems({**document, **doc}, []))
     else:
         say("\n".join(str(path) for path in written))
+
+
+def _written(document: dict, out: str, title: str, report: str | None, doc: dict | None) -> list:
+    """The report written into `out` (and to `report`): the files written; one that cannot be exits 2."""
+    from ..render.study import write_report
+    try:
+        return write_report(document, Path(out), title, None if report is None else Path(report))
+    except OSError as exc:
+        stop([Problem("cannot-write", f"cannot write the report: {exc.strerror or exc}", file=exc.filename or out)], 2,
+             doc)
 
 
 def _play(boards, specs, games, seed, out, resume, so_far, jobs, scheduler, doc) -> dict:
