@@ -119,9 +119,7 @@ def test_resume_after_ctrl_c_gives_the_same_document(cluster, house, tmp_path):
 
 def test_a_lost_scheduler_stops_the_study_with_exit_2_and_keeps_the_finished_games(house, tmp_path):
     scheduler_file = tmp_path / "scheduler.json"
-    scheduler = subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-                                  "--no-dashboard", "--scheduler-file", str(scheduler_file)],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = start_scheduler(scheduler_file)
     workers = None
     try:
         address = wait_for_address(scheduler_file)
@@ -204,9 +202,7 @@ def test_a_dask_scheduler_whose_worker_is_killed_says_so_then_gives_up_keeping_t
     mid-study: the wait is said at once, and after MEDINA_WORKER_WAIT seconds the study stops with exit 2,
     its finished games kept for --resume."""
     scheduler_file = tmp_path / "scheduler.json"
-    scheduler = subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-                                  "--no-dashboard", "--scheduler-file", str(scheduler_file)],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = start_scheduler(scheduler_file)
     worker = None
     try:
         address = wait_for_address(scheduler_file)
@@ -237,6 +233,13 @@ def test_a_dask_scheduler_whose_worker_is_killed_says_so_then_gives_up_keeping_t
     assert err == (f"--scheduler {address}: no worker for 3 s (start some: dask worker {address}): {finished} of 5000 "
                    f"games are finished in {out}; the same command with --resume plays the rest\n")
     assert all((out / path.with_suffix(".yaml").name).exists() for path in summaries(out))
+
+
+def start_scheduler(scheduler_file: Path) -> subprocess.Popen:
+    """`dask scheduler` as a user starts it, on a free local port it writes into `scheduler_file`."""
+    return subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                             "--scheduler-file", str(scheduler_file)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
 
 
 def wait_for_address(scheduler_file: Path) -> str:

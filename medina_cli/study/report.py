@@ -156,7 +156,7 @@ class Report:
 
     seed: int
     games: int
-    boards: list  # labels, in the order given ("original-2001 4p")
+    boards: list  # labels ("<ruleset> <players>p"), in the order given
     setups: list[Setup]
     figures: dict = field(default_factory=dict)  # (board label, setup name) -> Figures
 
