@@ -59,8 +59,15 @@ class Variant:
 
     @staticmethod
     def of(rules) -> Variant:
-        """The variant of `rules`, compiled once (equal `Rules` share it)."""
-        return _compiled(rules)
+        """The variant of `rules`, compiled once (equal `Rules` share it). Found by identity first: hashing
+        a `Rules`, and comparing it with an equal one (a copy that came in a task), costs more than a game's
+        setup, and a study asks for the variant once a game."""
+        known = _BY_IDENTITY.get(id(rules))
+        if known is None or known[0] is not rules:
+            known = _BY_IDENTITY[id(rules)] = (rules, _compiled(rules))
+            if len(_BY_IDENTITY) > IDENTITIES_KEPT:
+                _BY_IDENTITY.pop(next(iter(_BY_IDENTITY)))
+        return known[1]
 
     def __reduce__(self):
         return _compiled, (self.rules,)
@@ -129,3 +136,7 @@ def _plain(value):
 @lru_cache(maxsize=128)
 def _compiled(rules) -> Variant:
     return Variant(rules)
+
+
+IDENTITIES_KEPT = 64  # Rules objects known by identity (each kept alive here, so that its id is not reused)
+_BY_IDENTITY: dict[int, tuple] = {}  # id(rules) -> (rules, its variant)
