@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from medina_cli.study.parallel import MAX_UNITS, TASK_SECONDS, TaskSizes, Workers, cut, parallel_map
+from medina_cli.study.backend import InProcess
+from medina_cli.study.parallel import (MAX_UNITS, TAIL_SECONDS, TASK_SECONDS, Pool, TaskSizes, Workers, cut,
+                                         parallel_map)
 
 
 def units_of(context: str, start: int, stop: int) -> list[tuple[str, int]]:
@@ -59,16 +61,50 @@ def test_tasks_cover_the_spans_in_bounds(spans, rates, workers, per_task):
     spans = [(n, start, start + length) for n, (start, length) in enumerate(spans)]
     units = sum(stop - start for _, start, stop in spans)
     sizes = TaskSizes(units, per_task)
-    tasks = []
+    tasks, floors = [], []
+    floor = 1  # the units of TAIL_SECONDS' work when the next task is cut
     for task in cut(spans, sizes, lambda: workers):
         tasks.append(task)
+        floors.append(floor)
         sizes.measured(rates[len(tasks) % len(rates)] * (task[2] - task[1]), task[2] - task[1])
+        floor = sizes.worth(TAIL_SECONDS)
     assert [unit for task in tasks for unit in units_of(*task)] == [unit for span in spans for unit in units_of(*span)]
     assert all(1 <= stop - start <= per_task for _, start, stop in tasks)
     left = units
-    for _, start, stop in tasks:  # never more than half of what is left per worker, bar single units
-        assert stop - start <= max(1, left // (2 * workers))
+    for (_, start, stop), floor in zip(tasks, floors):  # never more than half of what is left per worker, bar
+        assert stop - start <= max(floor, left // (2 * workers))  # single units and TAIL_SECONDS' work
         left -= stop - start
+
+
+def test_towards_the_end_tasks_shrink_to_shares_of_what_is_left_but_not_below_tail_seconds():
+    rate = 0.001  # seconds a unit
+    sizes = TaskSizes(4000, 10 ** 5)
+    sizes.measured(rate, 1)
+    tasks = [end - start for _, start, end in cut([(0, 0, 4000)], sizes, lambda: 2)]
+    assert tasks == [500] * 5 + [375, 281, 211, 158, 118] + [100] * 3 + [57]  # TASK_SECONDS' worth (500 units),
+    assert TAIL_SECONDS / rate == 100  # then a quarter of what is left (two workers), then TAIL_SECONDS' worth
+
+
+class Watched(InProcess):
+    """Tasks run in this process, as if by two workers keeping six in flight; how many tasks were pending
+    at each wait for results is recorded."""
+
+    workers, in_flight = 2, 6
+
+    def __init__(self):
+        self.pending_sizes = []
+
+    def finished(self, pending):
+        self.pending_sizes.append(len(pending))
+        return super().finished(pending)
+
+
+def test_one_untimed_task_per_worker_is_in_flight_then_in_flight_tasks():
+    backend = Watched()
+    results = [unit for part in Pool(backend).map(units_of, [("a", 0, 10_000)], 10_000) for unit in part]
+    assert results == units_of("a", 0, 10_000)
+    assert backend.pending_sizes[0] == backend.workers  # the first tasks, of one unit each: one per worker
+    assert max(backend.pending_sizes) == backend.in_flight
 
 
 ABANDON = """

@@ -3,13 +3,14 @@ of a game to analyse) run in this process, in local worker processes (`--jobs`) 
 cluster (`--scheduler`), their results handed back as they finish.
 
 The units come as spans `(context, start, stop)`, and `work(context, start, stop)` returns one
-result per unit. Spans are cut into tasks by time: the first tasks hold one unit each; once some
-have come back, a task holds about TASK_SECONDS of work (as the workers measured it), at most
-`per_task` units (MAX_UNITS unless the caller knows its results stay small) and at most a share of
-what is left, so that the workers finish together. Spans
-are read lazily and only a few tasks per worker are in flight, so memory does not grow with the
-number of units. A task depends only on its context and its units' indices, so how the units are
-cut, and which worker plays a task again after losing one, never changes a result.
+result per unit. Spans are cut into tasks by time: the first task of each worker holds one unit;
+once some have come back, a task holds about TASK_SECONDS of work (as the workers measured it), at
+most `per_task` units (MAX_UNITS unless the caller knows its results stay small) and at most a share
+of what is left, so that the workers finish together, but no less than TAIL_SECONDS of work (each
+task costs a round trip, on a cluster through its scheduler). Spans are read lazily and only a few
+tasks per worker are in flight, so memory does not grow with the number of units. A task depends
+only on its context and its units' indices, so how the units are cut, and which worker plays a task
+again after losing one, never changes a result.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from .backend import InProcess, LocalProcesses
 
 TASK_SECONDS = 0.5  # of work per task: the cost of sending one (a Dask round trip) is a small part of it
+TAIL_SECONDS = 0.1  # of work at least, as the tasks shrink towards the end (the workers end within it)
 MAX_UNITS = 1000  # per task, unless told otherwise: bounds what one result holds in memory
 WAIT_FOR_WORKERS = 60  # seconds a cluster may go without any worker before the work stops
 
@@ -78,8 +80,8 @@ class Pool:
         while True:
             for task in tasks:
                 pending[backend.submit(work, task)] = task[2] - task[1]
-                if len(pending) >= backend.in_flight:
-                    break
+                if len(pending) >= (backend.in_flight if sizes.timed else backend.workers):
+                    break  # (one untimed task per worker: more would be as small, each a round trip)
             if not pending:
                 return
             for handle, (seconds, result) in backend.finished(pending):
@@ -99,21 +101,29 @@ def cut(spans: Iterable[tuple], sizes: TaskSizes, workers: Callable[[], int]) ->
 class TaskSizes:
     """How many units the next task holds: one until a task has been timed, then TASK_SECONDS' worth
     at the fastest rate measured (a worker's first task also pays for its start), at most `per_task`
-    and at most half of what is left per worker."""
+    and at most half of what is left per worker, but at least TAIL_SECONDS' worth."""
 
     def __init__(self, units: int, per_task: int = MAX_UNITS):
         self.left, self.per_task = units, per_task
         self.seconds_per_unit: float | None = None
 
+    @property
+    def timed(self) -> bool:
+        """Whether a task has been timed yet."""
+        return self.seconds_per_unit is not None
+
+    def worth(self, seconds: float) -> int:
+        """The units that take `seconds` at the fastest rate measured (at most `per_task`; 1 untimed)."""
+        if self.seconds_per_unit is None:
+            return 1
+        if self.seconds_per_unit * self.per_task <= seconds:
+            return self.per_task
+        return max(1, int(seconds / self.seconds_per_unit))
+
     def next(self, workers: int, most: int) -> int:
         """The units of the next task, at most `most`, when `workers` share the work."""
-        if self.seconds_per_unit is None:
-            size = 1
-        elif self.seconds_per_unit * self.per_task <= TASK_SECONDS:
-            size = self.per_task
-        else:
-            size = int(TASK_SECONDS / self.seconds_per_unit)
-        size = min(max(1, min(size, self.per_task, self.left // (2 * workers))), most)
+        share = max(self.left // (2 * workers), self.worth(TAIL_SECONDS))
+        size = min(self.worth(TASK_SECONDS), share, most)
         self.left -= size
         return size
 
