@@ -42,16 +42,18 @@ def best_wall_time(args: list[str], repeats: int) -> float:
     return best
 
 
-def simulate_benchmark(description: str, out_option: bool = False, games: int = 3000
+def simulate_benchmark(description: str, out_option: bool = False, games: int = 3000, options: dict | None = None
                        ) -> tuple[argparse.Namespace, list[str]]:
     """The simulate benchmarks' options (--games, --repeats; with `out_option` also --out, writing
-    every game), with the machine's load printed, and the `medina simulate` arguments of their
-    4-player original-2001 games."""
-    parser = argparse.ArgumentParser(description=description)
+    every game; `options`: more, as {name: add_argument keywords}), with the machine's load printed,
+    and the `medina simulate` arguments of their 4-player original-2001 games."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--repeats", type=int, default=2)
     if out_option:
         parser.add_argument("--out", action="store_true", help="write every game into a fresh folder")
+    for name, keywords in (options or {}).items():
+        parser.add_argument(name, **keywords)
     args = parser.parse_args()
     print(machine_load())
     return args, ["simulate", "--ruleset", "original-2001", "--players", "4", "--games", str(args.games), "--seed", "7"]
