@@ -157,6 +157,17 @@ def test_a_partial_study_reports_what_it_holds_and_says_so(tmp_path):
     assert code == 2 and "holds no study" in err
 
 
+def test_so_far_on_a_folder_without_a_study_says_what_it_needs(tmp_path):
+    """--so-far plays nothing: on an empty folder it says that it reports on a study already there, and
+    neither speaks of --resume (not given) nor of games to play with it."""
+    (tmp_path / "st").mkdir()
+    code, out, err = run("study", "--rulesets", "original-2001", "--games", "1", "--out", tmp_path / "st", "--so-far")
+    assert (code, out) == (2, "") and len(err.splitlines()) == 1
+    assert "holds no study to report on (no .study/study.json): --so-far reports on the games of a study begun in " \
+           "--out with these options; begin it without --so-far" in err
+    assert "--resume" not in err and "games are finished" not in err
+
+
 def test_boards_with_few_games_are_not_compared():
     from medina_cli.study.games import SOURCES, GameSummary
     from medina_cli.study.report import COMPARED, Figures, comparisons

@@ -226,7 +226,11 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
             study = Study(tuple(board.part for board in mine), games, seed, setup.seats(players))
             folder = StudyFolder(out / f"{players}p-{setup.folder}", study)
             options = options_of(study, players, [board.parameters for board in mine])
-            folder.resume(options) if resume or not play else folder.start(options)
+            if not play:
+                folder.resume(options, missing="to report on (no .study/study.json): --so-far reports on the "
+                              "games of a study begun in --out with these options; begin it without --so-far")
+            else:
+                folder.resume(options) if resume else folder.start(options)
             runs.append((mine, setup, study, folder))
     finished = [0] * len(runs)  # the games finished in each run
 
