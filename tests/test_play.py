@@ -173,5 +173,5 @@ def test_a_placement_typed_for_another_player_is_refused_and_the_game_goes_on(tm
                          "--merchant", "K7", stdin="Cy: grey K8\nstatus\nAnn: grey K8\nquit\n")
     assert (code, err) == (0, "")
     assert "grey K8 is for Cy, but it is Ann's turn, with 2 placements left in it [out-of-turn]\nNot recorded." in out
-    assert "turn 1, Ann: grey K8" in out
+    assert "turn 1, Ann: grey K8" in out and "Stopped after 1 placement of turn 1; " in out
     assert "  - Ann: grey K8\n" in path.read_text()

@@ -298,6 +298,8 @@ class _Reader(HeaderReader):
                     continue
             action = self._other_action(token, words, pieces, geo, path, number, k, player, last=k == len(tokens))
             if action is None:
+                if entry.readable:  # the first placement that cannot be read: the replay stops before it
+                    entry.read_before_problem = len(entry.actions)
                 entry.readable = False
             else:
                 entry.actions.append(action)
@@ -305,7 +307,7 @@ class _Reader(HeaderReader):
         if has_pass and len(tokens) > 1:
             self.error("bad-turn", "`pass` is the whole turn; it cannot be combined with placements", path,
                        turn=number, player=player)
-            entry.readable = False
+            entry.readable, entry.read_before_problem = False, None
         return entry
 
     def _other_action(self, token, words, pieces, geo, path, turn, k, player, last) -> Placement | None:
