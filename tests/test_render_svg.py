@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -298,3 +299,53 @@ def test_renderers_read_positions_only_through_the_position_interface(tmp_path):
         legend_svg(strict, title="t"), render_board(strict), legend(strict)
     for module in (Path(svg_module.__file__).parent).glob("*.py"):
         assert "getattr(" not in module.read_text(), module.name
+
+
+def test_the_svg_writer_escapes_quotes_and_closes_empty_elements_without_a_space():
+    root = ET.Element("g", {"data-owner": "O'Brien & \"Co\""})
+    ET.SubElement(root, "title").text = "<O'Brien>"
+    ET.SubElement(root, "path", {"d": "M0 0h1"})
+    ET.SubElement(root, "text").text = ""
+    assert svg_module.to_text(root) == ('<g data-owner="O&#x27;Brien &amp; &quot;Co&quot;"><title>&lt;O&#x27;Brien&gt;'
+                                        '</title><path d="M0 0h1"/><text></text></g>')
+
+
+# SHA-256 of each output as the renderer wrote it before it built element trees: the pictures keep every byte.
+KEPT_BYTES = {
+    ("render", "tests/fixtures/boards/e1-original-2001.yaml"):
+        "e50975cdba0b04b287d26a30f5a88f973effba825180a03659dcc1746a724e6f",
+    ("render", "examples/second-edition-2014-4p.yaml", "--to", "20", "--legal", "--last"):
+        "f0c14d5cd4fedcff2e6e6a445f6d16a616d21faed11331ad669d4701ada12a79",
+    ("render", "tests/fixtures/tile-examples/e6-tea.yaml", "--legal"):
+        "a877f72b40e282b7764a5bafee2bb933d05fcfba6a06289627ca93ba974cd67e",
+    ("view", "tests/fixtures/tile-examples/e9-both-tiles.yaml"):  # its pictures (boards, legend, badges) only
+        "9843c4e6bfaf9c6e618ddcd9646bc8f13e5fdb51129d1641a96184584f7f5d97",
+}
+
+
+@pytest.mark.parametrize("args", KEPT_BYTES, ids=" ".join)
+def test_pictures_keep_their_bytes(args, monkeypatch):
+    from conftest import ROOT
+    monkeypatch.chdir(ROOT)  # the file is named in the title as given
+    code, out, _ = run(*args)
+    if args[0] == "view":
+        out = "".join(dict.fromkeys(re.findall(r"<svg.*?</svg>", out, re.S)))
+    assert code == 0 and " />" not in out and hashlib.sha256(out.encode()).hexdigest() == KEPT_BYTES[args]
+
+
+def test_a_notebook_picture_and_an_analysis_chart_keep_their_bytes():
+    from medina_cli.render.analysis import chart_svg
+
+    game = replay(read_record(str(EXAMPLES / "bsw-dm-2003-4p.yaml")), to_turn=12).game
+    assert hashlib.sha256(game._repr_svg_().encode()).hexdigest() == \
+        "6558f2324248449dcdc7e850debdc54fa8f2b5c4779c80f69f91c0e53b098b74"
+    review = {"turn": 1, "placement": 1, "player": "O'Brien", "played": "grey C3", "best": "grey C3",
+              "played_value": 0.0, "best_value": 0.0, "loss": 0.0}
+    doc = {"agent": "greedy <g>", "placements": [
+        review, review | {"placement": 2, "played": "grey C4", "best": "roof C3", "played_value": -6.5,
+                          "best_value": 7.0, "loss": 13.5, "verdict": "blunder"},
+        review | {"turn": 2, "player": 'B "&" C', "played": "wall A2", "best": "black H8", "played_value": 3.25,
+                  "best_value": 9.0, "loss": 5.75, "verdict": "mistake", "loss_interval": [5.0, 6.5]}]}
+    chart = chart_svg(doc, ["O'Brien", 'B "&" C'])
+    assert '<tspan fill="#d55e00">■ B &quot;&amp;&quot; C  </tspan>' in chart and 'stroke="#555"/>' in chart
+    assert hashlib.sha256(chart.encode()).hexdigest() == "d5d2e38327fe5f5a08d8618d2a38294254ad87e8c7ee925ddd475e82cc09c430"

@@ -86,21 +86,26 @@ def hint(
     or usage error.
     """
     from ..agents.analysis import hint_document
-    from ..study.analysis import advise_on
-    from ..study.parallel import Workers
 
     shown = "<stdin>" if file == "-" else file
     agent = agent_or_exit(agent_spec, hint_document(shown, seed) if json_ else None)
     record, outcome = replayed_or_exit(file, ruleset, set_, to, hint_document(shown, seed, agent.spec) if json_ else None)
-    advice = advise_on(outcome.game, agent.spec, seed=seed, top=top, whole_turn=whole_turn,
-                       workers=Workers(capped_jobs(jobs)))
-    found = hint_document(shown, seed, agent.spec, outcome.next_placement() or (None, None), advice)
+    found = _advice(outcome, agent.spec, shown, seed, top, whole_turn, jobs)
     if json_:
         emit_json(with_problems(found, outcome.problems, warnings_to_show(outcome)))
     else:
         from ..render.verdicts import hint_text
         say(hint_text(found, f"{record.file} {outcome.position_words()}"))
     raise typer.Exit(1 if outcome.problems else 0)
+
+
+def _advice(outcome, spec: str, shown: str, seed: int, top: int, whole_turn: bool, jobs: int) -> dict:
+    """The medina-hint/1 document of the agent's advice for the position the replay `outcome` reached."""
+    from ..agents.analysis import hint_document
+    from ..study.analysis import advise_on
+    from ..study.parallel import Workers
+    advice = advise_on(outcome.game, spec, seed=seed, top=top, whole_turn=whole_turn, workers=Workers(capped_jobs(jobs)))
+    return hint_document(shown, seed, spec, outcome.next_placement() or (None, None), advice)
 
 
 def analyse(

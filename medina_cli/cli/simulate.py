@@ -80,32 +80,40 @@ def simulate_command(
     a --resume whose options differ, an unusable --scheduler address, a lost cluster, a cluster without
     workers for --worker-wait seconds), 130 interrupted (finished games stay in --out).
     """
-    from ..study.readings import readings_json
-    from ..study.results import simulate_json
-
     overrides = tuple(set_ or ())
-    doc = None
-    if json_:
-        doc = (readings_json if readings else simulate_json)(players, games, seed, overrides)
-    jobs = _checked_options(ruleset, rulesets, overrides, out, resume, jobs, scheduler, readings, agents, doc)
-    seats = _seats(agents, players, doc) if agents is not None else ()
-    refs = [ruleset] if ruleset is not None else names_or_exit(rulesets, "--rulesets", doc)
-    loaded = _loaded(refs, overrides, players, "--ruleset" if ruleset is not None else "--rulesets", doc)
+    doc = _skeleton(readings, players, games, seed, overrides) if json_ else None
+    jobs, seats = _checked(ruleset, rulesets, overrides, out, resume, jobs, scheduler, readings, agents, players, doc)
+    refs, loaded = _loaded(ruleset, rulesets, overrides, players, doc)
     if readings:
         _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, doc)
-        return
-    study, folder = _study(refs, loaded, players, games, seed, out, resume, seats, doc)
-    results = _played(study, players, folder, (jobs, scheduler, worker_wait), out, doc)
+    else:
+        study, folder = _study(refs, loaded, players, games, seed, out, resume, seats, doc)
+        results = _played(study, players, folder, (jobs, scheduler, worker_wait), out, doc)
+        _show(results, loaded, study, players, overrides, doc)
+
+
+def _skeleton(readings: bool, players: int, games: int, seed: int, overrides) -> dict:
+    """The --json document before any game is played (where a usage error goes)."""
+    from ..study.readings import readings_json
+    from ..study.results import simulate_json
+    return (readings_json if readings else simulate_json)(players, games, seed, overrides)
+
+
+def _show(results, loaded, study, players: int, overrides, doc: dict | None) -> None:
+    """The statistics of the study's games: the --json document (`doc` given), or the tables."""
     if doc is not None:
-        emit_json(with_problems(simulate_json(players, games, seed, overrides, results, seats), []))
+        from ..study.results import simulate_json
+        emit_json(with_problems(simulate_json(players, study.games, study.seed, overrides, results, study.seats), []))
     else:
         from ..render.statistics import statistics_report
         wells = [r.for_players(players).well.enabled for r in loaded]
-        say(statistics_report(results, players, games, seed, overrides, seats, wells=wells))
+        say(statistics_report(results, players, study.games, study.seed, overrides, study.seats, wells=wells))
 
 
-def _checked_options(ruleset, rulesets, overrides, out, resume, jobs, scheduler, readings, agents, doc) -> int:
-    """The options that do not go together refused (exit 2; with --json, in `doc`); `--jobs` as capped."""
+def _checked(ruleset, rulesets, overrides, out, resume, jobs, scheduler, readings, agents, players,
+             doc) -> tuple[int, tuple[str, ...]]:
+    """The options that do not go together refused (exit 2; with --json, in `doc`); `--jobs` as capped, and the
+    seats' agents (`--agents`, checked; none: uniform random play)."""
     if ruleset is None and rulesets is None:
         usage_error("medina simulate", "needs --ruleset ID or --rulesets A,B,... (one of them)", doc)
     if ruleset is not None and rulesets is not None:
@@ -125,20 +133,23 @@ def _checked_options(ruleset, rulesets, overrides, out, resume, jobs, scheduler,
                     "--rulesets, --out, --resume or --scheduler", doc)
     if readings and agents is not None:
         usage_error(None, "--readings replays random games; it does not take --agents", doc)
-    return jobs
+    return jobs, (_seats(agents, players, doc) if agents is not None else ())
 
 
-def _loaded(refs, overrides, players: int, option: str, doc: dict | None) -> list:
-    """The rulesets loaded; one that cannot be, or does not take `players`, exits 2 (with --json, in `doc`)."""
+def _loaded(ruleset, rulesets, overrides, players: int, doc: dict | None) -> tuple[list[str], list]:
+    """The rulesets named (by --ruleset, or by --rulesets) and each loaded; one that cannot be, or does not take
+    `players`, exits 2 (with --json, in `doc`)."""
     from ..errors import Problem
 
+    refs = [ruleset] if ruleset is not None else names_or_exit(rulesets, "--rulesets", doc)
+    option = "--ruleset" if ruleset is not None else "--rulesets"
     loaded = []
     for ref in refs:
         loaded.append(load_or_exit(ref, overrides, doc=doc))
         refusal = loaded[-1].players_refusal(players, ref)
         if refusal:
             stop([Problem("unsupported-player-count", f"{refusal} (--players {players})", file=option)], 2, doc)
-    return loaded
+    return refs, loaded
 
 
 def _played(study, players: int, folder, where: tuple, out, doc: dict | None) -> list:

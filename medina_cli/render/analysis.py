@@ -7,6 +7,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from . import palette
+from .svg import to_text
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 640, 190, 46, 10, 12, 34
 
@@ -89,7 +90,7 @@ def chart_svg(doc: dict, players: list[str]) -> str:
     legend = text(None, {"x": str(LEFT + 4), "y": str(TOP + 10), "font-size": "11", "font-weight": "bold"})
     for seat, name in enumerate(players):
         ET.SubElement(legend, "tspan", {"fill": palette.seat_colour(seat)[1]}).text = f"\u25a0 {name}  "
-    return ET.tostring(chart, encoding="unicode")
+    return to_text(chart)
 
 
 def verdict_of(review: dict, doc: dict) -> str | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import textwrap
 import xml.etree.ElementTree as ET
 from functools import lru_cache
+from html import escape
 
 from ..engine.board import bits
 from ..engine.position import NEUTRAL, RENDERERS, holder_name
@@ -34,6 +35,28 @@ def _add(parent: ET.Element, tag: str, attrs: dict, text: str | None = None) -> 
     if text is not None:
         element.text = text
     return element
+
+
+def to_text(element: ET.Element) -> str:
+    """The SVG text of `element` (every picture's one writer): attributes in the order they were set,
+    text and attribute values escaped by `html.escape` (quotes too), an element with neither text nor
+    children closed as `<tag/>`."""
+    parts: list[str] = []
+    _write(element, parts.append)
+    return "".join(parts)
+
+
+def _write(element: ET.Element, write) -> None:
+    write(f"<{element.tag}" + "".join(f' {key}="{escape(value)}"' for key, value in element.attrib.items()))
+    if element.text is None and not len(element):
+        write("/>")
+        return
+    write(">" + escape(element.text or ""))
+    for child in element:
+        _write(child, write)
+        if child.tail:
+            write(escape(child.tail))
+    write(f"</{element.tag}>")
 
 
 def _rect(x: float, y: float, w: float, h: float) -> str:
@@ -174,7 +197,7 @@ def seat_badge(seat: int) -> str:
     """A seat's roof alone, as an inline `<svg>` (for a table of players)."""
     badge = ET.Element("svg", {"viewBox": "0 4 44 26", "aria-hidden": "true"})
     house(badge, 0, 0, seat)
-    return ET.tostring(badge, encoding="unicode")
+    return to_text(badge)
 
 
 # --- the board -------------------------------------------------------------------------------------
@@ -485,7 +508,7 @@ def _document(title: str, description: str = "") -> ET.Element:
 def _finished(root: ET.Element, width: float, height: float) -> str:
     """The document's text, sized `width` by `height`."""
     root.attrib.update({"viewBox": f"0 0 {width:g} {height:g}", "width": f"{width:g}", "height": f"{height:g}"})
-    return ET.tostring(root, encoding="unicode") + "\n"
+    return to_text(root) + "\n"
 
 
 def board_svg(position, *, title: str, description: str = "", legal=None, last=(), illegal=None,
