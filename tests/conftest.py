@@ -47,6 +47,14 @@ def replay_text(text: str, **kw):
     return record, replay(record)
 
 
+def pytest_configure(config):
+    """Ctrl-C reaches the commands the tests start as it reaches a user's: a suite started where it is ignored
+    (a background job of a script) would hand that on to them, and the Ctrl-C tests would wait in vain."""
+    import signal
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_report_header(config):
     from medina_cli.engine.native import engine_name
     return f"medina engine: {engine_name()}"
