@@ -242,3 +242,23 @@ def test_a_palace_score_shows_its_cells_by_name_not_its_mask():
     shown = repr(palace)
     assert shown.startswith(f"PalaceScore(colour={palace.colour!r}, cells={palace.cells!r}, ")
     assert f"points={palace.points}" in shown and not re.search(r"\d{6}", shown)
+
+
+@pytest.mark.parametrize("setup, words", [
+    (dict(merchant="K7", well="K7"), "the start merchant and the well must be on different cells"),
+    (dict(merchant="B2", well="K7"), "setup merchant B2: must be an interior cell off the edge row"),
+    (dict(merchant="K7", well="B2"), "setup well B2: must be an interior cell off the edge row"),
+    (dict(merchant="A7", well="K7"), "setup merchant A7: must be an interior cell off the edge row"),
+])
+def test_a_game_refuses_the_setups_a_record_refuses_in_the_same_words(setup, words, tmp_path):
+    """Game and the record reader share one owner of the setup rules: what Game takes, to_record()
+    writes as a record that validates; what it refuses, a record of it is refused for, in the same words."""
+    rules = medina.load_ruleset("second-edition-2014")
+    with pytest.raises(ValueError) as refused:
+        medina.Game(rules, ["A", "B"], **setup)
+    assert str(refused.value) == words
+    text = medina.Game(rules, ["A", "B"], merchant="K7", well="F5").to_record()
+    path = tmp_path / "game.yaml"
+    path.write_text(text.replace("K7", setup["merchant"]).replace("F5", setup["well"]))
+    problems = medina.replay(medina.read_record(str(path))).problems
+    assert [(p.code, p.message) for p in problems] == [("bad-setup", words)]

@@ -163,3 +163,15 @@ def test_play_never_starts_over_a_game_and_continues_only_a_valid_one(tmp_path):
     path.write_text(before.replace("turns: []", "turns:\n  - Ben: grey K8"))
     code, _, err = run("play", path, "--continue", "--seat", "Anna=greedy", "--seat", "Ben", "--seat", "Cleo")
     assert code == 1 and "[out-of-turn]" in err
+
+
+def test_a_placement_typed_for_another_player_is_refused_and_the_game_goes_on(tmp_path):
+    """A line naming a player whose turn it is not is bad input like any other: one line says whose turn it
+    is, the prompt comes back, and the commands after it are read."""
+    path = tmp_path / "p4.yaml"
+    code, out, err = run("play", path, "--ruleset", "original-2001", "--seat", "Ann", "--seat", "Ben", "--seat", "Cy",
+                         "--merchant", "K7", stdin="Cy: grey K8\nstatus\nAnn: grey K8\nquit\n")
+    assert (code, err) == (0, "")
+    assert "grey K8 is for Cy, but it is Ann's turn, with 2 placements left in it [out-of-turn]\nNot recorded." in out
+    assert "turn 1, Ann: grey K8" in out and "Stopped after 1 placement of turn 1; " in out
+    assert "  - Ann: grey K8\n" in path.read_text()

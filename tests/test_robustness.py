@@ -278,3 +278,15 @@ def test_a_player_name_holding_a_line_break_is_named_on_one_line():
                       player='P0"OnBoard\nP1[id "P1')
     assert problem.human() == ("game.sgf:80: turn 24, 'P0\"OnBoard\\nP1[id \"P1': takes a piece from seat B's rack "
                                "[boardspace-action]")
+
+
+def test_a_record_listing_a_hundred_thousand_players_is_refused_in_bounded_time(tmp_path):
+    """Under the 1 MiB input limit fit 100,000 player names: each is checked once (a name seen before is
+    looked up in a set), so the count is refused at once; looked up in a list, this took minutes."""
+    names = ", ".join(f"p{i}" for i in range(100_000))
+    path = tmp_path / "many.yaml"
+    path.write_text(f"medina: record/1\nruleset: original-2001\nplayers: [{names}]\nsetup: {{merchant: K7}}\nturns: []\n")
+    assert path.stat().st_size < 1024 * 1024
+    proc = _limited("validate", str(path), timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert f"{path}:3: original-2001 is for 3 or 4 players, not 100000 [unsupported-player-count]" in proc.stdout

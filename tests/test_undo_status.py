@@ -160,3 +160,37 @@ def test_moves_names_a_bad_filter(option, value, message):
     assert code == 2 and out == "" and err.startswith(message) and err.rstrip().endswith("[usage]")
     code, out, _ = run("moves", GAME, option, value, "--json")
     assert code == 2 and json.loads(out)["errors"][0]["message"].startswith(message.partition(": ")[2])
+
+
+TYPO_AT_PLACEMENT_2 = """medina: record/1
+ruleset: original-2001
+players: [Anna, Ben, Cleo]
+setup:
+  merchant: G7
+turns:
+  - Anna: orange G11, blakc L3
+  - Ben: grey D7, black B9
+"""
+
+
+@pytest.mark.parametrize("command, stop", [
+    ("status", "after 1 placement of turn 1, where the replay stopped (turn 1 {})"),
+    ("score", "standings after 1 placement of turn 1, where the replay stopped (turn 1 {})"),
+    ("moves", "after 1 placement of turn 1, where the replay stopped (turn 1 {}): Anna to move, second placement"),
+    ("replay", "Position after 1 placement of turn 1:"),
+])
+def test_a_placement_that_cannot_be_read_stops_the_replay_where_an_illegal_one_does(tmp_path, command, stop):
+    """A typo at turn 1 placement 2 and an illegal placement there stop at the same point: after the
+    placements before it (a typo dropped the whole turn), and `replay` ends with where it stopped."""
+    typo, illegal = tmp_path / "typo.yaml", tmp_path / "illegal.yaml"
+    typo.write_text(TYPO_AT_PLACEMENT_2)
+    illegal.write_text(TYPO_AT_PLACEMENT_2.replace("blakc L3", "roof L3"))
+    for path, words in ((typo, "cannot be read"), (illegal, "is illegal")):
+        code, out, _ = run(command, path)
+        assert code == 1 and stop.format(words) in out, out
+    code, out, _ = run("replay", typo)
+    assert out.splitlines()[-1] == ("Replay stopped at turn 1: 'blakc' is not a piece of original-2001; did you mean "
+                                    "'black'? (pieces: black, brown, grey, merchant, orange, roof, stable, wall)")
+    code, out, _ = run("replay", typo, "--json")
+    position = json.loads(out)["position"]
+    assert (position["after_turn"], position["placements_into_next_turn"], position["placement"]) == (0, 1, 2)

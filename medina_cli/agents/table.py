@@ -185,7 +185,10 @@ class Table:
         return done
 
     def place(self, line: str, player: str) -> recording.Appended:
-        """Record `line` (placements as `medina add` takes them) for `player`."""
+        """Record `line` (placements as `medina add` takes them) for `player`; a line that names a player
+        goes to that player, and is refused (out of turn) when it is not that player's turn."""
+        if recording.named_player(line, self.outcome.record) is not None:
+            player = None
         done = recording.record_placements(self.path, [line], player=player, expect=self.text)
         if done.text is not None:
             self.text, self.outcome = done.text, done.outcome

@@ -111,7 +111,7 @@ def _play(boards, specs, games, seed, out, resume, so_far, jobs, scheduler, doc)
         lambda: study_report(boards, specs, games, seed, Path(out), resume=resume, play=not so_far,
                              progress=progress, notify=progress.note,
                              workers=Workers(jobs, scheduler, notify=progress.note)),
-        progress, lambda: _kept(out, progress), out, doc)
+        progress, lambda: "" if so_far else _kept(out, progress), out, doc)
     return found.to_json()
 
 

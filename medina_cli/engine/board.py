@@ -73,6 +73,7 @@ class Geometry:
         self.orth_of = [self.orth(1 << i) for i in range(self.size)]
         self.king_of = [self.king(1 << i) for i in range(self.size)]
         self.edge_row = interior & self.orth(self.ring)
+        self.setup_cells = interior & ~self.edge_row  # where the start merchant and the well may stand
         # the single interior neighbour of each wall space
         self.inner_of = {c: lowest_cell(self.orth_of[c] & interior) for c in bits(self.ring)}
         self.cell_names = [f"{chr(65 + i % w)}{i // w + 1}" for i in range(self.size)]
@@ -143,6 +144,15 @@ class Geometry:
     def describe_extent(self) -> str:
         return (f"{self.name(0)}-{self.name(self.size - 1)}; "
                 f"interior {self.name(self.width + 1)}-{self.name(self.size - self.width - 2)}")
+
+    def setup_refusals(self, cells: dict[str, int]) -> list[tuple[str, str]]:
+        """Why a setup (`merchant`, `well` -> cell) cannot be played, as (key, words): each piece inside,
+        off the edge row, the two on different cells. The one owner of these rules (records and Game)."""
+        refusals = [(key, f"setup {key} {self.name(cell)}: must be an interior cell off the edge row")
+                    for key, cell in cells.items() if not (self.setup_cells >> cell) & 1]
+        if not refusals and cells.get("merchant") is not None and cells.get("merchant") == cells.get("well"):
+            refusals.append(("well", "the start merchant and the well must be on different cells"))
+        return refusals
 
     def straight_two(self, cell: int) -> int:
         """Interior cells two steps from `cell` in a straight orthogonal line (a well's bonus cells)."""

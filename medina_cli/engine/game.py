@@ -83,6 +83,8 @@ class Game(Position):
             raise ValueError(f"{rules.ruleset_id} places a well at setup: give well=CELL" if rules.well.enabled
                              else f"well {well!r}: {rules.ruleset_id} has no well")
         well = None if well is None else self._setup_cell(well, "well")
+        for _, words in self._geo.setup_refusals({"merchant": merchant} | ({} if well is None else {"well": well})):
+            raise ValueError(words)  # as a record of this setup is refused
         self.start_supply = {name: dict(counts) for name, counts in (supply or {}).items()}
         for name, counts in self.start_supply.items():
             self.supply[self.players.index(name)].update(counts)
@@ -108,8 +110,8 @@ class Game(Position):
     def _setup_cell(self, cell: str | int, what: str) -> int:
         geo = self._geo
         number = geo.parse(cell) if isinstance(cell, str) else geo.cell_of_square.get(cell)
-        if number is None or not (1 << number) & geo.interior:
-            raise ValueError(f"{what} {cell!r}: not an interior cell of this board ({self._geo.describe_extent()})")
+        if number is None:
+            raise ValueError(f"{what} {cell!r}: not a cell of this board ({geo.describe_extent()})")
         return number
 
     # --- the public surface ---------------------------------------------------------------------

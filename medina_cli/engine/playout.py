@@ -48,7 +48,7 @@ def random_setup(rules, rng: random.Random) -> tuple[int, int | None]:
 @lru_cache(maxsize=16)
 def _setup_cells(geo) -> tuple[int, ...]:
     """The cells a setup draws from: inside, off the edge row."""
-    return tuple(bits(geo.interior & ~geo.edge_row))
+    return tuple(bits(geo.setup_cells))
 
 
 def uniform_placement(masks: list[tuple[str, int]], rng: random.Random) -> tuple[str, int]:

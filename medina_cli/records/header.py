@@ -68,7 +68,7 @@ class HeaderReader:
             self.error("bad-players" if players is not None else "missing-key",
                        "`players` must be a list of player names in seat order", ("players",))
             return False
-        names = []
+        names, seen = [], set()
         for i, name in enumerate(players):
             if not isinstance(name, str):
                 self.error("yaml-not-text", f"player {self.lines.shown(name, 'players', i)} is read by YAML as "
@@ -80,10 +80,11 @@ class HeaderReader:
             if name == RESERVED_PLAYER:
                 self.error("bad-players", "the player name `neutral` is reserved", ("players", i))
                 return False
-            if name in names:
+            if name in seen:
                 self.error("bad-players", f"player {name!r} is listed twice", ("players", i))
                 return False
             names.append(name)
+            seen.add(name)
         refusal = self.r.ruleset.players_refusal(len(names))
         if refusal:
             self.error("unsupported-player-count", refusal, ("players",))

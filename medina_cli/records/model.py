@@ -23,6 +23,7 @@ class TurnEntry:
     line: int | None
     actions: list[Placement]  # the comma-separated items of the turn: placements, `tea` or `pass`
     readable: bool = True  # False when the entry had a problem of its own
+    read_before_problem: int | None = None  # unreadable at a placement: the actions read before it (replayed)
 
 
 @dataclass

@@ -166,7 +166,6 @@ class _Reader(HeaderReader):
                 self.error("unknown-key", f"unknown setup key {self.lines.shown_key('setup', key)}{extra}; "
                            f"valid: {', '.join(wanted + ('supply',))}{hint}", ("setup", key))
         geo = Variant.of(rules).geometry
-        allowed = geo.interior & ~geo.edge_row
         cells = {}
         for key in wanted:
             if key not in setup:
@@ -178,14 +177,12 @@ class _Reader(HeaderReader):
             if cell is None:
                 self.error("bad-cell", f"setup {key}: {self.lines.shown(value, 'setup', key)} is not a cell of "
                            f"this board ({geo.describe_extent()})", ("setup", key))
-            elif not (allowed >> cell) & 1:
-                self.error("bad-setup", f"setup {key} {geo.name(cell)}: must be an interior cell off the edge row",
-                           ("setup", key))
             else:
                 cells[key] = cell
-        if len(cells) == 2 and cells["merchant"] == cells["well"]:
-            self.error("bad-setup", "the start merchant and the well must be on different cells", ("setup", "well"))
-            return
+        for key, words in geo.setup_refusals(cells):
+            self.error("bad-setup", words, ("setup", key))
+            if cells.pop(key) == cells.get("merchant"):  # the well on the merchant's cell: no setup to go on with
+                return
         self.r.merchant, self.r.well = (None if key not in cells else geo.square_of[cells[key]] for key in ("merchant", "well"))
         if "supply" in setup:
             self._supply(setup["supply"])
@@ -301,6 +298,8 @@ class _Reader(HeaderReader):
                     continue
             action = self._other_action(token, words, pieces, geo, path, number, k, player, last=k == len(tokens))
             if action is None:
+                if entry.readable:  # the first placement that cannot be read: the replay stops before it
+                    entry.read_before_problem = len(entry.actions)
                 entry.readable = False
             else:
                 entry.actions.append(action)
@@ -308,7 +307,7 @@ class _Reader(HeaderReader):
         if has_pass and len(tokens) > 1:
             self.error("bad-turn", "`pass` is the whole turn; it cannot be combined with placements", path,
                        turn=number, player=player)
-            entry.readable = False
+            entry.readable, entry.read_before_problem = False, None
         return entry
 
     def _other_action(self, token, words, pieces, geo, path, turn, k, player, last) -> Placement | None:

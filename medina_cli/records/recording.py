@@ -257,6 +257,12 @@ def _named(arg: str, record: Record) -> tuple[str | Problem | None, str]:
     return None, arg
 
 
+def named_player(arg: str, record: Record) -> str | None:
+    """The player of `record` that an action as typed (`Ann: grey K8`) names before its colon, or None."""
+    named, _ = _named(arg.strip(), record)
+    return named if isinstance(named, str) else None
+
+
 def _unknown_player(name: str, record: Record) -> Problem:
     from ..errors import did_you_mean
     return Problem("unknown-player", f"{name!r} is not a player of this record ({', '.join(record.players)})"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from ..engine.game import Game
 from ..engine.placement import PASS_PLACEMENT, IllegalPlacement
@@ -19,6 +19,7 @@ class Replay:
     turns_asked: int = 0  # entries of `turns` the replay was to play (all, or the first `to_turn`)
     partial: int = 0  # placements of the refused turn that were made before the refusal
     errors: list[Problem] = field(default_factory=list)  # the illegal turn the replay stopped at, if any
+    stopped_at: Problem | None = None  # why the replay stopped before the end: an illegal or an unreadable turn's
     result_errors: list[Problem] = field(default_factory=list)  # claimed scores that differ from the replay's
     warnings: list[Problem] = field(default_factory=list)
     turn_events: list[tuple[int, list]] = field(default_factory=list)  # (turn number, events) per turn
@@ -39,10 +40,17 @@ class Replay:
         done, partial = self.turns_played, self.partial
         if self.in_progress:
             done, partial = done - 1, self.game.turn_placed + self.game.tea_used
-        words = f"after turn {done}" if done else "at the start"
-        if partial:
-            words += f" and {partial} placement{'s' if partial != 1 else ''} of turn {done + 1}"
-        return words
+        placed = f"{partial} placement{'s' if partial != 1 else ''} of turn {done + 1}"
+        if not done:
+            return f"after {placed}" if partial else "at the start"
+        return f"after turn {done}" + (f" and {placed}" if partial else "")
+
+    def stop_words(self) -> str:
+        """`, where the replay stopped (turn 4 is illegal)` (or `cannot be read`); "" when it did not stop."""
+        stop = self.stopped_at
+        if stop is None:
+            return ""
+        return f", where the replay stopped (turn {stop.turn} {'is illegal' if stop in self.errors else 'cannot be read'})"
 
     def next_placement(self) -> tuple[int, int] | None:
         """(turn, placement), both counted from 1, that the next placement would be if the record went
@@ -111,8 +119,8 @@ class Replay:
         """Where the replay ends, in a sentence: at an illegal turn, with the game over, or who is to make
         which placement."""
         game = self.game
-        if self.errors:
-            return f"Replay stopped at turn {self.errors[0].turn}: {self.errors[0].message}"
+        if self.stopped_at is not None:
+            return f"Replay stopped at turn {self.stopped_at.turn}: {self.stopped_at.message}"
         if game.is_over():
             return "The game is over."
         if self.in_progress:
@@ -155,13 +163,23 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
     if keep_positions:
         result.positions.append(game.copy())
     for entry in record.turns[:stop]:
-        if not entry.readable:
-            break  # its own problem is already reported; the rest cannot be trusted
         before, made = len(game.events), game.placements_made
+        if not entry.readable:  # its own problem is already reported; the rest cannot be trusted
+            result.stopped_at = next((p for p in record.problems.errors if p.turn == entry.number), None)
+            if entry.read_before_problem:  # the placements before the one that cannot be read, as for an illegal one
+                read = replace(entry, actions=entry.actions[:entry.read_before_problem])
+                problem = _play_turn(game, record, read, may_stop_early=True)
+                result.turn_events.append((entry.number, game.events[before:]))
+                result.partial = game.placements_made - made
+                if problem is not None:
+                    result.errors.append(problem)
+                    result.stopped_at = problem
+            break
         problem = _play_turn(game, record, entry, may_stop_early=entry.number == len(record.turns))
         result.turn_events.append((entry.number, game.events[before:]))
         if problem is not None:
             result.errors.append(problem)
+            result.stopped_at = problem
             result.partial = game.placements_made - made
             break
         result.turns_played = entry.number

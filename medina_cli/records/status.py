@@ -34,8 +34,7 @@ def status_report(outcome: Replay) -> list[str]:
     doc = status_document(outcome)
     position, sheet = doc["position"], doc["score"]
     lines = [f"{record.file}: {record.ruleset.id}, {in_words(record.players, 'and')}; {outcome.position_words()}"]
-    if outcome.errors:
-        lines[0] += f", where the replay stopped (turn {outcome.errors[0].turn} is illegal)"
+    lines[0] += outcome.stop_words()
     if position["to_move"] is None:
         lines.append("The game is over.")
     else:
@@ -130,9 +129,7 @@ def moves_lines(outcome: Replay, keep: PlacementFilter) -> list[str]:
     """The legal placements of the player to move in lines of text, a line per piece: where the game
     stands, whose placement it is, how many there are and how many `keep` keeps."""
     record, game = outcome.record, outcome.game
-    where = outcome.position_words()
-    if outcome.errors:
-        where += f", where the replay stopped (turn {outcome.errors[0].turn} is illegal)"
+    where = outcome.position_words() + outcome.stop_words()
     if game.to_move is None:
         return [f"{record.file} {where}: the game is over; nobody can place anything."]
     legal = game.legal_placements()

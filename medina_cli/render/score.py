@@ -24,9 +24,8 @@ def scores_json(games=(), standings=()) -> dict:
 
 def state_words(outcome) -> str:
     """What a replayed record's score sheet is: final, the standings so far, or where the replay stopped."""
-    if outcome.errors:
-        return (f"standings {outcome.position_words()}, where the replay stopped "
-                f"(turn {outcome.errors[0].turn} is illegal)")
+    if outcome.stopped_at is not None:
+        return f"standings {outcome.position_words()}{outcome.stop_words()}"
     if outcome.game.is_over():
         return "final score"
     return f"current standings after turn {outcome.turns_played} (the game is not over)"

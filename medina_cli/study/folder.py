@@ -80,16 +80,16 @@ class StudyFolder:
         except OSError as exc:
             raise StudyError(f"{self.path}: cannot write the study: {exc.strerror or exc}") from None
 
-    def resume(self, options: dict) -> None:
-        """Go on with the study here; refused when there is none, when its options are damaged or
-        differ (named)."""
+    def resume(self, options: dict, *, missing: str = "to resume (no .study/study.json): run without --resume "
+               "to start one") -> None:
+        """Go on with the study here; refused when there is none (`missing`: what is said after `DIR holds
+        no study`), when its options are damaged or differ (named)."""
         where = self.meta / "study.json"
         try:
             with where.open("rb") as text:
                 held = json.loads(text.read(SUMMARY_BYTES + 1))
         except FileNotFoundError:
-            raise StudyError(f"{self.path} holds no study to resume (no .study/study.json): run without "
-                             "--resume to start one") from None
+            raise StudyError(f"{self.path} holds no study {missing}") from None
         except (OSError, ValueError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not JSON"
             raise StudyError(f"{where}: cannot read the study: {why}") from None
