@@ -183,3 +183,10 @@ def test_help_offers_tea_only_under_rules_with_tea_tiles(tmp_path, ruleset, tea)
                        "--no-color", stdin="help\nquit\n")
     assert code == 0
     assert f"Type a placement (grey K8, roof C10{', tea' if tea else ''}), or:" in out
+
+
+def test_a_piece_typed_without_its_cell_gets_no_shell_advice(tmp_path):
+    code, out, _ = run("play", tmp_path / "game.yaml", "-r", "original-2001", "--seat", "Ann", "--seat", "Ben",
+                       "--seat", "Cy", "--no-color", stdin="grey\nquit\n")
+    assert code == 0 and "'grey' has no cell: a placement is `<piece> <cell>`, e.g. `roof K8` [bad-placement]" in out
+    assert "quote" not in out

@@ -189,7 +189,7 @@ class Table:
         goes to that player, and is refused (out of turn) when it is not that player's turn."""
         if recording.named_player(line, self.outcome.record) is not None:
             player = None
-        done = recording.record_placements(self.path, [line], player=player, expect=self.text)
+        done = recording.record_placements(self.path, [line], player=player, expect=self.text, from_shell=False)
         if done.text is not None:
             self.text, self.outcome = done.text, done.outcome
         elif any(problem.code == "record-changed" for problem in done.problems):

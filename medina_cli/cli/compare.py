@@ -88,11 +88,12 @@ def _compared(record, refs, parsed_variants, overrides: tuple, doc: dict | None)
     from ..comparison import compare as compare_record
     from ..errors import Problem
 
+    option = "--rulesets" if refs else None
     if refs:
         refs = list(dict.fromkeys(refs))
     else:
         refs = [record.ruleset] if parsed_variants else default_rulesets(record)
-    loaded = [load_or_exit(ref, overrides, doc=doc) for ref in refs]  # an unusable ruleset or --set exits 2
+    loaded = [load_or_exit(ref, overrides, doc=doc, option=option) for ref in refs]  # unusable ruleset, --set: exit 2
     columns = dict(zip(column_labels(refs, loaded), loaded))
     for label, ref, changes in parsed_variants:
         if label in columns:
