@@ -237,3 +237,15 @@ def test_view_shows_each_loss_with_its_interval_and_marks_the_verdicts(tmp_path)
     assert code == 0 and f"interval {low:.1f} to {high:.1f}): a {missed['verdict']}" in frames[4]["advice"]
     marked = sum(1 for r in doc["placements"] if r["verdict"])
     assert page.count('r="4.5"') == marked  # one circle per verdict, none for a loss without one
+
+
+def test_a_placement_that_did_better_than_the_preferred_one_says_so():
+    """The loss is never below 0, its interval may be: wholly below 0, the move played did better."""
+    from medina_cli.render.verdicts import analysis_text
+    review = {"turn": 1, "placement": 1, "player": "Ann", "played": "grey L5", "best": "grey H5", "loss": 0.0,
+              "loss_interval": [-19.5, -1.1], "verdict": None}
+    doc = {"file": "g.yaml", "agent": "mcts:30", "seed": 0, "value": "margin", "confidence": 0.95,
+           "thresholds": {"mistake": 5.0, "blunder": 12.0}, "players": [],
+           "placements": [review, {**review, "turn": 2, "loss_interval": [-3.0, 1.0]}]}
+    rows = [line for line in analysis_text(doc).splitlines() if "grey L5" in line]
+    assert rows[0].endswith("better than preferred") and not rows[1].endswith("better than preferred")

@@ -182,3 +182,15 @@ def test_boards_with_few_games_are_not_compared():
     # seat 1 wins every game of one board and none of the other: significant on enough games only
     assert comparisons({"a": board(COMPARED, 0), "b": board(COMPARED, 1)}, False)["seat 1 wins"] == [["a", "b"]]
     assert comparisons({"a": board(COMPARED - 1, 0), "b": board(COMPARED, 1)}, False)["seat 1 wins"] == []
+
+
+def test_no_seat_is_tested_against_its_fair_share_on_fewer_than_ten_games(tmp_path):
+    """2 wins of 2 at a fair share of 1/3: the Wilson interval leaves 1/3 out, an exact test does not
+    (1/9 > 5%); with fewer than ten games the report says it does not test."""
+    out = tmp_path / "two"
+    code, stdout, _ = run("study", "--rulesets", "original-2001", "--players", "3", "--agents", "random",
+                          "--games", "2", "--seed", "1", "--out", out, "--json")
+    seats = json.loads(stdout)["setups"][0]["boards"]["original-2001 3p"]["seat_wins"]
+    assert code == 0 and max(seat["rate"] for seat in seats) == 1.0 and seats[1]["ci95"][0] > 1 / 3
+    assert [seat["fair_share"] for seat in seats] == ["not different"] * 3
+    assert "seat advantage: too few games to test (fewer than 10)." in (out / "report.md").read_text()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .base import Rating
 from .mcts import ratings
 from .specs import make_agent
-from .position import new_game, record_placements, roof_palace
+from .position import SMALL_PALACE, new_game, record_placements, roof_palace
 from .race import LEADERS, tied_with, z_value
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
@@ -286,7 +286,9 @@ def summarise(players: list[str], reviews: list[PlacementReview]) -> list[Player
 
 VALUE_MEANING = ("the final margin the mover can expect (own total minus the best other player's, in points); "
                  "win: the estimated chance to win")
-GREEDY_MEANING = "the mover's margin (own total minus the best other player's) if the game ended right after"
+GREEDY_MEANING = ("the mover's margin (own total minus the best other player's) if the game ended right after; a "
+                  f"roof on a palace smaller than {SMALL_PALACE}: the margin now minus 1 (greedy keeps its roofs for "
+                  "larger palaces)")
 
 
 def value_meaning(spec: str) -> str:

@@ -16,7 +16,8 @@ class Rating:
     """A legal placement with the agent's estimate of it, from the mover's side.
 
     `value`: the final score margin the mover can expect after it (own total minus the best other
-    player's), in points; for `greedy` the margin if the game ended right after it.
+    player's), in points; for `greedy` the margin if the game ended right after it (a roof on a palace
+    smaller than five: the margin now minus 1).
     `win`: the chance that the mover wins (shared wins in part), where the agent estimates one.
     `playouts`: how many simulated games the estimate rests on (0 for `greedy`).
     `palace`: for a roof or neutral roof, where `medina hint` names it, the colour of the palace it

@@ -39,9 +39,6 @@ class Node:
         self.children: list[Node] = []
         self.untried: list | None = None  # placements not added yet, the best last
 
-    def record(self, scores: list[int], shares: list[float]) -> None:
-        self.visits += 1
-        self.reward += reward(margin(scores, self.mover), shares[self.mover])
 
 
 def play_batch(position, move, start: int, stop: int, key: int) -> list[tuple[float, float]]:
@@ -89,8 +86,13 @@ def _iterate(start, root: Node, rng) -> tuple[list[int], list[float]]:
     if not game.is_over():
         playout(game, rng)
     scores, shares = outcome(game)
+    rewards = {}  # by mover: a path's nodes have one or two
     for visited in path:
-        visited.record(scores, shares)
+        mover = visited.mover
+        if mover not in rewards:
+            rewards[mover] = reward(margin(scores, mover), shares[mover])
+        visited.visits += 1
+        visited.reward += rewards[mover]
     return scores, shares
 
 
@@ -102,7 +104,12 @@ def _select(node: Node, game, rng) -> Node:
         node.children.append(child)
         return child
     log_n = math.log(node.visits)
-    return max(node.children, key=lambda c: c.reward / c.visits + EXPLORATION * math.sqrt(log_n / c.visits))
+    best, best_value = None, -math.inf
+    for child in node.children:  # the first of the highest upper bounds
+        value = child.reward / child.visits + EXPLORATION * math.sqrt(log_n / child.visits)
+        if value > best_value:
+            best, best_value = child, value
+    return best
 
 
 class MctsAgent(Agent):

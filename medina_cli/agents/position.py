@@ -75,7 +75,7 @@ def totals(game) -> list[int]:
 
 def margin(scores: list[int], seat: int) -> int:
     """`seat`'s total minus the best other total (positive: ahead)."""
-    return scores[seat] - max(s for other, s in enumerate(scores) if other != seat)
+    return scores[seat] - max(scores[:seat] + scores[seat + 1:])
 
 
 def outcome(game) -> tuple[list[int], list[float]]:

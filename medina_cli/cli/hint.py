@@ -78,7 +78,8 @@ def hint(
     its 95% interval, and `win` the share of those games the mover wins; the moves are ranked by
     playouts, the most searched (the search's choice) first, and those the search cannot tell apart
     from its best are marked `= best`. With greedy the value is that margin if the game ended right
-    after the placement, and the moves are ranked by it. With --turn each hint is a whole turn: a
+    after the placement (a roof on a palace smaller than five: the margin now minus 1), and the moves are
+    ranked by it. With --turn each hint is a whole turn: a
     first placement, then the best second placement after it, rated as the pair.
 
     Exit status: 0 done, 1 invalid record (the hint is for where the replay stopped), 2 unusable input

@@ -61,8 +61,8 @@ def blocks(doc: dict, title: str) -> list[Block]:
     out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals "
                       "(Wilson for win rates, the normal approximation for means). A difference is significant when "
                       "a two-sided test at the 5% level says so (two proportions: pooled z test; two means: Welch's "
-                      f"z; boards are compared only on {COMPARED} games or more each); a seat or an agent differs from "
-                      "its fair share when the interval of its win rate leaves it out."),
+                      f"z); a seat or an agent differs from its fair share when the interval of its win rate leaves it "
+                      f"out. Boards are compared, and seats and agents tested, only on {COMPARED} games or more."),
            Block("h3", "What is significant"), Block("list", findings(doc))]
     for setup in doc["setups"]:
         out += setup_blocks(setup)
@@ -78,13 +78,17 @@ def findings(doc: dict) -> list[str]:
         if "strong" in next(iter(boards.values()), {}):
             for board, f in boards.items():
                 strong = f["strong"]
+                share = (f"{FAIR[strong['fair_share']]} its fair share" if f["games"] >= COMPARED
+                         else "too few games to test against its fair share")
                 lines.append(f"{name}, {board} ({games(f)}): the stronger agent wins "
                              f"{percent(strong['win_rate'], strong['ci95'])}, "
-                             f"{FAIR[strong['fair_share']]} its fair share of {100 / players_of(board):.0f}%; its margin "
+                             f"{share} of {100 / players_of(board):.0f}%; its margin "
                              f"over the best other {mean_text(strong['margin'], signed=True)}.")
         else:
             for board, f in boards.items():
-                lines.append(f"{name}, {board} ({games(f)}): seat advantage: {seat_words(f['seat_wins'])}.")
+                words = (seat_words(f["seat_wins"]) if f["games"] >= COMPARED
+                         else f"too few games to test (fewer than {COMPARED})")
+                lines.append(f"{name}, {board} ({games(f)}): seat advantage: {words}.")
         for players, compared in setup["significant"].items():
             if sum(board.endswith(f" {players}") and f["games"] >= COMPARED for board, f in boards.items()) < 2:
                 continue  # boards are compared on COMPARED games or more
@@ -132,7 +136,7 @@ def setup_blocks(setup: dict) -> list[Block]:
                                                       for board, f in boards.items()])))
     if "strong" in next(iter(boards.values())):
         rows = [[board, percent(f["strong"]["win_rate"], f["strong"]["ci95"]),
-                 f"{100 / players_of(board):.0f}% ({FAIR[f['strong']['fair_share']]})",
+                 f"{100 / players_of(board):.0f}% ({FAIR[f['strong']['fair_share']] if f['games'] >= COMPARED else 'untested'})",
                  mean_text(f["strong"]["margin"], signed=True)] for board, f in boards.items()]
         out.append(Block("table", (["board", "stronger agent wins", "fair share", "its margin over the best other"],
                                    rows)))

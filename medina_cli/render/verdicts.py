@@ -57,14 +57,15 @@ def analysis_text(doc: dict) -> str:
         rule = "loss"
     else:
         how = (f"interval: its {100 * confidence:g}% interval, the two placements played out on the same simulated "
-               "games")
+               "games; a loss is never below 0, its interval may be: wholly below 0, the placement played did "
+               "better than the preferred one")
         rule = "the interval's lower end"
     lines = [f"{doc['file']}: every placement rated by {doc['agent']}, seed {doc['seed']}",
              f"(loss: the agent's value of its preferred placement minus that of the one played; {how}; value: "
              f"{doc['value']}; a mistake: {rule} ≥ {thresholds['mistake']:g}; a blunder: {rule} ≥ "
              f"{thresholds['blunder']:g})"]
     rows = [[f"{r['turn']}.{r['placement']}", r["player"], r["played"], r["best"], f"{r['loss']:.1f}",
-             _interval(r.get("loss_interval"), ""), r.get("verdict") or ""] for r in doc["placements"]]
+             _interval(r.get("loss_interval"), ""), r.get("verdict") or _better(r)] for r in doc["placements"]]
     lines.append(tabulate(rows, headers=["turn", "player", "played", "preferred", "loss", "interval", "verdict"],
                           tablefmt="simple", disable_numparse=True,
                           colalign=("right", "left", "left", "left", "right", "left", "left")))
@@ -76,3 +77,10 @@ def analysis_text(doc: dict) -> str:
                           tablefmt="simple", disable_numparse=True,
                           colalign=("left", "right", "right", "left", "right", "right")))
     return "\n".join(lines)
+
+
+def _better(review: dict) -> str:
+    """What the verdict column says of a placement without a verdict: that it did significantly better
+    than the preferred one, where the loss's interval says so."""
+    interval = review.get("loss_interval")
+    return "better than preferred" if interval is not None and interval[1] < 0 else ""

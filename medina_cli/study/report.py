@@ -22,6 +22,7 @@ from .simulate import simulate
 from .stats import LEVEL, Tally, mean_interval, means_differ, proportions_differ, rounded, wilson_interval
 
 FORMAT = "medina-study-report/1"
+COMPARED = 10  # the fewest games a board needs to be tested, against another board or a fair share
 
 
 @dataclass(frozen=True)
@@ -104,26 +105,28 @@ class Figures:
                                                                        len(self.strong_margins)), 3)}
 
     def fair_verdict(self, wins: Fraction) -> str:
-        """'above' or 'below' the fair share when the interval of `wins` excludes it, else 'not different'."""
+        """'above' or 'below' the fair share when the interval of `wins` excludes it, on COMPARED games or
+        more (on fewer, a Wilson interval may leave out a share that an exact test keeps: 2 wins of 2 at
+        a fair share of 1/3), else 'not different'."""
+        if self.games < COMPARED:
+            return "not different"
         low, high = wilson_interval(float(wins), self.games) or (0.0, 1.0)
         fair = 1 / self.players
         return "above" if low > fair else "below" if high < fair else "not different"
 
     def to_json(self, strong: bool) -> dict:
         doc = {"games": self.games,
-               "seat_wins": [{"rate": round(float(w / self.games), 4) if self.games else None,
-                              "ci95": rounded(self.seat_interval(s), 4), "fair_share": self.fair_verdict(w)}
+               "seat_wins": [{"rate": round(float(w / self.games), 6) if self.games else None,
+                              "ci95": rounded(self.seat_interval(s), 6), "fair_share": self.fair_verdict(w)}
                              for s, w in enumerate(self.seat_wins)],
                "margin": self.margin.to_json(), "placements": self.placements.to_json(),
                "points": {source: tally.to_json() for source, tally in self.sources.items()}}
         if strong:
-            doc["strong"] = {"win_rate": round(float(self.strong_wins / self.games), 4) if self.games else None,
-                             "ci95": rounded(self.strong_interval, 4), "fair_share": self.fair_verdict(self.strong_wins),
+            doc["strong"] = {"win_rate": round(float(self.strong_wins / self.games), 6) if self.games else None,
+                             "ci95": rounded(self.strong_interval, 6), "fair_share": self.fair_verdict(self.strong_wins),
                              "margin": self.strong_margin()}
         return doc
 
-
-COMPARED = 10  # the fewest games a board needs to be tested against another (a partial study may have fewer)
 
 
 def significant_pairs(figures: dict[str, Figures], differ) -> list[list[str]]:
