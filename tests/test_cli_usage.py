@@ -208,3 +208,15 @@ def test_score_of_games_none_of_which_counts_says_why_there_are_no_standings():
     assert code == 0 and "Standings over" not in out
     assert last.startswith("No standings: they count valid, finished games, and none of these 6 is one (invalid or "
                            "unfinished: ")
+
+
+@pytest.mark.parametrize("args", [("view", "-o", "x.html"), ("replay",), ("moves",), ("hint",), ("compare",),
+                                  ("status",), ("undo",)], ids=lambda a: a[0])
+def test_a_board_given_to_a_command_that_takes_records_is_a_usage_error(tmp_path, args):
+    """A board/1 file is valid, just not a record: exit 2, and the commands that take boards are named."""
+    command, *options = args
+    code, out, err = run(command, BOARD, *options)
+    assert (code, out) == (2, "")
+    assert err == (f"{BOARD}:3: `medina:` must be 'record/1', found 'board/1' (a finished board: `medina score` and "
+                   "`medina render` take it) [bad-format-tag]\n")
+    assert run("score", BOARD)[0] == 0 and run("render", BOARD, "-o", tmp_path / "board.svg")[0] == 0
