@@ -211,7 +211,7 @@ def test_score_of_games_none_of_which_counts_says_why_there_are_no_standings():
 
 
 @pytest.mark.parametrize("args", [("view", "-o", "x.html"), ("replay",), ("moves",), ("hint",), ("compare",),
-                                  ("status",), ("undo",)], ids=lambda a: a[0])
+                                  ("status",)], ids=lambda a: a[0])
 def test_a_board_given_to_a_command_that_takes_records_is_a_usage_error(tmp_path, args):
     """A board/1 file is valid, just not a record: exit 2, and the commands that take boards are named."""
     command, *options = args

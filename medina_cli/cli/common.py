@@ -357,9 +357,19 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None, doc: dic
     from ..records.record import read_record
     refuse_directory(path, "this command takes one record file", doc)
     try:
-        return read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
+        record = read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
     except MedinaError as exc:
         stop(exc.problems, exit_status(exc), doc)
+    refuse_board(path, record, doc)
+    return record
+
+
+def refuse_board(path: str, record, doc: dict | None = None) -> None:
+    """A finished board read as a record: a valid file this command cannot use, exit 2 with the reader's
+    words (they name the commands that take boards)."""
+    from ..records.inputs import other_format
+    if other_format(path) == "board":
+        stop(record.problems.errors, 2, doc)
 
 
 def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None, doc: dict | None = None):

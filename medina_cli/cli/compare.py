@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, SetOption, complete_rulesets, emit_json, exit_status, load_or_exit, names_or_exit,
-                     refuse_directory, say, shown_as, stop, with_problems)
+                     refuse_board, refuse_directory, say, shown_as, stop, with_problems)
 
 
 FileArgument = Annotated[str, typer.Argument(
@@ -76,6 +76,7 @@ def _record(file: str, doc: dict | None):
         record = parse_record(text, name, base_dir=base_dir_of(file))
     except MedinaError as exc:
         stop(exc.problems, exit_status(exc), doc)
+    refuse_board(file, record, doc)
     if not record.players:
         stop(record.problems.errors, 1, doc)  # says why the record cannot be read
     return record

@@ -9,7 +9,7 @@ import re
 
 from ..engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, Placement
 from ..engine.variant import Variant
-from ..errors import MedinaError, Problem, UnusableInput, brief, did_you_mean, in_words
+from ..errors import MedinaError, Problem, brief, did_you_mean, in_words
 from ..rules.loader import Ruleset
 from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 from .boardspace import is_boardspace, parse_boardspace
@@ -18,8 +18,7 @@ from .model import FORMAT_TAG, Record, TurnEntry
 
 _placement = Placement._make  # a placement of a canonical piece on a square of the board: checked by the reader
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
-BOARD_TAG = "board/1"  # a finished board: a file of its own format, for the commands that take one
-FORMAT_HINTS = {BOARD_TAG: " (a finished board: `medina score` and `medina render` take it)",
+FORMAT_HINTS = {"board/1": " (a finished board: `medina score` and `medina render` take it)",
                 "ruleset/1": " (a ruleset: use `medina rules show`)"}
 
 
@@ -109,8 +108,6 @@ class _Reader(HeaderReader):
             hint = FORMAT_HINTS.get(tag, "") if isinstance(tag, str) else ""
             self.error("bad-format-tag", f"`medina:` must be {FORMAT_TAG!r}, found {self.lines.shown(tag, 'medina')}"
                        f"{hint}", ("medina",))
-            if tag == BOARD_TAG:  # a valid file, given to a command that takes records: a usage error
-                raise UnusableInput(self.r.problems.errors.pop())
             return
         for key in data:
             if not isinstance(key, str):
