@@ -47,6 +47,20 @@ def replay_text(text: str, **kw):
     return record, replay(record)
 
 
+def pytest_configure(config):
+    """The commands the tests start run as a user's do. Ctrl-C reaches them: a suite started where it is ignored
+    (a background job of a script) would hand that on, and the Ctrl-C tests would wait in vain. They start from
+    bytecode compiled once, not by each of the hundreds of commands, even where the environment asks for none
+    (PYTHONDONTWRITEBYTECODE): it is kept outside the checkout (PYTHONPYCACHEPREFIX)."""
+    import os
+    import signal
+    import tempfile
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+        os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "medina-tests-pycache"))
+
+
 def pytest_report_header(config):
     from medina_cli.engine.native import engine_name
     return f"medina engine: {engine_name()}"

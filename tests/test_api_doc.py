@@ -28,3 +28,21 @@ def test_every_example_in_the_api_doc_runs(tmp_path):
 def test_the_api_doc_names_every_public_name():
     text = API.read_text(encoding="utf-8")
     assert [name for name in medina_cli.__all__ if f"`{name}" not in text and f"medina.{name}" not in text] == []
+
+
+def test_the_api_doc_lists_what_the_engine_values_offer():
+    """Every name a Variant, Position, Game or Placement offers without an underscore is in its row of the
+    table of public names (a Game's row adds to the Position's; a Placement's tuple methods aside): what
+    else they hold is the engine's own."""
+    import re
+
+    import medina_cli as medina
+    rows = {m.group(1): set(re.findall(r"\w+", " ".join(re.findall(r"`([^`]*)`", m.group(2)))))
+            for m in re.finditer(r"^\| `(\w+)[^|]*\| (.*) \|$", API.read_text(encoding="utf-8"), re.M)}
+    rows["Game"] |= rows["Position"]
+    game = medina.Game(medina.load_ruleset("second-edition-2014", players=3), ["A", "B", "C"], merchant="K7", well="D4")
+    board = medina.read_board(str(ROOT / "tests" / "fixtures" / "boards" / "e1-original-2001.yaml")).position
+    values = {"Variant": game.variant, "Position": board, "Game": game, "Placement": medina.Placement("grey", "K8")}
+    offered = {kind: {name for name in dir(value) if not name.startswith("_")} - ({*dir(tuple)} if kind == "Placement" else set())
+               for kind, value in values.items()}
+    assert {kind: sorted(names - rows[kind]) for kind, names in offered.items()} == dict.fromkeys(values, [])

@@ -25,7 +25,7 @@ VARIANTS = [(), ("merchants.new_chain_max_neighbours=1",), ("merchants.new_chain
 def layered(game, piece: str, seat: int, layers=None) -> int:
     """The AND of the piece's layers, each read alone (an Either through the layers that apply)."""
     cells = game.variant.geometry.full
-    for layer in game.variant.constraints[piece].layers if layers is None else layers:
+    for layer in game.variant._constraints[piece].layers if layers is None else layers:
         if isinstance(layer, Either):
             cells &= layered(game, piece, seat, layer.layers(game, piece))
         else:
@@ -43,8 +43,8 @@ def check(game, piece: str, cell: int) -> None:
     seat = game.seat_to_move
     assert game._piece_mask(seat, piece) == layered(game, piece, seat), piece
     for cached, cells in list(game._board_masks.items()):  # the cache holds what the board layers give now
-        if cached in game.variant.constraints:
-            assert cells == game.variant.board_functions[cached](game, cached, None), cached
+        if cached in game.variant._constraints:
+            assert cells == game.variant._board_functions[cached](game, cached, None), cached
     legal = bool(dict(game.legal_masks()).get(piece, 0) >> cell & 1)
     reason = explain(game, piece, cell)
     assert (reason is None) == legal, (piece, game.variant.geometry.name(cell), reason)
@@ -55,7 +55,7 @@ def check(game, piece: str, cell: int) -> None:
     if game._piece_mask(seat, piece) >> cell & 1:  # every layer allows it: only the turn refuses it
         assert code == "forced-roof" and game.forced
     else:  # a rule of this piece refuses it, and says so with the cell
-        assert code in codes_of(game.variant.constraints[piece].layers) and message.startswith(
+        assert code in codes_of(game.variant._constraints[piece].layers) and message.startswith(
             f"{piece} {game.variant.geometry.name(cell)}: "), (piece, reason)
 
 

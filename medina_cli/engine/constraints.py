@@ -220,7 +220,7 @@ class Constraints:
 def refusing_layer(game, piece: str, cell: int, seat: int) -> Layer | None:
     """The first layer of `piece` whose mask leaves `cell` out for `seat` (the player to move), or
     None if none does."""
-    return _first_refusal(game.variant.constraints[piece].layers, game, piece, cell, seat)
+    return _first_refusal(game.variant._constraints[piece].layers, game, piece, cell, seat)
 
 
 def _first_refusal(layers, game, piece, cell, seat):

@@ -21,5 +21,5 @@ def explain(game, piece: str, cell: int) -> tuple[str, str] | None:
         return layer.code, f"{what}: {layer.refusal(game, piece, cell, seat)}"
     if game.forced:
         return "forced-roof", (f"{what}: {game.players[seat]} must place one of his roofs this turn "
-                               f"({game.variant.forced_roof[1]})")
+                               f"({game.variant._forced_roof[1]})")
     return "not-legal", f"{what}: not a legal placement here"

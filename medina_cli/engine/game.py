@@ -77,7 +77,7 @@ class Game(Position):
         Position.__init__(self, rules, players)
         variant = self.variant
         self._boards, self._seat_functions, self._cheap_first = (
-            variant.board_functions, variant.seat_functions, variant.cheap_first)  # the generator's, at hand
+            variant._board_functions, variant._seat_functions, variant._cheap_first)  # the generator's, at hand
         merchant = self._setup_cell(merchant, "merchant")
         if rules.well.enabled != (well is not None):
             raise ValueError(f"{rules.ruleset_id} places a well at setup: give well=CELL" if rules.well.enabled
@@ -326,7 +326,7 @@ class Game(Position):
         and colours), ignoring turn restrictions (forced roofs)."""
         if not self.supply[seat][piece]:  # the Held rule
             return 0
-        cells, per_seat = self._board_masks[piece], self.variant.seat_function_of[piece]
+        cells, per_seat = self._board_masks[piece], self.variant._seat_function_of[piece]
         return cells & per_seat(self, piece, seat) if cells and per_seat is not None else cells
 
     def _piece_masks(self, seat: int) -> list[tuple[str, int]]:
@@ -410,7 +410,7 @@ class Game(Position):
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
-        elif self.turn_placed == 1 and self.variant.roof_checked_after_first and not (
+        elif self.turn_placed == 1 and self.variant._roof_checked_after_first and not (
                 piece == "neutral" and self.rules.turns.neutral_spares_forced_roof):
             self._force_second_roof()
         if self.turn_placed + self.tea_used >= self.turn_slots or not (
@@ -475,7 +475,7 @@ class Game(Position):
         single = self.turns_started < self.rules.turns.opening_single
         self.turn_slots = 1 if single else self.rules.turns.placements
         self.turns_started += 1
-        self.forced = (not self.variant.roof_checked_after_first and self._forced_trigger(seat)
+        self.forced = (not self.variant._roof_checked_after_first and self._forced_trigger(seat)
                        and self._roof_reachable(seat))
         if self.forced:
             self._announce_forced_roof()
@@ -503,7 +503,7 @@ class Game(Position):
 
     def _forced_trigger(self, seat: int) -> bool:
         """Does the ruleset's forced roof (`turns.forced_roof`) hold for `seat` now?"""
-        trigger = self.variant.forced_roof
+        trigger = self.variant._forced_roof
         return trigger is not None and trigger[0](self, seat)
 
     def _end_turn(self) -> None:
@@ -543,7 +543,7 @@ class Game(Position):
             masks.clear()
             if wall_mask is not None:
                 masks["wall"] = wall_mask
-        if piece in self.variant.retirement_checks:
+        if piece in self.variant._retirement_checks:
             self._check_retirement(piece)
 
     def _grow(self, palace: Palace, cell: int) -> None:
@@ -708,7 +708,7 @@ class Game(Position):
     def _check_retirement(self, piece: str) -> None:
         """After a placement: a roof can complete `all_players_own`; anything placed inside the city
         (a roof too: it closes the palace that could still grow) can leave `no_building_fits`."""
-        check_owners, check_room = self.variant.retirement_checks[piece]
+        check_owners, check_room = self.variant._retirement_checks[piece]
         owned_by_all = set.intersection(*self._owned) if check_owners else set()
         for colour in self.variant.colours:
             if colour in self.retired:

@@ -43,20 +43,20 @@ class Variant:
         self.spellings: dict[str, str] = {piece: piece for piece in self.pieces}  # any case -> canonical piece
         self.spellings.update((alias.lower(), c.name) for c in rules.colours for alias in c.aliases)
         # the compiled rules
-        self.constraints = constraints_of(self.pieces)  # piece -> its layers, in order
-        compiled = {piece: c.compile(geo) for piece, c in self.constraints.items()}
-        self.board_functions = {piece: board for piece, (board, _) in compiled.items()}  # the AND of its board layers
+        self._constraints = constraints_of(self.pieces)  # piece -> its layers, in order
+        compiled = {piece: c.compile(geo) for piece, c in self._constraints.items()}
+        self._board_functions = {piece: board for piece, (board, _) in compiled.items()}  # the AND of its board layers
         # (piece, the AND of its per-seat layers but Held, or None) in piece order, and walls first
-        self.seat_functions = tuple((piece, per_seat) for piece, (_, per_seat) in compiled.items())
-        self.seat_function_of = dict(self.seat_functions)
-        self.cheap_first = self.seat_functions[::-1]  # walls are the cheapest mask to compute
+        self._seat_functions = tuple((piece, per_seat) for piece, (_, per_seat) in compiled.items())
+        self._seat_function_of = dict(self._seat_functions)
+        self._cheap_first = self._seat_functions[::-1]  # walls are the cheapest mask to compute
         triggers = rules.retirement
         checks = {piece: (piece == "roof" and "all_players_own" in triggers,  # may complete all_players_own
                           piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits
                   for piece in self.pieces}
-        self.retirement_checks = {piece: c for piece, c in checks.items() if any(c)}  # pieces that may retire
-        self.roof_checked_after_first = rules.turns.forced_roof_check == "after_first_placement"
-        self.forced_roof = FORCED_ROOF.get(rules.turns.forced_roof)  # (does it hold for a seat?, why) or None
+        self._retirement_checks = {piece: c for piece, c in checks.items() if any(c)}  # pieces that may retire
+        self._roof_checked_after_first = rules.turns.forced_roof_check == "after_first_placement"
+        self._forced_roof = FORCED_ROOF.get(rules.turns.forced_roof)  # (does it hold for a seat?, why) or None
 
     @staticmethod
     def of(rules) -> Variant:
