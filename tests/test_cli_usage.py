@@ -168,3 +168,55 @@ def test_options_that_do_not_go_together_are_a_json_document_under_json(args, fo
     if "--final-board" not in args:  # that one is refused only beside --json
         code, out, err = run(*args)
         assert (code, out) == (2, "") and message in err
+
+
+BOARD = str(ROOT / "tests/fixtures/boards/e3-second-edition-2014.yaml")
+
+
+@pytest.mark.parametrize("args, line", [
+    (("render", GAME, "-o", "/nonexistent/x.svg"), "/nonexistent/x.svg: cannot write: No such file or directory "
+     "[cannot-write]"),
+    (("view", GAME, "-o", "x.txt"), "-o x.txt: the output is an HTML page; name a .html or .htm file, or - for "
+     "standard output [usage]"),
+    (("hint", GAME, "--agent", "alphazero"), "--agent: agent 'alphazero': unknown agent; the agents are random, "
+     "greedy, mcts, mcts:N, mcts@C, mcts:N@C [usage]"),
+    (("hint", GAME, "--agent", "random"), "--agent random: it does not rate placements; use greedy, mcts or mcts:N "
+     "[usage]"),
+    (("play", "q.yaml"), "medina play: a new game needs --ruleset and a --seat for each player (or --continue to go "
+     "on with FILE's game) [usage]"),
+    (("render", BOARD, "--to", "3", "-o", "x.svg"), f"{BOARD}: --to, --legal and --last apply to records, not to a "
+     "finished board [usage]"),
+    (("compare", GAME, "--rulesets", "original-2001,nope"), "--rulesets: unknown ruleset 'nope'; built-in rulesets:"),
+    (("simulate", "--rulesets", "original-2001,nope", "--games", "1"), "--rulesets: unknown ruleset 'nope';"),
+])
+def test_every_usage_error_is_one_line_naming_where_and_ending_in_its_code(tmp_path, args, line):
+    """Each refusal is `WHERE: what is wrong [code]`, WHERE the file or the option at fault."""
+    done = subprocess.run([sys.executable, "-m", "medina_cli", *args], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=120)
+    assert (done.returncode, done.stdout) == (2, "") and len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith(line) and done.stderr.rstrip().endswith("]")
+
+
+def test_jobs_cut_to_the_limit_is_said_as_a_warning():
+    code, _, err = run("simulate", "-r", "original-2001", "--games", "1", "--jobs", "100000")
+    assert code == 0 and err.startswith("warning: --jobs 100000 is more than 4 per CPU: using ")
+
+
+def test_score_of_games_none_of_which_counts_says_why_there_are_no_standings():
+    code, out, _ = run("score", str(EXAMPLES), "--to", "10")
+    last = out.splitlines()[-1]
+    assert code == 0 and "Standings over" not in out
+    assert last.startswith("No standings: they count valid, finished games, and none of these 6 is one (invalid or "
+                           "unfinished: ")
+
+
+@pytest.mark.parametrize("args", [("view", "-o", "x.html"), ("replay",), ("moves",), ("hint",), ("compare",),
+                                  ("status",)], ids=lambda a: a[0])
+def test_a_board_given_to_a_command_that_takes_records_is_a_usage_error(tmp_path, args):
+    """A board/1 file is valid, just not a record: exit 2, and the commands that take boards are named."""
+    command, *options = args
+    code, out, err = run(command, BOARD, *options)
+    assert (code, out) == (2, "")
+    assert err == (f"{BOARD}:3: `medina:` must be 'record/1', found 'board/1' (a finished board: `medina score` and "
+                   "`medina render` take it) [bad-format-tag]\n")
+    assert run("score", BOARD)[0] == 0 and run("render", BOARD, "-o", tmp_path / "board.svg")[0] == 0

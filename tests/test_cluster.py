@@ -169,7 +169,7 @@ def test_a_cluster_that_never_had_a_worker_is_said_at_once_then_given_up(house, 
         waited = time.monotonic() - started
     assert run.returncode == 2 and stdout == "" and 3 <= waited < 20
     assert err == (f"--scheduler {address}: no worker for 3 s (start some: dask worker {address}): 0 of 20 games are "
-                   f"finished in {out}; the same command with --resume plays the rest\n")
+                   f"finished in {out}; the same command with --resume plays the rest [usage]\n")
 
 
 def test_a_cluster_that_loses_its_only_worker_stops_keeping_the_finished_games(house, tmp_path):
@@ -231,7 +231,7 @@ def test_a_dask_scheduler_whose_worker_is_killed_says_so_then_gives_up_keeping_t
     finished = len(summaries(out))
     assert run.returncode == 2 and stdout == "" and 3 <= waited < 60 and 20 <= finished < 5000
     assert err == (f"--scheduler {address}: no worker for 3 s (start some: dask worker {address}): {finished} of 5000 "
-                   f"games are finished in {out}; the same command with --resume plays the rest\n")
+                   f"games are finished in {out}; the same command with --resume plays the rest [usage]\n")
     assert all((out / path.with_suffix(".yaml").name).exists() for path in summaries(out))
 
 
@@ -277,7 +277,7 @@ def test_a_malformed_address_is_refused_at_once(address):
     code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--scheduler", address)
     named = repr(address) if not address.strip() or not address.isprintable() else address
     assert (code, out) == (2, "") and err == f"--scheduler {named}: not a scheduler address; give tcp://HOST:PORT " \
-                                             "(or tls://, ws://, wss://)\n"
+                                             "(or tls://, ws://, wss://) [usage]\n"
     assert time.monotonic() - started < 10  # no wait for the client to give up (it is never made)
 
 
@@ -305,7 +305,8 @@ def test_a_port_that_is_not_a_dask_scheduler_is_given_up_in_bounded_time(server)
         took = time.monotonic() - started
         listening.shutdown()
     assert (code, out) == (2, "") and took < 40
-    assert err == f"--scheduler {address}: cannot reach the scheduler (no Dask scheduler answered there within 10 s)\n"
+    assert err == (f"--scheduler {address}: cannot reach the scheduler (no Dask scheduler answered there within "
+                   "10 s) [usage]\n")
 
 
 def test_analyse_and_study_on_the_cluster_give_the_local_documents(cluster, tmp_path):

@@ -130,7 +130,7 @@ def test_exit_status_and_bad_input(tmp_path):
     board = tmp_path / "board.yaml"
     board.write_text("medina: board/1\nruleset: original-2001\nplayers: [A, B, C]\n")
     code, _, err = run("compare", board)
-    assert code == 1 and "bad-format-tag" in err
+    assert code == 2 and "bad-format-tag" in err  # a board is no record: a usage error (format.md's exit codes)
 
 
 def test_an_empty_ruleset_entry_or_a_directory_is_a_usage_error():

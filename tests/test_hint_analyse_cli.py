@@ -157,7 +157,7 @@ def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
     assert code == 0
     code, out, err = run("analyse", game, "--agent", "greedy", "--json", "--jobs", "1000")
     assert (code, out) == (0, alone)
-    assert err == f"--jobs 1000 is more than 4 per CPU: using {4 * os.cpu_count()}\n"
+    assert err == f"warning: --jobs 1000 is more than 4 per CPU: using {4 * os.cpu_count()}\n"
 
 
 def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):

@@ -175,3 +175,18 @@ def test_a_placement_typed_for_another_player_is_refused_and_the_game_goes_on(tm
     assert "grey K8 is for Cy, but it is Ann's turn, with 2 placements left in it [out-of-turn]\nNot recorded." in out
     assert "turn 1, Ann: grey K8" in out and "Stopped after 1 placement of turn 1; " in out
     assert "  - Ann: grey K8\n" in path.read_text()
+
+
+@pytest.mark.parametrize("ruleset, tea", [("original-2001", False), ("second-edition-2014", True)])
+def test_help_offers_tea_only_under_rules_with_tea_tiles(tmp_path, ruleset, tea):
+    code, out, _ = run("play", tmp_path / "game.yaml", "-r", ruleset, "--seat", "Ann", "--seat", "Ben", "--seat", "Cy",
+                       "--no-color", stdin="help\nquit\n")
+    assert code == 0
+    assert f"Type a placement (grey K8, roof C10{', tea' if tea else ''}), or:" in out
+
+
+def test_a_piece_typed_without_its_cell_gets_no_shell_advice(tmp_path):
+    code, out, _ = run("play", tmp_path / "game.yaml", "-r", "original-2001", "--seat", "Ann", "--seat", "Ben",
+                       "--seat", "Cy", "--no-color", stdin="grey\nquit\n")
+    assert code == 0 and "'grey' has no cell: a placement is `<piece> <cell>`, e.g. `roof K8` [bad-placement]" in out
+    assert "quote" not in out

@@ -80,7 +80,8 @@ def test_an_empty_file_says_so(tmp_path):
 
 def test_a_ruleset_given_as_a_record_gets_a_hint():
     assert message("medina: ruleset/1\nextends: original-2001\n").endswith("(a ruleset: use `medina rules show`)")
-    assert message(HEAD.replace("record/1", "board/1")).endswith("(a finished board: use `medina score`)")
+    assert message(HEAD.replace("record/1", "board/1")).endswith(
+        "(a finished board: `medina score` and `medina render` take it)")
 
 
 def test_an_anchor_alone_is_accepted_an_alias_is_not():

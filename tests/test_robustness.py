@@ -74,7 +74,7 @@ def test_an_output_name_too_long_cannot_be_written(tmp_path, command, suffix):
     target = tmp_path / (LONG_NAME + suffix)
     code, out, err = run(command, GAME_3P, "-o", target)
     assert code == 2
-    assert err.strip() == f"{target}: cannot write: File name too long"
+    assert err.strip() == f"{target}: cannot write: File name too long [cannot-write]"
 
 
 @pytest.mark.parametrize("args,expected", [(("rules", "params"), "players (2..6) -> list"),

@@ -6,6 +6,7 @@ import pytest
 
 from conftest import EDITIONS
 from medina_cli.engine.game import NEUTRAL
+from medina_cli.engine.placement import IllegalPlacement
 from rulekit import BLOCKED_GREY_B2, Position
 
 
@@ -58,11 +59,13 @@ def test_no_neutral_roofs_before_2014(ruleset, players):
     pos = Position(ruleset, players, "grey D4")
     assert pos.game.supply[pos.game.seat_to_move]["neutral"] == 0
     assert pos.reject("neutral D4") == "not-in-supply"
+    assert _refusal(pos, "neutral D4") == f"neutral D4: {ruleset} has no neutral roofs for {players} players"
 
 
 def test_no_neutral_roofs_in_2014_with_four_players():
     pos = Position("second-edition-2014", 4, "grey D4")
     assert pos.reject("neutral D4") == "not-in-supply"
+    assert _refusal(pos, "neutral D4") == "neutral D4: second-edition-2014 has no neutral roofs for 4 players"
 
 
 @pytest.mark.parametrize("players, count", [(2, 2), (3, 1)])
@@ -84,6 +87,15 @@ def test_neutral_roof_goes_on_any_unroofed_palace_and_belongs_to_nobody():
     pos.play("Ben: neutral C9")
     assert pos.at("C9").owner == NEUTRAL and pos.game.supply[1]["neutral"] == 0
     assert pos.reject("neutral M4") == "not-in-supply"
+    assert _refusal(pos, "neutral M4") == "neutral M4: Ben has no neutral left"  # used up: the player's words
+
+
+def _refusal(pos, token: str) -> str:
+    """Why the engine refuses `token` to the player to move, in its words."""
+    game = pos.game.copy()
+    with pytest.raises(IllegalPlacement) as refused:
+        game.push(token)
+    return refused.value.message
 
 
 def test_neutral_roof_on_a_colour_the_player_owns_and_own_roof_after_a_neutral_one():

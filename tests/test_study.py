@@ -150,7 +150,7 @@ def test_a_billion_games_start_at_once_and_stop_on_ctrl_c(tmp_path):
 def test_jobs_are_capped_with_a_message():
     code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--jobs", 1_000_000, "--json")
     assert code == 0 and json.loads(out)["rulesets"][0]["games"] == 2
-    assert err == f"--jobs 1000000 is more than 4 per CPU: using {job_limit()}\n"
+    assert err == f"warning: --jobs 1000000 is more than 4 per CPU: using {job_limit()}\n"
     assert job_limit() == 4 * os.cpu_count()
 
 

@@ -164,7 +164,7 @@ def test_so_far_on_a_folder_without_a_study_says_what_it_needs(tmp_path):
     code, out, err = run("study", "--rulesets", "original-2001", "--games", "1", "--out", tmp_path / "st", "--so-far")
     assert (code, out) == (2, "") and len(err.splitlines()) == 1
     assert "holds no study to report on (no .study/study.json): --so-far reports on the games of a study begun in " \
-           "--out with these options; begin it without --so-far" in err
+           "--out with these options; begin it without --so-far [usage]" in err
     assert "--resume" not in err and "games are finished" not in err
 
 

@@ -162,6 +162,17 @@ def test_moves_names_a_bad_filter(option, value, message):
     assert code == 2 and json.loads(out)["errors"][0]["message"].startswith(message.partition(": ")[2])
 
 
+def test_moves_and_the_record_reader_list_the_same_pieces_those_of_the_ruleset():
+    """One list of pieces, the ruleset's (what its players are given): original-2001 has no neutral roofs,
+    so --piece neutral is no piece of it, and neither message lists `neutral`."""
+    pieces = "(pieces: black, brown, grey, merchant, orange, roof, stable, wall)"
+    for piece in ("purple", "neutral"):
+        code, out, err = run("moves", GAME, "--piece", piece)
+        assert code == 2 and err == f"--piece: {piece!r} is not a piece of original-2001 {pieces} [usage]\n"
+    code, out, _ = run("validate", "-", stdin=record_text("original-2001", PLAYERS, ["Anna: purple K8"]))
+    assert code == 1 and f"'purple' is not a piece of original-2001 {pieces} [unknown-piece]" in out
+
+
 TYPO_AT_PLACEMENT_2 = """medina: record/1
 ruleset: original-2001
 players: [Anna, Ben, Cleo]

@@ -22,7 +22,7 @@ from .specs import agent_names, make_agent, parse_spec
 
 PLAY_KEY = "x-play"  # in the record: {agents: {player: spec}, seed: N}; the other players sit at the terminal
 HINTS = 3
-HELP = """Type a placement (grey K8, roof C10, tea), or:
+HELP = """Type a placement ({examples}), or:
   moves [PIECE|CELL ...]  the legal placements (of those pieces, on those cells)
   hint                    the placements the hint agent prefers here
   undo                    take back your last placement (and every one made since)
@@ -189,7 +189,7 @@ class Table:
         goes to that player, and is refused (out of turn) when it is not that player's turn."""
         if recording.named_player(line, self.outcome.record) is not None:
             player = None
-        done = recording.record_placements(self.path, [line], player=player, expect=self.text)
+        done = recording.record_placements(self.path, [line], player=player, expect=self.text, from_shell=False)
         if done.text is not None:
             self.text, self.outcome = done.text, done.outcome
         elif any(problem.code == "record-changed" for problem in done.problems):
@@ -313,7 +313,8 @@ def _board(table: Table, rest: str, tell, draw) -> None:
 
 
 def _help(table: Table, rest: str, tell, draw) -> None:
-    tell(HELP.replace("the hint agent", table.hint_agent))
+    examples = "grey K8, roof C10" + (", tea" if table.game.rules.tea.colour else "")  # tea where the rules have it
+    tell(HELP.format(examples=examples).replace("the hint agent", table.hint_agent))
 
 
 def _quit(table: Table, rest: str, tell, draw) -> bool:

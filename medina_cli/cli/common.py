@@ -240,7 +240,7 @@ def usage_error(where: str | None, message: str, doc: dict | None = None) -> NoR
     `usage`); exit 2."""
     text = f"{where}: {message}" if where else message
     if doc is None:
-        warn(text)
+        warn(f"{text} [usage]")
         raise typer.Exit(2)
     from ..errors import Problem
     stop([Problem("usage", text)], 2, doc)
@@ -250,7 +250,7 @@ def capped_jobs(jobs: int) -> int:
     """`--jobs`, at most 4 per CPU (more processes only crowd each other): said when it is cut."""
     from ..study.backend import job_limit
     if jobs > job_limit():
-        warn(f"--jobs {jobs} is more than 4 per CPU: using {job_limit()}")
+        warn(f"warning: --jobs {jobs} is more than 4 per CPU: using {job_limit()}")
         return job_limit()
     return jobs
 
@@ -275,8 +275,7 @@ def refuse_directory(path: str, takes: str, doc: dict | None = None) -> None:
 def check_suffix(path: str, suffixes: tuple[str, ...], what: str) -> None:
     """`-o PATH` must name a file of the kind written (or be `-`, standard output); else exit 2."""
     if path != "-" and Path(path).suffix.lower() not in suffixes:
-        warn(f"-o {path}: the output is {what}; name a {' or '.join(suffixes)} file, or - for standard output")
-        raise typer.Exit(2)
+        usage_error(f"-o {path}", f"the output is {what}; name a {' or '.join(suffixes)} file, or - for standard output")
 
 
 def refuse_terminal(path: str, what: str, suffix: str, command: str) -> None:
@@ -284,9 +283,8 @@ def refuse_terminal(path: str, what: str, suffix: str, command: str) -> None:
     to write a file instead and exit 2. Piped or redirected output is written as usual."""
     if path == "-" and sys.stdout.isatty():
         command = f"medina {command}"
-        warn(f"{command}: the output is {what}, not for a terminal; give -o FILE{suffix}, or redirect or "
-             f"pipe standard output ({command} ... > out{suffix})")
-        raise typer.Exit(2)
+        usage_error(command, f"the output is {what}, not for a terminal; give -o FILE{suffix}, or redirect or "
+                    f"pipe standard output ({command} ... > out{suffix})")
 
 
 ASCII_SPELLINGS = {"→": "->", "←": "<-", "≥": ">=", "≤": "<=", "—": "--", "–": "-", "…": "...", "±": "+/-",
@@ -359,9 +357,19 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None, doc: dic
     from ..records.record import read_record
     refuse_directory(path, "this command takes one record file", doc)
     try:
-        return read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
+        record = read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
     except MedinaError as exc:
         stop(exc.problems, exit_status(exc), doc)
+    refuse_board(path, record, doc)
+    return record
+
+
+def refuse_board(path: str, record, doc: dict | None = None) -> None:
+    """A finished board read as a record: a valid file this command cannot use, exit 2 with the reader's
+    words (they name the commands that take boards)."""
+    from ..records.inputs import other_format
+    if other_format(path) == "board":
+        stop(record.problems.errors, 2, doc)
 
 
 def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None, doc: dict | None = None):
@@ -382,14 +390,18 @@ def write_output(path: str, text: str, source: str) -> None:
         return
     target = Path(path)
     if source != "-" and os.path.exists(path) and target.resolve() == Path(source).resolve():  # never raises
-        warn(f"{path}: refusing to overwrite the input file; choose another output file")
-        raise typer.Exit(2)
+        usage_error(path, "refusing to overwrite the input file; choose another output file")
     try:
         write_atomically(target, text)
     except OSError as exc:
-        warn(f"{path}: cannot write: {exc.strerror or exc}")
-        raise typer.Exit(2)
+        cannot_write(path, exc)
     warn(f"wrote {path}")
+
+
+def cannot_write(path: str, exc: OSError) -> NoReturn:
+    """`PATH: cannot write: why [cannot-write]`, exit 2."""
+    from ..errors import Problem
+    stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=path)], 2)
 
 
 def report_problems(problems) -> None:
@@ -409,15 +421,16 @@ def warnings_to_show(outcome) -> list:
     return [problem for problem in outcome.warnings if problem.code != "unfinished"]
 
 
-def load_or_exit(ref, overrides=(), *, base_dir=None, doc: dict | None = None):
+def load_or_exit(ref, overrides=(), *, base_dir=None, doc: dict | None = None, option: str | None = None):
     """The ruleset `ref` (an id, a path or a loaded ruleset, then `overrides` applied), or exit 2 with its
-    errors (unknown id, unreadable or invalid file; with --json, in `doc`)."""
+    errors (unknown id, unreadable or invalid file; with --json, in `doc`), each named by its file, else
+    by the `option` that gave `ref` (else `ref` itself)."""
     from ..rules.loader import load_ruleset
     try:
         return load_ruleset(ref, tuple(overrides or ()), base_dir=base_dir)
     except MedinaError as exc:
         for problem in exc.problems:
-            problem.file = problem.file or (ref if isinstance(ref, str) else ref.id)
+            problem.file = problem.file or option or (ref if isinstance(ref, str) else ref.id)
         stop(exc.problems, 2, doc)
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, SetOption, complete_rulesets, emit_json, exit_status, load_or_exit, names_or_exit,
-                     refuse_directory, say, shown_as, stop, with_problems)
+                     refuse_board, refuse_directory, say, shown_as, stop, with_problems)
 
 
 FileArgument = Annotated[str, typer.Argument(
@@ -76,6 +76,7 @@ def _record(file: str, doc: dict | None):
         record = parse_record(text, name, base_dir=base_dir_of(file))
     except MedinaError as exc:
         stop(exc.problems, exit_status(exc), doc)
+    refuse_board(file, record, doc)
     if not record.players:
         stop(record.problems.errors, 1, doc)  # says why the record cannot be read
     return record
@@ -88,11 +89,12 @@ def _compared(record, refs, parsed_variants, overrides: tuple, doc: dict | None)
     from ..comparison import compare as compare_record
     from ..errors import Problem
 
+    option = "--rulesets" if refs else None
     if refs:
         refs = list(dict.fromkeys(refs))
     else:
         refs = [record.ruleset] if parsed_variants else default_rulesets(record)
-    loaded = [load_or_exit(ref, overrides, doc=doc) for ref in refs]  # an unusable ruleset or --set exits 2
+    loaded = [load_or_exit(ref, overrides, doc=doc, option=option) for ref in refs]  # unusable ruleset, --set: exit 2
     columns = dict(zip(column_labels(refs, loaded), loaded))
     for label, ref, changes in parsed_variants:
         if label in columns:

@@ -42,12 +42,11 @@ def new_command(
     check_suffix(file, RECORD_SUFFIXES, "a record/1 file")
     refuse_directory(file, "give the record file to write")
     if file == "-":
-        warn("new writes a file: give its name, not -")
-        raise typer.Exit(2)
+        usage_error("medina new", "the record is written to a file: give its name, not -")
     if Path(file).exists() and not force:
         stop([Problem("file-exists", "exists; choose another name, or give --force to overwrite it", file=file)], 2)
     names = names_or_exit(players, "--players")
-    loaded = load_or_exit(ruleset)
+    loaded = load_or_exit(ruleset, option="--ruleset")
     text, problems = new_record(loaded, ruleset, names, merchant, well, file)
     if text is None:
         report_problems(problems)
@@ -174,9 +173,8 @@ def _waiting(file: str):
 
 
 def _write(file: str, text: str) -> None:
-    from .common import write_atomically
+    from .common import cannot_write, write_atomically
     try:
         write_atomically(Path(file), text)
     except OSError as exc:
-        warn(f"{file}: cannot write: {exc.strerror or exc}")
-        raise typer.Exit(2)
+        cannot_write(file, exc)

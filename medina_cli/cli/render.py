@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from .common import (RulesetOption, SetOption, ToOption, check_suffix, load_record_or_board, refuse_terminal,
-                     replay_to, report_problems, report_replay, shown_as, warn, write_output)
+                     replay_to, report_problems, report_replay, shown_as, usage_error, write_output)
 
 InputArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 or board/1 file, or - for stdin.")]
@@ -37,8 +37,7 @@ def render_command(
     loaded = load_record_or_board(file, ruleset, set_)
     if isinstance(loaded, Board):
         if to is not None or legal or last:
-            warn(f"{loaded.file}: --to, --legal and --last apply to records, not to a finished board")
-            raise typer.Exit(2)
+            usage_error(loaded.file, "--to, --legal and --last apply to records, not to a finished board")
         svg, problems = _board_picture(loaded)
     else:
         svg, problems = _record_picture(loaded, to, legal, last)

@@ -145,7 +145,7 @@ def _loaded(ruleset, rulesets, overrides, players: int, doc: dict | None) -> tup
     option = "--ruleset" if ruleset is not None else "--rulesets"
     loaded = []
     for ref in refs:
-        loaded.append(load_or_exit(ref, overrides, doc=doc))
+        loaded.append(load_or_exit(ref, overrides, doc=doc, option=option))
         refusal = loaded[-1].players_refusal(players, ref)
         if refusal:
             stop([Problem("unsupported-player-count", f"{refusal} (--players {players})", file=option)], 2, doc)

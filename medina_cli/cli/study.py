@@ -143,7 +143,7 @@ def _boards(refs: list[str], counts: list[int], out: str, doc: dict | None) -> l
 
     boards = []
     for ref in refs:
-        ruleset = load_or_exit(ref, doc=doc)
+        ruleset = load_or_exit(ref, doc=doc, option="--rulesets")
         taken = [count for count in counts if not ruleset.players_refusal(count, ref)]
         if not taken:
             usage_error(f"--rulesets {ref}", f"{ruleset.players_refusal(counts[0], ref)} (--players "

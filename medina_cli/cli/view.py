@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (RulesetOption, SetOption, check_suffix, load_record, refuse_terminal, report_replay, warn,
+from .common import (RulesetOption, SetOption, check_suffix, load_record, refuse_terminal, report_replay, usage_error,
                      write_output)
 from .hint import AgentOption, JobsOption, SeedOption, agent_or_exit, run_analysis
 from .replay import FileArgument
@@ -21,12 +21,10 @@ def _saved_analysis(path: str, record) -> dict:
         with open(path, encoding="utf-8") as handle:
             doc = json.load(handle)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        warn(f"--analysis-from {path}: cannot read it as JSON: {getattr(exc, 'strerror', None) or exc}")
-        raise typer.Exit(2)
+        usage_error(f"--analysis-from {path}", f"cannot read it as JSON: {getattr(exc, 'strerror', None) or exc}")
     why = check_matches(doc, record)
     if why is not None:
-        warn(f"--analysis-from {path}: not an analysis of {record.file}: {why}")
-        raise typer.Exit(2)
+        usage_error(f"--analysis-from {path}", f"not an analysis of {record.file}: {why}")
     return doc
 
 
@@ -64,8 +62,7 @@ def view_command(
     check_suffix(output, (".html", ".htm"), "an HTML page")
     refuse_terminal(output, "an HTML page", ".html", "view")
     if analysis and analysis_from is not None:
-        warn("give --analysis (analyse now) or --analysis-from JSON (a saved analysis), not both")
-        raise typer.Exit(2)
+        usage_error("--analysis", "give --analysis (analyse now) or --analysis-from JSON (a saved analysis), not both")
     record = load_record(file, ruleset, set_)
     outcome = replay(record)
     report_replay(outcome)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..rules.schema import FIXED_PIECES
 from .board import Geometry, bits
 
 ALL = -1  # the mask of every cell
@@ -247,8 +248,15 @@ def _palace_there(text: str):
 SPACING = "too close to another palace (palaces may not touch, not even diagonally)"
 
 # --- every piece --------------------------------------------------------------------------------
-IN_SUPPLY = Held("not-in-supply", lambda game, piece, seat: game.supply[seat][piece] > 0,
-                 "{player} has no {piece} left", per_seat=True)
+def _not_held(game, piece: str, cell: int, seat: int) -> str:
+    """A piece the player has used up, or one the ruleset's supply gives no player of this count."""
+    if piece in game.variant.supplied or game.start_supply.get(game.players[seat], {}).get(piece):
+        return f"{game.players[seat]} has no {piece} left"
+    pieces = FIXED_PIECES.get(piece, f"{piece}_buildings").replace("_", " ")
+    return f"{game.rules.ruleset_id} has no {pieces} for {len(game.players)} players"
+
+
+IN_SUPPLY = Held("not-in-supply", lambda game, piece, seat: game.supply[seat][piece] > 0, _not_held, per_seat=True)
 
 # --- walls --------------------------------------------------------------------------------------
 ON_RING = Layer("wrong-square", words=_not_on("walls go on the wall ring around the city, not on "),

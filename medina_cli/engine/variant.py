@@ -39,6 +39,7 @@ class Variant:
                                         **{piece: getattr(supply, key) for piece, key in FIXED_PIECES.items()}}
         # the pieces a player of this count is given (a merchant always: the start merchant, tower merchants)
         self.supplied: tuple[str, ...] = tuple(p for p in self.pieces if p == "merchant" or self.supply[p])
+        self.piece_list = ", ".join(sorted(self.supplied))  # the pieces as every message lists them
         self.spellings: dict[str, str] = {piece: piece for piece in self.pieces}  # any case -> canonical piece
         self.spellings.update((alias.lower(), c.name) for c in rules.colours for alias in c.aliases)
         # the compiled rules
@@ -97,7 +98,7 @@ class Variant:
         canonical = self.spellings.get(piece)
         if canonical is None:
             raise IllegalPlacement("unknown-piece", f"{piece!r} is not a piece of {self.rules.ruleset_id}"
-                                   f"{did_you_mean(piece, self.supplied)} (pieces: {', '.join(self.supplied)})")
+                                   f"{did_you_mean(piece, self.supplied)} (pieces: {self.piece_list})")
         if square not in self.geometry.cell_of_square:
             raise IllegalPlacement("bad-cell", f"{cell!r} is not a cell of this board "
                                    f"({self.geometry.describe_extent()})")

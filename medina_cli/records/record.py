@@ -18,7 +18,7 @@ from .model import FORMAT_TAG, Record, TurnEntry
 
 _placement = Placement._make  # a placement of a canonical piece on a square of the board: checked by the reader
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
-FORMAT_HINTS = {"board/1": " (a finished board: use `medina score`)",
+FORMAT_HINTS = {"board/1": " (a finished board: `medina score` and `medina render` take it)",
                 "ruleset/1": " (a ruleset: use `medina rules show`)"}
 
 
@@ -334,7 +334,7 @@ class _Reader(HeaderReader):
                 return None
             from difflib import get_close_matches
             supplied = self._supplied(pieces)
-            valid = ", ".join(sorted(set(supplied.values())))
+            valid = Variant.of(self.r.rules).piece_list
             guess = get_close_matches(piece_word.lower(), supplied, n=1)
             hint = f"; did you mean {supplied[guess[0]]!r}?" if guess else ""
             self.error("unknown-piece", f"{piece_word!r} is not a piece of {self.r.ruleset.id}{hint} (pieces: {valid})",
@@ -346,8 +346,7 @@ class _Reader(HeaderReader):
         return None
 
     def _supplied(self, pieces: dict) -> dict:
-        """The spellings in `pieces` of the pieces players of this count are given: no `neutral` without
-        neutral roofs in the supply (`merchant` always: the start merchant, and tower merchants)."""
+        """The spellings in `pieces` of the pieces players of this count are given (`Variant.supplied`)."""
         supplied = Variant.of(self.r.rules).supplied
         return {word: piece for word, piece in pieces.items() if piece in supplied}
 

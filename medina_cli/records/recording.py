@@ -159,7 +159,7 @@ def _save(real: str, name: str, text: str) -> None:
 
 
 def record_placements(path: str, actions: list[str], *, player: str | None = None, expect: str | None = None,
-                      waiting=None) -> Appended:
+                      waiting=None, from_shell: bool = True) -> Appended:
     """`append_actions` on the record file at `path`, written when accepted, under its lock. `expect`:
     the text the caller last saw; the record is left alone (`record-changed`) if it is not that any
     more. Raises MedinaError when the record cannot be read or written."""
@@ -168,7 +168,7 @@ def record_placements(path: str, actions: list[str], *, player: str | None = Non
         changed = _changed(name, text, expect)
         if changed is not None:
             return Appended(None, None, [changed])
-        done = append_actions(text, name, actions, base_dir=base_dir_of(path), player=player)
+        done = append_actions(text, name, actions, base_dir=base_dir_of(path), player=player, from_shell=from_shell)
         if done.text is not None and done.text != text:
             _save(real, name, done.text)
     return done
@@ -200,11 +200,13 @@ class Step:
     player: str | None = None
 
 
-def read_steps(args: list[str], record: Record, player: str | None = None) -> tuple[list[Step], list[Problem]]:
+def read_steps(args: list[str], record: Record, player: str | None = None, *,
+               from_shell: bool = True) -> tuple[list[Step], list[Problem]]:
     """The actions of a command line's arguments, each `[PLAYER:] ACTION[, ACTION...]`, for `player` where
     no argument names one. Words the shell split apart (an unquoted `roof C3`, `Ann: roof C3`) are joined
-    again. Returns the steps, or the problems that stop them; raises BadArgument when an argument names
-    another player than `player`."""
+    again; a piece or cell alone is said to want quoting (`from_shell`), else only to want its other half.
+    Returns the steps, or the problems that stop them; raises BadArgument when an argument names another
+    player than `player`."""
     variant = Variant.of(record.rules)
     pieces, geo = variant.spellings, variant.geometry
     problems = [] if player is None or player in record.players else [_unknown_player(player, record)]
@@ -221,9 +223,9 @@ def read_steps(args: list[str], record: Record, player: str | None = None) -> tu
             words = part.split()
             if len(words) == 1 and (words[0].lower() in pieces or geo.parse(words[0]) is not None):
                 lacks = "cell" if words[0].lower() in pieces else "piece"
+                advice = "; quote each one as a single argument, e.g. \"roof K8\"" if from_shell else ", e.g. `roof K8`"
                 problems.append(Problem("bad-placement", f"{words[0]!r} has no {lacks}: a placement is `<piece> "
-                                        "<cell>`; quote each one as a single argument, e.g. \"roof K8\"",
-                                        file=record.file))
+                                        f"<cell>`{advice}", file=record.file))
             steps.append(Step(part, named or player))
     return steps, problems
 
@@ -301,11 +303,12 @@ class Appended:
         return f"{self.outcome.record.file}: this command's placements before it are not written either ({went})"
 
 
-def append_actions(text: str, name: str, actions: list[str], *, base_dir, player: str | None = None) -> Appended:
+def append_actions(text: str, name: str, actions: list[str], *, base_dir, player: str | None = None,
+                   from_shell: bool = True) -> Appended:
     """`text` with each action (`[PLAYER:] <piece> <cell>`, `tea` or `pass`; see `read_steps`) appended in
     turn: to the turn in progress, else as a new turn of the player to move (`pass`: of the next seat after
     the last turn). An action meant for a player who is not the one it would go to is refused. Refused,
-    text unchanged, at the first problem `validate` would report."""
+    text unchanged, at the first problem `validate` would report. `from_shell`: as `read_steps`."""
     if is_boardspace(name, text):
         raise fail("bad-format-tag", "a boardspace.net record: convert it with `medina import boardspace` first",
                    file=name, error=UnusableInput)
@@ -313,7 +316,7 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir, player
     outcome = replay(record)
     if outcome.problems or outcome.game is None:
         return Appended(None, outcome, outcome.problems)
-    steps, problems = read_steps(actions, record, player)
+    steps, problems = read_steps(actions, record, player, from_shell=from_shell)
     if problems:
         return Appended(None, outcome, problems)
     pieces, geo = outcome.game.variant.spellings, outcome.game.variant.geometry

@@ -73,11 +73,10 @@ class PlacementFilter:
         self.pieces, self.cells = set(), set()
         for piece in pieces:
             canonical = spellings.get(piece.strip().lower())
-            if canonical is None:
-                valid = sorted(set(spellings.values()))
+            if canonical not in variant.supplied:
                 raise BadArgument(Problem("usage", f"{piece!r} is not a piece of {record.ruleset.id}"
-                                          f"{did_you_mean(piece.strip().lower(), valid)} (pieces: {', '.join(valid)})",
-                                          file="--piece"))
+                                          f"{did_you_mean(piece.strip().lower(), variant.supplied)} "
+                                          f"(pieces: {variant.piece_list})", file="--piece"))
             self.pieces.add(canonical)
         for cell in cells:
             number = geo.parse(cell)

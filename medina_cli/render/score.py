@@ -82,7 +82,11 @@ def winner_line(sheet, state: str) -> str:
 
 
 def standings_report(table: list[dict], counted: int, left_out: list[str]) -> list[str]:
-    """The standings per player name over the `counted` games (those `left_out` named)."""
+    """The standings per player name over the `counted` games (those `left_out` named); with none counted,
+    why there are none."""
+    if not counted:
+        return [f"No standings: they count valid, finished games, and none of these {len(left_out)} is one "
+                f"(invalid or unfinished: {', '.join(left_out)})."]
     lines = [f"Standings over {counted} game{'s' if counted != 1 else ''}"
              + (f" (left out, invalid or unfinished: {', '.join(left_out)})" if left_out else "") + ":"]
     if table:
