@@ -249,3 +249,14 @@ def test_a_placement_that_did_better_than_the_preferred_one_says_so():
            "placements": [review, {**review, "turn": 2, "loss_interval": [-3.0, 1.0]}]}
     rows = [line for line in analysis_text(doc).splitlines() if "grey L5" in line]
     assert rows[0].endswith("better than preferred") and not rows[1].endswith("better than preferred")
+
+
+def test_a_record_without_placements_is_analysed_with_every_tabulate_allowed(tmp_path):
+    """A table without rows is its headers alone (tabulate 0.9.0 failed to align no columns)."""
+    path = tmp_path / "empty.yaml"
+    path.write_text("medina: record/1\nruleset: original-2001\nplayers: [Ann, Ben, Cy]\nsetup:\n  merchant: K7\n"
+                    "turns: []\n", encoding="utf-8")
+    code, out, err = run("analyse", path, "--agent", "greedy")
+    assert code == 0 and err == ""
+    assert "turn    player    played    preferred    loss    interval    verdict" in out
+    assert re.search(r"^Ann +0 +0\.00 +0 +0$", out, re.M)

@@ -4,7 +4,7 @@ the games."""
 
 from __future__ import annotations
 
-from tabulate import tabulate
+from .tables import aligned_table
 
 from ..study.games import PER_GAME, SOURCES
 from ..study.results import agent_rows, key
@@ -45,8 +45,7 @@ def statistics_report(results, players: int, games: int, seed: int, overrides=()
     rows += [[f"{name} per game", *(f"{r.happenings[name].mean:.2f}{interval(r.happenings[name].interval, 2)}"
                                     + ("*" if f"per_game.{key(name)}" in marks else "")
                                     for r, marks in zip(results, marked))] for name in PER_GAME]
-    table = tabulate(rows, headers=["", *(r.ruleset for r in results)], tablefmt="simple",
-                     colalign=("left", *("right" for _ in results)), disable_numparse=True)
+    table = aligned_table(rows, ["", *(r.ruleset for r in results)], ("left", *("right" for _ in results)))
     footer = (f"\n\n* differs from {results[0].ruleset} at the 95% level (z test)"
               if any(marked) else "")
     if seats:
@@ -67,8 +66,8 @@ def agents_table(results, seats) -> str:
     """Each agent's seat-games, wins, win rate and mean score, per ruleset."""
     rows = [[ruleset, a.agent, a.games, f"{float(a.wins):g}", percent(a.win_rate) + interval(a.win_interval, 1, 100),
              f"{a.scores.mean:.1f}{interval(a.scores.interval, 1)}"] for ruleset, a in agent_rows(results, seats)]
-    return tabulate(rows, headers=["ruleset", "agent", "seat-games", "wins", "win rate", "mean score"],
-                    tablefmt="simple", disable_numparse=True, colalign=("left", "left", "right", "right", "right", "right"))
+    return aligned_table(rows, ["ruleset", "agent", "seat-games", "wins", "win rate", "mean score"],
+                         ("left", "left", "right", "right", "right", "right"))
 
 
 READINGS_WAYS = (  # (how the games went, which rules made a placement illegal, the counts of a reading)
@@ -100,6 +99,6 @@ def _readings_table(found, games: int, against: str, counts_of) -> str:
         low, high = wilson_interval(counts["changes_winner"], games)
         rows.append([f.label, share(counts["changes_winner"]), f"{100 * low:.1f}–{100 * high:.1f}%",
                      share(counts["changes_scores"]), share(counts["illegal"]), share(counts["unfinished"])])
-    return tabulate(rows, headers=["reading", "changes the winner", "95% interval (Wilson)", "changes scores",
-                                   f"illegal by {against} rules", "game unfinished"], tablefmt="simple",
-                    disable_numparse=True, colalign=("left", "right", "right", "right", "right", "right"))
+    return aligned_table(rows, ["reading", "changes the winner", "95% interval (Wilson)", "changes scores",
+                                f"illegal by {against} rules", "game unfinished"],
+                         ("left", "right", "right", "right", "right", "right"))

@@ -3,7 +3,7 @@ medina-analyse/1), so that the text and `--json` say the same."""
 
 from __future__ import annotations
 
-from tabulate import tabulate
+from .tables import aligned_table
 
 from ..agents.analysis import RANKING_MEANING
 
@@ -66,16 +66,13 @@ def analysis_text(doc: dict) -> str:
              f"{thresholds['blunder']:g})"]
     rows = [[f"{r['turn']}.{r['placement']}", r["player"], r["played"], r["best"], f"{r['loss']:.1f}",
              _interval(r.get("loss_interval"), ""), r.get("verdict") or _better(r)] for r in doc["placements"]]
-    lines.append(tabulate(rows, headers=["turn", "player", "played", "preferred", "loss", "interval", "verdict"],
-                          tablefmt="simple", disable_numparse=True,
-                          colalign=("right", "left", "left", "left", "right", "left", "left")))
+    lines.append(aligned_table(rows, ["turn", "player", "played", "preferred", "loss", "interval", "verdict"],
+                               ("right", "left", "left", "left", "right", "left", "left")))
     lines.append("")
-    lines.append(tabulate([[p["player"], p["placements"], f"{p['mean_loss']:.2f}",
-                            _interval(p.get("mean_loss_interval"), ""), p["mistakes"], p["blunders"]]
-                           for p in doc["players"]],
-                          headers=["player", "placements", "mean loss", "interval", "mistakes", "blunders"],
-                          tablefmt="simple", disable_numparse=True,
-                          colalign=("left", "right", "right", "left", "right", "right")))
+    players = [[p["player"], p["placements"], f"{p['mean_loss']:.2f}", _interval(p.get("mean_loss_interval"), ""),
+                p["mistakes"], p["blunders"]] for p in doc["players"]]
+    lines.append(aligned_table(players, ["player", "placements", "mean loss", "interval", "mistakes", "blunders"],
+                               ("left", "right", "right", "left", "right", "right")))
     return "\n".join(lines)
 
 
