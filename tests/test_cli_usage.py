@@ -220,3 +220,13 @@ def test_a_board_given_to_a_command_that_takes_records_is_a_usage_error(tmp_path
     assert err == (f"{BOARD}:3: `medina:` must be 'record/1', found 'board/1' (a finished board: `medina score` and "
                    "`medina render` take it) [bad-format-tag]\n")
     assert run("score", BOARD)[0] == 0 and run("render", BOARD, "-o", tmp_path / "board.svg")[0] == 0
+
+
+def test_a_board_is_told_by_its_content_not_by_its_name(tmp_path):
+    """The same board/1 text named .txt, or given on standard input, is refused as the .yaml file is."""
+    text = open(BOARD, encoding="utf-8").read()
+    named = tmp_path / "board.txt"
+    named.write_text(text, encoding="utf-8")
+    for args, stdin, where in ((("replay", named), None, str(named)), (("status", "-"), text, "<stdin>")):
+        code, out, err = run(*args, stdin=stdin)
+        assert (code, out) == (2, "") and err.startswith(f"{where}:3: `medina:` must be 'record/1', found 'board/1'")

@@ -40,7 +40,6 @@ class Node:
         self.untried: list | None = None  # placements not added yet, the best last
 
 
-
 def play_batch(position, move, start: int, stop: int, key: int) -> list[tuple[float, float]]:
     """Samples start..stop-1 of `move` at `position`: (the mover's final margin, the mover's win share)
     of each. They come from a UCT search of the position after `move` on a fresh tree, grown by one

@@ -360,15 +360,14 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None, doc: dic
         record = read_record(path, ruleset=ruleset, overrides=tuple(sets or ()))
     except MedinaError as exc:
         stop(exc.problems, exit_status(exc), doc)
-    refuse_board(path, record, doc)
+    refuse_board(record, doc)
     return record
 
 
-def refuse_board(path: str, record, doc: dict | None = None) -> None:
+def refuse_board(record, doc: dict | None = None) -> None:
     """A finished board read as a record: a valid file this command cannot use, exit 2 with the reader's
     words (they name the commands that take boards)."""
-    from ..records.inputs import other_format
-    if other_format(path) == "board":
+    if record.other_format == "board/1":
         stop(record.problems.errors, 2, doc)
 
 

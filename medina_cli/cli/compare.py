@@ -76,7 +76,7 @@ def _record(file: str, doc: dict | None):
         record = parse_record(text, name, base_dir=base_dir_of(file))
     except MedinaError as exc:
         stop(exc.problems, exit_status(exc), doc)
-    refuse_board(file, record, doc)
+    refuse_board(record, doc)
     if not record.players:
         stop(record.problems.errors, 1, doc)  # says why the record cannot be read
     return record

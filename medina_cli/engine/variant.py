@@ -8,6 +8,7 @@ neighbours of every cell), the pieces in order, the start supply and the rule pa
 
 from __future__ import annotations
 
+import threading
 from dataclasses import fields, is_dataclass
 from functools import lru_cache
 
@@ -65,9 +66,11 @@ class Variant:
         setup, and a study asks for the variant once a game."""
         known = _BY_IDENTITY.get(id(rules))
         if known is None or known[0] is not rules:
-            known = _BY_IDENTITY[id(rules)] = (rules, _compiled(rules))
-            if len(_BY_IDENTITY) > IDENTITIES_KEPT:
-                _BY_IDENTITY.pop(next(iter(_BY_IDENTITY)))
+            known = (rules, _compiled(rules))
+            with _IDENTITIES_LOCK:  # a Dask worker may run tasks in threads
+                _BY_IDENTITY[id(rules)] = known
+                if len(_BY_IDENTITY) > IDENTITIES_KEPT:
+                    _BY_IDENTITY.pop(next(iter(_BY_IDENTITY)))
         return known[1]
 
     def __reduce__(self):
@@ -141,3 +144,4 @@ def _compiled(rules) -> Variant:
 
 IDENTITIES_KEPT = 64  # Rules objects known by identity (each kept alive here, so that its id is not reused)
 _BY_IDENTITY: dict[int, tuple] = {}  # id(rules) -> (rules, its variant)
+_IDENTITIES_LOCK = threading.Lock()

@@ -197,7 +197,7 @@ class _BoardReader(HeaderReader):
                        f"{wells.bit_count()}", ("grid",))
         elif wells:
             self.well = next(bits(wells))
-            if not (geo.interior & ~geo.edge_row) >> self.well & 1:
+            if not geo.setup_cells >> self.well & 1:
                 self.error("bad-setup", f"the well at {geo.name(self.well)} must stand off the edge row",
                            line=self._line(self.well))
         return not b.problems.errors

@@ -486,7 +486,7 @@ class _Converter:
         if first.name != "merchant":
             raise self.error("boardspace-action", f"the starting player's first piece is a {first.name}, "
                              "not the start merchant", line=turns[0].line, turn=1, player=by_seat[first.seat])
-        if not (geo.interior & ~geo.edge_row) >> first.cell & 1:
+        if not geo.setup_cells >> first.cell & 1:
             raise self.error("bad-setup", f"the start merchant {geo.name(first.cell)} is not an interior cell off "
                              "the edge row", line=turns[0].line, turn=1, player=by_seat[first.seat])
         self.r.merchant = geo.square_of[first.cell]

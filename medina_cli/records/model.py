@@ -42,6 +42,7 @@ class Record:
     other_rules: str | None = None  # played otherwise than the record says (--ruleset, --set): how, in words
     well_set_aside: Problem | None = None  # the warning that the setup's well is left out (the ruleset has none)
     text: str = field(default="", repr=False)  # the text it was read from (to read it again under other rules)
+    other_format: str | None = None  # the `medina:` tag of another format the file declares ("board/1", ...)
 
     @property
     def rules(self):

@@ -128,7 +128,6 @@ class Figures:
         return doc
 
 
-
 def significant_pairs(figures: dict[str, Figures], differ) -> list[list[str]]:
     """The pairs of boards (by label) whose figures `differ(a, b)` says differ at the 95% level, among
     the boards with at least COMPARED games."""
