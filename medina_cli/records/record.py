@@ -106,7 +106,7 @@ class _Reader(HeaderReader):
         tag = data.get("medina")
         if tag != FORMAT_TAG:
             hint = FORMAT_HINTS.get(tag, "") if isinstance(tag, str) else ""
-            self.r.other_format = tag if tag in FORMAT_HINTS else None
+            self.r.other_format = tag if isinstance(tag, str) and tag in FORMAT_HINTS else None
             self.error("bad-format-tag", f"`medina:` must be {FORMAT_TAG!r}, found {self.lines.shown(tag, 'medina')}"
                        f"{hint}", ("medina",))
             return
