@@ -230,3 +230,14 @@ def test_a_board_is_told_by_its_content_not_by_its_name(tmp_path):
     for args, stdin, where in ((("replay", named), None, str(named)), (("status", "-"), text, "<stdin>")):
         code, out, err = run(*args, stdin=stdin)
         assert (code, out) == (2, "") and err.startswith(f"{where}:3: `medina:` must be 'record/1', found 'board/1'")
+
+
+@pytest.mark.parametrize("args", [("add", "grey K8"), ("undo",)], ids=lambda a: a[0])
+def test_a_board_given_to_a_command_that_changes_records_is_a_usage_error_and_stays(tmp_path, args):
+    command, *rest = args
+    board = tmp_path / "board.yaml"
+    board.write_bytes(open(BOARD, "rb").read())
+    code, out, err = run(command, board, *rest)
+    assert (code, out) == (2, "") and board.read_bytes() == open(BOARD, "rb").read()
+    assert err == (f"{board}:3: `medina:` must be 'record/1', found 'board/1' (a finished board: `medina score` and "
+                   "`medina render` take it) [bad-format-tag]\n")
