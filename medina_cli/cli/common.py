@@ -365,10 +365,12 @@ def load_record(path: str, ruleset: str | None, sets: list[str] | None, doc: dic
 
 
 def refuse_board(record, doc: dict | None = None) -> None:
-    """A finished board read as a record: a valid file this command cannot use, exit 2 with the reader's
-    words (they name the commands that take boards)."""
-    if record.other_format == "board/1":
-        stop(record.problems.errors, 2, doc)
+    """A finished board read as a record (`records.record.refuse_board`): exit 2 with the reader's words."""
+    from ..records.record import refuse_board as refused
+    try:
+        refused(record)
+    except MedinaError as exc:
+        stop(exc.problems, exit_status(exc), doc)
 
 
 def load_record_or_board(path: str, ruleset: str | None, sets: list[str] | None, doc: dict | None = None):

@@ -9,7 +9,7 @@ import re
 
 from ..engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, Placement
 from ..engine.variant import Variant
-from ..errors import MedinaError, Problem, brief, did_you_mean, in_words
+from ..errors import MedinaError, Problem, UnusableInput, brief, did_you_mean, in_words
 from ..rules.loader import Ruleset
 from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 from .boardspace import is_boardspace, parse_boardspace
@@ -20,6 +20,14 @@ _placement = Placement._make  # a placement of a canonical piece on a square of 
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
 FORMAT_HINTS = {"board/1": " (a finished board: `medina score` and `medina render` take it)",
                 "ruleset/1": " (a ruleset: use `medina rules show`)"}
+
+
+def refuse_board(record: Record) -> None:
+    """A finished board read as a record is no record to use: raises UnusableInput with the reader's words
+    (they name the commands that take boards)."""
+    if record.other_format == "board/1":
+        first, *more = record.problems.errors
+        raise UnusableInput(first, more=more)
 
 
 def read_record(path: str, *, ruleset: str | None = None, overrides=()) -> Record:

@@ -28,7 +28,7 @@ from ..rules.loader import Ruleset
 from ..yamlio import LOADER, STR_TAG, base_dir_of, read_text, yaml_flow
 from .boardspace import is_boardspace
 from .model import Record, ruleset_ref_from, write_record
-from .record import parse_record
+from .record import parse_record, refuse_board
 from .replay import Replay, replay
 
 SAFE_TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")  # nothing YAML could read as structure
@@ -313,7 +313,7 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir, player
         raise fail("bad-format-tag", "a boardspace.net record: convert it with `medina import boardspace` first",
                    file=name, error=UnusableInput)
     record = parse_record(text, name, base_dir=base_dir)
-    _refuse_board(record)
+    refuse_board(record)
     outcome = replay(record)
     if outcome.problems or outcome.game is None:
         return Appended(None, outcome, outcome.problems)
@@ -411,14 +411,6 @@ class Undone:
                 "placement": placement if self.text is not None else None}
 
 
-def _refuse_board(record) -> None:
-    """A finished board is no record to change: UnusableInput with the reader's words (they name the
-    commands that take boards)."""
-    if record.other_format == "board/1":
-        first, *more = record.problems.errors
-        raise UnusableInput(first, more=more)
-
-
 def remove_actions(text: str, name: str, count: int, *, base_dir) -> Undone:
     """`text` without its last `count` actions (placements, tea tiles, passes), the last first: a turn's last
     placement is cut from its line, a turn of one from the file (the last one leaves `turns: []`). Refused,
@@ -428,7 +420,7 @@ def remove_actions(text: str, name: str, count: int, *, base_dir) -> Undone:
         raise fail("bad-format-tag", "a boardspace.net record: it is not changed in place (convert it with "
                    "`medina import boardspace` first)", file=name, error=UnusableInput)
     record = parse_record(text, name, base_dir=base_dir)
-    _refuse_board(record)
+    refuse_board(record)
     broken = [problem for problem in record.problems.errors if problem.turn is None]
     if broken or not record.playable:
         return Undone(name, None, replay(record), broken or record.problems.errors)
