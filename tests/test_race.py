@@ -106,7 +106,7 @@ def test_batches_played_in_any_order_give_the_same_samples():
 
 
 def test_settling_brings_back_the_best_move_a_halving_set_aside_on_few_samples():
-    from medina_cli.agents.analysis import settle
+    from medina_cli.agents.analysis import SETTLE, settle
 
     def play(batches):  # "late" is the best move, but its first samples (small trees) look poor
         return [[(((-2.0 if k < 16 else 12.0) if move == "late" else 0.0) + random.Random(k).gauss(0, 10), 0.5)
@@ -120,7 +120,7 @@ def test_settling_brings_back_the_best_move_a_halving_set_aside_on_few_samples()
     spent = race.playouts
     settle(race)
     assert race.best is late and late.n == max(arm.n for arm in race.arms)
-    assert race.playouts - spent <= race.cap
+    assert race.playouts - spent <= SETTLE * race.cap
     race = Race([Arm(move) for move in moves[1:] + ["worse"]], cap=600, confidence=0.95,
                 play=lambda batches: [[(-30.0 if move == "worse" else 0.0, 0.5) for _ in range(start, stop)]
                                       for move, start, stop in batches])
@@ -129,3 +129,42 @@ def test_settling_brings_back_the_best_move_a_halving_set_aside_on_few_samples()
     before = worse.n
     settle(race)  # a move the best beats is not raced on
     assert worse.n == before and race.best.move != "worse"
+
+
+def test_settling_compares_the_contenders_on_one_count_of_samples():
+    """A race can be sure of a move on few samples (small trees) that more samples (bigger trees) show to
+    be worse: settling samples the contenders up to the count every loss rests on, and chooses there."""
+    from medina_cli.agents.analysis import SETTLE, paired_samples, settle
+
+    def play(batches):
+        def value(move, k):
+            return {"quick": 3.0 if k < 32 else -3.0, "deep": 0.0 if k < 32 else 3.0}.get(move, -40.0)
+        return [[(value(move, k) + random.Random(k).gauss(0, 2), 0.5) for k in range(start, stop)]
+                for move, start, stop in batches]
+
+    race = Race([Arm(move) for move in ["quick", "deep", *(f"poor{i}" for i in range(4))]], cap=600,
+                confidence=0.95, play=play)
+    race.run()
+    quick, deep = race.arms[:2]
+    assert race.sure and race.best is quick and race.tied() == {id(quick)}
+    spent, count = race.playouts, paired_samples(race)
+    settle(race)
+    assert race.best is deep and quick.n == deep.n == count > race.first
+    assert race.tied() == {id(deep)} and race.playouts - spent <= SETTLE * race.cap
+
+
+def test_a_move_is_judged_against_the_best_on_as_many_samples_of_each():
+    """Later samples come from bigger trees: a best whose later samples are better does not beat a move
+    with fewer samples, as good as the best's first ones."""
+    def play(batches):
+        return [[((20.0 if k >= FIRST and move == "deep" else 0.0) + random.Random(k).gauss(0, 1), 0.5)
+                 for k in range(start, stop)] for move, start, stop in batches]
+    race = Race([Arm("deep"), Arm("shallow")], cap=100, confidence=0.95, play=play)
+    deep, shallow = race.arms
+    race.first = FIRST
+    race.fill([deep], 16 * FIRST)
+    race.fill([shallow], FIRST)
+    assert race.best is deep and deep.mean - shallow.mean > 15
+    assert race.tied() == {id(deep), id(shallow)}
+    race.fill([shallow], 16 * FIRST)
+    assert race.tied() == {id(deep)}

@@ -21,6 +21,7 @@ from .race import LEADERS, tied_with, z_value
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
 BLUNDER = 12.0  # ... and of at least this many a blunder
+SETTLE = 2  # settling a race spends up to this many times its cap
 
 
 def hints(game, spec: str, *, seed: int = 0, top: int = 5) -> list[Rating]:
@@ -222,21 +223,23 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
 
 
 def settle(race) -> None:
-    """The race's choice made firm: while some move tied with its best has fewer samples than the best
-    (set aside by a halving on few samples), the LEADERS of them that come closest to beating the best
-    (the upper end of their difference from it, at the race's confidence) double their samples, up to
-    the best's, until none is left tied with fewer samples or the cap is spent again; the best is then
-    the best mean among the most searched."""
-    budget = race.playouts + race.cap
-    while race.playouts < budget:
-        best, tied, z, floor = race.best, race.tied(), race.z_beats(), race.pooled_sd()
-        open_ = [arm for arm in race.compared if id(arm) in tied and arm.n < best.n]
-        if not open_:
-            return
-        open_.sort(key=lambda arm: -(arm.mean + z * math.sqrt(max(arm.sd, floor) ** 2 / arm.n
-                                                               + max(best.sd, floor) ** 2 / best.n)))
-        for arm in open_[:LEADERS]:
-            race.fill([arm], min(2 * arm.n, best.n))
+    """The race's choice made firm, on up to SETTLE times its cap again: its contenders (the moves of its
+    last round, the LEADERS most searched, then the other moves tied with its best, those that come
+    closest to beating it first) are each sampled up to as many samples as the most searched has, and
+    at least `paired_samples`, while the budget allows. A search's later samples come from bigger
+    trees, so a move's mean over 256 samples and over 1,024 estimate different values: compared on
+    one count at every position, the choice means the same whatever the seed. The best is then the
+    best mean among the most searched."""
+    best, tied, z, floor = race.best, race.tied(), race.z_beats(), race.pooled_sd()
+    last_round = race.ranked()[:LEADERS]
+    others = [arm for arm in race.ranked()[LEADERS:] if id(arm) in tied]
+    others.sort(key=lambda arm: -(arm.mean + z * math.sqrt(max(arm.sd, floor) ** 2 / arm.n
+                                                            + max(best.sd, floor) ** 2 / best.n)))
+    count = max(paired_samples(race), best.n)
+    budget = race.playouts + SETTLE * race.cap
+    for arm in last_round + others:
+        if arm.n < count and race.playouts + count - arm.n <= budget:
+            race.fill([arm], count)
 
 
 def paired_samples(race) -> int:

@@ -15,9 +15,9 @@ until it has PROTECTED samples), and those left double their samples, until one 
 search is sure) or the next round would pass the cap on playouts.
 
 "Significantly" is at the race's confidence over all the moves compared at once (Bonferroni):
-the leader beats a move when the lower end of the one-sided interval of their difference is above
-0, with z at (1 - confidence) / (moves - 1). A move is tied with the best unless the best beats it
-so; a spread is never taken below the moves' pooled spread, so a move with two equal samples is
+the leader beats a move when the lower end of the one-sided interval of their difference, over as
+many samples of each as both have, is above 0, with z at (1 - confidence) / (moves - 1). A move is
+tied with the best unless the best beats it so; a spread is never taken below the moves' pooled spread, so a move with two equal samples is
 not taken for a sure one.
 """
 
@@ -132,11 +132,19 @@ class Difference:
 
 
 def beats(leader: Arm, other: Arm, z: float, floor: float = 0.0) -> bool:
-    """Whether `leader`'s lead over `other` is significant (one-sided, at `z`; spreads at least `floor`)."""
+    """Whether `leader`'s lead over `other` is significant (one-sided, at `z`; spreads at least `floor`),
+    over the samples both have (the first of the one with more): sample k of every move comes from a
+    tree of the same size, so only equal counts of samples estimate the same quantity."""
     if leader is other or not other.n:
         return False
-    se = math.sqrt(max(leader.sd, floor) ** 2 / leader.n + max(other.sd, floor) ** 2 / other.n)
-    return leader.mean - other.mean - z * se > 0
+    n = min(leader.n, other.n)
+    a, b = _first(leader.margins, n), _first(other.margins, n)
+    se = math.sqrt(max(spread(a), floor) ** 2 / n + max(spread(b), floor) ** 2 / n)
+    return sum(a) / n - sum(b) / n - z * se > 0
+
+
+def _first(values: list[float], n: int) -> list[float]:
+    return values if len(values) == n else values[:n]
 
 
 def tied_with(best: Arm, arms: list[Arm], confidence: float, floor: float = 0.0) -> set[int]:
