@@ -168,3 +168,17 @@ def test_a_move_is_judged_against_the_best_on_as_many_samples_of_each():
     assert race.tied() == {id(deep), id(shallow)}
     race.fill([shallow], 16 * FIRST)
     assert race.tied() == {id(deep)}
+
+
+def test_a_move_that_beats_the_best_on_their_common_samples_is_sampled_up_to_it_past_the_budget():
+    from medina_cli.agents.analysis import settle
+    values = {"searched": 0.0, "better": 10.0}
+    race = Race([Arm(move) for move in values], cap=8, confidence=0.95, play=noise_play(values, 1.0))
+    searched, better = race.arms
+    race.fill([searched], 64 * race.first)
+    race.fill([better], 16 * race.first)
+    assert race.best is searched  # the most searched, though the other beats it on their common samples
+    spent = race.playouts
+    settle(race)
+    assert race.best is better and better.n == searched.n == 64 * race.first
+    assert race.playouts - spent == 48 * race.first > 2 * race.cap

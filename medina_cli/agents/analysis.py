@@ -17,7 +17,7 @@ from .base import Rating
 from .mcts import ratings
 from .specs import make_agent
 from .position import SMALL_PALACE, new_game, record_placements, roof_palace
-from .race import LEADERS, tied_with, z_value
+from .race import LEADERS, beats, lead, tied_with, z_value
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
 BLUNDER = 12.0  # ... and of at least this many a blunder
@@ -223,23 +223,40 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
 
 
 def settle(race) -> None:
-    """The race's choice made firm, on up to SETTLE times its cap again: its contenders (the moves of its
-    last round, the LEADERS most searched, then the other moves tied with its best, those that come
-    closest to beating it first) are each sampled up to as many samples as the most searched has, and
-    at least `paired_samples`, while the budget allows. A search's later samples come from bigger
-    trees, so a move's mean over 256 samples and over 1,024 estimate different values: compared on
-    one count at every position, the choice means the same whatever the seed. The best is then the
-    best mean among the most searched."""
-    best, tied, z, floor = race.best, race.tied(), race.z_beats(), race.pooled_sd()
-    last_round = race.ranked()[:LEADERS]
-    others = [arm for arm in race.ranked()[LEADERS:] if id(arm) in tied]
-    others.sort(key=lambda arm: -(arm.mean + z * math.sqrt(max(arm.sd, floor) ** 2 / arm.n
-                                                            + max(best.sd, floor) ** 2 / best.n)))
-    count = max(paired_samples(race), best.n)
+    """The race's choice made firm, on up to SETTLE times its cap again. The best is sampled up to the
+    count a loss rests on (`paired_samples`, or its own if it has more); then, while moves of the race's
+    last round (the LEADERS most searched) or moves tied with the best have fewer samples, the LEADERS
+    of them that come closest to beating it (the upper end of their difference from it, at the race's
+    confidence) double their samples, each while the budget allows, up to that count. A move that
+    beats the best on the samples both have is then sampled up to the count whatever the budget (it
+    becomes the best). A search's later samples come from bigger trees, so that a move's mean over 256
+    samples and over 1,024 estimate different values, and a move the race beat on a few samples may
+    beat its choice on more: compared on one count at every position, the choice means the same
+    whatever the seed. The best is then the best mean among the most searched."""
     budget = race.playouts + SETTLE * race.cap
-    for arm in last_round + others:
-        if arm.n < count and race.playouts + count - arm.n <= budget:
-            race.fill([arm], count)
+    last_round = {id(arm) for arm in race.ranked()[:LEADERS]}
+    count = max(paired_samples(race), race.best.n)
+    if race.playouts + count - race.best.n > budget:
+        count = race.best.n
+    race.fill([race.best], count)
+    while True:
+        best, tied, z, floor = race.best, race.tied(), race.z_beats(), race.pooled_sd()
+        open_ = sorted((arm for arm in race.compared if (id(arm) in tied or id(arm) in last_round) and arm.n < count),
+                       key=lambda arm: lead(best, arm, z, floor))
+        rounds = [(arm, min(2 * arm.n, count)) for arm in open_[:LEADERS]
+                  if race.playouts + min(arm.n, count - arm.n) <= budget]
+        if not rounds:
+            break
+        for arm, n in rounds:
+            if race.playouts + n - arm.n <= budget:
+                race.fill([arm], n)
+    for _ in range(LEADERS):
+        best, z, floor = race.best, race.z_beats(), race.pooled_sd()
+        fewer = [arm for arm in race.compared if arm.n < best.n]
+        challenger = max(fewer, key=lambda arm: lead(arm, best, z, floor), default=None)
+        if challenger is None or not beats(challenger, best, z, floor):
+            return
+        race.fill([challenger], best.n)
 
 
 def paired_samples(race) -> int:
