@@ -3,11 +3,14 @@ where an installed package looks for them), and the native core, a C extension b
 and the Python headers exist. It is optional: where it cannot be built the install goes on without it
 and the Python engine runs."""
 
+import os
 import shutil
+import tempfile
 from hashlib import sha256
 from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 NATIVE = "medina_cli/engine/native"
@@ -37,17 +40,42 @@ class BuildWithRulesets(build_py):
             shutil.copyfile(ruleset, target / ruleset.name)
 
 
+class BuildNative(build_ext):
+    """build_ext with floating-point contraction off where the compiler takes the flag (gcc, clang): the
+    native search must give the Python search's doubles bit for bit, which a fused multiply-add would not."""
+
+    FLAG = "-ffp-contract=off"
+
+    def build_extensions(self):
+        if self.compiler.compiler_type != "msvc" and self._takes(self.FLAG):  # msvc contracts only when asked
+            for extension in self.extensions:
+                extension.extra_compile_args.append(self.FLAG)
+        super().build_extensions()
+
+    def _takes(self, flag: str) -> bool:
+        with tempfile.TemporaryDirectory() as folder:
+            source = Path(folder, "flag.c")
+            source.write_text("int main(void) { return 0; }\n")
+            try:
+                self.compiler.compile([str(source)], output_dir=folder, extra_postargs=[flag])
+            except Exception:  # the compiler refused the flag (CompileError), or could not run at all
+                return False
+        return True
+
+
+LIBM = [] if os.name == "nt" else ["m"]  # tanh, log, sqrt
+
 setup(
     packages=find_packages(include=["medina_cli", "medina_cli.*"]),
     package_data={"medina_cli": ["py.typed"], "medina_cli.rules": ["*.pyi"]},
     # the C sources go in the sdist (MANIFEST.in), not the wheel: beside them a core is checked against
     # their digest at every start (medina_cli.engine.native), which an installed package has no need of
     exclude_package_data={"medina_cli.engine.native": ["*.c", "*.h"]},
-    cmdclass={"build_py": BuildWithRulesets},
+    cmdclass={"build_py": BuildWithRulesets, "build_ext": BuildNative},
     ext_modules=[  # _core for boards of up to 256 cells, _core_wide (the same sources, wider bitboards) beyond
         Extension("medina_cli.engine.native._core", sources=[f"{NATIVE}/core.c", f"{NATIVE}/_core.c"],
-                  depends=[f"{NATIVE}/core.h"], define_macros=DIGEST, optional=True),
+                  depends=[f"{NATIVE}/core.h"], define_macros=DIGEST, libraries=LIBM, optional=True),
         Extension("medina_cli.engine.native._core_wide", sources=[f"{NATIVE}/core_wide.c", f"{NATIVE}/_core_wide.c"],
                   depends=[f"{NATIVE}/core.h", f"{NATIVE}/core.c", f"{NATIVE}/_core.c"], define_macros=DIGEST,
-                  optional=True)],
+                  libraries=LIBM, optional=True)],
 )

@@ -5,7 +5,9 @@
 - random playouts per second from mid-game positions through the agents' own path (the search's
   copy of the position and `agents.position.playout`; target ≥ 30,000 native);
 - seconds per `mcts:300` decision at 4-player mid-game positions (target ≤ 0.05 s native), and per
-  decision of the default `mcts` (which races its moves on up to 3,000 playouts), for scale;
+  decision of the default `mcts` (which races its moves on up to 3,000 playouts), for scale; on the
+  native core also with the tree search's loop in Python (`agents.mcts._searched`, the same samples),
+  the baseline of the core's own search;
 - `medina validate` of simulated 4-player games, placements per second, wall clock (validation stays
   on the Python engine, which explains refusals: the figure must not fall below the Python engine's);
 - cold start of `medina validate` on one record, wall clock (target ≤ 0.3 s with either engine).
@@ -79,6 +81,17 @@ def mcts_decision(games: list, spec: str) -> tuple[float, float]:
     return sum(times) / len(times), max(times)
 
 
+def python_tree_decisions(games: list) -> list[float]:
+    """mcts_decision of mcts:300 and mcts on the native core with the tree search's loop in Python."""
+    from medina_cli.agents import mcts
+    native_search = mcts.play_batch
+    mcts.play_batch = mcts._searched
+    try:
+        return [*mcts_decision(games, "mcts:300"), *mcts_decision(games, "mcts")]
+    finally:
+        mcts.play_batch = native_search
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="Python engine games (native: 25 times as many)")
@@ -95,6 +108,7 @@ def main() -> None:
         rows.append([name, games_per_second(args.games * (25 if name == "native" else 1)),
                      playouts_per_second(games, args.playouts * (50 if name == "native" else 1)),
                      *mcts_decision(games, "mcts:300"), *mcts_decision(games, "mcts")])
+    python_tree = python_tree_decisions(games)  # the engine is native here
     # the wall-clock figures alternate the engines, one run at a time, so that both meet the same load
     validate, cold = {"python": [], "native": []}, {"python": [], "native": []}
     with tempfile.TemporaryDirectory() as folder:
@@ -111,6 +125,8 @@ def main() -> None:
     for name, games_rate, playout_rate, mean, worst, default_mean, default_worst, validate, cold in rows:
         print(f"{name:8} {games_rate:10,.0f} {playout_rate:11,.0f} {mean:10.3f} ({worst:.3f}) "
               f"{default_mean:8.3f} ({default_worst:.3f}) {validate:15,.0f} {cold:13.3f}")
+    mean, worst, default_mean, default_worst = python_tree
+    print(f"{'native, the tree loop in Python':31} {mean:10.3f} ({worst:.3f}) {default_mean:8.3f} ({default_worst:.3f})")
     print("targets (native): games/s >= 15,000; playouts/s >= 30,000; mcts:300 <= 0.05 s; validate >= the Python "
           "engine's; cold start <= 0.3 s")
 

@@ -380,6 +380,97 @@ def test_the_search_playout_and_greedy_ratings_agree():
             assert position.state.observe()["palaces"] == native.state_of(trial).observe()["palaces"]
 
 
+
+# --- the tree search: the native core's against the Python loop, on the same position ------------
+def random_position(data, rules, players: int):
+    """A native position of a random game of `rules` (every choice drawn from `data`): the game is played to
+    its end, then rebuilt up to a drawn point, often a few placements before the end."""
+    from medina_cli.agents.position import NativePosition
+    merchant, well = random_setup(rules, random.Random(data.draw(st.integers(0, 10 ** 6), label="setup")))
+    game, state = new_pair(rules, players, merchant, well)
+    start, played = state.copy(), []
+    while not state.over:
+        legal = state.legal_moves()
+        played.append(legal[data.draw(st.integers(0, len(legal) - 1), label="choice")])
+        state.push(played[-1])
+    before_end = data.draw(st.one_of(st.integers(1, 6), st.integers(1, len(played))), label="placements before the end")
+    for move in played[:max(0, len(played) - before_end)]:
+        start.play(move)
+    return NativePosition(start, game)
+
+
+def assert_same_search(data, position, moves: int = 2, constants: bool = False) -> None:
+    """play_batch (the native core's search) == the Python loop (`_searched`) on the same position, for
+    drawn moves there and drawn (key, start, stop): exactly, every margin and every share. `constants`:
+    with drawn values of the search's constants too (a product by 0.5 is exact: other values show that
+    no fused multiply-add or other order of operations rounds otherwise)."""
+    from medina_cli.agents import mcts
+    distinct = position.state.distinct_moves()
+    with pytest.MonkeyPatch.context() as patch:
+        if constants:
+            patch.setattr(mcts, "EXPLORATION", data.draw(st.sampled_from([mcts.EXPLORATION, 0.3, 0.7, 1.9]),
+                                                         label="exploration"))
+            patch.setattr(mcts, "WIDENING", data.draw(st.sampled_from([mcts.WIDENING, 0.3, 2.5]), label="widening"))
+        for _ in range(moves):
+            move = distinct[data.draw(st.integers(0, len(distinct) - 1), label="move")]
+            key = data.draw(st.integers(0, 2 ** 64 - 1), label="key")
+            start = data.draw(st.sampled_from([0, 0, 2, 4, 8, 1000, 2 ** 32 - 40]), label="start")
+            stop = start + data.draw(st.integers(0, 40), label="samples")
+            assert mcts.play_batch(position, move, start, stop, key) == mcts._searched(position, move, start, stop, key)
+
+
+@drawn(40, suppress_health_check=HEALTH)
+@given(data=st.data())
+def test_the_native_search_makes_the_python_searchs_samples(data):
+    """Every built-in ruleset and player count (half the time with drawn overrides of any play parameter),
+    positions from the first placement to the last, the search's constants drawn too."""
+    if data.draw(st.booleans(), label="overrides"):
+        rules = data.draw(drawn_rules(), label="rules")
+    else:
+        ruleset = load_ruleset(data.draw(st.sampled_from(RULESETS), label="ruleset"))
+        rules = ruleset.for_players(data.draw(st.sampled_from(sorted(ruleset.player_counts)), label="players"))
+    assert_same_search(data, random_position(data, rules, rules.players), constants=True)
+
+
+@pytest.mark.parametrize("ruleset, players", [("original-2001", 4), ("second-edition-2014", 2),
+                                              ("second-edition-2014", 3), ("second-edition-2014", 4),
+                                              ("bsw-dm-2003", 3)])
+@drawn(4, suppress_health_check=HEALTH)
+@given(data=st.data())
+def test_the_native_search_agrees_in_each_edition(ruleset, players, data):
+    """The editions as they are (the 2014 one with tea and the well), positions early, mid-game and near
+    the end."""
+    rules = load_ruleset(ruleset).for_players(players)
+    assert_same_search(data, random_position(data, rules, players), moves=3)
+
+
+@drawn(3, suppress_health_check=HEALTH)
+@given(data=st.data())
+def test_the_native_search_agrees_beyond_256_cells(data):
+    rules = load_ruleset("second-edition-2014", [("board.interior.2", [18, 16]), ("supply.2.per_colour", 3)]).for_players(2)
+    assert native.tables(rules).size > native.built().MAX_CELLS
+    assert_same_search(data, random_position(data, rules, 2))
+
+
+POSITIONS = [("original-2001", 4, 40, 1), ("second-edition-2014", 2, 25, 2), ("bsw-dm-2003", 3, 60, 3)]
+
+
+@pytest.mark.parametrize("ruleset, players, placements, seed", POSITIONS)
+def test_the_mcts_agent_chooses_and_rates_as_with_the_python_search(ruleset, players, placements, seed, monkeypatch):
+    """The default `mcts` agent: the same choice and the same ratings (means, win shares, playouts,
+    intervals, ties) whether its batches are searched by the native core or by the Python loop."""
+    from medina_cli.agents import make_agent, mcts
+    rules = load_ruleset(ruleset).for_players(players)
+    rng = random.Random(seed)
+    game = Game(rules, NAMES[:players], *random_setup(rules, rng))
+    for _ in range(placements):
+        legal = game.legal_placements()
+        game.push(legal[rng.randrange(len(legal))])
+    choice, ratings = make_agent("mcts", seed).choose(game), make_agent("mcts", seed).rate(game)
+    monkeypatch.setattr(mcts, "play_batch", mcts._searched)
+    assert make_agent("mcts", seed).rate(game) == ratings
+    assert ratings[0].placement == choice and sum(r.playouts for r in ratings) > 100
+
 def test_bad_input_to_the_native_api_raises_never_crashes():
     rules = load_ruleset("second-edition-2014").for_players(2)
     table = native.tables(rules)
@@ -426,6 +517,20 @@ def test_bad_input_to_the_native_api_raises_never_crashes():
     with pytest.raises(ValueError):
         over.push(tea)
     assert over.playout(native.Generator(2).core, 0.5) == 0
+    search = native.start_state(rules, 40, 60)
+    move = search.legal_moves()[0]
+    fine = dict(move=move, key=7, start=0, stop=3, exploration=0.5, widening=1.0, tea_chance=0.2, roof_from=5)
+    assert len(search.search_samples(**fine)) == 3 and search.search_samples(**{**fine, "stop": 0}) == []
+    for bad in ({"move": tea + 1}, {"move": search.legal_moves()[-1] + table.size}, {"key": -1}, {"key": 2 ** 64}, {"start": -1},
+                {"start": 4}, {"stop": 2 ** 32 + 1}, {"start": 0, "stop": 2 ** 30}, {"exploration": float("nan")},
+                {"widening": -1.0}, {"tea_chance": float("inf")}, {"roof_from": -1}):
+        with pytest.raises(ValueError):
+            search.search_samples(**{**fine, **bad})
+    with pytest.raises(TypeError):
+        search.search_samples(**{**fine, "key": 7.0})
+    with pytest.raises(ValueError):
+        over.search_samples(**fine)  # no move is legal once the game is over
+    assert search.observe() == native.start_state(rules, 40, 60).observe()  # the search leaves its position alone
 
 
 def table_fields(rules) -> dict:
@@ -497,7 +602,8 @@ rng = native.Generator(1).core
 calls = {"observe": state.observe, "summary": state.summary, "masks": state.masks,
          "legal_moves": state.legal_moves, "margins": lambda: state.margins(rng, 5),
          "copy": lambda: state.copy().observe(), "playout": lambda: state.copy().playout(rng, 0.5, log=True),
-         "getstate": rng.getstate}
+         "getstate": rng.getstate,
+         "search_samples": lambda: state.search_samples(state.legal_moves()[0], 7, 0, 30, 0.5, 1.0, 0.2, 5)}
 whole = calls[call]()
 failed = 0
 for nth in range(300):
@@ -516,7 +622,7 @@ print(native.core() is not None, failed > 0)
 
 
 @pytest.mark.parametrize("call", ["observe", "summary", "masks", "legal_moves", "margins", "copy", "playout",
-                                  "getstate"])
+                                  "getstate", "search_samples"])
 def test_a_failed_allocation_raises_memory_error(call, tmp_path):
     """Every allocation a native call makes fails in turn (CPython's _testcapi.set_nomemory): the call
     raises MemoryError or returns the whole answer, never a half-built one nor a result with an error set.
@@ -529,6 +635,35 @@ def test_a_failed_allocation_raises_memory_error(call, tmp_path):
     done = subprocess.run([sys.executable, str(script), call], capture_output=True, text=True, timeout=120,
                           cwd=ROOT, env={**os.environ, "MEDINA_ENGINE": "native"})
     assert (done.returncode, done.stdout, done.stderr) == (0, "True True\n", "")
+
+
+LONG_SEARCH = """
+from medina_cli.engine import native
+from medina_cli.rules.loader import load_ruleset
+
+state = native.start_state(load_ruleset("original-2001").for_players(4), 40, None)
+print("searching", flush=True)
+state.search_samples(state.legal_moves()[0], 1, 0, 10 ** 6, 0.5, 1.0, 0.2, 5)
+"""
+
+
+def test_ctrl_c_stops_a_native_search():
+    """A search of millions of samples in one call still hears Ctrl-C (the signal is checked once a sample)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    proc = subprocess.Popen([sys.executable, "-c", LONG_SEARCH], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT, env={**os.environ, "MEDINA_ENGINE": "native"})
+    try:
+        assert proc.stdout.readline() == "searching\n"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert proc.returncode != 0 and err.rstrip().endswith("KeyboardInterrupt"), err
 
 
 def test_a_core_built_from_other_sources_is_never_used(monkeypatch):

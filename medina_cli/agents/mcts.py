@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 
 from .base import Agent, AgentSpec, Rating
-from .position import (as_move, as_placement, margin, outcome, playout, position_stream, rebuilt, reward,
-                       search_position, seat_to_move, stream, totals)
+from .position import (PLAYOUT_TEA_CHANCE, SMALL_PALACE, NativePosition, as_move, as_placement, margin, outcome,
+                       playout, position_stream, rebuilt, reward, search_position, seat_to_move, stream, totals)
 from .race import Arm, Race, z_value
 from .simple import immediate_margins
 
@@ -43,7 +43,16 @@ class Node:
 def play_batch(position, move, start: int, stop: int, key: int) -> list[tuple[float, float]]:
     """Samples start..stop-1 of `move` at `position`: (the mover's final margin, the mover's win share)
     of each. They come from a UCT search of the position after `move` on a fresh tree, grown by one
-    playout per sample; sample k draws from stream (key, k)."""
+    playout per sample; sample k draws from stream (key, k). On a NativePosition the native core runs
+    the whole search, with the same samples as `_searched`, which plays it on any position."""
+    if isinstance(position, NativePosition):
+        return position.state.search_samples(move, key, start, stop, EXPLORATION, WIDENING, PLAYOUT_TEA_CHANCE,
+                                             SMALL_PALACE)
+    return _searched(position, move, start, stop, key)
+
+
+def _searched(position, move, start: int, stop: int, key: int) -> list[tuple[float, float]]:
+    """play_batch's search, step by step in Python (the reference for the native core's)."""
     mover = seat_to_move(position)
     after = position.copy()
     after.push(move)

@@ -2,7 +2,8 @@
 
 The Python engine (medina_cli/engine/game.py) is the reference and keeps everything that needs
 words (explanations, events, replay). The native core plays what search and studies need: legal
-moves, placements, whole playouts, scores; tests/test_native.py holds the two to identical results.
+moves, placements, whole playouts, scores, the tree search of agents.mcts (`State.search_samples`);
+tests/test_native.py holds the two to identical results.
 `MEDINA_ENGINE=python` keeps to the Python engine; `native` requires the native core; unset, the
 native core runs where it was built. A variant the core cannot hold (`tables` returns None) plays on
 the Python engine.

@@ -676,6 +676,58 @@ static PyObject *State_margins(StateObject *self, PyObject *args) {
     return list;
 }
 
+static int signalled(void) { return PyErr_CheckSignals() < 0; }  /* Ctrl-C heard within a search */
+
+static PyObject *State_search_samples(StateObject *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"move", "key", "start", "stop", "exploration", "widening", "tea_chance", "roof_from", NULL};
+    PyObject *move_obj, *key_obj;
+    long long start, stop;
+    double exploration, widening, tea_chance;
+    int roof_from, move;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOLLdddi", names, &move_obj, &key_obj, &start, &stop, &exploration,
+                                     &widening, &tea_chance, &roof_from))
+        return NULL;
+    const Variant *v = self->tables->v;
+    if (move_arg(self, move_obj, &move) < 0) return NULL;
+    if (!is_legal(v, self->s, move)) { PyErr_Format(PyExc_ValueError, "move %d: not legal here", move); return NULL; }
+    if (!PyLong_Check(key_obj)) { PyErr_SetString(PyExc_TypeError, "key: an int"); return NULL; }
+    unsigned long long key = PyLong_AsUnsignedLongLong(key_obj);
+    if (key == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "key: an int in 0..2**64-1");
+        return NULL;
+    }
+    if (start < 0 || stop < start || stop > (1LL << 32) || stop - start > SEARCH_MAX_SAMPLES) {
+        PyErr_Format(PyExc_ValueError, "start, stop: 0 <= start <= stop <= 2**32, at most %d samples a call",
+                     SEARCH_MAX_SAMPLES);
+        return NULL;
+    }
+    if (!isfinite(exploration) || exploration < 0 || !isfinite(widening) || widening < 0 || !isfinite(tea_chance)
+        || tea_chance < 0) {
+        PyErr_SetString(PyExc_ValueError, "exploration, widening, tea_chance: finite numbers >= 0");
+        return NULL;
+    }
+    if (roof_from < 0 || roof_from > 100000) { PyErr_SetString(PyExc_ValueError, "roof_from: a size >= 0"); return NULL; }
+    Py_ssize_t n = (Py_ssize_t)(stop - start);
+    int *margins = PyMem_Malloc(sizeof(int) * (size_t)(n ? n : 1));
+    double *shares = PyMem_Malloc(sizeof(double) * (size_t)(n ? n : 1));
+    if (!margins || !shares) { PyMem_Free(margins); PyMem_Free(shares); return PyErr_NoMemory(); }
+    SearchHooks hooks = {PyMem_Malloc, PyMem_Free, signalled};
+    int done = search_samples(v, self->s, move, (uint64_t)key, start, stop, exploration, widening, tea_chance,
+                              roof_from, &hooks, margins, shares);
+    PyObject *list = NULL;
+    if (done == SEARCH_NO_MEMORY) PyErr_NoMemory();
+    else if (done == SEARCH_NO_PLACEMENT) PyErr_SetString(PyExc_RuntimeError, "no legal placement for the player to move");
+    else if (done == 0) list = PyList_New(n);  /* SEARCH_INTERRUPTED: the signal handler's exception is set */
+    for (Py_ssize_t i = 0; list && i < n; i++) {
+        PyObject *item = Py_BuildValue("(id)", margins[i], shares[i]);
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, i, item);
+    }
+    PyMem_Free(margins);
+    PyMem_Free(shares);
+    return list;
+}
+
 static PyObject *State_get(StateObject *self, void *what) {
     const char *name = what;
     const State *s = self->s;
@@ -717,6 +769,10 @@ static PyMethodDef State_methods[] = {
     {"observe", (PyCFunction)State_observe, METH_NOARGS, "the whole position, for the differential test"},
     {"palace", (PyCFunction)State_palace, METH_O, "(buildings, size) of the palace on a cell, or None"},
     {"margins", (PyCFunction)State_margins, METH_VARARGS, "greedy ratings: [(move, margin)] best first"},
+    {"search_samples", (PyCFunction)(void (*)(void))State_search_samples, METH_VARARGS | METH_KEYWORDS,
+     "search_samples(move, key, start, stop, exploration, widening, tea_chance, roof_from): samples start..stop-1 "
+     "of a UCT search of the position after `move`, as agents.mcts.play_batch makes them: [(margin, win share)] "
+     "of the seat that makes `move`"},
     {NULL}};
 
 static PyTypeObject StateType = {

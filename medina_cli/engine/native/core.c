@@ -1,5 +1,6 @@
 /* The native Medina core (see core.h). Each function names the Python engine's function whose
  * rule it follows, so that a reader can hold the two side by side. */
+#include <math.h>
 #include <stddef.h>
 #include "core.h"
 
@@ -876,4 +877,140 @@ int greedy_margins(const Variant *v, const State *s, Rng *r, int small, int *mov
     }
     merge_sort(moves, values, scratch, scratch + n, n);
     return n;
+}
+
+/* --- tree search (agents/mcts.py) ----------------------------------------------------------- */
+typedef struct {
+    int move, mover;            /* the placement into the node, and the seat that made it */
+    int visits, nchildren, nslots;  /* nslots: -1 until the node is first selected from */
+    int *slots;                 /* the children's node numbers [0, nchildren), then the moves not tried yet, best first */
+    double reward;
+} SearchNode;
+
+/* agents.position.stream: the generator of sample k, seeded from the int key << 32 | k as random.seed
+ * seeds from an int (its 32-bit words, least significant first, without the zero words of its top) */
+static void seed_sample(Rng *r, uint64_t key, uint32_t k) {
+    uint32_t words[3] = {k, (uint32_t)key, (uint32_t)(key >> 32)};
+    rng_seed(r, words, words[2] ? 3 : words[1] ? 2 : 1);
+}
+
+/* agents.position.reward, its operations in the same order */
+static double search_reward(int margin, double share) {
+    return 0.5 * share + 0.25 * (1.0 + tanh((double)margin / 10.0));
+}
+
+/* agents.mcts._select: the child of `node` (at position `game`) to go down to, a new one while the
+ * widening allows; -1 where the node has no move at all, -3 where memory fails */
+static int search_select(const Variant *v, const State *game, SearchNode *nodes, int *nnodes, int node, Rng *r,
+                         double exploration, double widening, int small, int *buffer, State *trial,
+                         const SearchHooks *hooks) {
+    SearchNode *at = &nodes[node];
+    if (at->nslots < 0) {
+        int capacity = MAXPIECES * MAXCELLS + 1;
+        int n = greedy_margins(v, game, r, small, buffer, buffer + capacity, buffer + 2 * capacity, trial);
+        at->slots = hooks->alloc(sizeof(int) * (size_t)(n ? n : 1));
+        if (!at->slots) return SEARCH_NO_MEMORY;
+        memcpy(at->slots, buffer, sizeof(int) * (size_t)n);
+        at->nslots = n;
+    }
+    if (at->nchildren < at->nslots && (double)at->nchildren < 1.0 + widening * sqrt((double)at->visits)) {
+        int child = (*nnodes)++;
+        SearchNode *made = &nodes[child];
+        memset(made, 0, sizeof *made);
+        made->move = at->slots[at->nchildren];
+        made->mover = game->seat;
+        made->nslots = -1;
+        at->slots[at->nchildren++] = child;
+        return child;
+    }
+    if (!at->nchildren) return SEARCH_NO_PLACEMENT;
+    double log_n = log((double)at->visits);
+    int best = at->slots[0];
+    double best_value = -INFINITY;
+    for (int i = 0; i < at->nchildren; i++) {  /* the first of the highest upper bounds */
+        const SearchNode *c = &nodes[at->slots[i]];
+        double value = c->reward / (double)c->visits + exploration * sqrt(log_n / (double)c->visits);
+        if (value > best_value) {
+            best = at->slots[i];
+            best_value = value;
+        }
+    }
+    return best;
+}
+
+int search_samples(const Variant *v, const State *at, int move, uint64_t key, int64_t start, int64_t stop,
+                   double exploration, double widening, double tea_chance, int roof_from, const SearchHooks *hooks,
+                   int *margins, double *shares) {
+    int samples = (int)(stop - start), capacity = MAXPIECES * MAXCELLS + 1, nnodes = 0, result = 0;
+    int root_mover = at->seat;
+    State *after = hooks->alloc(sizeof(State)), *game = hooks->alloc(sizeof(State)), *trial = hooks->alloc(sizeof(State));
+    int *buffer = hooks->alloc(sizeof(int) * 4 * (size_t)capacity);
+    SearchNode *nodes = hooks->alloc(sizeof(SearchNode) * ((size_t)samples + 1));
+    int *path = hooks->alloc(sizeof(int) * ((size_t)samples + 1));
+    if (!after || !game || !trial || !buffer || !nodes || !path) {
+        result = SEARCH_NO_MEMORY;
+        goto done;
+    }
+    state_copy(after, at);
+    play_move(v, after, move);
+    memset(&nodes[0], 0, sizeof nodes[0]);
+    nodes[0].move = move;
+    nodes[0].mover = root_mover;
+    nodes[0].nslots = -1;
+    nnodes = 1;
+    for (int64_t k = start; k < stop; k++) {  /* agents.mcts._iterate */
+        if (hooks->interrupted && hooks->interrupted()) {
+            result = SEARCH_INTERRUPTED;
+            goto done;
+        }
+        Rng r;
+        seed_sample(&r, key, (uint32_t)k);
+        state_copy(game, after);
+        int depth = 0, node = 0;
+        path[depth++] = 0;
+        while (game->seat >= 0) {
+            int child = search_select(v, game, nodes, &nnodes, node, &r, exploration, widening, roof_from, buffer,
+                                      trial, hooks);
+            if (child < 0) {
+                result = child;
+                goto done;
+            }
+            play_move(v, game, nodes[child].move);
+            path[depth++] = node = child;
+            if (nodes[child].visits == 0) break;
+        }
+        if (game->seat >= 0 && playout(v, game, &r, tea_chance, roof_from, NULL, 0) < 0) {
+            result = SEARCH_NO_PLACEMENT;
+            goto done;
+        }
+        int scores[MAXP], seats[MAXP];
+        double won[MAXP], rewards[MAXP];
+        totals(v, game, scores);
+        int n = winners(v, game, scores, seats);
+        for (int q = 0; q < v->players; q++) won[q] = 0.0;
+        for (int i = 0; i < n; i++) won[seats[i]] = 1.0 / (double)n;
+        unsigned rated = 0;  /* seats whose reward is worked out */
+        for (int i = 0; i < depth; i++) {
+            SearchNode *visited = &nodes[path[i]];
+            int mover = visited->mover;
+            if (!(rated >> mover & 1)) {
+                rewards[mover] = search_reward(margin_of(v, scores, mover), won[mover]);
+                rated |= 1U << mover;
+            }
+            visited->visits++;
+            visited->reward += rewards[mover];
+        }
+        margins[k - start] = margin_of(v, scores, root_mover);
+        shares[k - start] = won[root_mover];
+    }
+done:
+    if (nodes)
+        for (int i = 0; i < nnodes; i++) hooks->release(nodes[i].slots);
+    hooks->release(path);
+    hooks->release(nodes);
+    hooks->release(buffer);
+    hooks->release(trial);
+    hooks->release(game);
+    hooks->release(after);
+    return result;
 }

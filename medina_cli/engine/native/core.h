@@ -133,6 +133,28 @@ void score_sources(const Variant *v, const State *s, Sources *out);
 int greedy_margins(const Variant *v, const State *s, Rng *r, int small, int *moves, int *values, int *scratch,
                    State *trial);
 
+/* agents.mcts.play_batch: samples start..stop-1 of `move` at `at` (a legal move there), each the final
+ * margin of the seat that makes it and that seat's win share, written to margins[k - start] and
+ * shares[k - start]. They come from a UCT search of the position after `move` on a fresh tree grown by
+ * one node and one playout per sample; sample k draws every random choice from the generator seeded with
+ * the int key << 32 | k (stop <= 2**32). A node's moves are rated by greedy_margins (with `roof_from` as
+ * its small palace) when the search first goes on from it, and become its children best first while
+ * fewer than 1 + widening * sqrt(visits); else the child of the highest reward / visits + exploration *
+ * sqrt(log(visits of the node) / visits) is taken. Playouts as `playout` (tea_chance, roof_from). Every
+ * double is worked out in the Python search's order, so that both give the same samples bit for bit.
+ * Memory comes from `hooks` (at most 1 + stop - start nodes) and is given back before the return.
+ * Returns 0, or SEARCH_NO_PLACEMENT, SEARCH_NO_MEMORY, SEARCH_INTERRUPTED (`interrupted` said so). */
+typedef struct {
+    void *(*alloc)(size_t);
+    void (*release)(void *);
+    int (*interrupted)(void);   /* asked once a sample (may be NULL): nonzero stops the search */
+} SearchHooks;
+enum { SEARCH_NO_PLACEMENT = -1, SEARCH_NO_MEMORY = -3, SEARCH_INTERRUPTED = -4 };
+#define SEARCH_MAX_SAMPLES (1 << 26)   /* per call: more than a decision's cap on playouts */
+int search_samples(const Variant *v, const State *at, int move, uint64_t key, int64_t start, int64_t stop,
+                   double exploration, double widening, double tea_chance, int roof_from, const SearchHooks *hooks,
+                   int *margins, double *shares);
+
 /* bitboards (without the popcnt instruction in the baseline target, a SWAR count beats libgcc's) */
 static inline int popcount64(uint64_t x) {
 #ifdef __POPCNT__
