@@ -22,6 +22,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed", reason="needs the [cluster] extra: pip install '.[test,cluster]'")
 
+import fuzzkit  # noqa: E402
 from conftest import EXAMPLES  # noqa: E402
 from medina_cli.records.record import parse_record  # noqa: E402
 from medina_cli.rules.loader import load_ruleset  # noqa: E402
@@ -278,7 +279,7 @@ def test_analyse_on_the_cluster_gives_the_reviews_of_one_process(cluster):
                                      "tcp://127.0.0.1:99999", "tcp://a b:8786", "tcp://a\nb:8786"])
 def test_a_malformed_address_is_refused_at_once(address):
     started = time.monotonic()
-    code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--scheduler", address)
+    code, out, err = fuzzkit.run(["simulate", "-r", "original-2001", "-g", "2", "--scheduler", address])  # in-process
     named = repr(address) if not address.strip() or not address.isprintable() else address
     assert (code, out) == (2, "") and err == f"--scheduler {named}: not a scheduler address; give tcp://HOST:PORT " \
                                              "(or tls://, ws://, wss://) [usage]\n"
