@@ -22,6 +22,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed", reason="needs the [cluster] extra: pip install '.[test,cluster]'")
 
+import fuzzkit  # noqa: E402
 from conftest import EXAMPLES  # noqa: E402
 from medina_cli.records.record import parse_record  # noqa: E402
 from medina_cli.rules.loader import load_ruleset  # noqa: E402
@@ -101,7 +102,7 @@ def test_a_worker_killed_mid_study_costs_only_its_games(cluster):
 
 
 def test_resume_after_ctrl_c_gives_the_same_document(cluster, house, tmp_path):
-    command = ("simulate", "-r", house, "-g", 1000, "-s", 2, "--json")  # enough games to be interrupted midway
+    command = ("simulate", "-r", house, "-g", 400, "-s", 2, "--json")  # games enough to be interrupted midway
     code, whole, _ = medina(*command, "--jobs", 2)
     assert code == 0
     out = tmp_path / "games"
@@ -111,10 +112,10 @@ def test_resume_after_ctrl_c_gives_the_same_document(cluster, house, tmp_path):
     stdout, err = run.communicate(timeout=120)
     assert run.returncode == 130 and stdout == "", err
     finished = len(summaries(out))
-    assert 20 <= finished < 1000 and f"interrupted: {finished} of 1000 games are finished in {out}" in err
+    assert 20 <= finished < 400 and f"interrupted: {finished} of 400 games are finished in {out}" in err
     code, resumed, err = medina(*command, "--scheduler", cluster.scheduler_address, "--out", out, "--resume")
     assert code == 0 and resumed == whole, err
-    assert err == f"wrote {1000 - finished} records to {out} ({finished} were there already)\n"
+    assert err == f"wrote {400 - finished} records to {out} ({finished} were there already)\n"
 
 
 def test_a_lost_scheduler_stops_the_study_with_exit_2_and_keeps_the_finished_games(house, tmp_path):
@@ -173,27 +174,31 @@ def test_a_cluster_that_never_had_a_worker_is_said_at_once_then_given_up(house, 
 
 
 def test_a_cluster_that_loses_its_only_worker_stops_keeping_the_finished_games(house, tmp_path):
-    command = ("simulate", "-r", house, "-g", 2000, "-s", 4, "--json")
+    """The study is paused (SIGSTOP) once 20 games are finished and its worker leaves meanwhile: it goes on
+    with the games it holds and finishes no more than those, however fast the machine, so that a few
+    hundred games are enough for the loss to come midway."""
+    command = ("simulate", "-r", house, "-g", 400, "-s", 4, "--json")
     out = tmp_path / "games"
     with local_cluster(1) as cluster:
         run = subprocess.Popen([str(MEDINA), *map(str, command), "--scheduler", cluster.scheduler_address, "--out", out],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "MEDINA_WORKER_WAIT": "2"})
-        deadline = time.monotonic() + 120
-        while len(summaries(out)) < 20 and run.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        cluster.scale(0)  # its one worker leaves; the scheduler stays
+        interrupt_when(run, out, 20, signal.SIGSTOP)
+        try:
+            cluster.scale(0)  # its one worker leaves; the scheduler stays
+        finally:
+            run.send_signal(signal.SIGCONT)
         stdout, err = run.communicate(timeout=120)
         address = cluster.scheduler_address
     assert run.returncode == 2 and err == f"waiting for workers on {address}: it has none (giving up after 2 s " \
                                           "without one)\n"
     message = json.loads(stdout)["errors"][0]["message"]
     finished = len(summaries(out))
-    assert 20 <= finished < 2000 and message == (
-        f"--scheduler {address}: no worker for 2 s (start some: dask worker {address}): {finished} of 2000 games are "
+    assert 20 <= finished < 400 and message == (
+        f"--scheduler {address}: no worker for 2 s (start some: dask worker {address}): {finished} of 400 games are "
         f"finished in {out}; the same command with --resume plays the rest")
     code, resumed, err = medina(*command, "--out", out, "--resume", "--jobs", 2)
-    assert code == 0 and err == f"wrote {2000 - finished} records to {out} ({finished} were there already)\n"
+    assert code == 0 and err == f"wrote {400 - finished} records to {out} ({finished} were there already)\n"
     assert resumed == medina(*command, "--jobs", 2)[1]
 
 
@@ -274,7 +279,7 @@ def test_analyse_on_the_cluster_gives_the_reviews_of_one_process(cluster):
                                      "tcp://127.0.0.1:99999", "tcp://a b:8786", "tcp://a\nb:8786"])
 def test_a_malformed_address_is_refused_at_once(address):
     started = time.monotonic()
-    code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--scheduler", address)
+    code, out, err = fuzzkit.run(["simulate", "-r", "original-2001", "-g", "2", "--scheduler", address])  # in-process
     named = repr(address) if not address.strip() or not address.isprintable() else address
     assert (code, out) == (2, "") and err == f"--scheduler {named}: not a scheduler address; give tcp://HOST:PORT " \
                                              "(or tls://, ws://, wss://) [usage]\n"

@@ -72,22 +72,22 @@ def test_explain_names_the_layer_that_refuses_exactly_what_the_generator_refuses
     merchant = data.draw(st.sampled_from(cells), label="merchant")
     well = data.draw(st.sampled_from([c for c in cells if c != merchant]), label="well") if rules.well.enabled else None
     game = medina.Game(rules, NAMES[:players], merchant=merchant, well=well)
+    choices = data.draw(st.randoms(use_true_random=False), label="choices")  # each answer a choice that shrinks
     while not game.is_over():
         held = [piece for piece in game.variant.pieces if game.supply[game.seat_to_move][piece]]
         for _ in range(3):
-            piece = data.draw(st.sampled_from(held if held and data.draw(st.booleans()) else game.variant.pieces),
-                              label="piece")
-            check(game, piece, draw_cell(data, game, piece))
-        game.push(data.draw(st.sampled_from(game.legal_placements()), label="placement"))
+            piece = choices.choice(held if held and choices.randrange(2) else game.variant.pieces)
+            check(game, piece, draw_cell(choices, game, piece))
+        game.push(choices.choice(game.legal_placements()))
 
 
-def draw_cell(data, game, piece: str) -> int:
+def draw_cell(choices, game, piece: str) -> int:
     """Any cell, or one the piece may take, one only the turn refuses, or one on or next to a piece."""
     legal = dict(game.legal_masks()).get(piece, 0)
     held = game._piece_mask(game.seat_to_move, piece)
-    choices = {"legal": legal, "refused by the turn": held & ~legal,
-               "near a piece": game.variant.geometry.king(game._occupied | game.walls) & ~legal}
-    kind = data.draw(st.sampled_from(["any", *(name for name, cells in choices.items() if cells)]), label="kind")
+    kinds = {"legal": legal, "refused by the turn": held & ~legal,
+             "near a piece": game.variant.geometry.king(game._occupied | game.walls) & ~legal}
+    kind = choices.choice(["any", *(name for name, cells in kinds.items() if cells)])
     if kind == "any":
-        return data.draw(st.integers(0, game.variant.geometry.size - 1), label="cell")
-    return data.draw(st.sampled_from(list(bits(choices[kind]))), label=kind)
+        return choices.randrange(game.variant.geometry.size)
+    return choices.choice(list(bits(kinds[kind])))

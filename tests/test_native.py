@@ -1,7 +1,7 @@
 """The native core against the Python engine, its reference (the differential test).
 
 Random legal games drawn by hypothesis (ruleset, overrides of any play parameter, player count, every
-choice) are played through both engines at once; after every placement the legal placements (and the
+choice) are played through both engines side by side; after every placement the legal placements (and the
 distinct ones), the whole observable position (supplies, tea, palaces and owners, tiles, tower
 merchants, retirements, whose turn, forced roofs), the events counted by studies and the scores must
 be identical. Every record of examples/, tests/fixtures and the shared boardspace corpus is replayed
@@ -23,7 +23,6 @@ from hypothesis import strategies as st
 from conftest import BOARDSPACE_CORPUS, EXAMPLES, ROOT
 from nativekit import assert_same, moves_of
 from medina_cli.engine import native
-from medina_cli.engine.board import geometry_for
 from medina_cli.engine.game import Game
 from medina_cli.engine.playout import random_setup
 from medina_cli.engine.scoring import score_game
@@ -103,23 +102,25 @@ def drawn_rules(draw):
 
 
 def play_both(data, rules, *, check_every: int = 1) -> tuple[Game, object]:
-    """A random legal game through both engines, every choice drawn from `data`, compared as it goes."""
-    geo = geometry_for(rules)
+    """A random legal game through both engines, every choice drawn from `data`, compared as it goes.
+    The game is drawn on the Python engine first, then played through both, compared: a game hypothesis
+    gives up on while it is drawn (it may outgrow the choices it set aside for it) costs no comparison."""
     merchant, well = random_setup(rules, random.Random(data.draw(st.integers(0, 10 ** 6), label="setup")))
+    choices = data.draw(st.randoms(use_true_random=False), label="choices")  # each answer a choice that shrinks
+    drawn = Game(rules, NAMES[:rules.players], merchant, well)
+    while not drawn.is_over():
+        legal = drawn.legal_placements()
+        drawn.push(legal[choices.randrange(len(legal))])
+        assert len(drawn.move_stack) < 2000
     game, state = new_pair(rules, rules.players, merchant, well)
     assert state is not None
     assert_same(game, state)
-    step = 0
-    while not game.is_over():
-        legal = game.legal_placements()
-        choice = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
+    for step, choice in enumerate(drawn.move_stack, 1):
         game.push(choice)
         state.push(moves_of(game, [choice])[0])
-        step += 1
         if step % check_every == 0 or game.is_over():
             assert_same(game, state)
-        assert step < 2000
-    assert state.over
+    assert game.is_over() and state.over
     return game, state
 
 

@@ -2,11 +2,11 @@
 the boardspace profiles included, with the invariants of docs/rulings.md checked after every placement,
 the generator checked against the validator, `explain` and the reference oracle (tests/oracle.py)
 at sampled positions, and a record round trip at the end of each game. Every random choice is drawn
-by hypothesis (`st.data()`), so a failing game shrinks to a short, simple one."""
+by hypothesis (random play gets a `random.Random` of its, `st.randoms(use_true_random=False)`), so a failing
+game shrinks to a short, simple one."""
 
 from __future__ import annotations
 
-import functools
 import random
 
 import pytest
@@ -35,28 +35,8 @@ GAMES = settings(max_examples=75, deadline=None, derandomize=True, database=None
 TEA = st.sampled_from([0.0, 0.5, 1.0])
 
 
-UNIT = st.floats(0, 1, exclude_max=True)
-
-
-@functools.lru_cache(maxsize=None)
-def below(stop: int):
-    return st.integers(0, stop - 1)
-
-
-class DrawnRandom:
-    """The `random.Random` methods random play uses, each answer drawn from hypothesis's `data`."""
-
-    def __init__(self, data):
-        self.data = data
-
-    def randrange(self, stop: int) -> int:
-        return self.data.draw(below(stop))
-
-    def random(self) -> float:
-        return self.data.draw(UNIT)
-
-    def sample(self, population, k: int) -> list:
-        return self.data.draw(st.lists(st.sampled_from(population), min_size=k, max_size=k, unique=True))
+# random play's every answer (randrange, random, sample) drawn by hypothesis, as a choice it shrinks
+DRAWN_RANDOM = st.randoms(use_true_random=False)
 
 
 def board_counts(game) -> dict:
@@ -311,16 +291,22 @@ def round_trip(game, rules) -> None:
 def play_checked(ruleset: str, players: int, data, tea: float, *, oracle_everywhere: bool = False,
                  sets: tuple = ()):
     """Play one random game under the Watcher, its choices drawn from `data`; the generator and the
-    oracle are consulted at a few drawn positions (the oracle at every position if asked)."""
+    oracle are consulted at a few drawn positions (the oracle at every position if asked).
+    The game is played once to draw its choices, then again from the same answers under the Watcher:
+    a game hypothesis gives up on while it is drawn (it may outgrow the choices it set aside for it)
+    costs no checks."""
     rules = load_ruleset(ruleset, sets).for_players(players)
-    rng = DrawnRandom(data)
+    rng = data.draw(DRAWN_RANDOM, label="random play")
     positions = data.draw(st.lists(st.integers(1, 119), min_size=3, max_size=3, unique=True), label="checked at")
     oracle_at = set(range(1, 1000)) if oracle_everywhere else {positions[2]}
     if rules.merchants.new_chain_max_neighbours:
         oracle_at = set()  # the oracle knows only separate merchant chains
     watcher = Watcher(rules, players, set(positions[:2]), oracle_at)
+    drawn_from = rng.getstate()
+    drawn = play_random_game(rules, NAMES[:players], rng, tea_chance=tea)
+    rng.setstate(drawn_from)  # the same answers again, drawn no more
     game = play_random_game(rules, NAMES[:players], rng, tea_chance=tea, on_placement=watcher)
-    assert game.is_over()
+    assert game.is_over() and game == drawn
     return game, rules, watcher
 
 

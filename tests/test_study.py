@@ -3,6 +3,7 @@ grow with --games, the --jobs cap, shareable --out folders, and --resume."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+import fuzzkit
 from medina_cli.rules.loader import load_ruleset
 from medina_cli.study.games import play_one
 from medina_cli.study.backend import job_limit
@@ -33,6 +35,15 @@ SHORT = "supply.4.walls=5"  # far fewer walls than the editions' 4-player supply
 
 
 def medina(*args, cwd=None):
+    """`medina ARGS` in this process, as the installed command runs it (fuzzkit.run: an internal error fails)."""
+    with contextlib.chdir(cwd or os.getcwd()):
+        code, out, err = fuzzkit.run([str(arg) for arg in args])
+    assert "Traceback" not in out + err and "internal error" not in err
+    return code, out, err
+
+
+def installed_medina(*args, cwd=None):
+    """The installed `medina` command in a process of its own (one that has read no ruleset before)."""
     proc = subprocess.run([str(MEDINA), *map(str, args)], capture_output=True, text=True, timeout=300, cwd=cwd)
     assert "Traceback" not in proc.stdout + proc.stderr and "internal error" not in proc.stderr
     return proc.returncode, proc.stdout, proc.stderr
@@ -148,7 +159,7 @@ def test_a_billion_games_start_at_once_and_stop_on_ctrl_c(tmp_path):
 
 @needs_cli
 def test_jobs_are_capped_with_a_message():
-    code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--jobs", 1_000_000, "--json")
+    code, out, err = installed_medina("simulate", "-r", "original-2001", "-g", 2, "--jobs", 1_000_000, "--json")
     assert code == 0 and json.loads(out)["rulesets"][0]["games"] == 2
     assert err == f"warning: --jobs 1000000 is more than 4 per CPU: using {job_limit()}\n"
     assert job_limit() == 4 * os.cpu_count()
@@ -376,9 +387,9 @@ def only_error(out: str) -> str:
 def test_a_changed_ruleset_file_is_refused_on_resume(tmp_path):
     (tmp_path / "short.yaml").write_text(HOUSE)
     command = ("simulate", "-r", "short.yaml", "-g", 2, "--out", "games")
-    assert medina(*command, cwd=tmp_path)[0] == 0
+    assert installed_medina(*command, cwd=tmp_path)[0] == 0
     (tmp_path / "short.yaml").write_text(HOUSE.replace("walls: 5", "walls: 6"))
-    code, _, err = medina(*command, "--resume", cwd=tmp_path)
+    code, _, err = installed_medina(*command, "--resume", cwd=tmp_path)
     assert code == 2 and "other parameters of ruleset short-house (its file has changed since)" in err
 
 
