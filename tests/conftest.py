@@ -61,6 +61,16 @@ def pytest_configure(config):
         os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "medina-tests-pycache"))
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: one worker more than the usable cores, since the cluster tests spend most of their time
+    waiting for Dask (a scheduler, a worker, a port that never answers) and another worker meanwhile
+    uses the core; PYTEST_XDIST_AUTO_NUM_WORKERS still decides where it is set."""
+    import os
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
+
+
 def pytest_report_header(config):
     from medina_cli.engine.native import engine_name
     return f"medina engine: {engine_name()}"
