@@ -71,15 +71,26 @@ def pytest_xdist_auto_num_workers(config):
     return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
 
 
+def engine_line() -> str:
+    """Which engine the tests run on, and why not the native one where a core built from other C sources
+    lies beside them (a checkout whose C sources changed since its install: its native tests are skipped)."""
+    import importlib.machinery
+    from medina_cli.engine import native
+    name = native.engine_name()
+    here = Path(native.__file__).parent
+    if name == "python" and native.requested() is None and native.built() is None and any(
+            (here / f"_core{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES):
+        return f"medina engine: {name} (the native core here was built from other C sources: reinstall to test it)"
+    return f"medina engine: {name}"
+
+
 def pytest_report_header(config):
-    from medina_cli.engine.native import engine_name
-    return f"medina engine: {engine_name()}"
+    return engine_line()
 
 
 def pytest_terminal_summary(terminalreporter):
     """Even with -q: which engine the tests ran on (the differential test needs the native one)."""
-    from medina_cli.engine.native import engine_name
-    terminalreporter.write_line(f"medina engine: {engine_name()}")
+    terminalreporter.write_line(engine_line())
 
 
 @pytest.fixture
