@@ -61,12 +61,13 @@ def pytest_configure(config):
         os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "medina-tests-pycache"))
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config):
     """`-n auto`: one worker more than the usable cores, since the cluster tests spend most of their time
     waiting for Dask (a scheduler, a worker, a port that never answers) and another worker meanwhile
-    uses the core; PYTEST_XDIST_AUTO_NUM_WORKERS still decides where it is set."""
+    uses the core; PYTEST_XDIST_AUTO_NUM_WORKERS and `-n logical` still decide as xdist does."""
     import os
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or config.option.numprocesses == "logical":
         return None
     return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
 
@@ -78,7 +79,7 @@ def engine_line() -> str:
     from medina_cli.engine import native
     name = native.engine_name()
     here = Path(native.__file__).parent
-    if name == "python" and native.requested() is None and native.built() is None and any(
+    if name == "python" and native.requested() is None and any(
             (here / f"_core{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES):
         return f"medina engine: {name} (the native core here was built from other C sources: reinstall to test it)"
     return f"medina engine: {name}"

@@ -306,9 +306,9 @@ class QuietHTTP(http.server.SimpleHTTPRequestHandler):
 
 @pytest.mark.parametrize("server", [QuietHTTP, Silent], ids=["http", "silent"])
 def test_a_port_that_is_not_a_dask_scheduler_is_given_up_in_bounded_time(server, monkeypatch):
-    from medina_cli.study import cluster
-    assert cluster.CONNECT_SECONDS == 10
-    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2)  # in-process, so that the test waits 2 s, not 10
+    from medina_cli.study import cluster as dask_cluster
+    assert dask_cluster.CONNECT_SECONDS == 10
+    monkeypatch.setattr(dask_cluster, "CONNECT_SECONDS", 2)  # in-process, so that the test waits 2 s, not 10
     with socketserver.ThreadingTCPServer(("127.0.0.1", 0), server) as listening:
         listening.daemon_threads = True
         threading.Thread(target=listening.serve_forever, daemon=True).start()

@@ -127,7 +127,7 @@ def test_settling_brings_back_the_best_move_a_halving_set_aside_on_few_samples()
     race.run()
     worse = next(arm for arm in race.arms if arm.move == "worse")
     before = worse.n
-    settle(race)  # a move the best beats is not raced on
+    settle(race)  # a move the best beats, not among the most searched, is not raced on
     assert worse.n == before and race.best.move != "worse"
 
 
@@ -182,3 +182,33 @@ def test_a_move_that_beats_the_best_on_their_common_samples_is_sampled_up_to_it_
     settle(race)
     assert race.best is better and better.n == searched.n == 64 * race.first
     assert race.playouts - spent == 48 * race.first > 2 * race.cap
+
+
+def test_settling_keeps_to_its_budget_and_spends_it_on_the_contenders_closest_to_the_best_first():
+    """Many moves tied with the best on their first samples, a budget too small for all: it stops within
+    the budget, leaving some below the count, and each round doubles the contenders whose difference
+    from the best has the highest upper end."""
+    from medina_cli.agents.analysis import CONTENDERS, SETTLE, paired_samples, settle
+    from medina_cli.agents.race import lead
+    values = {"best": 1.0, "close": 0.8, **{f"far{i}": -3.0 for i in range(30)}}
+    filled = []
+
+    def play(batches):
+        filled.append({move for move, *_ in batches})
+        return noise_play(values, 20.0)(batches)
+
+    race = Race([Arm(move) for move in values], cap=300, confidence=0.95, play=play)
+    race.run()
+    tied = race.tied()
+    assert len(tied) > 10
+    spent, count, best = race.playouts, paired_samples(race), race.best
+    z, floor = race.z_beats(), race.pooled_sd()
+    most_searched = {id(arm) for arm in race.ranked()[:CONTENDERS]}
+    contenders = [arm for arm in race.compared if (id(arm) in tied or id(arm) in most_searched) and arm.n < count]
+    contenders.sort(key=lambda arm: lead(best, arm, z, floor))
+    before = len(filled)
+    settle(race)
+    first_round = set().union(*filled[before + 1:before + 1 + CONTENDERS])  # after the best's own fill
+    assert first_round == {arm.move for arm in contenders[:CONTENDERS] if arm is not best}
+    assert race.playouts - spent <= SETTLE * race.cap < sum(count - arm.n for arm in contenders)
+    assert any(arm.n < count for arm in contenders)

@@ -17,11 +17,12 @@ from .base import Rating
 from .mcts import ratings
 from .specs import make_agent
 from .position import SMALL_PALACE, new_game, record_placements, roof_palace
-from .race import LEADERS, beats, lead, tied_with, z_value
+from .race import beats, lead, tied_with, z_value
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
 BLUNDER = 12.0  # ... and of at least this many a blunder
-SETTLE = 2  # settling a race spends up to this many times its cap
+SETTLE = 2  # settling a race spends up to this many times its cap (but on moves that beat its choice)
+CONTENDERS = 4  # settling: the most searched moves kept as contenders, and the moves doubled at once
 
 
 def hints(game, spec: str, *, seed: int = 0, top: int = 5) -> list[Rating]:
@@ -223,34 +224,34 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
 
 
 def settle(race) -> None:
-    """The race's choice made firm, on up to SETTLE times its cap again. The best is sampled up to the
-    count a loss rests on (`paired_samples`, or its own if it has more); then, while moves of the race's
-    last round (the LEADERS most searched) or moves tied with the best have fewer samples, the LEADERS
-    of them that come closest to beating it (the upper end of their difference from it, at the race's
-    confidence) double their samples, each while the budget allows, up to that count. A move that
-    beats the best on the samples both have is then sampled up to the count whatever the budget (it
-    becomes the best). A search's later samples come from bigger trees, so that a move's mean over 256
-    samples and over 1,024 estimate different values, and a move the race beat on a few samples may
-    beat its choice on more: compared on one count at every position, the choice means the same
-    whatever the seed. The best is then the best mean among the most searched."""
+    """The race's choice made firm. The best is sampled up to the count a loss rests on
+    (`paired_samples`, or its own if it has more). Then, on up to SETTLE times the cap, while some of
+    its contenders (the CONTENDERS most searched moves, and the moves tied with the best) have fewer
+    samples, the CONTENDERS of them that come closest to beating it (the upper end of their difference
+    from it, at the race's confidence) double their samples, up to that count, each while the budget
+    allows. Last, a move that beats the best on the samples both have is sampled up to the best's
+    count, past the budget (at most CONTENDERS of them in turn), and is chosen if its mean is then the
+    higher. A search's later samples come from bigger trees, so that a move's mean over 256 samples and
+    over 1,024 estimate different values, and a move the race beat on a few samples may beat its
+    choice on more: the contenders that reach the one count (as many as the budget allows) are
+    compared on it whatever the seed. The best is then the best mean among the most searched."""
     budget = race.playouts + SETTLE * race.cap
-    last_round = {id(arm) for arm in race.ranked()[:LEADERS]}
-    count = max(paired_samples(race), race.best.n)
-    if race.playouts + count - race.best.n > budget:
-        count = race.best.n
+    most_searched = {id(arm) for arm in race.ranked()[:CONTENDERS]}
+    count = max(paired_samples(race), race.best.n)  # paired_samples: within SETTLE times the cap
     race.fill([race.best], count)
     while True:
         best, tied, z, floor = race.best, race.tied(), race.z_beats(), race.pooled_sd()
-        open_ = sorted((arm for arm in race.compared if (id(arm) in tied or id(arm) in last_round) and arm.n < count),
-                       key=lambda arm: lead(best, arm, z, floor))
-        rounds = [(arm, min(2 * arm.n, count)) for arm in open_[:LEADERS]
+        open_ = sorted((arm for arm in race.compared if (id(arm) in tied or id(arm) in most_searched)
+                        and arm.n < count), key=lambda arm: lead(best, arm, z, floor))
+        # only affordable rounds: the first of them always is, so every pass adds samples, and this ends
+        rounds = [(arm, min(2 * arm.n, count)) for arm in open_[:CONTENDERS]
                   if race.playouts + min(arm.n, count - arm.n) <= budget]
         if not rounds:
             break
         for arm, n in rounds:
             if race.playouts + n - arm.n <= budget:
                 race.fill([arm], n)
-    for _ in range(LEADERS):
+    for _ in range(CONTENDERS):
         best, z, floor = race.best, race.z_beats(), race.pooled_sd()
         fewer = [arm for arm in race.compared if arm.n < best.n]
         challenger = max(fewer, key=lambda arm: lead(arm, best, z, floor), default=None)

@@ -134,21 +134,18 @@ class Difference:
 def beats(leader: Arm, other: Arm, z: float, floor: float = 0.0) -> bool:
     """Whether `leader`'s lead over `other` is significant (one-sided, at `z`; spreads at least `floor`),
     over the samples both have (the first of the one with more): sample k of every move comes from a
-    tree of the same size, so only equal counts of samples estimate the same quantity."""
-    return leader is not other and other.n > 0 and lead(leader, other, z, floor) > 0
+    tree of the same size, so only equal counts of samples estimate the same quantity. False where
+    either has none."""
+    return leader is not other and min(leader.n, other.n) > 0 and lead(leader, other, z, floor) > 0
 
 
 def lead(leader: Arm, other: Arm, z: float, floor: float = 0.0) -> float:
     """The lower end of the one-sided interval (at `z`; spreads at least `floor`) of `leader` − `other`
-    over the samples both have."""
+    over the samples both have (both need some)."""
     n = min(leader.n, other.n)
-    a, b = _first(leader.margins, n), _first(other.margins, n)
+    a, b = leader.margins[:n], other.margins[:n]
     se = math.sqrt(max(spread(a), floor) ** 2 / n + max(spread(b), floor) ** 2 / n)
     return sum(a) / n - sum(b) / n - z * se
-
-
-def _first(values: list[float], n: int) -> list[float]:
-    return values if len(values) == n else values[:n]
 
 
 def tied_with(best: Arm, arms: list[Arm], confidence: float, floor: float = 0.0) -> set[int]:

@@ -66,7 +66,7 @@ def play_chunk(context: tuple, start: int, stop: int) -> Played:
 def spans(study: Study, done: Sequence[Collection[int]], until: int | None = None) -> Iterator[tuple]:
     """The runs of consecutive games below `until` (default: every game) not in `done[part]` yet, as
     (context, start, stop)."""
-    stop = _last(study, until)
+    stop = _stop(study, until)
     for number, part in enumerate(study.parts):
         context = (number, part.rules, part.ruleset, part.record_ref, study.seed, study.seats)
         start = 0
@@ -78,8 +78,8 @@ def spans(study: Study, done: Sequence[Collection[int]], until: int | None = Non
             yield context, start, stop
 
 
-def _last(study: Study, until: int | None) -> int:
-    """The index after the last game to play: `until`, at most every game."""
+def _stop(study: Study, until: int | None) -> int:
+    """Where the games to play stop (the index after the last): `until`, at most every game."""
     return study.games if until is None else min(until, study.games)
 
 
@@ -89,7 +89,7 @@ def run_study(study: Study, workers: Workers = Workers(), done: Sequence[Collect
     `done[part]` on the `workers`, and yield the games of each task as it finishes (in no set order).
     Raises StudyError when the study cannot go on."""
     done = done or [()] * len(study.parts)
-    stop = _last(study, until)
+    stop = _stop(study, until)
     left = sum(stop - sum(1 for index in indices if index < stop) for indices in done)
     records = any(part.record_ref is not None for part in study.parts)
     return parallel_map(play_chunk, spans(study, done, until), left, workers,
