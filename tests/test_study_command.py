@@ -194,3 +194,14 @@ def test_no_seat_is_tested_against_its_fair_share_on_fewer_than_ten_games(tmp_pa
     assert code == 0 and max(seat["rate"] for seat in seats) == 1.0 and seats[1]["ci95"][0] > 1 / 3
     assert [seat["fair_share"] for seat in seats] == ["not different"] * 3
     assert "seat advantage: too few games to test (fewer than 10)." in (out / "report.md").read_text()
+
+
+def test_a_folder_refused_says_nothing_of_games_finished_there(tmp_path):
+    """A folder that holds a study already is refused before any game: the message does not count its
+    games (it once said "0 of N games are finished" of a finished study)."""
+    command = ("study", "--rulesets", "original-2001", "--players", "3", *SMALL[:2], "--games", "2",
+               "--out", tmp_path / "st")
+    assert run(*command)[0] == 0
+    code, out, err = run(*command)
+    assert (code, out) == (2, "") and "holds a study already: add --resume" in err
+    assert "games are finished" not in err

@@ -63,18 +63,19 @@ class Progress:
 
 def played_or_exit(play, progress: Progress, kept, out: str | None, doc: dict | None):
     """What `play()` returns, the progress line cleared; a study that cannot go on exits 2 (with --json, in
-    `doc`), 130 when interrupted, `kept()` saying what stays in `out`."""
+    `doc`), 130 when interrupted, `kept()` saying what stays in `out` (not where the folder was refused:
+    nothing was played there)."""
     import typer
 
     from ..errors import Problem
-    from ..study.backend import StudyError
+    from ..study.backend import StudyError, StudyRefused
     from .common import stop, usage_error, warn
 
     try:
         found = play()
     except StudyError as exc:
         progress.clear()
-        usage_error(None, f"{exc}{kept()}", doc)
+        usage_error(None, f"{exc}{'' if isinstance(exc, StudyRefused) else kept()}", doc)
     except OSError as exc:  # writing a record failed (disk full, permissions)
         progress.clear()
         stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=exc.filename or out)], 2, doc)

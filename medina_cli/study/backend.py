@@ -22,6 +22,11 @@ class StudyError(Exception):
     message says why."""
 
 
+class StudyRefused(StudyError):
+    """The study's folder was refused before any game was played there (it holds another study, none to
+    resume, or options that differ): the message says why."""
+
+
 def job_limit() -> int:
     """The most local worker processes worth starting: four per CPU."""
     return 4 * (os.cpu_count() or 1)

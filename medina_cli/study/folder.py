@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import write_atomically
-from .backend import StudyError
+from .backend import StudyRefused
 from .games import GameSummary, check_of, seat_order
 from .runner import Played, Study
 
@@ -72,13 +72,13 @@ class StudyFolder:
     def start(self, options: dict) -> None:
         """Begin a new study here; a folder that holds one already is refused (finish it with --resume)."""
         if (self.meta / "study.json").exists():
-            raise StudyError(f"{self.path} holds a study already: add --resume to finish it, or choose another "
+            raise StudyRefused(f"{self.path} holds a study already: add --resume to finish it, or choose another "
                              "folder")
         try:
             self.meta.mkdir(parents=True, exist_ok=True)
             write_atomically(self.meta / "study.json", json.dumps(options, indent=2) + "\n")
         except OSError as exc:
-            raise StudyError(f"{self.path}: cannot write the study: {exc.strerror or exc}") from None
+            raise StudyRefused(f"{self.path}: cannot write the study: {exc.strerror or exc}") from None
 
     def resume(self, options: dict, *, missing: str = "to resume (no .study/study.json): run without --resume "
                "to start one") -> None:
@@ -89,17 +89,17 @@ class StudyFolder:
             with where.open("rb") as text:
                 held = json.loads(text.read(SUMMARY_BYTES + 1))
         except FileNotFoundError:
-            raise StudyError(f"{self.path} holds no study {missing}") from None
+            raise StudyRefused(f"{self.path} holds no study {missing}") from None
         except (OSError, ValueError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not JSON"
-            raise StudyError(f"{where}: cannot read the study: {why}") from None
+            raise StudyRefused(f"{where}: cannot read the study: {why}") from None
         damage = _damage(held)
         if damage:
-            raise StudyError(f"{where}: not a study's options ({damage}); the study cannot be resumed: start it "
+            raise StudyRefused(f"{where}: not a study's options ({damage}); the study cannot be resumed: start it "
                              "again in another folder")
         difference = _difference(held, options)
         if difference:
-            raise StudyError(f"--resume: the study in {self.path} was started with {difference}; give the same "
+            raise StudyRefused(f"--resume: the study in {self.path} was started with {difference}; give the same "
                              "options, or another --out folder")
 
     def game_path(self, part: int, index: int) -> Path:
