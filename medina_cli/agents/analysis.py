@@ -243,14 +243,14 @@ def settle(race) -> None:
         best, tied, z, floor = race.best, race.tied(), race.z_beats(), race.pooled_sd()
         open_ = sorted((arm for arm in race.compared if (id(arm) in tied or id(arm) in most_searched)
                         and arm.n < count), key=lambda arm: lead(best, arm, z, floor))
-        # only affordable rounds: the first of them always is, so every pass adds samples, and this ends
-        rounds = [(arm, min(2 * arm.n, count)) for arm in open_[:CONTENDERS]
-                  if race.playouts + min(arm.n, count - arm.n) <= budget]
-        if not rounds:
-            break
-        for arm, n in rounds:
+        affordable = False
+        for arm in open_[:CONTENDERS]:
+            n = min(2 * arm.n, count)
             if race.playouts + n - arm.n <= budget:
                 race.fill([arm], n)
+                affordable = True
+        if not affordable:
+            break
     for _ in range(CONTENDERS):
         best, z, floor = race.best, race.z_beats(), race.pooled_sd()
         fewer = [arm for arm in race.compared if arm.n < best.n]

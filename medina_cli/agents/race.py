@@ -17,8 +17,8 @@ search is sure) or the next round would pass the cap on playouts.
 "Significantly" is at the race's confidence over all the moves compared at once (Bonferroni):
 the leader beats a move when the lower end of the one-sided interval of their difference, over as
 many samples of each as both have, is above 0, with z at (1 - confidence) / (moves - 1). A move is
-tied with the best unless the best beats it so; a spread is never taken below the moves' pooled spread, so a move with two equal samples is
-not taken for a sure one.
+tied with the best unless the best beats it so; a spread is never taken below the moves' pooled
+spread, so a move with two equal samples is not taken for a sure one.
 """
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ class StudyFolder:
         """Begin a new study here; a folder that holds one already is refused (finish it with --resume)."""
         if (self.meta / "study.json").exists():
             raise StudyRefused(f"{self.path} holds a study already: add --resume to finish it, or choose another "
-                             "folder")
+                               "folder")
         try:
             self.meta.mkdir(parents=True, exist_ok=True)
             write_atomically(self.meta / "study.json", json.dumps(options, indent=2) + "\n")
@@ -96,11 +96,11 @@ class StudyFolder:
         damage = _damage(held)
         if damage:
             raise StudyRefused(f"{where}: not a study's options ({damage}); the study cannot be resumed: start it "
-                             "again in another folder")
+                               "again in another folder")
         difference = _difference(held, options)
         if difference:
             raise StudyRefused(f"--resume: the study in {self.path} was started with {difference}; give the same "
-                             "options, or another --out folder")
+                               "options, or another --out folder")
 
     def game_path(self, part: int, index: int) -> Path:
         return self.path / record_name(self.study.parts[part].ruleset, index, self.study.games)
