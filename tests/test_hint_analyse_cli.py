@@ -199,7 +199,7 @@ def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(
         expected = "blunder" if low >= 12 else "mistake" if low >= 5 else None
         assert review["verdict"] == expected
     other = [r["paired_playouts"] for r in doc["placements"] if r["best"] != r["played"] and r["loss_interval"] != [0, 0]]
-    assert other and set(other) == {128}  # every loss on the same count of samples: the bound from 300 / 3
+    assert other and set(other) == {512}  # every loss on the same count: 4 times the bound from 300 / 3
     missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
     assert missed["played"] == "wall A3" and missed["verdict"] in ("mistake", "blunder")
     anna = doc["players"][0]
@@ -231,7 +231,7 @@ def test_view_shows_each_loss_with_its_interval_and_marks_the_verdicts(tmp_path)
     page = page_path.read_text()
     frames = json.loads(re.search(r'id="frames">(.*?)</script>', page, re.S).group(1))
     other = [r["paired_playouts"] for r in doc["placements"] if r["best"] != r["played"] and r["loss_interval"] != [0, 0]]
-    assert other and set(other) == {128}  # every loss on the same count of samples: the bound from 300 / 3
+    assert other and set(other) == {512}  # every loss on the same count: 4 times the bound from 300 / 3
     missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
     low, high = missed["loss_interval"]
     assert code == 0 and f"interval {low:.1f} to {high:.1f}): a {missed['verdict']}" in frames[4]["advice"]

@@ -105,54 +105,6 @@ def test_batches_played_in_any_order_give_the_same_samples():
     assert [a.margins for a in forward.arms] == [a.margins for a in backward.arms]
 
 
-def test_settling_brings_back_the_best_move_a_halving_set_aside_on_few_samples():
-    from medina_cli.agents.analysis import SETTLE, settle
-
-    def play(batches):  # "late" is the best move, but its first samples (small trees) look poor
-        return [[(((-2.0 if k < 16 else 12.0) if move == "late" else 0.0) + random.Random(k).gauss(0, 10), 0.5)
-                 for k in range(start, stop)] for move, start, stop in batches]
-
-    moves = ["late", *(f"quiet{i}" for i in range(5))]
-    race = Race([Arm(move) for move in moves], cap=600, confidence=0.95, play=play)
-    race.run()
-    late = race.arms[0]
-    assert race.first == 16 and late.n == 16 < race.best.n and id(late) in race.tied()
-    spent = race.playouts
-    settle(race)
-    assert race.best is late and late.n == max(arm.n for arm in race.arms)
-    assert race.playouts - spent <= SETTLE * race.cap
-    race = Race([Arm(move) for move in moves[1:] + ["worse"]], cap=600, confidence=0.95,
-                play=lambda batches: [[(-30.0 if move == "worse" else 0.0, 0.5) for _ in range(start, stop)]
-                                      for move, start, stop in batches])
-    race.run()
-    worse = next(arm for arm in race.arms if arm.move == "worse")
-    before = worse.n
-    settle(race)  # a move the best beats, not among the most searched, is not raced on
-    assert worse.n == before and race.best.move != "worse"
-
-
-def test_settling_compares_the_contenders_on_one_count_of_samples():
-    """A race can be sure of a move on few samples (small trees) that more samples (bigger trees) show to
-    be worse: settling samples the contenders up to the count every loss rests on, and chooses there."""
-    from medina_cli.agents.analysis import SETTLE, paired_samples, settle
-
-    def play(batches):
-        def value(move, k):
-            return {"quick": 3.0 if k < 32 else -3.0, "deep": 0.0 if k < 32 else 3.0}.get(move, -40.0)
-        return [[(value(move, k) + random.Random(k).gauss(0, 2), 0.5) for k in range(start, stop)]
-                for move, start, stop in batches]
-
-    race = Race([Arm(move) for move in ["quick", "deep", *(f"poor{i}" for i in range(4))]], cap=600,
-                confidence=0.95, play=play)
-    race.run()
-    quick, deep = race.arms[:2]
-    assert race.sure and race.best is quick and race.tied() == {id(quick)}
-    spent, count = race.playouts, paired_samples(race)
-    settle(race)
-    assert race.best is deep and quick.n == deep.n == count > race.first
-    assert race.tied() == {id(deep)} and race.playouts - spent <= SETTLE * race.cap
-
-
 def test_a_move_is_judged_against_the_best_on_as_many_samples_of_each():
     """Later samples come from bigger trees: a best whose later samples are better does not beat a move
     with fewer samples, as good as the best's first ones."""
@@ -168,47 +120,3 @@ def test_a_move_is_judged_against_the_best_on_as_many_samples_of_each():
     assert race.tied() == {id(deep), id(shallow)}
     race.fill([shallow], 16 * FIRST)
     assert race.tied() == {id(deep)}
-
-
-def test_a_move_that_beats_the_best_on_their_common_samples_is_sampled_up_to_it_past_the_budget():
-    from medina_cli.agents.analysis import settle
-    values = {"searched": 0.0, "better": 10.0}
-    race = Race([Arm(move) for move in values], cap=8, confidence=0.95, play=noise_play(values, 1.0))
-    searched, better = race.arms
-    race.fill([searched], 64 * race.first)
-    race.fill([better], 16 * race.first)
-    assert race.best is searched  # the most searched, though the other beats it on their common samples
-    spent = race.playouts
-    settle(race)
-    assert race.best is better and better.n == searched.n == 64 * race.first
-    assert race.playouts - spent == 48 * race.first > 2 * race.cap
-
-
-def test_settling_keeps_to_its_budget_and_spends_it_on_the_contenders_closest_to_the_best_first():
-    """Many moves tied with the best on their first samples, a budget too small for all: it stops within
-    the budget, leaving some below the count, and each round doubles the contenders whose difference
-    from the best has the highest upper end."""
-    from medina_cli.agents.analysis import CONTENDERS, SETTLE, paired_samples, settle
-    from medina_cli.agents.race import lead
-    values = {"best": 1.0, "close": 0.8, **{f"far{i}": -3.0 for i in range(30)}}
-    filled = []
-
-    def play(batches):
-        filled.append({move for move, *_ in batches})
-        return noise_play(values, 20.0)(batches)
-
-    race = Race([Arm(move) for move in values], cap=300, confidence=0.95, play=play)
-    race.run()
-    tied = race.tied()
-    assert len(tied) > 10
-    spent, count, best = race.playouts, paired_samples(race), race.best
-    z, floor = race.z_beats(), race.pooled_sd()
-    most_searched = {id(arm) for arm in race.ranked()[:CONTENDERS]}
-    contenders = [arm for arm in race.compared if (id(arm) in tied or id(arm) in most_searched) and arm.n < count]
-    contenders.sort(key=lambda arm: lead(best, arm, z, floor))
-    before = len(filled)
-    settle(race)
-    first_round = set().union(*filled[before + 1:before + 1 + CONTENDERS])  # after the best's own fill
-    assert first_round == {arm.move for arm in contenders[:CONTENDERS] if arm is not best}
-    assert race.playouts - spent <= SETTLE * race.cap < sum(count - arm.n for arm in contenders)
-    assert any(arm.n < count for arm in contenders)

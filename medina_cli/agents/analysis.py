@@ -2,11 +2,11 @@
 rated against the agent's preferred one), with the agent's value: the mover's expected final
 margin over the best other player, in points.
 
-With mcts every value is an estimate with its interval. A placement's loss is the paired difference
-between the preferred move (the race's choice, made firm by `settle`) and the one played, both
-sampled on the same random streams, over the same number of samples at every placement
-(`paired_samples`); the placement is a mistake (a blunder) only when the interval's lower end
-reaches MISTAKE (BLUNDER)."""
+With mcts every value is an estimate with its interval. A race at each placement, the played move
+in it, finds the moves in contention; they are searched again on fresh trees (`repeats.Repeats`),
+and the preferred move, the moves tied with it and the loss (the paired difference between the
+preferred and the played move) rest on those repeats; the placement is a mistake (a blunder) only
+when the loss's interval's lower end reaches MISTAKE (BLUNDER)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,11 @@ from .base import Rating
 from .mcts import ratings
 from .specs import make_agent
 from .position import SMALL_PALACE, new_game, record_placements, roof_palace
-from .race import beats, lead, tied_with, z_value
+from .race import tied_with, z_value
+from .repeats import Repeats
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
 BLUNDER = 12.0  # ... and of at least this many a blunder
-SETTLE = 2  # settling a race spends up to this many times its cap (but on moves that beat its choice)
-CONTENDERS = 4  # settling: the most searched moves kept as contenders, and the moves doubled at once
 
 
 def hints(game, spec: str, *, seed: int = 0, top: int = 5) -> list[Rating]:
@@ -206,69 +205,19 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
                                loss=max(0.0, best.value - mine.value), played_value=mine.value, best_value=best.value,
                                best_move=str(best.placement), tied_moves=tuple(str(r.placement) for r in ratings if r.tied))
     race = agent.search(game, include=played)
-    settle(race)
-    best = race.best
     mine = next(arm for arm in race.arms if race.placement(arm) in same)
-    tied = race.tied()  # as the search and settle left them, before the pair is sampled further
+    repeats = Repeats(race, include=mine)
+    best, tied = repeats.best, repeats.tied()
     named = dict(best_move=str(race.placement(best)),
                  tied_moves=tuple(str(race.placement(arm)) for arm in race.ranked() if id(arm) in tied))
     if mine is best:
-        return PlacementReview(**blank, best=str(played), loss=0.0, played_value=best.mean, best_value=best.mean,
-                               loss_interval=(0.0, 0.0), paired=best.n, **named)
-    n = paired_samples(race)
-    race.fill([arm for arm in (best, mine) if arm.n < n], n)
-    difference = race.paired(best, mine, z_value(agent.confidence, two_sided=True), n)
-    return PlacementReview(**blank, best=str(race.placement(best)), loss=max(0.0, difference.mean),
-                           played_value=sum(mine.margins[:n]) / n, best_value=sum(best.margins[:n]) / n,
-                           loss_interval=(difference.low, difference.high), paired=n, **named)
-
-
-def settle(race) -> None:
-    """The race's choice made firm. The best is sampled up to the count a loss rests on
-    (`paired_samples`, or its own if it has more). Then, on up to SETTLE times the cap, while some of
-    its contenders (the CONTENDERS most searched moves, and the moves tied with the best) have fewer
-    samples, the CONTENDERS of them that come closest to beating it (the upper end of their difference
-    from it, at the race's confidence) double their samples, up to that count, each while the budget
-    allows. Last, a move that beats the best on the samples both have is sampled up to the best's
-    count, past the budget (at most CONTENDERS of them in turn), and is chosen if its mean is then the
-    higher. A search's later samples come from bigger trees, so that a move's mean over 256 samples and
-    over 1,024 estimate different values, and a move the race beat on a few samples may beat its
-    choice on more: the contenders that reach the one count (as many as the budget allows) are
-    compared on it whatever the seed. The best is then the best mean among the most searched."""
-    budget = race.playouts + SETTLE * race.cap
-    most_searched = {id(arm) for arm in race.ranked()[:CONTENDERS]}
-    count = max(paired_samples(race), race.best.n)  # paired_samples: within SETTLE times the cap
-    race.fill([race.best], count)
-    while True:
-        best, tied, z, floor = race.best, race.tied(), race.z_beats(), race.pooled_sd()
-        open_ = sorted((arm for arm in race.compared if (id(arm) in tied or id(arm) in most_searched)
-                        and arm.n < count), key=lambda arm: lead(best, arm, z, floor))
-        affordable = False
-        for arm in open_[:CONTENDERS]:
-            n = min(2 * arm.n, count)
-            if race.playouts + n - arm.n <= budget:
-                race.fill([arm], n)
-                affordable = True
-        if not affordable:
-            break
-    for _ in range(CONTENDERS):
-        best, z, floor = race.best, race.z_beats(), race.pooled_sd()
-        fewer = [arm for arm in race.compared if arm.n < best.n]
-        challenger = max(fewer, key=lambda arm: lead(arm, best, z, floor), default=None)
-        if challenger is None or not beats(challenger, best, z, floor):
-            return
-        race.fill([challenger], best.n)
-
-
-def paired_samples(race) -> int:
-    """How many samples of the preferred and the played move a loss rests on: the same for every
-    placement (the first batch bound from a third of the cap), so that the loss estimates the same
-    quantity whatever the seed (a search's later samples come from bigger trees, and stopping once
-    an interval looks decided would favour the first lucky streak)."""
-    n = race.first
-    while n < race.cap / 3:
-        n *= 2
-    return n
+        value = repeats.value(best)
+        return PlacementReview(**blank, best=str(played), loss=0.0, played_value=value, best_value=value,
+                               loss_interval=(0.0, 0.0), paired=repeats.samples, **named)
+    loss = repeats.loss(mine)
+    return PlacementReview(**blank, best=str(race.placement(best)), loss=max(0.0, loss.mean),
+                           played_value=repeats.value(mine), best_value=repeats.value(best),
+                           loss_interval=(loss.low, loss.high), paired=loss.n, **named)
 
 
 def review_placements(context: tuple, start: int, stop: int) -> list[PlacementReview]:

@@ -1,0 +1,117 @@
+"""The moves of a finished race searched again from fresh trees, "repeats": the evidence analyse's
+verdicts rest on.
+
+A race's samples of a move come from a few trees grown one after the other (the last holds half of
+them), so they are not independent: where the playouts' outcomes vary little, one tree's course
+moves all its samples alike, and an interval from their spread is too narrow. Its later samples
+also come from bigger trees than its first, so a move it set aside on a few samples may be better
+than its choice. A repeat is a search from a fresh tree of `size` playouts (`samples` / REPEATS);
+repeat r of every move draws from the same streams (from BASE + r·size on, past any race's
+samples), so that two moves' repeats pair up (common random numbers), and the spread of the paired
+differences of their means measures the whole error of a difference, the trees' included.
+
+In three steps:
+1. **Screen**: every move the race sampled, and the `include`d one (the played move), gets repeat 0.
+2. **Choose**: the race's CONTENDERS most searched moves and the best others by repeat 0, MOST in
+   all, and the included one get CHOOSING times REPEATS repeats; the best is the highest mean of them.
+3. **Judge**, on fresh repeats only (the best was chosen on the first ones, which favour it, and
+   the moves set aside were set aside on repeat 0, which disfavours them): the moves chosen among
+   get REPEATS more, a move only screened that the best beats on repeat 0 gets one; a move is tied
+   with the best unless the best beats it on them. A loss rests on PAIRED times REPEATS fresh
+   repeats of the best and of the played move.
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import fmean
+
+from .race import Arm, Difference, Race, spread, t_value
+
+REPEATS = 8  # repeats in `samples` playouts; the fresh repeats that judge the moves against the best
+CHOOSING = 2  # the best is chosen on CHOOSING times REPEATS repeats
+FRESH = CHOOSING * REPEATS  # the first fresh repeat
+CONTENDERS = 4  # the race's most searched moves, chosen among whatever their repeat 0
+MOST = 8  # moves chosen among, besides the included one
+PAIRED = 4  # a loss rests on PAIRED times REPEATS fresh repeats of the best and of the played move
+BASE = 1 << 31  # the stream of repeat 0's first playout: past any race's samples (the cap is below it)
+
+
+class Repeats:
+    """The repeated searches of a race's moves (see the module): the moves `screened`, those chosen
+    among (`arms`, the included one last), the `best`, and the paired differences."""
+
+    def __init__(self, race: Race, include: Arm | None = None):
+        self.race = race
+        self.samples = samples(race)
+        self.size = self.samples // REPEATS
+        self.means: dict[int, dict[int, float]] = {}  # by move: repeat r's mean margin
+        self.screened = [arm for arm in race.arms if arm.n or arm is include]  # the greedy rating's order
+        self._search(self.screened, range(1))
+        self.arms = race.ranked()[:CONTENDERS]
+        chosen_among = {id(arm) for arm in self.arms}
+        self.arms += [arm for arm in sorted(self.screened, key=lambda arm: -self.means[id(arm)][0])
+                      if id(arm) not in chosen_among][:MOST - len(self.arms)]
+        if include is not None and all(arm is not include for arm in self.arms):
+            self.arms.append(include)
+        chosen_among = {id(arm) for arm in self.arms}
+        self._search(self.arms, range(FRESH))
+        self.best = max(self.arms, key=lambda arm: fmean(self.means[id(arm)].values()))  # the first of equal
+        self._search(self.arms, range(FRESH, FRESH + REPEATS))
+        others = [arm for arm in self.arms if arm is not self.best]
+        self.dof = max(1, len(others) * (REPEATS - 1))
+        self.pooled = math.sqrt(sum(spread(self._differences(self.best, arm, FRESH)) ** 2 for arm in others)
+                                / len(others)) if others else 0.0
+        self.t_beats = t_value(race.confidence, self.dof, len(race.compared) - 1)
+        self._search([arm for arm in self.screened if id(arm) not in chosen_among
+                      and self.difference(self.best, arm, self.t_beats, 0).low > 0], range(FRESH, FRESH + 1))
+
+    def _search(self, arms: list[Arm], repeats: range) -> None:
+        """Each of `arms` searched on the `repeats` it lacks."""
+        size = self.size
+        batches = [(arm, r) for arm in arms for r in repeats if r not in self.means.get(id(arm), {})]
+        results = self.race.play([(arm.move, BASE + r * size, BASE + (r + 1) * size) for arm, r in batches])
+        for (arm, r), margins in zip(batches, results):
+            self.means.setdefault(id(arm), {})[r] = fmean(margin for margin, _ in margins)
+        self.race.playouts += size * len(batches)
+
+    def value(self, arm: Arm) -> float:
+        """The mean of `arm`'s fresh repeats (from repeat FRESH on)."""
+        return fmean(mean for r, mean in self.means[id(arm)].items() if r >= FRESH)
+
+    def _differences(self, a: Arm, b: Arm, first: int, last: int | None = None) -> list[float]:
+        """a − b on each repeat both have, from `first` up to `last` (excluded)."""
+        mine, theirs = self.means[id(a)], self.means[id(b)]
+        return [mine[r] - theirs[r] for r in sorted(mine.keys() & theirs.keys())
+                if r >= first and (last is None or r < last)]
+
+    def difference(self, a: Arm, b: Arm, t: float, first: int = FRESH, last: int | None = None) -> Difference:
+        """a − b over their paired repeats `first`..`last`-1 (default: the fresh ones), with the interval
+        mean ± t·se (the spread of the differences at least the pooled spread of the best's differences
+        from the others)."""
+        diffs = self._differences(a, b, first, last)
+        mean = fmean(diffs)
+        half = t * max(spread(diffs), self.pooled) / math.sqrt(len(diffs))
+        return Difference(len(diffs) * self.size, mean, mean - half, mean + half)
+
+    def loss(self, played: Arm) -> Difference:
+        """The best − `played` over PAIRED times REPEATS fresh repeats of each, with its two-sided
+        interval at the race's confidence."""
+        self._search([self.best, played], range(FRESH, FRESH + PAIRED * REPEATS))
+        return self.difference(self.best, played, t_value(self.race.confidence, self.dof, two_sided=True))
+
+    def tied(self) -> set[int]:
+        """The ids of the race's moves tied with the best: those the best does not beat on their fresh
+        repeats (one-sided, at the race's confidence over every move the race compared); a move only
+        screened has a fresh repeat where the best beat it on repeat 0."""
+        return {id(arm) for arm in self.screened
+                if FRESH not in self.means[id(arm)] or self.difference(self.best, arm, self.t_beats).low <= 0}
+
+
+def samples(race: Race) -> int:
+    """The playouts of REPEATS repeats: the first batch bound from a third of the cap (at least
+    REPEATS), the same at every position."""
+    n = race.first
+    while n < race.cap / 3 or n < REPEATS:
+        n *= 2
+    return n
