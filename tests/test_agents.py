@@ -57,7 +57,9 @@ def test_a_seed_fixes_the_choices():
 
 @pytest.mark.parametrize("spec,parsed", [("random", ("random", None, None)), ("greedy", ("greedy", None, None)),
                                          ("mcts", ("mcts", None, None)), ("MCTS:250", ("mcts", 250, None)),
-                                         ("mcts@0.99", ("mcts", None, 0.99)), ("mcts:5000@0.9", ("mcts", 5000, 0.9))])
+                                         ("mcts@0.99", ("mcts", None, 0.99)), ("mcts:5000@0.9", ("mcts", 5000, 0.9)),
+                                         ("mcts:30@0.9999999", ("mcts", 30, 0.9999999)),
+                                         ("mcts@0.9912345", ("mcts", None, 0.9912345))])
 def test_specs(spec, parsed):
     assert parse_spec(spec) == parsed
     assert parse_spec(str(parse_spec(spec))) == parsed  # str() spells it so that it reads back

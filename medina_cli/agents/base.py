@@ -78,4 +78,4 @@ class AgentSpec(NamedTuple):
 
     def __str__(self) -> str:
         return (self.name + (f":{self.playouts}" if self.playouts is not None else "")
-                + (f"@{self.confidence:g}" if self.confidence is not None else ""))
+                + (f"@{float(self.confidence)!r}" if self.confidence is not None else ""))  # repr: reads back
