@@ -43,7 +43,6 @@ def test_intervals_hold_where_each_tree_moves_its_samples_alike():
         race.fill([arm for arm in (a, b) if arm.n < samples(race)], samples(race))
         on_race = race.paired(a, b, z_value(0.95, two_sided=True))
         race_misses += on_race.low > 0 or on_race.high < 0
-        race.tied = lambda: {id(a), id(b)}  # both searched again, whatever the race made of them
         repeats = Repeats(race)
         assert len(repeats.arms) == 2 and all(len(repeats.means[id(arm)]) == FRESH + REPEATS for arm in (a, b))
         on_repeats = repeats.difference(a, b, t_value(0.95, repeats.dof, two_sided=True))

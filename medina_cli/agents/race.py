@@ -155,7 +155,7 @@ def spread(values: list[float]) -> float:
 
 @dataclass(frozen=True)
 class Difference:
-    """The paired difference a − b over their first `n` samples: its mean and interval."""
+    """A paired difference a − b over `n` samples of each: its mean and interval."""
 
     n: int
     mean: float

@@ -39,7 +39,8 @@ BASE = 1 << 31  # the stream of repeat 0's first playout: past any race's sample
 
 class Repeats:
     """The repeated searches of a race's moves (see the module): the moves `screened`, those chosen
-    among (`arms`, the included one last), the `best`, and the paired differences."""
+    among (`arms`; the included one last where neither the race nor repeat 0 put it among them), the
+    `best`, and the paired differences."""
 
     def __init__(self, race: Race, include: Arm | None = None):
         self.race = race
