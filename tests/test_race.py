@@ -1,6 +1,6 @@
 """The race of the root moves: batches with the same bounds for every move, sample k from stream k,
-a plan that fits the cap, a stop once sure, ties only where the best's lead is not significant, and
-paired differences on common samples."""
+a plan that fits the cap, a stop once sure, and ties only where the best's lead is not significant
+on the samples both moves have."""
 
 from __future__ import annotations
 
@@ -73,13 +73,6 @@ def test_equal_moves_stay_tied_to_the_cap():
 def test_ties_share_the_confidence_over_every_move_compared():
     assert z_value(0.95) < z_value(0.95, 10) < z_value(0.95, 100)
     assert z_value(0.95, two_sided=True) == pytest.approx(1.959964, abs=1e-5)
-
-
-def test_a_paired_difference_uses_the_common_samples():
-    race = Race([Arm("a"), Arm("b")], cap=100, confidence=0.95, play=noise_play({"a": 3.0, "b": 1.0}, 0.0))
-    race.fill(race.arms, 16)
-    difference = race.paired(*race.arms, z_value(0.95, two_sided=True))
-    assert (difference.n, difference.mean, difference.low, difference.high) == (16, 2.0, 2.0, 2.0)
 
 
 def test_the_same_seed_gives_the_same_race_and_another_seed_other_samples():

@@ -5,11 +5,13 @@ its samples alike."""
 
 from __future__ import annotations
 
+import math
 import random
+from statistics import fmean
 
 import pytest
 
-from medina_cli.agents.race import Arm, Race, t_value, z_value
+from medina_cli.agents.race import Arm, Race, spread, t_value, z_value
 from medina_cli.agents.repeats import BASE, CONTENDERS, FRESH, MOST, PAIRED, REPEATS, Repeats, samples
 
 
@@ -40,12 +42,13 @@ def test_intervals_hold_where_each_tree_moves_its_samples_alike():
         values = {"a": 0.0, "b": 0.0}
         race = raced(values, 300, tree_play(values, tree_spread=1.0, spread=2.0, seed=seed))
         a, b = race.arms
-        race.fill([arm for arm in (a, b) if arm.n < samples(race)], samples(race))
-        on_race = race.paired(a, b, z_value(0.95, two_sided=True))
-        race_misses += on_race.low > 0 or on_race.high < 0
+        n = samples(race)
+        race.fill([arm for arm in (a, b) if arm.n < n], n)
+        paired = [x - y for x, y in zip(a.margins[:n], b.margins[:n])]  # the race's paired difference
+        race_misses += abs(fmean(paired)) > z_value(0.95, two_sided=True) * spread(paired) / math.sqrt(n)
         repeats = Repeats(race)
         assert len(repeats.arms) == 2 and all(len(repeats.means[id(arm)]) == FRESH + REPEATS for arm in (a, b))
-        on_repeats = repeats.difference(a, b, t_value(0.95, repeats.dof, two_sided=True))
+        on_repeats = repeats.difference(a, b, two_sided=True)
         repeat_misses += on_repeats.low > 0 or on_repeats.high < 0
     assert race_misses > 0.3 * trials
     assert repeat_misses < 0.1 * trials

@@ -153,16 +153,6 @@ def spread(values: list[float]) -> float:
     return math.sqrt(max(0.0, sum((v - mean) ** 2 for v in values) / (n - 1)))
 
 
-@dataclass(frozen=True)
-class Difference:
-    """A paired difference a − b over `n` samples of each: its mean and interval."""
-
-    n: int
-    mean: float
-    low: float
-    high: float
-
-
 def beats(leader: Arm, other: Arm, z: float, floor: float = 0.0) -> bool:
     """Whether `leader`'s lead over `other` is significant (one-sided, at `z`; spreads at least `floor`),
     over the samples both have (the first of the one with more): sample k of every move comes from a
@@ -232,15 +222,6 @@ class Race:
     def tied(self) -> set[int]:
         """The ids of the moves tied with the best: the best does not beat them significantly."""
         return tied_with(self.best, self.compared, self.confidence, self.pooled_sd())
-
-    def paired(self, a: Arm, b: Arm, z: float, n: int | None = None) -> Difference:
-        """The difference a − b over their first `n` samples (default: all they share; the same random
-        streams), with a two-sided interval at `z`."""
-        n = min(a.n, b.n) if n is None else n
-        diffs = [x - y for x, y in zip(a.margins[:n], b.margins[:n])]
-        mean = sum(diffs) / n
-        half = z * spread(diffs) / math.sqrt(n)
-        return Difference(n, mean, mean - half, mean + half)
 
     # --- sampling -----------------------------------------------------------------------------
     def fill(self, arms: list[Arm], n: int) -> None:

@@ -24,9 +24,10 @@ In three steps:
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from statistics import fmean
 
-from .race import Arm, Difference, Race, spread, t_value
+from .race import Arm, Race, spread, t_value
 
 REPEATS = 8  # repeats in `samples` playouts; the fresh repeats that judge the moves against the best
 CHOOSING = 2  # the best is chosen on CHOOSING times REPEATS repeats
@@ -35,6 +36,16 @@ CONTENDERS = 4  # the race's most searched moves, chosen among whatever their re
 MOST = 8  # moves chosen among, besides the included one
 PAIRED = 4  # a loss rests on PAIRED times REPEATS fresh repeats of the best and of the played move
 BASE = 1 << 31  # the stream of repeat 0's first playout: past any race's samples (the cap is below it)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A paired difference a − b over `n` samples of each: its mean and interval."""
+
+    n: int
+    mean: float
+    low: float
+    high: float
 
 
 class Repeats:
@@ -63,9 +74,10 @@ class Repeats:
         self.dof = max(1, len(others) * (REPEATS - 1))
         self.pooled = math.sqrt(sum(spread(self._differences(self.best, arm, FRESH)) ** 2 for arm in others)
                                 / len(others)) if others else 0.0
-        self.t_beats = t_value(race.confidence, self.dof, len(race.compared) - 1)
+        self.comparisons = len(race.compared) - 1  # the ties' tests share the confidence (Bonferroni)
         self._search([arm for arm in self.screened if id(arm) not in chosen_among
-                      and self.difference(self.best, arm, self.t_beats, 0).low > 0], range(FRESH, FRESH + 1))
+                      and self.difference(self.best, arm, self.comparisons, first=0).low > 0],
+                     range(FRESH, FRESH + 1))
 
     def _search(self, arms: list[Arm], repeats: range) -> None:
         """Each of `arms` searched on the `repeats` it lacks."""
@@ -86,27 +98,30 @@ class Repeats:
         return [mine[r] - theirs[r] for r in sorted(mine.keys() & theirs.keys())
                 if r >= first and (last is None or r < last)]
 
-    def difference(self, a: Arm, b: Arm, t: float, first: int = FRESH, last: int | None = None) -> Difference:
+    def difference(self, a: Arm, b: Arm, comparisons: int = 1, *, two_sided: bool = False, first: int = FRESH,
+                   last: int | None = None) -> Difference:
         """a − b over their paired repeats `first`..`last`-1 (default: the fresh ones), with the interval
-        mean ± t·se (the spread of the differences at least the pooled spread of the best's differences
-        from the others)."""
+        mean ± t·se at the race's confidence (`t_value`'s `comparisons`, `two_sided`): the spread of the
+        differences, with its degrees of freedom, or the pooled spread of the best's differences from
+        the others, with theirs, where that is larger."""
         diffs = self._differences(a, b, first, last)
-        mean = fmean(diffs)
-        half = t * max(spread(diffs), self.pooled) / math.sqrt(len(diffs))
+        mean, own = fmean(diffs), spread(diffs)
+        sd, dof = (own, len(diffs) - 1) if own > self.pooled else (self.pooled, self.dof)
+        half = t_value(self.race.confidence, dof, comparisons, two_sided=two_sided) * sd / math.sqrt(len(diffs))
         return Difference(len(diffs) * self.size, mean, mean - half, mean + half)
 
     def loss(self, played: Arm) -> Difference:
         """The best − `played` over PAIRED times REPEATS fresh repeats of each, with its two-sided
         interval at the race's confidence."""
         self._search([self.best, played], range(FRESH, FRESH + PAIRED * REPEATS))
-        return self.difference(self.best, played, t_value(self.race.confidence, self.dof, two_sided=True))
+        return self.difference(self.best, played, two_sided=True)
 
     def tied(self) -> set[int]:
         """The ids of the race's moves tied with the best: those the best does not beat on their fresh
         repeats (one-sided, at the race's confidence over every move the race compared); a move only
         screened has a fresh repeat where the best beat it on repeat 0."""
         return {id(arm) for arm in self.screened
-                if FRESH not in self.means[id(arm)] or self.difference(self.best, arm, self.t_beats).low <= 0}
+                if FRESH not in self.means[id(arm)] or self.difference(self.best, arm, self.comparisons).low <= 0}
 
 
 def samples(race: Race) -> int:
