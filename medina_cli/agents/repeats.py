@@ -92,19 +92,18 @@ class Repeats:
         """The mean of `arm`'s fresh repeats (from repeat FRESH on)."""
         return fmean(mean for r, mean in self.means[id(arm)].items() if r >= FRESH)
 
-    def _differences(self, a: Arm, b: Arm, first: int, last: int | None = None) -> list[float]:
-        """a − b on each repeat both have, from `first` up to `last` (excluded)."""
+    def _differences(self, a: Arm, b: Arm, first: int) -> list[float]:
+        """a − b on each repeat both have, from repeat `first` on."""
         mine, theirs = self.means[id(a)], self.means[id(b)]
-        return [mine[r] - theirs[r] for r in sorted(mine.keys() & theirs.keys())
-                if r >= first and (last is None or r < last)]
+        return [mine[r] - theirs[r] for r in sorted(mine.keys() & theirs.keys()) if r >= first]
 
-    def difference(self, a: Arm, b: Arm, comparisons: int = 1, *, two_sided: bool = False, first: int = FRESH,
-                   last: int | None = None) -> Difference:
-        """a − b over their paired repeats `first`..`last`-1 (default: the fresh ones), with the interval
+    def difference(self, a: Arm, b: Arm, comparisons: int = 1, *, two_sided: bool = False,
+                   first: int = FRESH) -> Difference:
+        """a − b over their paired repeats from `first` on (default: the fresh ones), with the interval
         mean ± t·se at the race's confidence (`t_value`'s `comparisons`, `two_sided`): the spread of the
         differences, with its degrees of freedom, or the pooled spread of the best's differences from
         the others, with theirs, where that is larger."""
-        diffs = self._differences(a, b, first, last)
+        diffs = self._differences(a, b, first)
         mean, own = fmean(diffs), spread(diffs)
         sd, dof = (own, len(diffs) - 1) if own > self.pooled else (self.pooled, self.dof)
         half = t_value(self.race.confidence, dof, comparisons, two_sided=two_sided) * sd / math.sqrt(len(diffs))
