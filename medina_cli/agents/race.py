@@ -46,18 +46,23 @@ def batch_bounds(start: int, stop: int, first: int) -> list[tuple[int, int]]:
     return out
 
 
+def _tail(confidence: float, comparisons: int, two_sided: bool) -> float:
+    """The probability above the quantile for `confidence` shared by `comparisons` one-sided tests
+    (Bonferroni); `two_sided`: for a two-sided interval."""
+    alpha = (1 - confidence) / max(1, comparisons)
+    return alpha / 2 if two_sided else alpha
+
+
 def z_value(confidence: float, comparisons: int = 1, *, two_sided: bool = False) -> float:
     """The normal quantile for `confidence` shared by `comparisons` one-sided tests (Bonferroni);
     `two_sided`: for a two-sided interval."""
-    alpha = (1 - confidence) / max(1, comparisons)
-    return NormalDist().inv_cdf(1 - (alpha / 2 if two_sided else alpha))
+    return NormalDist().inv_cdf(1 - _tail(confidence, comparisons, two_sided))
 
 
 def t_value(confidence: float, dof: int, comparisons: int = 1, *, two_sided: bool = False) -> float:
     """z_value's quantile for Student's t at `dof` degrees of freedom: a mean's estimate divided by a
     spread estimated on `dof` degrees."""
-    alpha = (1 - confidence) / max(1, comparisons)
-    within = 1 - (alpha if two_sided else 2 * alpha)  # P(|T| <= t) at the quantile
+    within = 1 - 2 * _tail(confidence, comparisons, two_sided)  # P(|T| <= t) at the quantile
     low, high = 0.0, 1.0
     while _t_within(high, dof) < within:
         low, high = high, 2 * high
@@ -158,16 +163,12 @@ def beats(leader: Arm, other: Arm, z: float, floor: float = 0.0) -> bool:
     over the samples both have (the first of the one with more): sample k of every move comes from a
     tree of the same size, so only equal counts of samples estimate the same quantity. False where
     either has none."""
-    return leader is not other and min(leader.n, other.n) > 0 and lead(leader, other, z, floor) > 0
-
-
-def lead(leader: Arm, other: Arm, z: float, floor: float = 0.0) -> float:
-    """The lower end of the one-sided interval (at `z`; spreads at least `floor`) of `leader` − `other`
-    over the samples both have (both need some)."""
     n = min(leader.n, other.n)
+    if leader is other or not n:
+        return False
     a, b = leader.margins[:n], other.margins[:n]
     se = math.sqrt(max(spread(a), floor) ** 2 / n + max(spread(b), floor) ** 2 / n)
-    return sum(a) / n - sum(b) / n - z * se
+    return sum(a) / n - sum(b) / n - z * se > 0
 
 
 def tied_with(best: Arm, arms: list[Arm], confidence: float, floor: float = 0.0) -> set[int]:

@@ -60,10 +60,10 @@ class Repeats:
         self.means: dict[int, dict[int, float]] = {}  # by move: repeat r's mean margin
         self.screened = [arm for arm in race.arms if arm.n or arm is include]  # the greedy rating's order
         self._search(self.screened, range(1))
-        self.arms = race.ranked()[:CONTENDERS]
-        chosen_among = {id(arm) for arm in self.arms}
-        self.arms += [arm for arm in sorted(self.screened, key=lambda arm: -self.means[id(arm)][0])
-                      if id(arm) not in chosen_among][:MOST - len(self.arms)]
+        most_searched = race.ranked()[:CONTENDERS]
+        by_repeat = sorted(self.screened, key=lambda arm: -self.means[id(arm)][0])
+        self.arms = most_searched + [arm for arm in by_repeat if all(arm is not m for m in most_searched)
+                                     ][:MOST - len(most_searched)]
         if include is not None and all(arm is not include for arm in self.arms):
             self.arms.append(include)
         chosen_among = {id(arm) for arm in self.arms}
