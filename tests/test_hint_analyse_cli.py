@@ -39,13 +39,14 @@ def test_hint_text_and_game_over(tmp_path):
 def test_hint_names_its_ranking_and_each_roofed_palace_once(tmp_path):
     game = write(tmp_path, ORANGE_OPEN)
     code, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6")
-    assert code == 0 and "(ranked by playouts, the most searched first" in out
+    assert code == 0 and "(ranked by repeats, the moves the search chose among first" in out
     assert len(re.findall(r"^\s+\d\. roof C3 \(orange palace: C3 C4 C5 C6 C7\)", out, re.M)) == 1
     assert not re.search(r"^\s+\d\. roof C[4-7]", out, re.M)
     _, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6", "--json")
     doc = json.loads(out)
-    assert doc["ranked_by"] == "playouts"
-    assert [h["playouts"] for h in doc["hints"]] == sorted((h["playouts"] for h in doc["hints"]), reverse=True)
+    assert doc["ranked_by"] == "repeats"
+    order = [(h["playouts"], h["value"]) for h in doc["hints"]]  # those chosen among rest on more repeats
+    assert order == sorted(order, reverse=True)
     roofs = [h for h in doc["hints"] if h["placement"].startswith("roof C")]
     assert roofs == [{**roofs[0], "placement": "roof C3", "palace": {"colour": "orange", "cells": sorted(ORANGE_CELLS)}}]
     _, out, _ = run("hint", game, "--agent", "greedy", "--json")
@@ -164,7 +165,8 @@ def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
     game = write(tmp_path, ORANGE_OPEN + ["Anna: wall A2"])
     code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4", "--json")
     doc = json.loads(out)
-    assert code == 0 and doc["confidence"] == 0.95 and doc["search"]["playouts"] <= 400
+    assert code == 0 and doc["confidence"] == 0.95 and doc["tie_margin"] == 0.5
+    assert len({hint["playouts"] for hint in doc["hints"]}) == 1  # each on the same fresh repeats
     first = doc["hints"][0]
     assert first["placement"] == "roof C3" and first["tied_with_best"] is True
     for hint in doc["hints"]:
@@ -180,6 +182,7 @@ def test_hint_rates_a_whole_turn(tmp_path):
     code, out, _ = run("hint", game, "--agent", "greedy", "--turn", "--top", "3", "--json")
     doc = json.loads(out)
     assert code == 0 and doc["whole_turn"] is True and doc["ranked_by"] == "value" and len(doc["hints"]) == 3
+    assert doc["tie_margin"] is None
     # the best turn roofs the orange palace (5 + its tile, 4) and adds a stable beside it: 10
     best = doc["hints"][0]
     assert best["value"] == 10 and {best["placement"].split()[0], best["then"]["placement"].split()[0]} == {

@@ -12,7 +12,8 @@ from statistics import fmean
 import pytest
 
 from medina_cli.agents.race import Arm, Race, spread, t_value, z_value
-from medina_cli.agents.repeats import BASE, CONTENDERS, FRESH, MOST, PAIRED, REPEATS, Repeats, samples
+from medina_cli.agents.repeats import (BASE, CONTENDERS, FRESH, MOST, PAIRED, REPEATS, TIE_MARGIN, Repeats,
+                                      samples)
 
 
 def tree_play(values: dict, tree_spread: float, spread: float, seed: object = 0, log: list | None = None):
@@ -137,6 +138,41 @@ def test_repeats_pair_up_on_the_same_streams():
     assert repeats.best is a and loss.low == pytest.approx(5.0) and loss.high == pytest.approx(5.0)
     assert repeats.tied() == {id(a)}
     assert loss.n == PAIRED * samples(race) == PAIRED * REPEATS * repeats.size
+
+
+
+@pytest.mark.parametrize("lead, tied", [(TIE_MARGIN - 0.1, True), (TIE_MARGIN + 0.1, False)])
+def test_a_move_surely_behind_the_best_by_at_most_the_margin_is_tied(lead, tied):
+    """Moves whose samples differ by a constant on the same streams: the best's lead is sure (no
+    spread), and the other move is tied with it exactly when the lead is at most TIE_MARGIN."""
+    def play(batches):
+        return [[({"a": lead, "b": 0.0}[move] + random.Random(f"{start}/{k}").gauss(0, 8), 0.5)
+                 for k in range(start, stop)] for move, start, stop in batches]
+    race = Race([Arm("a"), Arm("b")], cap=40, confidence=0.95, play=play)
+    race.first = 2
+    race.fill(race.arms, race.first)
+    a, b = race.arms
+    repeats = Repeats(race)
+    assert repeats.best is a and (id(b) in repeats.tied()) is tied
+
+
+def test_ratings_rest_on_the_fresh_repeats_the_moves_chosen_among_first():
+    values = {"best": 3.0, **{f"quiet{i}": 0.0 for i in range(20)}, "poor": -60.0}
+    race = raced(values, 300, tree_play(values, tree_spread=0.5, spread=10.0, seed="ratings"))
+    repeats = Repeats(race)
+    rated = repeats.ratings()
+    by_move = {arm.move: arm for arm in repeats.screened}
+    assert sorted(r.placement for r in rated) == sorted(by_move) and len(repeats.arms) < len(rated)
+    chosen = [by_move[r.placement] in repeats.arms for r in rated]
+    assert chosen == sorted(chosen, reverse=True)  # the moves chosen among first
+    for group in (rated[:len(repeats.arms)], rated[len(repeats.arms):]):
+        assert [r.value for r in group] == sorted((r.value for r in group), reverse=True)
+    for r in rated:
+        arm = by_move[r.placement]
+        assert r.value == pytest.approx(repeats.value(arm)) and r.interval[0] < r.value < r.interval[1]
+        assert r.tied is (id(arm) in repeats.tied()) and 0.0 <= r.win <= 1.0
+        assert r.playouts == (REPEATS if arm in repeats.arms else 1) * repeats.size
+    assert by_move["poor"].move == rated[-1].placement and not rated[-1].tied
 
 
 def test_students_t_quantiles():

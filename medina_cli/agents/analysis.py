@@ -14,11 +14,10 @@ import math
 from dataclasses import dataclass
 
 from .base import Rating
-from .mcts import ratings
 from .specs import make_agent
 from .position import SMALL_PALACE, new_game, record_placements, roof_palace
 from .race import tied_with, z_value
-from .repeats import Repeats
+from .repeats import TIE_MARGIN, Repeats
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
 BLUNDER = 12.0  # ... and of at least this many a blunder
@@ -33,8 +32,9 @@ def hints(game, spec: str, *, seed: int = 0, top: int = 5) -> list[Rating]:
 @dataclass
 class Advice:
     """What the agent advises for the player to move: its best moves (or whole turns), in the order
-    `ranked_by` says; for a search, the playouts it spent and whether it was sure of its best (it
-    separated it from the moves it raced against at its confidence before reaching its cap)."""
+    `ranked_by` says; for a search, the playouts it spent, whether it was sure of its best (it
+    separated it from the moves it raced against at its confidence before reaching its cap) and the
+    points by which the best must be surely better than a move not to be tied with it (`tie_margin`)."""
 
     player: str | None
     ranked_by: str | None
@@ -43,11 +43,13 @@ class Advice:
     whole_turn: bool = False
     playouts: int | None = None
     sure: bool | None = None
+    tie_margin: float | None = None
 
     def to_json(self) -> dict:
         search = None if self.playouts is None else {"playouts": self.playouts, "sure": self.sure}
         return {"player": self.player, "ranked_by": self.ranked_by, "confidence": self.confidence,
-                "whole_turn": self.whole_turn, "search": search, "hints": [h.to_json() for h in self.hints]}
+                "whole_turn": self.whole_turn, "search": search, "tie_margin": self.tie_margin,
+                "hints": [h.to_json() for h in self.hints]}
 
 
 def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bool = False, play=None) -> Advice:
@@ -60,14 +62,16 @@ def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bo
     if whole_turn:
         return turn_hints(game, spec, seed=seed, top=top, play=play)
     if not agent.estimates:
-        rated = agent.rate(game)[:top]
+        rated, ranked_by = agent.rate(game)[:top], agent.ranked_by
         playouts = sure = None
     else:
         race = agent.search(game, play=play)
-        rated, playouts, sure = ratings(race, agent.confidence)[:top], race.playouts, race.sure
+        rated, ranked_by = Repeats(race).ratings()[:top], "repeats"
+        playouts, sure = race.playouts, race.sure
     for rating in rated:
         rating.palace = roof_palace(game, rating.placement)
-    return Advice(game.to_move, agent.ranked_by, agent.confidence, rated, False, playouts, sure)
+    return Advice(game.to_move, ranked_by, agent.confidence, rated, False, playouts, sure,
+                  None if playouts is None else TIE_MARGIN)
 
 
 @dataclass
@@ -111,7 +115,7 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
     tied = tied_with(pairs[0][2], [arm for *_, arm in pairs], agent.confidence, floor)
     turns = [TurnHint(Rating(first, arm.mean, arm.win, arm.n, roof_palace(game, first), arm.interval(z, floor),
                              id(arm) in tied), then) for first, then, arm in pairs]
-    return Advice(game.to_move, "value", agent.confidence, turns, True, playouts, sure)
+    return Advice(game.to_move, "value", agent.confidence, turns, True, playouts, sure, 0.0)
 
 
 def _exact_turns(game, agent, spec: str, seed: int, top: int) -> list[TurnHint]:
@@ -268,7 +272,10 @@ def value_meaning(spec: str) -> str:
 RANKING_MEANING = {  # how `medina hint` words an agent's `ranked_by`
     "playouts": "the most searched first, the search's choice: it spends its playouts on the moves it rates "
                 "best, and a little-searched move's value rests on few games",
-    "value": "the highest first"}
+    "value": "the highest first",
+    "repeats": "the moves the search chose among first, then the others it sampled, each highest value first; "
+               "a value is the mean of searches of the move from fresh trees, on the same simulated games for "
+               "every move"}
 
 
 def hint_document(file: str, seed: int | str, spec: str | None = None, where: tuple = (None, None),

@@ -16,9 +16,9 @@ In three steps:
    all, and the included one get CHOOSING times REPEATS repeats; the best is the highest mean of them.
 3. **Judge**, on fresh repeats only (the best was chosen on the first ones, which favour it, and
    the moves set aside were set aside on repeat 0, which disfavours them): the moves chosen among
-   get REPEATS more, a move only screened that the best beats on repeat 0 gets one; a move is tied
-   with the best unless the best beats it on them. A loss rests on PAIRED times REPEATS fresh
-   repeats of the best and of the played move.
+   get REPEATS more, a move only screened that the best beats on repeat 0 by more than TIE_MARGIN
+   gets one; a move is tied with the best unless the best beats it on them by more than TIE_MARGIN.
+   A loss rests on PAIRED times REPEATS fresh repeats of the best and of the played move.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import math
 from dataclasses import dataclass
 from statistics import fmean
 
+from .base import Rating
 from .race import Arm, Race, spread, t_value
 
 REPEATS = 8  # repeats in `samples` playouts; the fresh repeats that judge the moves against the best
@@ -36,6 +37,7 @@ CONTENDERS = 4  # the race's most searched moves, chosen among whatever their re
 MOST = 8  # moves chosen among, besides the included one
 PAIRED = 4  # a loss rests on PAIRED times REPEATS fresh repeats of the best and of the played move
 BASE = 1 << 31  # the stream of repeat 0's first playout: past any race's samples (the cap is below it)
+TIE_MARGIN = 0.5  # points: a move is tied with the best unless the best is better by more than this, surely
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class Repeats:
         self.samples = samples(race)
         self.size = self.samples // REPEATS
         self.means: dict[int, dict[int, float]] = {}  # by move: repeat r's mean margin
+        self.wins: dict[int, dict[int, float]] = {}  # by move: repeat r's mean win share
         self.screened = [arm for arm in race.arms if arm.n or arm is include]  # the greedy rating's order
         self._search(self.screened, range(1))
         most_searched = race.ranked()[:CONTENDERS]
@@ -76,7 +79,7 @@ class Repeats:
                                 / len(others)) if others else 0.0
         self.comparisons = len(race.compared) - 1  # the ties' tests share the confidence (Bonferroni)
         self._search([arm for arm in self.screened if id(arm) not in chosen_among
-                      and self.difference(self.best, arm, self.comparisons, first=0).low > 0],
+                      and self.difference(self.best, arm, self.comparisons, first=0).low > TIE_MARGIN],
                      range(FRESH, FRESH + 1))
 
     def _search(self, arms: list[Arm], repeats: range) -> None:
@@ -86,11 +89,39 @@ class Repeats:
         results = self.race.play([(arm.move, BASE + r * size, BASE + (r + 1) * size) for arm, r in batches])
         for (arm, r), margins in zip(batches, results):
             self.means.setdefault(id(arm), {})[r] = fmean(margin for margin, _ in margins)
+            self.wins.setdefault(id(arm), {})[r] = fmean(win for _, win in margins)
         self.race.playouts += size * len(batches)
 
+    def _judged_on(self, arm: Arm) -> list[int]:
+        """The repeats `arm`'s value rests on: its fresh ones (from FRESH on), or a move only screened
+        without any, its repeat 0."""
+        return [r for r in self.means[id(arm)] if r >= FRESH] or [0]
+
     def value(self, arm: Arm) -> float:
-        """The mean of `arm`'s fresh repeats (from repeat FRESH on)."""
-        return fmean(mean for r, mean in self.means[id(arm)].items() if r >= FRESH)
+        """The mean of `arm`'s fresh repeats (a move only screened without any: its repeat 0)."""
+        return fmean(self.means[id(arm)][r] for r in self._judged_on(arm))
+
+    def ratings(self) -> list[Rating]:
+        """The screened moves as Ratings: the moves chosen among, then those only screened, each highest
+        value first; a value with its two-sided interval at the race's confidence (the
+        spread of its repeats, with its degrees of freedom, or where larger the pooled spread of the
+        fresh repeats of the moves chosen among, with theirs), the playouts behind it and its tie."""
+        spreads = [spread([self.means[id(arm)][r] for r in self._judged_on(arm)]) for arm in self.arms]
+        pooled = math.sqrt(fmean(sd ** 2 for sd in spreads))
+        pooled_dof = sum(len(self._judged_on(arm)) - 1 for arm in self.arms)
+        tied, chosen = self.tied(), {id(arm) for arm in self.arms}
+        order = sorted(self.screened, key=lambda arm: (id(arm) not in chosen, -self.value(arm)))
+        out = []
+        for arm in order:
+            repeats = self._judged_on(arm)
+            means = [self.means[id(arm)][r] for r in repeats]
+            own = spread(means)
+            sd, dof = (own, len(means) - 1) if own > pooled or not pooled_dof else (pooled, pooled_dof)
+            half = t_value(self.race.confidence, max(1, dof), two_sided=True) * sd / math.sqrt(len(means))
+            value = fmean(means)
+            out.append(Rating(self.race.placement(arm), value, fmean(self.wins[id(arm)][r] for r in repeats),
+                              len(means) * self.size, interval=(value - half, value + half), tied=id(arm) in tied))
+        return out
 
     def _differences(self, a: Arm, b: Arm, first: int) -> list[float]:
         """a − b on each repeat both have, from repeat `first` on."""
@@ -117,10 +148,10 @@ class Repeats:
 
     def tied(self) -> set[int]:
         """The ids of the race's moves tied with the best: those the best does not beat on their fresh
-        repeats (one-sided, at the race's confidence over every move the race compared); a move only
-        screened has a fresh repeat where the best beat it on repeat 0."""
-        return {id(arm) for arm in self.screened
-                if FRESH not in self.means[id(arm)] or self.difference(self.best, arm, self.comparisons).low <= 0}
+        repeats by more than TIE_MARGIN (one-sided, at the race's confidence over every move the race
+        compared); a move only screened has a fresh repeat where the best beat it so on repeat 0."""
+        return {id(arm) for arm in self.screened if FRESH not in self.means[id(arm)]
+                or self.difference(self.best, arm, self.comparisons).low <= TIE_MARGIN}
 
 
 def samples(race: Race) -> int:

@@ -30,8 +30,11 @@ def hint_text(doc: dict, where: str) -> str:
         level = f"{100 * doc['confidence']:g}%"
         sure = (f"the search was sure of its best after {search['playouts']} playouts" if search["sure"] else
                 f"the search spent {search['playouts']} playouts without telling its best apart from every other")
-        lines.append(f"([low, high]: the value's {level} interval; = best: the best's lead over it is not significant "
-                     f"at {level} over all the moves compared; {sure})")
+        margin = doc.get("tie_margin")
+        lead = (f"the best's lead over it is not surely above {margin:g} points" if margin else
+                "the best's lead over it is not significant")
+        lines.append(f"([low, high]: the value's {level} interval; = best: {lead} at {level} over all the moves "
+                     f"compared; {sure})")
     names = []
     for hint in doc["hints"]:
         then = hint.get("then")
