@@ -223,7 +223,7 @@ class _BoardReader(HeaderReader):
 
     # --- palaces ---------------------------------------------------------------------------------
     def _palaces(self) -> None:
-        b, geo = self.r, self.geo
+        geo = self.geo
         for colour, mask in self.buildings.items():
             while mask:
                 group = mask & -mask
@@ -298,7 +298,7 @@ class _BoardReader(HeaderReader):
 
     # --- walls -----------------------------------------------------------------------------------
     def _walls(self) -> None:
-        b, geo = self.r, self.geo
+        geo = self.geo
         for start, end, cells in _sides(geo):
             walled = [(self.walls >> c) & 1 for c in cells]
             head = walled.index(0) if 0 in walled else len(cells)
@@ -384,7 +384,7 @@ class _BoardReader(HeaderReader):
 
     # --- tiles -----------------------------------------------------------------------------------
     def _tiles(self) -> None:
-        b, rules = self.r, self.r.rules
+        rules = self.r.rules
         given = self._given_tiles()
         values = {c.name: c.value for c in rules.colours}
         for colour in rules.colour_names:
