@@ -1,5 +1,5 @@
 """How much analyse's verdicts depend on the seed: the six examples analysed at default settings with
-seed 0 and with seed 1.
+seed 0 and with seed 1 (or the `--seeds` given; the targets are measured on the first two).
 
 Figures, beside their targets:
 - agreement on the labelled placements: |A ∩ B| / |A ∪ B| over the (turn, placement, verdict) of every
@@ -8,14 +8,15 @@ Figures, beside their targets:
 - at every position, the first seed's preferred move is among the moves the second seed finds tied
   with its best (target: every position), with the positions where it is not.
 Also the time each analysis took (`--jobs`, default 2; wall clock, with the machine's load) and the
-verdicts and positions counted.
+verdicts and positions counted; with more than two seeds, the figures of every ordered pair.
 
-    .venv/bin/python benchmarks/bench_stability.py [--jobs 2] [--agent mcts]
+    .venv/bin/python benchmarks/bench_stability.py [--jobs 2] [--agent mcts] [--seeds 0,1]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import time
 from pathlib import Path
@@ -27,6 +28,24 @@ def labelled(reviews) -> set[tuple[int, int, str]]:
     return {(r.turn, r.placement, r.verdict) for r in reviews if r.verdict}
 
 
+def agreement(names: list[str], first: list, second: list) -> tuple[int, int, int, int, list[str]]:
+    """(labelled by both, by either, positions, positions where the first's preferred move is among the
+    second's ties, those positions named) for two seeds' reviews of the examples `names`."""
+    both = either = positions = agreeing = 0
+    missed = []
+    for name, a_run, b_run in zip(names, first, second):
+        a_labels, b_labels = labelled(a_run), labelled(b_run)
+        both, either = both + len(a_labels & b_labels), either + len(a_labels | b_labels)
+        for a, b in zip(a_run, b_run):
+            positions += 1
+            if a.best_move in b.tied_moves:
+                agreeing += 1
+            else:
+                missed.append(f"{name} {a.turn}.{a.placement}: the first prefers {a.best_move}, the second "
+                              f"{b.best_move} and ties it with {len(b.tied_moves) - 1} other move(s)")
+    return both, either, positions, agreeing, missed
+
+
 def main() -> None:
     from common import machine_load
     from medina_cli.records.record import parse_record
@@ -36,37 +55,43 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--agent", default="mcts")
+    parser.add_argument("--seeds", default="0,1", help="the seeds, comma-separated: the targets are measured on "
+                        "the first two; more seeds add the figures of every other ordered pair")
     args = parser.parse_args()
+    seeds = [int(seed) for seed in args.seeds.split(",")]
     print(machine_load())
-    union = common = positions = agreeing = 0
-    missed = []
-    for path in sorted((ROOT / "examples").glob("*.yaml")):
+    runs = {seed: [] for seed in seeds}
+    paths = sorted((ROOT / "examples").glob("*.yaml"))
+    names = [path.name for path in paths]
+    for path in paths:
         record = parse_record(path.read_text(encoding="utf-8"), str(path))
-        runs = []
-        for seed in (0, 1):
+        for seed in seeds:
             wall = time.perf_counter()
-            runs.append(analyse(record, args.agent, seed=seed, workers=Workers(args.jobs)))
-            print(f"{path.name}, seed {seed}: {len(runs[-1])} placements in {time.perf_counter() - wall:.0f} s "
-                  f"(load {os.getloadavg()[0]:.1f}), {len(labelled(runs[-1]))} labelled", flush=True)
-        first, second = (labelled(run) for run in runs)
-        both, either = len(first & second), len(first | second)
-        common, union = common + both, union + either
-        print(f"  labelled by both seeds: {both} of {either}"
+            reviews = analyse(record, args.agent, seed=seed, workers=Workers(args.jobs))
+            runs[seed].append(reviews)
+            print(f"{path.name}, seed {seed}: {len(reviews)} placements in {time.perf_counter() - wall:.0f} s "
+                  f"(load {os.getloadavg()[0]:.1f}), {len(labelled(reviews))} labelled", flush=True)
+    first, second = seeds[:2]
+    for name, a_run, b_run in zip(names, runs[first], runs[second]):
+        both, either, *_ = agreement([name], [a_run], [b_run])
+        print(f"  {name}: labelled by both seeds: {both} of {either}"
               + (f" ({both / either:.0%})" if either else " (none labelled)"))
-        for a, b in zip(*runs):
-            positions += 1
-            if a.best_move in b.tied_moves:
-                agreeing += 1
-            else:
-                missed.append(f"{path.name} {a.turn}.{a.placement}: seed 0 prefers {a.best_move}, seed 1 {b.best_move} "
-                              f"and ties it with {len(b.tied_moves) - 1} other move(s)")
-    share = common / union if union else 1.0
-    print(f"\nagreement on the labelled placements, six examples: {common} of {union} = {share:.1%} "
-          f"(target ≥ 90%): {'met' if share >= 0.9 else 'NOT met'}")
-    print(f"seed 0's preferred move among seed 1's moves tied with its best: {agreeing} of {positions} positions "
-          f"(target: all): {'met' if agreeing == positions else 'NOT met'}")
+    both, either, positions, agreeing, missed = agreement(names, runs[first], runs[second])
+    share = both / either if either else 1.0
+    print(f"\nseeds {first} and {second}: agreement on the labelled placements, six examples: {both} of {either} = "
+          f"{share:.1%} (target ≥ 90%): {'met' if share >= 0.9 else 'NOT met'}")
+    print(f"seed {first}'s preferred move among seed {second}'s moves tied with its best: {agreeing} of {positions} "
+          f"positions (target: all): {'met' if agreeing == positions else 'NOT met'}")
     for line in missed:
         print("  " + line)
+    if len(seeds) > 2:
+        print("\nevery ordered pair of seeds (first, second): labels agreeing; the first's preferred move among the "
+              "second's ties")
+        for a, b in itertools.permutations(seeds, 2):
+            both, either, positions, agreeing, missed = agreement(names, runs[a], runs[b])
+            print(f"  {a}, {b}: {both} of {either} ({both / either if either else 1:.1%}); {agreeing} of {positions}")
+            for line in missed:
+                print("    " + line)
 
 
 if __name__ == "__main__":

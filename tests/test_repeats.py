@@ -81,23 +81,33 @@ def test_every_sampled_move_is_screened_and_the_best_of_them_chosen_among_then_j
     spent, before = race.playouts, len(log)
     repeats = Repeats(race, include=played)
     size = samples(race) // REPEATS
-    screening, choosing, judging, confirming = log[before:]
+    screening, *halving, choosing, judging, confirming = log[before:]
     assert repeats.screened == race.compared + ([] if played.n else [played])
     assert [move for move, *_ in screening] == [arm.move for arm in repeats.screened]
     assert {(start, stop) for _, start, stop in screening} == {(BASE, BASE + size)}  # repeat 0, the same streams
     most_searched = race.ranked()[:CONTENDERS]
-    ranked = [arm for arm in sorted(repeats.screened, key=lambda arm: -repeats.means[id(arm)][0])
-              if arm not in most_searched]
-    assert repeats.arms[:MOST] == most_searched + ranked[:MOST - CONTENDERS] and played in repeats.arms
-    for step, repeat_range in ((choosing, range(1, FRESH)), (judging, range(FRESH, FRESH + REPEATS))):
-        assert {move for move, *_ in step} == {arm.move for arm in repeats.arms}
-        assert {start for _, start, _ in step} == {BASE + r * size for r in repeat_range}
+    pool, room, first = [arm for arm in repeats.screened if arm not in most_searched], MOST - CONTENDERS, 0
+    assert len(halving) >= 2  # 19 or more moves halved down to 4
+    for step in halving + [None]:  # each round keeps the better half by mean of the repeats so far
+        by_mean = sorted(pool, key=lambda arm: -fmean(repeats.means[id(arm)][r] for r in range(max(1, 2 * first))))
+        pool = by_mean[:max(room, math.ceil(len(pool) / 2))]
+        if step is None:
+            break
+        first = max(1, 2 * first)
+        assert [move for move, *_ in step] == [arm.move for arm in pool for _ in range(first)]
+        assert {start for _, start, _ in step} == {BASE + r * size for r in range(first, 2 * first)}
+    assert repeats.arms[:MOST] == most_searched + pool and played in repeats.arms
+    assert {move for move, *_ in choosing} == {arm.move for arm in repeats.arms}
+    assert {start for _, start, _ in choosing} == {BASE + r * size for r in range(1, FRESH)}
+    assert {move for move, *_ in judging} == {arm.move for arm in repeats.arms}
+    assert {start for _, start, _ in judging} == {BASE + r * size for r in range(FRESH, FRESH + REPEATS)}
     only_screened = [arm for arm in repeats.screened if arm not in repeats.arms]
     assert poor in only_screened and {move for move, *_ in confirming} <= {arm.move for arm in only_screened}
     assert poor.move in {move for move, *_ in confirming} and {start for _, start, _ in confirming} == {
         BASE + FRESH * size}
-    assert race.playouts - spent == size * (len(repeats.screened) + (FRESH + REPEATS - 1) * len(repeats.arms)
-                                            + len(confirming))
+    made = [(move, start) for step in log[before:] for move, start, _ in step]
+    assert len(made) == len(set(made)) and race.playouts - spent == size * len(made)  # each repeat made once
+    assert all(set(repeats.means[id(arm)]) == set(range(FRESH + REPEATS)) for arm in repeats.arms)
     chosen_on = {id(arm): sum(repeats.means[id(arm)][r] for r in range(FRESH)) for arm in repeats.arms}
     assert chosen_on[id(repeats.best)] == max(chosen_on.values()) and repeats.best.move == "best"
     assert id(poor) not in repeats.tied() and id(repeats.best) in repeats.tied()

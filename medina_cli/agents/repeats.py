@@ -11,13 +11,16 @@ samples), so that two moves' repeats pair up (common random numbers), and the sp
 differences of their means measures the whole error of a difference, the trees' included.
 
 In three steps:
-1. **Screen**: every move the race sampled, and the `include`d one (the played move), gets repeat 0.
-2. **Choose**: the race's CONTENDERS most searched moves and the best others by repeat 0, MOST in
-   all, and the included one get CHOOSING times REPEATS repeats; the best is the highest mean of them.
+1. **Screen**: every move the race sampled, and the `include`d one (the played move), gets repeat 0;
+   the race's CONTENDERS most searched moves go on, the others are halved (the better half by mean
+   kept and searched on twice as many repeats) until MOST in all are left.
+2. **Choose**: those and the included one get CHOOSING times REPEATS repeats; the best is the
+   highest mean of them.
 3. **Judge**, on fresh repeats only (the best was chosen on the first ones, which favour it, and
-   the moves set aside were set aside on repeat 0, which disfavours them): the moves chosen among
-   get REPEATS more, a move only screened that the best beats on repeat 0 by more than TIE_MARGIN
-   gets one; a move is tied with the best unless the best beats it on them by more than TIE_MARGIN.
+   the moves set aside were set aside on their first repeats, which disfavours them): the moves
+   chosen among get REPEATS more, a move only screened that the best beats on its repeats by more
+   than TIE_MARGIN gets one; a move is tied with the best unless the best beats it on them by more
+   than TIE_MARGIN.
    A loss rests on PAIRED times REPEATS fresh repeats of the best and of the played move.
 """
 
@@ -64,9 +67,8 @@ class Repeats:
         self.screened = [arm for arm in race.arms if arm.n or arm is include]  # the greedy rating's order
         self._search(self.screened, range(1))
         most_searched = race.ranked()[:CONTENDERS]
-        by_repeat = sorted(self.screened, key=lambda arm: -self.means[id(arm)][0])
-        self.arms = most_searched + [arm for arm in by_repeat if all(arm is not m for m in most_searched)
-                                     ][:MOST - len(most_searched)]
+        self.arms = most_searched + self._halved([arm for arm in self.screened if all(
+            arm is not m for m in most_searched)], MOST - len(most_searched))
         if include is not None and all(arm is not include for arm in self.arms):
             self.arms.append(include)
         chosen_among = {id(arm) for arm in self.arms}
@@ -81,6 +83,18 @@ class Repeats:
         self._search([arm for arm in self.screened if id(arm) not in chosen_among
                       and self.difference(self.best, arm, self.comparisons, first=0).low > TIE_MARGIN],
                      range(FRESH, FRESH + 1))
+
+    def _halved(self, arms: list[Arm], room: int) -> list[Arm]:
+        """The best `room` of `arms` by sequential halving on their repeats: while more are left, the
+        better half by mean (at least `room`) is kept and searched on twice as many repeats."""
+        repeats = 1
+        while len(arms) > room:
+            kept = max(room, math.ceil(len(arms) / 2))
+            arms = sorted(arms, key=lambda arm: -fmean(self.means[id(arm)].values()))[:kept]
+            if len(arms) > room:
+                repeats *= 2
+                self._search(arms, range(repeats))
+        return arms
 
     def _search(self, arms: list[Arm], repeats: range) -> None:
         """Each of `arms` searched on the `repeats` it lacks."""
