@@ -190,6 +190,12 @@ def test_hint_rates_a_whole_turn(tmp_path):
     assert [h["value"] for h in doc["hints"]] == sorted((h["value"] for h in doc["hints"]), reverse=True)
     code, out, _ = run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2")
     assert code == 0 and "the whole turn" in out and len(re.findall(r"^\s+\d\. .*, then ", out, re.M)) == 2
+    code, out, _ = run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2", "--json")
+    doc = json.loads(out)
+    assert (doc["ranked_by"], doc["tie_margin"], doc["whole_turn"]) == ("repeats", 0.5, True)
+    single = json.loads(run("hint", game, "--agent", "mcts:200", "--top", "2", "--json")[1])
+    assert [{key: h[key] for key in alone} for h, alone in zip(doc["hints"], single["hints"])] == single["hints"]
+    assert all(h["then"]["placement"] for h in doc["hints"])
 
 
 def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(tmp_path):

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from .base import Rating
 from .specs import make_agent
 from .position import SMALL_PALACE, new_game, record_placements, roof_palace
-from .race import tied_with, z_value
 from .repeats import TIE_MARGIN, Repeats
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
@@ -89,33 +88,25 @@ class TurnHint:
 
 
 def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None) -> Advice:
-    """The agent's best whole turns for the player to move: each of its `top` first placements with the
-    best second placement after it (rated by a search of its own, seeded apart), the pair rated as that
-    second placement is; best pair first, `tied` comparing each pair with the best one."""
+    """The agent's best whole turns for the player to move: its `top` first placements, rated as `advise`
+    rates them (a search after a placement plays the mover's second one too), each with the best
+    second placement after it (a search of its own, seeded apart)."""
     agent = make_agent(spec, seed)
     if not agent.estimates:
         return Advice(game.to_move, "value", None, _exact_turns(game, agent, spec, seed, top), True)
     race = agent.search(game, play=play)
-    z = z_value(agent.confidence, two_sided=True)
-    playouts, sure = race.playouts, race.sure
-    pairs, floors = [], [race.pooled_sd()]  # (first placement, then or None, the arm the pair's samples are in)
-    for index, arm in enumerate(race.ranked()[:top]):
-        first = race.placement(arm)
-        after = _after(game, first)
-        if after is None:
-            pairs.append((first, None, arm))
-            continue
-        second = make_agent(spec, f"{seed}/{index}").search(after, play=play)
-        then = second.placement(second.best)
-        pairs.append((first, Rating(then, second.best.mean, palace=roof_palace(after, then)), second.best))
-        floors.append(second.pooled_sd())
-        playouts, sure = playouts + second.playouts, sure and second.sure
-    floor = max(floors)
-    pairs.sort(key=lambda pair: -pair[2].mean)
-    tied = tied_with(pairs[0][2], [arm for *_, arm in pairs], agent.confidence, floor)
-    turns = [TurnHint(Rating(first, arm.mean, arm.win, arm.n, roof_palace(game, first), arm.interval(z, floor),
-                             id(arm) in tied), then) for first, then, arm in pairs]
-    return Advice(game.to_move, "value", agent.confidence, turns, True, playouts, sure, 0.0)
+    rated = Repeats(race).ratings()[:top]
+    turns, playouts, sure = [], race.playouts, race.sure
+    for index, rating in enumerate(rated):
+        rating.palace = roof_palace(game, rating.placement)
+        after, then = _after(game, rating.placement), None
+        if after is not None:
+            second = make_agent(spec, f"{seed}/{index}").search(after, play=play)
+            best = second.placement(second.best)
+            then = Rating(best, second.best.mean, palace=roof_palace(after, best))
+            playouts, sure = playouts + second.playouts, sure and second.sure
+        turns.append(TurnHint(rating, then))
+    return Advice(game.to_move, "repeats", agent.confidence, turns, True, playouts, sure, TIE_MARGIN)
 
 
 def _exact_turns(game, agent, spec: str, seed: int, top: int) -> list[TurnHint]:
