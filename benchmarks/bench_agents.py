@@ -5,7 +5,7 @@ Speed (4-player original-2001, positions 40 placements into random games): playo
 (it stops once sure, at most at its cap of playouts), with how often it was sure and the playouts
 it spent, wall clock and CPU time: the machine may be shared, and CPU time is what one free core
 would take. Then `medina analyse examples/original-2001-4p.yaml --jobs 2` at the default settings,
-wall clock (target ≤ 2 minutes).
+wall clock (target ≤ 2 minutes), and `medina hint` at one of its positions on one and two processes.
 
 The ladder, as `medina simulate --agents` plays it (seed 1; seats rotating so that every agent plays
 every seat equally often): the default mcts against mcts:300 and against greedy, one seat of it
@@ -88,18 +88,26 @@ def speed(positions: int) -> None:
           f"{playouts / len(games):,.0f} playouts on average (target < 2 s per decision)")
 
 
-def analyse_time() -> None:
+def command_time(*args: str) -> tuple[float, float]:
+    """(wall clock, CPU in all its processes) of one `medina` command."""
     import resource
-    compile_package()
     wall = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([*medina_command(), "analyse", str(ROOT / "examples" / "original-2001-4p.yaml"), "--jobs", "2",
-                    "--json"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([*medina_command(), *args], check=True, stdout=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return time.perf_counter() - wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def analyse_time() -> None:
+    compile_package()
+    example = str(ROOT / "examples" / "original-2001-4p.yaml")
+    wall, cpu = command_time("analyse", example, "--jobs", "2", "--json")
     print(f"medina analyse examples/original-2001-4p.yaml --jobs 2 (default budget): "
-          f"{time.perf_counter() - wall:.0f} s wall, {cpu:.0f} s CPU in all its processes, so about "
+          f"{wall:.0f} s wall, {cpu:.0f} s CPU in all its processes, so about "
           f"{cpu / 2:.0f} s on two free cores (target < 120 s)")
+    for jobs in ("1", "2"):
+        wall, cpu = command_time("hint", example, "--to", "12", "--jobs", jobs, "--json")
+        print(f"medina hint examples/original-2001-4p.yaml --to 12 --jobs {jobs}: {wall:.1f} s wall, {cpu:.1f} s CPU")
 
 
 def strength(jobs: int, scale: float) -> None:
