@@ -116,6 +116,25 @@ def test_every_sampled_move_is_screened_and_the_best_of_them_chosen_among_then_j
     assert loss.n == PAIRED * samples(race) and loss.mean > 0
 
 
+def test_the_halving_of_many_moves_stops_short_of_the_fresh_repeats():
+    """140 moves raced: the halving's rounds would double past FRESH repeats; the moves chosen among
+    are chosen on the first FRESH repeats and every one judged on fresh ones made after the choice."""
+    values = {f"equal{i}": 0.0 for i in range(140)}
+    log = []
+    race = Race([Arm(move) for move in values], cap=48, confidence=0.95,
+                play=tree_play(values, tree_spread=1.0, spread=3.0, seed="many", log=log))
+    race.first = 2
+    race.fill(race.arms, race.first)
+    before = len(log)
+    repeats = Repeats(race)
+    size = repeats.size
+    assert math.ceil((len(values) - CONTENDERS) / 2 ** 5) > MOST - CONTENDERS  # five rounds, the last on 16 repeats
+    steps = [{start for _, start, _ in step} for step in log[before:]]
+    judging = steps.index({BASE + r * size for r in range(FRESH, FRESH + REPEATS)})
+    assert all(start < BASE + FRESH * size for step in steps[:judging] for start in step)
+    assert all(set(repeats.means[id(arm)]) == set(range(FRESH + REPEATS)) for arm in repeats.arms)
+
+
 def test_equal_moves_are_tied_at_the_confidence_though_the_best_was_chosen_among_them():
     """Ten equal moves whose trees vary, the race fooled by its samples of one tree: the best of the
     first repeats is ahead of the others by luck alone, and the moves set aside behind by luck alone;

@@ -13,7 +13,7 @@ differences of their means measures the whole error of a difference, the trees' 
 In three steps:
 1. **Screen**: every move the race sampled, and the `include`d one (the played move), gets repeat 0;
    the race's CONTENDERS most searched moves go on, the others are halved (the better half by mean
-   kept and searched on twice as many repeats) until MOST in all are left.
+   kept and searched on twice as many repeats, at most FRESH) until MOST in all are left.
 2. **Choose**: those and the included one get CHOOSING times REPEATS repeats; the best is the
    highest mean of them.
 3. **Judge**, on fresh repeats only (the best was chosen on the first ones, which favour it, and
@@ -86,13 +86,14 @@ class Repeats:
 
     def _halved(self, arms: list[Arm], room: int) -> list[Arm]:
         """The best `room` of `arms` by sequential halving on their repeats: while more are left, the
-        better half by mean (at least `room`) is kept and searched on twice as many repeats."""
+        better half by mean (at least `room`) is kept and searched on twice as many repeats, at most
+        the FRESH the choice rests on (the fresh ones must not choose)."""
         repeats = 1
         while len(arms) > room:
             kept = max(room, math.ceil(len(arms) / 2))
             arms = sorted(arms, key=lambda arm: -fmean(self.means[id(arm)].values()))[:kept]
             if len(arms) > room:
-                repeats *= 2
+                repeats = min(2 * repeats, FRESH)
                 self._search(arms, range(repeats))
         return arms
 
