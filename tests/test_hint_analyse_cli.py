@@ -174,7 +174,8 @@ def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
         assert low <= hint["value"] <= high and isinstance(hint["tied_with_best"], bool)
     code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4")
     assert re.search(r"^\s+1\. roof C3 .*\[[+-]\d+\.\d, [+-]\d+\.\d\]\s+= best", out, re.M)
-    assert "95% interval" in out
+    assert "95% interval" in out and "lead over it is not surely above 0.5 points" in out
+    assert f"; {doc['search']['playouts']} playouts in all)" in out
 
 
 def test_hint_rates_a_whole_turn(tmp_path):
@@ -190,6 +191,7 @@ def test_hint_rates_a_whole_turn(tmp_path):
     assert [h["value"] for h in doc["hints"]] == sorted((h["value"] for h in doc["hints"]), reverse=True)
     code, out, _ = run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2")
     assert code == 0 and "the whole turn" in out and len(re.findall(r"^\s+\d\. .*, then ", out, re.M)) == 2
+    assert "the best's lead over it is not significant" in out  # no tie margin
 
 
 def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(tmp_path):
