@@ -36,6 +36,14 @@ def test_hint_text_and_game_over(tmp_path):
     assert len(re.findall(r"^\s+\d\. ", out, re.M)) == 2
 
 
+def test_hint_at_the_end_says_the_ranking_it_would_have_used(examples_dir):
+    finished = examples_dir / "original-2001-3p.yaml"
+    for options, ranked_by in (([], "repeats"), (["--turn"], "value"), (["--agent", "greedy"], "value")):
+        code, out, _ = run("hint", finished, "--json", *options)
+        doc = json.loads(out)
+        assert code == 0 and doc["player"] is None and doc["hints"] == [] and doc["ranked_by"] == ranked_by
+
+
 def test_hint_names_its_ranking_and_each_roofed_palace_once(tmp_path):
     game = write(tmp_path, ORANGE_OPEN)
     code, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6")

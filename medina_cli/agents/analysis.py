@@ -24,8 +24,8 @@ BLUNDER = 12.0  # ... and of at least this many a blunder
 
 
 def hints(game, spec: str, *, seed: int = 0, top: int = 5) -> list[Rating]:
-    """The agent's `top` moves for the player to move, in its order of preference (its `ranked_by`),
-    a roof naming the palace it claims."""
+    """The agent's `top` moves for the player to move, in the order `advise` says (its `ranked_by`), a
+    roof naming the palace it claims."""
     return advise(game, spec, seed=seed, top=top).hints
 
 
@@ -57,17 +57,16 @@ def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bo
     moves, or with `whole_turn` its `top` best turns (both placements, best value first). `play`: how
     its searches make their batches (`MctsAgent.search`)."""
     agent = make_agent(spec, seed)
+    ranked_by = "value" if whole_turn else "repeats" if agent.estimates else agent.ranked_by
     if game.is_over():
-        return Advice(None, agent.ranked_by, agent.confidence, [], whole_turn)
+        return Advice(None, ranked_by, agent.confidence, [], whole_turn)
     if whole_turn:
         return turn_hints(game, spec, seed=seed, top=top, play=play)
     if not agent.estimates:
-        rated, ranked_by = agent.rate(game)[:top], agent.ranked_by
-        playouts = sure = None
+        rated, playouts, sure = agent.rate(game)[:top], None, None
     else:
         race = agent.search(game, play=play)
-        rated, ranked_by = Repeats(race).ratings()[:top], "repeats"
-        playouts, sure = race.playouts, race.sure
+        rated, playouts, sure = Repeats(race).ratings()[:top], race.playouts, race.sure
     for rating in rated:
         rating.palace = roof_palace(game, rating.placement)
     return Advice(game.to_move, ranked_by, agent.confidence, rated, False, playouts, sure,
