@@ -164,7 +164,7 @@ class Repeats:
     def tied(self) -> set[int]:
         """The ids of the race's moves tied with the best: those the best does not beat on their fresh
         repeats by more than TIE_MARGIN (one-sided, at the race's confidence over every move the race
-        compared); a move only screened has a fresh repeat where the best beat it so on repeat 0."""
+        compared); a move only screened has a fresh repeat where the best beat it so on its first ones."""
         return {id(arm) for arm in self.screened if FRESH not in self.means[id(arm)]
                 or self.difference(self.best, arm, self.comparisons).low <= TIE_MARGIN}
 
