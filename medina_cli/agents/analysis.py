@@ -268,9 +268,7 @@ def value_meaning(spec: str) -> str:
     return GREEDY_MEANING if spec == "greedy" else VALUE_MEANING
 
 
-RANKING_MEANING = {  # how `medina hint` words an agent's `ranked_by`
-    "playouts": "the most searched first, the search's choice: it spends its playouts on the moves it rates "
-                "best, and a little-searched move's value rests on few games",
+RANKING_MEANING = {  # how `medina hint` words its advice's `ranked_by`
     "value": "the highest first",
     "repeats": "the moves the search chose among first, then the others it sampled, each highest value first; "
                "a value is the mean of searches of the move from fresh trees, on the same simulated games for "
