@@ -46,6 +46,14 @@ def agreement(names: list[str], first: list, second: list) -> tuple[int, int, in
     return both, either, positions, agreeing, missed
 
 
+def seed_list(text: str) -> list[int]:
+    """`--seeds`: two or more different whole numbers, comma-separated."""
+    seeds = [int(seed) for seed in text.split(",")]
+    if len(seeds) < 2 or len(set(seeds)) < len(seeds):
+        raise ValueError(text)
+    return seeds
+
+
 def main() -> None:
     from common import machine_load
     from medina_cli.records.record import parse_record
@@ -55,10 +63,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--agent", default="mcts")
-    parser.add_argument("--seeds", default="0,1", help="the seeds, comma-separated: the targets are measured on "
-                        "the first two; more seeds add the figures of every other ordered pair")
+    parser.add_argument("--seeds", type=seed_list, default=[0, 1], help="two or more different seeds, comma-"
+                        "separated: the targets are measured on the first two; more add every other ordered pair")
     args = parser.parse_args()
-    seeds = [int(seed) for seed in args.seeds.split(",")]
+    seeds = args.seeds
     print(machine_load())
     runs = {seed: [] for seed in seeds}
     paths = sorted((ROOT / "examples").glob("*.yaml"))

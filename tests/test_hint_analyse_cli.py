@@ -36,17 +36,27 @@ def test_hint_text_and_game_over(tmp_path):
     assert len(re.findall(r"^\s+\d\. ", out, re.M)) == 2
 
 
+def test_hint_at_the_end_says_the_ranking_it_would_have_used(examples_dir):
+    finished = examples_dir / "original-2001-3p.yaml"
+    for options, ranked_by in (([], "repeats"), (["--turn"], "repeats"), (["--agent", "greedy"], "value"),
+                               (["--agent", "greedy", "--turn"], "value")):
+        code, out, _ = run("hint", finished, "--json", *options)
+        doc = json.loads(out)
+        assert code == 0 and doc["player"] is None and doc["hints"] == [] and doc["ranked_by"] == ranked_by
+
+
 def test_hint_names_its_ranking_and_each_roofed_palace_once(tmp_path):
     game = write(tmp_path, ORANGE_OPEN)
     code, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6")
-    assert code == 0 and "(ranked by repeats, the moves the search chose among first" in out
+    assert code == 0 and "(ranked by repeats, the search's preferred move first" in out
     assert len(re.findall(r"^\s+\d\. roof C3 \(orange palace: C3 C4 C5 C6 C7\)", out, re.M)) == 1
     assert not re.search(r"^\s+\d\. roof C[4-7]", out, re.M)
     _, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6", "--json")
     doc = json.loads(out)
     assert doc["ranked_by"] == "repeats"
-    order = [(h["playouts"], h["value"]) for h in doc["hints"]]  # those chosen among rest on more repeats
-    assert order == sorted(order, reverse=True)
+    values = [h["value"] for h in doc["hints"]]  # the preferred move, then others chosen among (8 are, here)
+    assert values[1:] == sorted(values[1:], reverse=True) and doc["hints"][0]["tied_with_best"]
+    assert len({h["playouts"] for h in doc["hints"]}) == 1  # each on as many fresh repeats
     roofs = [h for h in doc["hints"] if h["placement"].startswith("roof C")]
     assert roofs == [{**roofs[0], "placement": "roof C3", "palace": {"colour": "orange", "cells": sorted(ORANGE_CELLS)}}]
     _, out, _ = run("hint", game, "--agent", "greedy", "--json")
@@ -174,7 +184,8 @@ def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
         assert low <= hint["value"] <= high and isinstance(hint["tied_with_best"], bool)
     code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4")
     assert re.search(r"^\s+1\. roof C3 .*\[[+-]\d+\.\d, [+-]\d+\.\d\]\s+= best", out, re.M)
-    assert "95% interval" in out
+    assert "95% interval" in out and "lead over it is not surely above 0.5 points" in out
+    assert f"; {doc['search']['playouts']} playouts in all)" in out
 
 
 def test_hint_rates_a_whole_turn(tmp_path):
@@ -196,6 +207,7 @@ def test_hint_rates_a_whole_turn(tmp_path):
     single = json.loads(run("hint", game, "--agent", "mcts:200", "--top", "2", "--json")[1])
     assert [{key: h[key] for key in alone} for h, alone in zip(doc["hints"], single["hints"])] == single["hints"]
     assert all(h["then"]["placement"] for h in doc["hints"])
+    assert "not surely above 0.5 points" in run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2")[1]
 
 
 def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(tmp_path):

@@ -102,9 +102,9 @@ def test_every_sampled_move_is_screened_and_the_best_of_them_chosen_among_then_j
     assert {move for move, *_ in judging} == {arm.move for arm in repeats.arms}
     assert {start for _, start, _ in judging} == {BASE + r * size for r in range(FRESH, FRESH + REPEATS)}
     only_screened = [arm for arm in repeats.screened if arm not in repeats.arms]
-    assert poor in only_screened and {move for move, *_ in confirming} <= {arm.move for arm in only_screened}
-    assert poor.move in {move for move, *_ in confirming} and {start for _, start, _ in confirming} == {
-        BASE + FRESH * size}
+    assert only_screened == repeats.only_screened() and poor in only_screened
+    assert [move for move, *_ in confirming] == [arm.move for arm in only_screened]  # one fresh repeat each
+    assert {start for _, start, _ in confirming} == {BASE + FRESH * size}
     made = [(move, start) for step in log[before:] for move, start, _ in step]
     assert len(made) == len(set(made)) and race.playouts - spent == size * len(made)  # each repeat made once
     assert all(set(repeats.means[id(arm)]) == set(range(FRESH + REPEATS)) for arm in repeats.arms)
@@ -114,6 +114,25 @@ def test_every_sampled_move_is_screened_and_the_best_of_them_chosen_among_then_j
     loss = repeats.loss(played)
     assert set(repeats.means[id(played)]) == set(range(FRESH + PAIRED * REPEATS))
     assert loss.n == PAIRED * samples(race) and loss.mean > 0
+
+
+def test_the_halving_of_many_moves_stops_short_of_the_fresh_repeats():
+    """140 moves raced: the halving's rounds would double past FRESH repeats; the moves chosen among
+    are chosen on the first FRESH repeats and every one judged on fresh ones made after the choice."""
+    values = {f"equal{i}": 0.0 for i in range(140)}
+    log = []
+    race = Race([Arm(move) for move in values], cap=48, confidence=0.95,
+                play=tree_play(values, tree_spread=1.0, spread=3.0, seed="many", log=log))
+    race.first = 2
+    race.fill(race.arms, race.first)
+    before = len(log)
+    repeats = Repeats(race)
+    size = repeats.size
+    assert math.ceil((len(values) - CONTENDERS) / 2 ** 5) > MOST - CONTENDERS  # five rounds, the last on 16 repeats
+    steps = [{start for _, start, _ in step} for step in log[before:]]
+    judging = steps.index({BASE + r * size for r in range(FRESH, FRESH + REPEATS)})
+    assert all(start < BASE + FRESH * size for step in steps[:judging] for start in step)
+    assert all(set(repeats.means[id(arm)]) == set(range(FRESH + REPEATS)) for arm in repeats.arms)
 
 
 def test_equal_moves_are_tied_at_the_confidence_though_the_best_was_chosen_among_them():
@@ -166,23 +185,29 @@ def test_a_move_surely_behind_the_best_by_at_most_the_margin_is_tied(lead, tied)
     assert repeats.best is a and (id(b) in repeats.tied()) is tied
 
 
-def test_ratings_rest_on_the_fresh_repeats_the_moves_chosen_among_first():
+def test_ratings_list_the_best_then_the_moves_chosen_among_then_others_on_as_many_fresh_repeats():
     values = {"best": 3.0, **{f"quiet{i}": 0.0 for i in range(20)}, "poor": -60.0}
     race = raced(values, 300, tree_play(values, tree_spread=0.5, spread=10.0, seed="ratings"))
     repeats = Repeats(race)
-    rated = repeats.ratings()
+    only = repeats.only_screened()
+    fresh = {arm.move: [r for r in repeats.means[id(arm)] if r >= FRESH] for arm in only}
+    assert all(repeats_of == [FRESH] for repeats_of in fresh.values())  # one fresh repeat each
+    first_fresh = {arm.move: repeats.means[id(arm)][FRESH] for arm in only}
+    chosen_count, top = len(repeats.arms), len(repeats.arms) + 3
+    rated = repeats.ratings(top)
     by_move = {arm.move: arm for arm in repeats.screened}
-    assert sorted(r.placement for r in rated) == sorted(by_move) and len(repeats.arms) < len(rated)
-    chosen = [by_move[r.placement] in repeats.arms for r in rated]
-    assert chosen == sorted(chosen, reverse=True)  # the moves chosen among first
-    for group in (rated[:len(repeats.arms)], rated[len(repeats.arms):]):
+    assert len(rated) == top and rated[0].placement == repeats.best.move == "best"
+    assert [by_move[r.placement] in repeats.arms for r in rated] == [True] * chosen_count + [False] * 3
+    assert {r.placement for r in rated[chosen_count:]} == set(sorted(first_fresh, key=lambda m: -first_fresh[m])[:3])
+    for group in (rated[1:chosen_count], rated[chosen_count:]):
         assert [r.value for r in group] == sorted((r.value for r in group), reverse=True)
     for r in rated:
         arm = by_move[r.placement]
+        assert r.playouts == REPEATS * repeats.size and len([k for k in repeats.means[id(arm)] if k >= FRESH]) >= REPEATS
         assert r.value == pytest.approx(repeats.value(arm)) and r.interval[0] < r.value < r.interval[1]
         assert r.tied is (id(arm) in repeats.tied()) and 0.0 <= r.win <= 1.0
-        assert r.playouts == (REPEATS if arm in repeats.arms else 1) * repeats.size
-    assert by_move["poor"].move == rated[-1].placement and not rated[-1].tied
+    poor = by_move["poor"]
+    assert [r for r in repeats.means[id(poor)] if r >= FRESH] == [FRESH] and id(poor) not in repeats.tied()
 
 
 def test_students_t_quantiles():

@@ -23,8 +23,8 @@ BLUNDER = 12.0  # ... and of at least this many a blunder
 
 
 def hints(game, spec: str, *, seed: int = 0, top: int = 5) -> list[Rating]:
-    """The agent's `top` moves for the player to move, in its order of preference (its `ranked_by`),
-    a roof naming the palace it claims."""
+    """The agent's `top` moves for the player to move, in the order `advise` says (its `ranked_by`), a
+    roof naming the palace it claims."""
     return advise(game, spec, seed=seed, top=top).hints
 
 
@@ -56,21 +56,21 @@ def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bo
     moves, or with `whole_turn` its `top` best turns (both placements, best value first). `play`: how
     its searches make their batches (`MctsAgent.search`)."""
     agent = make_agent(spec, seed)
+    ranked_by = "repeats" if agent.estimates else "value" if whole_turn else agent.ranked_by
     if game.is_over():
-        return Advice(None, agent.ranked_by, agent.confidence, [], whole_turn)
+        return Advice(None, ranked_by, agent.confidence, [], whole_turn)
     if whole_turn:
         return turn_hints(game, spec, seed=seed, top=top, play=play)
     if not agent.estimates:
-        rated, ranked_by = agent.rate(game)[:top], agent.ranked_by
-        playouts = sure = None
+        rated, playouts, sure = agent.rate(game)[:top], None, None
     else:
         race = agent.search(game, play=play)
-        rated, ranked_by = Repeats(race).ratings()[:top], "repeats"
+        rated = Repeats(race).ratings(top)
         playouts, sure = race.playouts, race.sure
     for rating in rated:
         rating.palace = roof_palace(game, rating.placement)
     return Advice(game.to_move, ranked_by, agent.confidence, rated, False, playouts, sure,
-                  None if playouts is None else TIE_MARGIN)
+                  TIE_MARGIN if agent.estimates else None)
 
 
 @dataclass
@@ -95,7 +95,7 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
     if not agent.estimates:
         return Advice(game.to_move, "value", None, _exact_turns(game, agent, spec, seed, top), True)
     race = agent.search(game, play=play)
-    rated = Repeats(race).ratings()[:top]
+    rated = Repeats(race).ratings(top)
     turns, playouts, sure = [], race.playouts, race.sure
     for index, rating in enumerate(rated):
         rating.palace = roof_palace(game, rating.placement)
@@ -260,11 +260,10 @@ def value_meaning(spec: str) -> str:
     return GREEDY_MEANING if spec == "greedy" else VALUE_MEANING
 
 
-RANKING_MEANING = {  # how `medina hint` words an agent's `ranked_by`
-    "playouts": "the most searched first, the search's choice: it spends its playouts on the moves it rates "
-                "best, and a little-searched move's value rests on few games",
+RANKING_MEANING = {  # how `medina hint` words its advice's `ranked_by`
     "value": "the highest first",
-    "repeats": "the moves the search chose among first, then the others it sampled, each highest value first; "
+    "repeats": "the search's preferred move first, then the other moves it chose among, then the others it "
+               "sampled, each highest value first; "
                "a value is the mean of searches of the move from fresh trees, on the same simulated games for "
                "every move"}
 

@@ -13,14 +13,13 @@ differences of their means measures the whole error of a difference, the trees' 
 In three steps:
 1. **Screen**: every move the race sampled, and the `include`d one (the played move), gets repeat 0;
    the race's CONTENDERS most searched moves go on, the others are halved (the better half by mean
-   kept and searched on twice as many repeats) until MOST in all are left.
+   kept and searched on twice as many repeats, at most FRESH) until MOST in all are left.
 2. **Choose**: those and the included one get CHOOSING times REPEATS repeats; the best is the
    highest mean of them.
 3. **Judge**, on fresh repeats only (the best was chosen on the first ones, which favour it, and
    the moves set aside were set aside on their first repeats, which disfavours them): the moves
-   chosen among get REPEATS more, a move only screened that the best beats on its repeats by more
-   than TIE_MARGIN gets one; a move is tied with the best unless the best beats it on them by more
-   than TIE_MARGIN.
+   chosen among get REPEATS more, a move only screened one (REPEATS where `ratings` lists it); a
+   move is tied with the best unless the best beats it on them by more than TIE_MARGIN.
    A loss rests on PAIRED times REPEATS fresh repeats of the best and of the played move.
 """
 
@@ -71,28 +70,30 @@ class Repeats:
             arm is not m for m in most_searched)], MOST - len(most_searched))
         if include is not None and all(arm is not include for arm in self.arms):
             self.arms.append(include)
-        chosen_among = {id(arm) for arm in self.arms}
         self._search(self.arms, range(FRESH))
         self.best = max(self.arms, key=lambda arm: fmean(self.means[id(arm)].values()))  # the first of equal
         self._search(self.arms, range(FRESH, FRESH + REPEATS))
         others = [arm for arm in self.arms if arm is not self.best]
         self.dof = max(1, len(others) * (REPEATS - 1))
-        self.pooled = math.sqrt(sum(spread(self._differences(self.best, arm, FRESH)) ** 2 for arm in others)
+        self.pooled = math.sqrt(sum(spread(self._differences(self.best, arm)) ** 2 for arm in others)
                                 / len(others)) if others else 0.0
         self.comparisons = len(race.compared) - 1  # the ties' tests share the confidence (Bonferroni)
-        self._search([arm for arm in self.screened if id(arm) not in chosen_among
-                      and self.difference(self.best, arm, self.comparisons, first=0).low > TIE_MARGIN],
-                     range(FRESH, FRESH + 1))
+        self._search(self.only_screened(), range(FRESH, FRESH + 1))
+
+    def only_screened(self) -> list[Arm]:
+        """The moves screened and not chosen among."""
+        return [arm for arm in self.screened if all(arm is not chosen for chosen in self.arms)]
 
     def _halved(self, arms: list[Arm], room: int) -> list[Arm]:
         """The best `room` of `arms` by sequential halving on their repeats: while more are left, the
-        better half by mean (at least `room`) is kept and searched on twice as many repeats."""
+        better half by mean (at least `room`) is kept and searched on twice as many repeats, at most
+        the FRESH the choice rests on (the fresh ones must not choose)."""
         repeats = 1
         while len(arms) > room:
             kept = max(room, math.ceil(len(arms) / 2))
             arms = sorted(arms, key=lambda arm: -fmean(self.means[id(arm)].values()))[:kept]
             if len(arms) > room:
-                repeats *= 2
+                repeats = min(2 * repeats, FRESH)
                 self._search(arms, range(repeats))
         return arms
 
@@ -106,49 +107,51 @@ class Repeats:
             self.wins.setdefault(id(arm), {})[r] = fmean(win for _, win in margins)
         self.race.playouts += size * len(batches)
 
-    def _judged_on(self, arm: Arm) -> list[int]:
-        """The repeats `arm`'s value rests on: its fresh ones (from FRESH on), or a move only screened
-        without any, its repeat 0."""
-        return [r for r in self.means[id(arm)] if r >= FRESH] or [0]
+    def _fresh(self, arm: Arm) -> list[float]:
+        """The means of `arm`'s fresh repeats (from FRESH on)."""
+        return [mean for r, mean in self.means[id(arm)].items() if r >= FRESH]
 
     def value(self, arm: Arm) -> float:
-        """The mean of `arm`'s fresh repeats (a move only screened without any: its repeat 0)."""
-        return fmean(self.means[id(arm)][r] for r in self._judged_on(arm))
+        """The mean of `arm`'s fresh repeats."""
+        return fmean(self._fresh(arm))
 
-    def ratings(self) -> list[Rating]:
-        """The screened moves as Ratings: the moves chosen among, then those only screened, each highest
-        value first; a value with its two-sided interval at the race's confidence (the
-        spread of its repeats, with its degrees of freedom, or where larger the pooled spread of the
-        fresh repeats of the moves chosen among, with theirs), the playouts behind it and its tie."""
-        spreads = [spread([self.means[id(arm)][r] for r in self._judged_on(arm)]) for arm in self.arms]
-        pooled = math.sqrt(fmean(sd ** 2 for sd in spreads))
-        pooled_dof = sum(len(self._judged_on(arm)) - 1 for arm in self.arms)
-        tied, chosen = self.tied(), {id(arm) for arm in self.arms}
-        order = sorted(self.screened, key=lambda arm: (id(arm) not in chosen, -self.value(arm)))
-        out = []
+    def ratings(self, top: int) -> list[Rating]:
+        """The `top` screened moves as Ratings: the best, the other moves chosen among, then those only
+        screened (each listed one first searched on REPEATS fresh repeats, as those chosen among), each
+        highest value first; a value is the mean of the move's fresh repeats, with its two-sided
+        interval at the race's confidence (the spread of those, with its degrees of freedom, or where
+        larger the pooled spread of the fresh repeats of the moves chosen among, with theirs), the
+        playouts behind it and its tie."""
+        def by_value(arms: list[Arm]) -> list[Arm]:
+            return sorted(arms, key=lambda arm: -self.value(arm))
+        order = [self.best, *by_value([arm for arm in self.arms if arm is not self.best])]
+        listed = by_value(self.only_screened())[:max(0, top - len(order))]
+        self._search(listed, range(FRESH, FRESH + REPEATS))
+        order = (order + by_value(listed))[:top]
+        pooled = math.sqrt(fmean(spread(self._fresh(arm)) ** 2 for arm in self.arms))
+        pooled_dof = sum(len(self._fresh(arm)) - 1 for arm in self.arms)
+        tied, out = self.tied(), []
         for arm in order:
-            repeats = self._judged_on(arm)
-            means = [self.means[id(arm)][r] for r in repeats]
+            means = self._fresh(arm)
             own = spread(means)
             sd, dof = (own, len(means) - 1) if own > pooled or not pooled_dof else (pooled, pooled_dof)
             half = t_value(self.race.confidence, max(1, dof), two_sided=True) * sd / math.sqrt(len(means))
             value = fmean(means)
-            out.append(Rating(self.race.placement(arm), value, fmean(self.wins[id(arm)][r] for r in repeats),
-                              len(means) * self.size, interval=(value - half, value + half), tied=id(arm) in tied))
+            wins = [win for r, win in self.wins[id(arm)].items() if r >= FRESH]
+            out.append(Rating(self.race.placement(arm), value, fmean(wins), len(means) * self.size,
+                              interval=(value - half, value + half), tied=id(arm) in tied))
         return out
 
-    def _differences(self, a: Arm, b: Arm, first: int) -> list[float]:
-        """a − b on each repeat both have, from repeat `first` on."""
+    def _differences(self, a: Arm, b: Arm) -> list[float]:
+        """a − b on each fresh repeat both have."""
         mine, theirs = self.means[id(a)], self.means[id(b)]
-        return [mine[r] - theirs[r] for r in sorted(mine.keys() & theirs.keys()) if r >= first]
+        return [mine[r] - theirs[r] for r in sorted(mine.keys() & theirs.keys()) if r >= FRESH]
 
-    def difference(self, a: Arm, b: Arm, comparisons: int = 1, *, two_sided: bool = False,
-                   first: int = FRESH) -> Difference:
-        """a − b over their paired repeats from `first` on (default: the fresh ones), with the interval
-        mean ± t·se at the race's confidence (`t_value`'s `comparisons`, `two_sided`): the spread of the
+    def difference(self, a: Arm, b: Arm, comparisons: int = 1, *, two_sided: bool = False) -> Difference:
+        """a − b over their paired fresh repeats, with the interval mean ± t·se at the race's confidence (`t_value`'s `comparisons`, `two_sided`): the spread of the
         differences, with its degrees of freedom, or the pooled spread of the best's differences from
         the others, with theirs, where that is larger."""
-        diffs = self._differences(a, b, first)
+        diffs = self._differences(a, b)
         mean, own = fmean(diffs), spread(diffs)
         sd, dof = (own, len(diffs) - 1) if own > self.pooled else (self.pooled, self.dof)
         half = t_value(self.race.confidence, dof, comparisons, two_sided=two_sided) * sd / math.sqrt(len(diffs))
@@ -163,9 +166,9 @@ class Repeats:
     def tied(self) -> set[int]:
         """The ids of the race's moves tied with the best: those the best does not beat on their fresh
         repeats by more than TIE_MARGIN (one-sided, at the race's confidence over every move the race
-        compared); a move only screened has a fresh repeat where the best beat it so on repeat 0."""
-        return {id(arm) for arm in self.screened if FRESH not in self.means[id(arm)]
-                or self.difference(self.best, arm, self.comparisons).low <= TIE_MARGIN}
+        compared)."""
+        return {id(arm) for arm in self.screened
+                if self.difference(self.best, arm, self.comparisons).low <= TIE_MARGIN}
 
 
 def samples(race: Race) -> int:

@@ -28,8 +28,9 @@ def hint_text(doc: dict, where: str) -> str:
     search = doc.get("search")
     if search is not None:
         level = f"{100 * doc['confidence']:g}%"
-        sure = (f"the search was sure of its best after {search['playouts']} playouts" if search["sure"] else
-                f"the search spent {search['playouts']} playouts without telling its best apart from every other")
+        sure = ("the search was sure of its best before its cap" if search["sure"] else
+                "the search reached its cap without telling its best apart from every other")
+        sure += f"; {search['playouts']} playouts in all"
         margin = doc.get("tie_margin")
         lead = (f"the best's lead over it is not surely above {margin:g} points" if margin else
                 "the best's lead over it is not significant")
