@@ -31,11 +31,8 @@ def hint_text(doc: dict, where: str) -> str:
         sure = ("the search was sure of its best before its cap" if search["sure"] else
                 "the search reached its cap without telling its best apart from every other")
         sure += f"; {search['playouts']} playouts in all"
-        margin = doc.get("tie_margin")
-        lead = (f"the best's lead over it is not surely above {margin:g} points" if margin else
-                "the best's lead over it is not significant")
-        lines.append(f"([low, high]: the value's {level} interval; = best: {lead} at {level} over all the moves "
-                     f"compared; {sure})")
+        lines.append(f"([low, high]: the value's {level} interval; = best: the best's lead over it is not surely "
+                     f"above {doc['tie_margin']:g} points at {level} over all the moves compared; {sure})")
     names = []
     for hint in doc["hints"]:
         then = hint.get("then")
