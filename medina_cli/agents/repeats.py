@@ -148,9 +148,10 @@ class Repeats:
         return [mine[r] - theirs[r] for r in sorted(mine.keys() & theirs.keys()) if r >= FRESH]
 
     def difference(self, a: Arm, b: Arm, comparisons: int = 1, *, two_sided: bool = False) -> Difference:
-        """a − b over their paired fresh repeats, with the interval mean ± t·se at the race's confidence (`t_value`'s `comparisons`, `two_sided`): the spread of the
-        differences, with its degrees of freedom, or the pooled spread of the best's differences from
-        the others, with theirs, where that is larger."""
+        """a − b over their paired fresh repeats, with the interval mean ± t·se at the race's confidence
+        (`t_value`'s `comparisons`, `two_sided`): the spread of the differences, with its degrees of
+        freedom, or the pooled spread of the best's differences from the others, with theirs, where
+        that is larger."""
         diffs = self._differences(a, b)
         mean, own = fmean(diffs), spread(diffs)
         sd, dof = (own, len(diffs) - 1) if own > self.pooled else (self.pooled, self.dof)
