@@ -203,7 +203,7 @@ def test_ratings_list_the_best_then_the_moves_chosen_among_then_others_on_as_man
         assert [r.value for r in group] == sorted((r.value for r in group), reverse=True)
     for r in rated:
         arm = by_move[r.placement]
-        assert r.playouts == REPEATS * repeats.size and len([k for k in repeats.means[id(arm)] if k >= FRESH]) >= REPEATS
+        assert r.playouts == REPEATS * repeats.size == len(repeats._fresh(arm)) * repeats.size
         assert r.value == pytest.approx(repeats.value(arm)) and r.interval[0] < r.value < r.interval[1]
         assert r.tied is (id(arm) in repeats.tied()) and 0.0 <= r.win <= 1.0
     poor = by_move["poor"]
