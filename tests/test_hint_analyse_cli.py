@@ -184,7 +184,8 @@ def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
         assert low <= hint["value"] <= high and isinstance(hint["tied_with_best"], bool)
     code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4")
     assert re.search(r"^\s+1\. roof C3 .*\[[+-]\d+\.\d, [+-]\d+\.\d\]\s+= best", out, re.M)
-    assert "95% interval" in out and "lead over it is not surely above 0.5 points" in out
+    assert "95% interval" in out and "lead over it (paired, on the same simulated games" in out
+    assert "is not surely above 0.5 points at 95%" in out
     assert f"; {doc['search']['playouts']} playouts in all)" in out
 
 
@@ -205,8 +206,11 @@ def test_hint_rates_a_whole_turn(tmp_path):
     doc = json.loads(out)
     assert (doc["ranked_by"], doc["tie_margin"], doc["whole_turn"]) == ("repeats", 0.5, True)
     single = json.loads(run("hint", game, "--agent", "mcts:200", "--top", "2", "--json")[1])
-    assert [{key: h[key] for key in alone} for h, alone in zip(doc["hints"], single["hints"])] == single["hints"]
-    assert all(h["then"]["placement"] for h in doc["hints"])
+    assert {h["placement"] for h in doc["hints"]} == {h["placement"] for h in single["hints"]}
+    assert all(h["then"]["placement"] for h in doc["hints"]) and doc["hints"][0]["tied_with_best"]
+    for hint in doc["hints"]:
+        low, high = hint["value_interval"]
+        assert low <= hint["value"] <= high and hint["playouts"] == single["hints"][0]["playouts"]
     assert "not surely above 0.5 points" in run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2")[1]
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from medina_cli.agents.race import Arm, Race, spread, t_value, z_value
 from medina_cli.agents.repeats import (BASE, CONTENDERS, FRESH, MOST, PAIRED, REPEATS, TIE_MARGIN, Repeats,
-                                      samples)
+                                      samples, tied_series)
 
 
 def tree_play(values: dict, tree_spread: float, spread: float, seed: object = 0, log: list | None = None):
@@ -185,7 +185,7 @@ def test_a_move_surely_behind_the_best_by_at_most_the_margin_is_tied(lead, tied)
     assert repeats.best is a and (id(b) in repeats.tied()) is tied
 
 
-def test_ratings_list_the_best_then_the_moves_chosen_among_then_others_on_as_many_fresh_repeats():
+def test_ratings_list_the_best_then_the_others_by_value_each_on_as_many_fresh_repeats():
     values = {"best": 3.0, **{f"quiet{i}": 0.0 for i in range(20)}, "poor": -60.0}
     race = raced(values, 300, tree_play(values, tree_spread=0.5, spread=10.0, seed="ratings"))
     repeats = Repeats(race)
@@ -197,10 +197,10 @@ def test_ratings_list_the_best_then_the_moves_chosen_among_then_others_on_as_man
     rated = repeats.ratings(top)
     by_move = {arm.move: arm for arm in repeats.screened}
     assert len(rated) == top and rated[0].placement == repeats.best.move == "best"
-    assert [by_move[r.placement] in repeats.arms for r in rated] == [True] * chosen_count + [False] * 3
-    assert {r.placement for r in rated[chosen_count:]} == set(sorted(first_fresh, key=lambda m: -first_fresh[m])[:3])
-    for group in (rated[1:chosen_count], rated[chosen_count:]):
-        assert [r.value for r in group] == sorted((r.value for r in group), reverse=True)
+    assert [r.value for r in rated[1:]] == sorted((r.value for r in rated[1:]), reverse=True)
+    assert {r.placement for r in rated if by_move[r.placement] not in repeats.arms} == set(
+        sorted(first_fresh, key=lambda m: -first_fresh[m])[:3])  # the best 3 only screened, by their fresh repeat
+    assert sum(by_move[r.placement] in repeats.arms for r in rated) == chosen_count
     for r in rated:
         arm = by_move[r.placement]
         assert r.playouts == REPEATS * repeats.size == len(repeats._fresh(arm)) * repeats.size
@@ -208,6 +208,21 @@ def test_ratings_list_the_best_then_the_moves_chosen_among_then_others_on_as_man
         assert r.tied is (id(arm) in repeats.tied()) and 0.0 <= r.win <= 1.0
     poor = by_move["poor"]
     assert [r for r in repeats.means[id(poor)] if r >= FRESH] == [FRESH] and id(poor) not in repeats.tied()
+
+
+
+def test_moves_of_different_searches_are_tied_on_their_paired_fresh_repeats():
+    """Series whose repeats differ by constants on shared noise: the best is the highest on the first
+    FRESH repeats (here not the highest on the fresh ones), and a move is tied with it exactly when its
+    lead over the move is at most TIE_MARGIN."""
+    noise = [random.Random(r).gauss(0, 5) for r in range(FRESH + REPEATS)]
+    def series(early: float, late: float) -> dict[int, float]:
+        return {r: noise[r] + (early if r < FRESH else late) for r in range(FRESH + REPEATS)}
+    best, tied = tied_series([series(0.0, 0.0), series(1.0, TIE_MARGIN - 0.1), series(0.0, -1.0),
+                              series(0.0, TIE_MARGIN + 0.2)], confidence=0.95)
+    assert best == 1 and tied == [True, True, False, True]
+    best, tied = tied_series([series(0.0, 0.0), series(1.0, TIE_MARGIN + 0.1)], confidence=0.95)
+    assert best == 1 and tied == [False, True]
 
 
 def test_students_t_quantiles():

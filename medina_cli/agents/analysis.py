@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .base import Rating
 from .specs import make_agent
 from .position import SMALL_PALACE, new_game, record_placements, roof_palace
-from .repeats import TIE_MARGIN, Repeats
+from .repeats import TIE_MARGIN, Repeats, tied_series
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
 BLUNDER = 12.0  # ... and of at least this many a blunder
@@ -88,25 +88,38 @@ class TurnHint:
 
 
 def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None) -> Advice:
-    """The agent's best whole turns for the player to move: its `top` first placements, rated as `advise`
-    rates them (a search after a placement plays the mover's second one too), each with the best
-    second placement after it (a search of its own, seeded apart)."""
+    """The agent's best whole turns for the player to move: the `top` first placements `advise` would
+    list, each with the best second placement after it (a search of its own, seeded apart, and its
+    repeats), the pair rated on that move's fresh repeats (a first placement that ends the turn on its
+    own); the best pair (the highest mean on its first repeats) first, then by value, tied as
+    `tied_series` says."""
     agent = make_agent(spec, seed)
     if not agent.estimates:
         return Advice(game.to_move, "value", None, _exact_turns(game, agent, spec, seed, top), True)
     race = agent.search(game, play=play)
-    rated = Repeats(race).ratings(top)
-    turns, playouts, sure = [], race.playouts, race.sure
-    for index, rating in enumerate(rated):
-        rating.palace = roof_palace(game, rating.placement)
-        after, then = _after(game, rating.placement), None
-        if after is not None:
-            second = make_agent(spec, f"{seed}/{index}").search(after, play=play)
-            best = second.placement(second.best)
-            then = Rating(best, second.best.mean, palace=roof_palace(after, best))
-            playouts, sure = playouts + second.playouts, sure and second.sure
+    firsts = Repeats(race)
+    pairs, playouts, sure = [], 0, race.sure  # (the pair as a Rating, then or None, its repeats' means)
+    for index, arm in enumerate(firsts.listed(top)):
+        first = race.placement(arm)
+        after = _after(game, first)
+        if after is None:
+            pairs.append((firsts.rating(arm), None, firsts.means[id(arm)]))
+            continue
+        second = make_agent(spec, f"{seed}/{index}").search(after, play=play)
+        seconds = Repeats(second)
+        pair = seconds.rating(seconds.best)
+        then = Rating(pair.placement, pair.value, palace=roof_palace(after, pair.placement))
+        pairs.append((Rating(first, pair.value, pair.win, pair.playouts, interval=pair.interval), then,
+                      seconds.means[id(seconds.best)]))
+        playouts, sure = playouts + second.playouts, sure and second.sure
+    best, tied = tied_series([means for *_, means in pairs], agent.confidence)
+    order = [best, *sorted((i for i in range(len(pairs)) if i != best), key=lambda i: -pairs[i][0].value)]
+    turns = []
+    for i in order:
+        rating, then, _ = pairs[i]
+        rating.palace, rating.tied = roof_palace(game, rating.placement), tied[i]
         turns.append(TurnHint(rating, then))
-    return Advice(game.to_move, "repeats", agent.confidence, turns, True, playouts, sure, TIE_MARGIN)
+    return Advice(game.to_move, "repeats", agent.confidence, turns, True, playouts + race.playouts, sure, TIE_MARGIN)
 
 
 def _exact_turns(game, agent, spec: str, seed: int, top: int) -> list[TurnHint]:
@@ -262,8 +275,8 @@ def value_meaning(spec: str) -> str:
 
 RANKING_MEANING = {  # how `medina hint` words its advice's `ranked_by`
     "value": "the highest first",
-    "repeats": "the search's preferred move first, then the other moves it chose among, then the others it "
-               "sampled, each highest value first; "
+    "repeats": "the search's preferred move first, then the others highest value first (the moves it chose "
+               "among, and the best of the others it sampled, each searched as often); "
                "a value is the mean of searches of the move from fresh trees, on the same simulated games for "
                "every move"}
 

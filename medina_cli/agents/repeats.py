@@ -115,32 +115,38 @@ class Repeats:
         """The mean of `arm`'s fresh repeats."""
         return fmean(self._fresh(arm))
 
-    def ratings(self, top: int) -> list[Rating]:
-        """The `top` screened moves as Ratings: the best, the other moves chosen among, then those only
-        screened (each listed one first searched on REPEATS fresh repeats, as those chosen among), each
-        highest value first; a value is the mean of the move's fresh repeats, with its two-sided
-        interval at the race's confidence (the spread of those, with its degrees of freedom, or where
-        larger the pooled spread of the fresh repeats of the moves chosen among, with theirs), the
-        playouts behind it and its tie."""
-        def by_value(arms: list[Arm]) -> list[Arm]:
+    def listed(self, top: int) -> list[Arm]:
+        """The `top` moves a hint lists: the best first, then, highest value first, the other moves
+        chosen among and the best by their fresh repeat of those only screened (each of these searched
+        first on REPEATS fresh repeats, as those chosen among)."""
+        def value_first(arms: list[Arm]) -> list[Arm]:
             return sorted(arms, key=lambda arm: -self.value(arm))
-        order = [self.best, *by_value([arm for arm in self.arms if arm is not self.best])]
-        listed = by_value(self.only_screened())[:max(0, top - len(order))]
-        self._search(listed, range(FRESH, FRESH + REPEATS))
-        order = (order + by_value(listed))[:top]
-        pooled = math.sqrt(fmean(spread(self._fresh(arm)) ** 2 for arm in self.arms))
-        pooled_dof = sum(len(self._fresh(arm)) - 1 for arm in self.arms)
-        tied, out = self.tied(), []
-        for arm in order:
-            means = self._fresh(arm)
-            own = spread(means)
-            sd, dof = (own, len(means) - 1) if own > pooled or not pooled_dof else (pooled, pooled_dof)
-            half = t_value(self.race.confidence, max(1, dof), two_sided=True) * sd / math.sqrt(len(means))
-            value = fmean(means)
-            wins = [win for r, win in self.wins[id(arm)].items() if r >= FRESH]
-            out.append(Rating(self.race.placement(arm), value, fmean(wins), len(means) * self.size,
-                              interval=(value - half, value + half), tied=id(arm) in tied))
-        return out
+        others = [arm for arm in self.arms if arm is not self.best]
+        screened = value_first(self.only_screened())[:max(0, top - 1 - len(others))]
+        self._search(screened, range(FRESH, FRESH + REPEATS))
+        return [self.best, *value_first(others + screened)][:top]
+
+    def ratings(self, top: int) -> list[Rating]:
+        """The `listed` moves as Ratings, each with its tie (judged once they are searched)."""
+        listed = self.listed(top)
+        tied = self.tied()
+        return [self.rating(arm, id(arm) in tied) for arm in listed]
+
+    def rating(self, arm: Arm, tied: bool | None = None) -> Rating:
+        """`arm` as a Rating: its value, the mean of its fresh repeats, with its two-sided interval at the
+        race's confidence (the spread of those, with its degrees of freedom, or where larger the pooled
+        spread of the fresh repeats of the moves chosen among, with theirs), its win share and the
+        playouts behind them."""
+        spreads = [spread(self._fresh(chosen)) for chosen in self.arms]
+        pooled, pooled_dof = math.sqrt(fmean(sd ** 2 for sd in spreads)), sum(
+            len(self._fresh(chosen)) - 1 for chosen in self.arms)
+        means = self._fresh(arm)
+        own = spread(means)
+        sd, dof = (own, len(means) - 1) if own > pooled or not pooled_dof else (pooled, pooled_dof)
+        value, low, high = interval(means, sd, max(1, dof), self.race.confidence, two_sided=True)
+        wins = [win for r, win in self.wins[id(arm)].items() if r >= FRESH]
+        return Rating(self.race.placement(arm), value, fmean(wins), len(means) * self.size, interval=(low, high),
+                      tied=tied)
 
     def _differences(self, a: Arm, b: Arm) -> list[float]:
         """a − b on each fresh repeat both have."""
@@ -153,10 +159,10 @@ class Repeats:
         freedom, or the pooled spread of the best's differences from the others, with theirs, where
         that is larger."""
         diffs = self._differences(a, b)
-        mean, own = fmean(diffs), spread(diffs)
+        own = spread(diffs)
         sd, dof = (own, len(diffs) - 1) if own > self.pooled else (self.pooled, self.dof)
-        half = t_value(self.race.confidence, dof, comparisons, two_sided=two_sided) * sd / math.sqrt(len(diffs))
-        return Difference(len(diffs) * self.size, mean, mean - half, mean + half)
+        return Difference(len(diffs) * self.size, *interval(diffs, sd, dof, self.race.confidence, comparisons,
+                                                            two_sided=two_sided))
 
     def loss(self, played: Arm) -> Difference:
         """The best − `played` over PAIRED times REPEATS fresh repeats of each, with its two-sided
@@ -170,6 +176,33 @@ class Repeats:
         compared)."""
         return {id(arm) for arm in self.screened
                 if self.difference(self.best, arm, self.comparisons).low <= TIE_MARGIN}
+
+
+def interval(values: list[float], sd: float, dof: int, confidence: float, comparisons: int = 1, *,
+             two_sided: bool = False) -> tuple[float, float, float]:
+    """(mean, low, high) of `values`: mean ± t·sd/√n, t Student's at `dof` degrees of freedom for
+    `confidence` (`t_value`'s `comparisons`, `two_sided`)."""
+    mean = fmean(values)
+    half = t_value(confidence, dof, comparisons, two_sided=two_sided) * sd / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def tied_series(series: list[dict[int, float]], confidence: float) -> tuple[int, list[bool]]:
+    """Moves from different searches of the same size, each given by its repeats' means by repeat (repeat r
+    of each on the same streams): the index of the best, the highest mean of its first FRESH repeats, and
+    for each whether it is tied with it, as `Repeats.tied` judges (on their paired fresh repeats)."""
+    best = max(range(len(series)), key=lambda i: fmean(m for r, m in series[i].items() if r < FRESH))
+    diffs = [[series[best][r] - other[r] for r in sorted(series[best].keys() & other.keys()) if r >= FRESH]
+             for other in series]
+    others = [d for i, d in enumerate(diffs) if i != best]
+    pooled = math.sqrt(fmean(spread(d) ** 2 for d in others)) if others else 0.0
+    pooled_dof = max(1, sum(len(d) - 1 for d in others))
+    tied = []
+    for i, d in enumerate(diffs):
+        own = spread(d)
+        sd, dof = (own, len(d) - 1) if own > pooled else (pooled, pooled_dof)
+        tied.append(i == best or interval(d, sd, dof, confidence, len(series) - 1)[1] <= TIE_MARGIN)
+    return best, tied
 
 
 def samples(race: Race) -> int:

@@ -76,9 +76,9 @@ def hint(
     With mcts the value is the final margin the mover can expect after the placement (own total
     minus the best other player's total, in points, averaged over the search's simulated games) with
     its 95% interval, and `win` the share of those games the mover wins; the values rest on fresh
-    searches of each move ("repeats"), the search's preferred move first, then the others it chose
-    among, and a move is marked `= best` unless the preferred move's lead over it is surely above
-    half a point.
+    searches of each move ("repeats"), the search's preferred move first, then the others highest
+    value first, and a move is marked `= best` unless the preferred move's lead over it (paired, on
+    the same simulated games) is surely above half a point.
     With greedy the value is that margin if the game ended right after the placement (a roof on a
     palace smaller than five: the margin now minus 1), and the moves are ranked by it. With --turn
     each hint is a whole turn: a first placement, then the best second placement after it, rated as

@@ -31,8 +31,9 @@ def hint_text(doc: dict, where: str) -> str:
         sure = ("the search was sure of its best before its cap" if search["sure"] else
                 "the search reached its cap without telling its best apart from every other")
         sure += f"; {search['playouts']} playouts in all"
-        lines.append(f"([low, high]: the value's {level} interval; = best: the best's lead over it is not surely "
-                     f"above {doc['tie_margin']:g} points at {level} over all the moves compared; {sure})")
+        lines.append(f"([low, high]: the value's {level} interval; = best: the best's lead over it (paired, on the "
+                     f"same simulated games, not from the intervals shown) is not surely above {doc['tie_margin']:g} "
+                     f"points at {level} over all the moves compared; {sure})")
     names = []
     for hint in doc["hints"]:
         then = hint.get("then")
