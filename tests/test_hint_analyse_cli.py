@@ -10,6 +10,8 @@ from conftest import record_text
 from scorekit import run
 from terminal import on_terminal, plain
 
+from medina_cli.render.verdicts import hint_text
+
 ORANGE_OPEN = ["Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11"]
 ORANGE_CELLS = {"C3", "C4", "C5", "C6", "C7"}
 MISSED = ORANGE_OPEN + ["Anna: wall A2, wall A3", "Ben: roof C4, black P10"]
@@ -285,3 +287,11 @@ def test_a_record_without_placements_is_analysed_with_every_tabulate_allowed(tmp
     assert code == 0 and err == ""
     assert "turn    player    played    preferred    loss    interval    verdict" in out
     assert re.search(r"^Ann +0 +0\.00 +0 +0$", out, re.M)
+
+
+def test_hint_text_never_prints_minus_zero():
+    doc = {"player": "Anna", "whole_turn": False, "placement": 1, "turn": 2, "agent": "mcts", "seed": 0,
+           "value": "v", "ranked_by": "value", "search": None,
+           "hints": [{"placement": "wall A2", "value": -0.04, "value_interval": [-0.04, 0.96], "tied_with_best": True}]}
+    line = hint_text(doc, "game.yaml").splitlines()[-1]
+    assert "-0.0" not in line and "+0.0 [+0.0, +1.0]" in line

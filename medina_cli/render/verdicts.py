@@ -8,8 +8,13 @@ from .tables import aligned_table
 from ..agents.analysis import RANKING_MEANING
 
 
+def _tenths(x: float, sign: str = "") -> str:
+    """`x` to one decimal, never as "-0.0"."""
+    return f"{round(x, 1) or 0.0:{sign}.1f}"
+
+
 def _interval(bounds, sign: str = "+") -> str:
-    return "" if bounds is None else f"[{bounds[0]:{sign}.1f}, {bounds[1]:{sign}.1f}]"
+    return "" if bounds is None else f"[{_tenths(bounds[0], sign)}, {_tenths(bounds[1], sign)}]"
 
 
 def _named(hint: dict) -> str:
@@ -40,7 +45,7 @@ def hint_text(doc: dict, where: str) -> str:
         names.append(_named(hint) + ("" if then is None else f", then {_named(then)}"))
     width = max(map(len, names), default=0)
     for rank, (hint, name) in enumerate(zip(doc["hints"], names), 1):
-        line = f"{rank:>3}. {name:<{width}}  {hint['value']:+7.1f}"
+        line = f"{rank:>3}. {name:<{width}}  {_tenths(hint['value'], '+'):>7}"
         if "value_interval" in hint:
             line += f" {_interval(hint['value_interval']):<16}"
         line += "  = best" if hint.get("tied_with_best") else "        "
