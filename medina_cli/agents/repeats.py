@@ -141,9 +141,7 @@ class Repeats:
         pooled, pooled_dof = math.sqrt(fmean(sd ** 2 for sd in spreads)), sum(
             len(self._fresh(chosen)) - 1 for chosen in self.arms)
         means = self._fresh(arm)
-        own = spread(means)
-        sd, dof = (own, len(means) - 1) if own > pooled or not pooled_dof else (pooled, pooled_dof)
-        value, low, high = interval(means, sd, max(1, dof), self.race.confidence, two_sided=True)
+        value, low, high = interval(means, pooled, pooled_dof, self.race.confidence, two_sided=True)
         wins = [win for r, win in self.wins[id(arm)].items() if r >= FRESH]
         return Rating(self.race.placement(arm), value, fmean(wins), len(means) * self.size, interval=(low, high),
                       tied=tied)
@@ -159,10 +157,8 @@ class Repeats:
         freedom, or the pooled spread of the best's differences from the others, with theirs, where
         that is larger."""
         diffs = self._differences(a, b)
-        own = spread(diffs)
-        sd, dof = (own, len(diffs) - 1) if own > self.pooled else (self.pooled, self.dof)
-        return Difference(len(diffs) * self.size, *interval(diffs, sd, dof, self.race.confidence, comparisons,
-                                                            two_sided=two_sided))
+        return Difference(len(diffs) * self.size, *interval(diffs, self.pooled, self.dof, self.race.confidence,
+                                                            comparisons, two_sided=two_sided))
 
     def loss(self, played: Arm) -> Difference:
         """The best − `played` over PAIRED times REPEATS fresh repeats of each, with its two-sided
@@ -178,12 +174,14 @@ class Repeats:
                 if self.difference(self.best, arm, self.comparisons).low <= TIE_MARGIN}
 
 
-def interval(values: list[float], sd: float, dof: int, confidence: float, comparisons: int = 1, *,
+def interval(values: list[float], pooled: float, pooled_dof: int, confidence: float, comparisons: int = 1, *,
              two_sided: bool = False) -> tuple[float, float, float]:
-    """(mean, low, high) of `values`: mean ± t·sd/√n, t Student's at `dof` degrees of freedom for
-    `confidence` (`t_value`'s `comparisons`, `two_sided`)."""
-    mean = fmean(values)
-    half = t_value(confidence, dof, comparisons, two_sided=two_sided) * sd / math.sqrt(len(values))
+    """(mean, low, high) of `values`: mean ± t·sd/√n, sd the spread of `values` with its degrees of
+    freedom, or the `pooled` spread with `pooled_dof` where that is larger (and has any), t Student's
+    at those degrees for `confidence` (`t_value`'s `comparisons`, `two_sided`)."""
+    mean, own = fmean(values), spread(values)
+    sd, dof = (own, len(values) - 1) if own > pooled or not pooled_dof else (pooled, pooled_dof)
+    half = t_value(confidence, max(1, dof), comparisons, two_sided=two_sided) * sd / math.sqrt(len(values))
     return mean, mean - half, mean + half
 
 
@@ -199,9 +197,7 @@ def tied_series(series: list[dict[int, float]], confidence: float) -> tuple[int,
     pooled_dof = max(1, sum(len(d) - 1 for d in others))
     tied = []
     for i, d in enumerate(diffs):
-        own = spread(d)
-        sd, dof = (own, len(d) - 1) if own > pooled else (pooled, pooled_dof)
-        tied.append(i == best or interval(d, sd, dof, confidence, len(series) - 1)[1] <= TIE_MARGIN)
+        tied.append(i == best or interval(d, pooled, pooled_dof, confidence, len(series) - 1)[1] <= TIE_MARGIN)
     return best, tied
 
 
