@@ -54,8 +54,8 @@ class Difference:
 
 class Repeats:
     """The repeated searches of a race's moves (see the module): the moves `screened`, those chosen
-    among (`arms`; the included one last where neither the race nor repeat 0 put it among them), the
-    `best`, and the paired differences."""
+    among (`arms`; the included one last where neither the race nor the halving put it among them),
+    the `best`, and the paired differences."""
 
     def __init__(self, race: Race, include: Arm | None = None):
         self.race = race
@@ -73,10 +73,8 @@ class Repeats:
         self._search(self.arms, range(FRESH))
         self.best = max(self.arms, key=lambda arm: fmean(self.means[id(arm)].values()))  # the first of equal
         self._search(self.arms, range(FRESH, FRESH + REPEATS))
-        others = [arm for arm in self.arms if arm is not self.best]
-        self.dof = max(1, len(others) * (REPEATS - 1))
-        self.pooled = math.sqrt(sum(spread(self._differences(self.best, arm)) ** 2 for arm in others)
-                                / len(others)) if others else 0.0
+        self.pooled, self.dof = pooled_spread([self._differences(self.best, arm) for arm in self.arms
+                                               if arm is not self.best])
         self.comparisons = len(race.compared) - 1  # the ties' tests share the confidence (Bonferroni)
         self._search(self.only_screened(), range(FRESH, FRESH + 1))
 
@@ -137,11 +135,9 @@ class Repeats:
         race's confidence (the spread of those, with its degrees of freedom, or where larger the pooled
         spread of the fresh repeats of the moves chosen among, with theirs), its win share and the
         playouts behind them."""
-        spreads = [spread(self._fresh(chosen)) for chosen in self.arms]
-        pooled, pooled_dof = math.sqrt(fmean(sd ** 2 for sd in spreads)), sum(
-            len(self._fresh(chosen)) - 1 for chosen in self.arms)
         means = self._fresh(arm)
-        value, low, high = interval(means, pooled, pooled_dof, self.race.confidence, two_sided=True)
+        value, low, high = interval(means, *pooled_spread([self._fresh(chosen) for chosen in self.arms]),
+                                    self.race.confidence, two_sided=True)
         wins = [win for r, win in self.wins[id(arm)].items() if r >= FRESH]
         return Rating(self.race.placement(arm), value, fmean(wins), len(means) * self.size, interval=(low, high),
                       tied=tied)
@@ -174,6 +170,13 @@ class Repeats:
                 if self.difference(self.best, arm, self.comparisons).low <= TIE_MARGIN}
 
 
+def pooled_spread(lists: list[list[float]]) -> tuple[float, int]:
+    """The pooled spread of `lists` (the root mean of their squared spreads) and its degrees of freedom."""
+    if not lists:
+        return 0.0, 0
+    return math.sqrt(fmean(spread(values) ** 2 for values in lists)), sum(len(values) - 1 for values in lists)
+
+
 def interval(values: list[float], pooled: float, pooled_dof: int, confidence: float, comparisons: int = 1, *,
              two_sided: bool = False) -> tuple[float, float, float]:
     """(mean, low, high) of `values`: mean ± t·sd/√n, sd the spread of `values` with its degrees of
@@ -192,9 +195,7 @@ def tied_series(series: list[dict[int, float]], confidence: float) -> tuple[int,
     best = max(range(len(series)), key=lambda i: fmean(m for r, m in series[i].items() if r < FRESH))
     diffs = [[series[best][r] - other[r] for r in sorted(series[best].keys() & other.keys()) if r >= FRESH]
              for other in series]
-    others = [d for i, d in enumerate(diffs) if i != best]
-    pooled = math.sqrt(fmean(spread(d) ** 2 for d in others)) if others else 0.0
-    pooled_dof = max(1, sum(len(d) - 1 for d in others))
+    pooled, pooled_dof = pooled_spread([d for i, d in enumerate(diffs) if i != best])
     tied = []
     for i, d in enumerate(diffs):
         tied.append(i == best or interval(d, pooled, pooled_dof, confidence, len(series) - 1)[1] <= TIE_MARGIN)
