@@ -48,17 +48,10 @@ _HOMES = {
 __all__ = list(_HOMES)
 
 
-# what the engine's values draw and write with, from above the engine (`Game.to_record()`,
-# `Position._repr_svg_()`): loaded with the first public name
-_RENDERERS = (".records.model", ".render.svg")
-
-
 def __getattr__(name: str):
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    for module in _RENDERERS:
-        import_module(module, __name__)
     value = getattr(import_module(home, __name__), name)
     globals()[name] = value
     return value

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 import medina_cli as medina
@@ -170,6 +173,21 @@ def test_to_record_reads_back_and_replays_to_the_same_position(tmp_path):
         assert again.move_stack == position.move_stack and again.legal_placements() == position.legal_placements()
         assert again.events == position.events and medina.score(again).to_json() == medina.score(position).to_json()
     assert "result:" in source.to_record() and "result:" not in g.to_record()
+
+
+def test_a_game_writes_and_draws_itself_after_importing_the_engine_alone():
+    """`to_record()` and `_repr_svg_()` import the record writer and the SVG renderer when used: no
+    registry that only the public package would have filled."""
+    code = ("from medina_cli.engine.game import Game\n"
+            "from medina_cli.rules.loader import load_ruleset\n"
+            "game = Game(load_ruleset('original-2001').for_players(3), ['Anna', 'Ben', 'Cleo'], merchant='K7')\n"
+            "game.push('grey K8')\n"
+            "print(game.to_record(), end='')\n"
+            "print(game._repr_svg_().startswith('<svg'))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    g = game()
+    g.push("grey K8")
+    assert out == g.to_record() + "True\n"
 
 
 def test_replay_to_a_turn():

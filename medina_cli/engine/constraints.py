@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..rules.schema import FIXED_PIECES
+from ..rules.pieces import FIXED_PIECES
 from .board import Geometry, bits
 
 ALL = -1  # the mask of every cell

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from .board import bits, lowest_cell
 from .events import Event
 from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
-from .position import NEUTRAL, RENDERERS, Palace, Position, holder_name
+from .position import NEUTRAL, Palace, Position, holder_name
 
 _placement = Placement._make  # a Placement of a canonical (piece, square): the engine's own, unchecked
 
@@ -267,7 +267,8 @@ class Game(Position):
         if ref is None:
             raise ValueError(f"{self.rules.ruleset_id} with overrides: a record names a ruleset, not overrides; "
                              "give to_record(ruleset=PATH) a ruleset file that holds them")
-        return RENDERERS["record"](self, ref)  # the record writer (medina_cli.records), loaded with the package
+        from ..records.model import game_record  # the record writer sits above the engine: imported when used
+        return game_record(self, ref)
 
     def turns(self) -> list[tuple[str, list[Placement]]]:
         """The move stack turn by turn: (player, the placements of his turn), oldest first."""

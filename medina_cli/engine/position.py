@@ -187,11 +187,12 @@ class Position:
     def __repr__(self) -> str:
         return f"<Position {self.rules.ruleset_id}, {', '.join(self.players)}: {len(self.palaces)} palaces>"
 
-    def _repr_svg_(self) -> str | None:
-        """A picture of the position, for notebooks (drawn by the SVG renderer, registered by
-        `medina_cli.render.svg`, which the public package loads; None without it)."""
-        draw = RENDERERS.get("svg")
-        return None if draw is None else draw(self)
+    def _repr_svg_(self) -> str:
+        """A picture of the position, for notebooks. The SVG renderer sits above the engine: imported
+        here, when a picture is drawn, and not before (python-chess's `_repr_svg_` imports `chess.svg`
+        the same way)."""
+        from ..render.svg import picture
+        return picture(self)
 
     # --- as plain data ----------------------------------------------------------------------------
     def to_plain(self) -> dict:
@@ -256,8 +257,3 @@ class Position:
 
     __hash__ = None  # a position changes as a game goes on
 
-
-# Drawn and written above the engine: the package that draws positions (the SVG renderer, "svg":
-# position -> SVG text) and the one that writes games (the record writer, "record": (game, ruleset) ->
-# record/1 text) put themselves here when imported; the engine imports neither.
-RENDERERS: dict[str, object] = {}

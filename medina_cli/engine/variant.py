@@ -13,7 +13,7 @@ from dataclasses import fields, is_dataclass
 from functools import lru_cache
 
 from ..errors import did_you_mean
-from ..rules.schema import FIXED_PIECES
+from ..rules.pieces import FIXED_PIECES
 from .board import CELL_RE, Geometry, geometry_for, parse_square, square_name
 from .constraints import constraints_of
 from .placement import PASS, PASS_PLACEMENT, TEA, TEA_PLACEMENT, IllegalPlacement, Placement

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from ..engine.board import parse_square, square_name
 from ..engine.placement import Placement
-from ..engine.position import RENDERERS
 from ..engine.scoring import score_game
 from ..errors import Collected, Problem
 from ..rules.loader import Ruleset
@@ -96,9 +95,6 @@ def game_record(game, ruleset_ref: str, *, meta: dict | None = None) -> str:
                         well=None if setup["well"] is None else parse_square(setup["well"]), supply=game.start_supply,
                         turns=[(player, [str(p) for p in placements]) for player, placements in game.turns()],
                         result=result, meta=meta)
-
-
-RENDERERS["record"] = game_record  # `Game.to_record()`: the engine writes its games with this writer
 
 
 def write_record(*, ruleset_ref: str, players: list[str], merchant: int, well: int | None,

@@ -16,7 +16,7 @@ from functools import lru_cache
 from html import escape
 
 from ..engine.board import bits
-from ..engine.position import NEUTRAL, RENDERERS, holder_name
+from ..engine.position import NEUTRAL, holder_name
 from ..engine.scoring import score_position
 from . import palette
 
@@ -547,9 +547,6 @@ def picture(position) -> str:
     stage = "nobody to move" if position.to_move is None else f"{position.to_move} to move"
     return board_svg(position, title=f"Medina: {position.rules.ruleset_id}, {stage}", description=str(position),
                      totals=score_position(position, finished=position.to_move is None).totals)
-
-
-RENDERERS["svg"] = picture  # `Position._repr_svg_()`
 
 
 def legend_svg(position, *, title: str, last: bool = False, illegal: bool = False, preferred: bool = False) -> str:

@@ -19,7 +19,8 @@ import yaml
 
 from ..errors import BadArgument, MedinaError, Problem, UnusableInput, as_named, brief, fail, in_words
 from ..yamlio import Lines, parse_yaml, read_text
-from .schema import (CORNERS, FIXED_PIECES, NAME_RE, NOT_PLAY, PLAYER_COUNT, READINGS, RESERVED_LETTERS, SCHEMA,
+from .pieces import FIXED_PIECES
+from .schema import (CORNERS, NAME_RE, NOT_PLAY, PLAYER_COUNT, READINGS, RESERVED_LETTERS, SCHEMA,
                      Choice, Fields, MapOf, Reading, ReadingValue, SchemaError, Text, yaml_flow,
                      parameter_names, resolve_written, words_back)
 from .typed import Rules, rules_for

@@ -258,10 +258,6 @@ class Fields(Spec):
 PLAYER_COUNT = Int("number of players", low=2, high=6)
 COLOUR_NAME = Text("colour name")
 
-# the pieces other than buildings, in the order the engine lists them, with the supply entry of each
-FIXED_PIECES = {"roof": "roofs", "neutral": "neutral_roofs", "stable": "stables", "merchant": "merchants",
-                "wall": "walls"}
-
 SUPPLY = Fields("pieces each player starts with", fields={
     "per_colour": Int("buildings of each colour", high=40),
     "roofs": Int("own-colour roofs", high=10),
