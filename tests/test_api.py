@@ -126,6 +126,25 @@ def test_pop_returns_the_placement_and_restores_the_turn():
         g.pop()
 
 
+def test_turn_made_and_turn_left_count_a_turn_down_to_the_end_of_the_game():
+    """Each push of an open turn moves one placement (a tea tile as one) from `turn_left` to `turn_made`;
+    a new turn starts at 0 made and its slots left; nothing is left once the game is over."""
+    g = game("second-edition-2014", merchant="K7", well="F5")
+    tea_used = 0
+    while not g.is_over():
+        started, made, left = g.turns_started, g.turn_made, g.turn_left
+        placement = g.legal_placements()[-1]  # tea where it may replace a placement
+        tea_used += placement == medina.Placement("tea")
+        g.push(placement)
+        if g.is_over():
+            break
+        if g.turns_started == started:
+            assert (g.turn_made, g.turn_left) == (made + 1, left - 1) and g.turn_open()
+        else:
+            assert (g.turn_made, g.turn_left) == (0, g.turn_slots) and not g.turn_open()
+    assert g.turn_left == 0 and tea_used
+
+
 def test_a_copy_is_independent():
     g = game()
     g.push("grey K8")

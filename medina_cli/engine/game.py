@@ -414,7 +414,7 @@ class Game(Position):
         elif self.turn_placed == 1 and self.variant._roof_checked_after_first and not (
                 piece == "neutral" and self.rules.turns.neutral_spares_forced_roof):
             self._force_second_roof()
-        if self.turn_placed + self.tea_used >= self.turn_slots or not (
+        if self.turn_made >= self.turn_slots or not (
                 self.legal_masks() if self.forced else self._can_go_on(self.seat_to_move)):
             self._end_turn()
 
@@ -468,6 +468,17 @@ class Game(Position):
         """True while the player to move has begun a turn (placed or used tea) and may go on."""
         return self.seat_to_move is not None and (self.turn_placed > 0 or self.tea_used)
 
+    @property
+    def turn_made(self) -> int:
+        """The placements made in the turn so far, a tea tile used counted as one."""
+        return self.turn_placed + self.tea_used
+
+    @property
+    def turn_left(self) -> int:
+        """The placements the turn still allows at most, a tea tile counted as one (the turn ends sooner
+        if nothing else fits); 0 once the game is over."""
+        return 0 if self.seat_to_move is None else self.turn_slots - self.turn_made
+
     # --- turn sequence -------------------------------------------------------------------------
     def _start_turn(self, seat: int) -> None:
         self.seat_to_move = seat
@@ -488,7 +499,7 @@ class Game(Position):
         """After a first piece that was not his roof: the second must be one of the player's roofs
         if one is legal now and the ruleset's trigger (`turns.forced_roof`) holds."""
         seat = self.seat_to_move
-        if (self.turn_placed + self.tea_used < self.turn_slots and self._piece_mask(seat, "roof")
+        if (self.turn_left and self._piece_mask(seat, "roof")
                 and self._forced_trigger(seat)):
             self.forced = True
             self._announce_forced_roof()

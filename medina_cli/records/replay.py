@@ -39,7 +39,7 @@ class Replay:
         """Where the replayed position stands, e.g. "after turn 3 and 1 placement of turn 4"."""
         done, partial = self.turns_played, self.partial
         if self.in_progress:
-            done, partial = done - 1, self.game.turn_placed + self.game.tea_used
+            done, partial = done - 1, self.game.turn_made
         placed = f"{partial} placement{'s' if partial != 1 else ''} of turn {done + 1}"
         if not done:
             return f"after {placed}" if partial else "at the start"
@@ -60,16 +60,13 @@ class Replay:
         if game is None or game.is_over():
             return None
         if game.turn_open():
-            return self.turns_played + (0 if self.in_progress else 1), game.turn_placed + game.tea_used + 1
+            return self.turns_played + (0 if self.in_progress else 1), game.turn_made + 1
         return self.turns_played + (2 if self.partial else 1), 1
 
     def placements_left(self) -> int:
         """How many placements (a tea tile counts as one) the turn of the next placement still allows,
         that one included; 0 when nobody can place. The turn ends sooner if nothing else fits."""
-        game = self.game
-        if game is None or game.is_over():
-            return 0
-        return game.turn_slots - game.turn_placed - game.tea_used
+        return 0 if self.game is None else self.game.turn_left
 
     def position_json(self) -> dict:
         """Where the replay stands, as `position` in medina-replay/1: turns played, the next placement, who
@@ -188,7 +185,7 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
         if game.turn_open():  # only the record's last entry may leave its turn open
             result.in_progress = True
             result.warnings.append(_problem(
-                record, entry, "turn-in-progress", f"the turn is in progress: {game.turn_placed + game.tea_used} of "
+                record, entry, "turn-in-progress", f"the turn is in progress: {game.turn_made} of "
                 f"its {game.turn_slots} placements made{' (a roof is still due)' if game.forced else ''}"))
     if to_turn is None and not result.errors and not record.problems.errors:
         _finish_checks(result, check_result)
@@ -211,15 +208,15 @@ def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Probl
         return _problem(record, entry, "game-over", "the game had already ended (nobody could place anything)")
     if player != game.to_move:
         return _problem(record, entry, "out-of-turn", f"it is {game.to_move}'s turn, not {player}'s")
-    started, slots = game.turns_started, game.turn_slots
+    slots = game.turn_slots
     for k, action in enumerate(entry.actions, 1):
-        if game.to_move != player or game.turns_started != started:
+        if k > 1 and not game.turn_open():  # the entry's turn ended with its previous placement
             return _problem(record, entry, "too-many-placements", _turn_over(game, slots, k - 1), k)
         try:
             game.push(action)
         except IllegalPlacement as exc:
             return _problem(record, entry, exc.code, exc.message, k)
-    if game.turn_open() and game.to_move == player and game.turns_started == started and not may_stop_early:
+    if game.turn_open() and not may_stop_early:
         if game.forced:
             return _problem(record, entry, "forced-roof", f"{entry.player} had to place one of his roofs this turn")
         if not game.can_place(game.seat_to_move):
