@@ -123,6 +123,15 @@ def test_analyse_counts_a_roof_on_the_preferred_palace_as_no_loss():
         assert (roofed.played, roofed.best, roofed.loss) == ("roof C6", "roof C6", 0.0), spec
 
 
+def test_analyse_plays_the_record_from_its_own_supply():
+    """Anna starts without roofs (the record's setup supply): the orange palace she cannot roof is not
+    the preferred move (from the ruleset's supply it would be: see test_a_roof_on_a_palace_is_one_move)."""
+    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], list(ORANGE_OPEN) + ["Anna: wall A2, wall A3"])
+    record = parse_record(text.replace("\nturns:", "\n  supply:\n    Anna: {roof: 0}\nturns:", 1), "roofless.yaml")
+    second = next(r for r in analyse(record, "greedy", seed=1) if (r.turn, r.placement) == (4, 2))
+    assert second.played == "wall A3" and not second.best.startswith("roof") and second.loss == 0.0
+
+
 def test_analyse_does_not_depend_on_jobs():
     text = record_text("original-2001", ["Anna", "Ben", "Cleo"], list(ORANGE_OPEN) + ["Anna: wall A2, roof C3"])
     record = parse_record(text, "short.yaml")

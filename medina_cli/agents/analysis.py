@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .base import Rating
 from .specs import make_agent
-from .position import SMALL_PALACE, new_game, record_placements, roof_palace
+from .position import SMALL_PALACE, roof_palace
 from .repeats import TIE_MARGIN, Repeats, tied_series
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
@@ -232,8 +232,8 @@ def review_placements(context: tuple, start: int, stop: int) -> list[PlacementRe
     """Worker entry: review placements `start..stop-1` of the record in `context` (record, agent spec,
     seed), each seeded by its index, so the result does not depend on how the work is split."""
     record, spec, seed = context
-    placements = record_placements(record)
-    game = new_game(record)
+    placements = record.placements()
+    game = record.start_game()
     for *_, placement in placements[:start]:
         game.push(placement)
     out = []

@@ -153,27 +153,11 @@ def game_recipe(position) -> tuple:
 def rebuilt(recipe: tuple):
     """The search position a `game_recipe` describes (the native core's copy where it runs); kept for the
     next batches of the same search."""
-    from ..engine.game import Game
     rules, players, merchant, well, supply, placements = recipe
     game = Game(rules, list(players), merchant, well, {name: dict(counts) for name, counts in supply})
     for placement in placements:
         game.push(placement)
     return search_position(game, native.generator(0))
-
-
-def new_game(record):
-    """The start position of a record."""
-    return Game(record.rules, record.players, record.merchant, record.well)
-
-
-def record_placements(record) -> list[tuple[int, int, str, Placement]]:
-    """(turn number, placement number within the turn, player, placement) for every placement and
-    tea tile of a record, in order (passes left out)."""
-    out = []
-    for entry in record.turns:
-        placements = [p for p in entry.actions if p.piece != "pass"]
-        out += [(entry.number, k, entry.player, placement) for k, placement in enumerate(placements, 1)]
-    return out
 
 
 def roof_palace(game, placement) -> tuple[str, list[str]] | None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine.board import parse_square, square_name
-from ..engine.placement import Placement
+from ..engine.game import Game
+from ..engine.placement import PASS_PLACEMENT, Placement
 from ..engine.scoring import score_game
 from ..errors import Collected, Problem
 from ..rules.loader import Ruleset
@@ -69,6 +70,17 @@ class Record:
         """Can the turns be replayed? (ruleset, players and setup are usable)"""
         return self.ruleset is not None and bool(self.players) and self.merchant is not None and (
             self.well is not None or not self.rules.well.enabled)
+
+    def start_game(self) -> Game:
+        """The game at the record's setup (its rules, players, merchant, well and supplies), before its
+        first turn. Only for a `playable` record."""
+        return Game(self.rules, self.players, self.merchant, self.well, supply=self.supply)
+
+    def placements(self) -> list[tuple[int, int, str, Placement]]:
+        """(turn number, placement number within the turn, player, placement) for every placement and
+        tea tile of the turns, in order (passes left out)."""
+        return [(entry.number, k, entry.player, placement) for entry in self.turns
+                for k, placement in enumerate((p for p in entry.actions if p != PASS_PLACEMENT), 1)]
 
 
 # --- the strict writer ---------------------------------------------------------------------------

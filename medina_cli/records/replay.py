@@ -153,7 +153,7 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
     same copy again after a pass)."""
     if not record.playable:
         return Replay(record, None, warnings=[w for w in (record.well_set_aside,) if w])
-    game = Game(record.rules, record.players, record.merchant, record.well, supply=record.supply)
+    game = record.start_game()
     stop = len(record.turns) if to_turn is None else min(to_turn, len(record.turns))
     result = Replay(record, game, turns_asked=stop, turn_events=[(0, list(game.events))],
                     warnings=[w for w in (record.well_set_aside,) if w])

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from ..agents.analysis import Advice, PlacementReview, advise, review_placements
 from ..agents.mcts import play_batches_of
-from ..agents.position import game_recipe, record_placements
+from ..agents.position import game_recipe
 from .parallel import Workers, parallel_map
 
 
@@ -18,7 +18,7 @@ def analyse(record, spec: str, *, seed: int = 0, workers: Workers = Workers(),
             progress: Callable[[int, int], None] | None = None) -> list[PlacementReview]:
     """The review of every placement of a valid record, in the record's order, made on the `workers`;
     `progress(done, total)` as they come back."""
-    total = len(record_placements(record))
+    total = len(record.placements())
     reviews: list[PlacementReview] = []
     for part in parallel_map(review_placements, [((record, spec, seed), 0, total)], total, workers):
         reviews += part
