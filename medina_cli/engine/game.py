@@ -499,8 +499,7 @@ class Game(Position):
         """After a first piece that was not his roof: the second must be one of the player's roofs
         if one is legal now and the ruleset's trigger (`turns.forced_roof`) holds."""
         seat = self.seat_to_move
-        if (self.turn_left and self._piece_mask(seat, "roof")
-                and self._forced_trigger(seat)):
+        if self.turn_left and self._piece_mask(seat, "roof") and self._forced_trigger(seat):
             self.forced = True
             self._announce_forced_roof()
 
