@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from .base import Rating
+from .mcts import MctsAgent
 from .specs import make_agent
 from .position import SMALL_PALACE, roof_palace
 from .repeats import TIE_MARGIN, Repeats, tied_series
@@ -61,7 +63,7 @@ def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bo
         return Advice(None, ranked_by, agent.confidence, [], whole_turn)
     if whole_turn:
         return turn_hints(game, spec, seed=seed, top=top, play=play)
-    if not agent.estimates:
+    if not isinstance(agent, MctsAgent):
         rated, playouts, sure = agent.rate(game)[:top], None, None
     else:
         race = agent.search(game, play=play)
@@ -94,18 +96,23 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
     own); the best pair (the highest mean on its first repeats) first, then by value, tied as
     `tied_series` says."""
     agent = make_agent(spec, seed)
-    if not agent.estimates:
+    if not isinstance(agent, MctsAgent):
         return Advice(game.to_move, "value", None, _exact_turns(game, agent, spec, seed, top), True)
+    assert agent.confidence is not None
     race = agent.search(game, play=play)
     firsts = Repeats(race)
-    pairs, playouts, sure = [], 0, race.sure  # (the pair as a Rating, then or None, its repeats' means)
+    # (the pair as a Rating, then or None, its repeats' means)
+    pairs: list[tuple[Rating, Rating | None, dict[int, float]]] = []
+    playouts, sure = 0, race.sure
     for index, arm in enumerate(firsts.listed(top)):
         first = race.placement(arm)
         after = _after(game, first)
         if after is None:
             pairs.append((firsts.rating(arm), None, firsts.means[id(arm)]))
             continue
-        second = make_agent(spec, f"{seed}/{index}").search(after, play=play)
+        searcher = make_agent(spec, f"{seed}/{index}")
+        assert isinstance(searcher, MctsAgent)
+        second = searcher.search(after, play=play)
         seconds = Repeats(second)
         pair = seconds.rating(seconds.best)
         then = Rating(pair.placement, pair.value, palace=roof_palace(after, pair.placement))
@@ -116,13 +123,13 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
     order = [best, *sorted((i for i in range(len(pairs)) if i != best), key=lambda i: -pairs[i][0].value)]
     turns = []
     for i in order:
-        rating, then, _ = pairs[i]
+        rating, second_rating, _ = pairs[i]
         rating.palace, rating.tied = roof_palace(game, rating.placement), tied[i]
-        turns.append(TurnHint(rating, then))
+        turns.append(TurnHint(rating, second_rating))
     return Advice(game.to_move, "repeats", agent.confidence, turns, True, playouts + race.playouts, sure, TIE_MARGIN)
 
 
-def _exact_turns(game, agent, spec: str, seed: int, top: int) -> list[TurnHint]:
+def _exact_turns(game, agent, spec: str, seed: int | str, top: int) -> list[TurnHint]:
     """Whole turns by an agent whose values are exact (greedy)."""
     out = []
     for index, first in enumerate(agent.rate(game)[:top]):
@@ -199,13 +206,15 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
     """The review of `played` at `game`, placement `where` = (turn, placement within it, player): the
     agent's preferred move (named as played when it is the same move, a roof on the same palace) and
     the loss."""
-    blank = dict(zip(("turn", "placement", "player"), where), played=str(played), choices=len(game.legal_placements()))
+    turn, placement, player = where
+    blank: dict[str, Any] = dict(turn=turn, placement=placement, player=player, played=str(played),
+                                 choices=len(game.legal_placements()))
     same = game.equivalent_placements(played)
     if len(game.distinct_placements()) == 1:
         return PlacementReview(**blank, best=str(played), loss=0.0, played_value=0.0, best_value=0.0,
                                best_move=str(same[0]), tied_moves=(str(same[0]),))
     agent = make_agent(spec, seed)
-    if not agent.estimates:  # greedy: exact values
+    if not isinstance(agent, MctsAgent):  # greedy: exact values
         ratings = agent.rate(game)
         mine = next(r for r in ratings if r.placement in same)
         best = mine if ratings[0].placement in same else ratings[0]
@@ -213,18 +222,18 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
                                loss=max(0.0, best.value - mine.value), played_value=mine.value, best_value=best.value,
                                best_move=str(best.placement), tied_moves=tuple(str(r.placement) for r in ratings if r.tied))
     race = agent.search(game, include=played)
-    mine = next(arm for arm in race.arms if race.placement(arm) in same)
-    repeats = Repeats(race, include=mine)
-    best, tied = repeats.best, repeats.tied()
-    named = dict(best_move=str(race.placement(best)),
-                 tied_moves=tuple(str(race.placement(arm)) for arm in race.ranked() if id(arm) in tied))
-    if mine is best:
-        value = repeats.value(best)
+    arm = next(arm for arm in race.arms if race.placement(arm) in same)
+    repeats = Repeats(race, include=arm)
+    best_arm, tied = repeats.best, repeats.tied()
+    named: dict[str, Any] = dict(best_move=str(race.placement(best_arm)),
+                                 tied_moves=tuple(str(race.placement(a)) for a in race.ranked() if id(a) in tied))
+    if arm is best_arm:
+        value = repeats.value(best_arm)
         return PlacementReview(**blank, best=str(played), loss=0.0, played_value=value, best_value=value,
                                loss_interval=(0.0, 0.0), paired=repeats.samples, **named)
-    loss = repeats.loss(mine)
-    return PlacementReview(**blank, best=str(race.placement(best)), loss=max(0.0, loss.mean),
-                           played_value=repeats.value(mine), best_value=repeats.value(best),
+    loss = repeats.loss(arm)
+    return PlacementReview(**blank, best=str(race.placement(best_arm)), loss=max(0.0, loss.mean),
+                           played_value=repeats.value(arm), best_value=repeats.value(best_arm),
                            loss_interval=(loss.low, loss.high), paired=loss.n, **named)
 
 
@@ -238,8 +247,8 @@ def review_placements(context: tuple, start: int, stop: int) -> list[PlacementRe
         game.push(placement)
     out = []
     for index in range(start, stop):
-        *where, played = placements[index]
-        out.append(review_position(game, played, spec, f"{seed}/{index}", where))
+        turn, within, player, played = placements[index]
+        out.append(review_position(game, played, spec, f"{seed}/{index}", (turn, within, player)))
         game.push(played)
     return out
 
@@ -286,7 +295,7 @@ def hint_document(file: str, seed: int | str, spec: str | None = None, where: tu
     """The medina-hint/1 document (without `errors` and `warnings`) of the `advice` the agent `spec` gives
     for the record `file` at `where` (turn, placement); before it, as far as it is known (what an error
     leaves it at)."""
-    doc = {"format": "medina-hint/1", "file": file, "agent": spec, "seed": seed, "player": None, "turn": None,
+    doc: dict[str, object] = {"format": "medina-hint/1", "file": file, "agent": spec, "seed": seed, "player": None, "turn": None,
            "placement": None, "value": None if spec is None else value_meaning(spec), "ranked_by": None, "hints": []}
     if advice is None:
         return doc

@@ -31,7 +31,7 @@ WIDENING = 1.0  # a node with n visits may have 1 + WIDENING * sqrt(n) children
 class Node:
     __slots__ = ("placement", "mover", "visits", "reward", "children", "untried")
 
-    def __init__(self, placement, mover: int | None):
+    def __init__(self, placement, mover: int):
         self.placement = placement
         self.mover = mover  # the seat that made `placement`
         self.visits = 0
@@ -57,7 +57,7 @@ def _searched(position, move, start: int, stop: int, key: int) -> list[tuple[flo
     after = position.copy()
     after.push(move)
     root = Node(move, mover)
-    out = []
+    out: list[tuple[float, float]] = []
     for k in range(start, stop):
         scores, shares = _iterate(after, root, stream(key, k))
         out.append((margin(scores, mover), shares[mover]))
@@ -75,7 +75,11 @@ def play_batches_of(context: tuple, start: int, stop: int) -> list[tuple[int, li
     its batches (move, start, stop)); each batch's index with its samples."""
     recipe, key, batches = context
     position = rebuilt(recipe)
-    return [(index, play_batch(position, *batches[index], key)) for index in range(start, stop)]
+    out = []
+    for index in range(start, stop):
+        move, first, last = batches[index]
+        out.append((index, play_batch(position, move, first, last, key)))
+    return out
 
 
 def _iterate(start, root: Node, rng) -> tuple[list[int], list[float]]:
@@ -117,6 +121,7 @@ def _select(node: Node, game, rng) -> Node:
         value = child.reward / child.visits + EXPLORATION * math.sqrt(log_n / child.visits)
         if value > best_value:
             best, best_value = child, value
+    assert best is not None  # a node selected from has children
     return best
 
 
@@ -124,6 +129,7 @@ class MctsAgent(Agent):
     rates = True
     estimates = True
     ranked_by = "playouts"
+    confidence: float
 
     def __init__(self, seed: int | str = 0, playouts: int | None = None, confidence: float | None = None):
         self.playouts = playouts or DEFAULT_PLAYOUTS

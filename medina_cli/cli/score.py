@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,6 +11,10 @@ from ..errors import Problem
 from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, exit_status,
                      expand_inputs, replay_to, report_problems, say, shown_as, stop, warn,
                      warnings_to_show, with_problems)
+
+if TYPE_CHECKING:
+    from ..engine.position import Position
+    from ..engine.scoring import ScoreSheet
 
 
 def score(
@@ -55,7 +59,9 @@ class ScoreRun:
 
     def __init__(self, many: bool, as_json: bool, no_color: bool):
         self.many, self.as_json, self.no_color = many, as_json, no_color
-        self.docs, self.left_out, self.status, self.counted = [], [], 0, 0
+        self.docs: list[dict] = []
+        self.left_out: list[str] = []
+        self.status, self.counted = 0, 0
 
     def sheets_counted(self, paths: list[str], to, ruleset, set_):
         """Each game scored in turn, shown (or its document kept) and let go: only its sheet, when it
@@ -84,8 +90,12 @@ class ScoredGame:
 
     def __init__(self, name: str):
         self.name = name
-        self.sheet = self.position = self.state = None
-        self.errors, self.warnings, self.status, self.usage = [], [], 0, False
+        self.sheet: ScoreSheet | None = None
+        self.position: Position | None = None
+        self.state: str | None = None
+        self.errors: list[Problem] = []
+        self.warnings: list[Problem] = []
+        self.status, self.usage = 0, False
         self.counts = False  # valid and finished: it counts in the standings
 
     @property
@@ -100,7 +110,7 @@ class ScoredGame:
         if self.sheet is not None:
             from ..render.score import sheet_report
             from ..render.text import colour_wanted
-            say("\n".join(sheet_report(self.name, self.position, self.sheet, self.state,
+            say("\n".join(sheet_report(self.name, self.position, self.sheet, self.state or "",
                                        colour=colour_wanted(no_color))))
 
 

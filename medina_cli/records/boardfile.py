@@ -60,6 +60,7 @@ class Board:
 
     @cached_property
     def rules(self) -> Rules:
+        assert self.ruleset is not None, "the rules of a board whose ruleset was read"
         return self.ruleset.for_players(len(self.players))
 
 
@@ -157,7 +158,7 @@ class _BoardReader(HeaderReader):
         key_line = self.lines.of("grid")
         source = self.text.splitlines()
         block = key_line is not None and key_line <= len(source) and BLOCK_SCALAR.match(source[key_line - 1])
-        rows = [("".join(raw.split()), key_line + 1 + i if block else key_line)
+        rows = [("".join(raw.split()), key_line + 1 + i if block and key_line is not None else key_line)
                 for i, raw in enumerate(grid.split("\n")) if raw.strip()]
         size = f"{geo.height} rows of {geo.width} cells ({rules.players}-player {rules.ruleset_id} board)"
         if len(rows) != geo.height:
@@ -257,7 +258,7 @@ class _BoardReader(HeaderReader):
                 self.error("well-zone", f"{geo.name(cell)}: no building or stable on the well or next to it",
                            line=self._line(cell))
 
-    def _line(self, cell: int) -> int:
+    def _line(self, cell: int) -> int | None:
         """The line of the grid row that holds `cell`."""
         return self.row_lines[self.geo.height - 1 - cell // self.geo.width]
 
@@ -353,10 +354,11 @@ class _BoardReader(HeaderReader):
                 seat = NEUTRAL
             elif owner in b.players:
                 seat = b.players.index(owner)
-                mine = [p for p in self.palaces if p.owner == seat and p.colour == palace.colour]
-                if mine:
+                roofs = [p.roof for p in self.palaces
+                         if p.owner == seat and p.colour == palace.colour and p.roof is not None]
+                if roofs:
                     self.error("board-ownership", f"{owner} would own two {palace.colour} palaces "
-                               f"({geo.name(mine[0].roof)} and {name}); a player roofs one palace per colour", path)
+                               f"({geo.name(roofs[0])} and {name}); a player roofs one palace per colour", path)
                     continue
             else:
                 self.error("board-ownership", f"the roof at {name} names {owner!r}, who is not a player "
@@ -427,6 +429,7 @@ class _BoardReader(HeaderReader):
                 continue
             for key, holder in entries.items():
                 path = ("tiles", kind, key)
+                tile_key: str | int | None
                 if kind == "palace":
                     tile_key = colours.get(key.lower()) if isinstance(key, str) else None
                     tile_key = tile_key if tile_key in self.r.rules.colour_names else None
@@ -475,6 +478,7 @@ def score_board(board: Board) -> ScoreSheet:
     """The board's score sheet. Open tiles are left out of the totals; `winners` is named only when
     every way of assigning them gives the same winners."""
     rules = board.rules
+    assert board.position is not None, "scored only once read without errors"
     sheet = score_position(board.position, finished=True,
                            undetermined=[t.to_json(board.players) for t in board.undetermined])
     outcomes = set()
@@ -495,14 +499,14 @@ def write_board(position: Position, ruleset_ref: str) -> str:
     """board/1 text for a position (a game's, or a board's), with every tile holder written out."""
     geo, rules = position.variant.geometry, position.rules
     rows = str(position).split("\n")  # the grid, as a board/1 file writes it
-    roofed = sorted((p for p in position.palaces if p.owner is not None),
-                    key=lambda p: (-(p.roof // geo.width), p.roof % geo.width))
+    roofed = sorted(((p.roof, p.owner) for p in position.palaces if p.owner is not None and p.roof is not None),
+                    key=lambda roof_owner: (-(roof_owner[0] // geo.width), roof_owner[0] % geo.width))
     players = position.players
     palace_holders, tower_holders = tile_holders(position)
     out = [f"medina: {FORMAT_TAG}", f"ruleset: {yaml_flow(ruleset_ref)}",
            "players: [" + ", ".join(yaml_flow(p) for p in players) + "]", "grid: |",
            *(f"  {row}" for row in rows),
-           "roofs: {" + ", ".join(f"{geo.name(p.roof)}: {yaml_flow(holder_name(players, p.owner))}" for p in roofed) + "}",
+           "roofs: {" + ", ".join(f"{geo.name(roof)}: {yaml_flow(holder_name(players, owner))}" for roof, owner in roofed) + "}",
            "tiles:",
            "  palace: {" + ", ".join(f"{c}: {yaml_flow(holder_name(players, palace_holders[c]))}"
                                      for c in rules.colour_names) + "}",

@@ -59,7 +59,7 @@ def chart_svg(doc: dict, players: list[str]) -> str:
         return ET.SubElement(chart, "line", {**more, "x1": str(x1), "x2": str(x2), "y1": str(y1), "y2": str(y2),
                                              "stroke": stroke})
 
-    def text(words: str, attrs: dict) -> ET.Element:
+    def text(words: str | None, attrs: dict) -> ET.Element:
         element = ET.SubElement(chart, "text", attrs)
         element.text = words
         return element

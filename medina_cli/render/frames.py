@@ -3,28 +3,35 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..records.replay import Replay, replay
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..errors import Problem
 
 
 @dataclass
 class Frame:
     turn: int  # entries of `turns` applied (0: the setup); for the stop frame, the turn that failed
-    game: object
+    game: Game
     placed: list[int] = field(default_factory=list)  # cells placed in this turn, in order
     events: list = field(default_factory=list)
-    stop: object = None  # the Problem that stopped the replay at this turn
+    stop: Problem | None = None  # the Problem that stopped the replay at this turn
     illegal: int | None = None  # the cell of the refused placement
 
     @property
     def illegal_mark(self) -> tuple[int, str] | None:
-        return None if self.illegal is None else (self.illegal, self.stop.message)
+        if self.illegal is None or self.stop is None:
+            return None
+        return self.illegal, self.stop.message
 
 
 def stop_problem(outcome: Replay):
     """The earliest problem tied to a turn: replay cannot go past it."""
-    at_turns = [p for p in outcome.problems if p.turn is not None]
-    return min(at_turns, key=lambda p: p.turn) if at_turns else None
+    at_turns = [(p.turn, index, p) for index, p in enumerate(outcome.problems) if p.turn is not None]
+    return min(at_turns)[2] if at_turns else None
 
 
 def _frame(outcome: Replay, number: int, game, stop=None, events: list | None = None) -> Frame:

@@ -241,7 +241,7 @@ def _frame_data(record, frame: Frame, count: int, sheet) -> dict:
     return {"turn": frame.turn, "line": line, "heading": heading, "stop": frame.stop is not None,
             "events": [str(event) for event in frame.events]
             + ([f"replay stopped: {frame.stop.message} [{frame.stop.code}]"] if frame.stop is not None else []),
-            "scores": [p.total for p in sheet.players], "tiles": [_tile_words(p, tea) for p, tea in zip(sheet.players, game.tea)]}
+            "scores": [p.total for p in sheet.players], "tiles": [_tile_words(p, tea) for p, tea in zip(sheet.players, game.tea or [0] * len(sheet.players))]}
 
 
 def _same_pictures(frames: list[Frame], notes: list[dict]) -> list[tuple[int, int]]:
@@ -292,7 +292,7 @@ def viewer_html(outcome, analysis: dict | None = None) -> str:
                 sheet = score_game(frames[index].game)
             data.append(_frame_data(record, frames[index], count, sheet) | {"board": first}
                         | {k: v for k, v in notes[index].items() if k != "preferred"})
-    first = frames[0].game
+    opening = frames[0].game
     stopped = frames[-1].stop is not None
     problems = [f"<p>{escape(p.human())}</p>" for p in outcome.problems]
     if stopped:
@@ -311,7 +311,7 @@ def viewer_html(outcome, analysis: dict | None = None) -> str:
         "@@SUBTITLE@@": escape(subtitle + ("; " + ", ".join(meta) if meta else "")),
         "@@PROBLEM_CLASS@@": "" if problems else "none", "@@PROBLEMS@@": "".join(problems),
         "@@LAST@@": str(len(frames) - 1),
-        "@@LEGEND@@": svg.legend_svg(first, title="Legend", last=True, illegal=stopped, preferred=bool(analysis)),
+        "@@LEGEND@@": svg.legend_svg(opening, title="Legend", last=True, illegal=stopped, preferred=bool(analysis)),
         "@@ANALYSIS@@": (f'<div id="analysis">{chart_svg(analysis, record.players)}<p id="advice" aria-live="polite">'
                          '</p></div>') if analysis else "",
         "@@SCORE_ROWS@@": rows, "@@TEMPLATES@@": "\n".join(templates), "@@FRAMES@@": _json_for_script(data),

@@ -53,8 +53,8 @@ def ink(background: str) -> str:
 def luminance(colour: str) -> float:
     """Relative luminance (WCAG 2) of a #rrggbb colour."""
     def linear(c: int) -> float:
-        c /= 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+        share = c / 255
+        return share / 12.92 if share <= 0.04045 else ((share + 0.055) / 1.055) ** 2.4
 
     r, g, b = (linear(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b

@@ -96,7 +96,9 @@ def _readings_table(found, games: int, against: str, counts_of) -> str:
     rows = []
     for f in sorted(found, key=lambda f: -counts_of(f)["changes_winner"]):
         counts = counts_of(f)
-        low, high = wilson_interval(counts["changes_winner"], games)
+        interval = wilson_interval(counts["changes_winner"], games)
+        assert interval is not None  # games > 0: the share above divides by it
+        low, high = interval
         rows.append([f.label, share(counts["changes_winner"]), f"{100 * low:.1f}–{100 * high:.1f}%",
                      share(counts["changes_scores"]), share(counts["illegal"]), share(counts["unfinished"])])
     return aligned_table(rows, ["reading", "changes the winner", "95% interval (Wilson)", "changes scores",

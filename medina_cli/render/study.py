@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from ..files import write_atomically
 from ..study.games import SOURCES
@@ -20,7 +22,7 @@ FAIR = {"above": "above", "below": "below", "not different": "not different from
 @dataclass
 class Block:
     kind: str  # "h1", "h2", "h3", "p", "code", "list", "table", "chart"
-    content: object
+    content: Any  # text (headings, p, code, a chart's name), list[str] (list), (header, rows) (table)
 
 
 def percent(rate: float | None, interval) -> str:
@@ -191,7 +193,7 @@ WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 760, 360, 56, 12, 30, 126
 LEGEND_CHARACTERS = 110  # per legend row
 
 
-def bar_chart(title: str, groups: list[tuple[str, list[tuple[str, float | None, list | None]], float | None]],
+def bar_chart(title: str, groups: Sequence[tuple[str, Sequence[tuple[str, float | None, list | None]], float | None]],
               axis: str, *, percent_axis: bool = False) -> str:
     """Grouped bars with their intervals as whiskers; `groups`: (label, [(series, value, [low, high])],
     a reference value drawn dashed across the group or None)."""
