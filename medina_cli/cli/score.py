@@ -13,8 +13,7 @@ from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOpti
                      warnings_to_show, with_problems)
 
 if TYPE_CHECKING:
-    from ..engine.position import Position
-    from ..engine.scoring import ScoreSheet
+    from .. import Position, ScoreSheet
 
 
 def score(
