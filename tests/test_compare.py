@@ -77,7 +77,7 @@ def test_a_variant_is_added_after_the_default_columns():
     code, doc, _ = compare_json(EXAMPLES / "original-2001-4p.yaml",
                                 "--variant", "arm:original-2001,towers.reconnect=once_per_palace_arm")
     defaults = [r["ruleset"] for r in plain["results"]]
-    assert len(defaults) > 1 and [r["ruleset"] for r in doc["results"]] == [*defaults, "arm"]
+    assert code == 0 and len(defaults) > 1 and [r["ruleset"] for r in doc["results"]] == [*defaults, "arm"]
     assert doc["results"][:-1] == plain["results"]
 
 
