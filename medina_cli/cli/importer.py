@@ -51,7 +51,7 @@ def boardspace(
     _import_many(files, output, force, players, json_)
 
 
-def _import_one(file: str, output: str | None, force: bool, players: str | None, json_: bool) -> None:
+def _import_one(file: str, output: str | None, force: bool, players: str | None, json_: bool) -> NoReturn:
     """One input, to the -o file or standard output; exits."""
     to_stdout = output in (None, "-")
     conversion = Conversion(file, None if to_stdout else output)
@@ -75,7 +75,7 @@ def _import_one(file: str, output: str | None, force: bool, players: str | None,
     raise typer.Exit(0)
 
 
-def _import_many(files: list[str], output: str | None, force: bool, players: str | None, json_: bool) -> None:
+def _import_many(files: list[str], output: str | None, force: bool, players: str | None, json_: bool) -> NoReturn:
     """Every input into the directory `output`, as OUTPUT/NAME.yaml (a directory's files by their path
     below it), one failure not stopping the others; exits with the worst status."""
     from ..errors import Problem
