@@ -80,8 +80,8 @@ def _import_many(files: list[str], output: str | None, force: bool, players: str
     below it), one failure not stopping the others; exits with the worst status."""
     from ..errors import Problem
     results: list[dict] = []
-    doc: dict[str, Any] = {"format": "medina-imports/1", "output": output, "results": results, "skipped": [], "errors": [],
-           "warnings": []}
+    doc: dict[str, Any] = {"format": "medina-imports/1", "output": output, "results": results, "skipped": [],
+                           "errors": [], "warnings": []}
     shown_doc = doc if json_ else None
     if output is None or output == "-":
         usage_error("-o", "several inputs or a directory are written into a directory: give -o DIR", shown_doc)
@@ -214,7 +214,8 @@ class Conversion:
     def wrote(self) -> str:
         """The line that says what was written."""
         doc = self.doc
-        return f"{doc['file']}: wrote {self.output} ({doc['ruleset']}, {len(doc['players'])} players, {doc['turns']} turns)"
+        return (f"{doc['file']}: wrote {self.output} ({doc['ruleset']}, {len(doc['players'])} players, "
+                f"{doc['turns']} turns)")
 
     def fail(self, problems, status: int) -> NoReturn:
         """Raise Failed, the `problems` in the document."""

@@ -1,6 +1,6 @@
 """Which files hold records: below a folder, every record (*.yaml, *.yml, boardspace.net *.sgf) but
-hidden files and folders, rulesets and finished boards; the boardspace.net records to import; and reading a file that holds a record or a
-finished board, as its `medina:` tag says."""
+hidden files and folders, rulesets and finished boards; the boardspace.net records to import; and
+reading a file that holds a record or a finished board, as its `medina:` tag says."""
 
 from __future__ import annotations
 
