@@ -1,6 +1,9 @@
 """`medina import boardspace`, and `validate` reading boardspace records directly."""
 
+import json
 import subprocess
+
+import pytest
 
 import fuzzkit
 from medina_cli.records.record import read_record
@@ -96,3 +99,104 @@ def test_players_that_do_not_fit_the_game_are_a_usage_error(tmp_path):
         done = medina("import", "boardspace", source, "--players", players)
         assert done.returncode == 2 and done.stdout == "" and why in done.stderr, done.stderr
         assert "['A'" not in done.stderr and ":1:" not in done.stderr
+
+
+# --- many files in one run: import boardspace FILE|DIR... -o DIR ---------------------------------------
+
+BROKEN_STORY = STORY.replace("13 onboard p b 0 O 11", "13 onboard q b 0 O 11")  # unreadable: exit 1
+
+
+def alone(source):
+    """What the one-file form writes for `source`: its record/1 text, and its --json document."""
+    done = medina("import", "boardspace", source)
+    assert done.returncode == 0, done.stderr
+    return done.stdout, json.loads(medina("import", "boardspace", source, "--json").stdout)
+
+
+def test_a_directory_is_imported_into_the_output_directory_as_each_file_alone(tmp_path):
+    games = tmp_path / "games"
+    (games / "club").mkdir(parents=True)
+    (games / "duel.sgf").write_text(SGF)
+    (games / "club" / "story.txt").write_text(STORY)  # a story is found by what it holds
+    (games / "notes.md").write_text("not a record\n")
+    (games / ".hidden.sgf").write_text(SGF)
+    out = tmp_path / "out"
+    done = medina("import", "boardspace", games, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == ["club", "club/story.yaml", "duel.yaml"]
+    assert (out / "duel.yaml").read_text() == alone(games / "duel.sgf")[0]
+    assert (out / "club" / "story.yaml").read_text() == alone(games / "club" / "story.txt")[0]
+    assert f"wrote {out / 'duel.yaml'} (boardspace-second-edition, 3 players" in done.stderr
+    assert done.stderr.splitlines()[-1] == f"2 files: 2 converted into {out}, 0 not; 1 other files passed over"
+    assert medina("validate", out).returncode == 0
+
+
+def test_several_files_go_on_past_the_ones_that_fail_one_line_each(tmp_path):
+    (tmp_path / "a.sgf").write_text(SGF)
+    (tmp_path / "b.txt").write_text(BROKEN_STORY)
+    out = tmp_path / "out"
+    done = medina("import", "boardspace", tmp_path / "b.txt", tmp_path / "a.sgf", "-o", out)
+    assert done.returncode == 1 and (out / "a.yaml").read_text() == alone(tmp_path / "a.sgf")[0]
+    [failure] = [line for line in done.stderr.splitlines() if "b.txt" in line]
+    assert "action 13 `onboard q b 0 O 11`" in failure and not (out / "b.yaml").exists()
+    done = medina("import", "boardspace", tmp_path / "missing.sgf", tmp_path / "a.sgf", tmp_path / "b.txt", "-o", out)
+    assert done.returncode == 2  # the worst: an unreadable file (2) beside a bad record (1), as validate
+    assert "missing.sgf: cannot read" in done.stderr and f"{out / 'a.yaml'}: exists; give --force" in done.stderr
+    assert done.stderr.splitlines()[-1] == f"3 files: 0 converted into {out}, 3 not"
+    (out / "a.yaml").write_text("old\n")
+    assert medina("import", "boardspace", tmp_path / "a.sgf", tmp_path / "a.sgf", "-o", out, "--force").returncode == 2
+    assert (out / "a.yaml").read_text() == alone(tmp_path / "a.sgf")[0]  # written once; the second said so
+
+
+def test_several_files_with_json_say_what_was_written_for_each(tmp_path):
+    (tmp_path / "a.sgf").write_text(SGF)
+    (tmp_path / "b.txt").write_text(BROKEN_STORY)
+    out = tmp_path / "out"
+    done = medina("import", "boardspace", tmp_path / "a.sgf", tmp_path / "b.txt", "-o", out, "--json")
+    doc = json.loads(done.stdout)
+    assert done.returncode == 1 and done.stderr == ""
+    assert (doc["format"], doc["output"], doc["skipped"], doc["errors"]) == ("medina-imports/1", str(out), [], [])
+    good, bad = doc["results"]
+    by_itself = alone(tmp_path / "a.sgf")[1]
+    assert by_itself.pop("record") == (out / "a.yaml").read_text()
+    assert good == {**by_itself, "output": str(out / "a.yaml")}
+    assert bad["format"] == "medina-import/1" and bad["file"] == str(tmp_path / "b.txt") and bad["ruleset"] is None
+    assert bad["errors"][0]["message"].startswith("action 13")
+
+
+@pytest.mark.parametrize("args, said", [
+    (["{a}", "{b}"], "give -o DIR"),
+    (["{a}", "{b}", "-o", "-"], "give -o DIR"),
+    (["{a}", "-", "-o", "{out}"], "standard input is imported alone"),
+    (["{a}", "{b}", "-o", "{tmp}/game.yaml"], "name a directory"),
+    (["{empty}", "-o", "{out}"], "no boardspace.net records"),
+    (["{a}", "{b}", "-o", "{a}"], "cannot make the directory"),
+])
+def test_several_inputs_need_an_output_directory(tmp_path, args, said):
+    (tmp_path / "a.sgf").write_text(SGF)
+    (tmp_path / "b.txt").write_text(STORY)
+    (tmp_path / "empty").mkdir()
+    names = {"a": tmp_path / "a.sgf", "b": tmp_path / "b.txt", "out": tmp_path / "out", "tmp": tmp_path,
+             "empty": tmp_path / "empty"}
+    args = [arg.format(**names) for arg in args]
+    done = medina("import", "boardspace", *args)
+    assert done.returncode == 2 and said in done.stderr and done.stdout == "", done.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "game.yaml").exists()
+    doc = json.loads(medina("import", "boardspace", *args, "--json").stdout)
+    assert doc["format"] == "medina-imports/1" and said in doc["errors"][0]["message"]
+
+
+def test_the_corpus_is_imported_in_one_run_as_file_by_file(tmp_path):
+    from conftest import BOARDSPACE_CORPUS as CORPUS
+    from medina_cli.records.boardspace import is_boardspace, parse_boardspace
+    if not CORPUS.is_dir():
+        pytest.skip(f"{CORPUS} is absent: the shared folder beside the checkout holds the real records")
+    records = [p for p in sorted(CORPUS.rglob("*")) if p.is_file() and is_boardspace(p.name, p.read_text())]
+    out = tmp_path / "out"
+    done = medina("import", "boardspace", CORPUS, "-o", out, "--json")
+    doc = json.loads(done.stdout)
+    assert done.returncode == 0 and [r["file"] for r in doc["results"]] == [str(p) for p in records]
+    for path, result in zip(records, doc["results"]):
+        target = out / path.relative_to(CORPUS).with_suffix(".yaml")
+        assert result["output"] == str(target) and result["errors"] == []
+        assert target.read_text() == parse_boardspace(path.read_text(), str(path)).to_record()

@@ -350,6 +350,24 @@ def test_shell_completion_of_commands_options_rulesets_and_set(words, offered):
     assert complete(words) == (offered if offered is not None else builtin_ids())
 
 
+@pytest.mark.parametrize("example, ruleset, neutral", [
+    ("original-2001-4p", None, False), ("bsw-dm-2003-4p", None, False), ("second-edition-2014-2p", None, True),
+    ("second-edition-2014-4p", None, False),  # the 2014 edition has no neutral roof for 4 players
+    ("original-2001-3p", "second-edition-2014", True),  # the --ruleset typed before --piece decides
+])
+def test_piece_completion_offers_only_the_pieces_the_records_ruleset_supplies(example, ruleset, neutral):
+    from medina_cli.records.record import read_record
+    path = EXAMPLES / f"{example}.yaml"
+    record = read_record(str(path), ruleset=ruleset)
+    assert (record.ruleset.for_players(len(record.players)).supply.neutral_roofs > 0) == neutral
+    typed = f"medina moves {path}" + (f" --ruleset {ruleset}" if ruleset else "")
+    offered = complete(f"{typed} --piece ")
+    assert ("neutral" in offered) == neutral and {"roof", "wall", "stable", "merchant", "orange"} <= set(offered)
+    assert complete(f"{typed} --piece n") == (["neutral"] if neutral else [])
+    if ruleset is None:  # add plays by the record's own ruleset
+        assert complete(f"medina add {path} n") == (["neutral"] if neutral else [])
+
+
 def test_show_completion_prints_a_script_for_the_shell():
     from scorekit import run as run_in_process
     code, out, _ = run_in_process("--show-completion", "bash")

@@ -71,7 +71,7 @@ def test_help_shows_plain_metavars_and_what_each_argument_is(command):
     assert code == 0
     usage = next(line for line in out.splitlines() if "Usage:" in line).split()
     if command not in ARGUMENT_TYPES:
-        assert usage[-1] == ("FILE..." if command in (("validate",), ("score",)) else "FILE")
+        assert usage[-1] == ("FILE..." if command in (("validate",), ("score",), ("import", "boardspace")) else "FILE")
     assert {word for word in ("<path>", "<ruleset>", "<placement>") if word in out} == ARGUMENT_TYPES.get(
         command, {"<path>"})
     for odd in ("{", "<str>", "<int", "[x>=", "[default: -]", "…"):

@@ -72,6 +72,15 @@ def test_default_rulesets_and_the_not_applicable_ones():
                                  "turns_played": 0, "error": None, "score": None}
 
 
+def test_a_variant_is_added_after_the_default_columns():
+    _, plain, _ = compare_json(EXAMPLES / "original-2001-4p.yaml")
+    code, doc, _ = compare_json(EXAMPLES / "original-2001-4p.yaml",
+                                "--variant", "arm:original-2001,towers.reconnect=once_per_palace_arm")
+    defaults = [r["ruleset"] for r in plain["results"]]
+    assert code == 0 and len(defaults) > 1 and [r["ruleset"] for r in doc["results"]] == [*defaults, "arm"]
+    assert doc["results"][:-1] == plain["results"]
+
+
 def test_a_record_with_a_well_is_played_without_it_under_a_ruleset_that_has_none():
     code, doc, _ = compare_json(EXAMPLES / "second-edition-2014-3p.yaml", "--rulesets", "second-edition-2014,original-2001")
     own, dry = doc["results"]

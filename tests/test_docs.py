@@ -59,3 +59,55 @@ def test_every_install_line_installs_from_the_checkout_with_extras_that_exist():
         target = re.search(r"pip install (?:-e |-q )*(\S+)", line).group(1).strip("'\"`")
         assert target == "." or re.fullmatch(r"\.\[(\w+)\]", target), line
         assert target == "." or target[2:-1] in extras, line
+
+
+# --- README's quick start: its commands still print what it shows -------------------------------------
+
+def _quick_start() -> tuple[str, str]:
+    """(README before the quick start, the quick start section)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("\n## Quick start")
+    return readme[:start], readme[start:readme.index("\n## ", start + 1)]
+
+
+def _shown_commands() -> list[tuple[str, list[str]]]:
+    """(command line, the lines shown after it) of every `$ medina ...` in the quick start's console blocks."""
+    blocks = re.findall(r"^( *)```console\n(.*?)^\1```", _quick_start()[1], flags=re.S | re.M)
+    shown: list[tuple[str, list[str]]] = []
+    for indent, block in blocks:
+        for line in block.splitlines():
+            line = line[len(indent):]
+            if line.startswith("$ "):
+                shown.append((line[2:], []))
+            else:
+                shown[-1][1].append(line)
+    return shown
+
+
+def _prints(shown: list[str], printed: list[str]) -> bool:
+    """Do the `printed` lines read as `shown`: each run of shown lines between `…` lines printed whole and in
+    order, and the first and last runs at the start and end unless a `…` stands before or after them?"""
+    pattern = "".join(".*" if line == "…" else re.escape(line.rstrip() + "\n") for line in shown)
+    return re.fullmatch(pattern, "".join(line.rstrip() + "\n" for line in printed), flags=re.S) is not None
+
+
+def test_the_quick_start_comes_right_after_the_two_set_up_commands():
+    before, _ = _quick_start()
+    first, second = re.findall(r"```sh\n(.*?)```", before, flags=re.S)[:2]
+    assert "pip install . &&" in first and "pip install '.[test]'" in second
+    assert "\n## " not in before  # the quick start is the first section
+    assert len(_shown_commands()) >= 5 and all(command.startswith("medina ") for command, _ in _shown_commands())
+
+
+def test_the_quick_start_commands_print_what_it_shows(tmp_path):
+    import shlex
+    import subprocess
+    import sys
+    from pathlib import Path
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    medina = Path(sys.executable).parent / "medina"
+    for command, shown in _shown_commands():
+        done = subprocess.run([str(medina), *shlex.split(command)[1:]], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=600)
+        printed = (done.stdout + done.stderr).splitlines()
+        assert done.returncode == 0 and _prints(shown, printed), f"$ {command}\n" + "\n".join(printed)

@@ -160,14 +160,14 @@ def complete_set(incomplete: str) -> list[str]:
 
 
 def _record_for_completion(ctx: typer.Context):
-    """The record FILE already typed on the command line being completed, or None when there is none
-    that can be read. (Completing an option's value, click leaves the arguments before it unparsed in
-    `ctx.args`.)"""
+    """The record FILE already typed on the command line being completed (under the --ruleset typed before
+    the word being completed, if any), or None when there is none that can be read. (Completing an
+    option's value, click leaves the arguments before it unparsed in `ctx.args`.)"""
     from ..records.record import read_record
     path = next((word for word in (ctx.params.get("file"), *ctx.args) if isinstance(word, str) and word != "-"
                  and os.path.isfile(word)), None)
     try:
-        return read_record(path) if path else None
+        return read_record(path, ruleset=ctx.params.get("ruleset")) if path else None
     except (MedinaError, OSError):
         return None
 
@@ -179,13 +179,18 @@ def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
 
 
 def complete_piece(ctx: typer.Context, incomplete: str) -> list[str]:
-    """Shell completion of a piece: those of the record FILE's ruleset, else of every built-in ruleset."""
+    """Shell completion of a piece: those the record FILE's ruleset supplies to its number of players (to
+    any number, when the ruleset does not allow the record's), else those of every built-in ruleset."""
     from .. import Variant
     from ..rules.loader import builtin_ids, load_ruleset
     record = _record_for_completion(ctx)
-    rulesets = [record.ruleset] if record and record.ruleset else [load_ruleset(rid) for rid in builtin_ids()]
-    pieces = {piece for ruleset in rulesets for n in ruleset.player_counts
-              for piece in Variant.of(ruleset.for_players(n)).pieces}
+    if record and record.ruleset:
+        counts = [len(record.players)] if len(record.players) in record.ruleset.player_counts else None
+        rulesets = [(record.ruleset, counts or record.ruleset.player_counts)]
+    else:
+        rulesets = [(ruleset, ruleset.player_counts) for ruleset in map(load_ruleset, builtin_ids())]
+    pieces = {piece for ruleset, counts in rulesets for n in counts
+              for piece in Variant.of(ruleset.for_players(n)).supplied}
     return sorted(piece for piece in pieces if piece.startswith(incomplete.lower()))
 
 

@@ -19,8 +19,8 @@ RulesetsOption = Annotated[Optional[str], typer.Option(
 VariantOption = Annotated[Optional[list[str]], typer.Option(
     "--variant", metavar="SPEC", help="A column of its own: SPEC is [LABEL:]ID,PARAM=VALUE,... (a ruleset id "
     "or file with overrides; quote it; commas inside brackets or braces stay in the value; see docs/format.md). "
-    "Repeatable; beside --rulesets, or beside the record's own ruleset. Without LABEL the column is named by "
-    "its overrides.")]
+    "Repeatable; added after the --rulesets columns, or after the default ones. Without LABEL the column is "
+    "named by its overrides.")]
 ReadingsOption = Annotated[bool, typer.Option(
     "--readings", help="Replay the record under every other reading of each open rule point of its ruleset "
     "(medina rules params lists them), one at a time: which change the winner, the legality, the scores.")]
@@ -83,8 +83,8 @@ def _record(file: str, doc: dict | None):
 
 
 def _compared(record, refs, parsed_variants, overrides: tuple, doc: dict | None):
-    """The record compared under `refs` (default: its own ruleset beside the variants, else the default
-    rulesets) and the variants; a ruleset that cannot be loaded, or a variant's label taken, exits 2."""
+    """The record compared under `refs` (default: the default rulesets) and then the variants; a ruleset that
+    cannot be loaded, or a variant's label taken, exits 2."""
     from ..comparison import column_labels, default_rulesets
     from ..comparison import compare as compare_record
     from ..errors import Problem
@@ -93,7 +93,7 @@ def _compared(record, refs, parsed_variants, overrides: tuple, doc: dict | None)
     if refs:
         refs = list(dict.fromkeys(refs))
     else:
-        refs = [record.ruleset] if parsed_variants else default_rulesets(record)
+        refs = default_rulesets(record)
     loaded = [load_or_exit(ref, overrides, doc=doc, option=option) for ref in refs]  # unusable ruleset, --set: exit 2
     columns = dict(zip(column_labels(refs, loaded), loaded))
     for label, ref, changes in parsed_variants:

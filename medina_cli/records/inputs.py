@@ -1,6 +1,6 @@
 """Which files hold records: below a folder, every record (*.yaml, *.yml, boardspace.net *.sgf) but
-hidden files and folders, rulesets and finished boards; and reading a file that holds a record or a
-finished board, as its `medina:` tag says."""
+hidden files and folders, rulesets and finished boards; the boardspace.net records to import; and
+reading a file that holds a record or a finished board, as its `medina:` tag says."""
 
 from __future__ import annotations
 
@@ -15,18 +15,47 @@ SKIPPED = {"ruleset": "a ruleset, not a record", "board": "a finished board, not
            "special": "not a regular file (a pipe, socket or device: reading it could wait for ever)"}
 
 
+def visible_files_below(top: str) -> list[str]:
+    """Every file below the folder `top`, sorted, hidden files and folders left out."""
+    found = []
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found.extend(str(Path(folder, f)) for f in files if not f.startswith("."))
+    return sorted(found)
+
+
 def files_below(top: str, *, boards: bool = False) -> Iterator[tuple[str, str | None]]:
     """Every file with a record's suffix below the folder `top`, sorted, hidden files and folders left out,
     each with why it is no record to read (a ruleset, a finished board unless `boards`, not a regular
     file) or None."""
-    found = []
-    for folder, dirs, files in os.walk(top):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        found.extend(str(Path(folder, f)) for f in files
-                     if not f.startswith(".") and os.path.splitext(f)[1].lower() in RECORD_SUFFIXES)
-    for path in sorted(found):
+    for path in visible_files_below(top):
+        if os.path.splitext(path)[1].lower() not in RECORD_SUFFIXES:
+            continue
         kind = other_format(path)
         yield path, (SKIPPED[kind] if kind and not (boards and kind == "board") else None)
+
+
+def site_records_below(top: str) -> tuple[list[str], list[str]]:
+    """(the boardspace.net records, every other file) below the folder `top`, each sorted, hidden files and
+    folders left out: a record is an `.sgf` file, or a regular file that begins as an SGF record or a story."""
+    records, others = [], []
+    for path in visible_files_below(top):
+        (records if path.lower().endswith(".sgf") or _begins_as_site_record(path) else others).append(path)
+    return records, others
+
+
+def _begins_as_site_record(path: str) -> bool:
+    """Do the first 4 KiB of the file at `path` begin a boardspace.net record? (What is not a regular file
+    is never opened: a pipe could block.)"""
+    from .boardspace import is_boardspace
+    if not os.path.isfile(path):
+        return False
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return is_boardspace(path, head)
 
 
 def other_format(path: str) -> str | None:
