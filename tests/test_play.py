@@ -117,7 +117,7 @@ def test_every_seat_an_agent_plays_to_the_end_without_a_terminal(tmp_path):
 
 
 def test_a_game_stopped_and_continued_plays_as_one_played_at_once(tmp_path):
-    from medina_cli.agents.table import Table, read_seats, run as play
+    from medina_cli.session.table import Table, read_seats, run as play
     seats = read_seats(["greedy", "random", "greedy"])
     assert [(s.name, s.agent) for s in seats] == [("greedy", "greedy"), ("random", "random"), ("greedy2", "greedy")]
     quiet = dict(ask=None, tell=lambda line: None, draw=lambda game, key: "")

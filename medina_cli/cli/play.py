@@ -54,7 +54,7 @@ def play_command(file: FileArgument, ruleset: RulesetChoice = None, seat: SeatOp
     invalid, 2 usage error or unusable file (exists without --force or --continue, cannot be written),
     130 interrupted (Ctrl-C); the record is valid in every case.
     """
-    from ..agents.table import Table, read_seats, run
+    from ..session.table import Table, read_seats, run
     from ..errors import MedinaError
 
     _check_options(file, ruleset, seat, continue_, {"--ruleset": ruleset, "--merchant": merchant, "--well": well,

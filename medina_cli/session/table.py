@@ -16,9 +16,9 @@ from ..records.record import parse_record
 from ..records.replay import replay
 from ..records.status import PlacementFilter, legal_by_piece, listing_lines, status_report
 from ..yamlio import base_dir_of, read_text
-from .analysis import hints
-from .base import UnknownAgent
-from .specs import agent_names, make_agent, parse_spec
+from ..agents.analysis import hints
+from ..agents.base import UnknownAgent
+from ..agents.specs import agent_names, make_agent, parse_spec
 
 PLAY_KEY = "x-play"  # in the record: {agents: {player: spec}, seed: N}; the other players sit at the terminal
 HINTS = 3
