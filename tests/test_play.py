@@ -172,7 +172,7 @@ def test_a_placement_typed_for_another_player_is_refused_and_the_game_goes_on(tm
     code, out, err = run("play", path, "--ruleset", "original-2001", "--seat", "Ann", "--seat", "Ben", "--seat", "Cy",
                          "--merchant", "K7", stdin="Cy: grey K8\nstatus\nAnn: grey K8\nquit\n")
     assert (code, err) == (0, "")
-    assert "grey K8 is for Cy, but it is Ann's turn, with 2 placements left in it [out-of-turn]\nNot recorded." in out
+    assert "Cy named for grey K8, but it is Ann's turn (placement 1 of 2) [out-of-turn]\nNot recorded." in out
     assert "turn 1, Ann: grey K8" in out and "Stopped after 1 placement of turn 1; " in out
     assert "  - Ann: grey K8\n" in path.read_text()
 

@@ -176,8 +176,8 @@ def test_a_placement_named_for_a_player_not_to_move_is_refused_saying_whose_turn
     code, out, err = run("add", duel, *args)
     assert code == 1 and out == "" and duel.read_bytes() == before
     assert err.splitlines() == [
-        f"{duel}:9: turn 2 placement 2, Bob: roof C10 is for Ann, but it is Bob's turn, with 1 placement left in it "
-        "(Bob has placed grey M9) [out-of-turn]", f"{duel}: not changed"]
+        f"{duel}:9: turn 2 placement 2, Bob: Ann named for roof C10, but it is Bob's turn (placement 2 of 2; "
+        "Bob has placed grey M9) [out-of-turn]", f"{duel}: not changed"]
 
 
 def test_a_placement_named_for_the_player_to_move_is_recorded(duel):
@@ -185,13 +185,15 @@ def test_a_placement_named_for_the_player_to_move_is_recorded(duel):
     assert code == 0 and out.splitlines() == ["turn 2, Bob: grey M9, roof C10", "turn 3, Ann: orange K8",
                                               "next: Ann, second placement of turn 3"]
     code, _, err = run("add", duel, "--player", "Bob", "wall A2")
-    assert code == 1 and err.startswith(f"{duel}:10: turn 3 placement 2, Ann: wall A2 is for Bob, but it is Ann's "
-                                        "turn, with 1 placement left in it (Ann has placed orange K8) [out-of-turn]")
+    assert code == 1 and err.startswith(f"{duel}:10: turn 3 placement 2, Ann: Bob named for wall A2, but it is Ann's "
+                                        "turn (placement 2 of 2; Ann has placed orange K8) [out-of-turn]")
     code, _, err = run("add", duel, "Ann: wall A2", "Ann: wall A3")  # Ann's turn is over after the first
     assert code == 1 and err.splitlines() == [
-        f"{duel}: turn 4 placement 1, Bob: wall A3 is for Ann, but it is Bob's turn, with 2 placements left in it "
+        f"{duel}: turn 4 placement 1, Bob: Ann named for wall A3, but it is Bob's turn (placement 1 of 2) "
         "[out-of-turn]", f"{duel}: this command's placements before it are not written either (turn 3, Ann: wall A2)",
         f"{duel}: not changed"]
+    code, _, err = run("add", duel, "Ann: wall A2", "Ann: pass")
+    assert code == 1 and f"{duel}: turn 4, Bob: Ann named for pass, but the next turn is Bob's [out-of-turn]" in err
 
 
 def test_an_unknown_player_or_two_different_ones_are_refused(duel):

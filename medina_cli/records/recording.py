@@ -356,18 +356,21 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir, player
 
 
 def _not_to_move(outcome: Replay, token: str, claimed: str, mover: str) -> Problem:
-    """`token` meant for `claimed` where it would be `mover`'s: whose turn it is and what is left of it."""
+    """`token` meant for `claimed` where it would be `mover`'s: whose turn it is, which placement of how
+    many, and what the turn holds so far (`Ann named for roof C10, but it is Bob's turn (placement 2 of 2;
+    Bob has placed grey M9)`)."""
     record, game = outcome.record, outcome.game
     if token == "pass" or outcome.next_placement() is None:
         turn, placement, line = len(record.turns) + 1, None, None
-        message = f"pass is for {claimed}, but the next turn is {mover}'s"
+        message = f"{claimed} named for pass, but the next turn is {mover}'s"
     else:
         (turn, placement), left = outcome.next_placement(), outcome.placements_left()
         open_turn = game.turn_open()
         line = record.turns[-1].line if open_turn else None
-        message = f"{token} is for {claimed}, but it is {mover}'s turn, with {left} placement{'s' * (left != 1)} left in it"
+        message = f"{claimed} named for {token}, but it is {mover}'s turn (placement {placement} of {placement - 1 + left}"
         if open_turn:
-            message += f" ({mover} has placed {', '.join(record.tokens(record.turns[-1]))})"
+            message += f"; {mover} has placed {', '.join(record.tokens(record.turns[-1]))}"
+        message += ")"
         if game.forced:
             message += "; a roof is due this turn"
     return Problem("out-of-turn", message, file=record.file, line=line, turn=turn, placement=placement, player=mover)
