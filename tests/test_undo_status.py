@@ -101,9 +101,12 @@ def test_status_says_who_is_to_move_what_is_left_supplies_and_score(tmp_path):
     assert code == 0 and lines[:2] == [
         f"{path}: second-edition-2014, Ann and Bob; after turn 1 and 1 placement of turn 2",
         "Bob is to move: second placement of turn 2, 1 placement left in the turn"]
-    assert lines[4].split() == ["player", "grey", "purple", "brown", "orange", "roof", "neutral", "stable", "merchant",
-                                "wall", "tea"]
-    assert lines[6].split()[:3] == ["Ann", "8", "7"] and lines[7].split()[:3] == ["Bob", "7", "8"]
+    row_9 = next(line for line in lines if line.startswith("  9 "))  # the board, Bob's grey M9 marked last
+    assert row_9[4 + 12 * 3:4 + 13 * 3] == ">g " and "> the last placement" in lines
+    supply = lines.index("Supply left:")
+    assert lines[supply + 1].split() == ["player", "grey", "purple", "brown", "orange", "roof", "neutral", "stable",
+                                         "merchant", "wall", "tea"]
+    assert lines[supply + 3].split()[:3] == ["Ann", "8", "7"] and lines[supply + 4].split()[:3] == ["Bob", "7", "8"]
     assert lines[-1] == "Score now (if the game ended here): Ann 0, Bob 0"
     code, out, _ = run("status", path, "--json")
     doc = json.loads(out)

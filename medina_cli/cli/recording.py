@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import Problem
-from .common import (JsonOption, RulesetOption, SetOption, check_suffix, complete_placement, complete_player,
+from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, check_suffix, complete_placement, complete_player,
                      complete_ruleset, emit_json, exit_status, load_or_exit, names_or_exit, refuse_directory,
                      replayed_or_exit, report_problems, say, shown_as, stop, usage_error, warn, warnings_to_show,
                      whole_number, with_problems)
@@ -130,15 +130,17 @@ def status_command(
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,
+    no_color: NoColorOption = False,
 ) -> None:
     """Where a recorded game stands: who is to move, which placement of which turn and how many the turn
-    still allows, every player's supply, and the score now (final once the game is over).
+    still allows, the board (the last placement marked `>`), every player's supply, and the score now
+    (final once the game is over).
 
     An invalid record is shown where the replay stopped.
 
     Exit status: 0 valid, 1 invalid record (shown where the replay stopped), 2 unusable input or usage error.
     """
-    from ..records.status import status_document, status_report
+    from ..records.status import status_document
 
     doc = status_document() if json_ else None
     _, outcome = replayed_or_exit(file, ruleset, set_, None, doc)
@@ -146,8 +148,8 @@ def status_command(
     if json_:
         emit_json(with_problems(status_document(outcome), outcome.problems, warnings_to_show(outcome)))
     else:
-        for line in status_report(outcome):
-            say(line)
+        from ..render.text import colour_wanted, status_text
+        say("\n".join(status_text(outcome, colour=colour_wanted(no_color))))
     raise typer.Exit(status)
 
 

@@ -42,14 +42,16 @@ def status_report(outcome: Replay) -> list[str]:
         lines.append(f"{position['to_move']} is to move: {ordinal(position['placement'])} placement of turn "
                      f"{position['turn']}, {left} placement{'s' * (left != 1)} left in the turn"
                      + (" (a roof is due this turn)" if position["forced"] else ""))
-    lines += ["", "Supply left:", supply_table(game), ""]
+    return lines + ["", "Supply left:", supply_table(game), "", score_words(sheet, final=position["to_move"] is None)]
+
+
+def score_words(sheet: dict, *, final: bool) -> str:
+    """A medina-score/1 document in a line: `Final score: Ann 54, Ben 40; Ann wins.`, or (not `final`)
+    `Score now (if the game ended here): ...`."""
     totals = ", ".join(f"{p['name']} {p['total']}" for p in sheet["players"])
-    if position["to_move"] is None:
-        lines.append(f"Final score: {totals}; {in_words(sheet['winners'], 'and')} "
-                     f"win{'s' * (len(sheet['winners']) == 1)}.")
-    else:
-        lines.append(f"Score now (if the game ended here): {totals}")
-    return lines
+    if final:
+        return f"Final score: {totals}; {in_words(sheet['winners'], 'and')} win{'s' * (len(sheet['winners']) == 1)}."
+    return f"Score now (if the game ended here): {totals}"
 
 
 def supply_table(game) -> str:
