@@ -130,6 +130,58 @@ def test_a_game_stopped_and_continued_plays_as_one_played_at_once(tmp_path):
     assert (tmp_path / "halves.yaml").read_text() == (tmp_path / "whole.yaml").read_text()
 
 
+def seen_at_the_table(tmp_path, seats: list[str], *, board_always: bool = False, prompts: int = 4) -> list[str]:
+    """What a game at the table tells, the board as `BOARD n [key]` (n placements made): the person takes the
+    first legal placement at each prompt, and quits at the prompt after `prompts` of them."""
+    from medina_cli.session.table import Table, read_seats, run as play
+    tmp_path.mkdir(exist_ok=True)
+    table = Table.start(str(tmp_path / "game.yaml"), "original-2001", read_seats(seats), seed=3)
+    told = []
+
+    def ask(prompt: str) -> str:
+        told.append(f"PROMPT {len(table.game.move_stack)}")
+        asked = sum(line.startswith("PROMPT") for line in told)
+        return "quit" if asked > prompts else str(table.game.legal_placements()[0])
+    play(table, ask=ask, tell=told.append, draw=lambda game, key: f"BOARD {len(game.move_stack)}{' key' * key}",
+         board_always=board_always)
+    return told
+
+
+def test_the_agents_placements_are_lines_and_the_board_is_drawn_once_before_a_persons_turn(tmp_path):
+    told = seen_at_the_table(tmp_path, ["greedy", "Ann", "random"])
+    prompts = [at for at, line in enumerate(told) if line.startswith("PROMPT")]
+    boards = [at for at, line in enumerate(told) if line.startswith("BOARD")]
+    assert told[boards[0]] == "BOARD 0 key" and len(prompts) == 5
+    assert boards[1:] == [at - 1 for at in prompts]  # the board, as it stands, right before each prompt, only there
+    assert all(told[at - 1] == f"BOARD {told[at].split()[1]}" for at in prompts)
+    assert re.fullmatch(r"turn 1, greedy: \w+ \w+", told[boards[0] + 1])  # the agents' placements as lines
+    placed = sum(line.startswith("turn ") for line in told)
+    always = seen_at_the_table(tmp_path / "always", ["greedy", "Ann", "random"], board_always=True)
+    assert sum(line.startswith("turn ") for line in always) == placed
+    assert [line for line in always if line.startswith("BOARD")] == [
+        "BOARD 0 key", *(f"BOARD {n}" for n in range(1, placed + 1))]  # --board always: after every placement
+
+
+def test_a_game_of_agents_draws_the_board_at_its_start_and_its_end(tmp_path):
+    told = seen_at_the_table(tmp_path, ["greedy", "random", "greedy"])
+    boards = [line for line in told if line.startswith("BOARD")]
+    assert boards == ["BOARD 0 key", f"BOARD {sum(line.startswith('turn ') for line in told)}"]
+    assert told[-2].startswith("Final score:") and told.index(boards[1]) == len(told) - 3
+
+
+def test_play_marks_the_last_placement_on_the_board_and_takes_board_turn_or_always(tmp_path):
+    code, out, _ = run("play", tmp_path / "game.yaml", "-r", "original-2001", "--seat", "greedy", "--seat", "Ann",
+                       "--seat", "random", "--no-color", stdin="quit\n")
+    (last,) = re.findall(r"^turn 1, greedy: \w+ (\w+)$", out, re.M)[-1:]
+    column, row = ord(last[0]) - ord("A"), int(last[1:])
+    board = out.split("     A  B")[-2]  # the rows of the board drawn before Ann's turn, after greedy's placements
+    row_line = next(line for line in board.splitlines() if line.startswith(f"{row:>3} "))
+    assert code == 0 and row_line[4 + 3 * column] == ">" and board.count(">") == 1
+    code, _, err = run("play", tmp_path / "other.yaml", "-r", "original-2001", "--seat", "A", "--seat", "B",
+                       "--seat", "C", "--board", "sometimes")
+    assert code == 2 and "--board" in err and "'sometimes' is not turn or always" in err
+
+
 @pytest.mark.parametrize("args, status, message", [
     (("--seat", "Ann", "--seat", "greedy"), 2, "a new game needs --ruleset and a --seat for each player"),
     (("-r", "original-2001", "--seat", "Ann", "--seat", "greedy"), 2,

@@ -1,7 +1,8 @@
 """A game at the table: people at the terminal and agents (`random`, `greedy`, `mcts:N`) taking their
 turns, under any ruleset or house-rule file. The record (record/1) is written after every placement,
 so the game can stop at any moment and go on later; which seats are agents is kept in the record
-(`x-play`). The terminal itself, reading lines and drawing the board, is the caller's: `run` takes it.
+(`x-play`). Every placement is told as a line, the board drawn before a person's turn. The terminal
+itself, reading lines and drawing the board, is the caller's: `run` takes it.
 """
 
 from __future__ import annotations
@@ -230,40 +231,52 @@ class Table:
 
 # --- the conversation ------------------------------------------------------------------------------
 
-def run(table: Table, ask, tell, draw) -> bool:
+def run(table: Table, ask, tell, draw, *, board_always: bool = False) -> bool:
     """Play at the terminal until the game is over (True) or a person stops it (False): agents move by
     themselves; a person is asked (`ask(prompt)` gives a line, and raises EOFError or KeyboardInterrupt
-    to stop); every line to show goes to `tell`; `draw(game, key)` is the board as text (with its key)."""
+    to stop); every line to show goes to `tell`; `draw(game, key)` is the board as text (with its key).
+    Each placement is told as a line; the board is drawn where it has changed, before a person's turn and at
+    the end (`board_always`: after every placement)."""
     for line in table.opening():
         tell(line)
     tell(draw(table.game, True))
+    changed = False  # placements made since the board was last drawn
     while table.mover is not None:
         if table.mover.agent:
-            _show_placed(table, table.play_agent(), tell, draw)
-            continue
-        line = ask(table.prompt()).strip()
-        word, _, rest = line.partition(" ")
-        command = COMMANDS.get(word.lower())
-        if command is not None:
-            if command(table, rest, tell, draw) is False:
-                return False
-        elif line:
-            _show_placed(table, table.place(line, table.mover.name), tell, draw)
+            changed |= _show_placed(table.play_agent(), tell)
+        else:
+            if changed:
+                tell(draw(table.game, False))
+                changed = False
+            line = ask(table.prompt()).strip()
+            word, _, rest = line.partition(" ")
+            command = COMMANDS.get(word.lower())
+            if command is not None:
+                if command(table, rest, tell, draw) is False:
+                    return False
+            elif line:
+                changed |= _show_placed(table.place(line, table.mover.name), tell)
+        if changed and board_always:
+            tell(draw(table.game, False))
+            changed = False
+    if changed:
+        tell(draw(table.game, False))
     for line in status_report(table.outcome)[-1:]:
         tell(line)
     tell(f"The game is recorded in {table.path}.")
     return True
 
 
-def _show_placed(table: Table, done: recording.Appended, tell, draw) -> None:
+def _show_placed(done: recording.Appended, tell) -> bool:
+    """Tell what was recorded, a line a placement, or why nothing was; whether anything was."""
     if done.text is None:
         for problem in done.problems:
             tell(f"{problem.message} [{problem.code}]")
         tell("Not recorded. (moves: the legal placements)")
-        return
+        return False
     for turn, player, token in done.placed:
         tell(f"turn {turn}, {player}: {token}")
-    tell(draw(table.game, False))
+    return bool(done.placed)
 
 
 def _moves(table: Table, rest: str, tell, draw) -> None:
