@@ -237,6 +237,13 @@ def test_help_offers_tea_only_under_rules_with_tea_tiles(tmp_path, ruleset, tea)
     assert f"Type a placement (grey K8, roof C10{', tea' if tea else ''}), or:" in out
 
 
+def test_moves_that_list_nothing_at_the_table_say_which_rule_refuses(tmp_path):
+    code, out, _ = run("play", tmp_path / "game.yaml", "-r", "original-2001", "--seat", "Ann", "--seat", "Ben",
+                       "--seat", "Cy", "--merchant", "K7", "--no-color", stdin="moves roof K8\nquit\n")
+    assert code == 0 and ("0 legal placements, roof on K8:\n  roof K8: a roof must go on a building "
+                          "[roof-not-on-building]\n") in out
+
+
 def test_a_piece_typed_without_its_cell_gets_no_shell_advice(tmp_path):
     code, out, _ = run("play", tmp_path / "game.yaml", "-r", "original-2001", "--seat", "Ann", "--seat", "Ben",
                        "--seat", "Cy", "--no-color", stdin="grey\nquit\n")

@@ -154,6 +154,23 @@ def test_moves_filters_by_piece_and_cell():
     assert listing[1].startswith("  wall ") and len(listing) == 2 and out.count(" * ") == 8
 
 
+def test_moves_that_list_nothing_give_the_rule_that_refuses_in_the_words_of_add(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(record_text("original-2001", PLAYERS, ["Anna: grey K8, black C3"], merchant="J7"))
+    code, out, _ = run("moves", path, "--cell", "C5", "--cell", "k9", "--piece", "black", "--piece", "roof")
+    listing = out.split("\n\n")[0].splitlines()[1:]
+    assert code == 0 and listing[0] == "  black or roof on C5 or K9: none of them" and len(listing) == 5
+    for line in listing[1:]:  # each the error `add` gives for that placement, after its WHERE
+        placement = " ".join(line.split()[:2]).rstrip(":")
+        code, _, err = run("add", path, placement)
+        assert code == 1 and err.splitlines()[0].endswith(f", Ben: {line.strip()}"), (line, err)
+    listing = run("moves", path, "--piece", "wall", "--to", "0")[1].split("\n\n")[0].splitlines()[1:]
+    assert len(listing) == 2 and listing[1].startswith("  wall ") and "[" not in listing[1]  # listed: no reason
+    out = run("moves", EXAMPLES / "original-2001-3p.yaml", "--to", "50", "--piece", "grey")[1]
+    assert out.splitlines()[1:3] == [  # a rule of the piece, not of a cell
+        "  grey: none of them", "    grey: grey has retired; no grey building may be placed again [colour-retired]"]
+
+
 @pytest.mark.parametrize("option, value, message", [
     ("--piece", "gry", "--piece: 'gry' is not a piece of original-2001; did you mean grey? (pieces: "),
     ("--cell", "Z99", "--cell: 'Z99' is not a cell of this board (A1-R13;"),

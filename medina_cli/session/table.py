@@ -15,7 +15,7 @@ from ..errors import BadArgument, MedinaError, UnusableInput, fail, in_words
 from ..records import recording
 from ..records.record import parse_record
 from ..records.replay import replay
-from ..records.status import PlacementFilter, legal_by_piece, listing_lines, status_report
+from ..records.status import PlacementFilter, legal_by_piece, listing_lines, refusal_lines, status_report
 from ..yamlio import base_dir_of, read_text
 from ..agents.analysis import hints
 from ..agents.base import UnknownAgent
@@ -292,7 +292,7 @@ def _moves(table: Table, rest: str, tell, draw) -> None:
     groups = legal_by_piece(table.game, keep)
     count = sum(map(len, groups.values()))
     tell(f"{count} legal placement{'s' * (count != 1)}{', ' + keep.words() if keep.words() else ''}:")
-    for line in listing_lines(groups):
+    for line in listing_lines(groups) or [f"  {line}" for line in refusal_lines(table.game, keep)]:
         tell(line)
     if table.game.legal_placements()[-1:] and " " not in str(table.game.legal_placements()[-1]):
         tell("  tea may replace one placement this turn")
