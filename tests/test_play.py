@@ -208,13 +208,36 @@ def test_play_never_starts_over_a_game_and_continues_only_a_valid_one(tmp_path):
     code, _, err = run("play", path, "-r", "original-2001", "--seat", "A", "--seat", "B", "--seat", "C")
     assert code == 2 and "exists; go on with that game (medina play" in err and path.read_text() == before
     code, _, err = run("play", path, "--continue", "--seat", "Anna", "--seat", "Bob", "--seat", "Cleo")
-    assert code == 2 and "are not the record's players, in order: Anna, Ben and Cleo" in err
+    assert code == 2 and "--seat: Bob is not among the record's players, Anna, Ben and Cleo" in err
     code, out, _ = run("play", path, "--continue", "--seat", "Anna=greedy", "--seat", "Ben=random", "--seat",
                        "Cleo=greedy")  # a record made by `medina new`: its seats given
     assert code == 0 and "Final score:" in out and run("validate", path)[0] == 0
     path.write_text(before.replace("turns: []", "turns:\n  - Ben: grey K8"))
     code, _, err = run("play", path, "--continue", "--seat", "Anna=greedy", "--seat", "Ben", "--seat", "Cleo")
     assert code == 1 and "[out-of-turn]" in err
+
+
+def test_continue_with_a_seat_changes_that_seat_only_and_the_record_keeps_it(tmp_path):
+    """A record made with new/add: `--seat Bob=greedy` makes Bob an agent, the others stay at the terminal,
+    and the record keeps the seats (`x-play`) for the next --continue, which needs no --seat."""
+    path = tmp_path / "game.yaml"
+    assert run("new", path, "-r", "original-2001", "--players", "Ann,Bob,Cy", "--merchant", "K7")[0] == 0
+    assert run("add", path, "grey K8", "black C3")[0] == 0
+    code, out, _ = run("play", path, "--continue", "--seat", "Bob=greedy", "--no-color", stdin="quit\n")
+    assert code == 0 and "Ann (at this terminal), Bob (agent greedy) and Cy (at this terminal)." in out
+    assert re.search(r"^turn 2, Bob: \w+ \w+$", out, re.M) and "Cy, turn 3, placement 1 of 2> " in out
+    assert path.read_text().endswith("\nx-play: {agents: {Bob: greedy}, seed: 0}\n")
+    code, out, _ = run("play", path, "--continue", "--no-color", stdin="quit\n")
+    assert code == 0 and "Bob (agent greedy)" in out
+    code, out, _ = run("play", path, "--continue", "--seat", "Bob", "--seat", "Cy=random", "--no-color",
+                       stdin="quit\n")
+    assert code == 0 and "Ann (at this terminal), Bob (at this terminal) and Cy (agent random)." in out
+    assert "\nx-play: {agents: {Cy: random}, seed: 0}\n" in path.read_text()
+    path.write_text(path.read_text().replace("x-play: {agents: {Cy: random}, seed: 0}",
+                                             "x-play:\n  agents: {Cy: random}\n  seed: 0"))
+    code, out, _ = run("play", path, "--continue", "--seat", "Ann=greedy", "--no-color", stdin="quit\n")
+    assert code == 0 and f"The seats are not kept in {path} (its x-play is laid out by hand" in out
+    assert "\nx-play:\n  agents: {Cy: random}\n  seed: 0\n" in path.read_text() and "Ann (agent greedy)" in out
 
 
 def test_a_placement_typed_for_another_player_is_refused_and_the_game_goes_on(tmp_path):

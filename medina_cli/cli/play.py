@@ -33,7 +33,8 @@ SeedChoice = Annotated[Optional[int], typer.Option(
     "--seed", "-s", metavar="N", help="Seed of the setup and of the agents' choices (default 0; with --continue "
     "the game's own).")]
 ContinueOption = Annotated[bool, typer.Option(
-    "--continue", "-c", help="Go on with the game FILE holds (its seats as recorded, unless --seat is given).")]
+    "--continue", "-c", help="Go on with the game FILE holds, its seats as recorded but those --seat gives "
+    "(NAME or NAME=SPEC for a player of the record), which the record then keeps.")]
 ForceOption = Annotated[bool, typer.Option("--force", help="Start a new game over an existing FILE.")]
 HintOption = Annotated[str, typer.Option(
     "--hint-agent", metavar="SPEC", parser=shown_as("spec"), help="The agent that answers `hint` (greedy, mcts, mcts:N).")]

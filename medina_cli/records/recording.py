@@ -189,6 +189,29 @@ def take_back(path: str, count: int = 1, *, expect: str | None = None, waiting=N
     return done
 
 
+def keep_key(path: str, key: str, value, *, expect: str) -> str | None:
+    """The record at `path` with its top-level `key` (an `x-` key) set to `value`, written under its lock:
+    one line of flow YAML in place of the key's own (after everything where it has none); the rest of the
+    file as it was. Returns the new text; None, the file untouched, when the record is no longer `expect`
+    or its key is written over several lines. Raises MedinaError when it cannot be read or written."""
+    with locked(path) as real:
+        name, text = read_text(path)
+        if _changed(name, text, expect) is not None:
+            return None
+        line = f"{yaml_flow(key)}: {yaml_flow(value)}"
+        root = yaml.compose(text, Loader=LOADER)
+        found = next(((k, v) for k, v in root.value if k.tag == STR_TAG and k.value == key), None)
+        if found is None:
+            newline = "\r\n" if "\r\n" in text else "\n"
+            edited = text + ("" if text.endswith("\n") else newline) + line + newline
+        elif found[0].start_mark.line == found[1].end_mark.line and found[0].start_mark.column == 0:
+            edited = text[:found[0].start_mark.index] + line + text[found[1].end_mark.index:]
+        else:
+            return None
+        _save(real, name, edited)
+    return edited
+
+
 # --- placements as typed -------------------------------------------------------------------------
 
 @dataclass(frozen=True)

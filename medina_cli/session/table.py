@@ -70,6 +70,22 @@ def read_seats(values: list[str]) -> list[Seat]:
     return seats
 
 
+def _seats_of_players(seats: list[Seat], players: list[str]) -> dict[str, Seat]:
+    """player -> the seat given for that player; BadArgument for a seat that names none, or a player
+    given twice."""
+    unknown = [seat.name for seat in seats if seat.name not in players]
+    if unknown:
+        raise fail("usage", f"{in_words(unknown, 'and')} {'is' if len(unknown) == 1 else 'are'} not among the "
+                   f"record's players, {in_words(players, 'and')} (give --seat NAME or NAME=SPEC for each seat "
+                   "that changes)", file="--seat", error=BadArgument)
+    given: dict[str, Seat] = {}
+    for seat in seats:
+        if seat.name in given:
+            raise fail("usage", f"{seat.name} is given two seats", file="--seat", error=BadArgument)
+        given[seat.name] = seat
+    return given
+
+
 def _check_hint_agent(spec: str) -> None:
     """An agent that rates placements, or BadArgument."""
     try:
@@ -87,6 +103,7 @@ class Table:
     def __init__(self, path: str, seats: list[Seat], seed, hint_agent: str, text: str):
         self.path, self.seats, self.seed, self.hint_agent = path, seats, seed, hint_agent
         self.text = text
+        self.notes: list[str] = []  # what the opening says beyond the seats
         self.outcome = replay(parse_record(text, path, base_dir=base_dir_of(path)))
 
     @classmethod
@@ -118,32 +135,43 @@ class Table:
     @classmethod
     def resume(cls, path: str, seats: list[Seat] | None = None, *, seed: int | None = None,
                hint_agent: str = "mcts") -> Table:
-        """The game recorded at `path`, its seats as the record keeps them (`x-play`) unless `seats` are
-        given. Raises MedinaError when the record cannot be read or is invalid, BadArgument when the seats
-        do not fit its players."""
+        """The game recorded at `path`, its seats as the record keeps them (`x-play`; a player it does not
+        name sits at the terminal) but those `seats` give, which the record then keeps. Raises MedinaError
+        when the record cannot be read or is invalid, BadArgument when a seat names no player of it."""
         _check_hint_agent(hint_agent)
         name, text = read_text(path)
         record = parse_record(text, name, base_dir=base_dir_of(path))
         kept = record.meta.get(PLAY_KEY) if isinstance(record.meta.get(PLAY_KEY), dict) else {}
         agents = kept.get("agents") if isinstance(kept.get("agents"), dict) else {}
-        if not seats:
-            seats = [Seat(player, str(agents[player]) if player in agents else None) for player in record.players]
-            for seat in (seat for seat in seats if seat.agent):
-                try:
-                    parse_spec(seat.agent)
-                except UnknownAgent as exc:
-                    raise fail("usage", f"{PLAY_KEY}: {exc}; give a --seat for each player", file=name,
-                               error=BadArgument) from None
-        if [seat.name for seat in seats] != record.players:
-            raise fail("usage", f"the seats {in_words([s.name for s in seats], 'and')} are not the record's players, "
-                       f"in order: {in_words(record.players, 'and')}", file="--seat", error=BadArgument)
-        if seed is None:
-            seed = kept.get("seed", 0)
+        recorded = [Seat(player, str(agents[player]) if player in agents else None) for player in record.players]
+        given = _seats_of_players(seats or [], record.players)
+        for seat in (seat for seat in recorded if seat.agent and seat.name not in given):
+            try:
+                parse_spec(seat.agent)
+            except UnknownAgent as exc:
+                raise fail("usage", f"{PLAY_KEY}: {exc}; give a --seat for {seat.name}", file=name,
+                           error=BadArgument) from None
+        seats = [given.get(seat.name, seat) for seat in recorded]
+        seed = kept.get("seed", 0) if seed is None else seed
         table = cls(path, seats, seed, hint_agent, text)
         if table.outcome.problems:
             problems = table.outcome.problems
             raise MedinaError(problems[0], more=problems[1:])
+        if seats != recorded or given and PLAY_KEY not in record.meta:
+            table.keep_seats()
         return table
+
+    def keep_seats(self) -> None:
+        """Write the seats and the seed into the record (`x-play`), for `--continue` to read."""
+        agents = {seat.name: seat.agent for seat in self.seats if seat.agent}
+        text = recording.keep_key(self.path, PLAY_KEY, {"agents": agents, "seed": self.seed}, expect=self.text)
+        if text is None:
+            self.notes.append(f"The seats are not kept in {self.path} (its {PLAY_KEY} is laid out by hand, or the "
+                              "file changed): give them again with --seat to go on with them.")
+            return
+        self.text = text
+        self.outcome = replay(parse_record(text, self.path, base_dir=base_dir_of(self.path)))
+        self.notes.append(f"The seats are kept in {self.path}: medina play {self.path} --continue goes on with them.")
 
     # --- where the game stands ---------------------------------------------------------------------
     @property
@@ -165,7 +193,7 @@ class Table:
     def opening(self) -> list[str]:
         record = self.outcome.record
         return [f"{self.path}: {record.ruleset.id}; {in_words([seat.words() for seat in self.seats], 'and')}.",
-                "The record is written after every placement. Type help for the commands."]
+                *self.notes, "The record is written after every placement. Type help for the commands."]
 
     def stopped(self) -> str:
         """Where the game was left, and how to go on with it."""
