@@ -4,6 +4,7 @@ one at a time, each checked as `validate` checks it, and leaves the file as it w
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import stat
 import subprocess
@@ -148,6 +149,49 @@ def test_add_refuses_a_layout_it_cannot_extend_and_an_invalid_record(tmp_path):
     path.write_text(record_text("original-2001", PLAYERS, ["Ben: grey K8"]))
     code, _, err = run("add", path, "wall A12")
     assert code == 1 and "[out-of-turn]" in err and "not changed" in err
+
+
+NEW_KEYS = ["format", "file", "ruleset", "players", "merchant", "well", "to_move", "errors", "warnings"]
+ADD_KEYS = ["format", "file", "added", "to_move", "turn", "placement", "errors", "warnings"]
+
+
+def test_new_json_says_what_was_written(tmp_path):
+    path = tmp_path / "duel.yaml"
+    code, out, err = run("new", path, "-r", "second-edition-2014", "--players", "Ann,Bob", "--merchant", "h6",
+                         "--well", "d4", "--json")
+    doc = json.loads(out)
+    assert (code, err, list(doc)) == (0, "", NEW_KEYS)
+    assert doc == {"format": "medina-new/1", "file": str(path), "ruleset": "second-edition-2014",
+                   "players": ["Ann", "Bob"], "merchant": "H6", "well": "D4", "to_move": "Ann", "errors": [],
+                   "warnings": []}
+    before = path.read_bytes()
+    for args, error in [(("--merchant", "H6", "--well", "D4"), "file-exists"),
+                        (("--merchant", "H6", "--force"), "bad-setup"),  # the well left out
+                        (("--merchant", "H6", "--well", "D4", "--force", "-r", "nope"), "unknown-ruleset")]:
+        code, out, err = run("new", path, "-r", "second-edition-2014", "--players", "Ann,Bob", *args, "--json")
+        doc = json.loads(out)
+        assert (code, err, list(doc), doc["players"], doc["to_move"]) == (2, "", NEW_KEYS, [], None)
+        assert [e["code"] for e in doc["errors"]] == [error] and path.read_bytes() == before
+
+
+def test_add_json_says_what_was_written_and_who_is_to_move(game):
+    code, out, err = run("add", game, "grey K8", "black C3", "Ben: wall A12", "--json")
+    doc = json.loads(out)
+    assert (code, err, list(doc)) == (0, "", ADD_KEYS)
+    assert (doc["added"], doc["to_move"], doc["turn"], doc["placement"], doc["errors"]) == (
+        [{"turn": 1, "player": "Anna", "placement": "grey K8"}, {"turn": 1, "player": "Anna", "placement": "black C3"},
+         {"turn": 2, "player": "Ben", "placement": "wall A12"}], "Ben", 2, 2, [])
+    assert [w["code"] for w in doc["warnings"]] == ["turn-in-progress"]
+    before = game.read_bytes()
+    for args, error, status in [(("Anna: wall A11",), "out-of-turn", 1), (("grey C3",), "cell-occupied", 1),
+                                (("--player", "Bob", "wall A12"), "unknown-player", 1)]:
+        code, out, err = run("add", game, *args, "--json")
+        doc = json.loads(out)
+        assert (code, err, list(doc), doc["added"], doc["to_move"]) == (status, "", ADD_KEYS, [], None)
+        assert doc["errors"][0]["code"] == error and game.read_bytes() == before
+    for target, error in [(game.parent / "none.yaml", "file-not-found"), (game.parent, "usage")]:
+        code, out, err = run("add", target, "grey K8", "--json")
+        assert (code, err, json.loads(out)["errors"][0]["code"]) == (2, "", error)
 
 
 def test_add_writes_atomically_and_keeps_the_permissions(game):

@@ -68,6 +68,18 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
     return (None if found else text), found
 
 
+def new_document(file: str, text: str | None = None) -> dict:
+    """The medina-new/1 document (without `errors` and `warnings`) of the record `text` written at `file`:
+    its ruleset, players, setup and who starts; without `text` (none written), as far as it is known."""
+    doc = {"format": "medina-new/1", "file": file, "ruleset": None, "players": [], "merchant": None, "well": None,
+           "to_move": None}
+    if text is None:
+        return doc
+    record = parse_record(text, file, base_dir=Path(file).parent)
+    return {**doc, "ruleset": record.ruleset.id, "players": record.players, "merchant": square_name(record.merchant),
+            "well": None if record.well is None else square_name(record.well), "to_move": record.players[0]}
+
+
 def drawn_setup(rules, seed) -> tuple[str, str | None]:
     """A start merchant and (where the ruleset has one) a well drawn from `seed`, as cell names."""
     import random
@@ -313,6 +325,16 @@ class Appended:
         entries = [record.turns[number - 1] for number in self.entries]
         return [f"turn {e.number}, {e.player}: {', '.join(record.tokens(e))}" for e in entries] + [
             next_words(self.outcome)]
+
+    def to_json(self, file: str) -> dict:
+        """The medina-add/1 document (without `errors` and `warnings`): each placement written, in order,
+        then who is to move and where the next placement stands (as medina-undo/1); nothing when refused."""
+        written = self.text is not None
+        turn, placement = (self.outcome.next_placement() if written else None) or (None, None)
+        return {"format": "medina-add/1", "file": file,
+                "added": [{"turn": turn_, "player": player, "placement": token}
+                          for turn_, player, token in (self.placed if written else [])],
+                "to_move": self.outcome.game.to_move if written else None, "turn": turn, "placement": placement}
 
     def refused(self, problems: list[Problem], outcome: Replay | None = None) -> Appended:
         """Refused at this point: no text, the problems, and what had been accepted before (see `unwritten`)."""
