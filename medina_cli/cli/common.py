@@ -24,8 +24,9 @@ class Command(TyperCommand):
 
 
 JSON_FORMATS = {  # each --json command's document, which then also carries the command line's own usage errors
-    "validate": "medina-validate/1", "replay": "medina-replay/1", "moves": "medina-moves/1",
-    "undo": "medina-undo/1", "status": "medina-status/1", "score": "medina-score/1", "compare": "medina-compare/1",
+    "validate": "medina-validate/1", "replay": "medina-replay/1", "moves": "medina-moves/1", "new": "medina-new/1",
+    "add": "medina-add/1", "undo": "medina-undo/1", "status": "medina-status/1", "score": "medina-score/1",
+    "compare": "medina-compare/1",
     "simulate": "medina-simulate/1", "hint": "medina-hint/1", "analyse": "medina-analyse/1",
     "import boardspace": "medina-import/1", "rules list": "medina-rules/1", "rules show": "medina-rules-show/1",
     "rules diff": "medina-rules-diff/1", "rules params": "medina-rules-params/2",
