@@ -277,8 +277,8 @@ def check_suffix(path: str, suffixes: tuple[str, ...], what: str, doc: dict | No
     """`-o PATH` must name a file of the kind written (or be `-`, standard output); else exit 2 (with
     --json, in `doc`)."""
     if path != "-" and Path(path).suffix.lower() not in suffixes:
-        usage_error(f"-o {path}", f"the output is {what}; name a {' or '.join(suffixes)} file, or - for standard output",
-                    doc)
+        usage_error(f"-o {path}", f"the output is {what}; name a {' or '.join(suffixes)} file, or - for standard "
+                    "output", doc)
 
 
 def refuse_terminal(path: str, what: str, suffix: str, command: str) -> None:

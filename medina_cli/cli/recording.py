@@ -8,10 +8,10 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import Problem
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, check_suffix, complete_placement, complete_player,
-                     complete_ruleset, emit_json, exit_status, load_or_exit, names_or_exit, refuse_directory,
-                     replayed_or_exit, report_problems, say, shown_as, stop, usage_error, warn, warnings_to_show,
-                     whole_number, with_problems)
+from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, check_suffix, complete_placement,
+                     complete_player, complete_ruleset, emit_json, exit_status, load_or_exit, names_or_exit,
+                     refuse_directory, replayed_or_exit, report_problems, say, shown_as, stop, usage_error, warn,
+                     warnings_to_show, whole_number, with_problems)
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 count = whole_number(1)
@@ -92,7 +92,8 @@ def add_command(
     done = _or_exit(lambda: record_placements(file, actions, player=player, waiting=_waiting(file)), doc)
     status = 1 if done.text is None else 0
     if json_:
-        emit_json(with_problems(done.to_json(file), done.problems, warnings_to_show(done.outcome) if not status else []))
+        warnings = warnings_to_show(done.outcome) if not status else []
+        emit_json(with_problems(done.to_json(file), done.problems, warnings))
     elif status:
         report_problems(done.problems)
         if done.unwritten():

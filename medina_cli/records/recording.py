@@ -412,7 +412,8 @@ def _not_to_move(outcome: Replay, token: str, claimed: str, mover: str) -> Probl
         (turn, placement), left = outcome.next_placement(), outcome.placements_left()
         open_turn = game.turn_open()
         line = record.turns[-1].line if open_turn else None
-        message = f"{claimed} named for {token}, but it is {mover}'s turn (placement {placement} of {placement - 1 + left}"
+        of = placement - 1 + left
+        message = f"{claimed} named for {token}, but it is {mover}'s turn (placement {placement} of {of}"
         if open_turn:
             message += f"; {mover} has placed {', '.join(record.tokens(record.turns[-1]))}"
         message += ")"
