@@ -62,9 +62,9 @@ def play_command(file: FileArgument, ruleset: RulesetChoice = None, seat: SeatOp
     """Play a game in the terminal, people against the agents, under any ruleset or house-rule file.
     Every placement is told as a line, and the board (the last placement marked `>`) drawn before each
     person's turn (--board always: after every placement); at your turn type a placement, or `moves`,
-    `hint`, `undo`, `status`, `board`, `help`, `quit`. The record FILE is written (atomically) after every placement:
-    stop at any moment (quit, Ctrl-D, Ctrl-C) and go on with `medina play FILE --continue`. With every
-    seat an agent the game plays itself to the end, no terminal needed.
+    `hint`, `undo`, `status`, `board`, `help`, `quit`. The record FILE is written (atomically) after
+    every placement: stop at any moment (quit, Ctrl-D, Ctrl-C) and go on with `medina play FILE
+    --continue`. With every seat an agent the game plays itself to the end, no terminal needed.
 
     Exit status: 0 the game ended or was stopped (quit, end of input), 1 the record to continue is
     invalid, 2 usage error or unusable file (exists without --force or --continue, cannot be written),

@@ -10,6 +10,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..agents.analysis import hints
+from ..agents.base import UnknownAgent
+from ..agents.specs import agent_names, make_agent, parse_spec
 from ..engine.variant import Variant
 from ..errors import BadArgument, MedinaError, UnusableInput, fail, in_words
 from ..records import recording
@@ -17,9 +20,6 @@ from ..records.record import parse_record
 from ..records.replay import replay
 from ..records.status import PlacementFilter, legal_by_piece, listing_lines, refusal_lines, status_report
 from ..yamlio import base_dir_of, read_text
-from ..agents.analysis import hints
-from ..agents.base import UnknownAgent
-from ..agents.specs import agent_names, make_agent, parse_spec
 
 PLAY_KEY = "x-play"  # in the record: {agents: {player: spec}, seed: N}; the other players sit at the terminal
 HINTS = 3
