@@ -79,6 +79,12 @@ def test_commands_colour_the_board_on_a_terminal_unless_told_not_to(command):
     assert ANSI.sub("", coloured).replace("\r\n", "\n") == piped
 
 
+def test_status_colours_its_board_on_a_terminal_unless_told_not_to():
+    coloured = shown("status", str(GAME))
+    assert "\x1b[" in coloured and "\x1b" not in shown("status", str(GAME), "--no-color")
+    assert ANSI.sub("", coloured).replace("\r\n", "\n") == run("status", GAME)[1]
+
+
 def test_moves_marks_the_empty_cells_where_a_placement_may_go(tmp_path):
     text = record_text("original-2001", ["Anna", "Ben", "Cleo"], ["Anna: wall A2, wall R12"])
     source = tmp_path / "game.yaml"
