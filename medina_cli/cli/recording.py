@@ -77,7 +77,7 @@ def add_command(
     player in seat order, who must have nothing to place.
 
     A placement may name its player (`"Ann: roof C10"`, or --player Ann for all): one that would fall to
-    another player is refused, saying whose turn it is and how many placements are left in it.
+    another player is refused, saying whose turn it is and which of its placements is due.
     A refused placement is reported as `validate` reports it, and the file is left as it was. While
     another command changes the same record, add waits for it (up to 10 s). Through a symbolic link
     the linked file is changed. With --json, one document: what was written, and who is to move.
