@@ -133,7 +133,7 @@ def test_no_cli_module_reaches_for_what_a_game_keeps_inside():
 
 # the packages from the bottom up: a module imports only from its own level or below
 LEVELS = {"errors": 0, "yamlio": 0, "files": 0, "version": 0, "rules": 1, "engine": 2, "records": 3, "comparison": 4,
-          "agents": 4, "study": 5, "render": 5, "api": 6, "medina_cli": 6, "cli": 7, "__main__": 8}
+          "agents": 4, "study": 5, "render": 5, "session": 6, "api": 6, "medina_cli": 6, "cli": 7, "__main__": 8}
 
 
 def package_of(module: str) -> str:

@@ -117,7 +117,7 @@ def test_every_seat_an_agent_plays_to_the_end_without_a_terminal(tmp_path):
 
 
 def test_a_game_stopped_and_continued_plays_as_one_played_at_once(tmp_path):
-    from medina_cli.agents.table import Table, read_seats, run as play
+    from medina_cli.session.table import Table, read_seats, run as play
     seats = read_seats(["greedy", "random", "greedy"])
     assert [(s.name, s.agent) for s in seats] == [("greedy", "greedy"), ("random", "random"), ("greedy2", "greedy")]
     quiet = dict(ask=None, tell=lambda line: None, draw=lambda game, key: "")
@@ -128,6 +128,58 @@ def test_a_game_stopped_and_continued_plays_as_one_played_at_once(tmp_path):
         halves.play_agent()
     assert play(Table.resume(str(tmp_path / "halves.yaml")), **quiet)
     assert (tmp_path / "halves.yaml").read_text() == (tmp_path / "whole.yaml").read_text()
+
+
+def seen_at_the_table(tmp_path, seats: list[str], *, board_always: bool = False, prompts: int = 4) -> list[str]:
+    """What a game at the table tells, the board as `BOARD n [key]` (n placements made): the person takes the
+    first legal placement at each prompt, and quits at the prompt after `prompts` of them."""
+    from medina_cli.session.table import Table, read_seats, run as play
+    tmp_path.mkdir(exist_ok=True)
+    table = Table.start(str(tmp_path / "game.yaml"), "original-2001", read_seats(seats), seed=3)
+    told = []
+
+    def ask(prompt: str) -> str:
+        told.append(f"PROMPT {len(table.game.move_stack)}")
+        asked = sum(line.startswith("PROMPT") for line in told)
+        return "quit" if asked > prompts else str(table.game.legal_placements()[0])
+    play(table, ask=ask, tell=told.append, draw=lambda game, key: f"BOARD {len(game.move_stack)}{' key' * key}",
+         board_always=board_always)
+    return told
+
+
+def test_the_agents_placements_are_lines_and_the_board_is_drawn_once_before_a_persons_turn(tmp_path):
+    told = seen_at_the_table(tmp_path, ["greedy", "Ann", "random"])
+    prompts = [at for at, line in enumerate(told) if line.startswith("PROMPT")]
+    boards = [at for at, line in enumerate(told) if line.startswith("BOARD")]
+    assert told[boards[0]] == "BOARD 0 key" and len(prompts) == 5
+    assert boards[1:] == [at - 1 for at in prompts]  # the board, as it stands, right before each prompt, only there
+    assert all(told[at - 1] == f"BOARD {told[at].split()[1]}" for at in prompts)
+    assert re.fullmatch(r"turn 1, greedy: \w+ \w+", told[boards[0] + 1])  # the agents' placements as lines
+    placed = sum(line.startswith("turn ") for line in told)
+    always = seen_at_the_table(tmp_path / "always", ["greedy", "Ann", "random"], board_always=True)
+    assert sum(line.startswith("turn ") for line in always) == placed
+    assert [line for line in always if line.startswith("BOARD")] == [
+        "BOARD 0 key", *(f"BOARD {n}" for n in range(1, placed + 1))]  # --board always: after every placement
+
+
+def test_a_game_of_agents_draws_the_board_at_its_start_and_its_end(tmp_path):
+    told = seen_at_the_table(tmp_path, ["greedy", "random", "greedy"])
+    boards = [line for line in told if line.startswith("BOARD")]
+    assert boards == ["BOARD 0 key", f"BOARD {sum(line.startswith('turn ') for line in told)}"]
+    assert told[-2].startswith("Final score:") and told.index(boards[1]) == len(told) - 3
+
+
+def test_play_marks_the_last_placement_on_the_board_and_takes_board_turn_or_always(tmp_path):
+    code, out, _ = run("play", tmp_path / "game.yaml", "-r", "original-2001", "--seat", "greedy", "--seat", "Ann",
+                       "--seat", "random", "--no-color", stdin="quit\n")
+    (last,) = re.findall(r"^turn 1, greedy: \w+ (\w+)$", out, re.M)[-1:]
+    column, row = ord(last[0]) - ord("A"), int(last[1:])
+    board = out.split("     A  B")[-2]  # the rows of the board drawn before Ann's turn, after greedy's placements
+    row_line = next(line for line in board.splitlines() if line.startswith(f"{row:>3} "))
+    assert code == 0 and row_line[4 + 3 * column] == ">" and board.count(">") == 1
+    code, _, err = run("play", tmp_path / "other.yaml", "-r", "original-2001", "--seat", "A", "--seat", "B",
+                       "--seat", "C", "--board", "sometimes")
+    assert code == 2 and "--board" in err and "'sometimes' is not turn or always" in err
 
 
 @pytest.mark.parametrize("args, status, message", [
@@ -156,13 +208,36 @@ def test_play_never_starts_over_a_game_and_continues_only_a_valid_one(tmp_path):
     code, _, err = run("play", path, "-r", "original-2001", "--seat", "A", "--seat", "B", "--seat", "C")
     assert code == 2 and "exists; go on with that game (medina play" in err and path.read_text() == before
     code, _, err = run("play", path, "--continue", "--seat", "Anna", "--seat", "Bob", "--seat", "Cleo")
-    assert code == 2 and "are not the record's players, in order: Anna, Ben and Cleo" in err
+    assert code == 2 and "--seat: Bob is not among the record's players, Anna, Ben and Cleo" in err
     code, out, _ = run("play", path, "--continue", "--seat", "Anna=greedy", "--seat", "Ben=random", "--seat",
                        "Cleo=greedy")  # a record made by `medina new`: its seats given
     assert code == 0 and "Final score:" in out and run("validate", path)[0] == 0
     path.write_text(before.replace("turns: []", "turns:\n  - Ben: grey K8"))
     code, _, err = run("play", path, "--continue", "--seat", "Anna=greedy", "--seat", "Ben", "--seat", "Cleo")
     assert code == 1 and "[out-of-turn]" in err
+
+
+def test_continue_with_a_seat_changes_that_seat_only_and_the_record_keeps_it(tmp_path):
+    """A record made with new/add: `--seat Bob=greedy` makes Bob an agent, the others stay at the terminal,
+    and the record keeps the seats (`x-play`) for the next --continue, which needs no --seat."""
+    path = tmp_path / "game.yaml"
+    assert run("new", path, "-r", "original-2001", "--players", "Ann,Bob,Cy", "--merchant", "K7")[0] == 0
+    assert run("add", path, "grey K8", "black C3")[0] == 0
+    code, out, _ = run("play", path, "--continue", "--seat", "Bob=greedy", "--no-color", stdin="quit\n")
+    assert code == 0 and "Ann (at this terminal), Bob (agent greedy) and Cy (at this terminal)." in out
+    assert re.search(r"^turn 2, Bob: \w+ \w+$", out, re.M) and "Cy, turn 3, placement 1 of 2> " in out
+    assert path.read_text().endswith("\nx-play: {agents: {Bob: greedy}, seed: 0}\n")
+    code, out, _ = run("play", path, "--continue", "--no-color", stdin="quit\n")
+    assert code == 0 and "Bob (agent greedy)" in out
+    code, out, _ = run("play", path, "--continue", "--seat", "Bob", "--seat", "Cy=random", "--no-color",
+                       stdin="quit\n")
+    assert code == 0 and "Ann (at this terminal), Bob (at this terminal) and Cy (agent random)." in out
+    assert "\nx-play: {agents: {Cy: random}, seed: 0}\n" in path.read_text()
+    path.write_text(path.read_text().replace("x-play: {agents: {Cy: random}, seed: 0}",
+                                             "x-play:\n  agents: {Cy: random}\n  seed: 0"))
+    code, out, _ = run("play", path, "--continue", "--seat", "Ann=greedy", "--no-color", stdin="quit\n")
+    assert code == 0 and f"The seats are not kept in {path} (its x-play is laid out by hand" in out
+    assert "\nx-play:\n  agents: {Cy: random}\n  seed: 0\n" in path.read_text() and "Ann (agent greedy)" in out
 
 
 def test_a_placement_typed_for_another_player_is_refused_and_the_game_goes_on(tmp_path):
@@ -172,7 +247,7 @@ def test_a_placement_typed_for_another_player_is_refused_and_the_game_goes_on(tm
     code, out, err = run("play", path, "--ruleset", "original-2001", "--seat", "Ann", "--seat", "Ben", "--seat", "Cy",
                          "--merchant", "K7", stdin="Cy: grey K8\nstatus\nAnn: grey K8\nquit\n")
     assert (code, err) == (0, "")
-    assert "grey K8 is for Cy, but it is Ann's turn, with 2 placements left in it [out-of-turn]\nNot recorded." in out
+    assert "Cy named for grey K8, but it is Ann's turn (placement 1 of 2) [out-of-turn]\nNot recorded." in out
     assert "turn 1, Ann: grey K8" in out and "Stopped after 1 placement of turn 1; " in out
     assert "  - Ann: grey K8\n" in path.read_text()
 
@@ -183,6 +258,13 @@ def test_help_offers_tea_only_under_rules_with_tea_tiles(tmp_path, ruleset, tea)
                        "--no-color", stdin="help\nquit\n")
     assert code == 0
     assert f"Type a placement (grey K8, roof C10{', tea' if tea else ''}), or:" in out
+
+
+def test_moves_that_list_nothing_at_the_table_say_which_rule_refuses(tmp_path):
+    code, out, _ = run("play", tmp_path / "game.yaml", "-r", "original-2001", "--seat", "Ann", "--seat", "Ben",
+                       "--seat", "Cy", "--merchant", "K7", "--no-color", stdin="moves roof K8\nquit\n")
+    assert code == 0 and ("0 legal placements, roof on K8:\n  roof K8: a roof must go on a building "
+                          "[roof-not-on-building]\n") in out
 
 
 def test_a_piece_typed_without_its_cell_gets_no_shell_advice(tmp_path):

@@ -4,6 +4,7 @@ one at a time, each checked as `validate` checks it, and leaves the file as it w
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import stat
 import subprocess
@@ -150,6 +151,49 @@ def test_add_refuses_a_layout_it_cannot_extend_and_an_invalid_record(tmp_path):
     assert code == 1 and "[out-of-turn]" in err and "not changed" in err
 
 
+NEW_KEYS = ["format", "file", "ruleset", "players", "merchant", "well", "to_move", "errors", "warnings"]
+ADD_KEYS = ["format", "file", "added", "to_move", "turn", "placement", "errors", "warnings"]
+
+
+def test_new_json_says_what_was_written(tmp_path):
+    path = tmp_path / "duel.yaml"
+    code, out, err = run("new", path, "-r", "second-edition-2014", "--players", "Ann,Bob", "--merchant", "h6",
+                         "--well", "d4", "--json")
+    doc = json.loads(out)
+    assert (code, err, list(doc)) == (0, "", NEW_KEYS)
+    assert doc == {"format": "medina-new/1", "file": str(path), "ruleset": "second-edition-2014",
+                   "players": ["Ann", "Bob"], "merchant": "H6", "well": "D4", "to_move": "Ann", "errors": [],
+                   "warnings": []}
+    before = path.read_bytes()
+    for args, error in [(("--merchant", "H6", "--well", "D4"), "file-exists"),
+                        (("--merchant", "H6", "--force"), "bad-setup"),  # the well left out
+                        (("--merchant", "H6", "--well", "D4", "--force", "-r", "nope"), "unknown-ruleset")]:
+        code, out, err = run("new", path, "-r", "second-edition-2014", "--players", "Ann,Bob", *args, "--json")
+        doc = json.loads(out)
+        assert (code, err, list(doc), doc["players"], doc["to_move"]) == (2, "", NEW_KEYS, [], None)
+        assert [e["code"] for e in doc["errors"]] == [error] and path.read_bytes() == before
+
+
+def test_add_json_says_what_was_written_and_who_is_to_move(game):
+    code, out, err = run("add", game, "grey K8", "black C3", "Ben: wall A12", "--json")
+    doc = json.loads(out)
+    assert (code, err, list(doc)) == (0, "", ADD_KEYS)
+    assert (doc["added"], doc["to_move"], doc["turn"], doc["placement"], doc["errors"]) == (
+        [{"turn": 1, "player": "Anna", "placement": "grey K8"}, {"turn": 1, "player": "Anna", "placement": "black C3"},
+         {"turn": 2, "player": "Ben", "placement": "wall A12"}], "Ben", 2, 2, [])
+    assert [w["code"] for w in doc["warnings"]] == ["turn-in-progress"]
+    before = game.read_bytes()
+    for args, error, status in [(("Anna: wall A11",), "out-of-turn", 1), (("grey C3",), "cell-occupied", 1),
+                                (("--player", "Bob", "wall A12"), "unknown-player", 1)]:
+        code, out, err = run("add", game, *args, "--json")
+        doc = json.loads(out)
+        assert (code, err, list(doc), doc["added"], doc["to_move"]) == (status, "", ADD_KEYS, [], None)
+        assert doc["errors"][0]["code"] == error and game.read_bytes() == before
+    for target, error in [(game.parent / "none.yaml", "file-not-found"), (game.parent, "usage")]:
+        code, out, err = run("add", target, "grey K8", "--json")
+        assert (code, err, json.loads(out)["errors"][0]["code"]) == (2, "", error)
+
+
 def test_add_writes_atomically_and_keeps_the_permissions(game):
     os.chmod(game, 0o640)
     assert run("add", game, "grey K8")[0] == 0
@@ -176,8 +220,8 @@ def test_a_placement_named_for_a_player_not_to_move_is_refused_saying_whose_turn
     code, out, err = run("add", duel, *args)
     assert code == 1 and out == "" and duel.read_bytes() == before
     assert err.splitlines() == [
-        f"{duel}:9: turn 2 placement 2, Bob: roof C10 is for Ann, but it is Bob's turn, with 1 placement left in it "
-        "(Bob has placed grey M9) [out-of-turn]", f"{duel}: not changed"]
+        f"{duel}:9: turn 2 placement 2, Bob: Ann named for roof C10, but it is Bob's turn (placement 2 of 2; "
+        "Bob has placed grey M9) [out-of-turn]", f"{duel}: not changed"]
 
 
 def test_a_placement_named_for_the_player_to_move_is_recorded(duel):
@@ -185,13 +229,15 @@ def test_a_placement_named_for_the_player_to_move_is_recorded(duel):
     assert code == 0 and out.splitlines() == ["turn 2, Bob: grey M9, roof C10", "turn 3, Ann: orange K8",
                                               "next: Ann, second placement of turn 3"]
     code, _, err = run("add", duel, "--player", "Bob", "wall A2")
-    assert code == 1 and err.startswith(f"{duel}:10: turn 3 placement 2, Ann: wall A2 is for Bob, but it is Ann's "
-                                        "turn, with 1 placement left in it (Ann has placed orange K8) [out-of-turn]")
+    assert code == 1 and err.startswith(f"{duel}:10: turn 3 placement 2, Ann: Bob named for wall A2, but it is Ann's "
+                                        "turn (placement 2 of 2; Ann has placed orange K8) [out-of-turn]")
     code, _, err = run("add", duel, "Ann: wall A2", "Ann: wall A3")  # Ann's turn is over after the first
     assert code == 1 and err.splitlines() == [
-        f"{duel}: turn 4 placement 1, Bob: wall A3 is for Ann, but it is Bob's turn, with 2 placements left in it "
+        f"{duel}: turn 4 placement 1, Bob: Ann named for wall A3, but it is Bob's turn (placement 1 of 2) "
         "[out-of-turn]", f"{duel}: this command's placements before it are not written either (turn 3, Ann: wall A2)",
         f"{duel}: not changed"]
+    code, _, err = run("add", duel, "Ann: wall A2", "Ann: pass")
+    assert code == 1 and f"{duel}: turn 4, Bob: Ann named for pass, but the next turn is Bob's [out-of-turn]" in err
 
 
 def test_an_unknown_player_or_two_different_ones_are_refused(duel):

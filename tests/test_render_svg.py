@@ -81,6 +81,23 @@ def test_title_and_desc_make_the_picture_readable_as_text(tmp_path):
     assert row3.split()[1:5] == ["#", ".", "G2", "S"]
 
 
+def caption_of(root: ET.Element) -> str:
+    """The words of the picture's caption (the small line under everything)."""
+    return " ".join("".join(e.itertext()) for e in root.iter() if e.get("data-layer") == "caption")
+
+
+def test_the_caption_names_the_file_the_turn_and_the_player_to_move(tmp_path):
+    source = tmp_path / "game.yaml"
+    _, root, _ = render(tmp_path, SMALL, "--to", "3")
+    assert caption_of(root) == f"{source}, original-2001, after turn 3 (A<b> to move)"
+    assert list(root)[-1].get("data-layer") == "caption"  # under the legend
+    assert caption_of(render(tmp_path, SMALL)[1]).endswith(", after turn 4 (B&C to move)")
+    board = tmp_path / "final.yaml"
+    assert run("replay", EXAMPLES / "bsw-dm-2003-4p.yaml", "--final-board", "-o", board)[0] == 0
+    assert run("render", board, "-o", tmp_path / "board.svg")[0] == 0
+    assert caption_of(ET.parse(tmp_path / "board.svg").getroot()) == f"{board}, bsw-dm-2003, finished board"
+
+
 def test_legal_marks_every_cell_the_player_to_move_may_use(tmp_path):
     _, root, _ = render(tmp_path, SMALL, "--legal")
     record = read_record(str(tmp_path / "game.yaml"))
@@ -311,13 +328,14 @@ def test_the_svg_writer_escapes_quotes_and_closes_empty_elements_without_a_space
 
 
 # SHA-256 of each output as the renderer wrote it before it built element trees: the pictures keep every byte.
+# (`render`'s since it draws the caption under the legend: the same bytes but that group and the picture's height.)
 KEPT_BYTES = {
     ("render", "tests/fixtures/boards/e1-original-2001.yaml"):
-        "e50975cdba0b04b287d26a30f5a88f973effba825180a03659dcc1746a724e6f",
+        "7763250504465adc1e879614c33072a10be7490c190f28ddd35676f55b35130a",
     ("render", "examples/second-edition-2014-4p.yaml", "--to", "20", "--legal", "--last"):
-        "f0c14d5cd4fedcff2e6e6a445f6d16a616d21faed11331ad669d4701ada12a79",
+        "f5231df5ecce1da3f7f3ef921b85ef80b773ea76e832ab49afa8ae1327b8c83a",
     ("render", "tests/fixtures/tile-examples/e6-tea.yaml", "--legal"):
-        "a877f72b40e282b7764a5bafee2bb933d05fcfba6a06289627ca93ba974cd67e",
+        "6d593bc9ed93b705536a7c3b42b4779c33db30fde0e76d3a58c1c48316f7d677",
     ("view", "tests/fixtures/tile-examples/e9-both-tiles.yaml"):  # its pictures (boards, legend, badges) only
         "9843c4e6bfaf9c6e618ddcd9646bc8f13e5fdb51129d1641a96184584f7f5d97",
 }

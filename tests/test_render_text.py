@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import subprocess
@@ -11,7 +12,7 @@ import sys
 import pytest
 
 from conftest import EXAMPLES, record_text, replay_text
-from medina_cli.render.text import colour_wanted, legend, render_board
+from medina_cli.render.text import colour_wanted, last_placed, legend, render_board
 from scorekit import run
 from terminal import on_terminal
 
@@ -78,6 +79,12 @@ def test_commands_colour_the_board_on_a_terminal_unless_told_not_to(command):
     assert ANSI.sub("", coloured).replace("\r\n", "\n") == piped
 
 
+def test_status_colours_its_board_on_a_terminal_unless_told_not_to():
+    coloured = shown("status", str(GAME))
+    assert "\x1b[" in coloured and "\x1b" not in shown("status", str(GAME), "--no-color")
+    assert ANSI.sub("", coloured).replace("\r\n", "\n") == run("status", GAME)[1]
+
+
 def test_moves_marks_the_empty_cells_where_a_placement_may_go(tmp_path):
     text = record_text("original-2001", ["Anna", "Ben", "Cleo"], ["Anna: wall A2, wall R12"])
     source = tmp_path / "game.yaml"
@@ -93,3 +100,24 @@ def test_moves_marks_the_empty_cells_where_a_placement_may_go(tmp_path):
     assert code == 0 and board.count(" * ") == sum(
         1 for cell in range(game.variant.size)
         if targets >> cell & 1 and game.piece_at(game.variant.geometry.name(cell)) is None)  # the empty targets
+
+
+def test_the_last_placement_is_marked_before_its_piece_with_and_without_colour(position):
+    assert last_placed(position) == "J8"
+    plain, coloured = render_board(position, last="J8"), render_board(position, last="J8", colour=True)
+    row_8 = next(line for line in plain.splitlines() if line.startswith("  8 "))
+    assert row_8[4 + 7 * 3:4 + 10 * 3] == " K3 . >m "  # Ben's black H8 roofed by Cleo, then her merchant J8
+    assert ANSI.sub("", coloured) == plain and plain.count(">") == 1
+    assert render_board(position) == plain.replace(">m ", " m ")
+    assert legend(position, last=True).endswith("\n> the last placement")
+
+
+def test_replay_of_a_finished_game_ends_with_the_scores_and_marks_the_last_placement():
+    code, out, _ = run("replay", GAME)
+    sheet = json.loads(run("score", GAME, "--json")[1])
+    assert code == 0 and out.splitlines()[-2:] == [
+        "The game is over.", "Final score: " + ", ".join(f"{p['name']} {p['total']}" for p in sheet["players"])
+        + f"; {sheet['winners'][0]} wins."]
+    assert out.count(">") == 2 and "\n> the last placement\n" in out  # on the board, and in its key
+    code, out, _ = run("replay", GAME, "--to", "30")
+    assert code == 0 and "Final score" not in out and out.splitlines()[-1].endswith("is to move.")

@@ -142,3 +142,15 @@ def test_with_pieces_reading_forces_the_last_player_holding_pieces():
     pos.play("Ben: roof H4")
     assert pos.mover == "Cleo" and pos.game.forced and pos.game.events[-1].kind == "forced-roof"
     assert not any(pos.game.supply[0].values()) and not any(pos.game.supply[1].values())
+
+
+def test_a_piece_the_forced_roof_leaves_nowhere_is_explained_by_the_turn_not_by_a_cell():
+    """`moves --piece wall` listing nothing under a forced roof: every rule of walls allows cells, the turn
+    refuses them all; a piece whose own rule leaves no cell is explained by that rule, at one of its cells."""
+    from medina_cli.engine.explain import explain, explain_none
+    game = dm_position("Anna: grey D4, roof D4", "Ben: orange H8, roof H8").game
+    code, message = explain_none(game, "wall")
+    assert (code, message) == ("forced-roof", explain(game, "wall", game.variant.geometry.parse("A12"))[1]
+                               .replace("wall A12", "wall", 1))
+    assert explain_none(game, "roof") == explain(game, "roof", game.variant.geometry.parse("D4"))  # the first building
+    assert explain_none(game, "brown") is None

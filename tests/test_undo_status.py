@@ -101,9 +101,12 @@ def test_status_says_who_is_to_move_what_is_left_supplies_and_score(tmp_path):
     assert code == 0 and lines[:2] == [
         f"{path}: second-edition-2014, Ann and Bob; after turn 1 and 1 placement of turn 2",
         "Bob is to move: second placement of turn 2, 1 placement left in the turn"]
-    assert lines[4].split() == ["player", "grey", "purple", "brown", "orange", "roof", "neutral", "stable", "merchant",
-                                "wall", "tea"]
-    assert lines[6].split()[:3] == ["Ann", "8", "7"] and lines[7].split()[:3] == ["Bob", "7", "8"]
+    row_9 = next(line for line in lines if line.startswith("  9 "))  # the board, Bob's grey M9 marked last
+    assert row_9[4 + 12 * 3:4 + 13 * 3] == ">g " and "> the last placement" in lines
+    supply = lines.index("Supply left:")
+    assert lines[supply + 1].split() == ["player", "grey", "purple", "brown", "orange", "roof", "neutral", "stable",
+                                         "merchant", "wall", "tea"]
+    assert lines[supply + 3].split()[:3] == ["Ann", "8", "7"] and lines[supply + 4].split()[:3] == ["Bob", "7", "8"]
     assert lines[-1] == "Score now (if the game ended here): Ann 0, Bob 0"
     code, out, _ = run("status", path, "--json")
     doc = json.loads(out)
@@ -149,6 +152,23 @@ def test_moves_filters_by_piece_and_cell():
     listing = out.split("\n\n")[0].splitlines()[1:]
     assert listing[0] == f"  wall: {sum(p.startswith('wall') for p in every)} of them"
     assert listing[1].startswith("  wall ") and len(listing) == 2 and out.count(" * ") == 8
+
+
+def test_moves_that_list_nothing_give_the_rule_that_refuses_in_the_words_of_add(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(record_text("original-2001", PLAYERS, ["Anna: grey K8, black C3"], merchant="J7"))
+    code, out, _ = run("moves", path, "--cell", "C5", "--cell", "k9", "--piece", "black", "--piece", "roof")
+    listing = out.split("\n\n")[0].splitlines()[1:]
+    assert code == 0 and listing[0] == "  black or roof on C5 or K9: none of them" and len(listing) == 5
+    for line in listing[1:]:  # each the error `add` gives for that placement, after its WHERE
+        placement = " ".join(line.split()[:2]).rstrip(":")
+        code, _, err = run("add", path, placement)
+        assert code == 1 and err.splitlines()[0].endswith(f", Ben: {line.strip()}"), (line, err)
+    listing = run("moves", path, "--piece", "wall", "--to", "0")[1].split("\n\n")[0].splitlines()[1:]
+    assert len(listing) == 2 and listing[1].startswith("  wall ") and "[" not in listing[1]  # listed: no reason
+    out = run("moves", EXAMPLES / "original-2001-3p.yaml", "--to", "50", "--piece", "grey")[1]
+    assert out.splitlines()[1:3] == [  # a rule of the piece, not of a cell
+        "  grey: none of them", "    grey: grey has retired; no grey building may be placed again [colour-retired]"]
 
 
 @pytest.mark.parametrize("option, value, message", [

@@ -24,8 +24,9 @@ class Command(TyperCommand):
 
 
 JSON_FORMATS = {  # each --json command's document, which then also carries the command line's own usage errors
-    "validate": "medina-validate/1", "replay": "medina-replay/1", "moves": "medina-moves/1",
-    "undo": "medina-undo/1", "status": "medina-status/1", "score": "medina-score/1", "compare": "medina-compare/1",
+    "validate": "medina-validate/1", "replay": "medina-replay/1", "moves": "medina-moves/1", "new": "medina-new/1",
+    "add": "medina-add/1", "undo": "medina-undo/1", "status": "medina-status/1", "score": "medina-score/1",
+    "compare": "medina-compare/1",
     "simulate": "medina-simulate/1", "hint": "medina-hint/1", "analyse": "medina-analyse/1",
     "import boardspace": "medina-import/1", "rules list": "medina-rules/1", "rules show": "medina-rules-show/1",
     "rules diff": "medina-rules-diff/1", "rules params": "medina-rules-params/2",
@@ -277,10 +278,12 @@ def refuse_directory(path: str, takes: str, doc: dict | None = None) -> None:
                       file=path)], 2, doc)
 
 
-def check_suffix(path: str, suffixes: tuple[str, ...], what: str) -> None:
-    """`-o PATH` must name a file of the kind written (or be `-`, standard output); else exit 2."""
+def check_suffix(path: str, suffixes: tuple[str, ...], what: str, doc: dict | None = None) -> None:
+    """`-o PATH` must name a file of the kind written (or be `-`, standard output); else exit 2 (with
+    --json, in `doc`)."""
     if path != "-" and Path(path).suffix.lower() not in suffixes:
-        usage_error(f"-o {path}", f"the output is {what}; name a {' or '.join(suffixes)} file, or - for standard output")
+        usage_error(f"-o {path}", f"the output is {what}; name a {' or '.join(suffixes)} file, or - for standard "
+                    "output", doc)
 
 
 def refuse_terminal(path: str, what: str, suffix: str, command: str) -> None:
@@ -404,10 +407,10 @@ def write_output(path: str, text: str, source: str) -> None:
     warn(f"wrote {path}")
 
 
-def cannot_write(path: str, exc: OSError) -> NoReturn:
-    """`PATH: cannot write: why [cannot-write]`, exit 2."""
+def cannot_write(path: str, exc: OSError, doc: dict | None = None) -> NoReturn:
+    """`PATH: cannot write: why [cannot-write]`, exit 2 (with --json, in `doc`)."""
     from ..errors import Problem
-    stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=path)], 2)
+    stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=path)], 2, doc)
 
 
 def report_problems(problems) -> None:

@@ -33,28 +33,44 @@ SeedChoice = Annotated[Optional[int], typer.Option(
     "--seed", "-s", metavar="N", help="Seed of the setup and of the agents' choices (default 0; with --continue "
     "the game's own).")]
 ContinueOption = Annotated[bool, typer.Option(
-    "--continue", "-c", help="Go on with the game FILE holds (its seats as recorded, unless --seat is given).")]
+    "--continue", "-c", help="Go on with the game FILE holds, its seats as recorded but those --seat gives "
+    "(NAME or NAME=SPEC for a player of the record), which the record then keeps.")]
 ForceOption = Annotated[bool, typer.Option("--force", help="Start a new game over an existing FILE.")]
 HintOption = Annotated[str, typer.Option(
     "--hint-agent", metavar="SPEC", parser=shown_as("spec"), help="The agent that answers `hint` (greedy, mcts, mcts:N).")]
+BOARD_WHEN = ("turn", "always")
+
+
+def board_when(value: str) -> str:
+    """A typer `parser` for --board: `turn` or `always`."""
+    if value.lower() not in BOARD_WHEN:
+        raise typer.BadParameter(f"{value!r} is not turn or always.")
+    return value.lower()
+
+
+BoardOption = Annotated[str, typer.Option(
+    "--board", metavar="turn|always", parser=board_when,
+    help="When to draw the board: turn (once before each person's turn, the agents' placements told as lines) "
+    "or always (after every placement).")]
 NEW_GAME_ONLY = ("--ruleset", "--merchant", "--well", "--force")
 
 
 def play_command(file: FileArgument, ruleset: RulesetChoice = None, seat: SeatOption = None,
                  merchant: CellChoice = None, well: WellChoice = None, seed: SeedChoice = None,
                  continue_: ContinueOption = False, force: ForceOption = False, hint_agent: HintOption = "mcts",
-                 no_color: NoColorOption = False) -> None:
+                 board: BoardOption = "turn", no_color: NoColorOption = False) -> None:
     """Play a game in the terminal, people against the agents, under any ruleset or house-rule file.
-    The board is drawn after every placement; at your turn type a placement, or `moves`, `hint`, `undo`,
-    `status`, `board`, `help`, `quit`. The record FILE is written (atomically) after every placement:
-    stop at any moment (quit, Ctrl-D, Ctrl-C) and go on with `medina play FILE --continue`. With every
-    seat an agent the game plays itself to the end, no terminal needed.
+    Every placement is told as a line, and the board (the last placement marked `>`) drawn before each
+    person's turn (--board always: after every placement); at your turn type a placement, or `moves`,
+    `hint`, `undo`, `status`, `board`, `help`, `quit`. The record FILE is written (atomically) after
+    every placement: stop at any moment (quit, Ctrl-D, Ctrl-C) and go on with `medina play FILE
+    --continue`. With every seat an agent the game plays itself to the end, no terminal needed.
 
     Exit status: 0 the game ended or was stopped (quit, end of input), 1 the record to continue is
     invalid, 2 usage error or unusable file (exists without --force or --continue, cannot be written),
     130 interrupted (Ctrl-C); the record is valid in every case.
     """
-    from ..agents.table import Table, read_seats, run
+    from ..session.table import Table, read_seats, run
     from ..errors import MedinaError
 
     _check_options(file, ruleset, seat, continue_, {"--ruleset": ruleset, "--merchant": merchant, "--well": well,
@@ -67,7 +83,7 @@ def play_command(file: FileArgument, ruleset: RulesetChoice = None, seat: SeatOp
     except MedinaError as exc:
         stop(exc.problems, exit_status(exc))
     try:
-        finished = run(table, ask=_ask, tell=say, draw=_drawing(no_color))
+        finished = run(table, ask=_ask, tell=say, draw=_drawing(no_color), board_always=board == "always")
     except (EOFError, KeyboardInterrupt) as interruption:
         say()
         say(table.stopped())
@@ -122,11 +138,11 @@ def _check_options(file: str, ruleset, seat, continue_: bool, new_only: dict) ->
 
 
 def _drawing(no_color: bool):
-    """draw(game, key): the board as text, in colour on a terminal, with its key when `key`."""
-    from ..render.text import colour_wanted, legend, render_board
+    """draw(game, key): the board as text with its last placement marked, in colour on a terminal, with
+    its key when `key`."""
+    from ..render.text import board_lines, colour_wanted
     colour = colour_wanted(no_color)
 
     def draw(game, key: bool) -> str:
-        board = render_board(game, colour=colour)
-        return f"{board}\n{legend(game, colour=colour)}" if key else board
+        return "\n".join(board_lines(game, colour=colour)[:2 if key else 1])
     return draw

@@ -8,10 +8,10 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import Problem
-from .common import (JsonOption, RulesetOption, SetOption, check_suffix, complete_placement, complete_player,
-                     complete_ruleset, emit_json, exit_status, load_or_exit, names_or_exit, refuse_directory,
-                     replayed_or_exit, report_problems, say, shown_as, stop, usage_error, warn, warnings_to_show,
-                     whole_number, with_problems)
+from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, check_suffix, complete_placement,
+                     complete_player, complete_ruleset, emit_json, exit_status, load_or_exit, names_or_exit,
+                     refuse_directory, replayed_or_exit, report_problems, say, shown_as, stop, usage_error, warn,
+                     warnings_to_show, whole_number, with_problems)
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 count = whole_number(1)
@@ -30,28 +30,33 @@ def new_command(
     well: Annotated[Optional[str], typer.Option(
         "--well", metavar="CELL", help="The well's cell (editions with a well).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+    json_: JsonOption = False,
 ) -> None:
     """Start a record: its edition, players and setup, with no turns yet; `medina add` then records
-    the turns.
+    the turns. With --json, one document saying what was written.
 
     Exit status: 0 written, 2 usage error (a bad option value, FILE exists without --force, or FILE
     cannot be written).
     """
-    from ..records.recording import new_record
+    from ..records.recording import new_document, new_record
 
-    check_suffix(file, RECORD_SUFFIXES, "a record/1 file")
-    refuse_directory(file, "give the record file to write")
+    doc = new_document(file) if json_ else None
+    check_suffix(file, RECORD_SUFFIXES, "a record/1 file", doc)
+    refuse_directory(file, "give the record file to write", doc)
     if file == "-":
-        usage_error("medina new", "the record is written to a file: give its name, not -")
+        usage_error("medina new", "the record is written to a file: give its name, not -", doc)
     if Path(file).exists() and not force:
-        stop([Problem("file-exists", "exists; choose another name, or give --force to overwrite it", file=file)], 2)
-    names = names_or_exit(players, "--players")
-    loaded = load_or_exit(ruleset, option="--ruleset")
+        stop([Problem("file-exists", "exists; choose another name, or give --force to overwrite it", file=file)], 2,
+             doc)
+    names = names_or_exit(players, "--players", doc)
+    loaded = load_or_exit(ruleset, option="--ruleset", doc=doc)
     text, problems = new_record(loaded, ruleset, names, merchant, well, file)
     if text is None:
-        report_problems(problems)
-        raise typer.Exit(2)
-    _write(file, text)
+        stop(problems, 2, doc)
+    _write(file, text, doc)
+    if json_:
+        emit_json(with_problems(new_document(file, text), []))
+        return
     say(f"{file}: {loaded.id}, players {', '.join(names)}; {names[0]} starts. "
         f"Record each turn with: medina add {file} PLACEMENT...")
 
@@ -65,32 +70,39 @@ def add_command(
     player: Annotated[Optional[str], typer.Option(
         "--player", "-p", metavar="NAME", autocompletion=complete_player,
         help="Whose placements these are: each is refused unless it falls to NAME.")] = None,
+    json_: JsonOption = False,
 ) -> None:
     """Append placements to a record, each checked against the position as `validate` checks it: to
     the turn in progress, else as a new turn of the player to move. `pass` is a turn of the next
     player in seat order, who must have nothing to place.
 
     A placement may name its player (`"Ann: roof C10"`, or --player Ann for all): one that would fall to
-    another player is refused, saying whose turn it is and how many placements are left in it.
+    another player is refused, saying whose turn it is and which of its placements is due.
     A refused placement is reported as `validate` reports it, and the file is left as it was. While
     another command changes the same record, add waits for it (up to 10 s). Through a symbolic link
-    the linked file is changed.
+    the linked file is changed. With --json, one document: what was written, and who is to move.
 
     Exit status: 0 appended, 1 refused (an illegal placement, a placement for a player not to move, or
     the record is invalid already), 2 usage error or unusable file (unreadable, not writable, busy).
     """
-    from ..records.recording import record_placements
+    from ..records.recording import Appended, record_placements
 
-    _one_record_file(file, "add")
-    done = _or_exit(lambda: record_placements(file, actions, player=player, waiting=_waiting(file)))
-    if done.text is None:
+    doc = Appended(None, None).to_json(file) if json_ else None  # nothing written yet
+    _one_record_file(file, "add", doc)
+    done = _or_exit(lambda: record_placements(file, actions, player=player, waiting=_waiting(file)), doc)
+    status = 1 if done.text is None else 0
+    if json_:
+        warnings = warnings_to_show(done.outcome) if not status else []
+        emit_json(with_problems(done.to_json(file), done.problems, warnings))
+    elif status:
         report_problems(done.problems)
         if done.unwritten():
             warn(done.unwritten())
         warn(f"{file}: not changed")
-        raise typer.Exit(1)
-    for line in done.lines():
-        say(line)
+    else:
+        for line in done.lines():
+            say(line)
+    raise typer.Exit(status)
 
 
 def undo_command(
@@ -130,15 +142,17 @@ def status_command(
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,
+    no_color: NoColorOption = False,
 ) -> None:
     """Where a recorded game stands: who is to move, which placement of which turn and how many the turn
-    still allows, every player's supply, and the score now (final once the game is over).
+    still allows, the board (the last placement marked `>`), every player's supply, and the score now
+    (final once the game is over).
 
     An invalid record is shown where the replay stopped.
 
     Exit status: 0 valid, 1 invalid record (shown where the replay stopped), 2 unusable input or usage error.
     """
-    from ..records.status import status_document, status_report
+    from ..records.status import status_document
 
     doc = status_document() if json_ else None
     _, outcome = replayed_or_exit(file, ruleset, set_, None, doc)
@@ -146,8 +160,8 @@ def status_command(
     if json_:
         emit_json(with_problems(status_document(outcome), outcome.problems, warnings_to_show(outcome)))
     else:
-        for line in status_report(outcome):
-            say(line)
+        from ..render.text import colour_wanted, status_text
+        say("\n".join(status_text(outcome, colour=colour_wanted(no_color))))
     raise typer.Exit(status)
 
 
@@ -172,9 +186,9 @@ def _waiting(file: str):
     return lambda seconds: warn(f"{file}: another command is changing it; waiting (up to {seconds:g} s)")
 
 
-def _write(file: str, text: str) -> None:
+def _write(file: str, text: str, doc: dict | None = None) -> None:
     from .common import cannot_write, write_atomically
     try:
         write_atomically(Path(file), text)
     except OSError as exc:
-        cannot_write(file, exc)
+        cannot_write(file, exc, doc)

@@ -68,6 +68,18 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
     return (None if found else text), found
 
 
+def new_document(file: str, text: str | None = None) -> dict:
+    """The medina-new/1 document (without `errors` and `warnings`) of the record `text` written at `file`:
+    its ruleset, players, setup and who starts; without `text` (none written), as far as it is known."""
+    doc = {"format": "medina-new/1", "file": file, "ruleset": None, "players": [], "merchant": None, "well": None,
+           "to_move": None}
+    if text is None:
+        return doc
+    record = parse_record(text, file, base_dir=Path(file).parent)
+    return {**doc, "ruleset": record.ruleset.id, "players": record.players, "merchant": square_name(record.merchant),
+            "well": None if record.well is None else square_name(record.well), "to_move": record.players[0]}
+
+
 def drawn_setup(rules, seed) -> tuple[str, str | None]:
     """A start merchant and (where the ruleset has one) a well drawn from `seed`, as cell names."""
     import random
@@ -189,6 +201,29 @@ def take_back(path: str, count: int = 1, *, expect: str | None = None, waiting=N
     return done
 
 
+def keep_key(path: str, key: str, value, *, expect: str) -> str | None:
+    """The record at `path` with its top-level `key` (an `x-` key) set to `value`, written under its lock:
+    one line of flow YAML in place of the key's own (after everything where it has none); the rest of the
+    file as it was. Returns the new text; None, the file untouched, when the record is no longer `expect`
+    or its key is written over several lines. Raises MedinaError when it cannot be read or written."""
+    with locked(path) as real:
+        name, text = read_text(path)
+        if _changed(name, text, expect) is not None:
+            return None
+        line = f"{yaml_flow(key)}: {yaml_flow(value)}"
+        root = yaml.compose(text, Loader=LOADER)
+        found = next(((k, v) for k, v in root.value if k.tag == STR_TAG and k.value == key), None)
+        if found is None:
+            newline = "\r\n" if "\r\n" in text else "\n"
+            edited = text + ("" if text.endswith("\n") else newline) + line + newline
+        elif found[0].start_mark.line == found[1].end_mark.line and found[0].start_mark.column == 0:
+            edited = text[:found[0].start_mark.index] + line + text[found[1].end_mark.index:]
+        else:
+            return None
+        _save(real, name, edited)
+    return edited
+
+
 # --- placements as typed -------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -291,6 +326,16 @@ class Appended:
         return [f"turn {e.number}, {e.player}: {', '.join(record.tokens(e))}" for e in entries] + [
             next_words(self.outcome)]
 
+    def to_json(self, file: str) -> dict:
+        """The medina-add/1 document (without `errors` and `warnings`): each placement written, in order,
+        then who is to move and where the next placement stands (as medina-undo/1); nothing when refused."""
+        written = self.text is not None
+        turn, placement = (self.outcome.next_placement() if written else None) or (None, None)
+        return {"format": "medina-add/1", "file": file,
+                "added": [{"turn": turn_, "player": player, "placement": token}
+                          for turn_, player, token in (self.placed if written else [])],
+                "to_move": self.outcome.game.to_move if written else None, "turn": turn, "placement": placement}
+
     def refused(self, problems: list[Problem], outcome: Replay | None = None) -> Appended:
         """Refused at this point: no text, the problems, and what had been accepted before (see `unwritten`)."""
         return Appended(None, outcome or self.outcome, problems, placed=self.placed)
@@ -356,18 +401,22 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir, player
 
 
 def _not_to_move(outcome: Replay, token: str, claimed: str, mover: str) -> Problem:
-    """`token` meant for `claimed` where it would be `mover`'s: whose turn it is and what is left of it."""
+    """`token` meant for `claimed` where it would be `mover`'s: whose turn it is, which placement of how
+    many, and what the turn holds so far (`Ann named for roof C10, but it is Bob's turn (placement 2 of 2;
+    Bob has placed grey M9)`)."""
     record, game = outcome.record, outcome.game
     if token == "pass" or outcome.next_placement() is None:
         turn, placement, line = len(record.turns) + 1, None, None
-        message = f"pass is for {claimed}, but the next turn is {mover}'s"
+        message = f"{claimed} named for pass, but the next turn is {mover}'s"
     else:
         (turn, placement), left = outcome.next_placement(), outcome.placements_left()
         open_turn = game.turn_open()
         line = record.turns[-1].line if open_turn else None
-        message = f"{token} is for {claimed}, but it is {mover}'s turn, with {left} placement{'s' * (left != 1)} left in it"
+        of = placement - 1 + left
+        message = f"{claimed} named for {token}, but it is {mover}'s turn (placement {placement} of {of}"
         if open_turn:
-            message += f" ({mover} has placed {', '.join(record.tokens(record.turns[-1]))})"
+            message += f"; {mover} has placed {', '.join(record.tokens(record.turns[-1]))}"
+        message += ")"
         if game.forced:
             message += "; a roof is due this turn"
     return Problem("out-of-turn", message, file=record.file, line=line, turn=turn, placement=placement, player=mover)

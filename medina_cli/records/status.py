@@ -42,14 +42,16 @@ def status_report(outcome: Replay) -> list[str]:
         lines.append(f"{position['to_move']} is to move: {ordinal(position['placement'])} placement of turn "
                      f"{position['turn']}, {left} placement{'s' * (left != 1)} left in the turn"
                      + (" (a roof is due this turn)" if position["forced"] else ""))
-    lines += ["", "Supply left:", supply_table(game), ""]
+    return lines + ["", "Supply left:", supply_table(game), "", score_words(sheet, final=position["to_move"] is None)]
+
+
+def score_words(sheet: dict, *, final: bool) -> str:
+    """A medina-score/1 document in a line: `Final score: Ann 54, Ben 40; Ann wins.`, or (not `final`)
+    `Score now (if the game ended here): ...`."""
     totals = ", ".join(f"{p['name']} {p['total']}" for p in sheet["players"])
-    if position["to_move"] is None:
-        lines.append(f"Final score: {totals}; {in_words(sheet['winners'], 'and')} "
-                     f"win{'s' * (len(sheet['winners']) == 1)}.")
-    else:
-        lines.append(f"Score now (if the game ended here): {totals}")
-    return lines
+    if final:
+        return f"Final score: {totals}; {in_words(sheet['winners'], 'and')} win{'s' * (len(sheet['winners']) == 1)}."
+    return f"Score now (if the game ended here): {totals}"
 
 
 def supply_table(game) -> str:
@@ -140,10 +142,23 @@ def moves_lines(outcome: Replay, keep: PlacementFilter) -> list[str]:
              + (" (a roof is forced this turn)" if game.forced else "")]
     if keep.words():
         lines.append(f"  {keep.words()}: {sum(map(len, groups.values())) or 'none'} of them")
-    lines += listing_lines(groups)
+    lines += listing_lines(groups) or [f"    {line}" for line in refusal_lines(game, keep)]
     if len(legal) > total and not keep.words():
         lines.append("  tea may replace one placement this turn")
     return lines
+
+
+def refusal_lines(game, keep: PlacementFilter) -> list[str]:
+    """Why `keep` keeps no placement of the player to move: for each piece it names (each piece the ruleset
+    supplies where it names none), on each cell it names (anywhere where it names none), the rule that
+    refuses it, in the words `medina add` uses (`grey C3: C3 already holds a piece [cell-occupied]`); a
+    reason given for several cells once."""
+    from ..engine.explain import explain_none
+    variant = game.variant
+    pieces = [piece for piece in variant.pieces if piece in (keep.pieces or variant.supplied)]
+    masks = [1 << variant.geometry.parse(cell) for cell in sorted(keep.cells)] or [None]
+    reasons = (explain_none(game, piece, mask) for piece in pieces for mask in masks)
+    return list(dict.fromkeys(f"{message} [{code}]" for code, message in filter(None, reasons)))
 
 
 def listing_lines(groups: dict[str, list[str]]) -> list[str]:

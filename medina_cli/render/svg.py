@@ -512,13 +512,15 @@ def _finished(root: ET.Element, width: float, height: float) -> str:
 
 
 def board_svg(position, *, title: str, description: str = "", legal=None, last=(), illegal=None,
-              totals: dict[str, int] | None = None, legend: bool = True, preferred=None, caption: str = "") -> str:
+              totals: dict[str, int] | None = None, legend: bool = True, preferred=None, caption: str = "",
+              position_caption: str = "") -> str:
     """The SVG document of `position` (a `Position`: a Game's, or a finished board's).
 
     `legal`: the placements to mark (`Placement` values, as `legal_placements()` gives them); `last`: cells placed in the last turn, in order;
     `illegal`: (cell, reason) of a refused placement; `totals`: player name -> score for the legend;
     `preferred`: (cell, words) of an agent's preferred next placement; `caption`: words shown under the
-    legend (why a replay stopped).
+    legend (why a replay stopped); `position_caption`: a small line under everything, naming the position
+    (its file, turn, player to move).
     """
     board = _Board(position)
     root = _document(title, description)
@@ -539,6 +541,11 @@ def board_svg(position, *, title: str, description: str = "", legal=None, last=(
     if legend:
         height = _legend(root, position, totals=totals, legal=legal is not None, last=bool(last),
                          illegal=illegal is not None, top=board.height + 6, width=board.width, caption=caption) + 8
+    if position_caption:
+        group = _add(root, "g", {"data-layer": "caption"})
+        for line in textwrap.wrap(position_caption, max(20, int((board.width - 2 * MARGIN) / 6.8))):
+            _text(group, MARGIN, height + 4, line, 12, "#555555", bold=False, anchor="start")
+            height += 16
     return _finished(root, board.width, height)
 
 

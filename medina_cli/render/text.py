@@ -15,6 +15,7 @@ from . import palette
 Segment = tuple[str, str]  # (text, SGR parameters; "" for no styling)
 EMPTY: list[Segment] = [(" . ", "2")]
 MARK_STYLE = f"1;{palette.ansi('#ffffff')};{palette.ansi(palette.LEGAL, background=True)}"
+LAST_MARK = ">"  # before the piece of the last placement, in the blank that leads its glyph
 
 
 def colour_wanted(no_color: bool = False, stream=None) -> bool:
@@ -71,13 +72,23 @@ def _paint(segments: list[Segment], colour: bool) -> str:
     return "".join(f"\x1b[{style}m{text}\x1b[0m" if style else text for text, style in segments)
 
 
-def render_board(position, *, marks: dict[str, str] | None = None, colour: bool = False) -> str:
+def last_placed(game) -> str | None:
+    """The cell of a game's last placement that put a piece on the board (None before any: tea and
+    passes put none)."""
+    return next((placement.cell for placement in reversed(game.move_stack) if placement.cell), None)
+
+
+def render_board(position, *, marks: dict[str, str] | None = None, colour: bool = False,
+                 last: str | None = None) -> str:
     """The position as text; `marks` (cell name -> glyph) overrides glyphs of chosen cells (e.g. legal
-    placements)."""
+    placements); `last` (a cell name) is marked `>` before its piece: the last placement."""
     geo = position.variant.geometry
     cells = _cells(position)
     for name, glyph in (marks or {}).items():
         cells[geo.parse(name)] = [(glyph, MARK_STYLE)]
+    if last is not None:
+        (text, style), *rest = cells.get(geo.parse(last), EMPTY)
+        cells[geo.parse(last)] = [(LAST_MARK, MARK_STYLE), (text[1:], style), *rest]
     header = "    " + "".join(f" {chr(65 + x)} " for x in range(geo.width))
     lines = [header]
     for y in range(geo.height - 1, -1, -1):
@@ -87,8 +98,9 @@ def render_board(position, *, marks: dict[str, str] | None = None, colour: bool 
     return "\n".join(lines)
 
 
-def legend(position, *, colour: bool = False) -> str:
-    """What the letters and digits of `render_board` mean (in the same colours when `colour`)."""
+def legend(position, *, colour: bool = False, last: bool = False) -> str:
+    """What the letters and digits of `render_board` mean (in the same colours when `colour`; with
+    `last`, its mark of the last placement)."""
     rules = position.rules
 
     def swatch(text: str, fill: str) -> str:
@@ -104,16 +116,35 @@ def legend(position, *, colour: bool = False) -> str:
              "S/s stable (roofed/unroofed palace), m merchant, # wall, T1-T4 towers"]
     if position.well is not None:
         parts.append("w well, + empty well-bonus cell")
+    if last:
+        parts.append(f"{LAST_MARK} the last placement")
     return "\n".join(parts)
 
 
 def replay_report(outcome, *, colour: bool = False) -> list[str]:
     """`medina replay` for people: the event log, the board reached with its legend, the supplies left,
     and where the game stands."""
-    from ..records.status import supply_table
+    from ..engine.scoring import score_game
+    from ..records.status import score_words, supply_table
     game = outcome.game
-    return [*outcome.log_lines(), "", f"Position {outcome.position_words()}:", render_board(game, colour=colour),
-            legend(game, colour=colour), "", "Supply left:", supply_table(game), "", outcome.standing()]
+    final = [score_words(score_game(game).to_json(), final=True)] if outcome.finished else []
+    return [*outcome.log_lines(), "", f"Position {outcome.position_words()}:", *board_lines(game, colour=colour), "",
+            "Supply left:", supply_table(game), "", outcome.standing(), *final]
+
+
+def board_lines(game, *, colour: bool = False) -> list[str]:
+    """The board of a game with its last placement marked, and the key."""
+    last = last_placed(game)
+    return [render_board(game, colour=colour, last=last), legend(game, colour=colour, last=last is not None)]
+
+
+def status_text(outcome, *, colour: bool = False) -> list[str]:
+    """`medina status` for people: where the game stands and who is to move, the board, the supplies and the
+    score now."""
+    from ..records.status import status_report
+    lines = status_report(outcome)
+    at = lines.index("") if "" in lines else len(lines)  # after the lines that say where the game stands
+    return [*lines[:at], "", *board_lines(outcome.game, colour=colour), *lines[at:]]
 
 
 def moves_report(outcome, keep, *, colour: bool = False) -> list[str]:

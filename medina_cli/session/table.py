@@ -1,7 +1,8 @@
 """A game at the table: people at the terminal and agents (`random`, `greedy`, `mcts:N`) taking their
 turns, under any ruleset or house-rule file. The record (record/1) is written after every placement,
 so the game can stop at any moment and go on later; which seats are agents is kept in the record
-(`x-play`). The terminal itself, reading lines and drawing the board, is the caller's: `run` takes it.
+(`x-play`). Every placement is told as a line, the board drawn before a person's turn. The terminal
+itself, reading lines and drawing the board, is the caller's: `run` takes it.
 """
 
 from __future__ import annotations
@@ -9,16 +10,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..agents.analysis import hints
+from ..agents.base import UnknownAgent
+from ..agents.specs import agent_names, make_agent, parse_spec
 from ..engine.variant import Variant
 from ..errors import BadArgument, MedinaError, UnusableInput, fail, in_words
 from ..records import recording
 from ..records.record import parse_record
 from ..records.replay import replay
-from ..records.status import PlacementFilter, legal_by_piece, listing_lines, status_report
+from ..records.status import PlacementFilter, legal_by_piece, listing_lines, refusal_lines, status_report
 from ..yamlio import base_dir_of, read_text
-from .analysis import hints
-from .base import UnknownAgent
-from .specs import agent_names, make_agent, parse_spec
 
 PLAY_KEY = "x-play"  # in the record: {agents: {player: spec}, seed: N}; the other players sit at the terminal
 HINTS = 3
@@ -69,6 +70,22 @@ def read_seats(values: list[str]) -> list[Seat]:
     return seats
 
 
+def _seats_of_players(seats: list[Seat], players: list[str]) -> dict[str, Seat]:
+    """player -> the seat given for that player; BadArgument for a seat that names none, or a player
+    given twice."""
+    unknown = [seat.name for seat in seats if seat.name not in players]
+    if unknown:
+        raise fail("usage", f"{in_words(unknown, 'and')} {'is' if len(unknown) == 1 else 'are'} not among the "
+                   f"record's players, {in_words(players, 'and')} (give --seat NAME or NAME=SPEC for each seat "
+                   "that changes)", file="--seat", error=BadArgument)
+    given: dict[str, Seat] = {}
+    for seat in seats:
+        if seat.name in given:
+            raise fail("usage", f"{seat.name} is given two seats", file="--seat", error=BadArgument)
+        given[seat.name] = seat
+    return given
+
+
 def _check_hint_agent(spec: str) -> None:
     """An agent that rates placements, or BadArgument."""
     try:
@@ -86,6 +103,7 @@ class Table:
     def __init__(self, path: str, seats: list[Seat], seed, hint_agent: str, text: str):
         self.path, self.seats, self.seed, self.hint_agent = path, seats, seed, hint_agent
         self.text = text
+        self.notes: list[str] = []  # what the opening says beyond the seats
         self.outcome = replay(parse_record(text, path, base_dir=base_dir_of(path)))
 
     @classmethod
@@ -117,32 +135,43 @@ class Table:
     @classmethod
     def resume(cls, path: str, seats: list[Seat] | None = None, *, seed: int | None = None,
                hint_agent: str = "mcts") -> Table:
-        """The game recorded at `path`, its seats as the record keeps them (`x-play`) unless `seats` are
-        given. Raises MedinaError when the record cannot be read or is invalid, BadArgument when the seats
-        do not fit its players."""
+        """The game recorded at `path`, its seats as the record keeps them (`x-play`; a player it does not
+        name sits at the terminal) but those `seats` give, which the record then keeps. Raises MedinaError
+        when the record cannot be read or is invalid, BadArgument when a seat names no player of it."""
         _check_hint_agent(hint_agent)
         name, text = read_text(path)
         record = parse_record(text, name, base_dir=base_dir_of(path))
         kept = record.meta.get(PLAY_KEY) if isinstance(record.meta.get(PLAY_KEY), dict) else {}
         agents = kept.get("agents") if isinstance(kept.get("agents"), dict) else {}
-        if not seats:
-            seats = [Seat(player, str(agents[player]) if player in agents else None) for player in record.players]
-            for seat in (seat for seat in seats if seat.agent):
-                try:
-                    parse_spec(seat.agent)
-                except UnknownAgent as exc:
-                    raise fail("usage", f"{PLAY_KEY}: {exc}; give a --seat for each player", file=name,
-                               error=BadArgument) from None
-        if [seat.name for seat in seats] != record.players:
-            raise fail("usage", f"the seats {in_words([s.name for s in seats], 'and')} are not the record's players, "
-                       f"in order: {in_words(record.players, 'and')}", file="--seat", error=BadArgument)
-        if seed is None:
-            seed = kept.get("seed", 0)
+        recorded = [Seat(player, str(agents[player]) if player in agents else None) for player in record.players]
+        given = _seats_of_players(seats or [], record.players)
+        for seat in (seat for seat in recorded if seat.agent and seat.name not in given):
+            try:
+                parse_spec(seat.agent)
+            except UnknownAgent as exc:
+                raise fail("usage", f"{PLAY_KEY}: {exc}; give a --seat for {seat.name}", file=name,
+                           error=BadArgument) from None
+        seats = [given.get(seat.name, seat) for seat in recorded]
+        seed = kept.get("seed", 0) if seed is None else seed
         table = cls(path, seats, seed, hint_agent, text)
         if table.outcome.problems:
             problems = table.outcome.problems
             raise MedinaError(problems[0], more=problems[1:])
+        if seats != recorded or given and PLAY_KEY not in record.meta:
+            table.keep_seats()
         return table
+
+    def keep_seats(self) -> None:
+        """Write the seats and the seed into the record (`x-play`), for `--continue` to read."""
+        agents = {seat.name: seat.agent for seat in self.seats if seat.agent}
+        text = recording.keep_key(self.path, PLAY_KEY, {"agents": agents, "seed": self.seed}, expect=self.text)
+        if text is None:
+            self.notes.append(f"The seats are not kept in {self.path} (its {PLAY_KEY} is laid out by hand, or the "
+                              "file changed): give them again with --seat to go on with them.")
+            return
+        self.text = text
+        self.outcome = replay(parse_record(text, self.path, base_dir=base_dir_of(self.path)))
+        self.notes.append(f"The seats are kept in {self.path}: medina play {self.path} --continue goes on with them.")
 
     # --- where the game stands ---------------------------------------------------------------------
     @property
@@ -164,7 +193,7 @@ class Table:
     def opening(self) -> list[str]:
         record = self.outcome.record
         return [f"{self.path}: {record.ruleset.id}; {in_words([seat.words() for seat in self.seats], 'and')}.",
-                "The record is written after every placement. Type help for the commands."]
+                *self.notes, "The record is written after every placement. Type help for the commands."]
 
     def stopped(self) -> str:
         """Where the game was left, and how to go on with it."""
@@ -230,40 +259,52 @@ class Table:
 
 # --- the conversation ------------------------------------------------------------------------------
 
-def run(table: Table, ask, tell, draw) -> bool:
+def run(table: Table, ask, tell, draw, *, board_always: bool = False) -> bool:
     """Play at the terminal until the game is over (True) or a person stops it (False): agents move by
     themselves; a person is asked (`ask(prompt)` gives a line, and raises EOFError or KeyboardInterrupt
-    to stop); every line to show goes to `tell`; `draw(game, key)` is the board as text (with its key)."""
+    to stop); every line to show goes to `tell`; `draw(game, key)` is the board as text (with its key).
+    Each placement is told as a line; the board is drawn where it has changed, before a person's turn and at
+    the end (`board_always`: after every placement)."""
     for line in table.opening():
         tell(line)
     tell(draw(table.game, True))
+    changed = False  # placements made since the board was last drawn
     while table.mover is not None:
         if table.mover.agent:
-            _show_placed(table, table.play_agent(), tell, draw)
-            continue
-        line = ask(table.prompt()).strip()
-        word, _, rest = line.partition(" ")
-        command = COMMANDS.get(word.lower())
-        if command is not None:
-            if command(table, rest, tell, draw) is False:
-                return False
-        elif line:
-            _show_placed(table, table.place(line, table.mover.name), tell, draw)
+            changed |= _show_placed(table.play_agent(), tell)
+        else:
+            if changed:
+                tell(draw(table.game, False))
+                changed = False
+            line = ask(table.prompt()).strip()
+            word, _, rest = line.partition(" ")
+            command = COMMANDS.get(word.lower())
+            if command is not None:
+                if command(table, rest, tell, draw) is False:
+                    return False
+            elif line:
+                changed |= _show_placed(table.place(line, table.mover.name), tell)
+        if changed and board_always:
+            tell(draw(table.game, False))
+            changed = False
+    if changed:
+        tell(draw(table.game, False))
     for line in status_report(table.outcome)[-1:]:
         tell(line)
     tell(f"The game is recorded in {table.path}.")
     return True
 
 
-def _show_placed(table: Table, done: recording.Appended, tell, draw) -> None:
+def _show_placed(done: recording.Appended, tell) -> bool:
+    """Tell what was recorded, a line a placement, or why nothing was; whether anything was."""
     if done.text is None:
         for problem in done.problems:
             tell(f"{problem.message} [{problem.code}]")
         tell("Not recorded. (moves: the legal placements)")
-        return
+        return False
     for turn, player, token in done.placed:
         tell(f"turn {turn}, {player}: {token}")
-    tell(draw(table.game, False))
+    return bool(done.placed)
 
 
 def _moves(table: Table, rest: str, tell, draw) -> None:
@@ -279,7 +320,7 @@ def _moves(table: Table, rest: str, tell, draw) -> None:
     groups = legal_by_piece(table.game, keep)
     count = sum(map(len, groups.values()))
     tell(f"{count} legal placement{'s' * (count != 1)}{', ' + keep.words() if keep.words() else ''}:")
-    for line in listing_lines(groups):
+    for line in listing_lines(groups) or [f"  {line}" for line in refusal_lines(table.game, keep)]:
         tell(line)
     if table.game.legal_placements()[-1:] and " " not in str(table.game.legal_placements()[-1]):
         tell("  tea may replace one placement this turn")
