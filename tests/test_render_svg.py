@@ -83,7 +83,7 @@ def test_title_and_desc_make_the_picture_readable_as_text(tmp_path):
 
 def caption_of(root: ET.Element) -> str:
     """The words of the picture's caption (the small line under everything)."""
-    return " ".join("".join(e.itertext()) for e in root.iter() if e.get("data-layer") == "caption")
+    return " ".join(words for e in root.iter() if e.get("data-layer") == "caption" for words in e.itertext())
 
 
 def test_the_caption_names_the_file_the_turn_and_the_player_to_move(tmp_path):
