@@ -8,7 +8,7 @@ import datetime
 import re
 
 from ..engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, Placement
-from ..engine.variant import Variant
+from ..engine.variant import MOST_SUPPLIED, Variant
 from ..errors import MedinaError, Problem, UnusableInput, brief, did_you_mean, in_words
 from ..rules.loader import Ruleset
 from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
@@ -222,9 +222,9 @@ class _Reader(HeaderReader):
                     self.error("bad-setup", f"setup supply for {name}: {self.lines.shown_key(*where, piece)} is not a "
                                f"piece of {self.r.ruleset.id} ({', '.join(sorted(set(pieces.values())))})",
                                where + (piece,))
-                elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 99:
+                elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MOST_SUPPLIED:
                     self.error("bad-setup", f"setup supply for {name}: {piece} "
-                               f"{self.lines.shown(count, *where, piece)} is not a whole number from 0 to 99",
+                               f"{self.lines.shown(count, *where, piece)} is not a whole number from 0 to {MOST_SUPPLIED}",
                                where + (piece,))
                 else:
                     clean[canonical] = count
