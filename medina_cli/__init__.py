@@ -44,13 +44,15 @@ _HOMES = {
     "Readings": ".comparison",
     "engine_name": ".engine.native",
     "EngineUnavailable": ".engine.native",
+    "Outcome": ".engine.scoring",
+    "make_agent": ".agents",
 }
 __all__ = list(_HOMES)
 
 
-# what the engine's values draw and write with, from above the engine (`Game.to_record()`,
-# `Position._repr_svg_()`): loaded with the first public name
-_RENDERERS = (".records.model", ".render.svg")
+# what the engine's values draw, write and read with, from above the engine (`Game.to_record()`,
+# `Game.from_record()`, `str(game)`, `Position._repr_svg_()`): loaded with the first public name
+_RENDERERS = (".records.model", ".records.record", ".render.svg", ".render.text")
 
 
 def __getattr__(name: str):
@@ -76,7 +78,8 @@ if TYPE_CHECKING:
     from .engine.native import EngineUnavailable, engine_name
     from .engine.placement import IllegalPlacement, Placement
     from .engine.position import Position
-    from .engine.scoring import ScoreSheet, standings
+    from .agents import make_agent
+    from .engine.scoring import Outcome, ScoreSheet, standings
     from .engine.variant import Variant
     from .errors import BadArgument, MedinaError, Problem, UnusableInput
     from .records.boardfile import Board, read_board

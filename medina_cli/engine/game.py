@@ -20,6 +20,7 @@ from .board import bits, lowest_cell
 from .events import Event
 from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
 from .position import NEUTRAL, RENDERERS, Palace, Position, holder_name
+from .scoring import Outcome, outcome_of
 from .variant import MOST_SUPPLIED
 
 _placement = Placement._make  # a Placement of a canonical (piece, square): the engine's own, unchecked
@@ -727,6 +728,42 @@ class Game(Position):
                                          reason="all_players_own" if everyone else "no_building_fits"))
 
     # --- the API's habits (python-chess's) and the checks of the constructor -----------------------
+    def is_legal(self, placement: str | Placement) -> bool:
+        """Would `push(placement)` make it (a `Placement` or its text) for the player to move now? False
+        for a placement the rules refuse, and for text that names no placement of this game."""
+        try:
+            piece, square = self.variant.parse(placement)
+        except IllegalPlacement:
+            return False
+        if square is None:
+            return piece == TEA and self.can_tea()
+        return self._is_legal(piece, self._geo.cell_of_square[square])
+
+    def peek(self) -> Placement:
+        """The last placement pushed (what `pop` would undo); IndexError when nothing was pushed."""
+        stack = self.move_stack
+        if not stack:
+            raise IndexError("peek at an empty move stack")
+        return stack[-1]
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, once it is over (`winners`, `winner`, `totals`); None while it goes on."""
+        return outcome_of(self)
+
+    @classmethod
+    def from_record(cls, path: str) -> Game:
+        """The game a record file (record/1, or a boardspace.net record) holds, replayed to its end.
+        Raises `MedinaError` with every problem found where the file cannot be read, or the replay stops
+        at an illegal turn (`read_record` and `replay` say more)."""
+        return RENDERERS["game of record"](path)  # the record reader (medina_cli.records), loaded with the package
+
+    def __str__(self) -> str:
+        """The board as `medina` commands print it: a cell in 3 characters, the columns' letters above and
+        below, the rows' numbers on both sides (north first); `Position`'s grid where the text renderer
+        (medina_cli.render) is not loaded."""
+        draw = RENDERERS.get("text")
+        return Position.__str__(self) if draw is None else draw(self)
+
     @staticmethod
     def _rules_for(rules, players):
         """The `Rules` a game of `players` plays: `rules` itself, or a `Ruleset`'s for this many players;
