@@ -50,9 +50,9 @@ _HOMES = {
 __all__ = list(_HOMES)
 
 
-# what the engine's values draw, write and read with, from above the engine (`Game.to_record()`,
-# `Game.from_record()`, `str(game)`, `Position._repr_svg_()`): loaded with the first public name
-_RENDERERS = (".records.model", ".records.record", ".render.svg", ".render.text")
+# what the engine's values draw and write with, from above the engine (`Game.to_record()`,
+# `Position._repr_svg_()`): loaded with the first public name
+_RENDERERS = (".records.model", ".render.svg")
 
 
 def __getattr__(name: str):

@@ -95,3 +95,14 @@ def test_make_agent_is_in_the_packages_namespace_as_the_readme_uses_it():
     from medina_cli import agents
     assert medina.make_agent is agents.make_agent and "make_agent" in medina.__all__
     assert "medina.make_agent(" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_from_record_and_str_work_after_importing_the_engine_alone():
+    """They import the record reader and the text board when called (the engine imports neither before)."""
+    import subprocess
+    import sys
+    code = ("from medina_cli.engine.game import Game\n"
+            f"game = Game.from_record({str(EXAMPLES / 'original-2001-3p.yaml')!r})\n"
+            "print(game.outcome().winner, str(game).splitlines()[1].split()[:2])")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "Ben ['13', 'T1']\n", "")

@@ -755,14 +755,15 @@ class Game(Position):
         """The game a record file (record/1, or a boardspace.net record) holds, replayed to its end.
         Raises `MedinaError` with every problem found where the file cannot be read, or the replay stops
         at an illegal turn (`read_record` and `replay` say more)."""
-        return RENDERERS["game of record"](path)  # the record reader (medina_cli.records), loaded with the package
+        from ..records.record import game_of_record  # the record reader sits above the engine: imported when used
+        return game_of_record(path)
 
     def __str__(self) -> str:
         """The board as `medina` commands print it: a cell in 3 characters, the columns' letters above and
-        below, the rows' numbers on both sides (north first); `Position`'s grid where the text renderer
-        (medina_cli.render) is not loaded."""
-        draw = RENDERERS.get("text")
-        return Position.__str__(self) if draw is None else draw(self)
+        below, the rows' numbers on both sides (north first). The text board sits above the engine:
+        imported here, when it is drawn."""
+        from ..render.text import render_board
+        return render_board(self)
 
     @staticmethod
     def _rules_for(rules, players):

@@ -257,8 +257,7 @@ class Position:
     __hash__ = None  # a position changes as a game goes on
 
 
-# Drawn, written and read above the engine: the packages that draw positions (the SVG renderer, "svg":
-# position -> SVG text; the text board, "text": position -> text), the one that writes games (the record
-# writer, "record": (game, ruleset) -> record/1 text) and reads them ("game of record": path -> Game) put
-# themselves here when imported; the engine imports none of them.
+# Drawn and written above the engine: the package that draws positions (the SVG renderer, "svg":
+# position -> SVG text) and the one that writes games (the record writer, "record": (game, ruleset) ->
+# record/1 text) put themselves here when imported; the engine imports neither.
 RENDERERS: dict[str, object] = {}

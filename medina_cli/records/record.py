@@ -8,7 +8,6 @@ import datetime
 import re
 
 from ..engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, Placement
-from ..engine.position import RENDERERS
 from ..engine.variant import MOST_SUPPLIED, Variant
 from ..errors import MedinaError, Problem, UnusableInput, brief, did_you_mean, in_words
 from ..rules.loader import Ruleset
@@ -46,9 +45,6 @@ def game_of_record(path: str):
     if not outcome.valid:
         raise MedinaError(outcome.problems[0], more=outcome.problems[1:])
     return outcome.game
-
-
-RENDERERS["game of record"] = game_of_record  # `Game.from_record(path)`
 
 
 def parse_record(text: str, name: str, *, ruleset: str | Ruleset | None = None, overrides=(), base_dir=None,

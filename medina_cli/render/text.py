@@ -9,7 +9,7 @@ import os
 import sys
 
 from ..engine.board import bits
-from ..engine.position import NEUTRAL, RENDERERS
+from ..engine.position import NEUTRAL
 from . import palette
 
 Segment = tuple[str, str]  # (text, SGR parameters; "" for no styling)
@@ -85,9 +85,6 @@ def render_board(position, *, marks: dict[str, str] | None = None, colour: bool 
         lines.append(f"{y + 1:>3} {row} {y + 1}")
     lines.append(header)
     return "\n".join(lines)
-
-
-RENDERERS["text"] = render_board  # `str(game)`
 
 
 def legend(position, *, colour: bool = False) -> str:
