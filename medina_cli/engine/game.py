@@ -783,7 +783,8 @@ class Game(Position):
         canonical names; ValueError (TypeError for what is no mapping) naming what is wrong."""
         if not isinstance(supply, dict):
             raise TypeError(f"supply {supply!r:.80}: a mapping of players to {{piece: count}}")
-        variant, checked = self.variant, {}
+        variant = self.variant
+        checked: dict[str, dict[str, int]] = {}
         pieces = {word: piece for word, piece in variant.spellings.items() if piece in variant.supplied}
         for name, counts in supply.items():
             if name not in self.players:
