@@ -44,6 +44,8 @@ _HOMES = {
     "Readings": ".comparison",
     "engine_name": ".engine.native",
     "EngineUnavailable": ".engine.native",
+    "Outcome": ".engine.scoring",
+    "make_agent": ".agents",
 }
 __all__ = list(_HOMES)
 
@@ -69,7 +71,8 @@ if TYPE_CHECKING:
     from .engine.native import EngineUnavailable, engine_name
     from .engine.placement import IllegalPlacement, Placement
     from .engine.position import Position
-    from .engine.scoring import ScoreSheet, standings
+    from .agents import make_agent
+    from .engine.scoring import Outcome, ScoreSheet, standings
     from .engine.variant import Variant
     from .errors import BadArgument, MedinaError, Problem, UnusableInput
     from .records.boardfile import Board, read_board

@@ -26,7 +26,9 @@ def module_name(path: Path) -> str:
 # nor render. (module, method) -> the module it imports there; none other goes up, and these are left
 # out of the graph that the cycle and layer tests read.
 LAZY_UPWARD = {("medina_cli.engine.game", "to_record"): "medina_cli.records.model",
-               ("medina_cli.engine.position", "_repr_svg_"): "medina_cli.render.svg"}
+               ("medina_cli.engine.position", "_repr_svg_"): "medina_cli.render.svg",
+               ("medina_cli.engine.game", "from_record"): "medina_cli.records.record",
+               ("medina_cli.engine.game", "__str__"): "medina_cli.render.text"}
 
 
 def all_imports_of(path: Path) -> list[tuple[str, list[str], str | None]]:

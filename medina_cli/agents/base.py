@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..engine.native import generator
+from ..engine.placement import IllegalPlacement
+
 
 class UnknownAgent(ValueError):
     """An agent spec that names no agent, or an agent asked for what it cannot do."""
@@ -60,12 +62,30 @@ class Agent:
         self.rng = generator(f"medina-agent/{self.spec}/{seed}")
 
     def choose(self, game):
+        """A legal placement for the player to move. Raises IllegalPlacement (code `game-over`) once the
+        game is over, as `game.push` does."""
+        return self._choose(in_play(game))
+
+    def _choose(self, game):
         raise NotImplementedError
 
     def rate(self, game, *, include=None) -> list[Rating]:
         """Every distinct move it considered (a roof on a palace once, on its lowest cell), in its order of
-        preference (`ranked_by`); `include`: a placement whose move must be rated."""
-        raise UnknownAgent(f"{self.spec} does not rate placements; use greedy or mcts[:N]")
+        preference (`ranked_by`); `include`: a placement whose move must be rated. Raises UnknownAgent for
+        an agent that does not rate, IllegalPlacement (code `game-over`) once the game is over."""
+        if not self.rates:
+            raise UnknownAgent(f"{self.spec} does not rate placements; use greedy or mcts[:N]")
+        return self._rate(in_play(game), include=include)
+
+    def _rate(self, game, *, include=None) -> list[Rating]:
+        raise NotImplementedError
+
+
+def in_play(game):
+    """`game`, where someone is to move; else IllegalPlacement `game-over`, the error of a push then."""
+    if game.is_over():
+        raise IllegalPlacement("game-over", "the game has already ended")
+    return game
 
 
 class AgentSpec(NamedTuple):

@@ -137,7 +137,7 @@ class MctsAgent(Agent):
         self.spec = str(AgentSpec("mcts", playouts, confidence))
         super().__init__(seed)
 
-    def choose(self, game):
+    def _choose(self, game):
         race = self.search(game)
         return race.placement(race.best)
 
@@ -162,7 +162,7 @@ class MctsAgent(Agent):
         race.run(included)
         return race
 
-    def rate(self, game, *, include=None) -> list[Rating]:
+    def _rate(self, game, *, include=None) -> list[Rating]:
         """Every move the race sampled, the most searched first (the race's choice first), each with its
         mean margin and win share, the interval of the margin at the agent's confidence, and whether the
         best beats it significantly (`tied`: it does not)."""

@@ -14,7 +14,7 @@ class RandomAgent(Agent):
 
     spec = "random"
 
-    def choose(self, game):
+    def _choose(self, game):
         return random_placement(game, self.rng)
 
 
@@ -26,10 +26,10 @@ class GreedyAgent(Agent):
     spec = "greedy"
     rates = True
 
-    def choose(self, game):
-        return self.rate(game)[0].placement
+    def _choose(self, game):
+        return self._rate(game)[0].placement
 
-    def rate(self, game, *, include=None) -> list[Rating]:
+    def _rate(self, game, *, include=None) -> list[Rating]:
         """Every distinct move by its margin right after it, best first; `tied`: as good as the best."""
         position = search_position(game, self.rng)  # the native core's copy where it runs
         rated = immediate_margins(position, self.rng)

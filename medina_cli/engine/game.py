@@ -20,6 +20,8 @@ from .board import bits, lowest_cell
 from .events import Event
 from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
 from .position import NEUTRAL, Palace, Position, holder_name
+from .scoring import Outcome, outcome_of
+from .variant import MOST_SUPPLIED
 
 _placement = Placement._make  # a Placement of a canonical (piece, square): the engine's own, unchecked
 
@@ -70,8 +72,7 @@ class Game(Position):
     def __init__(self, rules, players: list[str], merchant: str | int, well: str | int | None = None,
                  supply: dict[str, dict[str, int]] | None = None):
         """`supply`: player -> {piece: count} where a player starts otherwise than the ruleset says."""
-        if hasattr(rules, "for_players"):
-            rules = rules.for_players(len(players))
+        rules = self._rules_for(rules, players)
         if len(players) != rules.players or len(set(players)) != len(players):
             raise ValueError(f"players {list(players)}: these rules are for {rules.players} distinct players")
         Position.__init__(self, rules, players)
@@ -85,7 +86,7 @@ class Game(Position):
         well = None if well is None else self._setup_cell(well, "well")
         for _, words in self._geo.setup_refusals({"merchant": merchant} | ({} if well is None else {"well": well})):
             raise ValueError(words)  # as a record of this setup is refused
-        self.start_supply = {name: dict(counts) for name, counts in (supply or {}).items()}
+        self.start_supply = self._checked_supply(supply or {})
         for name, counts in self.start_supply.items():
             self.supply[self.players.index(name)].update(counts)
         self._start_merchant = merchant
@@ -344,7 +345,9 @@ class Game(Position):
         return out
 
     def can_place(self, seat: int) -> bool:
-        """Has the player in `seat` anything he may place now?"""
+        """Has the player in `seat` anything he may place now? IndexError for a seat the game does not have."""
+        if not 0 <= seat < len(self.players):
+            raise IndexError(f"seat {seat!r}: the seats of this game are 0 to {len(self.players) - 1}")
         supply, boards = self.supply[seat], self._board_masks
         for piece, per_seat in self._cheap_first:
             if supply[piece]:
@@ -735,3 +738,78 @@ class Game(Position):
                 self.events.append(Event("retire", colour=colour,
                                          reason="all_players_own" if everyone else "no_building_fits"))
 
+    # --- the API's habits (python-chess's) and the checks of the constructor -----------------------
+    def is_legal(self, placement: str | Placement) -> bool:
+        """Would `push(placement)` make it (a `Placement` or its text) for the player to move now? False
+        for a placement the rules refuse, and for text that names no placement of this game."""
+        try:
+            piece, square = self.variant.parse(placement)
+        except IllegalPlacement:
+            return False
+        if square is None:
+            return piece == TEA and self.can_tea()
+        return self._is_legal(piece, self._geo.cell_of_square[square])
+
+    def peek(self) -> Placement:
+        """The last placement pushed (what `pop` would undo); IndexError when nothing was pushed."""
+        stack = self.move_stack
+        if not stack:
+            raise IndexError("peek at an empty move stack")
+        return stack[-1]
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, once it is over (`winners`, `winner`, `totals`); None while it goes on."""
+        return outcome_of(self)
+
+    @classmethod
+    def from_record(cls, path: str) -> Game:
+        """The game a record file (record/1, or a boardspace.net record) holds, replayed to its end.
+        Raises `MedinaError` with every problem found where the file cannot be read, or the replay stops
+        at an illegal turn (`read_record` and `replay` say more)."""
+        from ..records.record import game_of_record  # the record reader sits above the engine: imported when used
+        return game_of_record(path)
+
+    def __str__(self) -> str:
+        """The board as `medina` commands print it: a cell in 3 characters, the columns' letters above and
+        below, the rows' numbers on both sides (north first). The text board sits above the engine:
+        imported here, when it is drawn."""
+        from ..render.text import render_board
+        return render_board(self)
+
+    @staticmethod
+    def _rules_for(rules, players):
+        """The `Rules` a game of `players` plays: `rules` itself, or a `Ruleset`'s for this many players;
+        TypeError for anything else."""
+        if not isinstance(players, (list, tuple)) or not all(isinstance(name, str) for name in players):
+            raise TypeError(f"players {players!r:.80}: a list of names")
+        if hasattr(rules, "for_players"):
+            rules = rules.for_players(len(players))
+        if not hasattr(rules, "colour_names"):
+            raise TypeError(f"rules {rules!r:.80}: a Rules or a Ruleset, as medina.load_ruleset gives them "
+                            f"(e.g. load_ruleset(\"original-2001\", players=3))")
+        return rules
+
+    def _checked_supply(self, supply) -> dict[str, dict[str, int]]:
+        """`supply` (player -> {piece: count}) checked as a record's `setup.supply` is, with its pieces'
+        canonical names; ValueError (TypeError for what is no mapping) naming what is wrong."""
+        if not isinstance(supply, dict):
+            raise TypeError(f"supply {supply!r:.80}: a mapping of players to {{piece: count}}")
+        variant = self.variant
+        checked: dict[str, dict[str, int]] = {}
+        pieces = {word: piece for word, piece in variant.spellings.items() if piece in variant.supplied}
+        for name, counts in supply.items():
+            if name not in self.players:
+                raise ValueError(f"supply names {name!r}, who is not a player ({', '.join(self.players)})")
+            if not isinstance(counts, dict):
+                raise TypeError(f"supply for {name}: {counts!r:.80} is not a mapping of pieces to counts")
+            checked[name] = {}
+            for piece, count in counts.items():
+                canonical = pieces.get(piece.lower()) if isinstance(piece, str) else None
+                if canonical is None:
+                    raise ValueError(f"supply for {name}: {piece!r} is not a piece of {self.rules.ruleset_id} "
+                                     f"({variant.piece_list})")
+                if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MOST_SUPPLIED:
+                    raise ValueError(f"supply for {name}: {piece} {count!r} is not a whole number from 0 to "
+                                     f"{MOST_SUPPLIED}")
+                checked[name][canonical] = count
+        return checked

@@ -32,11 +32,14 @@ class IllegalPlacement(ValueError):
 class Placement(namedtuple("Placement", ("piece", "square"))):
     """One piece on one square, a tea tile used instead of a placement, or a pass. `piece` is in lower
     case (`grey`, `roof`, `tea`, `pass`); `square` is the square's number (None for tea and pass),
-    `cell` its name. `Placement(piece, cell)` takes the cell by name (any case) or by number."""
+    `cell` its name. `Placement(piece, cell)` takes the cell by name (any case) or by number; TypeError
+    for a piece that is no text."""
 
     __slots__ = ()
 
     def __new__(cls, piece: str, cell: str | int | None = None) -> Placement:
+        if not isinstance(piece, str):
+            raise TypeError(f"piece {piece!r:.80}: a piece's name, such as 'grey', 'roof' or 'tea'")
         square = cell
         if isinstance(cell, str):
             square = parse_square(cell)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .board import bits
 from .position import NEUTRAL, Position
@@ -143,6 +144,27 @@ def tile_holders(position: Position) -> tuple[dict[str, int | None], dict[int, i
 def score_game(game) -> ScoreSheet:
     """The score sheet of a game's current position (final if the game is over)."""
     return score_position(game, finished=game.is_over())
+
+
+class Outcome(NamedTuple):
+    """How a finished game ended (`Game.outcome()`): its `winners` (one name, several on a shared win)
+    and every player's final `totals`."""
+
+    winners: tuple[str, ...]
+    totals: dict[str, int]
+
+    @property
+    def winner(self) -> str | None:
+        """The one winner; None on a shared win."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+def outcome_of(game) -> Outcome | None:
+    """A game's `Outcome` once it is over, else None."""
+    if not game.is_over():
+        return None
+    sheet = score_game(game)
+    return Outcome(tuple(sheet.winners), sheet.totals)
 
 
 def standings(sheets: list[ScoreSheet]) -> list[dict]:

@@ -19,6 +19,8 @@ from .constraints import constraints_of
 from .placement import PASS, PASS_PLACEMENT, TEA, TEA_PLACEMENT, IllegalPlacement, Placement
 from .turns import FORCED_ROOF
 
+MOST_SUPPLIED = 99  # the most pieces of one kind a game's `supply` (a record's setup.supply) may give a player
+
 
 class Variant:
     """The compiled form of one `Rules`: geometry, pieces and their spellings, constraint table."""

@@ -8,13 +8,14 @@ import datetime
 import re
 
 from ..engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, Placement
-from ..engine.variant import Variant
+from ..engine.variant import MOST_SUPPLIED, Variant
 from ..errors import MedinaError, Problem, UnusableInput, brief, did_you_mean, in_words
 from ..rules.loader import Ruleset
 from ..yamlio import LOADER, base_dir_of, parse_or_collect, parse_yaml, read_text, yaml_type
 from .boardspace import is_boardspace, parse_boardspace
 from .header import HeaderReader
 from .model import FORMAT_TAG, Record, TurnEntry
+from .replay import replay
 
 _placement = Placement._make  # a placement of a canonical piece on a square of the board: checked by the reader
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
@@ -35,6 +36,15 @@ def read_record(path: str, *, ruleset: str | None = None, overrides=()) -> Recor
     every other problem is collected in `record.problems`."""
     name, text = read_text(path)
     return parse_record(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir_of(path))
+
+
+def game_of_record(path: str):
+    """The `Game` of a record file replayed to its end; MedinaError with every problem where it cannot be
+    read or replayed."""
+    outcome = replay(read_record(path))
+    if not outcome.valid:
+        raise MedinaError(outcome.problems[0], more=outcome.problems[1:])
+    return outcome.game
 
 
 def parse_record(text: str, name: str, *, ruleset: str | Ruleset | None = None, overrides=(), base_dir=None,
@@ -222,9 +232,9 @@ class _Reader(HeaderReader):
                     self.error("bad-setup", f"setup supply for {name}: {self.lines.shown_key(*where, piece)} is not a "
                                f"piece of {self.r.ruleset.id} ({', '.join(sorted(set(pieces.values())))})",
                                where + (piece,))
-                elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 99:
+                elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MOST_SUPPLIED:
                     self.error("bad-setup", f"setup supply for {name}: {piece} "
-                               f"{self.lines.shown(count, *where, piece)} is not a whole number from 0 to 99",
+                               f"{self.lines.shown(count, *where, piece)} is not a whole number from 0 to {MOST_SUPPLIED}",
                                where + (piece,))
                 else:
                     clean[canonical] = count

@@ -6,7 +6,7 @@ moves, placements, whole playouts, scores, the tree search of agents.mcts (`Stat
 tests/test_native.py holds the two to identical results.
 `MEDINA_ENGINE=python` keeps to the Python engine; `native` requires the native core; unset, the
 native core runs where it was built. A variant the core cannot hold (`tables` returns None) plays on
-the Python engine.
+the Python engine, with a one-line warning on stderr.
 
 Moves are ints: `piece * cells + cell` (pieces in `Variant.pieces`: the colours, then roof,
 neutral, stable, merchant, wall), and `tables.tea_move` for a tea tile.
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from functools import lru_cache
 
 
@@ -165,13 +166,24 @@ _BY_RULES: dict[int, tuple] = {}
 
 @lru_cache(maxsize=64)
 def _tables(variant):
-    """The one place the native core's tables are made: from the variant compiled from the rules."""
+    """The one place the native core's tables are made: from the variant compiled from the rules. None
+    where the core cannot hold them (its `Unsupported`: the core's limits are its own, its MAX_
+    constants): the Python engine plays that variant, and says so once on stderr."""
     native = built() if variant.size <= built().MAX_CELLS else built_wide()
+    if native is None:
+        return None
+    try:
+        return _made_tables(native, variant)
+    except native.Unsupported as refusal:
+        sys.stderr.write(f"warning: {variant.rules.ruleset_id}: beyond the native engine ({refusal}): "
+                         "playing on the Python engine (slower)\n")
+        return None
+
+
+def _made_tables(native, variant):
+    """`native.Tables` for `variant`."""
     p = variant.params()
     colours = variant.colours
-    if native is None or variant.size > native.MAX_CELLS or len(colours) > native.MAX_COLOURS \
-            or variant.rules.players > native.MAX_PLAYERS:
-        return None
     width = native.MASK_BYTES
     cells = lambda masks: b"".join(_mask(m, width) for m in masks)  # noqa: E731
     return native.Tables(

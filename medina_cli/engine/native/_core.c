@@ -41,17 +41,21 @@ static PyObject *mask_bytes(bb m) {
     return PyBytes_FromStringAndSize((const char *)b, NW * 8);
 }
 
-static int int_items(PyObject *seq, int *out, int max, int low, int high, const char *what) {
+static PyObject *Unsupported;  /* a variant beyond what the core holds (a ValueError): the Python engine plays it */
+
+/* The ints of `seq` into `out` (at most `max` of them, each in low..high): their count, or -1 with
+ * `error` (a type of ValueError) set. */
+static int int_items(PyObject *seq, int *out, int max, int low, int high, const char *what, PyObject *error) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > max) { Py_DECREF(fast); PyErr_Format(PyExc_ValueError, "%s: at most %d entries", what, max); return -1; }
+    if (n > max) { Py_DECREF(fast); PyErr_Format(error, "%s: at most %d entries", what, max); return -1; }
     for (Py_ssize_t i = 0; i < n; i++) {
         long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
         if (x == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
         if (x < low || x > high) {
             Py_DECREF(fast);
-            PyErr_Format(PyExc_ValueError, "%s: %ld is outside %d..%d", what, x, low, high);
+            PyErr_Format(error, "%s: %ld is outside %d..%d", what, x, low, high);
             return -1;
         }
         out[i] = (int)x;
@@ -193,12 +197,12 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
             &v->tiebreak_largest, &v->well_enabled, &v->well_bonus))
         goto fail;
     if (v->width < 6 || v->height < 6 || v->width >= 64 || v->height > MAXCELLS / v->width) {  /* no overflow */
-        PyErr_Format(PyExc_ValueError, "a %dx%d board is outside the native core's %d cells", v->width, v->height,
+        PyErr_Format(Unsupported, "a %dx%d board is outside the native core's %d cells", v->width, v->height,
                      MAXCELLS);
         goto fail;
     }
     if (variant_palace_bound(v->width - 2, v->height - 2) > MAXPAL) {
-        PyErr_SetString(PyExc_ValueError, "too many palaces fit this board for the native core");
+        PyErr_Format(Unsupported, "more than %d palaces fit this board", MAXPAL);
         goto fail;
     }
     v->size = v->width * v->height;
@@ -221,37 +225,38 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "orth_of, king_of, ring, interior, towers: not the neighbours of this board");
         goto fail;
     }
-    v->ncol = int_items(colour_values, v->colour_value, MAXC, 0, 1000, "colour_values");
+    v->ncol = int_items(colour_values, v->colour_value, MAXC, 0, MAX_COLOUR_VALUE, "colour_values", Unsupported);
     if (v->ncol < 0) goto fail;
     if (v->ncol < 1) { PyErr_SetString(PyExc_ValueError, "colour_values: at least one colour"); goto fail; }
     v->npieces = v->ncol + FIXED_PIECES;
     v->roof = v->ncol, v->neutral = v->ncol + 1, v->stable = v->ncol + 2, v->merchant = v->ncol + 3;
     v->wall = v->ncol + 4;
     v->tea_move = v->npieces * v->size;
-    if (int_items(supply, v->supply, MAXPIECES, 0, 1000, "supply") != v->npieces) {
+    if (int_items(supply, v->supply, MAXPIECES, 0, MAX_SUPPLY, "supply", Unsupported) != v->npieces) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "supply: one count per piece");
         goto fail;
     }
-    if (v->players < 2 || v->players > MAXP) { PyErr_SetString(PyExc_ValueError, "players: 2..6"); goto fail; }
-    if (v->placements < 1 || v->placements > 100 || v->opening_single < 0 || v->forced_rule < 0 || v->forced_rule > 3
+    if (v->players < 2 || v->players > MAXP) { PyErr_Format(Unsupported, "players: 2..%d", MAXP); goto fail; }
+    if (v->placements > MAX_PLACEMENTS) { PyErr_Format(Unsupported, "placements: at most %d", MAX_PLACEMENTS); goto fail; }
+    if (v->placements < 1 || v->opening_single < 0 || v->forced_rule < 0 || v->forced_rule > 3
         || v->reconnect < 0 || v->reconnect > 2 || v->new_chain_max < 0 || v->tea_colour < -1
         || v->tea_colour >= v->ncol || v->well_bonus < 0) {
         PyErr_SetString(PyExc_ValueError, "a rule value outside what the native core knows");
         goto fail;
     }
     int merchants[5];
-    if (int_items(tower_merchants, merchants, 5, -1, 100, "tower_merchants") != 5) {
+    if (int_items(tower_merchants, merchants, 5, -1, MAX_TOWER_MERCHANTS, "tower_merchants", Unsupported) != 5) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "tower_merchants: 5 entries");
         goto fail;
     }
     for (int t = 0; t < 5; t++) v->tower_merchants[t] = merchants[t];
-    int awards[1024];
-    int n = int_items(tea_awards, awards, 1024, 0, 100, "tea_awards");  /* tea counts are 16-bit: MAXPAL claims of 100 fit */
-    if (n < 0) goto fail;
-    v->ntea_awards = n < MAXPAL ? n : MAXPAL;  /* a game has at most MAXPAL claims */
-    for (int i = 0; i < v->ntea_awards; i++) v->tea_awards[i] = awards[i];
+    PyObject *held = PySequence_GetSlice(tea_awards, 0, MAXPAL);  /* a game has at most MAXPAL claims */
+    if (!held) goto fail;
+    v->ntea_awards = int_items(held, v->tea_awards, MAXPAL, 0, MAX_TEA_AWARD, "tea_awards", Unsupported);
+    Py_DECREF(held);
+    if (v->ntea_awards < 0) goto fail;
     int cells[8];
-    n = int_items(tower_cells, cells, 8, 0, v->size - 1, "tower_cells");
+    int n = int_items(tower_cells, cells, 8, 0, v->size - 1, "tower_cells", PyExc_ValueError);
     if (n < 0) goto fail;
     if (n != 8) { PyErr_SetString(PyExc_ValueError, "tower_cells: (cell, number) of four corners, flat"); goto fail; }
     unsigned numbers = 0;
@@ -358,7 +363,7 @@ static PyObject *State_create(PyTypeObject *type, PyObject *args, PyObject *kwds
         }
         for (int q = 0; q < v->players; q++) {
             int row[MAXPIECES];
-            int n = int_items(PySequence_Fast_GET_ITEM(fast, q), row, MAXPIECES, 0, 10000, "supply");
+            int n = int_items(PySequence_Fast_GET_ITEM(fast, q), row, MAXPIECES, 0, MAX_SUPPLY, "supply", PyExc_ValueError);
             if (n != v->npieces) {
                 Py_DECREF(fast);
                 if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "supply: one count per piece");
@@ -804,9 +809,19 @@ PyMODINIT_FUNC INIT(MODULE)(void) {
 #endif
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
+    if (!Unsupported) Unsupported = PyErr_NewExceptionWithDoc(
+        "medina_cli.engine.native." NAME(MODULE) ".Unsupported",
+        "A variant beyond what this core holds (its limits are the MAX_ constants): the Python engine plays it.",
+        PyExc_ValueError, NULL);
+    if (!Unsupported || PyModule_AddObjectRef(m, "Unsupported", Unsupported) < 0) { Py_DECREF(m); return NULL; }
     if (PyModule_AddType(m, &RandomType) < 0 || PyModule_AddType(m, &TablesType) < 0
         || PyModule_AddType(m, &StateType) < 0 || PyModule_AddIntConstant(m, "MAX_CELLS", MAXCELLS) < 0
         || PyModule_AddIntConstant(m, "MAX_COLOURS", MAXC) < 0 || PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP) < 0
+        || PyModule_AddIntConstant(m, "MAX_PALACES", MAXPAL) < 0 || PyModule_AddIntConstant(m, "MAX_SUPPLY", MAX_SUPPLY) < 0
+        || PyModule_AddIntConstant(m, "MAX_COLOUR_VALUE", MAX_COLOUR_VALUE) < 0
+        || PyModule_AddIntConstant(m, "MAX_TEA_AWARD", MAX_TEA_AWARD) < 0
+        || PyModule_AddIntConstant(m, "MAX_TOWER_MERCHANTS", MAX_TOWER_MERCHANTS) < 0
+        || PyModule_AddIntConstant(m, "MAX_PLACEMENTS", MAX_PLACEMENTS) < 0
         || PyModule_AddIntConstant(m, "MASK_BYTES", NW * 8) < 0
         || PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
         Py_DECREF(m);

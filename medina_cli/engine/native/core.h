@@ -23,6 +23,14 @@
 #define FIXED_PIECES 5          /* roof, neutral, stable, merchant, wall: after the colours */
 #define MAXPIECES (MAXC + FIXED_PIECES)
 #define MAXPAL (NW <= 4 ? 64 : 144)  /* palaces: never more than ceil(cols/2)*ceil(rows/2) (they may not touch) */
+/* The largest values the core holds (every one exported by _core as a module constant): a rule value the
+ * schema allows beyond them would make the Python engine play that ruleset (tests/test_native.py checks
+ * that none does). */
+#define MAX_SUPPLY 1000         /* pieces of one kind a player starts with (counts are 16-bit) */
+#define MAX_COLOUR_VALUE 1000   /* a colour's palace tile value */
+#define MAX_TEA_AWARD 100       /* tea tiles of one claim: MAXPAL claims of it fit a 16-bit tea count */
+#define MAX_TOWER_MERCHANTS 100 /* merchants waiting on one tower tile */
+#define MAX_PLACEMENTS 100      /* placements a turn (turn_slots is a signed byte) */
 #define NONE_PALACE 255         /* palace_at of a cell without a palace: palace ids stay below it */
 _Static_assert(MAXPAL < NONE_PALACE, "palace ids must fit palace_at's bytes");
 #define UNROOFED (-2)
