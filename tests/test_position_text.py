@@ -11,7 +11,7 @@ import pytest
 import medina_cli as medina
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 
-NAMES = ["Anna", "Ben Ali", "Cleo,C", "Dan%"]  # names with the characters the text escapes
+NAMES = ["Anna", "Ben Ali", "Cleo,C", "Dan%\n\u00eb"]  # names with the characters the text escapes
 COMBOS = [(ruleset, players) for ruleset in builtin_ids() for players in load_ruleset(ruleset).player_counts]
 
 
@@ -64,6 +64,7 @@ def test_equal_positions_reached_in_either_order_have_one_text_and_one_key():
         other.push(placement)
     assert one != other  # reached by other placements
     assert one.to_text() == other.to_text() and one.key() == other.key() and hash(one.key()) == hash(other.key())
+    assert all(medina.Game.from_text(given, one.to_text()).key() == one.key() for given in (rules, one.variant))
     other.pop()
     other.push("orange G4")
     assert one.to_text() != other.to_text() and one.key() != other.key()

@@ -1,38 +1,30 @@
 """A game's position on one line (`Game.to_text()`, `Game.from_text(rules, text)`), and its key.
 
-Nine fields separated by single spaces; inside a field `/` separates entries, `:` an entry's parts, `.`
-the items of a list; `-` is nothing (None, no entries, an empty list); cells are named (`K8`):
+Nine fields separated by single spaces (docs/format.md, section 6, is the specification):
 
     players setup turn palaces merchants walls tiles supply retired
 
-- players: the names in seat order, separated by `,` (`%`, `,` and spaces escaped as in URLs: `%20`).
-- setup: the start merchant's cell and the well's (`K7.-`).
-- turn: the seat to move (`-` once the game is over), turns started, the placements made this turn, the
-  placements it allows, a tea tile used this turn (1 or 0), a roof due this turn (1 or 0): `1.2.0.2.0.0`.
-- palaces: by colour in the ruleset's order, each colour's in the order they were started (a colour's
-  last one, while unroofed, is the one its buildings join), each `colour:buildings:stables:owner:roof:
-  claim:arms`: the owner a seat or `n` (neutral), `claim` its place in the order of claims (0 first),
-  `arms` the tower arms it has connected to (`1h.2v`: tower 1's horizontal arm, tower 2's vertical one).
-- merchants: the merchants' cells, `:`, the live chain's first and last merchant (`K6.K7:K7.K6`).
-- walls: each wall's cell with its arm (`A2@4v.A3@4v`).
-- tiles: the palace tiles' holders (colours in the ruleset's order), `:`, the tower tiles' (towers in
-  number order), each a palace's place in `palaces` (0 first) or `-`; `:`, each tower's merchants still
-  waiting for its first connection (`-`: none).
-- supply: for each seat, `/` between seats, its pieces in `variant.pieces` order and `:` its tea tiles.
-- retired: the retired colours in the ruleset's order.
-
-Equal positions give equal texts and keys, whatever order their placements came in; a game read
-from its text has no move stack (and no events, no start supply), and plays on as the game it came
-from. Claims, tea awards and placements made so far are counted from the board.
+Inside a field `/` separates entries, `:` an entry's parts, `.` the items of a list; `-` is nothing.
+Palaces are listed by colour, each colour's in the order they were started, so equal positions give
+equal texts and keys whatever order their placements came in. A game read from its text has no move
+stack (no events, no start supply) and plays on as the game it came from; the counts of claims, tea
+awards and placements so far are those of its board.
 """
 
 from __future__ import annotations
+
+from typing import NoReturn
 
 from .board import bits
 from .position import NEUTRAL
 
 FIELDS = ("players", "setup", "turn", "palaces", "merchants", "walls", "tiles", "supply", "retired")
-_ESCAPED = {"%": "%25", ",": "%2C", " ": "%20"}
+
+
+def _escaped(name: str) -> str:
+    """A player's name as the text writes it: `%`, `,`, spaces and what does not print as in URLs (`%20`)."""
+    return "".join(ch if ch.isprintable() and not ch.isspace() and ch not in "%," else
+                   "".join(f"%{byte:02X}" for byte in ch.encode()) for ch in name)
 
 
 def key(game) -> tuple:
@@ -76,7 +68,7 @@ def write(game) -> str:
 
     setup = game.setup
     return " ".join((
-        ",".join("".join(_ESCAPED.get(ch, ch) for ch in player) for player in players),
+        ",".join(map(_escaped, players)),
         f"{setup['merchant']}.{setup['well'] or '-'}",
         items(turn),
         "/".join(palace(*p) for p in palaces) or "-",
@@ -93,7 +85,7 @@ class _Reader:
     def __init__(self, text: str):
         self.text, self.field = text, "text"
 
-    def fail(self, why: str):
+    def fail(self, why: str) -> NoReturn:
         raise ValueError(f"position text, field {self.field}: {why}")
 
     def cell(self, word: str) -> int:
@@ -111,7 +103,7 @@ class _Reader:
     def number(self, word: str, below: int | None = None, none: bool = False) -> int | None:
         if none and word == "-":
             return None
-        if not (word.isascii() and word.isdigit()) or (below is not None and int(word) >= below):
+        if not (word.isascii() and word.isdigit() and len(word) < 10) or (below is not None and int(word) >= below):
             self.fail(f"{word!r} is not {'- or ' if none else ''}a whole number{'' if below is None else f' below {below}'}")
         return int(word)
 

@@ -240,11 +240,18 @@ def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float,
         state.playout(rng.core, tea_chance)
         return state, None
     played: list[tuple[int, list[str]]] = []
+    texts = _move_texts(variant)
     for move, seat, opens in state.playout(rng.core, tea_chance, log=True):
         if opens or not played:
             played.append((seat, []))
-        played[-1][1].append(str(variant.decode(move)))
+        played[-1][1].append(texts[move])
     return state, played
+
+
+@lru_cache(maxsize=64)
+def _move_texts(variant) -> tuple[str, ...]:
+    """Every move code's placement as a record writes it (`grey K8`, `tea`), by code."""
+    return tuple(str(variant.decode(code)) for code in range(variant.encode("tea") + 1))
 
 
 def sha512(data: bytes):
