@@ -151,11 +151,11 @@ class _Reader:
         setup = [None if word == "-" else word for word in self.parts(values["setup"], 2, ".")]
 
         self.field = "turn"
-        seat, *counts = self.numbers(values["turn"], 6, none=True)
-        if (seat is not None and seat >= seats) or None in counts or counts[3] > 1 or counts[4] > 1:
+        seat, *state = self.numbers(values["turn"], 6, none=True)
+        if (seat is not None and seat >= seats) or None in state or state[3] > 1 or state[4] > 1:
             self.fail(f"{values['turn']!r}: the seat to move (below {seats}) or -, three whole numbers, then 0 or 1 "
                       "twice")
-        turn = (seat, counts[0], counts[1], counts[2], bool(counts[3]), bool(counts[4]))
+        turn = (seat, state[0], state[1], state[2], bool(state[3]), bool(state[4]))
 
         self.field = "palaces"
         palaces = []
@@ -183,13 +183,14 @@ class _Reader:
             wall_arms.append((self.cell(cell), *self.arm(arm)))
 
         self.field = "tiles"
-        palace_tiles, tower_tiles, waiting = self.parts(values["tiles"], 3)
-        palace_tiles = self.numbers(palace_tiles, len(variant.colours), len(palaces), none=True)
-        tower_tiles = self.numbers(tower_tiles, len(self.towers), len(palaces), none=True)
-        waiting = self.numbers(waiting, len(self.towers), none=True)
+        palace_words, tower_words, waiting_words = self.parts(values["tiles"], 3)
+        palace_tiles = self.numbers(palace_words, len(variant.colours), len(palaces), none=True)
+        tower_tiles = self.numbers(tower_words, len(self.towers), len(palaces), none=True)
+        waiting = self.numbers(waiting_words, len(self.towers), none=True)
 
         self.field = "supply"
-        supply, tea = [], []
+        supply: list[tuple] = []
+        tea: list[int | None] = []
         for entry in values["supply"].split("/"):
             counts, count = self.parts(entry, 2)
             supply.append(tuple(self.numbers(counts, len(variant.pieces))))

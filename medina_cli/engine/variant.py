@@ -94,10 +94,10 @@ class Variant:
                 read_words(placement.piece)  # raises
             cell = square_name(square)
         else:
-            piece, cell = read_words(placement)
-            if cell is None:
+            piece, written = read_words(placement)
+            if written is None:
                 return TEA_PLACEMENT if piece == TEA else PASS_PLACEMENT
-            cell = f"{cell[0].upper()}{int(cell[1:])}"  # K8 for k08
+            cell = f"{written[0].upper()}{int(written[1:])}"  # K8 for k08
             square = parse_square(cell)
         canonical = self.spellings.get(piece)
         if canonical is None:
