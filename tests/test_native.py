@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import BOARDSPACE_CORPUS, EXAMPLES, ROOT
-from nativekit import assert_same, moves_of
+from nativekit import assert_same
 from medina_cli.engine import native
 from medina_cli.engine.game import Game
 from medina_cli.engine.playout import random_setup
@@ -117,7 +117,7 @@ def play_both(data, rules, *, check_every: int = 1) -> tuple[Game, object]:
     assert_same(game, state)
     for step, choice in enumerate(drawn.move_stack, 1):
         game.push(choice)
-        state.push(moves_of(game, [choice])[0])
+        state.push(game.variant.encode(choice))
         if step % check_every == 0 or game.is_over():
             assert_same(game, state)
     assert game.is_over() and state.over
@@ -200,7 +200,7 @@ def test_more_palaces_than_a_signed_byte_counts(tmp_path):
     while len(game.palaces) < 132:
         choice = min(game.legal_placements(), key=preference)
         game.push(choice)
-        state.push(moves_of(game, [choice])[0])
+        state.push(game.variant.encode(choice))
         if len(game.palaces) % 25 == 0:
             assert_same(game, state)
     assert_same(game, state)
@@ -256,7 +256,7 @@ def test_every_record_replays_identically_through_both_engines():
         assert_same(game, state)
         for placement in final.move_stack:
             game.push(placement)
-            state.push(moves_of(game, [placement])[0])
+            state.push(game.variant.encode(placement))
             assert_same(game, state)
         replayed += 1
     corpus = BOARDSPACE_CORPUS / "engine-games"
@@ -357,7 +357,7 @@ def test_the_search_playout_and_greedy_ratings_agree():
                 game.push(legal[rng.randrange(len(legal))])
             position = NativePosition(native.state_of(game), game)
             ours, theirs = native.Generator(seed), random.Random(seed)
-            assert [(moves_of(game, [p])[0], v) for p, v in immediate_margins(game, theirs)] == \
+            assert [(game.variant.encode(p), v) for p, v in immediate_margins(game, theirs)] == \
                 immediate_margins(position, ours)
             trial = game.copy()
             playout(trial, theirs)
@@ -494,9 +494,9 @@ def test_bad_input_to_the_native_api_raises_never_crashes():
         native.Generator(1).core.setstate((1, 2, 3))
     from medina_cli.engine.placement import PASS_PLACEMENT, TEA_PLACEMENT
     game = Game(rules, NAMES[:2], "E5", "J7")
-    assert native.move_of(game, TEA_PLACEMENT) == tea
+    assert game.variant.encode(TEA_PLACEMENT) == tea and game.variant.encode(PASS_PLACEMENT) == tea + 1
     with pytest.raises(ValueError):
-        native.move_of(game, PASS_PLACEMENT)  # once taken for a tea tile
+        state.push(game.variant.encode(PASS_PLACEMENT))  # no move of the core (a pass was once taken for tea)
     over = native.start_state(rules, 40, 60)
     over.playout(native.Generator(2).core, 0.5)
     assert over.over and over.seat is None and over.legal_moves() == [] and over.margins(native.Generator(3).core, 5) == []

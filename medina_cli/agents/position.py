@@ -24,7 +24,7 @@ SMALL_PALACE = 5
 
 class NativePosition:
     """A position of the native core as the search reads it (`copy`, `push`, `is_over`, `seat_to_move`);
-    its moves are the core's ints (`as_placement` names them)."""
+    its moves are the variant's move codes (`as_placement` names them)."""
 
     __slots__ = ("state", "game")
 
@@ -55,13 +55,13 @@ def search_position(game, rng):
 
 
 def as_placement(position, move) -> Placement:
-    """A search position's move as a Placement."""
-    return native.placement_of(position.game, move) if isinstance(position, NativePosition) else move
+    """A search position's move as a Placement (a NativePosition's moves are move codes)."""
+    return position.game.variant.decode(move) if isinstance(position, NativePosition) else move
 
 
 def as_move(position, placement: Placement):
     """A Placement of the game as a search position's move."""
-    return native.move_of(position.game, placement) if isinstance(position, NativePosition) else placement
+    return position.game.variant.encode(placement) if isinstance(position, NativePosition) else placement
 
 
 def seat_to_move(game) -> int:
@@ -113,7 +113,7 @@ def may_score(game, placement, cells: int) -> bool:
     if piece in ("roof", "neutral"):
         return True
     return piece in ("stable", "merchant", "wall") and bool(
-        (cells >> game.variant.geometry.cell_of_square[placement.square]) & 1)
+        (cells >> game.variant.encode(placement) % game.variant.size) & 1)
 
 
 def stream(key: int, k: int) -> random.Random:

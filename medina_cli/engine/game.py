@@ -5,25 +5,26 @@ mask of its piece. Validation (`Game.push`) and simulation both draw from it. A 
 AND of its constraint layers (`constraints.py`), the rules written once; `explain` names the layer
 that refuses a placement. Every edition difference comes from the `Rules` object.
 
-Every push records how to undo itself (`pop`): the position's scalar fields as one tuple, and a log
-of the container entries it changed, each naming its container and key (palaces by id), so that a
-`copy()` can share the log with its original.
+Every push records how to undo itself (`pop`): a frame with the position's scalar fields as one tuple
+(`_scalars`, put back by `_restore`), and a log of the container entries it changed, each naming its
+container and key (palaces by id), so that a `copy()` can share the log with its original.
+
+Placements come in and go out as `Placement` values (or text); the variant converts them to and from
+move codes (`Variant.encode`, `Variant.decode`), the engine plays (piece, cell) pairs.
 """
 
 from __future__ import annotations
 
 import weakref
-from operator import attrgetter
 from typing import NamedTuple
 
+from . import position_text
 from .board import bits, lowest_cell
 from .events import Event
 from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
 from .position import NEUTRAL, Palace, Position, holder_name
 from .scoring import Outcome, outcome_of
 from .variant import MOST_SUPPLIED
-
-_placement = Placement._make  # a Placement of a canonical (piece, square): the engine's own, unchecked
 
 
 class _MaskCache(dict):
@@ -42,21 +43,13 @@ class _MaskCache(dict):
         return cells
 
 
-# the position's scalar fields: a push saves them as one tuple, pop puts them back
-_SCALARS = ("_stables", "merchants", "walls", "_occupied", "_roofed_buildings", "_reach_once", "_reach_twice",
-            "_building_orth", "_chain_ends", "_tea_claims", "_claims", "placements_made", "turns_started",
-            "turn_placed", "turn_slots", "tea_used", "forced", "seat_to_move")
-_scalars_of = attrgetter(*_SCALARS)
-_TURN_PLACED, _TEA_USED = _SCALARS.index("turn_placed"), _SCALARS.index("tea_used")
-
-
 class _Frame(NamedTuple):
     """What one push needs to be undone (built as a plain tuple by `Game._begin`: it is quicker)."""
 
     piece: str  # the piece placed, or "tea"
     cell: int | None
     seat: int
-    scalars: tuple
+    scalars: tuple  # `Game._scalars()` before the push: turn_placed and tea_used first
     events: int  # lengths of the append-only lists before the push
     palaces: int
     retired: int
@@ -139,8 +132,8 @@ class Game(Position):
 
     def _placements(self, masks: list[tuple[str, int]]) -> list[Placement]:
         """The placements of (piece, cells) pairs, in order, and tea last where it may replace one."""
-        square_of = self._geo.square_of
-        out = [_placement((piece, square_of[cell])) for piece, cells in masks for cell in bits(cells)]
+        decode, first_code = self.variant.decode, self.variant._first_code
+        out = [decode(first_code[piece] + cell) for piece, cells in masks for cell in bits(cells)]
         if self.can_tea():
             out.append(TEA_PLACEMENT)
         return out
@@ -149,20 +142,17 @@ class Game(Position):
         """Make a placement (`"grey K8"`, `"tea"` or a Placement) for the player to move. Raises
         IllegalPlacement (with its `code` and the rule in words) and leaves the game unchanged if
         the rules refuse it."""
-        piece, square = placement if isinstance(placement, Placement) else self.variant.parse(placement)
-        if square is None:
-            if piece == TEA:
-                self._use_tea()
-            elif self.seat_to_move is None:
-                raise IllegalPlacement("game-over", "the game has already ended")
-            else:
-                raise IllegalPlacement("pass-while-able", f"{self.to_move} passes but has a legal placement")
-            return
-        canonical = self.variant.spellings.get(piece)
-        cell = self._geo.cell_of_square.get(square)
-        if canonical is None or cell is None:
-            self.variant.parse(placement)  # raises: says which
-        self._play(canonical, cell)
+        variant = self.variant
+        code = variant.encode(placement)
+        piece, cell = divmod(code, variant.size)
+        if piece < len(variant.pieces):
+            self._play(variant.pieces[piece], cell)
+        elif code == variant._first_code[TEA]:
+            self._use_tea()
+        elif self.seat_to_move is None:
+            raise IllegalPlacement("game-over", "the game has already ended")
+        else:
+            raise IllegalPlacement("pass-while-able", f"{self.to_move} passes but has a legal placement")
 
     @property
     def move_stack(self) -> list[Placement]:
@@ -171,7 +161,7 @@ class Game(Position):
 
     def _placement_of(self, piece: str, cell: int | None) -> Placement:
         """The Placement of an engine (piece, cell), or tea (cell None)."""
-        return TEA_PLACEMENT if cell is None else _placement((piece, self._geo.square_of[cell]))
+        return self.variant.decode(self.variant._code(piece, cell))
 
     def pop(self) -> Placement:
         """Undo the last push exactly (supplies, tiles, retirements, tower merchants, tea, events, the
@@ -188,28 +178,54 @@ class Game(Position):
         del self.events[frame.events:]
         del self.palaces[frame.palaces:]
         del self.retired[frame.retired:]
-        self.__dict__.update(zip(_SCALARS, frame.scalars))
+        self._restore(frame.scalars)
         self._board_masks.clear()
         return self._placement_of(frame.piece, frame.cell)
 
+    def _scalars(self) -> tuple:
+        """The position's scalar fields, as a push saves them for `_restore` (the turn's first)."""
+        return (self.turn_placed, self.tea_used, self.seat_to_move, self.turn_slots, self.turns_started, self.forced,
+                self.placements_made, self._stables, self.merchants, self.walls, self._occupied,
+                self._roofed_buildings, self._reach_once, self._reach_twice, self._building_orth, self._chain_ends,
+                self._tea_claims, self._claims)
+
+    def _restore(self, scalars: tuple) -> None:
+        """Put back the scalar fields `_scalars` saved."""
+        (self.turn_placed, self.tea_used, self.seat_to_move, self.turn_slots, self.turns_started, self.forced,
+         self.placements_made, self._stables, self.merchants, self.walls, self._occupied,
+         self._roofed_buildings, self._reach_once, self._reach_twice, self._building_orth, self._chain_ends,
+         self._tea_claims, self._claims) = scalars
+
     def _undo(self, entry: tuple) -> None:
+        """Undo one entry of the log: the entry names its container (and the palace by id)."""
         what, key, *old = entry
         if what == "palace":
             palace = self.palaces[key]
             (palace.buildings, palace.stables, palace.owner, palace.roof, palace.claim_order, palace.building_orth,
              palace.reach, palace.connected) = old
+        elif what == "_palace_at":
+            del self._palace_at[key]
+        elif what == "_buildings":
+            self._buildings[key] = old[0]
+        elif what == "_open_palace":
+            self._open_palace[key] = self._palace_or_none(old[0])
         elif what == "supply":
             self.supply[key][old[0]] = old[1]
         elif what == "tea":
             self.tea[key] = old[0]
         elif what == "owned":
             self._owned[key].discard(old[0])
-        elif what in ("_palace_at", "_wall_arm"):
-            del self.__dict__[what][key]
-        elif what in ("_open_palace", "palace_tile", "tower_tile"):
-            self.__dict__[what][key] = None if old[0] is None else self.palaces[old[0]]
-        else:  # _buildings, _tower_merchants_left
-            self.__dict__[what][key] = old[0]
+        elif what == "_wall_arm":
+            del self._wall_arm[key]
+        elif what == "palace_tile":
+            self.palace_tile[key] = self._palace_or_none(old[0])
+        elif what == "tower_tile":
+            self.tower_tile[key] = self._palace_or_none(old[0])
+        else:  # _tower_merchants_left
+            self._tower_merchants_left[key] = old[0]
+
+    def _palace_or_none(self, palace_id: int | None) -> Palace | None:
+        return None if palace_id is None else self.palaces[palace_id]
 
     def copy(self) -> Game:
         """An independent game in the same position, with the same move stack (it can pop too)."""
@@ -222,8 +238,9 @@ class Game(Position):
         new._buildings = dict(self._buildings)
         new.palaces = palaces = [Palace(*p.state()) for p in self.palaces]
         new._palace_at = {cell: palaces[p.id] for cell, p in self._palace_at.items()}
-        for name in ("_open_palace", "palace_tile", "tower_tile"):
-            new.__dict__[name] = {k: None if p is None else palaces[p.id] for k, p in self.__dict__[name].items()}
+        new._open_palace, new.palace_tile, new.tower_tile = (
+            {k: None if p is None else palaces[p.id] for k, p in held.items()}
+            for held in (self._open_palace, self.palace_tile, self.tower_tile))
         new._wall_arm = dict(self._wall_arm)
         new._tower_merchants_left = dict(self._tower_merchants_left)
         new.retired = list(self.retired)
@@ -242,6 +259,23 @@ class Game(Position):
                 "turn": (self.seat_to_move, self.turns_started, self.turn_placed, self.tea_used, self.turn_slots,
                          self.forced, self.placements_made)}
 
+    def to_text(self) -> str:
+        """The position and turn on one line, as `Game.from_text` reads it (`engine.position_text` says
+        how): equal positions give equal texts, whatever order their placements came in."""
+        return position_text.write(self)
+
+    @classmethod
+    def from_text(cls, rules, text: str) -> Game:
+        """The game a `to_text()` line describes under `rules` (a `Rules`, its `Variant`, or a `Ruleset`:
+        the text's players pick its `Rules`): it plays on as the game the text came from, with an empty
+        move stack, no events and no start supply. ValueError naming the field for a text that is none."""
+        return position_text.read(cls, rules, text)
+
+    def key(self) -> tuple:
+        """The position and turn as a hashable value (a transposition key): equal for games that stand
+        alike, whatever order their placements came in; the history (moves, events, setup) aside."""
+        return position_text.key(self)
+
     def __eq__(self, other) -> bool:
         """The same position and turn state, reached by the same placements, with the same events."""
         if not isinstance(other, Game):
@@ -256,9 +290,11 @@ class Game(Position):
         return [(piece, cell, seat) for piece, cell, seat, *_ in self._frames]
 
     def __repr__(self) -> str:
-        stage = "over" if self.is_over() else f"{self.to_move} to move"
-        return (f"<Game {self.rules.ruleset_id}, {', '.join(self.players)}: {len(self._frames)} placements, "
-                f"{stage}>")
+        """`Game.from_text(load_ruleset(REF), TEXT)`, which gives this position back (rules with overrides,
+        which no reference names, as `<ID with overrides>`)."""
+        ref = self.rules.record_ref
+        rules = f"load_ruleset({ref!r})" if ref else f"<{self.rules.ruleset_id} with overrides>"
+        return f"Game.from_text({rules}, {self.to_text()!r})"
 
     def to_record(self, ruleset: str | None = None) -> str:
         """The game so far as record/1 text (with its `result` once it is over), naming the ruleset as
@@ -275,7 +311,8 @@ class Game(Position):
         """The move stack turn by turn: (player, the placements of his turn), oldest first."""
         turns: list[tuple[str, list[Placement]]] = []
         for frame in map(_Frame._make, self._frames):
-            if not turns or (frame.scalars[_TURN_PLACED] == 0 and not frame.scalars[_TEA_USED]):
+            turn_placed, tea_used = frame.scalars[:2]
+            if not turns or (turn_placed == 0 and not tea_used):
                 turns.append((self.players[frame.seat], []))
             turns[-1][1].append(self._placement_of(frame.piece, frame.cell))
         return turns
@@ -296,12 +333,13 @@ class Game(Position):
         """The placements that make the same move as `placement`: for a roof or neutral roof on a
         building of an unroofed palace, that piece on each of the palace's buildings in cell order
         (the first is the one `distinct_placements()` lists); for any other placement, just it."""
-        placement = self.variant.parse(placement)
-        piece, square = placement
-        cell = self._geo.cell_of_square[square] if piece in ("roof", "neutral") else None
-        palace = None if cell is None else self._palace_at.get(cell)
+        variant = self.variant
+        code = variant.encode(placement)
+        piece, cell = divmod(code, variant.size)
+        piece = variant.pieces[piece] if piece < len(variant.pieces) else None
+        palace = self._palace_at.get(cell) if piece in ("roof", "neutral") else None
         if palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
-            return [placement]
+            return [variant.decode(code)]
         return [self._placement_of(piece, c) for c in bits(palace.buildings)]
 
     def _distinct_masks(self) -> list[tuple[str, int]]:
@@ -459,7 +497,7 @@ class Game(Position):
 
     def _begin(self, piece: str, cell: int | None) -> None:
         """Record what the push about to be made needs for `pop`."""
-        self._frames.append((piece, cell, self.seat_to_move, _scalars_of(self), len(self.events),
+        self._frames.append((piece, cell, self.seat_to_move, self._scalars(), len(self.events),
                              len(self.palaces), len(self.retired), len(self._log)))
 
     def _touch(self, palace: Palace) -> None:

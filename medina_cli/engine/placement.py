@@ -5,18 +5,17 @@ A placement holds its piece in lower case and its square as a number that means 
 board: squares are numbered along the rows from the south-west corner, 26 to a row (the letters
 A-Z), so `A1` is 0, `B1` 1, `A2` 26 and `K8` 7 × 26 + 10 = 192. Names are read and written only at
 the edges (`Placement.parse`, `str`, the `cell` property): equal spellings give equal values.
+Under one ruleset a placement is also a move code, an int (`Variant.encode`, `Variant.decode`).
 """
 
 from __future__ import annotations
 
-import re
 from collections import namedtuple
 
 from .board import CELL_RE, ROW, parse_square, square_name
 
 TEA = "tea"
 PASS = "pass"
-_SPACES = re.compile(r"\s+")
 
 
 class IllegalPlacement(ValueError):
@@ -29,11 +28,26 @@ class IllegalPlacement(ValueError):
         self.message = message
 
 
+def read_words(text: str) -> tuple[str, str | None]:
+    """The words of a placement's text, the one reader of `Placement.parse` and `Variant.parse`: (piece in
+    lower case, cell name as written) for `"grey K8"` (any case, any spaces), ("tea", None) and ("pass",
+    None). Raises IllegalPlacement (code `bad-placement`) for anything else; the cell may still be on no
+    board (`K0`)."""
+    words = text.split() if isinstance(text, str) else []
+    if len(words) == 1 and words[0].lower() in (TEA, PASS):
+        return words[0].lower(), None
+    if len(words) != 2 or not CELL_RE.match(words[1]):
+        raise IllegalPlacement("bad-placement", f"{text!r} is not `<piece> <cell>` (e.g. `grey K8`) or `tea`")
+    return words[0].lower(), words[1]
+
+
 class Placement(namedtuple("Placement", ("piece", "square"))):
-    """One piece on one square, a tea tile used instead of a placement, or a pass. `piece` is in lower
-    case (`grey`, `roof`, `tea`, `pass`); `square` is the square's number (None for tea and pass),
-    `cell` its name. `Placement(piece, cell)` takes the cell by name (any case) or by number; TypeError
-    for a piece that is no text."""
+    """One piece on one square, a tea tile used instead of a placement, or a pass. Which field is what:
+    `piece` is a name in lower case (`grey`, `roof`, `tea`, `pass`); `square` is an int, the square's
+    number on every board (None for tea and pass); `cell` is a name, the square's (`K8`). The int of a
+    placement under one ruleset, its move code, is `variant.encode(placement)` (the cell numbered by that
+    board). `Placement(piece, cell)` takes the cell by name (any case) or by square number; TypeError for a
+    piece that is no text."""
 
     __slots__ = ()
 
@@ -65,12 +79,10 @@ class Placement(namedtuple("Placement", ("piece", "square"))):
         """`"grey K8"` (any case; `K08` is `K8`), `"tea"` or `"pass"`; raises IllegalPlacement (code
         `bad-placement`) for anything else, `bad-cell` for a cell on no board. Whether the piece exists,
         and the cell on the board, is the game's business (`Variant.parse` asks both)."""
-        words = _SPACES.split(text.strip()) if isinstance(text, str) else []
-        if len(words) == 1 and words[0].lower() in (TEA, PASS):
-            return TEA_PLACEMENT if words[0].lower() == TEA else PASS_PLACEMENT
-        if len(words) != 2 or not CELL_RE.match(words[1]):
-            raise IllegalPlacement("bad-placement", f"{text!r} is not `<piece> <cell>` (e.g. `grey K8`) or `tea`")
-        return cls(words[0], words[1])
+        piece, cell = read_words(text)
+        if cell is None:
+            return TEA_PLACEMENT if piece == TEA else PASS_PLACEMENT
+        return cls(piece, cell)
 
 
 TEA_PLACEMENT = Placement(TEA)

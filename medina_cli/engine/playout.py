@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from .board import bits, lowest_cell
 from .game import Game
-from .placement import TEA_PLACEMENT, Placement
+from .placement import Placement
 from .variant import Variant
 
 TEA_CHANCE = 0.5  # uniform random play uses a tea tile this often where one is allowed (as `medina simulate`)
@@ -81,8 +81,7 @@ def _random_move(game: Game, rng: random.Random, tea_chance: float, roof_from: i
 
 def random_placement(game: Game, rng: random.Random, *, tea_chance: float = TEA_CHANCE) -> Placement:
     """Uniform random play's next placement for the player to move."""
-    piece, cell = _random_move(game, rng, tea_chance, None)
-    return TEA_PLACEMENT if cell is None else game._placement_of(piece, cell)
+    return game._placement_of(*_random_move(game, rng, tea_chance, None))
 
 
 def play_out(game: Game, rng: random.Random, *, tea_chance: float = TEA_CHANCE, roof_from: int | None = None,

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import fields, is_dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ..errors import did_you_mean
 from ..rules.pieces import FIXED_PIECES
-from .board import CELL_RE, Geometry, geometry_for, parse_square, square_name
+from .board import Geometry, geometry_for, parse_square, square_name
 from .constraints import constraints_of
-from .placement import PASS, PASS_PLACEMENT, TEA, TEA_PLACEMENT, IllegalPlacement, Placement
+from .placement import PASS, PASS_PLACEMENT, TEA, TEA_PLACEMENT, IllegalPlacement, Placement, read_words
 from .turns import FORCED_ROOF
 
 MOST_SUPPLIED = 99  # the most pieces of one kind a game's `supply` (a record's setup.supply) may give a player
@@ -45,6 +45,9 @@ class Variant:
         self.piece_list = ", ".join(sorted(self.supplied))  # the pieces as every message lists them
         self.spellings: dict[str, str] = {piece: piece for piece in self.pieces}  # any case -> canonical piece
         self.spellings.update((alias.lower(), c.name) for c in rules.colours for alias in c.aliases)
+        tea_code = len(self.pieces) * self.size  # move codes (`encode`): each piece's first, tea, pass
+        self._first_code = {**{piece: i * self.size for i, piece in enumerate(self.pieces)}, TEA: tea_code,
+                            PASS: tea_code + 1}
         # the compiled rules
         self._constraints = constraints_of(self.pieces)  # piece -> its layers, in order
         compiled = {piece: c.compile(geo) for piece, c in self._constraints.items()}
@@ -86,19 +89,17 @@ class Variant:
         its piece as the rules name it (a colour's alias resolved), its square on this board. Raises
         IllegalPlacement: `bad-placement`, `unknown-piece` or `bad-cell` (the first that applies)."""
         if isinstance(placement, Placement):
-            piece, square = placement
-            if square is None:
+            if placement in self._codes:
                 return placement
+            piece, square = placement
+            if square is None:  # neither tea nor pass: a piece without its cell
+                read_words(placement.piece)  # raises
             cell = square_name(square)
         else:
-            words = placement.split() if isinstance(placement, str) else []
-            if len(words) == 1 and words[0].lower() in (TEA, PASS):
-                return TEA_PLACEMENT if words[0].lower() == TEA else PASS_PLACEMENT
-            match = CELL_RE.match(words[1]) if len(words) == 2 else None
-            if match is None:
-                raise IllegalPlacement("bad-placement", f"{placement!r} is not `<piece> <cell>` (e.g. `grey K8`) or "
-                                       "`tea`")
-            piece, cell = words[0].lower(), f"{match.group(1).upper()}{int(match.group(2))}"
+            piece, written = read_words(placement)
+            if written is None:
+                return TEA_PLACEMENT if piece == TEA else PASS_PLACEMENT
+            cell = f"{written[0].upper()}{int(written[1:])}"  # K8 for k08
             square = parse_square(cell)
         canonical = self.spellings.get(piece)
         if canonical is None:
@@ -107,8 +108,38 @@ class Variant:
         if square not in self.geometry.cell_of_square:
             raise IllegalPlacement("bad-cell", f"{cell!r} is not a cell of this board "
                                    f"({self.geometry.describe_extent()})")
-        return placement if canonical == piece and isinstance(placement, Placement) else \
-            tuple.__new__(Placement, (canonical, square))
+        return tuple.__new__(Placement, (canonical, square))
+
+    # --- move codes: the one conversion between a placement and an int ---------------------------
+    def encode(self, placement: str | Placement) -> int:
+        """The move code of a placement (a `Placement` or its text, in any spelling `parse` takes):
+        `piece * size + cell`, the piece's index in `pieces` and its cell on this board; a tea tile is
+        `len(pieces) * size`, a pass the code after it. The native core's moves are these codes.
+        Raises IllegalPlacement as `parse` does."""
+        code = self._codes.get(placement) if isinstance(placement, Placement) else None
+        return self._codes[self.parse(placement)] if code is None else code
+
+    def decode(self, code: int) -> Placement:
+        """The placement of a move code (`encode`'s inverse); ValueError for an int that is none."""
+        if type(code) is int and 0 <= code < len(self._placements):
+            return self._placements[code]
+        raise ValueError(f"{code!r} is not a move code of {self.rules.ruleset_id} (0 to {len(self._placements) - 1})")
+
+    @cached_property
+    def _placements(self) -> tuple[Placement, ...]:
+        """Every placement by its move code."""
+        square_of = self.geometry.square_of
+        return (*(tuple.__new__(Placement, (piece, square_of[cell])) for piece in self.pieces
+                  for cell in range(self.size)), TEA_PLACEMENT, PASS_PLACEMENT)
+
+    @cached_property
+    def _codes(self) -> dict[Placement, int]:
+        """Every canonical placement's move code."""
+        return {placement: code for code, placement in enumerate(self._placements)}
+
+    def _code(self, piece: str, cell: int | None) -> int:
+        """The move code of the engine's (canonical piece, cell) pair; ("tea", None) for a tea tile."""
+        return self._first_code[piece] + (cell or 0)
 
     def params(self) -> dict:
         """Every rule parameter as plain data: {"turns.placements": 2, "towers.merchants": {2: 1}, ...}

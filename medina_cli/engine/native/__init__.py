@@ -8,8 +8,9 @@ tests/test_native.py holds the two to identical results.
 native core runs where it was built. A variant the core cannot hold (`tables` returns None) plays on
 the Python engine, with a one-line warning on stderr.
 
-Moves are ints: `piece * cells + cell` (pieces in `Variant.pieces`: the colours, then roof,
-neutral, stable, merchant, wall), and `tables.tea_move` for a tea tile.
+Moves are the variant's move codes (`Variant.encode`, `Variant.decode`): `piece * cells + cell`
+(pieces in `Variant.pieces`: the colours, then roof, neutral, stable, merchant, wall), and
+`tables.tea_move` for a tea tile; the core plays no pass (the code after it).
 
 The random generator both engines draw from is CPython's `random.Random`: MT19937 seeded from the
 seed's bytes and their SHA-512 digest, `random()` from two 32-bit outputs, `randrange(n)` by
@@ -231,27 +232,8 @@ def state_of(game):
     if state is None:
         return None
     for placement in game.move_stack:
-        state.play(move_of(game, placement))
+        state.play(game.variant.encode(placement))
     return state
-
-
-def move_of(game, placement) -> int:
-    """The native move of a canonical `Placement` of `game` (a Python `Game`); ValueError for a pass,
-    which no move of the core plays (a turn that cannot go on ends by itself)."""
-    size, pieces = game.variant.geometry.size, game.variant.pieces
-    if placement.square is None:
-        if placement.piece != "tea":
-            raise ValueError(f"{placement}: not a move of the native core")
-        return len(pieces) * size
-    return pieces.index(placement.piece) * size + game.variant.geometry.cell_of_square[placement.square]
-
-
-def placement_of(game, move: int):
-    """The `Placement` of a native move of `game`."""
-    from ..placement import TEA_PLACEMENT, Placement
-    piece, cell = divmod(move, game.variant.geometry.size)
-    pieces = game.variant.pieces
-    return TEA_PLACEMENT if piece == len(pieces) else Placement(pieces[piece], game.variant.geometry.square_of[cell])
 
 
 def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float, turns: bool = True):
@@ -269,13 +251,19 @@ def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float,
     if not turns:
         state.playout(rng.core, tea_chance)
         return state, None
-    pieces, size, tea, names = variant.pieces, table.size, table.tea_move, variant.geometry.cell_names
     played: list[tuple[int, list[str]]] = []
+    texts = _move_texts(variant)
     for move, seat, opens in state.playout(rng.core, tea_chance, log=True):
         if opens or not played:
             played.append((seat, []))
-        played[-1][1].append("tea" if move == tea else f"{pieces[move // size]} {names[move % size]}")
+        played[-1][1].append(texts[move])
     return state, played
+
+
+@lru_cache(maxsize=64)
+def _move_texts(variant) -> tuple[str, ...]:
+    """Every move code's placement as a record writes it (`grey K8`, `tea`), by code."""
+    return tuple(str(variant.decode(code)) for code in range(variant.encode("tea") + 1))
 
 
 def sha512(data: bytes):
