@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .engine.scoring import score_game, tile_holders
 from .errors import Problem
@@ -20,6 +21,10 @@ from .records.boardfile import holder_name
 from .records.record import Record, parse_record
 from .records.replay import replay
 from .rules.loader import Alternative, Ruleset, alternatives, builtin_ids, load_ruleset
+
+if TYPE_CHECKING:
+    from .engine.game import Game
+    from .engine.scoring import ScoreSheet
 
 
 @dataclass
@@ -31,7 +36,7 @@ class Outcome:
     reason: str | None = None
     without_well: bool = False  # the record's well was set aside: this ruleset has none
     error: Problem | None = None  # the first problem
-    game: object = None
+    game: Game | None = None  # where the replay stands (None when the record could not be played)
     turns_played: int = 0
 
     @property
@@ -42,31 +47,42 @@ class Outcome:
     def comparable(self) -> bool:
         return self.status == "valid"
 
+    @property
+    def _played(self) -> Game:
+        """The game, for what only a comparable outcome has (its score, its tiles)."""
+        assert self.game is not None, "a record replayed without problems was played"
+        return self.game
+
+    @property
+    def finished(self) -> bool:
+        """Comparable, and nobody can place any more."""
+        return self.comparable and self._played.is_over()
+
     @cached_property
-    def score(self):
+    def score(self) -> ScoreSheet | None:
         """The score sheet where the replay stands (None unless comparable)."""
-        return score_game(self.game) if self.comparable else None
+        return score_game(self._played) if self.comparable else None
 
     @property
     def winners(self) -> list[str]:
-        return self.score.winners if self.comparable else []
+        return [] if self.score is None else self.score.winners
 
     @property
     def totals(self) -> dict[str, int]:
-        return self.score.totals if self.comparable else {}
+        return {} if self.score is None else self.score.totals
 
     def tile_holders(self) -> dict[tuple[str, object], str]:
         """(kind, colour or tower) -> holder name (a player, neutral or none) where the replay stands."""
-        palaces, towers = tile_holders(self.game)
-        players = self.game.players
+        palaces, towers = tile_holders(self._played)
+        players = self._played.players
         return {**{("palace", c): holder_name(players, o) for c, o in palaces.items()},
                 **{("tower", t): holder_name(players, o) for t, o in towers.items()}}
 
     def to_json(self) -> dict:
         return {"ruleset": self.name, "status": self.status, "reason": self.reason, "without_well": self.without_well,
-                "finished": self.comparable and self.game.is_over(), "turns_played": self.turns_played,
+                "finished": self.finished, "turns_played": self.turns_played,
                 "error": self.error.to_json() if self.error else None,
-                "score": self.score.to_json() if self.comparable else None}
+                "score": None if self.score is None else self.score.to_json()}
 
 
 @dataclass
@@ -89,12 +105,13 @@ class Comparison:
                        key=lambda s: (s[0], s[1] or 0))
         out = []
         for turn, placement in spots:
-            rejecting = [o for o in applicable if o.error and (o.error.turn, o.error.placement) == (turn, placement)]
+            rejecting = [(o.name, o.error) for o in applicable
+                         if o.error and (o.error.turn, o.error.placement) == (turn, placement)]
             passing = [o.name for o in applicable if o.error is None or _later(o.error, turn, placement)]
-            first = rejecting[0].error
+            first = rejecting[0][1]
             out.append({"turn": turn, "placement": placement, "player": first.player, "line": first.line,
-                        "illegal_under": {o.name: {"code": o.error.code, "message": o.error.message}
-                                          for o in rejecting},
+                        "illegal_under": {name: {"code": error.code, "message": error.message}
+                                          for name, error in rejecting},
                         "legal_under": passing})
         return out
 
@@ -138,9 +155,10 @@ def _later(problem: Problem, turn: int, placement: int | None) -> bool:
 def default_rulesets(record: Record) -> list[Ruleset]:
     """The record's own ruleset first, then every built-in edition (`kind: edition`; site profiles only
     when named) that supports its player count."""
-    players = len(record.players)
-    others = (load_ruleset(rid) for rid in builtin_ids() if rid != record.ruleset.id)
-    return [record.ruleset, *(r for r in others if r.params["kind"] == "edition" and players in r.player_counts)]
+    players, own = len(record.players), record.ruleset
+    assert own is not None, "a record whose players were read has its ruleset (they are read under it)"
+    others = (load_ruleset(rid) for rid in builtin_ids() if rid != own.id)
+    return [own, *(r for r in others if r.params["kind"] == "edition" and players in r.player_counts)]
 
 
 def compare(record: Record, rulesets: Sequence[Ruleset | str] | Mapping[str, Ruleset | str] | None = None, *,
@@ -241,7 +259,7 @@ class ReadingOutcome:
                 "winners": o.winners, "totals": o.totals, "changes_winner": self.changes_winner,
                 "changes_scores": self.changes_scores, "changes_legality": self.changes_legality,
                 "also": list(reading.value.also), "point": reading.reading.point, "source": reading.value.source,
-                "finished": o.comparable and o.game.is_over(), "error": o.error.to_json() if o.error else None}
+                "finished": o.finished, "error": o.error.to_json() if o.error else None}
 
 
 @dataclass
@@ -261,7 +279,7 @@ class Readings:
         """The `medina-readings/1` document."""
         b = self.baseline
         return {"format": "medina-readings/1", "ruleset": self.ruleset.id, "file": self.file, "players": self.players,
-                "baseline": {"valid": b.comparable, "finished": b.comparable and b.game.is_over(),
+                "baseline": {"valid": b.comparable, "finished": b.finished,
                              "winners": b.winners, "totals": b.totals, "error": b.error.to_json() if b.error else None},
                 "readings": [r.to_json() for r in self.readings]}
 
@@ -269,6 +287,7 @@ class Readings:
 def sweep_readings(record: Record, *, overrides=()) -> Readings:
     """Replay `record` under its ruleset (with the `--set`-style `overrides`) and under every other
     reading of each open rule point that applies to that ruleset, one point at a time."""
+    assert record.ruleset is not None, "a record whose players were read has its ruleset (they are read under it)"
     ruleset = load_ruleset(record.ruleset, tuple(overrides))
     baseline = play_under(record, ruleset)
     results = [ReadingOutcome(alt, play_under(record, load_ruleset(ruleset, alt.overrides), alt.label), baseline)

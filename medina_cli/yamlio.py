@@ -27,7 +27,7 @@ class Lines(dict):
     `written_keys` keep, by path, the text as written of each scalar value or key YAML read as
     another type than text (a number, boolean, null, date…), for messages."""
 
-    def __init__(self, *args):
+    def __init__(self, *args) -> None:
         super().__init__(*args)
         self.written: dict[tuple, str] = {}
         self.written_keys: dict[tuple, str] = {}

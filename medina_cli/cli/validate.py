@@ -26,7 +26,8 @@ def validate(
     from ..errors import Problem
     from ..records.validation import files_line, validate_document
 
-    results, status = [], 0
+    results: list[dict] = []
+    status = 0
     doc = validate_document(results) if json_ else None
     paths = expand_inputs(files)
     if not paths:

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..engine.board import geometry_for
 from ..engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, Placement
 from ..errors import BadArgument, MedinaError, Problem, UnusableInput, fail
-from ..rules.loader import builtin_ids, load_ruleset
+from ..rules.loader import Ruleset, builtin_ids, load_ruleset
 from .java_random import JavaRandom
 from .model import Record, TurnEntry
 from .replay import replay
@@ -119,11 +119,11 @@ def _game_type(words: list[str], name: str, line: int) -> SiteGame:
     if not words or words[0].lower() not in PROFILES:
         raise fail("boardspace-header", f"game type {shown!r} names no Medina variant "
                    f"({' or '.join(PROFILES)})", file=name, line=line)
-    numbers = words[1:]
-    if not numbers or not all(NUMBER.fullmatch(w) for w in numbers) or len(numbers) > 4:
+    digits = words[1:]
+    if not digits or not all(NUMBER.fullmatch(w) for w in digits) or len(digits) > 4:
         raise fail("boardspace-header", f"game type {shown!r}: expected `<variant> <players>` or "
                    "`<variant> <revision> <players> <random key>`", file=name, line=line)
-    numbers = [int(w) for w in numbers]
+    numbers = [int(w) for w in digits]
     variant = words[0].lower()
     if len(numbers) <= 2:
         return SiteGame(variant, UNNUMBERED_REVISION, numbers[0], None, line,
@@ -180,7 +180,7 @@ def _sgf_properties(text: str, name: str) -> list[tuple[str, str, int]]:
 
 def _read_sgf(text: str, name: str) -> SiteGame:
     props = _sgf_properties(text, name)
-    by_name = {}
+    by_name: dict[str, tuple[str, int]] = {}  # property -> its first value and line
     for ident, value, line in props:
         by_name.setdefault(ident, (value, line))
     if "GM" in by_name and by_name["GM"][0].strip().lower() != "medina":
@@ -375,10 +375,11 @@ def import_document(file: str, output: str | None, record: Record | None = None)
     """The medina-import/1 document (without `record`, the text added when it goes to standard output) of
     the `record` converted from `file` into `output` (None: standard output); without `record`, as far as
     it is known before the conversion (what an error leaves it at)."""
-    doc = {"format": "medina-import/1", "file": file, "output": output, "ruleset": None, "players": None,
-           "turns": None, "errors": [], "warnings": []}
+    doc: dict[str, object] = {"format": "medina-import/1", "file": file, "output": output, "ruleset": None,
+                              "players": None, "turns": None, "errors": [], "warnings": []}
     if record is None:
         return doc
+    assert record.ruleset is not None, "a record converted without errors has its ruleset"
     doc.update(ruleset=record.ruleset.id, players=record.players, turns=len(record.turns),
                warnings=[w.to_json() for w in record.problems.warnings])
     return doc
@@ -409,8 +410,9 @@ class _Converter:
         profile = load_ruleset(profile_id(game.variant, game.revision))
         r.ruleset = self._ruleset(profile.id)
         for ruleset in (profile, r.ruleset):
-            if ruleset.players_refusal(game.players):
-                raise self.error("unsupported-player-count", ruleset.players_refusal(game.players))
+            refusal = ruleset.players_refusal(game.players)
+            if refusal:
+                raise self.error("unsupported-player-count", refusal)
         site_rules, rules = profile.for_players(game.players), r.ruleset.for_players(game.players)
         by_seat = self._seat_names()
         builder = TurnBuilder(game, rules)
@@ -434,7 +436,7 @@ class _Converter:
                                  file=self.r.file, line=builder.line, turn=len(turns) + 1,
                                  player=by_seat[builder.seat])
 
-    def _ruleset(self, profile: str):
+    def _ruleset(self, profile: str) -> Ruleset:
         try:
             return load_ruleset(self.ruleset_ref or profile, self.overrides)
         except MedinaError as exc:
@@ -476,7 +478,7 @@ class _Converter:
         gives seat A one merchant more than the others; when another seat starts, `setup.supply` says so
         (the starter one merchant fewer, seat A one more), so the supplies are the site's."""
         if rules.well.enabled:
-            raise self.error("bad-setup", f"{self.r.ruleset.id} needs a well; this boardspace game has none")
+            raise self.error("bad-setup", f"{rules.ruleset_id} needs a well; this boardspace game has none")
         if not turns or not turns[0].pieces:
             if problem is None:
                 raise self.error("boardspace-action", "the starting player's first turn places no start merchant")
@@ -486,10 +488,12 @@ class _Converter:
         if first.name != "merchant":
             raise self.error("boardspace-action", f"the starting player's first piece is a {first.name}, "
                              "not the start merchant", line=turns[0].line, turn=1, player=by_seat[first.seat])
-        if not geo.setup_cells >> first.cell & 1:
-            raise self.error("bad-setup", f"the start merchant {geo.name(first.cell)} is not an interior cell off "
+        cell = first.cell
+        assert cell is not None, "a merchant, unlike a tea tile, is dropped on a cell"
+        if not geo.setup_cells >> cell & 1:
+            raise self.error("bad-setup", f"the start merchant {geo.name(cell)} is not an interior cell off "
                              "the edge row", line=turns[0].line, turn=1, player=by_seat[first.seat])
-        self.r.merchant = geo.square_of[first.cell]
+        self.r.merchant = geo.square_of[cell]
         if first.seat != 0:  # the starter paid for it, and seat A holds the extra merchant
             merchants = rules.supply.merchants
             self.r.supply = {by_seat[first.seat]: {"merchant": merchants - 1}, by_seat[0]: {"merchant": merchants + 1}}

@@ -11,6 +11,7 @@ from ..engine.placement import PASS_PLACEMENT, Placement
 from ..engine.scoring import score_game
 from ..errors import Collected, Problem
 from ..rules.loader import Ruleset
+from ..rules.typed import Rules
 from ..yamlio import yaml_flow
 
 FORMAT_TAG = "record/1"
@@ -45,7 +46,8 @@ class Record:
     other_format: str | None = None  # the `medina:` tag of another format the file declares ("board/1", ...)
 
     @property
-    def rules(self):
+    def rules(self) -> Rules:
+        assert self.ruleset is not None, "the rules of a record whose ruleset was read"
         return self.ruleset.for_players(len(self.players))
 
     @property
@@ -60,7 +62,9 @@ class Record:
 
     def to_record(self) -> str:
         """The record as canonical record/1 text: its ruleset, players, setup, turns and notes (the
-        `result` left out; a record read from a boardspace.net file comes out as record/1)."""
+        `result` left out; a record read from a boardspace.net file comes out as record/1). Only for a
+        record read without errors."""
+        assert self.ruleset is not None and self.merchant is not None, "a record read without errors has both"
         return write_record(ruleset_ref=self.ruleset.id, players=self.players, merchant=self.merchant, well=self.well,
                             turns=[(entry.player, self.tokens(entry)) for entry in self.turns], meta=self.meta,
                             supply=self.supply)
@@ -74,6 +78,7 @@ class Record:
     def start_game(self) -> Game:
         """The game at the record's setup (its rules, players, merchant, well and supplies), before its
         first turn. Only for a `playable` record."""
+        assert self.merchant is not None, "a playable record has its start merchant"
         return Game(self.rules, self.players, self.merchant, self.well, supply=self.supply)
 
     def placements(self) -> list[tuple[int, int, str, Placement]]:
@@ -98,12 +103,14 @@ def ruleset_ref_from(folder, ref: str) -> str:
     return Path(os.path.relpath(Path(ref).resolve(), Path(folder).resolve())).as_posix()
 
 
-def game_record(game, ruleset_ref: str, *, meta: dict | None = None) -> str:
+def game_record(game: Game, ruleset_ref: str, *, meta: dict | None = None) -> str:
     """A game so far as record/1 text: its setup, its move stack turn by turn, and its `result` once it
     is over; `ruleset_ref` names its ruleset."""
     setup = game.setup
+    merchant = parse_square(setup["merchant"] or "")  # a game always has its start merchant: never ""
+    assert merchant is not None, "the start merchant's cell names a square"
     result = score_game(game).totals if game.is_over() else None
-    return write_record(ruleset_ref=ruleset_ref, players=game.players, merchant=parse_square(setup["merchant"]),
+    return write_record(ruleset_ref=ruleset_ref, players=game.players, merchant=merchant,
                         well=None if setup["well"] is None else parse_square(setup["well"]), supply=game.start_supply,
                         turns=[(player, [str(p) for p in placements]) for player, placements in game.turns()],
                         result=result, meta=meta)

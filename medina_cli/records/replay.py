@@ -35,11 +35,17 @@ class Replay:
     def valid(self) -> bool:
         return not self.problems
 
+    @property
+    def _played(self) -> Game:
+        """The game, for what only the replay of a `playable` record has (its position, its standing)."""
+        assert self.game is not None, "the replay of a playable record has its game"
+        return self.game
+
     def position_words(self) -> str:
         """Where the replayed position stands, e.g. "after turn 3 and 1 placement of turn 4"."""
         done, partial = self.turns_played, self.partial
         if self.in_progress:
-            done, partial = done - 1, self.game.turn_made
+            done, partial = done - 1, self._played.turn_made
         placed = f"{partial} placement{'s' if partial != 1 else ''} of turn {done + 1}"
         if not done:
             return f"after {placed}" if partial else "at the start"
@@ -71,9 +77,11 @@ class Replay:
     def position_json(self) -> dict:
         """Where the replay stands, as `position` in medina-replay/1: turns played, the next placement, who
         is to move, every player's supply (with tea tiles where the ruleset has them)."""
-        game = self.game
+        game = self._played
+        supplies, tea = game.supply, game.tea
+        assert supplies is not None and tea is not None, "a game keeps its players' supplies (only a board may not)"
         turn, placement = self.next_placement() or (None, None)
-        supply = {name: {**game.supply[seat], **({"tea": game.tea[seat]} if game.rules.tea.colour else {})}
+        supply = {name: {**supplies[seat], **({"tea": tea[seat]} if game.rules.tea.colour else {})}
                   for seat, name in enumerate(game.players)}
         return {"after_turn": self.turns_played, "placements_into_next_turn": self.partial,
                 "finished": game.is_over(), "to_move": game.to_move, "turn": turn, "placement": placement,
@@ -82,9 +90,10 @@ class Replay:
     def to_json(self) -> dict:
         """The medina-replay/1 fields of the replay: the ruleset, players, setup (with its events), each
         turn replayed with its placements and events, and the position reached."""
-        record = self.record
+        record, ruleset = self.record, self.record.ruleset
+        assert ruleset is not None, "a replayed record's ruleset was read"
         entries = {entry.number: entry for entry in record.turns}
-        setup = {**record.setup, "events": []}
+        setup: dict[str, object] = {**record.setup, "events": []}
         turns = []
         for number, events in self.turn_events:
             if not number:
@@ -93,15 +102,16 @@ class Replay:
             entry = entries[number]
             turns.append({"turn": number, "player": entry.player, "line": entry.line,
                           "placements": record.tokens(entry), "events": [event_json(e) for e in events]})
-        return {"ruleset": record.ruleset.id, "players": record.players, "setup": setup, "turns": turns,
+        return {"ruleset": ruleset.id, "players": record.players, "setup": setup, "turns": turns,
                 "position": self.position_json()}
 
     def log_lines(self) -> list[str]:
         """The record's heading and setup, then the event log: each turn's player and placements, its
         events below."""
-        record = self.record
+        record, ruleset = self.record, self.record.ruleset
+        assert ruleset is not None, "a replayed record's ruleset was read"
         setup = record.setup
-        lines = [f"{record.file}: {record.ruleset.id}, players {', '.join(record.players)}",
+        lines = [f"{record.file}: {ruleset.id}, players {', '.join(record.players)}",
                  f"setup: start merchant {setup['merchant']}" + (f", well {setup['well']}" if setup["well"] else ""), ""]
         entries = {entry.number: entry for entry in record.turns}
         width = max(len(p) for p in record.players)
@@ -115,13 +125,13 @@ class Replay:
     def standing(self) -> str:
         """Where the replay ends, in a sentence: at an illegal turn, with the game over, or who is to make
         which placement."""
-        game = self.game
         if self.stopped_at is not None:
             return f"Replay stopped at turn {self.stopped_at.turn}: {self.stopped_at.message}"
-        if game.is_over():
+        game, next_placement = self._played, self.next_placement()
+        if next_placement is None:  # the game is over
             return "The game is over."
         if self.in_progress:
-            turn, placement = self.next_placement()
+            turn, placement = next_placement
             return f"{game.to_move} is to make the {ordinal(placement)} placement of turn {turn}."
         return f"{game.to_move} is to move."
 
@@ -135,7 +145,7 @@ class Replay:
 def replay_document(file: str, outcome: Replay | None = None) -> dict:
     """The medina-replay/1 document of `outcome` (without `errors` and `warnings`) for the record `file`;
     without `outcome`, as far as it is known before the replay (what an error leaves it at)."""
-    doc = {"format": "medina-replay/1", "file": file, "ruleset": None, "players": [], "setup": None, "turns": [],
+    doc: dict[str, object] = {"format": "medina-replay/1", "file": file, "ruleset": None, "players": [], "setup": None, "turns": [],
            "position": None}
     return doc if outcome is None else {**doc, **outcome.to_json()}
 
@@ -188,7 +198,7 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
                 record, entry, "turn-in-progress", f"the turn is in progress: {game.turn_made} of "
                 f"its {game.turn_slots} placements made{' (a roof is still due)' if game.forced else ''}"))
     if to_turn is None and not result.errors and not record.problems.errors:
-        _finish_checks(result, check_result)
+        _finish_checks(result, game, check_result)
     return result
 
 
@@ -219,7 +229,9 @@ def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Probl
     if game.turn_open() and not may_stop_early:
         if game.forced:
             return _problem(record, entry, "forced-roof", f"{entry.player} had to place one of his roofs this turn")
-        if not game.can_place(game.seat_to_move):
+        seat = game.seat_to_move
+        assert seat is not None, "the turn is open: someone is to move"
+        if not game.can_place(seat):
             return _problem(record, entry, "too-few-placements",
                             f"{entry.player} placed {game.turn_placed} piece{'s' if game.turn_placed != 1 else ''} and "
                             "holds a tea tile: under this ruleset the turn goes on and the tile must be used")
@@ -241,8 +253,8 @@ def _turn_over(game: Game, slots: int, done: int) -> str:
     return f"a turn has {slots} placements{tea}, and this is one more"
 
 
-def _finish_checks(result: Replay, check_result: bool) -> None:
-    record, game = result.record, result.game
+def _finish_checks(result: Replay, game: Game, check_result: bool) -> None:
+    record = result.record
     if not game.is_over():
         result.warnings.append(Problem("unfinished", "the record stops before the game ends "
                                        f"({game.to_move} could still place)", file=record.file))

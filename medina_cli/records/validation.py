@@ -40,9 +40,11 @@ def verdict_line(outcome: Replay) -> str:
             if unchecked:
                 stopped = f"; checking stopped at turn {first.turn}: {' and '.join(unchecked)} not checked"
         return f"{record.file}: INVALID ({count} error{'s' if count != 1 else ''}{stopped})"
-    placed = sum(placement.cell is not None for placement in outcome.game.move_stack)  # tea tiles are no pieces
+    game, ruleset = outcome.game, record.ruleset
+    assert game is not None and ruleset is not None, "a record replayed without problems was played"
+    placed = sum(placement.cell is not None for placement in game.move_stack)  # tea tiles are no pieces
     turns = len(record.turns)
-    facts = (f"{record.ruleset.id}, {len(record.players)} players, {turns} turn{'s' if turns != 1 else ''}, "
+    facts = (f"{ruleset.id}, {len(record.players)} players, {turns} turn{'s' if turns != 1 else ''}, "
              f"{placed} placement{'s' if placed != 1 else ''}")
     state = "finished" if outcome.finished else "unfinished"
     return f"{record.file}: valid ({state}; {facts})"

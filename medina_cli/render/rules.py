@@ -3,20 +3,27 @@ resolved, the parameters that differ between rulesets, and every parameter with 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from ..rules.schema import SCHEMA
 from ..yamlio import yaml_flow
+
+if TYPE_CHECKING:
+    from ..rules.loader import Ruleset
+    from ..rules.schema import Spec
 
 IDENTITY = ("medina", "id", "title", "extends", "sources")  # what a ruleset is called, not how it plays
 ABSENT = object()  # the value of a parameter a ruleset does not have
 
 
-def list_json(rulesets) -> dict:
+def list_json(rulesets: Sequence[Ruleset]) -> dict:
     """The medina-rules/1 document: each ruleset's id, title, player counts and sources."""
     return {"format": "medina-rules/1", "rulesets": [
         {"id": r.id, "title": r.title, "players": r.player_counts, "sources": r.sources} for r in rulesets]}
 
 
-def list_lines(rulesets) -> list[str]:
+def list_lines(rulesets: Sequence[Ruleset]) -> list[str]:
     """A table of the rulesets (id, player counts, title), then each one's sources."""
     from tabulate import tabulate
     lines = [tabulate([[r.id, ", ".join(map(str, r.player_counts)), r.title] for r in rulesets],
@@ -26,24 +33,24 @@ def list_lines(rulesets) -> list[str]:
     return lines
 
 
-def resolved(ruleset) -> dict:
+def resolved(ruleset: Ruleset) -> dict:
     """The ruleset as a stand-alone ruleset/1 document: identity first, `extends` already applied."""
     params = {k: v for k, v in ruleset.params.items() if k not in IDENTITY}
     return {"medina": "ruleset/1", "id": ruleset.id, "title": ruleset.title, "sources": ruleset.sources, **params}
 
 
-def show_json(ruleset=None) -> dict:
+def show_json(ruleset: Ruleset | None = None) -> dict:
     """The medina-rules-show/1 document (without `errors` and `warnings`): the ruleset resolved; without
     one, as far as it is known before it is loaded."""
     return {"format": "medina-rules-show/1", "ruleset": None if ruleset is None else resolved(ruleset)}
 
 
-def show_yaml(ruleset) -> str:
+def show_yaml(ruleset: Ruleset) -> str:
     """The ruleset resolved as ruleset YAML: its identity in block style, then its parameters."""
     import yaml
 
     class Dumper(yaml.SafeDumper):  # shared default values must not become anchors: rulesets refuse aliases
-        def ignore_aliases(self, data):
+        def ignore_aliases(self, data: object) -> bool:
             return True
 
     document = resolved(ruleset)
@@ -67,12 +74,12 @@ def flatten(params: dict, prefix: str = "") -> dict[str, object]:
     return out
 
 
-def flow(value) -> str:
+def flow(value: object) -> str:
     """A value as one line of YAML flow text ("—" when the ruleset has no such parameter)."""
     return "—" if value is ABSENT else yaml_flow(value)
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     """A value for the table people read: a word as it is (`off`, where YAML would quote it), else `flow`."""
     return value if isinstance(value, str) and value.strip() and value.isprintable() else flow(value)
 
@@ -82,7 +89,7 @@ class Differences:
     (ABSENT where a ruleset has no such parameter); the rulesets named by id, or by `refs` when two
     ids are the same."""
 
-    def __init__(self, rulesets, refs):
+    def __init__(self, rulesets: Sequence[Ruleset], refs: Sequence[str]) -> None:
         ids = [r.id for r in rulesets]
         self.names = ids if len(set(ids)) == len(ids) else list(refs)
         flat = [flatten(r.params) for r in rulesets]
@@ -109,7 +116,7 @@ class Differences:
         return lines
 
 
-def diff_json(refs, differences=()) -> dict:
+def diff_json(refs: Sequence[str], differences: Sequence[dict] = ()) -> dict:
     """The medina-rules-diff/1 document (without `errors` and `warnings`); without `differences`, as far as
     it is known before the rulesets are loaded."""
     return {"format": "medina-rules-diff/1", "rulesets": refs, "differences": list(differences)}
@@ -121,7 +128,7 @@ def params_json() -> dict:
     return {"format": "medina-rules-params/2", "parameters": [parameter_json(path, spec) for path, spec in parameters()]}
 
 
-def parameter_json(path: str, spec) -> dict:
+def parameter_json(path: str, spec: Spec) -> dict:
     """One parameter for `rules params --json`: allowed values, keys and default as JSON values."""
     from ..rules.schema import REQUIRED, MapOf, readings_of
 

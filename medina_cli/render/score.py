@@ -41,7 +41,7 @@ def sheet_report(name: str, position, sheet, state: str, *, colour: bool = False
     headers = ["palace", "cells", "buildings", "stables", "merchants", "walls", *(["well"] * rules.well.enabled), "points"]
     blank = [""] * (len(headers) - 3)
     for player in sheet.players:
-        rows = [[p.colour, " ".join(p.cells), p.buildings, p.stables, p.merchants, p.walls,
+        rows: list[list | str] = [[p.colour, " ".join(p.cells), p.buildings, p.stables, p.merchants, p.walls,
                  *([p.well] * rules.well.enabled), p.points] for p in player.palaces]
         tiles = [["palace tile", colour, *blank, values[colour]] for colour in player.palace_tiles]
         tiles += [["tower tile", str(tower), *blank, tower] for tower in player.tower_tiles]

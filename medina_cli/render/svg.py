@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import textwrap
 import xml.etree.ElementTree as ET
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from html import escape
 
 from ..engine.board import bits
@@ -258,7 +259,7 @@ class _Board:
                                      **({"data-owner": owner} if roofed else {})})
             _add(group, "title", {}, tip)
             _path(group, self._union(pieces, 1.5), fill=palette.OUTLINE)
-            inset = 3
+            inset: float = 3
             if roofed:  # framed in its owner's colour, between two dark edges: readable on any fill
                 _add(group, "path", {"data-band": "owner", "d": self._union(pieces, 2.5),
                                      "fill": palette.seat_colour(palace.owner)[1]})
@@ -435,17 +436,20 @@ def _legend(root: ET.Element, position, *, totals, legal: bool, last: bool, ille
         house(swatch(player, MARGIN, y), 0, 5.5, seat)
         label(player, MARGIN + 34, y, text, bold=True)
         y += ROW
-    keys = []  # (draw into a swatch, words)
+    keys: list[tuple[Callable[[ET.Element], None], str]] = []  # (draw into a swatch, words)
     for colour in rules.colours:
         fill = palette.building_colour(rules, colour.name)
-        keys.append((lambda g, fill=fill, letter=colour.letter: building_cell(g, 0, 0, fill, letter),
+        keys.append((partial(building_cell, x=0, y=0, fill=fill, letter=colour.letter),
                      f"{colour.name} (tile {colour.value})"))
     if rules.supply.neutral_roofs:
         keys.append((lambda g: house(g, 0, 5.5, NEUTRAL), "neutral roof"))
     stable_fill = palette.building_colour(rules, rules.colours[0].name)
     keys += [(lambda g: stable_cell(g, 0, 0, stable_fill, "S"), "stable"), (lambda g: merchant(g, 0, 0), "merchant")]
     if position.live_chain_ends():
-        keys.append((lambda g: (chain_end(g, 0, 0), merchant(g, 0, 0)), "live chain end"))
+        def live_chain_end(g: ET.Element) -> None:
+            chain_end(g, 0, 0)
+            merchant(g, 0, 0)
+        keys.append((live_chain_end, "live chain end"))
     keys += [(lambda g: wall(g, 0, 0), "wall"), (lambda g: gate(g, 0, 0), "gate"),
              (lambda g: tower(g, 0, 0, 1), "tower T1"), (lambda g: house(g, 0, 5.5, 0), "tower tile holder")]
     if position.well is not None:

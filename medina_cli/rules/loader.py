@@ -21,7 +21,7 @@ from ..errors import BadArgument, MedinaError, Problem, UnusableInput, as_named,
 from ..yamlio import Lines, parse_yaml, read_text
 from .pieces import FIXED_PIECES
 from .schema import (CORNERS, NAME_RE, NOT_PLAY, PLAYER_COUNT, READINGS, RESERVED_LETTERS, SCHEMA,
-                     Choice, Fields, MapOf, Reading, ReadingValue, SchemaError, Text, yaml_flow,
+                     Choice, Fields, MapOf, Reading, ReadingValue, SchemaError, Spec, Text, yaml_flow,
                      parameter_names, resolve_written, words_back)
 from .typed import Rules, rules_for
 
@@ -271,7 +271,7 @@ def _check_aliases(colours: dict, error) -> None:
 
 def _spec_at(path: list[str]):
     """The schema entry for a dotted --set path, following map keys (player counts, towers)."""
-    spec = SCHEMA
+    spec: Spec = SCHEMA
     keys = []
     for part in path:
         if isinstance(spec, Fields) and part in spec.fields:
@@ -291,7 +291,8 @@ def _spec_at(path: list[str]):
 
 def _player_counts_in(keys) -> list:
     """The player counts a parameter's path names as keys of a table per player count (`supply.5.walls`: 5)."""
-    spec, counts = SCHEMA, []
+    spec: Spec = SCHEMA
+    counts = []
     for key in keys:
         if isinstance(spec, MapOf):
             if spec.key is PLAYER_COUNT:
@@ -307,7 +308,8 @@ def _player_counts_in(keys) -> list:
 def _closest_parameter(param: str) -> str | None:
     """The parameter a misspelt dotted name most likely means: its first unknown key replaced by the
     closest key at that level, else the closest of all names."""
-    parts, spec = param.split("."), SCHEMA
+    parts = param.split(".")
+    spec: Spec = SCHEMA
     for i, part in enumerate(parts):
         if isinstance(spec, MapOf):
             spec = spec.value
@@ -376,9 +378,9 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             implied.append((tuple(keys[:-1]), target, also))
         target[keys[-1]] = value
         applied.append((item, tuple(keys)))
-    given = {keys for _, keys in applied}
+    overridden = {keys for _, keys in applied}
     for section, target, values in implied:  # unless an override gives that parameter itself
-        target.update((key, v) for key, v in values.items() if (*section, key) not in given)
+        target.update((key, v) for key, v in values.items() if (*section, key) not in overridden)
     counts = params.get("players")
     for item, keys in applied:
         for count in _player_counts_in(keys):
@@ -434,7 +436,7 @@ def value_at(params: dict, dotted: str):
 def alternatives(ruleset: Ruleset) -> list[Alternative]:
     """Every other reading of every open rule point that applies to `ruleset` (its value is one of the
     point's readings and its `settled_readings` do not name it), in the schema's order."""
-    out = []
+    out: list[Alternative] = []
     for reading in READINGS:
         if reading.param in ruleset.params["settled_readings"]:
             continue
