@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -316,6 +317,50 @@ def tolerate_output_encoding() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="medina-ascii")
+
+
+class OutputUnwritable(OSError):
+    """Standard output refused what was written to it (a full disk, /dev/full): not a bug to report."""
+
+
+class _StandardOutput(io.RawIOBase):
+    """The file descriptor of standard output, whose write errors are `OutputUnwritable` (a closed pipe
+    and a full non-blocking pipe stay as they are: BrokenPipeError, BlockingIOError)."""
+
+    def __init__(self, descriptor: int):
+        super().__init__()
+        self.descriptor = descriptor
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.descriptor
+
+    def isatty(self) -> bool:
+        return os.isatty(self.descriptor)
+
+    def write(self, data) -> int:
+        try:
+            return os.write(self.descriptor, data)
+        except (BrokenPipeError, BlockingIOError):
+            raise
+        except OSError as exc:
+            raise OutputUnwritable(exc.errno, exc.strerror) from None
+
+
+def guard_standard_output() -> None:
+    """`sys.stdout` as it was (encoding, errors, buffering), writing through `_StandardOutput`: a failed
+    write to it can be told from any other OSError."""
+    stream = sys.stdout
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # no standard output, or not a file (a test's capture)
+        return
+    stream.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StandardOutput(descriptor)), encoding=stream.encoding,
+                                  errors=stream.errors, line_buffering=stream.line_buffering,
+                                  write_through=stream.write_through)
 
 
 def stop(problems, status: int, doc: dict | None = None) -> NoReturn:
