@@ -8,7 +8,7 @@ import pytest
 
 import fuzzkit
 
-pytest.importorskip("distributed")
+pytest.importorskip("distributed", reason="needs the [cluster] extra: pip install '.[test,cluster]'")
 
 
 def simulate_on(address: str) -> tuple[int, str, str]:

@@ -11,7 +11,8 @@ import typer
 from typer import completion
 
 from . import compare, hint, importer, play, recording, render, replay, rules, score, simulate, study, validate, view
-from .common import Command, Group, OutputUnwritable, exit_status, guard_standard_output, tolerate_output_encoding
+from .common import (Command, Group, OutputUnwritable, exit_status, guard_standard_output, note_engine_cost,
+                     tolerate_output_encoding)
 
 app = typer.Typer(
     name="medina",
@@ -34,6 +35,7 @@ def _print_version(wanted: bool) -> None:
         from .. import __version__ as number
     from .. import engine_name
     typer.echo(f"medina-cli {number} ({engine_name()} engine)")
+    note_engine_cost()
     raise typer.Exit()
 
 

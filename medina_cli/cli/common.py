@@ -390,6 +390,24 @@ def warn(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
+# How much longer search and simulation take on the Python engine than on the native one, rounded:
+# benchmarks/bench_native.py (CPU time of one process) gave 37 (random games), 49 (playouts), 43 (an mcts:300
+# decision) and 45 (a default mcts decision) times on the idle machine (README's table), and 49, 72, 57 and 62
+# times in a run at load 8 on 2 CPUs (2026-11-28, --games 80 --playouts 60 --positions 3); issue 33 timed
+# `hint examples/original-2001-4p.yaml --to 12` at 6 min 30 s against 6 s (65 times).
+PYTHON_ENGINE_SLOWER = 50
+
+
+def note_engine_cost() -> None:
+    """One line on stderr where search runs on the Python engine because no native engine was built (not
+    where MEDINA_ENGINE=python asks for it): what it costs, and how to get the native one."""
+    from ..engine.native import engine_name, requested
+    if requested() is None and engine_name() == "python":
+        warn(f"medina: the Python engine runs (no native engine was built at install): search and simulation take "
+             f"about {PYTHON_ENGINE_SLOWER} times as long; for the native one install a C compiler and the Python "
+             "headers, then reinstall (pip install .)")
+
+
 def exit_status(error: MedinaError) -> int:
     """The exit status a library error ends a command with (docs/format.md), for every command: 1 the
     input is invalid; 2 it cannot be used at all, or the command line asks for what cannot be done."""

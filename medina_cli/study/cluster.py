@@ -59,7 +59,7 @@ def knock(address: str) -> None:
     _, host, port = check_address(address)
     try:
         socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
-    except socket.timeout:
+    except TimeoutError:
         raise StudyError(f"--scheduler {shown(address)}: cannot reach the scheduler (no answer there within "
                          f"{CONNECT_SECONDS} s)") from None
     except OSError as exc:
