@@ -51,27 +51,11 @@ def check_address(address: str) -> tuple[str, str, int]:
     return scheme, host, int(port)
 
 
-def knock(address: str) -> None:
-    """Open a connection to the scheduler's host and port and close it: StudyError at once where the
-    connection is refused (nothing listens there) or the host cannot be reached, or after CONNECT_SECONDS
-    without an answer, before Dask would try again until its own timeout."""
-    import socket
-    _, host, port = check_address(address)
-    try:
-        socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
-    except TimeoutError:
-        raise StudyError(f"--scheduler {shown(address)}: cannot reach the scheduler (no answer there within "
-                         f"{CONNECT_SECONDS} s)") from None
-    except OSError as exc:
-        raise StudyError(f"--scheduler {shown(address)}: cannot reach the scheduler: "
-                         f"{exc.strerror or exc} (is it running, at that address?)") from None
-
-
 class DaskCluster:
     """Tasks on the Dask cluster whose scheduler is at `address`."""
 
     def __init__(self, address: str, wait_for_workers: float, notify: Callable[[str], None] | None = None):
-        scheme, _, _ = check_address(address)
+        scheme, self.host, self.port = check_address(address)
         try:
             import distributed
         except ImportError:
@@ -117,13 +101,26 @@ class DaskCluster:
         return (f"--scheduler {self.named}: cannot reach the scheduler (no Dask scheduler answered there within "
                 f"{CONNECT_SECONDS} s)")
 
+    def knock(self) -> None:
+        """Open a connection to the scheduler's host and port and close it: StudyError at once where the
+        connection is refused (nothing listens there) or the host cannot be reached, or after CONNECT_SECONDS
+        without an answer, where Dask would try again until its own timeout."""
+        import socket
+        try:
+            socket.create_connection((self.host, self.port), timeout=CONNECT_SECONDS).close()
+        except TimeoutError:
+            raise StudyError(self.unreachable()) from None
+        except OSError as exc:
+            raise StudyError(f"--scheduler {self.named}: cannot reach the scheduler: {exc.strerror or exc} (is it "
+                             "running, at that address?)") from None
+
     def handshake(self, security) -> None:
         """Connect to the scheduler and part at once: StudyError unless it answers as Dask does within
         CONNECT_SECONDS (the Client alone would wait for ever at a port that accepts but never answers).
         A port nobody listens on is said at once (`knock`)."""
         import asyncio
 
-        knock(self.address)
+        self.knock()
 
         async def greet():
             comm = await self.distributed.comm.connect(self.address, timeout=CONNECT_SECONDS,
