@@ -31,6 +31,14 @@ def test_standard_output_that_cannot_be_written_is_said_in_one_line(args, unbuff
                                                  "[cannot-write]\n")
 
 
+@pytest.mark.parametrize("args", [("--version",), ("validate", GAME)])
+def test_a_closed_standard_output_is_said_in_one_line(args):
+    """Started with standard output closed (`>&-`), not writing into a file that takes its descriptor."""
+    done = subprocess.run(["sh", "-c", '"$@" >&-', "sh", MEDINA, *map(str, args)], capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stderr) == (2, "standard output: cannot write: Bad file descriptor [cannot-write]\n")
+
+
 def test_a_closed_pipe_still_ends_quietly():
     done = subprocess.run(f"'{MEDINA}' score '{EXAMPLES}' | head -c 10", shell=True, capture_output=True, text=True,
                           timeout=60)

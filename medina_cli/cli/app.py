@@ -124,8 +124,7 @@ def main() -> None:
         try:
             app()
         finally:
-            if sys.stdout is not None:  # None: started with standard output closed
-                sys.stdout.flush()  # what is still buffered fails here, not unseen at exit
+            sys.stdout.flush()  # what is still buffered fails here, not unseen at exit
     except MedinaError as exc:
         sys.stderr.write(exc.human() + "\n")
         sys.exit(exit_status(exc))
@@ -136,7 +135,6 @@ def main() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
     except OutputUnwritable as exc:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # what it holds is not tried again at exit
         sys.stderr.write(Problem("cannot-write", f"cannot write: {exc.strerror}", file="standard output").human() + "\n")
         sys.exit(2)
     except Exception as exc:  # the last guard: a bug must still not show a traceback

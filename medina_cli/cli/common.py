@@ -325,11 +325,13 @@ class OutputUnwritable(OSError):
 
 class _StandardOutput(io.RawIOBase):
     """The file descriptor of standard output, whose write errors are `OutputUnwritable` (a closed pipe
-    and a full non-blocking pipe stay as they are: BrokenPipeError, BlockingIOError)."""
+    and a full non-blocking pipe stay as they are: BrokenPipeError, BlockingIOError). After its first
+    refusal what it is given is dropped: the refusal is said once, and the exit meets it no more."""
 
     def __init__(self, descriptor: int):
         super().__init__()
         self.descriptor = descriptor
+        self.refused = False
 
     def writable(self) -> bool:
         return True
@@ -341,21 +343,29 @@ class _StandardOutput(io.RawIOBase):
         return os.isatty(self.descriptor)
 
     def write(self, data) -> int:
+        if self.refused:
+            return len(data)
         try:
             return os.write(self.descriptor, data)
         except (BrokenPipeError, BlockingIOError):
             raise
         except OSError as exc:
+            self.refused = True
             raise OutputUnwritable(exc.errno, exc.strerror) from None
 
 
 def guard_standard_output() -> None:
     """`sys.stdout` as it was (encoding, errors, buffering), writing through `_StandardOutput`: a failed
-    write to it can be told from any other OSError."""
+    write to it can be told from any other OSError. A standard output closed at the start (None) is a
+    descriptor no write reaches (not 1, which a file opened later may take)."""
     stream = sys.stdout
+    if stream is None:
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StandardOutput(-1)), encoding="utf-8",
+                                      errors="medina-ascii")
+        return
     try:
         descriptor = stream.fileno()
-    except (AttributeError, OSError, ValueError):  # no standard output, or not a file (a test's capture)
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
         return
     stream.flush()
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StandardOutput(descriptor)), encoding=stream.encoding,
