@@ -27,8 +27,8 @@ def test_standard_output_that_cannot_be_written_is_said_in_one_line(args, unbuff
     with open("/dev/full", "w") as full:
         done = subprocess.run([MEDINA, *map(str, args)], stdout=full, stderr=subprocess.PIPE, text=True,
                               env=environment, timeout=60)
-    assert (done.returncode, done.stderr) == (2, "standard output: cannot write: No space left on device "
-                                                 "[cannot-write]\n")
+    said = "standard output: cannot write: No space left on device [cannot-write]\n"
+    assert (done.returncode, done.stderr) == (2, said)
 
 
 @pytest.mark.parametrize("args", [("--version",), ("validate", GAME)])
