@@ -42,22 +42,30 @@ class BuildWithRulesets(build_py):
 
 class BuildNative(build_ext):
     """build_ext with floating-point contraction off where the compiler takes the flag (gcc, clang): the
-    native search must give the Python search's doubles bit for bit, which a fused multiply-add would not."""
+    native search must give the Python search's doubles bit for bit, which a fused multiply-add would not.
+    Without a working compiler (`CC=false`) nothing is built and a core an earlier build left in build/
+    is removed, so that the install has the Python engine (build_ext would copy that core unchecked,
+    as up to date with its sources)."""
 
     FLAG = "-ffp-contract=off"
 
     def build_extensions(self):
-        if self.compiler.compiler_type != "msvc" and self._takes(self.FLAG):  # msvc contracts only when asked
+        if not self._compiles():
+            for extension in self.extensions:
+                Path(self.get_ext_fullpath(extension.name)).unlink(missing_ok=True)
+            self.warn("no working C compiler: the native engine is not built; the Python engine runs")
+            return
+        if self.compiler.compiler_type != "msvc" and self._compiles(self.FLAG):  # msvc contracts only when asked
             for extension in self.extensions:
                 extension.extra_compile_args.append(self.FLAG)
         super().build_extensions()
 
-    def _takes(self, flag: str) -> bool:
+    def _compiles(self, *flags: str) -> bool:
         with tempfile.TemporaryDirectory() as folder:
-            source = Path(folder, "flag.c")
+            source = Path(folder, "probe.c")
             source.write_text("int main(void) { return 0; }\n")
             try:
-                self.compiler.compile([str(source)], output_dir=folder, extra_postargs=[flag])
+                self.compiler.compile([str(source)], output_dir=folder, extra_postargs=list(flags))
             except Exception:  # the compiler refused the flag (CompileError), or could not run at all
                 return False
         return True

@@ -1,5 +1,6 @@
 """Writing files atomically: a reader never sees half a file, and an interrupted write leaves the
-old file (or none) in place."""
+old file (or none) in place. Every output file is written here, so every one goes through a symbolic
+link the same way."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from pathlib import Path
 def write_atomically(target: Path, text: str) -> None:
     """Write `text` to a temporary file beside `target` (`.NAME.PID.XXXX.tmp`, PID this process's), flush
     it to disk, then rename it over `target`: a reader never sees half a file, and a failure or a crash
-    leaves `target` as it was. Temporary files that a process killed mid-write left beside `target` are
-    removed. Raises OSError."""
+    leaves `target` as it was. A symbolic link is written through: the file it names is replaced, the
+    link stays. Temporary files that a process killed mid-write left beside `target` are removed.
+    Raises OSError."""
     import tempfile
+    target = Path(os.path.realpath(target))
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:

@@ -51,7 +51,8 @@ def pytest_configure(config):
     """The commands the tests start run as a user's do. Ctrl-C reaches them: a suite started where it is ignored
     (a background job of a script) would hand that on, and the Ctrl-C tests would wait in vain. They start from
     bytecode compiled once, not by each of the hundreds of commands, even where the environment asks for none
-    (PYTHONDONTWRITEBYTECODE): it is kept outside the checkout (PYTHONPYCACHEPREFIX)."""
+    (PYTHONDONTWRITEBYTECODE): it is kept outside the checkout (PYTHONPYCACHEPREFIX). Where no native engine
+    is built the commands are asked for the Python one, as a user who knows would ask."""
     import os
     import signal
     import tempfile
@@ -59,6 +60,9 @@ def pytest_configure(config):
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
         os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "medina-tests-pycache"))
+    from medina_cli.engine import native
+    if native.engine_name() == "python":  # so that commands do not say on stderr what it costs (test_engine_note)
+        os.environ.setdefault(native.ENGINE_VARIABLE, "python")
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -28,7 +28,7 @@ RECORD_CASES = [  # (what is wrong, arguments after FILE or instead of it, error
     ("missing", ["{tmp}/nope.yaml"], "file-not-found", 2),
     ("not-text", ["{binary.yaml}"], "not-text", 2),
     ("malformed", ["{malformed.yaml}"], "yaml-syntax", 1),
-    ("unknown-edition-in-record", ["{unknown-edition.yaml}"], "unknown-ruleset", 1),
+    ("unknown-edition-in-record", ["{unknown-edition.yaml}"], "unknown-ruleset", 2),  # the record cannot be read
     ("illegal-turn", ["{illegal.yaml}"], "wrong-square", 1),
     ("directory", ["{tmp}"], "usage", 2),
     ("bad-ruleset", [GAME, "--ruleset", "no-such-edition"], "unknown-ruleset", 2),

@@ -46,7 +46,6 @@ def problem_lines(text: str, code: str) -> list[str]:
 INVALID = [
     ("malformed-yaml", HEAD + "  - Anna: [wall A12\n", "yaml-syntax", 7, None, None),  # the unclosed `[`
     ("wrong-tag", HEAD.replace("record/1", "board/1") + OPENING, "bad-format-tag", 1, None, None),
-    ("unknown-ruleset", HEAD.replace("original-2001", "original-1999") + OPENING, "unknown-ruleset", 2, None, None),
     ("unknown-colour", HEAD + OPENING + "  - Ben: purple D4, wall B13\n", "unknown-piece", 8, "turn 2 placement 1",
      "Ben"),
     ("cell-off-board", HEAD + OPENING + "  - Ben: grey D4, wall B14\n", "bad-cell", 8, "turn 2 placement 2", "Ben"),

@@ -44,7 +44,7 @@ def test_a_ruleset_path_that_is_a_symbolic_link_loop_is_named(tmp_path, monkeypa
     assert (code, out) == (2, "") and err == ("--ruleset: ruleset file loop.yaml: cannot read: Too many levels of "
                                               "symbolic links [file-not-found]\n")
     code, out, err = run("validate", record_naming(tmp_path, "loop.yaml"))
-    assert code == 1 and "loop.yaml: cannot read: Too many levels of symbolic links [file-not-found]" in out
+    assert code == 2 and "loop.yaml: cannot read: Too many levels of symbolic links [file-not-found]" in out
 
 
 def test_a_pipe_named_as_a_record_a_ruleset_or_an_extends_is_refused_at_once(tmp_path):
@@ -53,7 +53,7 @@ def test_a_pipe_named_as_a_record_a_ruleset_or_an_extends_is_refused_at_once(tmp
     (tmp_path / "house.yaml").write_text("medina: ruleset/1\nextends: fifo.yaml\n")
     medina = Path(sys.executable).with_name("medina")
     said = "not a regular file (a pipe, socket or device: reading it could wait for ever) [file-not-found]"
-    for args, status in (([record_naming(tmp_path, "fifo.yaml")], 1), ([GAME, "--ruleset", fifo], 2),
+    for args, status in (([record_naming(tmp_path, "fifo.yaml")], 2), ([GAME, "--ruleset", fifo], 2),
                          ([fifo], 2), ([GAME, "--ruleset", tmp_path / "house.yaml"], 2)):
         done = subprocess.run([medina, "validate", *map(str, args)], capture_output=True, text=True, timeout=30)
         assert done.returncode == status and said in done.stdout + done.stderr, done

@@ -1,6 +1,7 @@
 """The installed command works from any directory: it finds its built-in rulesets and validates
-records given by absolute path."""
+records given by absolute path. A build without a compiler gives the Python engine."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -73,3 +74,30 @@ def test_the_installed_package_starts_without_reading_c_sources(tmp_path):
     proc = subprocess.run([sys.executable, "-c", start, str((EXAMPLES / "original-2001-4p.yaml").resolve())],
                           capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert proc.stdout.splitlines()[-1] == "False", proc.stdout + proc.stderr
+
+
+def test_without_a_compiler_a_core_left_in_build_is_not_installed(tmp_path):
+    """`CC=false pip install .` in a checkout built once before: setuptools would take the core an earlier
+    build left in build/ as up to date and put it in the wheel; setup.py removes it, so that the wheel has
+    the Python engine, as README says."""
+    import shutil
+    import sysconfig
+    import zipfile
+    root = Path(__file__).resolve().parents[1]
+    for name in ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE"):
+        if (root / name).exists():
+            shutil.copy(root / name, tmp_path / name)
+    for folder in ("medina_cli", "rulesets"):
+        shutil.copytree(root / folder, tmp_path / folder, ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    built = tmp_path / "build" / f"lib.{sysconfig.get_platform()}-{sys.implementation.cache_tag}" / "medina_cli" / \
+        "engine" / "native"
+    built.mkdir(parents=True)
+    for core in ("_core", "_core_wide"):  # newer than the sources: an earlier build's, up to date for setuptools
+        (built / f"{core}{sysconfig.get_config_var('EXT_SUFFIX')}").write_bytes(b"a core built before")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", "dist", "."], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "CC": "false"})
+    if done.returncode != 0 and "setuptools" in done.stderr and "No matching distribution" in done.stderr:
+        pytest.skip("no package index to build with")
+    assert done.returncode == 0, done.stderr
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    assert not [name for name in zipfile.ZipFile(wheel).namelist() if "/_core" in name]

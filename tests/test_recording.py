@@ -82,19 +82,17 @@ def test_add_fills_the_open_turn_then_starts_the_next(game):
 
 
 @pytest.mark.parametrize("actions", [("grey K8", "black K9"), ("grey K8", "grey B2"), ("tea",),
-                                     ("pass",), ("grey K8", "pass"), ("gry K8",), ("grey K8 wall A12",),
-                                     ("grey: K8",)])
+                                     ("pass",), ("grey K8", "pass"), ("gry K8",), ("grey K8 wall A12",)])
 def test_a_refused_placement_leaves_the_file_as_it_was_and_says_what_validate_says(game, actions):
     run("add", game, "wall A12")
     before = game.read_bytes()
     code, out, err = run("add", game, *actions)
     assert code == 1 and err.endswith(f"{game}: not changed\n") and game.read_bytes() == before
-    if actions != ("grey: K8",):  # the same text written by hand: validate gives the same message
-        turns = ["Anna: wall A12" + "".join(f", {a}" for a in actions[:1])] + [f"Ben: {', '.join(actions[1:])}"] * (
-            len(actions) > 1)
-        game.write_text(record_text("original-2001", PLAYERS, turns))
-        message = run("validate", game)[1].splitlines()[0]
-        assert err.splitlines()[0] == message
+    turns = ["Anna: wall A12" + "".join(f", {a}" for a in actions[:1])] + [f"Ben: {', '.join(actions[1:])}"] * (
+        len(actions) > 1)
+    game.write_text(record_text("original-2001", PLAYERS, turns))  # the same text written by hand
+    message = run("validate", game)[1].splitlines()[0]
+    assert err.splitlines()[0] == message
 
 
 def test_a_pass_is_the_next_seats_turn_when_he_cannot_place(tmp_path):
@@ -240,15 +238,27 @@ def test_a_placement_named_for_the_player_to_move_is_recorded(duel):
     assert code == 1 and f"{duel}: turn 4, Bob: Ann named for pass, but the next turn is Bob's [out-of-turn]" in err
 
 
-def test_an_unknown_player_or_two_different_ones_are_refused(duel):
+def test_an_unknown_player_or_two_different_ones_are_usage_errors(duel):
     before = duel.read_bytes()
     code, _, err = run("add", duel, "--player", "Anne", "roof C10")
-    assert code == 1 and "'Anne' is not a player of this record (Ann, Bob); did you mean Ann? [unknown-player]" in err
+    assert code == 2 and "'Anne' is not a player of this record (Ann, Bob); did you mean Ann? [unknown-player]" in err
     code, _, err = run("add", duel, "bob: roof C10")
-    assert code == 1 and "'bob' is not a player of this record (Ann, Bob); did you mean Bob?" in err
+    assert code == 2 and "'bob' is not a player of this record (Ann, Bob); did you mean Bob?" in err
+    code, _, err = run("add", duel, "grey: K8")  # whatever stands before a colon names a player
+    assert code == 2 and err == f"{duel}: 'grey' is not a player of this record (Ann, Bob) [unknown-player]\n"
     code, _, err = run("add", duel, "--player", "Ann", "Bob: roof C10")
     assert code == 2 and "--player: 'Bob: roof C10' names Bob, and --player Ann: name one player [usage]" in err
     assert duel.read_bytes() == before
+
+
+def test_play_refuses_a_line_naming_no_player_and_goes_on(tmp_path):
+    """What `add` ends with as a usage error is, typed at `play`, bad input like any other."""
+    path = tmp_path / "p3.yaml"
+    code, out, err = run("play", path, "--ruleset", "original-2001", "--seat", "Ann", "--seat", "Ben", "--seat", "Cy",
+                         "--merchant", "K7", stdin="Zed: grey K8\ngrey K8\nquit\n")
+    assert (code, err) == (0, "")
+    assert "'Zed' is not a player of this record (Ann, Ben, Cy) [unknown-player]\nNot recorded." in out
+    assert "  - Ann: grey K8\n" in path.read_text()
 
 
 def test_unquoted_placements_are_joined_or_the_message_says_to_quote_them(duel):

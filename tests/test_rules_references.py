@@ -54,7 +54,7 @@ def test_compare_starts_from_the_records_own_ruleset_file_beside_it(games):
 def test_a_missing_ruleset_file_is_named_as_resolved_from_the_record(games):
     (games / "game.yaml").write_text(RECORD.format(ruleset="rules/house.yaml"))
     code, out, _ = run("validate", "games/game.yaml")
-    assert code == 1
+    assert code == 2  # the record cannot be read, as under a broken ruleset
     assert "games/game.yaml:2: ruleset file games/rules/house.yaml: cannot read:" in out
     assert out.splitlines()[0].endswith("[file-not-found]")
 

@@ -11,7 +11,8 @@ import typer
 from typer import completion
 
 from . import compare, hint, importer, play, recording, render, replay, rules, score, simulate, study, validate, view
-from .common import Command, Group, exit_status, tolerate_output_encoding
+from .common import (Command, Group, OutputUnwritable, exit_status, guard_standard_output, note_engine_cost,
+                     tolerate_output_encoding)
 
 app = typer.Typer(
     name="medina",
@@ -34,6 +35,7 @@ def _print_version(wanted: bool) -> None:
         from .. import __version__ as number
     from .. import engine_name
     typer.echo(f"medina-cli {number} ({engine_name()} engine)")
+    note_engine_cost()
     raise typer.Exit()
 
 
@@ -108,8 +110,9 @@ app.command("analyse", cls=Command)(hint.analyse)
 def main() -> None:
     """Console entry point: exit 0/1/2 as docs/format.md says; unexpected failures become one line."""
     from .. import EngineUnavailable, engine_name
-    from ..errors import MedinaError
+    from ..errors import MedinaError, Problem
     tolerate_output_encoding()
+    guard_standard_output()
     try:
         engine_name()  # MEDINA_ENGINE=native without a native core (or naming no engine): refuse to start
     except EngineUnavailable as exc:
@@ -118,7 +121,10 @@ def main() -> None:
     if hasattr(signal, "SIGPIPE"):  # a closed pipe (`| head`) ends the process quietly, as Unix tools do
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
-        app()
+        try:
+            app()
+        finally:
+            sys.stdout.flush()  # what is still buffered fails here, not unseen at exit
     except MedinaError as exc:
         sys.stderr.write(exc.human() + "\n")
         sys.exit(exit_status(exc))
@@ -128,6 +134,9 @@ def main() -> None:
     except BrokenPipeError:  # platforms without SIGPIPE
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    except OutputUnwritable as exc:
+        sys.stderr.write(Problem("cannot-write", f"cannot write: {exc.strerror}", file="standard output").human() + "\n")
+        sys.exit(2)
     except Exception as exc:  # the last guard: a bug must still not show a traceback
         if os.environ.get("MEDINA_DEBUG"):
             raise

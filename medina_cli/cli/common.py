@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -326,6 +327,60 @@ def tolerate_output_encoding() -> None:
             stream.reconfigure(errors="medina-ascii")
 
 
+class OutputUnwritable(OSError):
+    """Standard output refused what was written to it (a full disk, /dev/full): not a bug to report."""
+
+
+class _StandardOutput(io.RawIOBase):
+    """The file descriptor of standard output, whose write errors are `OutputUnwritable` (a closed pipe
+    and a full non-blocking pipe stay as they are: BrokenPipeError, BlockingIOError). After its first
+    refusal what it is given is dropped: the refusal is said once, and the exit meets it no more."""
+
+    def __init__(self, descriptor: int):
+        super().__init__()
+        self.descriptor = descriptor
+        self.refused = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.descriptor
+
+    def isatty(self) -> bool:
+        return os.isatty(self.descriptor)
+
+    def write(self, data) -> int:
+        if self.refused:
+            return len(data)
+        try:
+            return os.write(self.descriptor, data)
+        except (BrokenPipeError, BlockingIOError):
+            raise
+        except OSError as exc:
+            self.refused = True
+            raise OutputUnwritable(exc.errno, exc.strerror) from None
+
+
+def guard_standard_output() -> None:
+    """`sys.stdout` as it was (encoding, errors, buffering), writing through `_StandardOutput`: a failed
+    write to it can be told from any other OSError. A standard output closed at the start (None) is a
+    descriptor no write reaches (not 1, which a file opened later may take)."""
+    stream = sys.stdout
+    if stream is None:
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StandardOutput(-1)), encoding="utf-8",
+                                      errors="medina-ascii")
+        return
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
+        return
+    stream.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StandardOutput(descriptor)), encoding=stream.encoding,
+                                  errors=stream.errors, line_buffering=stream.line_buffering,
+                                  write_through=stream.write_through)
+
+
 def stop(problems, status: int, doc: dict | None = None) -> NoReturn:
     """End the command with `status` after `problems`: on stderr, or with --json inside `doc` (the
     document the command prints, as far as it is known), so that --json always prints one document."""
@@ -351,6 +406,24 @@ def say(text: str = "") -> None:
 
 def warn(text: str) -> None:
     sys.stderr.write(text + "\n")
+
+
+# How much longer search and simulation take on the Python engine than on the native one, rounded:
+# benchmarks/bench_native.py (CPU time of one process) gave 37 (random games), 49 (playouts), 43 (an mcts:300
+# decision) and 45 (a default mcts decision) times on the idle machine (README's table), and 49, 72, 57 and 62
+# times in a run at load 8 on 2 CPUs (2026-11-28, --games 80 --playouts 60 --positions 3); issue 33 timed
+# `hint examples/original-2001-4p.yaml --to 12` at 6 min 30 s against 6 s (65 times).
+PYTHON_ENGINE_SLOWER = 50
+
+
+def note_engine_cost() -> None:
+    """One line on stderr where search runs on the Python engine because no native engine was built (not
+    where MEDINA_ENGINE=python asks for it): what it costs, and how to get the native one."""
+    from .. import engine_name
+    if engine_name() == "python" and not os.environ.get("MEDINA_ENGINE", "").strip():
+        warn(f"medina: the Python engine runs (no native engine was built at install): search and simulation take "
+             f"about {PYTHON_ENGINE_SLOWER} times as long; for the native one install a C compiler and the Python "
+             "headers, then reinstall (pip install .)")
 
 
 def exit_status(error: MedinaError) -> int:

@@ -6,8 +6,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (JsonOption, RulesetOption, SetOption, ToOption, capped_jobs, emit_json, replayed_or_exit, say,
-                     shown_as, stop, usage_error, warn, warnings_to_show, whole_number, with_problems)
+from .common import (JsonOption, RulesetOption, SetOption, ToOption, capped_jobs, emit_json, note_engine_cost,
+                     replayed_or_exit, say, shown_as, stop, usage_error, warn, warnings_to_show, whole_number,
+                     with_problems)
 from .progress import Progress
 
 FileArgument = Annotated[str, typer.Argument(
@@ -46,8 +47,10 @@ def run_analysis(record, spec: str, seed: int, jobs: int, scheduler: str | None 
     from ..agents.analysis import analysis_document
     from ..study.analysis import analyse
     from ..study.backend import StudyError
+    from ..agents.position import record_placements
     from ..study.parallel import Workers
     bar = Progress(1, unit="placements")
+    bar(0, len(record_placements(record)))  # drawn at once: the first placement may take minutes
     try:
         reviews = analyse(record, spec, seed=seed, workers=Workers(capped_jobs(jobs), scheduler, notify=bar.note),
                           progress=bar)
@@ -92,6 +95,7 @@ def hint(
     shown = "<stdin>" if file == "-" else file
     agent = agent_or_exit(agent_spec, hint_document(shown, seed) if json_ else None)
     record, outcome = replayed_or_exit(file, ruleset, set_, to, hint_document(shown, seed, agent.spec) if json_ else None)
+    note_engine_cost()
     found = _advice(outcome, agent.spec, shown, seed, top, whole_turn, jobs)
     if json_:
         emit_json(with_problems(found, outcome.problems, warnings_to_show(outcome)))
@@ -144,6 +148,7 @@ def analyse(
         raise typer.Exit(1)
     if scheduler is not None and jobs != 1:
         usage_error(None, "give either --jobs N or --scheduler ADDRESS, not both", doc)
+    note_engine_cost()
     analysis = run_analysis(record, agent.spec, seed, jobs, scheduler, doc)
     if doc is not None:
         emit_json(with_problems(analysis, [], warnings_to_show(outcome)))

@@ -6,7 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import NoColorOption, complete_ruleset, exit_status, ruleset_ref, say, shown_as, stop, usage_error
+from .common import (NoColorOption, complete_ruleset, exit_status, note_engine_cost, ruleset_ref, say, shown_as, stop,
+                     usage_error)
 
 
 def complete_seat(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -82,6 +83,7 @@ def play_command(file: FileArgument, ruleset: RulesetChoice = None, seat: SeatOp
                              hint_agent=hint_agent))
     except MedinaError as exc:
         stop(exc.problems, exit_status(exc))
+    note_engine_cost()
     try:
         finished = run(table, ask=_ask, tell=say, draw=_drawing(no_color), board_always=board == "always")
     except (EOFError, KeyboardInterrupt) as interruption:

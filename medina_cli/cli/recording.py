@@ -83,7 +83,8 @@ def add_command(
     the linked file is changed. With --json, one document: what was written, and who is to move.
 
     Exit status: 0 appended, 1 refused (an illegal placement, a placement for a player not to move, or
-    the record is invalid already), 2 usage error or unusable file (unreadable, not writable, busy).
+    the record is invalid already), 2 usage error (a name that is no player of the record) or unusable
+    file (unreadable, not writable, busy).
     """
     from ..records.recording import Appended, record_placements
 

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (JsonOption, SetOption, capped_jobs, complete_ruleset, complete_rulesets, emit_json, load_or_exit,
-                     names_or_exit, say, stop, usage_error, warn, whole_number, with_problems)
+                     names_or_exit, note_engine_cost, say, stop, usage_error, warn, whole_number, with_problems)
 from .progress import Progress, played_or_exit, quiet_dask_logs
 
 OneRulesetOption = Annotated[Optional[str], typer.Option(
@@ -83,6 +83,8 @@ def simulate_command(
     overrides = tuple(set_ or ())
     doc = _skeleton(readings, players, games, seed, overrides) if json_ else None
     jobs, seats = _checked(ruleset, rulesets, overrides, out, resume, jobs, scheduler, readings, agents, players, doc)
+    if any(seat.startswith("mcts") for seat in seats):
+        note_engine_cost()
     refs, loaded = _loaded(ruleset, rulesets, overrides, players, doc)
     if readings:
         _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, doc)

@@ -9,8 +9,8 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import Problem
-from .common import (JsonOption, capped_jobs, complete_rulesets, emit_json, load_or_exit, names_or_exit, say, stop,
-                     usage_error, warn, whole_number, with_problems)
+from .common import (JsonOption, capped_jobs, complete_rulesets, emit_json, load_or_exit, names_or_exit,
+                     note_engine_cost, say, stop, usage_error, warn, whole_number, with_problems)
 
 
 RulesetsOption = Annotated[str, typer.Option(
@@ -76,6 +76,7 @@ def study_command(
         usage_error(None, "give either --jobs N or --scheduler ADDRESS, not both", doc)
     boards = _boards(names_or_exit(rulesets, "--rulesets", doc), _counts(players, doc), out, doc)
     specs = _agents(agents, doc)
+    note_engine_cost()
     document = _play(boards, specs, games, seed, out, resume, so_far, capped_jobs(jobs), scheduler, doc)
     document["command"] = shlex.join(["medina", "study", "--rulesets", rulesets, "--players", players, "--agents",
                                       agents, "--games", str(games), "--seed", str(seed), "--out", out]

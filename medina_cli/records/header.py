@@ -52,10 +52,9 @@ class HeaderReader:
                 problem.file = problem.file or ("--set" if problem.code == "bad-set" else "--ruleset")
                 raise BadArgument.of(exc) from exc
             where = dict(file=self.r.file, line=self.lines.of("ruleset"))
-            if problem.file is None:  # the id or path names no ruleset: the record's own error
+            if problem.file is None:  # the id or path names no ruleset: the record cannot be read either
                 problem.file, problem.line = where["file"], where["line"]
-                self.r.problems.errors.append(problem)
-                return False
+                raise UnusableInput.of(exc) from exc
             count = len(exc.problems)  # the ruleset file itself is broken: the record cannot be read
             raise UnusableInput(Problem(problem.code, f"the ruleset {ref} cannot be used ({count} error"
                                       f"{'s' if count != 1 else ''} in it, below); the record cannot be read",

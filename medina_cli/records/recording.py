@@ -91,7 +91,7 @@ def drawn_setup(rules, seed) -> tuple[str, str | None]:
 
 def save_new(path: str, text: str) -> None:
     """Write a new record (atomically; through a symbolic link, to the file it names). Raises UnusableInput."""
-    _save(os.path.realpath(path), path, text)
+    _save(path, path, text)
 
 
 # --- the lock and the write ----------------------------------------------------------------------
@@ -163,9 +163,9 @@ def _changed(name: str, text: str, expect: str | None) -> Problem | None:
                    file=name)
 
 
-def _save(real: str, name: str, text: str) -> None:
+def _save(path: str, name: str, text: str) -> None:
     try:
-        write_atomically(Path(real), text)
+        write_atomically(Path(path), text)
     except OSError as exc:
         raise fail("cannot-write", f"cannot write: {exc.strerror or exc}", file=name, error=UnusableInput) from None
 
@@ -174,7 +174,8 @@ def record_placements(path: str, actions: list[str], *, player: str | None = Non
                       waiting=None, from_shell: bool = True) -> Appended:
     """`append_actions` on the record file at `path`, written when accepted, under its lock. `expect`:
     the text the caller last saw; the record is left alone (`record-changed`) if it is not that any
-    more. Raises MedinaError when the record cannot be read or written."""
+    more. Raises MedinaError when the record cannot be read or written, BadArgument when the actions
+    name a player it does not have."""
     with locked(path, waiting=waiting) as real:
         name, text = read_text(path)
         changed = _changed(name, text, expect)
@@ -240,17 +241,17 @@ def read_steps(args: list[str], record: Record, player: str | None = None, *,
     """The actions of a command line's arguments, each `[PLAYER:] ACTION[, ACTION...]`, for `player` where
     no argument names one. Words the shell split apart (an unquoted `roof C3`, `Ann: roof C3`) are joined
     again; a piece or cell alone is said to want quoting (`from_shell`), else only to want its other half.
-    Returns the steps, or the problems that stop them; raises BadArgument when an argument names another
-    player than `player`."""
+    Returns the steps, or the problems that stop them; raises BadArgument (a usage error) when `player` or
+    an argument names a player the record does not have, or an argument names another player than `player`."""
     variant = Variant.of(record.rules)
     pieces, geo = variant.spellings, variant.geometry
-    problems = [] if player is None or player in record.players else [_unknown_player(player, record)]
-    steps = []
+    if player is not None and player not in record.players:
+        raise BadArgument(_unknown_player(player, record))
+    problems, steps = [], []
     for arg in _joined(args, pieces, geo):
         named, rest = _named(arg, record)
         if isinstance(named, Problem):
-            problems.append(named)
-            continue
+            raise BadArgument(named)
         if named is not None and player is not None and named != player:
             raise fail("usage", f"{arg!r} names {named}, and --player {player}: name one player", file="--player",
                        error=BadArgument)

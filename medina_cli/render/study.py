@@ -349,14 +349,16 @@ figcaption { font-size: 13px; font-style: italic; }
 def write_report(doc: dict, out: Path, title: str, markdown_path: Path | None = None) -> list[Path]:
     """Write the report into the study folder `out` (report.json, report.md with its charts in charts/,
     report.html with them inline) and, with `markdown_path`, the Markdown also there, its charts in the
-    folder of that name without its suffix beside it. Each file atomically; the paths written."""
+    folder of that name without its suffix beside it (beside the file a symbolic link names, which is
+    written through). Each file atomically; the paths written."""
     import json
+    import os
 
     drawn = charts(doc)
     written = []
     targets = [(out / "report.md", out / "charts", "charts")]
     if markdown_path is not None:
-        folder = markdown_path.with_suffix("")
+        folder = Path(os.path.realpath(markdown_path)).with_suffix("")
         targets.append((markdown_path, folder, folder.name))
     for path, folder, link in targets:
         folder.mkdir(parents=True, exist_ok=True)

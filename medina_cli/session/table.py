@@ -218,7 +218,10 @@ class Table:
         goes to that player, and is refused (out of turn) when it is not that player's turn."""
         if recording.named_player(line, self.outcome.record) is not None:
             player = None
-        done = recording.record_placements(self.path, [line], player=player, expect=self.text, from_shell=False)
+        try:
+            done = recording.record_placements(self.path, [line], player=player, expect=self.text, from_shell=False)
+        except BadArgument as exc:  # the line names someone who is not a player: refused, the game goes on
+            return recording.Appended(None, self.outcome, exc.problems)
         if done.text is not None:
             self.text, self.outcome = done.text, done.outcome
         elif any(problem.code == "record-changed" for problem in done.problems):

@@ -33,26 +33,29 @@ def shown(address: str) -> str:
     return as_named(address) if address.strip() else repr(address)
 
 
-def check_address(address: str) -> str:
-    """The scheme of a scheduler address `[SCHEME://]HOST:PORT` (tcp when none is given); StudyError
-    for anything else, in the tool's words."""
+def check_address(address: str) -> tuple[str, str, int]:
+    """The scheme, host and port of a scheduler address `SCHEME://HOST:PORT`; StudyError for anything
+    else, in the tool's words (without a scheme, the tcp:// address it may mean)."""
     scheme, separator, rest = address.partition("://")
     if not separator:
-        scheme, rest = "tcp", address
+        scheme, rest = "", address
     host, _, port = rest.rpartition(":")
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]  # an IPv6 address
-    if scheme not in SCHEMES or not host or not host.isprintable() or any(c.isspace() or c in "/[]" for c in host) \
+    if not host or not host.isprintable() or any(c.isspace() or c in "/[]" for c in host) \
             or not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
-        raise StudyError(f"--scheduler {shown(address)}: not a scheduler address; give {ADDRESS_FORM}")
-    return scheme
+        scheme = None
+    if scheme not in SCHEMES:
+        meant = f"; did you mean tcp://{address}?" if scheme == "" else ""
+        raise StudyError(f"--scheduler {shown(address)}: not a scheduler address; give {ADDRESS_FORM}{meant}")
+    return scheme, host, int(port)
 
 
 class DaskCluster:
     """Tasks on the Dask cluster whose scheduler is at `address`."""
 
     def __init__(self, address: str, wait_for_workers: float, notify: Callable[[str], None] | None = None):
-        scheme = check_address(address)
+        scheme, self.host, self.port = check_address(address)
         try:
             import distributed
         except ImportError:
@@ -98,10 +101,26 @@ class DaskCluster:
         return (f"--scheduler {self.named}: cannot reach the scheduler (no Dask scheduler answered there within "
                 f"{CONNECT_SECONDS} s)")
 
+    def knock(self) -> None:
+        """Open a connection to the scheduler's host and port and close it: StudyError at once where the
+        connection is refused (nothing listens there) or the host cannot be reached, or after CONNECT_SECONDS
+        without an answer, where Dask would try again until its own timeout."""
+        import socket
+        try:
+            socket.create_connection((self.host, self.port), timeout=CONNECT_SECONDS).close()
+        except TimeoutError:
+            raise StudyError(self.unreachable()) from None
+        except OSError as exc:
+            raise StudyError(f"--scheduler {self.named}: cannot reach the scheduler: {exc.strerror or exc} (is it "
+                             "running, at that address?)") from None
+
     def handshake(self, security) -> None:
         """Connect to the scheduler and part at once: StudyError unless it answers as Dask does within
-        CONNECT_SECONDS (the Client alone would wait for ever at a port that accepts but never answers)."""
+        CONNECT_SECONDS (the Client alone would wait for ever at a port that accepts but never answers).
+        A port nobody listens on is said at once (`knock`)."""
         import asyncio
+
+        self.knock()
 
         async def greet():
             comm = await self.distributed.comm.connect(self.address, timeout=CONNECT_SECONDS,
