@@ -61,6 +61,20 @@ def pytest_configure(config):
         os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "medina-tests-pycache"))
 
 
+def pytest_collection_modifyitems(config, items):
+    """`--hypothesis-seed N` (hypothesis's pytest option) draws the examples of every hypothesis test from N,
+    the derandomised ones too, which otherwise draw the same examples on every run whatever the seed: CI
+    runs the property and differential tests once more with a fresh seed it prints, and that seed replays
+    the run."""
+    if config.getoption("hypothesis_seed", None) is None:
+        return
+    from hypothesis import settings
+    for test in {item.obj for item in items if getattr(item, "obj", None) is not None}:
+        drawn = getattr(test, "_hypothesis_internal_use_settings", None)
+        if drawn is not None and drawn.derandomize:
+            test._hypothesis_internal_use_settings = settings(drawn, derandomize=False)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config):
     """`-n auto`: one worker more than the usable cores, since the cluster tests spend most of their time
