@@ -4,7 +4,7 @@ Perft (tests/fixtures/perft/RULESET.json): for every built-in ruleset and player
 start of a seeded setup and a position halfway through a seeded random game, each with the number of
 placement sequences of `depth` placements the legal-placement generator allows (tea tiles included)
 and how many of the last placements are of each piece.
-Golden playthroughs (tests/fixtures/golden/RULESET.txt): one seeded random game per ruleset, every
+Golden playthroughs (tests/fixtures/golden/RULESET.log): one seeded random game per ruleset, every
 placement with the events it made, and the final scores, byte for byte.
 
 Regenerate both after a rule change that is meant to change them, then read the diff:
@@ -149,8 +149,8 @@ def main() -> None:
     GOLDEN.mkdir(exist_ok=True)
     for ruleset in builtin_ids():
         write_perft(ruleset)
-        (GOLDEN / f"{ruleset}.txt").write_text(golden_text(ruleset))
-        print(f"{ruleset}: tests/fixtures/perft/{ruleset}.json, tests/fixtures/golden/{ruleset}.txt")
+        (GOLDEN / f"{ruleset}.log").write_text(golden_text(ruleset))
+        print(f"{ruleset}: tests/fixtures/perft/{ruleset}.json, tests/fixtures/golden/{ruleset}.log")
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ def test_perft_on_the_native_engine(case):
 def test_golden_playthrough(ruleset):
     """The seeded game's placements, events and scores as written; the native core's own playout from
     the same seed places the same pieces."""
-    expected = (GOLDEN / f"{ruleset}.txt").read_text()
+    expected = (GOLDEN / f"{ruleset}.log").read_text()
     assert golden_text(ruleset) == expected
     placements = native_golden_placements(ruleset)
     if placements is not None:
