@@ -51,14 +51,18 @@ def pytest_configure(config):
     """The commands the tests start run as a user's do. Ctrl-C reaches them: a suite started where it is ignored
     (a background job of a script) would hand that on, and the Ctrl-C tests would wait in vain. They start from
     bytecode compiled once, not by each of the hundreds of commands, even where the environment asks for none
-    (PYTHONDONTWRITEBYTECODE): it is kept outside the checkout (PYTHONPYCACHEPREFIX)."""
+    (PYTHONDONTWRITEBYTECODE): it is kept outside the checkout (PYTHONPYCACHEPREFIX). So do the test modules
+    imported from here on, whose assertions pytest would otherwise rewrite anew in every run (seconds each time)."""
     import os
     import signal
+    import sys
     import tempfile
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
         os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "medina-tests-pycache"))
+        sys.pycache_prefix = sys.pycache_prefix or os.environ["PYTHONPYCACHEPREFIX"]
+        sys.dont_write_bytecode = False
 
 
 def pytest_collection_modifyitems(config, items):

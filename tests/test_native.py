@@ -124,6 +124,7 @@ def play_both(data, rules, *, check_every: int = 1) -> tuple[Game, object]:
     return game, state
 
 
+@pytest.mark.slow
 @drawn(60, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_random_games_agree_after_every_placement(data):
@@ -131,6 +132,7 @@ def test_random_games_agree_after_every_placement(data):
     play_both(data, rules)
 
 
+@pytest.mark.slow
 @drawn(40, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_readings_and_editions_agree(data):
@@ -180,6 +182,7 @@ retirement: []
 """
 
 
+@pytest.mark.slow
 def test_more_palaces_than_a_signed_byte_counts(tmp_path):
     """The widest board holds up to 144 palaces: a game that builds a new palace and roofs it turn after
     turn (twelve colours, six players with ten roofs and ten neutral roofs each) passes 128 of them,
@@ -240,6 +243,7 @@ def record_files() -> list[Path]:
     return files
 
 
+@pytest.mark.slow
 def test_every_record_replays_identically_through_both_engines():
     replayed = 0
     for path in record_files():
@@ -323,6 +327,7 @@ def test_every_value_the_schema_allows_fits_the_native_core():
     assert native.tables(big) is not None and native.tables(big).size == widest
 
 
+@pytest.mark.slow
 @drawn(6, suppress_health_check=HEALTH)
 @given(data=st.data(), size=st.lists(st.integers(15, 24), min_size=2, max_size=2))
 def test_games_on_boards_beyond_256_cells_agree(data, size):
@@ -343,6 +348,7 @@ SAME_DOCUMENTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", SAME_DOCUMENTS, ids=lambda a: " ".join(a[:2]))
 def test_either_engine_prints_the_same_document(args):
     import os
@@ -419,6 +425,7 @@ def assert_same_search(data, position, moves: int = 2, constants: bool = False) 
             assert mcts.play_batch(position, move, start, stop, key) == mcts._searched(position, move, start, stop, key)
 
 
+@pytest.mark.slow
 @drawn(40, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_the_native_search_makes_the_python_searchs_samples(data):
@@ -455,6 +462,7 @@ def test_the_native_search_agrees_beyond_256_cells(data):
 POSITIONS = [("original-2001", 4, 40, 1), ("second-edition-2014", 2, 25, 2), ("bsw-dm-2003", 3, 60, 3)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset, players, placements, seed", POSITIONS)
 def test_the_mcts_agent_chooses_and_rates_as_with_the_python_search(ruleset, players, placements, seed, monkeypatch):
     """The default `mcts` agent: the same choice and the same ratings (means, win shares, playouts,
@@ -647,6 +655,7 @@ state.search_samples(state.legal_moves()[0], 1, 0, 10 ** 6, 0.5, 1.0, 0.2, 5)
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_native_search():
     """A search of millions of samples in one call still hears Ctrl-C (the signal is checked once a sample)."""
     import signal
