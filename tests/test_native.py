@@ -24,7 +24,7 @@ from conftest import BOARDSPACE_CORPUS, EXAMPLES, ROOT
 from nativekit import assert_same, moves_of
 from medina_cli.engine import native
 from medina_cli.engine.game import Game
-from medina_cli.engine.playout import random_setup
+from medina_cli.engine.playout import play_random_game, random_setup
 from medina_cli.engine.scoring import score_game
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
@@ -301,7 +301,6 @@ def test_wide_draws_are_random_randoms_and_made_at_once():
 
 def test_a_native_playout_draws_as_python_random_play():
     """A whole game played by the core is the game engine.playout plays from the same seed, turn by turn."""
-    from medina_cli.engine.playout import play_random_game
     for ruleset, players in (("original-2001", 4), ("second-edition-2014", 2), ("boardspace-second-edition", 3)):
         rules = load_ruleset(ruleset).for_players(players)
         for seed in range(5):
@@ -344,13 +343,18 @@ SAME_DOCUMENTS = [
      "--json"),
     ("hint", str(EXAMPLES / "original-2001-4p.yaml"), "--to", "20", "--agent", "mcts:60", "--json"),
     ("hint", str(EXAMPLES / "second-edition-2014-2p.yaml"), "--to", "11", "--agent", "greedy", "--json"),
-    ("analyse", str(EXAMPLES / "second-edition-2014-2p.yaml"), "--agent", "mcts:8", "--seed", "1", "--json"),
 ]
+FEW_PIECES = """\
+medina: ruleset/1
+id: few-pieces
+extends: second-edition-2014
+supply:
+  2: {per_colour: 2, roofs: 2, neutral_roofs: 1, stables: 1, merchants: 2, walls: 2}
+"""
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("args", SAME_DOCUMENTS, ids=lambda a: " ".join(a[:2]))
-def test_either_engine_prints_the_same_document(args):
+def documents(*args) -> dict[str, str]:
+    """What `medina ARGS` prints on either engine."""
     import os
     import subprocess
     import sys
@@ -360,6 +364,27 @@ def test_either_engine_prints_the_same_document(args):
                               env={**os.environ, "MEDINA_ENGINE": engine})
         assert proc.returncode == 0, proc.stderr
         out[engine] = proc.stdout
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", SAME_DOCUMENTS, ids=lambda a: " ".join(a[:2]))
+def test_either_engine_prints_the_same_document(args):
+    out = documents(*args)
+    assert out["native"] == out["python"]
+
+
+@pytest.mark.slow
+def test_either_engine_analyses_a_whole_game_alike(tmp_path):
+    """analyse (mcts) prints the same document on either engine for a whole game: a seeded one of 30 placements
+    under second-edition-2014 with few pieces, with claims, both tiles, tea, tower merchants, a retirement,
+    passes and the end (its playouts are short: on the Python engine a tenth of an example's analysis)."""
+    (tmp_path / "few.yaml").write_text(FEW_PIECES)
+    game = play_random_game(load_ruleset(str(tmp_path / "few.yaml")).for_players(2), NAMES[:2], random.Random(0))
+    assert {e.kind for e in game.events} >= {"claim", "palace-tile", "tower-tile", "tea", "tower-merchants", "retire",
+                                              "pass", "game-end"}
+    (tmp_path / "game.yaml").write_text(game.to_record(ruleset="few.yaml"))
+    out = documents("analyse", str(tmp_path / "game.yaml"), "--agent", "mcts:8", "--seed", "1", "--json")
     assert out["native"] == out["python"]
 
 
