@@ -88,7 +88,8 @@ def perft_positions(ruleset: str) -> list[dict]:
             game = game_at(ruleset, position)
             depth = MAX_DEPTH if placements and sum(perft(game, MAX_DEPTH - 1).values()) <= DEEPEST_CALLS else 2
             counts = perft(game, depth)
-            out.append({**position, "depth": depth, "count": sum(counts.values()), "pieces": dict(sorted(counts.items()))})
+            out.append({**position, "depth": depth, "count": sum(counts.values()),
+                        "pieces": dict(sorted(counts.items()))})
     return out
 
 

@@ -8,9 +8,10 @@ import json
 
 import pytest
 
-from anchorkit import GOLDEN, PERFT, game_at, golden_placements, golden_text, native_golden_placements, native_perft, perft
+from anchorkit import (GOLDEN, PERFT, game_at, golden_placements, golden_text, native_golden_placements, native_perft,
+                       perft)
 from medina_cli.engine import native
-from medina_cli.rules.loader import builtin_ids
+from medina_cli.rules.loader import builtin_ids, load_ruleset
 
 POSITIONS = [(fixture["ruleset"], position) for path in sorted(PERFT.glob("*.json"))
              for fixture in [json.loads(path.read_text())] for position in fixture["positions"]]
@@ -34,7 +35,6 @@ def check_perft(ruleset: str, position: dict, counts) -> None:
 
 
 def test_every_ruleset_and_player_count_has_its_perft_positions():
-    from medina_cli.rules.loader import load_ruleset
     found = {(ruleset, position["players"], bool(position["placements"])) for ruleset, position in POSITIONS}
     assert found == {(ruleset, players, midgame) for ruleset in builtin_ids()
                      for players in load_ruleset(ruleset).player_counts for midgame in (False, True)}

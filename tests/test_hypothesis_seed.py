@@ -20,7 +20,8 @@ def drawn_with(seed, monkeypatch) -> list[int]:
     def probe(n):
         examples.append(n)
 
-    pytest_collection_modifyitems(SimpleNamespace(getoption=lambda name, default=None: seed), [SimpleNamespace(obj=probe)])
+    config = SimpleNamespace(getoption=lambda name, default=None: seed)
+    pytest_collection_modifyitems(config, [SimpleNamespace(obj=probe)])
     monkeypatch.setattr(core, "global_force_seed", seed)
     probe()
     return examples
