@@ -51,18 +51,36 @@ def pytest_configure(config):
     """The commands the tests start run as a user's do. Ctrl-C reaches them: a suite started where it is ignored
     (a background job of a script) would hand that on, and the Ctrl-C tests would wait in vain. They start from
     bytecode compiled once, not by each of the hundreds of commands, even where the environment asks for none
-    (PYTHONDONTWRITEBYTECODE): it is kept outside the checkout (PYTHONPYCACHEPREFIX). Where no native engine
-    is built the commands are asked for the Python one, as a user who knows would ask."""
+    (PYTHONDONTWRITEBYTECODE): it is kept outside the checkout (PYTHONPYCACHEPREFIX). So do the test modules
+    imported from here on, whose assertions pytest would otherwise rewrite anew in every run (seconds each time).
+    Where no native engine is built the commands are asked for the Python one, as a user who knows would ask."""
     import os
     import signal
+    import sys
     import tempfile
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
         os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "medina-tests-pycache"))
+        sys.pycache_prefix = sys.pycache_prefix or os.environ["PYTHONPYCACHEPREFIX"]
+        sys.dont_write_bytecode = False
     from medina_cli.engine import native
     if native.engine_name() == "python":  # so that commands do not say on stderr what it costs (test_engine_note)
         os.environ.setdefault(native.ENGINE_VARIABLE, "python")
+
+
+def pytest_collection_modifyitems(config, items):
+    """`--hypothesis-seed N` (hypothesis's pytest option) draws the examples of every hypothesis test from N,
+    the derandomised ones too, which otherwise draw the same examples on every run whatever the seed: CI
+    runs the property and differential tests once more with a fresh seed it prints, and that seed replays
+    the run."""
+    if config.getoption("hypothesis_seed", None) is None:
+        return
+    from hypothesis import settings
+    for test in {item.obj for item in items if getattr(item, "obj", None) is not None}:
+        drawn = getattr(test, "_hypothesis_internal_use_settings", None)
+        if drawn is not None and drawn.derandomize:
+            test._hypothesis_internal_use_settings = settings(drawn, derandomize=False)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -79,6 +79,7 @@ def test_hint_takes_the_palace_tile(spec):
     assert best.placement.piece == "roof" and best.placement.cell in ORANGE_CELLS
 
 
+@pytest.mark.slow
 def test_analyse_finds_the_missed_roof():
     text = record_text("original-2001", ["Anna", "Ben", "Cleo"],
                        list(ORANGE_OPEN) + ["Anna: wall A2, wall A3", "Ben: roof C4, black P10"])
@@ -113,6 +114,7 @@ def test_random_plays_as_simulate_plays():
     assert 3 < sum(cell in ORANGE_CELLS for cell in roofs) / max(1, roofs.count("F11")) < 8
 
 
+@pytest.mark.slow
 def test_analyse_counts_a_roof_on_the_preferred_palace_as_no_loss():
     """Anna roofs the orange palace on C6: the agent's preferred move (a roof on that palace, which it
     names C3), so the loss is 0 and the preferred placement is named as played."""

@@ -284,6 +284,7 @@ def test_a_bad_board_on_the_cli_is_one_line_per_problem_and_exit_1(tmp_path):
     assert path.read_text() == text
 
 
+@pytest.mark.slow
 def test_the_installed_command_never_shows_a_traceback(tmp_path):
     medina = Path(sys.executable).with_name("medina")
     if not medina.exists():
@@ -300,6 +301,7 @@ GAMES = [(ruleset, n) for ruleset in ("original-2001", "bsw-dm-2003", "second-ed
          for n in load_ruleset(ruleset).player_counts]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32 - 1))
 def test_a_final_board_scores_like_its_game(game, seed):

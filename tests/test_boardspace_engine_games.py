@@ -30,6 +30,7 @@ def holder(game, owner):
     return None if owner is None else "neutral" if owner == NEUTRAL else game.players[owner]
 
 
+@pytest.mark.slow
 def test_every_engine_game_replays_and_scores_as_the_engine_did():
     differences = []
     for sgf, engine in engine_games():

@@ -204,6 +204,7 @@ def test_file_errors_are_one_line_naming_the_file(tmp_path):
 
 # --- 4. render and view do not pour markup onto a terminal -----------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command, suffix, mark", [("render", ".svg", "<svg"), ("view", ".html", "<html")])
 def test_render_and_view_refuse_a_terminal_but_pipe(tmp_path, command, suffix, mark):
     import subprocess

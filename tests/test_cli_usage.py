@@ -122,6 +122,7 @@ def test_version():
     assert code == 0 and out == f"medina-cli {version('medina-cli')} ({engine_name()} engine)\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value, ok", [("python", True), ("native", None), ("Python", True), ("fast", False)])
 def test_medina_engine_picks_the_engine_or_refuses_to_start(value, ok):
     from medina_cli.engine.native import built
@@ -173,6 +174,7 @@ def test_options_that_do_not_go_together_are_a_json_document_under_json(args, fo
 BOARD = str(ROOT / "tests/fixtures/boards/e3-second-edition-2014.yaml")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, line", [
     (("render", GAME, "-o", "/nonexistent/x.svg"), "/nonexistent/x.svg: cannot write: No such file or directory "
      "[cannot-write]"),

@@ -62,6 +62,7 @@ INVALID = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text, code, line, turn, player", [c[1:] for c in INVALID], ids=[c[0] for c in INVALID])
 def test_invalid_record(tmp_path, text, code, line, turn, player):
     path, status, out, err = validate_file(tmp_path, text)
@@ -74,6 +75,7 @@ def test_invalid_record(tmp_path, text, code, line, turn, player):
     assert f"{path}: INVALID" in out
 
 
+@pytest.mark.slow
 def test_a_piece_the_player_no_longer_holds(tmp_path):
     text = HEAD + OPENING + "  - Ben: wall B13, wall C13\n  - Cleo: wall Q13, wall P13\n  - Anna: wall A10, grey D4\n"
     path, status, out, err = validate_file(tmp_path, text, "--set", "supply.3.walls=2")
@@ -82,6 +84,7 @@ def test_a_piece_the_player_no_longer_holds(tmp_path):
     assert message.startswith(f"{path}:10: turn 4 placement 1, Anna: ")
 
 
+@pytest.mark.slow
 def test_alias_bomb_is_refused_quickly(tmp_path):
     lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
     for prev, name in zip("abcdefgh", "bcdefghi"):
@@ -92,6 +95,7 @@ def test_alias_bomb_is_refused_quickly(tmp_path):
     assert message.startswith(f"{path}:8: ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("nesting", ["[" * 100_000 + "]" * 100_000, "\n" + "- " * 30_000 + "x"],
                          ids=["flow", "block"])
 def test_deeply_nested_yaml_is_refused(tmp_path, nesting):
@@ -115,6 +119,7 @@ def test_fifty_megabyte_file_is_unusable(tmp_path):
         assert handle.read(len(HEAD)) == HEAD.encode()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("junk", [bytes(range(256)) * 4, b"\x89PNG\r\n\x1a\n" + b"\xff" * 100,
                                   "medina: record/1\nevent: Caf\xe9\n".encode("latin-1")],
                          ids=["bytes", "png", "latin-1"])
@@ -125,11 +130,13 @@ def test_binary_junk_is_unusable(tmp_path, junk):
     assert message.startswith(f"{path}: ")
 
 
+@pytest.mark.slow
 def test_missing_file_is_unusable(tmp_path):
     status, out, err = medina("validate", tmp_path / "nope.yaml")
     assert status == 2 and problem_lines(out + err, "file-not-found")
 
 
+@pytest.mark.slow
 def test_worst_status_wins_over_several_files(tmp_path):
     good = EXAMPLES / "original-2001-3p.yaml"
     bad = tmp_path / "bad.yaml"
@@ -139,6 +146,7 @@ def test_worst_status_wins_over_several_files(tmp_path):
     assert medina("validate", bad, tmp_path / "nope.yaml", good)[0] == 2
 
 
+@pytest.mark.slow
 def test_directories_are_searched_for_yaml_files(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "a.yaml").write_text(HEAD + OPENING)
@@ -153,6 +161,7 @@ def test_directories_are_searched_for_yaml_files(tmp_path):
     assert medina("validate", empty)[0] == 2
 
 
+@pytest.mark.slow
 def test_stdin(tmp_path):
     status, out, err = medina("validate", "-", stdin=(HEAD + "  - Ben: wall A12, wall A11\n").encode())
     assert status == 1
@@ -162,6 +171,7 @@ def test_stdin(tmp_path):
     assert status == 0 and "<stdin>: valid (finished" in out
 
 
+@pytest.mark.slow
 def test_json_document_shape(tmp_path):
     path, status, out, err = validate_file(tmp_path, HEAD + OPENING + "  - Ben: grey D4, grey H8\n", "--json")
     assert status == 1
@@ -179,12 +189,14 @@ def test_json_document_shape(tmp_path):
     assert result["warnings"] == []
 
 
+@pytest.mark.slow
 def test_json_turn_level_error_has_null_placement(tmp_path):
     path, status, out, err = validate_file(tmp_path, HEAD + "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n", "--json")
     (error,) = json.loads(out)["results"][0]["errors"]
     assert (error["code"], error["turn"], error["placement"], error["player"]) == ("too-few-placements", 1, None, "Anna")
 
 
+@pytest.mark.slow
 def test_json_for_unreadable_input(tmp_path):
     path, status, out, err = validate_file(tmp_path, b"\x00\x01junk", "--json")
     assert status == 2
@@ -192,6 +204,7 @@ def test_json_for_unreadable_input(tmp_path):
     assert (result["valid"], result["errors"][0]["code"]) == (False, "not-text")
 
 
+@pytest.mark.slow
 def test_unfinished_record_is_valid_with_a_warning(tmp_path):
     path, status, out, err = validate_file(tmp_path, HEAD + OPENING)
     assert status == 0
@@ -204,6 +217,7 @@ def test_unfinished_record_is_valid_with_a_warning(tmp_path):
         True, False, ["unfinished"])
 
 
+@pytest.mark.slow
 def test_result_mismatch(tmp_path):
     text = (EXAMPLES / "original-2001-3p.yaml").read_text()
     claimed = re.search(r"^result: .*Ben: (\d+)", text, re.M)
@@ -217,6 +231,7 @@ def test_result_mismatch(tmp_path):
     assert f"claims {int(claimed.group(1)) + 3} for Ben, the replay scores {claimed.group(1)}" in message
 
 
+@pytest.mark.slow
 def test_ruleset_option_overrides_the_file(tmp_path):
     (tmp_path / "single.yaml").write_text("medina: ruleset/1\nextends: original-2001\n"
                                           "turns:\n  opening_single: {3: 1, 4: 1}\n")
@@ -236,6 +251,7 @@ def test_set_option(tmp_path):
     assert status == 0, out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, code", [(("--ruleset", "original-1999"), "unknown-ruleset"),
                                         (("--set", "no.such.param=1"), "bad-set"),
                                         (("--set", "towers.reconnect=sometimes"), "bad-set")])
@@ -245,6 +261,7 @@ def test_bad_options_are_usage_errors(tmp_path, args, code):
     assert problem_lines(out + err, code)
 
 
+@pytest.mark.slow
 def test_usage_errors_from_the_command_line_itself():
     status, out, err = medina("validate")
     assert status == 2 and "(usage: medina validate [OPTIONS] FILE...;" in err

@@ -33,7 +33,8 @@ from medina_cli.study.runner import Part, Study, play_chunk, run_study, spans  #
 
 BIN = Path(sys.executable).parent
 MEDINA = BIN / "medina"
-pytestmark = pytest.mark.skipif(not MEDINA.exists(), reason=f"no installed `medina` next to {sys.executable}")
+pytestmark = [pytest.mark.skipif(not MEDINA.exists(), reason=f"no installed `medina` next to {sys.executable}"),
+              pytest.mark.slow]
 HOUSE = "medina: ruleset/1\nid: short-house\ntitle: Short games\nextends: original-2001\n" \
         "supply:\n  4:\n    walls: 5\n"  # short games: the studies here take seconds
 

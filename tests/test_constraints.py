@@ -59,6 +59,7 @@ def check(game, piece: str, cell: int) -> None:
             f"{piece} {game.variant.geometry.name(cell)}: "), (piece, reason)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", builtin_ids())
 @settings(max_examples=5, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])

@@ -29,6 +29,7 @@ def _run(case: Case, commands) -> None:
         run_case(case, Path(folder), commands)
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=1000)
 @given(kind=st.sampled_from(KINDS), rng=st.randoms(use_true_random=False))
 def test_readers_take_mutated_files(kind, rng):
@@ -45,6 +46,7 @@ def test_commands_take_mutated_files(kind, command, rng):
     _run(Case(kind, name, mutate(text, rng).encode("utf-8", "surrogatepass")), [command])
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=150)
 @given(content=st.binary(max_size=300) | st.text(max_size=300).map(str.encode), name=st.sampled_from(NAMES),
        command=st.sampled_from(ANY_COMMANDS))
@@ -52,12 +54,14 @@ def test_commands_take_any_bytes_or_text(content, name, command):
     _run(Case("any", name, content), [command])
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=100)
 @given(rng=st.randoms(use_true_random=False), command=st.sampled_from(ANY_COMMANDS))
 def test_commands_take_yaml_documents(rng, command):
     _run(Case("any", "doc.yaml", random_yaml(rng).encode()), [command])
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=50)
 @given(rng=st.randoms(use_true_random=False))
 def test_validate_takes_mutated_records_on_stdin(rng):

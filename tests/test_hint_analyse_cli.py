@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from conftest import record_text
 from scorekit import run
 from terminal import on_terminal, plain
@@ -47,6 +49,7 @@ def test_hint_at_the_end_says_the_ranking_it_would_have_used(examples_dir):
         assert code == 0 and doc["player"] is None and doc["hints"] == [] and doc["ranked_by"] == ranked_by
 
 
+@pytest.mark.slow
 def test_hint_names_its_ranking_and_each_roofed_palace_once(tmp_path):
     game = write(tmp_path, ORANGE_OPEN)
     code, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6")
@@ -79,6 +82,7 @@ def test_bad_agents_are_usage_errors(tmp_path):
     assert code == 2 and "does not rate placements" in err
 
 
+@pytest.mark.slow
 def test_analyse_json_rates_every_placement(tmp_path):
     code, out, _ = run("analyse", write(tmp_path, MISSED), "--agent", "mcts:30", "--json")
     doc = json.loads(out)
@@ -123,6 +127,7 @@ def test_view_refuses_an_analysis_of_another_game(tmp_path):
     assert code == 2 and "cannot read" in err
 
 
+@pytest.mark.slow
 def test_analyse_draws_its_progress_on_a_terminal(tmp_path):
     """On a terminal stderr, a bar counts the placements rated; it is cleared before the table."""
     code, shown, out = on_terminal("analyse", write(tmp_path, MISSED), "--agent", "greedy", stream="stderr")
@@ -144,6 +149,7 @@ def test_analyse_interrupted_says_so_and_exits_130(tmp_path, monkeypatch):
         assert (code, out, err) == (130, "", "medina analyse: interrupted\n")
 
 
+@pytest.mark.slow
 def test_analyse_stopped_by_ctrl_c_in_its_worker_processes_says_so(tmp_path):
     import signal
     import subprocess
@@ -161,6 +167,7 @@ def test_analyse_stopped_by_ctrl_c_in_its_worker_processes_says_so(tmp_path):
     assert (proc.returncode, out, err) == (130, "", "medina analyse: interrupted\n")
 
 
+@pytest.mark.slow
 def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
     """`--jobs 1000` starts at most 4 processes per CPU (said once on stderr); the document is the one of
     a single process."""
@@ -173,6 +180,7 @@ def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
     assert err == f"warning: --jobs 1000 is more than 4 per CPU: using {4 * os.cpu_count()}\n"
 
 
+@pytest.mark.slow
 def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
     game = write(tmp_path, ORANGE_OPEN + ["Anna: wall A2"])
     code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4", "--json")
@@ -191,6 +199,7 @@ def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
     assert f"; {doc['search']['playouts']} playouts in all)" in out
 
 
+@pytest.mark.slow
 def test_hint_rates_a_whole_turn(tmp_path):
     game = write(tmp_path, ORANGE_OPEN)
     code, out, _ = run("hint", game, "--agent", "greedy", "--turn", "--top", "3", "--json")
@@ -216,6 +225,7 @@ def test_hint_rates_a_whole_turn(tmp_path):
     assert "not surely above 0.5 points" in run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2")[1]
 
 
+@pytest.mark.slow
 def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(tmp_path):
     code, out, _ = run("analyse", write(tmp_path, MISSED), "--agent", "mcts:300", "--json")
     doc = json.loads(out)
@@ -239,6 +249,7 @@ def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(
                      out, re.M)
 
 
+@pytest.mark.slow
 def test_hint_on_several_processes_says_what_one_says(tmp_path):
     game = write(tmp_path, ORANGE_OPEN + ["Anna: wall A2"])
     for extra in ((), ("--turn",)):
@@ -247,6 +258,7 @@ def test_hint_on_several_processes_says_what_one_says(tmp_path):
         assert code == 0 and shared == alone
 
 
+@pytest.mark.slow
 def test_view_shows_each_loss_with_its_interval_and_marks_the_verdicts(tmp_path):
     game = write(tmp_path, MISSED)
     _, out, _ = run("analyse", game, "--agent", "mcts:300", "--json")

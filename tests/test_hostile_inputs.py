@@ -47,6 +47,7 @@ def test_a_ruleset_path_that_is_a_symbolic_link_loop_is_named(tmp_path, monkeypa
     assert code == 2 and "loop.yaml: cannot read: Too many levels of symbolic links [file-not-found]" in out
 
 
+@pytest.mark.slow
 def test_a_pipe_named_as_a_record_a_ruleset_or_an_extends_is_refused_at_once(tmp_path):
     fifo = tmp_path / "fifo.yaml"
     os.mkfifo(fifo)
@@ -128,6 +129,7 @@ def test_temporary_files_a_killed_writer_left_are_removed_by_the_next_write(tmp_
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([busy.name, other.name, "g.yaml"])
 
 
+@pytest.mark.slow
 def test_a_record_killed_between_write_and_rename_is_intact_and_its_leftover_goes_next_time(tmp_path):
     import shutil
     if shutil.which("strace") is None:
@@ -146,6 +148,7 @@ def test_a_record_killed_between_write_and_rename_is_intact_and_its_leftover_goe
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.yaml"] and "orange K9" in record.read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("json_", [(), ("--json",)])
 def test_score_of_a_folder_holds_one_game_at_a_time(tmp_path, monkeypatch, json_):
     """`score DIR` of 8,000 records took 1 GB: each game is let go once scored (its standings added up)."""
@@ -182,6 +185,7 @@ def with_passes_after_the_end(passes: int) -> str:
     return head + "".join(f"  - {('Anna', 'Ben', 'Cleo')[n % 3]}: pass\n" for n in range(passes)) + "event:" + tail
 
 
+@pytest.mark.slow
 def test_the_viewer_of_many_passes_after_the_end_shows_one_picture_for_them(tmp_path):
     """8,000 passes after the end took 1.29 GB and wrote 392 MB of HTML (a board picture per pass): frames
     in a row that show the same board share its picture, so the page grows with the passes by their text."""

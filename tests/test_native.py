@@ -24,7 +24,7 @@ from conftest import BOARDSPACE_CORPUS, EXAMPLES, ROOT
 from nativekit import assert_same
 from medina_cli.engine import native
 from medina_cli.engine.game import Game
-from medina_cli.engine.playout import random_setup
+from medina_cli.engine.playout import play_random_game, random_setup
 from medina_cli.engine.scoring import score_game
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
@@ -124,6 +124,7 @@ def play_both(data, rules, *, check_every: int = 1) -> tuple[Game, object]:
     return game, state
 
 
+@pytest.mark.slow
 @drawn(60, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_random_games_agree_after_every_placement(data):
@@ -131,6 +132,7 @@ def test_random_games_agree_after_every_placement(data):
     play_both(data, rules)
 
 
+@pytest.mark.slow
 @drawn(40, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_readings_and_editions_agree(data):
@@ -180,6 +182,7 @@ retirement: []
 """
 
 
+@pytest.mark.slow
 def test_more_palaces_than_a_signed_byte_counts(tmp_path):
     """The widest board holds up to 144 palaces: a game that builds a new palace and roofs it turn after
     turn (twelve colours, six players with ten roofs and ten neutral roofs each) passes 128 of them,
@@ -240,6 +243,7 @@ def record_files() -> list[Path]:
     return files
 
 
+@pytest.mark.slow
 def test_every_record_replays_identically_through_both_engines():
     replayed = 0
     for path in record_files():
@@ -297,7 +301,6 @@ def test_wide_draws_are_random_randoms_and_made_at_once():
 
 def test_a_native_playout_draws_as_python_random_play():
     """A whole game played by the core is the game engine.playout plays from the same seed, turn by turn."""
-    from medina_cli.engine.playout import play_random_game
     for ruleset, players in (("original-2001", 4), ("second-edition-2014", 2), ("boardspace-second-edition", 3)):
         rules = load_ruleset(ruleset).for_players(players)
         for seed in range(5):
@@ -309,6 +312,7 @@ def test_a_native_playout_draws_as_python_random_play():
             assert state.outcome()[0] == [p.total for p in score_game(game).players]
 
 
+@pytest.mark.slow
 @drawn(6, suppress_health_check=HEALTH)
 @given(data=st.data(), size=st.lists(st.integers(15, 24), min_size=2, max_size=2))
 def test_games_on_boards_beyond_256_cells_agree(data, size):
@@ -325,12 +329,18 @@ SAME_DOCUMENTS = [
      "--json"),
     ("hint", str(EXAMPLES / "original-2001-4p.yaml"), "--to", "20", "--agent", "mcts:60", "--json"),
     ("hint", str(EXAMPLES / "second-edition-2014-2p.yaml"), "--to", "11", "--agent", "greedy", "--json"),
-    ("analyse", str(EXAMPLES / "second-edition-2014-2p.yaml"), "--agent", "mcts:8", "--seed", "1", "--json"),
 ]
+FEW_PIECES = """\
+medina: ruleset/1
+id: few-pieces
+extends: second-edition-2014
+supply:
+  2: {per_colour: 2, roofs: 2, neutral_roofs: 1, stables: 1, merchants: 2, walls: 2}
+"""
 
 
-@pytest.mark.parametrize("args", SAME_DOCUMENTS, ids=lambda a: " ".join(a[:2]))
-def test_either_engine_prints_the_same_document(args):
+def documents(*args) -> dict[str, str]:
+    """What `medina ARGS` prints on either engine."""
     import os
     import subprocess
     import sys
@@ -340,6 +350,27 @@ def test_either_engine_prints_the_same_document(args):
                               env={**os.environ, "MEDINA_ENGINE": engine})
         assert proc.returncode == 0, proc.stderr
         out[engine] = proc.stdout
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", SAME_DOCUMENTS, ids=lambda a: " ".join(a[:2]))
+def test_either_engine_prints_the_same_document(args):
+    out = documents(*args)
+    assert out["native"] == out["python"]
+
+
+@pytest.mark.slow
+def test_either_engine_analyses_a_whole_game_alike(tmp_path):
+    """analyse (mcts) prints the same document on either engine for a whole game: a seeded one of 30 placements
+    under second-edition-2014 with few pieces, with claims, both tiles, tea, tower merchants, a retirement,
+    passes and the end (its playouts are short: on the Python engine a tenth of an example's analysis)."""
+    (tmp_path / "few.yaml").write_text(FEW_PIECES)
+    game = play_random_game(load_ruleset(str(tmp_path / "few.yaml")).for_players(2), NAMES[:2], random.Random(0))
+    assert {e.kind for e in game.events} >= {"claim", "palace-tile", "tower-tile", "tea", "tower-merchants", "retire",
+                                              "pass", "game-end"}
+    (tmp_path / "game.yaml").write_text(game.to_record(ruleset="few.yaml"))
+    out = documents("analyse", str(tmp_path / "game.yaml"), "--agent", "mcts:8", "--seed", "1", "--json")
     assert out["native"] == out["python"]
 
 
@@ -405,6 +436,7 @@ def assert_same_search(data, position, moves: int = 2, constants: bool = False) 
             assert mcts.play_batch(position, move, start, stop, key) == mcts._searched(position, move, start, stop, key)
 
 
+@pytest.mark.slow
 @drawn(40, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_the_native_search_makes_the_python_searchs_samples(data):
@@ -441,6 +473,7 @@ def test_the_native_search_agrees_beyond_256_cells(data):
 POSITIONS = [("original-2001", 4, 40, 1), ("second-edition-2014", 2, 25, 2), ("bsw-dm-2003", 3, 60, 3)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset, players, placements, seed", POSITIONS)
 def test_the_mcts_agent_chooses_and_rates_as_with_the_python_search(ruleset, players, placements, seed, monkeypatch):
     """The default `mcts` agent: the same choice and the same ratings (means, win shares, playouts,
@@ -636,6 +669,7 @@ state.search_samples(state.legal_moves()[0], 1, 0, 10 ** 6, 0.5, 1.0, 0.2, 5)
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_native_search():
     """A search of millions of samples in one call still hears Ctrl-C (the signal is checked once a sample)."""
     import signal

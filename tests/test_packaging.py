@@ -23,6 +23,7 @@ def run(*args, cwd):
     return proc
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.name)
 def test_validates_an_example_from_another_directory(tmp_path, example):
     proc = run("validate", example.resolve(), cwd=tmp_path)
@@ -53,6 +54,7 @@ def test_a_ruleset_file_is_found_beside_the_record(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 def test_module_entry_point(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "medina_cli", "validate", (EXAMPLES / "original-2001-3p.yaml").resolve()],
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)

@@ -53,6 +53,7 @@ def test_the_first_task_holds_one_unit_then_about_task_seconds_of_work():
     assert sizes.next(2, 10 ** 9) == MAX_UNITS
 
 
+@pytest.mark.slow
 @given(spans=st.lists(st.tuples(st.integers(0, 50), st.integers(0, 3000)), max_size=6),
        rates=st.lists(st.floats(0, 2), min_size=1, max_size=20), workers=st.integers(1, 32),
        per_task=st.sampled_from([MAX_UNITS, 7, 10 ** 5]))
@@ -125,6 +126,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_workers_stopped_at_once_leave_this_process_alive_and_silent(tmp_path):
     """Ctrl-C on --jobs terminates the workers; stopping the pool then writes to their pipes, and with the
     command line's SIGPIPE that ended the whole process at once, without its 'interrupted' line (exit 141)."""

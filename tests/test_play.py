@@ -23,6 +23,7 @@ def listed(screen: str) -> list[str]:
             for cell in cells.split()]
 
 
+@pytest.mark.slow
 def test_a_person_plays_a_whole_game_against_greedy_through_the_terminal(tmp_path):
     """The second edition, Ann at the terminal against `greedy`: Ann asks for her legal placements and
     types one of them, asks for a hint once and plays it, types an illegal placement once and takes a
@@ -79,6 +80,7 @@ def test_a_person_plays_a_whole_game_against_greedy_through_the_terminal(tmp_pat
     assert code == 0 and "Winner" in out
 
 
+@pytest.mark.slow
 def test_ctrl_c_and_end_of_input_leave_a_valid_record_and_say_how_to_go_on(tmp_path):
     path = tmp_path / "game.yaml"
     with Session("play", path, "-r", "original-2001", "--seat", "greedy", "--seat", "Ann", "--seat", "random",
@@ -103,6 +105,7 @@ def test_ctrl_c_and_end_of_input_leave_a_valid_record_and_say_how_to_go_on(tmp_p
     assert path.read_text() == before
 
 
+@pytest.mark.slow
 def test_every_seat_an_agent_plays_to_the_end_without_a_terminal(tmp_path):
     path = tmp_path / "demo.yaml"
     done = subprocess.run([sys.executable, "-m", "medina_cli", "play", path, "-r", "second-edition-2014", "--seat",
@@ -116,6 +119,7 @@ def test_every_seat_an_agent_plays_to_the_end_without_a_terminal(tmp_path):
     assert run("score", path)[0] == 0
 
 
+@pytest.mark.slow
 def test_a_game_stopped_and_continued_plays_as_one_played_at_once(tmp_path):
     from medina_cli.session.table import Table, read_seats, run as play
     seats = read_seats(["greedy", "random", "greedy"])
@@ -201,6 +205,7 @@ def test_play_says_what_is_wrong_with_its_options(tmp_path, args, status, messag
     assert not path.exists()
 
 
+@pytest.mark.slow
 def test_play_never_starts_over_a_game_and_continues_only_a_valid_one(tmp_path):
     path = tmp_path / "game.yaml"
     assert run("new", path, "-r", "original-2001", "--players", "Anna,Ben,Cleo", "--merchant", "J7")[0] == 0

@@ -310,6 +310,7 @@ def play_checked(ruleset: str, players: int, data, tea: float, *, oracle_everywh
     return game, rules, watcher
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset, players", COMBOS)
 @GAMES
 @given(data=st.data(), tea=TEA)
@@ -318,6 +319,7 @@ def test_random_games_keep_the_invariants(ruleset, players, data, tea):
     round_trip(game, rules)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset, players", PROFILE_COMBOS)
 @settings(max_examples=8, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
 @given(data=st.data(), tea=TEA)
@@ -326,6 +328,7 @@ def test_random_games_keep_the_invariants_under_the_boardspace_profiles(ruleset,
     round_trip(game, rules)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset, players", COMBOS)
 @settings(max_examples=3, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
 @given(data=st.data(), tea=TEA)
@@ -340,6 +343,7 @@ def test_generator_matches_the_oracle_at_every_position(ruleset, players, data, 
 SHORT_2001 = tuple(f"supply.3.{item}" for item in ("per_colour=2", "stables=2", "merchants=2", "walls=2"))
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_forced_roofs_match_the_oracle_in_short_2001_games(data):

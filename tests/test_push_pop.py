@@ -62,6 +62,7 @@ def draw_placement(choices, game):
     return choices.choice(placements)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset, players", COMBOS)
 @settings(max_examples=4, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

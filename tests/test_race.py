@@ -32,6 +32,7 @@ def test_batches_double_from_the_first():
         batch_bounds(0, 24, 8)
 
 
+@pytest.mark.slow
 @given(st.integers(10, 20000), st.integers(1, 700))
 @settings(max_examples=200, deadline=None)
 def test_the_plan_halves_on_half_the_cap(cap, moves):
@@ -42,6 +43,7 @@ def test_the_plan_halves_on_half_the_cap(cap, moves):
         assert halving_cost(moves, first) <= cap / 2 < halving_cost(moves, 2 * first)
 
 
+@pytest.mark.slow
 @given(st.integers(50, 4000), st.lists(st.floats(-20, 20), min_size=2, max_size=40))
 @settings(max_examples=60, deadline=None)
 def test_the_race_keeps_to_its_cap_and_its_order(cap, values):

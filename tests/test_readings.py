@@ -139,6 +139,7 @@ def test_wilson_interval():
     assert tuple(round(x, 4) for x in wilson_interval(10, 10)) == (0.7225, 1.0)
 
 
+@pytest.mark.slow
 def test_each_simulated_game_counts_as_compare_readings_judges_its_record():
     from medina_cli.comparison import sweep_readings
     from medina_cli.study.games import play_one
@@ -154,6 +155,7 @@ def test_each_simulated_game_counts_as_compare_readings_judges_its_record():
                                             for r in sweep.readings]
 
 
+@pytest.mark.slow
 def test_each_game_played_under_a_reading_counts_as_its_record_replayed_as_written():
     from medina_cli.engine.playout import play_random_game
     from medina_cli.engine.scoring import score_game
@@ -178,6 +180,7 @@ def test_each_game_played_under_a_reading_counts_as_its_record_replayed_as_writt
     assert illegal  # some reading (another tower numbering) lets a game go where the written rules do not
 
 
+@pytest.mark.slow
 def test_simulate_readings_json_and_text():
     code, out, _ = run("simulate", "--ruleset", "original-2001", "--players", "3", "--games", "6", "--readings",
                        "--json")

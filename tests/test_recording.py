@@ -285,6 +285,7 @@ def test_a_refusal_after_placements_of_the_same_command_says_they_are_not_writte
 ANY_ORDER = ["orange K9", "brown E4", "grey C11", "black P3"]  # legal in any order, whoever places them
 
 
+@pytest.mark.slow
 def test_concurrent_adds_on_one_record_lose_no_placement(game):
     """Four `medina add` at once: each waits for the record while another changes it, so every placement
     is recorded (without the lock one add reads the record before another writes it, and overwrites it)."""
@@ -304,6 +305,7 @@ def _hold_lock(path):
     return handle
 
 
+@pytest.mark.slow
 def test_add_waits_while_another_command_changes_the_record(game):
     holder = _hold_lock(game)
     add = subprocess.Popen([sys.executable, "-m", "medina_cli", "add", game, "grey K8"], stdout=subprocess.PIPE,
@@ -335,6 +337,7 @@ def test_a_lock_held_by_a_killed_process_does_not_block(game):
     assert os.listdir(game.parent) == ["game.yaml"]  # not waited for (nothing said), no lock file
 
 
+@pytest.mark.slow
 def test_add_through_a_symbolic_link_changes_the_linked_record_and_keeps_the_link(tmp_path):
     (tmp_path / "real").mkdir()
     real, link = tmp_path / "real" / "game.yaml", tmp_path / "link.yaml"
@@ -347,6 +350,7 @@ def test_add_through_a_symbolic_link_changes_the_linked_record_and_keeps_the_lin
     assert link.is_symlink() and real.read_text().endswith("turns: []\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("words, offered", [
     ("medina add {r} --player A", ["Ann"]),
     ("medina add {r} B", ["Bob:"]),

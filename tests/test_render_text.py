@@ -67,6 +67,7 @@ def shown(*args: str, no_color: str | None = None) -> str:
     return on_terminal(*args, env=env)[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["replay", "moves"])
 def test_commands_colour_the_board_on_a_terminal_unless_told_not_to(command):
     coloured = shown(command, str(GAME), "--to", "30")

@@ -34,6 +34,7 @@ def raced(values: dict, cap: int, play) -> Race:
     return race
 
 
+@pytest.mark.slow
 def test_intervals_hold_where_each_tree_moves_its_samples_alike():
     """Two equal moves whose trees each shift their samples: their race samples (half from one tree)
     call them different far more often than the confidence allows, their repeats do not."""
@@ -135,6 +136,7 @@ def test_the_halving_of_many_moves_stops_short_of_the_fresh_repeats():
     assert all(set(repeats.means[id(arm)]) == set(range(FRESH + REPEATS)) for arm in repeats.arms)
 
 
+@pytest.mark.slow
 def test_equal_moves_are_tied_at_the_confidence_though_the_best_was_chosen_among_them():
     """Ten equal moves whose trees vary, the race fooled by its samples of one tree: the best of the
     first repeats is ahead of the others by luck alone, and the moves set aside behind by luck alone;

@@ -43,6 +43,7 @@ def test_set_players_to_no_counts_is_a_usage_error(args):
     assert ": 'players=[]': at least one player count is needed [bad-set]" in err
 
 
+@pytest.mark.slow
 def test_the_nesting_guard_applies_to_set_values():
     code, out, err = run("validate", "--set", "supply.4.walls=" + "[" * 2000, GAME_4P)
     assert code == 2
@@ -50,6 +51,7 @@ def test_the_nesting_guard_applies_to_set_values():
     assert "YAML nested deeper than 64 levels [bad-set]" in err  # usage errors go to stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loader", ["libyaml", "pure-python"])
 def test_deep_nesting_in_a_record_is_named_by_the_guard_whatever_the_loader(tmp_path, monkeypatch, loader):
     """libyaml's own cap (PyYAML 6.0.4 and later) must not take the message over: the guard speaks first."""
@@ -69,6 +71,7 @@ def test_set_values_are_read_as_safely_as_files(value):
     assert code == 2 and "[bad-set]" in out + err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,suffix", [("render", ".svg"), ("view", ".html")])
 def test_an_output_name_too_long_cannot_be_written(tmp_path, command, suffix):
     target = tmp_path / (LONG_NAME + suffix)
@@ -77,6 +80,7 @@ def test_an_output_name_too_long_cannot_be_written(tmp_path, command, suffix):
     assert err.strip() == f"{target}: cannot write: File name too long [cannot-write]"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,expected", [(("rules", "params"), "players (2..6) -> list"),
                                            (("rules", "show", "original-2001"), "(Hans im Gluck, 2001)")])
 def test_an_ascii_terminal_gets_ascii(args, expected):
@@ -159,6 +163,7 @@ def _limited(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
                           timeout=timeout, preexec_fn=limit)
 
 
+@pytest.mark.slow
 def test_a_huge_player_count_is_refused_before_anything_is_allocated():
     proc = _limited("validate", str(CASES / "sgf-huge-player-count.sgf"))
     assert proc.returncode == 1, proc.stderr
@@ -166,6 +171,7 @@ def test_a_huge_player_count_is_refused_before_anything_is_allocated():
             "not 99999999 [unsupported-player-count]") in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_folder_holding_a_huge_player_count_still_validates(tmp_path):
     (tmp_path / "huge.sgf").write_bytes((CASES / "sgf-huge-player-count.sgf").read_bytes())
     (tmp_path / "game.yaml").write_bytes(GAME_3P.read_bytes())
@@ -174,6 +180,7 @@ def test_a_folder_holding_a_huge_player_count_still_validates(tmp_path):
     assert proc.stdout.splitlines()[-1] == "2 files: 1 valid, 1 invalid or unreadable"
 
 
+@pytest.mark.slow
 def test_a_folder_holding_a_named_pipe_does_not_wait_for_it(tmp_path):
     os.mkfifo(tmp_path / "pipe.yaml")
     (tmp_path / "game.yaml").write_bytes(GAME_3P.read_bytes())
@@ -182,6 +189,7 @@ def test_a_folder_holding_a_named_pipe_does_not_wait_for_it(tmp_path):
     assert f"{tmp_path / 'pipe.yaml'}: skipped: not a regular file" in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_fifty_megabyte_record_is_refused_within_the_memory_limit(tmp_path):
     path = tmp_path / "huge.yaml"
     turns = "".join(f"  - Anna: grey A{i % 9 + 1}, wall A{i % 9 + 2}\n" for i in range(1000))
@@ -280,6 +288,7 @@ def test_a_player_name_holding_a_line_break_is_named_on_one_line():
                                "[boardspace-action]")
 
 
+@pytest.mark.slow
 def test_a_record_listing_a_hundred_thousand_players_is_refused_in_bounded_time(tmp_path):
     """Under the 1 MiB input limit fit 100,000 player names: each is checked once (a name seen before is
     looked up in a set), so the count is refused at once; looked up in a list, this took minutes."""

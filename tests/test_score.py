@@ -133,6 +133,7 @@ def test_an_illegal_record_shows_where_the_replay_stopped(tmp_path):
     assert "standings after turn 1 and 1 placement of turn 2, where the replay stopped (turn 2 is illegal)" in out
 
 
+@pytest.mark.slow
 def test_a_wrong_claimed_result_fails_validate_and_score(tmp_path):
     text = (EXAMPLES / "original-2001-3p.yaml").read_text()
     claimed = read_record(str(EXAMPLES / "original-2001-3p.yaml")).result

@@ -38,6 +38,7 @@ def test_per_agent_rows_with_intervals():
         assert low <= row["mean_score"] <= high
 
 
+@pytest.mark.slow
 def test_the_document_does_not_depend_on_jobs():
     args = ("--ruleset", "second-edition-2014", "--players", "2", "--games", "4", "--agents", "mcts:4,greedy", "--json")
     assert simulate(*args, "--jobs", "1")[1] == simulate(*args, "--jobs", "2")[1]

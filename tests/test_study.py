@@ -99,6 +99,7 @@ def study(ref, players, games, seed=1, overrides=()):
     return Study((Part(ruleset.id, ruleset.for_players(players)),), games, seed)
 
 
+@pytest.mark.slow
 def test_statistics_merged_by_task_are_those_added_game_by_game():
     from medina_cli.study.results import Statistics
     rules = load_ruleset("original-2001", (SHORT,)).for_players(4)
@@ -124,6 +125,7 @@ def test_a_seat_spec_per_seat_plays_the_default_games():
         play_one(rules, 4, 2, seats=("random", "nobody", "random"))
 
 
+@pytest.mark.slow
 def test_a_billion_games_stream_in_little_memory():
     tracemalloc.start()
     try:
@@ -137,6 +139,7 @@ def test_a_billion_games_stream_in_little_memory():
     assert peak < 5_000_000  # before streaming: every chunk of the billion games was made up front
 
 
+@pytest.mark.slow
 @needs_cli
 def test_a_billion_games_start_at_once_and_stop_on_ctrl_c(tmp_path):
     out = tmp_path / "games"
@@ -157,6 +160,7 @@ def test_a_billion_games_start_at_once_and_stop_on_ctrl_c(tmp_path):
     assert said == len(list(out.glob(".study/*-*.json"))) == len(list(out.glob("*.yaml"))) > 0
 
 
+@pytest.mark.slow
 @needs_cli
 def test_jobs_are_capped_with_a_message():
     code, out, err = installed_medina("simulate", "-r", "original-2001", "-g", 2, "--jobs", 1_000_000, "--json")
@@ -383,6 +387,7 @@ def only_error(out: str) -> str:
     return doc["errors"][0]["message"]
 
 
+@pytest.mark.slow
 @needs_cli
 def test_a_changed_ruleset_file_is_refused_on_resume(tmp_path):
     (tmp_path / "short.yaml").write_text(HOUSE)
@@ -404,6 +409,7 @@ def test_out_and_resume_refuse_the_wrong_folder(tmp_path):
     assert code == 2 and "--resume needs --out DIR" in err
 
 
+@pytest.mark.slow
 def test_a_progress_line_on_a_terminal_only():
     code, shown, out = on_terminal("simulate", "-r", "original-2001", "-g", "200", "--json", stream="stderr")
     assert code == 0 and json.loads(out)["games"] == 200
@@ -416,6 +422,7 @@ def test_a_progress_line_on_a_terminal_only():
     assert json.loads(proc.stdout)["games"] == 200 and proc.stderr == ""  # off a terminal: no progress line
 
 
+@pytest.mark.slow
 def test_no_progress_display_is_loaded_off_a_terminal():
     script = ("import sys; from medina_cli.cli.app import main; sys.argv = ['medina', 'simulate', '-r', 'original-2001', "
               "'-g', '3', '--json']\ntry: main()\nexcept SystemExit: pass\nprint('rich' in sys.modules, file=sys.stderr)")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from scorekit import run
 
 SMALL = ("--agents", "random,greedy", "--games", "4", "--seed", "3")
@@ -18,6 +20,7 @@ def study(tmp_path, *args, name="study"):
     return code, stdout, stderr, out
 
 
+@pytest.mark.slow
 def test_a_study_writes_its_report_with_intervals(tmp_path):
     code, out, _, folder = study(tmp_path, "--json")
     doc = json.loads(out)
@@ -54,6 +57,7 @@ def figures(document: str) -> dict:
     return {key: value for key, value in json.loads(document).items() if key != "command"}
 
 
+@pytest.mark.slow
 def test_the_report_does_not_depend_on_jobs_or_on_resuming(tmp_path):
     _, one, _, _ = study(tmp_path, "--json", name="one")
     _, two, _, _ = study(tmp_path, "--json", "--jobs", "2", name="two")
@@ -68,6 +72,7 @@ def test_the_report_does_not_depend_on_jobs_or_on_resuming(tmp_path):
     assert code == 0 and json.loads(again) == json.loads(one)
 
 
+@pytest.mark.slow
 def test_a_study_is_refused_where_one_is_and_resumed_only_with_its_options(tmp_path):
     study(tmp_path)
     code, _, err, _ = study(tmp_path)
@@ -76,6 +81,7 @@ def test_a_study_is_refused_where_one_is_and_resumed_only_with_its_options(tmp_p
     assert code == 2 and "--seed 3, not 4" in err
 
 
+@pytest.mark.slow
 def test_a_house_rule_is_studied_beside_an_edition(tmp_path):
     house = tmp_path / "rules" / "house.yaml"
     house.parent.mkdir()
@@ -104,6 +110,7 @@ def test_bad_options_are_usage_errors(tmp_path):
     assert code == 2 and json.loads(out)["errors"]
 
 
+@pytest.mark.slow
 def test_an_interrupted_study_has_grown_every_setup_together(tmp_path, monkeypatch):
     from medina_cli.rules.loader import load_ruleset
     from medina_cli.study import report
@@ -134,6 +141,7 @@ def test_an_interrupted_study_has_grown_every_setup_together(tmp_path, monkeypat
     assert {f["games"] for setup in so_far["setups"] for f in setup["boards"].values()} == {2}
 
 
+@pytest.mark.slow
 def test_a_partial_study_reports_what_it_holds_and_says_so(tmp_path):
     _, whole, _, folder = study(tmp_path, "--json")
     assert json.loads(whole)["complete"] is True
@@ -196,6 +204,7 @@ def test_no_seat_is_tested_against_its_fair_share_on_fewer_than_ten_games(tmp_pa
     assert "seat advantage: too few games to test (fewer than 10)." in (out / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_a_folder_refused_says_nothing_of_games_finished_there(tmp_path):
     """A folder that holds a study already is refused before any game: the message does not count its
     games (it once said "0 of N games are finished" of a finished study)."""

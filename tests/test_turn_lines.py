@@ -144,6 +144,7 @@ PIECES_OF_TEXT = ["", "  - Anna: grey K6", "  - yes: tea", "  - Ben: no", "  - C
                   "  - Anna: &a grey K6", "  - Dan: *a", "  - 12: grey K6", "  - Anna: grey K6: wall", "setup:"]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(EXAMPLE_TEXTS) + ["base"]),
@@ -168,6 +169,7 @@ WORDS = ["Anna", "Ben", "yes", "No", "null", "Null", "NULL", "~", "true", "off",
          "2001-01-01", "grey", "K6", "k06", "tea", "pass", "Äli", "P_1", "a1"]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(turns=st.lists(st.tuples(st.sampled_from(WORDS), st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
                                 st.sampled_from([", ", ",", " , ", " "])), min_size=1, max_size=6),

@@ -14,6 +14,7 @@ PLAYERS = ["Anna", "Ben", "Cleo"]
 ACTIONS = ["wall A12", "wall A11", "grey K8", "roof K8", "black C3", "wall A10", "stable L8"]
 
 
+@pytest.mark.slow
 def test_undo_gives_back_byte_for_byte_what_each_earlier_add_left(tmp_path):
     path = tmp_path / "game.yaml"
     assert run("new", path, "-r", "original-2001", "--players", "Anna,Ben,Cleo", "--merchant", "J7")[0] == 0
@@ -32,6 +33,7 @@ def test_undo_gives_back_byte_for_byte_what_each_earlier_add_left(tmp_path):
                                 "took back turn 3, Cleo: black C3", "next: Cleo, first placement of turn 3"]
 
 
+@pytest.mark.slow
 def test_undo_keeps_comments_quotes_line_ends_and_extra_keys(tmp_path):
     path = tmp_path / "game.yaml"
     text = ("# club night\r\nmedina: record/1\r\nruleset: original-2001\r\nplayers: [Anna, Ben, Cleo]\r\n"

@@ -6,6 +6,8 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from conftest import EXAMPLES, record_text
 from medina_cli.engine.scoring import score_game
 from medina_cli.records.record import read_record
@@ -29,6 +31,7 @@ def frames_of(page: str) -> list[dict]:
     return json.loads(data)
 
 
+@pytest.mark.slow
 def test_one_frame_per_turn_with_running_scores(tmp_path):
     path = EXAMPLES / "original-2001-3p.yaml"
     code, page, _ = view(tmp_path, path.read_text())
@@ -48,6 +51,7 @@ def test_one_frame_per_turn_with_running_scores(tmp_path):
     assert last_marks == ["D8", "B9"]
 
 
+@pytest.mark.slow
 def test_the_page_needs_no_network(tmp_path):
     _, page, _ = view(tmp_path, (EXAMPLES / "second-edition-2014-2p.yaml").read_text())
     assert not re.search(r"\b(src|href)\s*=", page)
@@ -84,6 +88,7 @@ def test_a_record_that_cannot_be_replayed_writes_nothing(tmp_path):
     assert code == 1 and page == "" and "setup" in err
 
 
+@pytest.mark.slow
 def test_view_writes_only_html_files(tmp_path):
     source = tmp_path / "game.yaml"
     source.write_text((EXAMPLES / "original-2001-3p.yaml").read_text())
@@ -94,6 +99,7 @@ def test_view_writes_only_html_files(tmp_path):
     assert code == 0 and out.startswith("<!DOCTYPE html>")
 
 
+@pytest.mark.slow
 def test_the_last_frame_names_the_winner_and_the_header_the_file(tmp_path):
     path = EXAMPLES / "original-2001-3p.yaml"
     code, page, _ = view(tmp_path, path.read_text())
@@ -106,6 +112,7 @@ def test_the_last_frame_names_the_winner_and_the_header_the_file(tmp_path):
     assert header == "Medina: game.yaml" and str(tmp_path) not in page
 
 
+@pytest.mark.slow
 def test_the_score_panel_counts_tea_tiles_held(tmp_path):
     path = EXAMPLES / "second-edition-2014-4p.yaml"
     _, page, _ = view(tmp_path, path.read_text())
@@ -117,6 +124,7 @@ def test_the_score_panel_counts_tea_tiles_held(tmp_path):
     assert any("tea" in tiles for frame in frames_of(page) for tiles in frame["tiles"])
 
 
+@pytest.mark.slow
 def test_the_viewer_replays_the_record_once_for_all_its_frames(monkeypatch):
     from medina_cli.render import frames as frames_module
     from medina_cli.render.html import viewer_html

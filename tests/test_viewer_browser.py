@@ -17,6 +17,7 @@ from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
 from scorekit import run
 
+pytestmark = pytest.mark.slow  # a browser started for the module
 CHROMIUM = os.environ.get("MEDINA_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -47,10 +47,9 @@ def run_analysis(record, spec: str, seed: int, jobs: int, scheduler: str | None 
     from ..agents.analysis import analysis_document
     from ..study.analysis import analyse
     from ..study.backend import StudyError
-    from ..agents.position import record_placements
     from ..study.parallel import Workers
     bar = Progress(1, unit="placements")
-    bar(0, len(record_placements(record)))  # drawn at once: the first placement may take minutes
+    bar(0, len(record.placements()))  # drawn at once: the first placement may take minutes
     try:
         reviews = analyse(record, spec, seed=seed, workers=Workers(capped_jobs(jobs), scheduler, notify=bar.note),
                           progress=bar)
