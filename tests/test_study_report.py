@@ -1,0 +1,118 @@
+"""The study report claims only what holds: one Holm correction over every test of the report, findings
+first in plain sentences then one line of what found nothing, and no figure or test for a source of
+points that a ruleset does not have."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from medina_cli.study.stats import ALPHA, Tally, holm, means_p, proportions_p, share_p, wilson_interval
+from scorekit import run
+
+
+def study(tmp_path, rulesets: str, agents: str, games: int, seed: int = 1, players: str = "3"):
+    """A small study's --json document and its Markdown report."""
+    out = tmp_path / "study"
+    code, stdout, stderr = run("study", "--rulesets", rulesets, "--players", players, "--agents", agents,
+                               "--games", str(games), "--seed", str(seed), "--out", out, "--json")
+    assert code == 0, stderr
+    return json.loads(stdout), (out / "report.md").read_text()
+
+
+def test_holm_adjusts_step_down_in_the_order_given():
+    # Holm (1979): sorted p-values times m, m-1, ...; each at least the one before; at most 1
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.02, 0.02, 1.0]) == pytest.approx([0.06, 0.06, 1.0])
+    assert holm([0.9, 0.6]) == [1.0, 1.0] and holm([]) == []
+
+
+def test_the_fair_share_test_rejects_exactly_where_the_wilson_interval_leaves_the_share_out():
+    rng = random.Random(2)
+    for _ in range(300):
+        trials = rng.randrange(10, 300)
+        wins, share = rng.randrange(trials + 1), rng.choice((1 / 2, 1 / 3, 1 / 4))
+        low, high = wilson_interval(wins, trials)
+        assert (share_p(wins, trials, share) < ALPHA) == (not low <= share <= high)
+
+
+def test_two_sample_p_values():
+    assert proportions_p(30, 100, 50, 100) < 0.01 < 0.5 < proportions_p(30, 100, 33, 100)
+    assert proportions_p(10, 10, 10, 10) == 1.0  # the same rate, no spread: nothing to find
+    near, far, same = Tally(), Tally(), Tally()
+    for value in range(100):
+        near.add(value % 10)
+        same.add(value % 10)
+        far.add(value % 10 + 3)
+    assert means_p(near, far) < 1e-6 and means_p(near, same) == 1.0
+    constant, other = Tally(), Tally()
+    for _ in range(5):
+        constant.add(10)
+        other.add(8)
+    assert means_p(constant, other) == 0.0 and means_p(constant, constant) == 1.0
+
+
+def test_thirty_random_games_show_no_seat_advantage_after_the_correction(tmp_path):
+    """Issue 34: 30 random games of original-2001 at 3 players (seed 1) gave seat 1 13.3% and seat 2
+    53.3% of the wins, each outside its own 95% interval around 1/3, and the report said "seat 2 above
+    the fair share; seat 1 below it" where 5,000 games give 33.8/33.8/32.4%. Corrected, neither holds."""
+    doc, markdown = study(tmp_path, "original-2001", "random", 30)
+    seats = doc["setups"][0]["boards"]["original-2001 3p"]["seat_wins"]
+    assert [seat["rate"] for seat in seats] == pytest.approx([0.1333, 0.5333, 0.3333], abs=1e-4)
+    assert seats[0]["ci95"][1] < 1 / 3 < seats[1]["ci95"][0]  # each interval on its own leaves 1/3 out
+    tests = doc["tests"]
+    assert [test["figure"] for test in tests] == ["seat 1 wins", "seat 2 wins", "seat 3 wins"]
+    assert min(test["p"] for test in tests) < ALPHA  # uncorrected, seats 1 and 2 would be findings
+    assert not any(test["holds"] for test in tests)
+    assert [seat["fair_share"] for seat in seats] == ["not different"] * 3
+    assert doc["correction"] == {"method": "Holm", "level": pytest.approx(ALPHA), "tests": 3,
+                                 "family": doc["correction"]["family"]}
+    assert "Holm's correction over all 3 tests" in markdown
+    what_holds = markdown.split("### What holds\n\n")[1].split("\n\n")[0]
+    assert what_holds == "- Found nothing (3 of 3 tests): random self-play — seat advantage (original-2001 3p)."
+    assert "above the fair share" not in markdown and "below" not in what_holds
+
+
+def test_findings_come_first_and_one_line_names_what_found_nothing(tmp_path):
+    doc, markdown = study(tmp_path, "original-2001,second-edition-2014", "random,greedy", 30)
+    tests = doc["tests"]
+    assert doc["correction"]["tests"] == len(tests) and all(
+        test["p"] <= test["p_holm"] <= 1 for test in tests)
+    held = [test for test in tests if test["holds"]]
+    assert held and len(held) < len(tests)
+    assert all(test["p_holm"] < ALPHA for test in held)
+    skill = [test for test in held if test["figure"] == "stronger agent's wins" and test["test"] == "fair share"]
+    assert [test["boards"] for test in skill] == [["original-2001 3p"], ["second-edition-2014 3p"]]
+    setup = next(s for s in doc["setups"] if s["setup"] == "greedy vs random")
+    assert setup["boards"]["original-2001 3p"]["strong"]["fair_share"] == "above"
+    # `significant` lists exactly the comparisons between boards that hold
+    for s in doc["setups"]:
+        listed = sorted((s["setup"], figure, tuple(pair)) for figure, pairs in s["significant"]["3p"].items()
+                        for pair in pairs)
+        assert listed == sorted((t["setup"], t["figure"], tuple(t["boards"])) for t in held
+                                if t["test"] == "boards" and t["setup"] == s["setup"])
+    lines = markdown.split("### What holds\n\n")[1].split("\n\n")[0].splitlines()
+    assert len(lines) == len(held) + 1 and lines[-1].startswith(f"- Found nothing ({len(tests) - len(held)} of "
+                                                                f"{len(tests)} tests): random self-play — ")
+    assert ("- greedy vs random, original-2001 3p (30 games): the stronger agent wins 96.7% [83.3, 99.4], above its "
+            "fair share of 33%; its margin over the best other +20.1 [+16.4, +23.7].") in lines
+    assert ("- random self-play: games are longer on second-edition-2014 3p (132.1 [130.2, 134.0]) than on "
+            "original-2001 3p (119.9 [117.4, 122.3]).") in lines
+    assert not any("Found nothing" in line for line in lines[:-1])
+
+
+def test_a_source_a_ruleset_does_not_have_has_no_figure_nor_test(tmp_path):
+    """original-2001 has no well (its rules data say so): no "points from well" test against a board
+    with one, no well column value nor bar for it; the board with the well keeps its figure."""
+    doc, markdown = study(tmp_path, "original-2001,second-edition-2014", "random", 12)
+    boards = doc["setups"][0]["boards"]
+    assert "well" not in boards["original-2001 3p"]["sources"] and "well" in boards["second-edition-2014 3p"]["sources"]
+    assert not any("well" in test["figure"] for test in doc["tests"])
+    assert "points from well" not in doc["setups"][0]["significant"]["3p"]
+    assert "points from walls" in doc["setups"][0]["significant"]["3p"]
+    row = next(line for line in markdown.splitlines() if line.startswith("| original-2001 3p |") and "—" in line)
+    assert row.endswith("| — |")
+    chart = (tmp_path / "study" / "charts" / "points.svg").read_text()
+    assert "<title>well: original-2001 3p" not in chart and "<title>well: second-edition-2014 3p" in chart
