@@ -63,8 +63,8 @@ def blocks(doc: dict, title: str) -> list[Block]:
     tests = doc["correction"]["tests"]
     out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals, "
                       "each on its own (Wilson for win rates, the normal approximation for means). A finding is a "
-                      f"two-sided test that holds after Holm's correction over all {tests} test{'' if tests == 1 else 's'} "
-                      "of this report, so that the chance of any false finding stays below 5%. The family: each "
+                      f"two-sided test that holds after Holm's correction over all {tests} "
+                      f"test{'' if tests == 1 else 's'} of this report, so that the chance of any false finding stays below 5%. The family: each "
                       "seat's win rate against the fair share (self-play; the score test), the stronger agent's "
                       "against its fair share (a setup of two agents), and between each two boards of a player count "
                       "seat 1's wins and the stronger agent's (pooled z test), the margin, the length and the points "
