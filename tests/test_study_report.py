@@ -116,3 +116,75 @@ def test_a_source_a_ruleset_does_not_have_has_no_figure_nor_test(tmp_path):
     assert row.endswith("| — |")
     chart = (tmp_path / "study" / "charts" / "points.svg").read_text()
     assert "<title>well: original-2001 3p" not in chart and "<title>well: second-edition-2014 3p" in chart
+
+
+def test_a_game_costs_each_seats_share_of_the_placements_at_its_agents_speed():
+    from medina_cli.study.estimate import Calibration, Estimate, clock
+    board = Calibration(placements=120, placement_seconds=0.001, decision_seconds={"random": 0.0, "greedy": 0.01,
+                                                                                   "mcts": 1.0})
+    assert board.game_seconds(("random",) * 4) == pytest.approx(0.12)
+    assert board.game_seconds(("greedy",) * 4) == pytest.approx(120 * 0.011)
+    assert board.game_seconds(("mcts", "greedy", "greedy", "greedy")) == pytest.approx(120 * (0.001 + 1.03 / 4))
+    found = Estimate({("a 4p", "random self-play"): 0.12, ("a 4p", "mcts self-play"): 120.0}, 30, {"mcts": 1.0})
+    assert found.seconds == pytest.approx(30 * 120.12) and clock(found.seconds) == "1:00:04"
+    assert found.text(2) == ("estimate: the 60 games of this study take about 0:30:02 with 2 worker processes (a "
+                             "decision timed here: mcts 1e+03 ms); the time left weighs each setup's games by these "
+                             "times")
+
+
+def test_the_calibration_times_each_agent_on_the_boards_of_the_study():
+    from medina_cli.rules.loader import load_ruleset
+    from medina_cli.study.estimate import estimate
+    from medina_cli.study.report import setups
+    rules = load_ruleset("original-2001").for_players(3)
+    found = estimate([("original-2001 3p", rules)], setups(["random", "greedy"]), 10, 1)
+    assert set(found.per_game) == {("original-2001 3p", name) for name in
+                                   ("random self-play", "greedy self-play", "greedy vs random")}
+    assert found.decisions["random"] == 0.0 < found.decisions["greedy"]
+    random_games, greedy_games, mixed = (found.per_game["original-2001 3p", name] for name in
+                                         ("random self-play", "greedy self-play", "greedy vs random"))
+    assert 0 < random_games < mixed < greedy_games  # one greedy seat of three costs a third of three
+
+
+def test_the_progress_of_a_study_weighs_each_setups_games_by_their_cost(tmp_path, monkeypatch):
+    from medina_cli.rules.loader import load_ruleset
+    from medina_cli.study import report
+    from medina_cli.study.estimate import Estimate
+    from medina_cli.study.runner import Part
+
+    ruleset = load_ruleset("original-2001")
+    boards = [report.Board("original-2001 3p", 3, Part("original-2001", ruleset.for_players(3)), ruleset.params)]
+    cost = {"random self-play": 1.0, "greedy self-play": 90.0, "greedy vs random": 30.0}
+    monkeypatch.setattr(report, "estimate", lambda boards, plan, games, seed: Estimate(
+        {(boards[0][0], name): seconds for name, seconds in cost.items()}, games, {"greedy": 0.1}))
+    calls, said = [], []
+    report.study_report(boards, ["random", "greedy"], 4, 1, tmp_path / "study", calibrate=True, notify=said.append,
+                        progress=lambda finished, share: calls.append((finished, share)))
+    assert said[0].startswith("estimate: the 12 games of this study take about 0:08:04 with 1 worker process")
+    shares = dict(calls)
+    assert shares[4] == pytest.approx(4 / 484) and shares[8] == pytest.approx(364 / 484) and shares[12] == 1.0
+    calls.clear()
+    report.study_report(boards, ["random", "greedy"], 4, 1, tmp_path / "plain", progress=lambda *args: calls.append(
+        args))
+    assert calls[-1] == (12,)  # without calibration: games counted alike, as before
+
+
+def test_the_time_left_is_reckoned_from_the_share_of_the_work_done(monkeypatch):
+    from medina_cli.cli import progress as module
+    clock = iter([0.0, 0.0, 9.0, 9.0])
+    monkeypatch.setattr(module.time, "monotonic", lambda: next(clock))
+    weighed, counted = module.Progress(10), module.Progress(10)
+    weighed(1, share=0.1)
+    weighed(2, share=0.55)  # two fast games done, 9 seconds after the first: 55% of the work
+    assert weighed.left() == pytest.approx(9.0 * 0.45 / 0.45)
+    clock = iter([0.0, 0.0, 9.0, 9.0, 9.0])
+    counted(1)
+    counted(2)
+    assert counted.left() == pytest.approx(8 / (1 / 9))  # games counted alike: 8 more at one per 9 seconds
+
+
+def test_the_study_command_says_its_estimate_before_it_plays(tmp_path):
+    code, _, err = run("study", "--rulesets", "original-2001", "--players", "3", "--agents", "random,greedy",
+                       "--games", "2", "--out", tmp_path / "study")
+    assert code == 0 and err.startswith("estimate: the 6 games of this study take about ")
+    assert "with 1 worker process (a decision timed here: greedy " in err.splitlines()[0]

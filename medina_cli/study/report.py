@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
+from .estimate import estimate
 from .folder import StudyFolder, options_of
 from .games import SOURCES, GameSummary
 from .parallel import Workers
@@ -294,7 +295,8 @@ def rounds(games: int) -> list[int]:
 
 
 def study_report(boards: list[Board], agents: list[str], games: int, seed: int, out: Path, *, resume: bool = False,
-                 play: bool = True, workers: Workers = Workers(), progress=None, notify=None) -> Report:
+                 play: bool = True, workers: Workers = Workers(), progress=None, notify=None,
+                 calibrate: bool = False) -> Report:
     """Play (or, with `resume`, finish) every game of the study in `out` and gather its figures: per player
     count and setup, one runner study in its own folder (`<players>p-<setup>`), played as `simulate`
     plays one. The games are played in rounds (`rounds`): the first ROUND games of every board under
@@ -302,7 +304,9 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
     games of each. Without `play`, nothing is played: the figures are those of the games finished in
     `out` so far (the study must be there, with these options). The figures are read from every
     game's statistics. `progress(finished)` counts the games finished, those read back included;
-    `notify(text)` says what `simulate` says. Raises StudyError (a folder that cannot be used, a lost
+    `notify(text)` says what `simulate` says. With `calibrate` (and `play`), the agents are timed first
+    (estimate.py): `notify` says how long the whole study should take, and `progress(finished, share=...)`
+    also gives the share of that time done, each setup's games weighed by their cost. Raises StudyError (a folder that cannot be used, a lost
     cluster) and KeyboardInterrupt: the finished games stay in `out`."""
     plan = setups(agents)
     report = Report(seed, games, [board.label for board in boards], plan)
@@ -320,10 +324,20 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
                 folder.resume(options) if resume else folder.start(options)
             runs.append((mine, setup, study, folder))
     finished = [0] * len(runs)  # the games finished in each run
+    cost = [1.0] * len(runs)  # seconds a game of each run (all alike without calibration)
+    if play and calibrate:
+        found = estimate([(board.label, board.part.rules) for board in boards], plan, games, seed)
+        if notify is not None:
+            notify(found.text(None if workers.scheduler else workers.jobs))
+        cost = [statistics.fmean(found.per_game[board.label, setup.name] for board in mine)
+                for mine, setup, _, _ in runs]
+    whole = sum(games * len(mine) * each for (mine, *_), each in zip(runs, cost, strict=True)) or 1.0
 
     def count(run: int, games_now: int) -> None:
         finished[run] = games_now
-        if progress is not None:
+        if progress is not None and calibrate:
+            progress(sum(finished), share=sum(f * each for f, each in zip(finished, cost, strict=True)) / whole)
+        elif progress is not None:
             progress(sum(finished))
 
     said = set()
