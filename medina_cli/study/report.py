@@ -95,7 +95,8 @@ class Figures:
 
     @property
     def tested(self) -> bool:
-        """Whether the board has the games to be tested (COMPARED or more)."""
+        """Whether the board has the games to be tested (COMPARED or more: on fewer, the score test may
+        reject a share that an exact test keeps, as 2 wins of 2 at a fair share of 1/3)."""
         return self.games >= COMPARED
 
     def seat_interval(self, seat: int) -> tuple[float, float] | None:
@@ -190,7 +191,7 @@ def board_tests(figures: dict[str, Figures], skill: bool) -> list[dict]:
 FAMILY = ("every test of this report: each seat's win rate against the fair share (self-play), the stronger "
           "agent's against its fair share (a setup of two agents), and between each two boards of a player "
           "count seat 1's wins, the margin, the length, the points from each source both rulesets have and "
-          "the stronger agent's wins, under every setup, on boards of at least 10 games")
+          f"the stronger agent's wins, under every setup, on boards of at least {COMPARED} games")
 
 
 @dataclass

@@ -36,21 +36,14 @@ def mean_interval(mean: float, sd: float, n: int, z: float = Z95) -> tuple[float
     return mean - half, mean + half
 
 
-def means_differ(a: Tally, b: Tally, z: float = Z95) -> bool:
-    """Whether two means differ at the 95% level (normal approximation, unequal variances)."""
-    if a.n < 2 or b.n < 2:
-        return False
-    return abs(a.mean - b.mean) > z * math.sqrt(a.sd ** 2 / a.n + b.sd ** 2 / b.n)
+def means_differ(a: Tally, b: Tally) -> bool:
+    """Whether two means differ at the 95% level, on its own (means_p)."""
+    return means_p(a, b) < ALPHA
 
 
-def proportions_differ(a_successes: float, a_trials: int, b_successes: float, b_trials: int,
-                       z: float = Z95) -> bool:
-    """Whether two proportions differ at the 95% level (two-proportion z test, pooled)."""
-    if a_trials == 0 or b_trials == 0:
-        return False
-    pooled = (a_successes + b_successes) / (a_trials + b_trials)
-    spread = pooled * (1 - pooled) * (1 / a_trials + 1 / b_trials)
-    return abs(a_successes / a_trials - b_successes / b_trials) > z * math.sqrt(spread)
+def proportions_differ(a_successes: float, a_trials: int, b_successes: float, b_trials: int) -> bool:
+    """Whether two proportions differ at the 95% level, on its own (proportions_p)."""
+    return proportions_p(a_successes, a_trials, b_successes, b_trials) < ALPHA
 
 
 def two_sided(z: float) -> float:
