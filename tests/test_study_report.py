@@ -188,3 +188,21 @@ def test_the_study_command_says_its_estimate_before_it_plays(tmp_path):
                        "--games", "2", "--out", tmp_path / "study")
     assert code == 0 and err.startswith("estimate: the 6 games of this study take about ")
     assert "with 1 worker process (a decision timed here: greedy " in err.splitlines()[0]
+
+
+def test_a_seat_that_holds_is_a_sentence_and_the_other_seats_of_its_board_are_named_as_finding_nothing():
+    from medina_cli.render.study import findings
+    seat = {"ci95": [0.1, 0.2], "fair_share": "not different"}
+    board = {"games": 400, "seat_wins": [{**seat, "rate": 0.15, "fair_share": "below"}, {**seat, "rate": 0.36},
+                                         {**seat, "rate": 0.24}, {**seat, "rate": 0.25}]}
+
+    def test(figure, p_holm):
+        return {"setup": "greedy self-play", "test": "fair share", "figure": figure, "boards": ["x 4p"],
+                "p": p_holm / 4, "p_holm": p_holm, "holds": p_holm < ALPHA}
+
+    doc = {"setups": [{"setup": "greedy self-play", "boards": {"x 4p": board}}],
+           "tests": [test("seat 1 wins", 0.001), test("seat 2 wins", 0.2), test("seat 3 wins", 1.0),
+                     test("seat 4 wins", 1.0)]}
+    assert findings(doc) == [
+        "greedy self-play, x 4p (400 games): seat 1 wins 15.0% [10.0, 20.0], below the fair share of 25%.",
+        "Found nothing (3 of 4 tests): greedy self-play — seat advantage (x 4p seats 2, 3, 4)."]

@@ -39,10 +39,6 @@ def mean_text(tally: dict, signed: bool = False) -> str:
     return f"{tally['mean']:{form}} [{low:{form}}, {high:{form}}]"
 
 
-def pairs_text(pairs: list[list[str]]) -> str:
-    return ", ".join(f"{a} vs {b}" for a, b in pairs) or "none"
-
-
 def players_of(label: str) -> int:
     return int(label.rsplit(" ", 1)[1][:-1])
 
@@ -64,13 +60,13 @@ def blocks(doc: dict, title: str) -> list[Block]:
     out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals, "
                       "each on its own (Wilson for win rates, the normal approximation for means). A finding is a "
                       f"two-sided test that holds after Holm's correction over all {tests} "
-                      f"test{'' if tests == 1 else 's'} of this report, so that the chance of any false finding stays below 5%. The family: each "
-                      "seat's win rate against the fair share (self-play; the score test), the stronger agent's "
-                      "against its fair share (a setup of two agents), and between each two boards of a player count "
-                      "seat 1's wins and the stronger agent's (pooled z test), the margin, the length and the points "
-                      "from each source both rulesets have (Welch's z), under every setup. Boards are tested only on "
-                      f"{COMPARED} games or more; a source of points that a ruleset does not have (such as a well) "
-                      "has neither figure nor test."),
+                      f"test{'' if tests == 1 else 's'} of this report, so that the chance of any false finding "
+                      "stays below 5%. The family: each seat's win rate against the fair share (self-play; the "
+                      "score test), the stronger agent's against its fair share (a setup of two agents), and between "
+                      "each two boards of a player count seat 1's wins and the stronger agent's (pooled z test), the "
+                      "margin, the length and the points from each source both rulesets have (Welch's z), under "
+                      f"every setup. Boards are tested only on {COMPARED} games or more; a source of points that a "
+                      "ruleset does not have (such as a well) has neither figure nor test."),
            Block("h3", "What holds"), Block("list", findings(doc))]
     for setup in doc["setups"]:
         out += setup_blocks(setup)
