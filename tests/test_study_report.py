@@ -126,10 +126,16 @@ def test_a_game_costs_each_seats_share_of_the_placements_at_its_agents_speed():
     assert board.game_seconds(("greedy",) * 4) == pytest.approx(120 * 0.011)
     assert board.game_seconds(("mcts", "greedy", "greedy", "greedy")) == pytest.approx(120 * (0.001 + 1.03 / 4))
     found = Estimate({("a 4p", "random self-play"): 0.12, ("a 4p", "mcts self-play"): 120.0}, 30, {"mcts": 1.0})
+    assert "(a decision timed here: greedy 2.5 ms, mcts 504 ms)" in Estimate({}, 1, {"random": 0.0, "greedy": 0.0025,
+                                                                                   "mcts": 0.504}).text(1)
     assert found.seconds == pytest.approx(30 * 120.12) and clock(found.seconds) == "1:00:04"
     assert found.text(2) == ("estimate: the 60 games of this study take about 0:30:02 with 2 worker processes (a "
-                             "decision timed here: mcts 1e+03 ms); the time left weighs each setup's games by these "
+                             "decision timed here: mcts 1 s); the time left weighs each setup's games by these "
                              "times")
+    assert found.text(None, resumed=True) == (
+        "estimate: the 60 games of this study take about 1:00:04 on one worker (a cluster divides it among its "
+        "workers) (a decision timed here: mcts 1 s); the games finished before are not played again; the time "
+        "left weighs each setup's games by these times")
 
 
 def test_the_calibration_times_each_agent_on_the_boards_of_the_study():

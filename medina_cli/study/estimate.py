@@ -85,17 +85,19 @@ class Estimate:
         """The whole study on one worker."""
         return self.games * sum(self.per_game.values())
 
-    def text(self, jobs: int | None) -> str:
+    def text(self, jobs: int | None, resumed: bool = False) -> str:
         """One line for the user: the time the whole study should take with `jobs` local worker processes
-        (None: a cluster's, which shares the work out as it has workers), and what it rests on."""
+        (None: a cluster's, which shares the work out as it has workers), and what it rests on; `resumed`:
+        the games finished before are not played again."""
         games = self.games * len(self.per_game)
         workers = (f"{clock(self.seconds / jobs)} with {jobs} worker process{'es' if jobs > 1 else ''}"
                    if jobs else f"{clock(self.seconds)} on one worker (a cluster divides it among its workers)")
-        timed = ", ".join(f"{spec} {1000 * seconds:.3g} ms" for spec, seconds in self.decisions.items()
-                          if spec != RANDOM)
+        timed = ", ".join(f"{spec} {1000 * seconds:.3g} ms" if seconds < 1 else f"{spec} {seconds:.3g} s"
+                          for spec, seconds in self.decisions.items() if spec != RANDOM)
         return (f"estimate: the {games} games of this study take about {workers}" +
-                (f" (a decision timed here: {timed})" if timed else "") + "; the time left weighs each setup's "
-                "games by these times")
+                (f" (a decision timed here: {timed})" if timed else "") +
+                ("; the games finished before are not played again" if resumed else "") +
+                "; the time left weighs each setup's games by these times")
 
 
 def estimate(boards, setups, games: int, seed: int) -> Estimate:

@@ -329,7 +329,7 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
     if play and calibrate:
         found = estimate([(board.label, board.part.rules) for board in boards], plan, games, seed)
         if notify is not None:
-            notify(found.text(None if workers.scheduler else workers.jobs))
+            notify(found.text(None if workers.scheduler else workers.jobs, resumed=resume))
         cost = [statistics.fmean(found.per_game[board.label, setup.name] for board in mine)
                 for mine, setup, _, _ in runs]
     whole = sum(games * len(mine) * each for (mine, *_), each in zip(runs, cost, strict=True)) or 1.0
