@@ -71,7 +71,7 @@ def test_thirty_random_games_show_no_seat_advantage_after_the_correction(tmp_pat
                                  "family": doc["correction"]["family"]}
     assert "Holm's correction over all 3 tests" in markdown
     what_holds = markdown.split("### What holds\n\n")[1].split("\n\n")[0]
-    assert what_holds == "- Found nothing (3 of 3 tests): random self-play — seat advantage (original-2001 3p)."
+    assert what_holds == "- Found nothing (3 of 3 tests). random self-play: no seat advantage on original-2001 3p."
     assert "above the fair share" not in markdown and "below" not in what_holds
 
 
@@ -95,7 +95,7 @@ def test_findings_come_first_and_one_line_names_what_found_nothing(tmp_path):
                                 if t["test"] == "boards" and t["setup"] == s["setup"])
     lines = markdown.split("### What holds\n\n")[1].split("\n\n")[0].splitlines()
     assert len(lines) == len(held) + 1 and lines[-1].startswith(f"- Found nothing ({len(tests) - len(held)} of "
-                                                                f"{len(tests)} tests): random self-play — ")
+                                                                f"{len(tests)} tests). random self-play: no seat advantage on ")
     assert ("- greedy vs random, original-2001 3p (30 games): the stronger agent wins 96.7% [83.3, 99.4], above its "
             "fair share of 33%; its margin over the best other +20.1 [+16.4, +23.7].") in lines
     assert ("- random self-play: games are longer on second-edition-2014 3p (132.1 [130.2, 134.0]) than on "
@@ -211,4 +211,28 @@ def test_a_seat_that_holds_is_a_sentence_and_the_other_seats_of_its_board_are_na
                      test("seat 4 wins", 1.0)]}
     assert findings(doc) == [
         "greedy self-play, x 4p (400 games): seat 1 wins 15.0% [10.0, 20.0], below the fair share of 25%.",
-        "Found nothing (3 of 4 tests): greedy self-play — seat advantage (x 4p seats 2, 3, 4)."]
+        "Found nothing (3 of 4 tests). greedy self-play: no seat advantage on x 4p (seats 2, 3, 4)."]
+
+
+def test_a_figure_that_differs_between_some_boards_names_the_pairs_that_found_nothing():
+    from medina_cli.render.study import findings
+
+    def board(placements):
+        return {"games": 50, "placements": {"mean": placements, "ci95": [placements - 1, placements + 1]},
+                "strong": {"win_rate": 0.3, "ci95": [0.2, 0.4], "margin": {"mean": 1.0, "ci95": [0.0, 2.0]}}}
+
+    def test(kind, figure, boards, holds):
+        return {"setup": "greedy vs random", "test": kind, "figure": figure, "boards": boards, "p": 0.01,
+                "p_holm": 0.01 if holds else 0.5, "holds": holds}
+
+    doc = {"setups": [{"setup": "greedy vs random", "boards": {"a 4p": board(130.0), "b 4p": board(140.0),
+                                                               "c 4p": board(135.0)}}],
+           "tests": [test("fair share", "stronger agent's wins", ["a 4p"], False),
+                     test("boards", "placements", ["a 4p", "b 4p"], True),
+                     test("boards", "placements", ["a 4p", "c 4p"], False),
+                     test("boards", "placements", ["b 4p", "c 4p"], False),
+                     test("boards", "margin", ["a 4p", "b 4p"], False)]}
+    assert findings(doc) == [
+        "greedy vs random: games are longer on b 4p (140.0 [139.0, 141.0]) than on a 4p (130.0 [129.0, 131.0]).",
+        "Found nothing (4 of 5 tests). greedy vs random: the stronger agent's wins no different from its fair share "
+        "on a 4p; no difference between the 4p boards in placements (a 4p vs c 4p, b 4p vs c 4p), margin."]

@@ -112,33 +112,34 @@ def finding(test: dict, setups: dict) -> str:
 
 
 def nothing_found(tests: list[dict]) -> str:
-    """The one line naming the tests that found nothing, setup by setup: the boards whose seats (or
-    stronger agent) did not differ from the fair share, naming the seats where another did, and the
-    figures that did not differ between the boards of a player count."""
-    by_setup: dict[str, dict[str, list[str]]] = {}
-    seats: dict[tuple[str, str], list[str]] = {}  # (setup, board) -> the seats that found nothing
+    """The one line naming the tests that found nothing, a sentence per setup: the boards whose seats
+    (naming them where another seat of the board differs) or stronger agent did not differ from the fair
+    share, and the figures that did not differ between the boards of a player count (naming the pairs
+    where another pair differs)."""
+    groups: dict[tuple, list[dict]] = {}  # the tests of a board against the fair share, or of a figure
     for test in tests:
-        if test["holds"]:
-            continue
-        items = by_setup.setdefault(test["setup"], {})
         board = test["boards"][0]
-        if test["test"] == "boards":
-            between = items.setdefault(f"between the {board.rsplit(' ', 1)[1]} boards", [])
-            between += [] if test["figure"] in between else [test["figure"]]
-        elif test["figure"] == "stronger agent's wins":
-            items.setdefault("skill", []).append(board)
+        key = (test["setup"], "fair share", board, test["figure"] == "stronger agent's wins") \
+            if test["test"] == "fair share" else (test["setup"], "boards", board.rsplit(" ", 1)[1], test["figure"])
+        groups.setdefault(key, []).append(test)
+    said: dict[str, dict[str, list[str]]] = {}  # setup -> what -> the names of what found nothing
+    for (setup, kind, where, what), group in groups.items():
+        quiet = [test for test in group if not test["holds"]]
+        if not quiet:
+            continue
+        if kind == "fair share":
+            part = "no seat advantage on" if not what else "the stronger agent's wins no different from its fair share on"
+            name = where if len(quiet) == len(group) else \
+                f"{where} (seat{'s' if len(quiet) > 1 else ''} {', '.join(t['figure'].split()[1] for t in quiet)})"
         else:
-            if (test["setup"], board) not in seats:
-                items.setdefault("seat advantage", []).append(board)
-            seats.setdefault((test["setup"], board), []).append(test["figure"].split()[1])
-    for (setup, board), found in seats.items():
-        if len(found) < players_of(board):  # another seat differs: name these
-            listed = by_setup[setup]["seat advantage"]
-            listed[listed.index(board)] = f"{board} seat{'s' if len(found) > 1 else ''} {', '.join(found)}"
-    parts = [f"{setup} — " + ", ".join(f"{item} ({', '.join(names)})" for item, names in items.items())
-             for setup, items in by_setup.items()]
+            part = f"no difference between the {where} boards in"
+            name = what if len(quiet) == len(group) else \
+                f"{what} ({', '.join(' vs '.join(test['boards']) for test in quiet)})"
+        said.setdefault(setup, {}).setdefault(part, []).append(name)
+    setups = [f"{setup}: " + "; ".join(f"{part} {', '.join(names)}" for part, names in parts.items())
+              for setup, parts in said.items()]
     missed = sum(not test["holds"] for test in tests)
-    return f"Found nothing ({missed} of {len(tests)} tests): " + "; ".join(parts) + "."
+    return f"Found nothing ({missed} of {len(tests)} tests). " + ". ".join(setups) + "."
 
 
 def findings(doc: dict) -> list[str]:
