@@ -13,7 +13,7 @@ from fractions import Fraction
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975: two-sided 95%
 LEVEL = 0.95
-ALPHA = 1 - LEVEL  # the family-wise error rate a corrected report keeps to
+ALPHA = 0.05  # 1 - LEVEL: the family-wise error rate a corrected report keeps to
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float] | None:
