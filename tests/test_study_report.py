@@ -75,6 +75,7 @@ def test_thirty_random_games_show_no_seat_advantage_after_the_correction(tmp_pat
     assert "above the fair share" not in markdown and "below" not in what_holds
 
 
+@pytest.mark.slow  # three setups of 30 games on two boards, greedy among them
 def test_findings_come_first_and_one_line_names_what_found_nothing(tmp_path):
     doc, markdown = study(tmp_path, "original-2001,second-edition-2014", "random,greedy", 30)
     tests = doc["tests"]
