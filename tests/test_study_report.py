@@ -95,8 +95,8 @@ def test_findings_come_first_and_one_line_names_what_found_nothing(tmp_path):
         assert listed == sorted((t["setup"], t["figure"], tuple(t["boards"])) for t in held
                                 if t["test"] == "boards" and t["setup"] == s["setup"])
     lines = markdown.split("### What holds\n\n")[1].split("\n\n")[0].splitlines()
-    assert len(lines) == len(held) + 1 and lines[-1].startswith(f"- Found nothing ({len(tests) - len(held)} of "
-                                                                f"{len(tests)} tests). random self-play: no seat advantage on ")
+    assert len(lines) == len(held) + 1 and lines[-1].startswith(
+        f"- Found nothing ({len(tests) - len(held)} of {len(tests)} tests). random self-play: no seat advantage on ")
     assert ("- greedy vs random, original-2001 3p (30 games): the stronger agent wins 96.7% [83.3, 99.4], above its "
             "fair share of 33%; its margin over the best other +20.1 [+16.4, +23.7].") in lines
     assert ("- random self-play: games are longer on second-edition-2014 3p (132.1 [130.2, 134.0]) than on "

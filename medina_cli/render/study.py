@@ -128,7 +128,8 @@ def nothing_found(tests: list[dict]) -> str:
         if not quiet:
             continue
         if kind == "fair share":
-            part = "no seat advantage on" if not what else "the stronger agent's wins no different from its fair share on"
+            part = "the stronger agent's wins no different from its fair share on" if what else \
+                "no seat advantage on"
             name = where if len(quiet) == len(group) else \
                 f"{where} (seat{'s' if len(quiet) > 1 else ''} {', '.join(t['figure'].split()[1] for t in quiet)})"
         else:

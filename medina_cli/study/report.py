@@ -307,8 +307,8 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
     game's statistics. `progress(finished)` counts the games finished, those read back included;
     `notify(text)` says what `simulate` says. With `calibrate` (and `play`), the agents are timed first
     (estimate.py): `notify` says how long the whole study should take, and `progress(finished, share=...)`
-    also gives the share of that time done, each setup's games weighed by their cost. Raises StudyError (a folder that cannot be used, a lost
-    cluster) and KeyboardInterrupt: the finished games stay in `out`."""
+    also gives the share of that time done, each setup's games weighed by their cost. Raises StudyError
+    (a folder that cannot be used, a lost cluster) and KeyboardInterrupt: the finished games stay in `out`."""
     plan = setups(agents)
     report = Report(seed, games, [board.label for board in boards], plan)
     runs = []
