@@ -34,13 +34,14 @@ def test_a_study_writes_its_report_with_intervals(tmp_path):
             assert all(seat["ci95"][0] <= seat["rate"] <= seat["ci95"][1] for seat in figures["seat_wins"])
             low, high = figures["margin"]["ci95"]
             assert low <= figures["margin"]["mean"] <= high
-        assert set(setup["significant"]["4p"]) >= {"seat 1 wins", "margin", "placements", "points from well"}
+        assert set(setup["significant"]["4p"]) >= {"seat 1 wins", "margin", "placements", "points from walls"}
+        assert "points from well" not in setup["significant"]["4p"]  # original-2001 has no well
     skill = doc["setups"][2]["boards"]["original-2001 4p"]["strong"]
     assert skill["fair_share"] in ("above", "below", "not different") and "margin" in skill
     assert json.loads((folder / "report.json").read_text()) == {k: v for k, v in doc.items()
                                                                 if k not in ("errors", "warnings")}
     markdown = (folder / "report.md").read_text()
-    assert "### What is significant" in markdown and "(charts/seat-wins.svg)" in markdown
+    assert "### What holds" in markdown and "(charts/seat-wins.svg)" in markdown
     assert re.search(r"\| original-2001 4p \| 4 \| \d+\.\d% \[\d+\.\d, \d+\.\d\]", markdown)
     page = (folder / "report.html").read_text()
     assert page.count("<svg") == 5 and "src=" not in page and "http://" not in page.replace(
@@ -158,7 +159,7 @@ def test_a_partial_study_reports_what_it_holds_and_says_so(tmp_path):
     assert not (folder / "4p-greedy-vs-random" / ".study" / "original-2001-0002.json").exists()  # nothing played
     markdown = (tmp_path / "partial.md").read_text()
     assert "This study is INCOMPLETE: 19 of its 24 games are finished" in markdown
-    assert "greedy vs random, original-2001 4p (3 games): the stronger agent wins" in markdown
+    assert "greedy vs random, original-2001 4p (3 games)" in markdown
     assert "random self-play, second-edition-2014 4p" not in markdown  # no games: not shown
     assert "| original-2001 4p | 3 |" in markdown
     code, _, err = run("study", "--rulesets", "original-2001", *SMALL, "--out", tmp_path / "none", "--so-far")
@@ -178,7 +179,7 @@ def test_so_far_on_a_folder_without_a_study_says_what_it_needs(tmp_path):
 
 def test_boards_with_few_games_are_not_compared():
     from medina_cli.study.games import SOURCES, GameSummary
-    from medina_cli.study.report import COMPARED, Figures, comparisons
+    from medina_cli.study.report import COMPARED, Figures, board_tests
 
     def board(games: int, winner: int) -> Figures:
         figures = Figures(2)
@@ -187,9 +188,11 @@ def test_boards_with_few_games_are_not_compared():
             figures.add(GameSummary(totals, [winner], dict.fromkeys(SOURCES, 20), 30, 60, {}), None)
         return figures
 
-    # seat 1 wins every game of one board and none of the other: significant on enough games only
-    assert comparisons({"a": board(COMPARED, 0), "b": board(COMPARED, 1)}, False)["seat 1 wins"] == [["a", "b"]]
-    assert comparisons({"a": board(COMPARED - 1, 0), "b": board(COMPARED, 1)}, False)["seat 1 wins"] == []
+    # seat 1 wins every game of one board and none of the other: tested on enough games only
+    seat1 = [test for test in board_tests({"a": board(COMPARED, 0), "b": board(COMPARED, 1)}, False)
+             if test["figure"] == "seat 1 wins"]
+    assert [test["boards"] for test in seat1] == [["a", "b"]] and seat1[0]["p"] < 0.001
+    assert board_tests({"a": board(COMPARED - 1, 0), "b": board(COMPARED, 1)}, False) == []
 
 
 def test_no_seat_is_tested_against_its_fair_share_on_fewer_than_ten_games(tmp_path):
@@ -201,7 +204,8 @@ def test_no_seat_is_tested_against_its_fair_share_on_fewer_than_ten_games(tmp_pa
     seats = json.loads(stdout)["setups"][0]["boards"]["original-2001 3p"]["seat_wins"]
     assert code == 0 and max(seat["rate"] for seat in seats) == 1.0 and seats[1]["ci95"][0] > 1 / 3
     assert [seat["fair_share"] for seat in seats] == ["not different"] * 3
-    assert "seat advantage: too few games to test (fewer than 10)." in (out / "report.md").read_text()
+    assert "Too few games to test (fewer than 10): random self-play, original-2001 3p (2 games)." in (
+        out / "report.md").read_text()
 
 
 @pytest.mark.slow

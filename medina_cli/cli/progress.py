@@ -12,31 +12,35 @@ REDRAW_SECONDS = 0.1  # at most ten drawings a second, however fast the units fi
 
 class Progress:
     """Counts finished units (`progress(finished)`, or `progress(finished, total)` when the total is
-    learnt late); `first` is the count it started from (units done before this run)."""
+    learnt late); `first` is the count it started from (units done before this run). Units of unlike
+    cost also give `share`, the share of the whole work done: the time left is then reckoned from it."""
 
     def __init__(self, total: int, unit: str = "games"):
         self.total, self.unit = total, unit
         self.draw = sys.stderr.isatty()
         self.first = self.finished = 0
+        self.share: float | None = None  # of the work done, when units differ in cost
+        self.first_share = 0.0
         self.started = False
         self.started_at = 0.0
         self.drawn_at = 0.0
         self.display = None  # rich's, from the first drawing on
         self.task = None
 
-    def __call__(self, finished: int, total: int | None = None) -> None:
+    def __call__(self, finished: int, total: int | None = None, share: float | None = None) -> None:
         if total is not None:
             self.total = total
         if not self.started:
             self.started, self.first = True, finished
+            self.first_share = share or 0.0
             self.started_at = time.monotonic()
-        self.finished = finished
+        self.finished, self.share = finished, share
         now = time.monotonic()
         if not self.draw or (now - self.drawn_at < REDRAW_SECONDS and finished < self.total):
             return
         self.drawn_at = now
         if self.display is None:
-            self.display, self.task = start_display(self.unit, self.total, finished, self.rate)
+            self.display, self.task = start_display(self.unit, self.total, finished, self.rate, self.left)
         self.display.update(self.task, completed=finished, total=self.total)
         self.display.refresh()
 
@@ -45,6 +49,16 @@ class Progress:
         before any unit has finished in it."""
         elapsed = time.monotonic() - self.started_at
         return (self.finished - self.first) / elapsed if self.finished > self.first and elapsed > 0 else None
+
+    def left(self) -> float | None:
+        """Seconds left: from the share of the work done in this run when it is known, else from the
+        rate of units; None before anything is done in this run."""
+        elapsed = time.monotonic() - self.started_at
+        if self.share is not None:
+            done = self.share - self.first_share
+            return elapsed * (1 - self.share) / done if done > 0 else None
+        speed = self.rate()
+        return (self.total - self.finished) / speed if speed else None
 
     def note(self, text: str) -> None:
         """A line for the user, above the progress line when one is shown."""
@@ -97,9 +111,10 @@ def quiet_dask_logs(scheduler: str | None) -> None:
         os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
 
 
-def start_display(unit: str, total: int, first: int, rate):
+def start_display(unit: str, total: int, first: int, rate, left):
     """rich's progress display on stderr, redrawn only when told (no drawing thread beside the worker
-    processes), and its task, started at `first`; `rate()` gives the units per second shown."""
+    processes), and its task, started at `first`; `rate()` gives the units per second shown, `left()`
+    the seconds left."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, TextColumn
     from rich.progress import Progress as Display
@@ -114,15 +129,15 @@ def start_display(unit: str, total: int, first: int, rate):
             return Text(f"{speed:.0f} {unit}/s," if speed else f"- {unit}/s,", style="progress.data.speed")
 
     class TimeLeft(ProgressColumn):
-        """The time the remaining units take at that rate (H:MM:SS), "-:--:--" while it is unknown."""
+        """The time the remaining units take (H:MM:SS), "-:--:--" while it is unknown."""
 
         def render(self, task) -> Text:
-            speed = rate()
             if task.total is not None and task.completed >= task.total:
                 return Text("0:00:00", style="progress.remaining")
-            if not speed:
+            seconds_left = left()
+            if seconds_left is None:
                 return Text("-:--:--", style="progress.remaining")
-            minutes, seconds = divmod(round((task.total - task.completed) / speed), 60)
+            minutes, seconds = divmod(round(seconds_left), 60)
             return Text(f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}", style="progress.remaining")
 
     display = Display(BarColumn(), MofNCompleteColumn(), TextColumn(f"{unit},"), Rate(), TimeLeft(),

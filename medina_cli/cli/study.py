@@ -110,7 +110,7 @@ def _play(boards, specs, games, seed, out, resume, so_far, jobs, scheduler, doc)
     progress = Progress(games * len(boards) * (2 * len(specs) - 1))
     found = played_or_exit(
         lambda: study_report(boards, specs, games, seed, Path(out), resume=resume, play=not so_far,
-                             progress=progress, notify=progress.note,
+                             progress=progress, notify=progress.note, calibrate=True,
                              workers=Workers(jobs, scheduler, notify=progress.note)),
         progress, lambda: "" if so_far else _kept(out, progress), out, doc)
     return found.to_json()

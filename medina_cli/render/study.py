@@ -39,10 +39,6 @@ def mean_text(tally: dict, signed: bool = False) -> str:
     return f"{tally['mean']:{form}} [{low:{form}}, {high:{form}}]"
 
 
-def pairs_text(pairs: list[list[str]]) -> str:
-    return ", ".join(f"{a} vs {b}" for a, b in pairs) or "none"
-
-
 def players_of(label: str) -> int:
     return int(label.rsplit(" ", 1)[1][:-1])
 
@@ -50,7 +46,7 @@ def players_of(label: str) -> int:
 # --- the blocks ---------------------------------------------------------------------------------------
 
 def blocks(doc: dict, title: str) -> list[Block]:
-    """The report's blocks: what is significant first, then each setup's tables, then the charts."""
+    """The report's blocks: what holds first, then each setup's tables, then the charts."""
     out = [Block("h1", title)]
     if doc.get("command"):
         out += [Block("p", "Reproduce everything below (results, tables and charts) with one command:"),
@@ -60,48 +56,107 @@ def blocks(doc: dict, title: str) -> list[Block]:
                               "are finished, and every figure below rests on the games finished for its board and "
                               "setup, counted in the column 'games' of its table and beside each finding; a "
                               "setup with none is not shown. The same command with --resume plays the rest."))
-    out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals "
-                      "(Wilson for win rates, the normal approximation for means). A difference is significant when "
-                      "a two-sided test at the 5% level says so (two proportions: pooled z test; two means: Welch's "
-                      f"z); a seat or an agent differs from its fair share when the interval of its win rate leaves it "
-                      f"out. Boards are compared, and seats and agents tested, only on {COMPARED} games or more."),
-           Block("h3", "What is significant"), Block("list", findings(doc))]
+    tests = doc["correction"]["tests"]
+    out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals, "
+                      "each on its own (Wilson for win rates, the normal approximation for means). A finding is a "
+                      f"two-sided test that holds after Holm's correction over all {tests} "
+                      f"test{'' if tests == 1 else 's'} of this report, so that the chance of any false finding "
+                      "stays below 5%. The family: each seat's win rate against the fair share (self-play; the "
+                      "score test), the stronger agent's against its fair share (a setup of two agents), and between "
+                      "each two boards of a player count seat 1's wins and the stronger agent's (pooled z test), the "
+                      "margin, the length and the points from each source both rulesets have (Welch's z), under "
+                      f"every setup. Boards are tested only on {COMPARED} games or more; a source of points that a "
+                      "ruleset does not have (such as a well) has neither figure nor test."),
+           Block("h3", "What holds"), Block("list", findings(doc))]
     for setup in doc["setups"]:
         out += setup_blocks(setup)
     out += [Block("h3", "Charts")] + [Block("chart", name) for name in chart_names(doc)]
     return out
 
 
-def findings(doc: dict) -> list[str]:
-    """One line per setup and question: what differs significantly and what does not."""
-    lines = []
-    for setup in doc["setups"]:
-        name, boards = setup["setup"], played(setup)
-        if "strong" in next(iter(boards.values()), {}):
-            for board, f in boards.items():
-                strong = f["strong"]
-                share = (f"{FAIR[strong['fair_share']]} its fair share" if f["games"] >= COMPARED
-                         else "too few games to test against its fair share")
-                lines.append(f"{name}, {board} ({games(f)}): the stronger agent wins "
-                             f"{percent(strong['win_rate'], strong['ci95'])}, "
-                             f"{share} of {100 / players_of(board):.0f}%; its margin "
-                             f"over the best other {mean_text(strong['margin'], signed=True)}.")
+MORE = {"seat 1 wins": "seat 1 wins more often", "margin": "the winner's margin is larger",
+        "placements": "games are longer", "stronger agent's wins": "the stronger agent wins more often"}
+
+
+def figure_text(figures: dict, figure: str) -> tuple[float, str]:
+    """A board's value of a figure its tests name, and that value as text with its interval."""
+    if figure.startswith("seat "):
+        seat = figures["seat_wins"][int(figure.split()[1]) - 1]
+        return seat["rate"], percent(seat["rate"], seat["ci95"])
+    if figure == "stronger agent's wins":
+        return figures["strong"]["win_rate"], percent(figures["strong"]["win_rate"], figures["strong"]["ci95"])
+    tally = figures["points"][figure.removeprefix("points from ")] if figure.startswith("points from ") \
+        else figures[figure]
+    return tally["mean"], mean_text(tally)
+
+
+def finding(test: dict, setups: dict) -> str:
+    """The plain sentence of a test that holds."""
+    boards = setups[test["setup"]]["boards"]
+    if test["test"] == "fair share":
+        board = test["boards"][0]
+        figures = boards[board]
+        value, text = figure_text(figures, test["figure"])
+        fair = 1 / players_of(board)
+        side = "above" if value > fair else "below"
+        if test["figure"] == "stronger agent's wins":
+            return (f"{test['setup']}, {board} ({games(figures)}): the stronger agent wins {text}, {side} its fair "
+                    f"share of {100 * fair:.0f}%; its margin over the best other "
+                    f"{mean_text(figures['strong']['margin'], signed=True)}.")
+        return (f"{test['setup']}, {board} ({games(figures)}): {test['figure'].removesuffix(' wins')} wins {text}, "
+                f"{side} the fair share of {100 * fair:.0f}%.")
+    (high, high_board), (low, low_board) = sorted(
+        ((figure_text(boards[board], test["figure"]), board) for board in test["boards"]), reverse=True)
+    phrase = MORE.get(test["figure"]) or f"more points come from {test['figure'].removeprefix('points from ')}"
+    return f"{test['setup']}: {phrase} on {high_board} ({high[1]}) than on {low_board} ({low[1]})."
+
+
+def nothing_found(tests: list[dict]) -> str:
+    """The one line naming the tests that found nothing, a sentence per setup: the boards whose seats
+    (naming them where another seat of the board differs) or stronger agent did not differ from the fair
+    share, and the figures that did not differ between the boards of a player count (naming the pairs
+    where another pair differs)."""
+    groups: dict[tuple, list[dict]] = {}  # the tests of a board against the fair share, or of a figure
+    for test in tests:
+        board = test["boards"][0]
+        key = (test["setup"], "fair share", board, test["figure"] == "stronger agent's wins") \
+            if test["test"] == "fair share" else (test["setup"], "boards", board.rsplit(" ", 1)[1], test["figure"])
+        groups.setdefault(key, []).append(test)
+    said: dict[str, dict[str, list[str]]] = {}  # setup -> what -> the names of what found nothing
+    for (setup, kind, where, what), group in groups.items():
+        quiet = [test for test in group if not test["holds"]]
+        if not quiet:
+            continue
+        if kind == "fair share":
+            part = "the stronger agent's wins no different from its fair share on" if what else \
+                "no seat advantage on"
+            name = where if len(quiet) == len(group) else \
+                f"{where} (seat{'s' if len(quiet) > 1 else ''} {', '.join(t['figure'].split()[1] for t in quiet)})"
         else:
-            for board, f in boards.items():
-                words = (seat_words(f["seat_wins"]) if f["games"] >= COMPARED
-                         else f"too few games to test (fewer than {COMPARED})")
-                lines.append(f"{name}, {board} ({games(f)}): seat advantage: {words}.")
-        for players, compared in setup["significant"].items():
-            if sum(board.endswith(f" {players}") and f["games"] >= COMPARED for board, f in boards.items()) < 2:
-                continue  # boards are compared on COMPARED games or more
-            significant = [figure for figure, pairs in compared.items() if pairs]
-            quiet = [figure for figure, pairs in compared.items() if not pairs]
-            if significant:
-                lines.append(f"{name}, {players}: differ significantly between the boards: "
-                             + "; ".join(f"{figure} ({pairs_text(compared[figure])})" for figure in significant) + ".")
-            if quiet:
-                lines.append(f"{name}, {players}: no significant difference between the boards in "
-                             + ", ".join(quiet) + ".")
+            part = f"no difference between the {where} boards in"
+            name = what if len(quiet) == len(group) else \
+                f"{what} ({', '.join(' vs '.join(test['boards']) for test in quiet)})"
+        said.setdefault(setup, {}).setdefault(part, []).append(name)
+    setups = [f"{setup}: " + "; ".join(f"{part} {', '.join(names)}" for part, names in parts.items())
+              for setup, parts in said.items()]
+    missed = sum(not test["holds"] for test in tests)
+    return f"Found nothing ({missed} of {len(tests)} tests). " + ". ".join(setups) + "."
+
+
+def findings(doc: dict) -> list[str]:
+    """A sentence for each test that holds, then one line naming those that found nothing and one naming
+    the boards with too few games to test."""
+    setups = {setup["setup"]: setup for setup in doc["setups"]}
+    tests = doc["tests"]
+    lines = [finding(test, setups) for test in tests if test["holds"]]
+    if not tests:
+        lines.append(f"No test: no board has {COMPARED} games.")
+    elif not all(test["holds"] for test in tests):
+        lines.append(nothing_found(tests))
+    untested = [f"{setup['setup']}, {board} ({games(f)})" for setup in doc["setups"]
+                for board, f in played(setup).items() if f["games"] < COMPARED]
+    if untested:
+        lines.append(f"Too few games to test (fewer than {COMPARED}): " + "; ".join(untested) + ".")
     return lines
 
 
@@ -114,12 +169,9 @@ def played(setup: dict) -> dict:
     return {board: f for board, f in setup["boards"].items() if f["games"]}
 
 
-def seat_words(seats: list[dict]) -> str:
-    above = [str(s + 1) for s, seat in enumerate(seats) if seat["fair_share"] == "above"]
-    below = [str(s + 1) for s, seat in enumerate(seats) if seat["fair_share"] == "below"]
-    words = ([f"seat {', '.join(above)} above the fair share"] if above else []) + \
-            ([f"seat {', '.join(below)} below it"] if below else [])
-    return "; ".join(words) or "no seat differs significantly from the fair share"
+def sources(figures: dict) -> list[str]:
+    """The sources of points a board's ruleset has."""
+    return figures.get("sources", list(SOURCES))
 
 
 def setup_blocks(setup: dict) -> list[Block]:
@@ -133,9 +185,11 @@ def setup_blocks(setup: dict) -> list[Block]:
              *([""] * (most - len(f["seat_wins"]))), mean_text(f["margin"]), mean_text(f["placements"])]
             for board, f in boards.items()]
     out.append(Block("table", (header, rows)))
-    out.append(Block("p", "Points per game from each source (all players together):"))
-    out.append(Block("table", (["board", *SOURCES], [[board, *(mean_text(f["points"][s]) for s in SOURCES)]
-                                                      for board, f in boards.items()])))
+    shown = [source for source in SOURCES if any(source in sources(f) for f in boards.values())]
+    out.append(Block("p", "Points per game from each source (all players together; — where the ruleset has no such "
+                          "source):"))
+    out.append(Block("table", (["board", *shown], [[board, *(mean_text(f["points"][s]) if s in sources(f) else "—"
+                                                             for s in shown)] for board, f in boards.items()])))
     if "strong" in next(iter(boards.values())):
         rows = [[board, percent(f["strong"]["win_rate"], f["strong"]["ci95"]),
                  f"{100 / players_of(board):.0f}% ({FAIR[f['strong']['fair_share']] if f['games'] >= COMPARED else 'untested'})",
@@ -178,8 +232,9 @@ def charts(doc: dict) -> dict[str, str]:
                                                                    for board, f in setup["boards"].items()], None)
                                                for setup in selfplay], "points" if key == "margin" else "placements")
     out["points"] = bar_chart(CAPTIONS["points"], [
-        (f"{source}", [(f"{board}, {setup['setup']}", f["points"][source]["mean"], f["points"][source]["ci95"])
-                       for setup in selfplay for board, f in setup["boards"].items()], None) for source in SOURCES],
+        (source, bars, None) for source in SOURCES
+        if (bars := [(f"{board}, {setup['setup']}", f["points"][source]["mean"], f["points"][source]["ci95"])
+                     for setup in selfplay for board, f in setup["boards"].items() if source in sources(f)])],
         "points per game")
     if skill:
         out["skill"] = bar_chart(CAPTIONS["skill"], [

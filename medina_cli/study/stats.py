@@ -13,6 +13,7 @@ from fractions import Fraction
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975: two-sided 95%
 LEVEL = 0.95
+ALPHA = 0.05  # 1 - LEVEL: the family-wise error rate a corrected report keeps to
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float] | None:
@@ -35,21 +36,64 @@ def mean_interval(mean: float, sd: float, n: int, z: float = Z95) -> tuple[float
     return mean - half, mean + half
 
 
-def means_differ(a: Tally, b: Tally, z: float = Z95) -> bool:
-    """Whether two means differ at the 95% level (normal approximation, unequal variances)."""
-    if a.n < 2 or b.n < 2:
-        return False
-    return abs(a.mean - b.mean) > z * math.sqrt(a.sd ** 2 / a.n + b.sd ** 2 / b.n)
+def means_differ(a: Tally, b: Tally) -> bool:
+    """Whether two means differ at the 95% level, on its own (means_p)."""
+    return means_p(a, b) < ALPHA
 
 
-def proportions_differ(a_successes: float, a_trials: int, b_successes: float, b_trials: int,
-                       z: float = Z95) -> bool:
-    """Whether two proportions differ at the 95% level (two-proportion z test, pooled)."""
+def proportions_differ(a_successes: float, a_trials: int, b_successes: float, b_trials: int) -> bool:
+    """Whether two proportions differ at the 95% level, on its own (proportions_p)."""
+    return proportions_p(a_successes, a_trials, b_successes, b_trials) < ALPHA
+
+
+def two_sided(z: float) -> float:
+    """The two-sided p-value of a standard normal statistic."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def _p_of(difference: float, spread: float) -> float:
+    """The p-value of `difference` with standard error `spread`: 1 for no difference, 0 for a
+    difference without spread."""
+    if difference == 0:
+        return 1.0
+    return two_sided(difference / spread) if spread > 0 else 0.0
+
+
+def share_p(successes: float, trials: int, share: float) -> float:
+    """The p-value of a proportion against the `share` expected (score test: it rejects exactly when
+    the Wilson interval leaves `share` out); 1 without trials."""
+    if trials == 0:
+        return 1.0
+    return _p_of(successes / trials - share, math.sqrt(share * (1 - share) / trials))
+
+
+def proportions_p(a_successes: float, a_trials: int, b_successes: float, b_trials: int) -> float:
+    """The p-value of two proportions differing (two-proportion z test, pooled); 1 without trials."""
     if a_trials == 0 or b_trials == 0:
-        return False
+        return 1.0
     pooled = (a_successes + b_successes) / (a_trials + b_trials)
-    spread = pooled * (1 - pooled) * (1 / a_trials + 1 / b_trials)
-    return abs(a_successes / a_trials - b_successes / b_trials) > z * math.sqrt(spread)
+    return _p_of(a_successes / a_trials - b_successes / b_trials,
+                 math.sqrt(pooled * (1 - pooled) * (1 / a_trials + 1 / b_trials)))
+
+
+def means_p(a: Tally, b: Tally) -> float:
+    """The p-value of two means differing (normal approximation, unequal variances: Welch's z); 1
+    below two values on either side."""
+    if a.n < 2 or b.n < 2:
+        return 1.0
+    return _p_of(a.mean - b.mean, math.sqrt(a.sd ** 2 / a.n + b.sd ** 2 / b.n))
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given: a test holds at family-wise error rate
+    ALPHA when its adjusted p-value is below ALPHA, whatever the dependence between the tests."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    adjusted = [1.0] * len(p_values)
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
 
 
 @dataclass
