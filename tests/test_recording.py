@@ -182,7 +182,7 @@ def test_add_json_says_what_was_written_and_who_is_to_move(game):
     assert [w["code"] for w in doc["warnings"]] == ["turn-in-progress"]
     before = game.read_bytes()
     for args, error, status in [(("Anna: wall A11",), "out-of-turn", 1), (("grey C3",), "cell-occupied", 1),
-                                (("--player", "Bob", "wall A12"), "unknown-player", 1)]:
+                                (("--player", "Bob", "wall A12"), "unknown-player", 2)]:
         code, out, err = run("add", game, *args, "--json")
         doc = json.loads(out)
         assert (code, err, list(doc), doc["added"], doc["to_move"]) == (status, "", ADD_KEYS, [], None)

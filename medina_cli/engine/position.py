@@ -169,6 +169,9 @@ class Position:
         return "well" if number == self.well else None
 
     def __str__(self) -> str:
+        return self.grid()
+
+    def grid(self) -> str:
         """The board, north row first, a character a cell as in a board/1 file's grid: a building's colour
         letter, `s` stable, `m` merchant, `w` well, `#` wall, `T` tower, `.` nothing."""
         geo = self._geo

@@ -498,7 +498,7 @@ def score_board(board: Board) -> ScoreSheet:
 def write_board(position: Position, ruleset_ref: str) -> str:
     """board/1 text for a position (a game's, or a board's), with every tile holder written out."""
     geo, rules = position.variant.geometry, position.rules
-    rows = str(position).split("\n")  # the grid, as a board/1 file writes it
+    rows = position.grid().split("\n")  # the grid, as a board/1 file writes it
     roofed = sorted(((p.roof, p.owner) for p in position.palaces if p.owner is not None and p.roof is not None),
                     key=lambda roof_owner: (-(roof_owner[0] // geo.width), roof_owner[0] % geo.width))
     players = position.players

@@ -556,7 +556,7 @@ def board_svg(position, *, title: str, description: str = "", legal=None, last=(
 def picture(position) -> str:
     """The picture a position shows in a notebook (`_repr_svg_`): the board, the scores in the legend."""
     stage = "nobody to move" if position.to_move is None else f"{position.to_move} to move"
-    return board_svg(position, title=f"Medina: {position.rules.ruleset_id}, {stage}", description=str(position),
+    return board_svg(position, title=f"Medina: {position.rules.ruleset_id}, {stage}", description=position.grid(),
                      totals=score_position(position, finished=position.to_move is None).totals)
 
 
