@@ -49,8 +49,8 @@ def test_hint_at_the_end_says_the_ranking_it_would_have_used(examples_dir):
 
 def test_hint_names_its_ranking_and_each_roofed_palace_once(tmp_path):
     game = write(tmp_path, ORANGE_OPEN)
-    code, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6")
-    assert code == 0 and "(ranked by repeats, the search's preferred move first" in out
+    code, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6", "--explain")
+    assert code == 0 and "(ranked by repeats, the highest value first" in out
     assert len(re.findall(r"^\s+\d\. roof C3 \(orange palace: C3 C4 C5 C6 C7\)", out, re.M)) == 1
     assert not re.search(r"^\s+\d\. roof C[4-7]", out, re.M)
     _, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6", "--json")
@@ -184,8 +184,8 @@ def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
     for hint in doc["hints"]:
         low, high = hint["value_interval"]
         assert low <= hint["value"] <= high and isinstance(hint["tied_with_best"], bool)
-    code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4")
-    assert re.search(r"^\s+1\. roof C3 .*\[[+-]\d+\.\d, [+-]\d+\.\d\]\s+= best", out, re.M)
+    code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4", "--explain")
+    assert re.search(r"^\s+1\. roof C3 .*\[[+-]\d+\.\d, [+-]\d+\.\d\](\s+= best|.*\n.*tied with the best)", out, re.M)
     assert "95% interval" in out and "lead over it (paired, on the same simulated games" in out
     assert "is not surely above 0.5 points at 95%" in out
     assert f"; {doc['search']['playouts']} playouts in all)" in out
@@ -213,7 +213,8 @@ def test_hint_rates_a_whole_turn(tmp_path):
     for hint in doc["hints"]:
         low, high = hint["value_interval"]
         assert low <= hint["value"] <= high and hint["playouts"] == single["hints"][0]["playouts"]
-    assert "not surely above 0.5 points" in run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2")[1]
+    assert "not surely above 0.5 points" in run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2",
+                                                "--explain")[1]
 
 
 def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(tmp_path):

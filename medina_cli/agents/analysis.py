@@ -45,6 +45,7 @@ class Advice:
     playouts: int | None = None
     sure: bool | None = None
     tie_margin: float | None = None
+    seats: int | None = None  # players in the game (None: it is over)
 
     def to_json(self) -> dict:
         search = None if self.playouts is None else {"playouts": self.playouts, "sure": self.sure}
@@ -62,17 +63,34 @@ def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bo
     if game.is_over():
         return Advice(None, ranked_by, agent.confidence, [], whole_turn)
     if whole_turn:
-        return turn_hints(game, spec, seed=seed, top=top, play=play)
+        advice = turn_hints(game, spec, seed=seed, top=top, play=play)
+        advice.seats = len(game.players)
+        return advice
     if not isinstance(agent, MctsAgent):
         rated, playouts, sure = agent.rate(game)[:top], None, None
     else:
         race = agent.search(game, play=play)
-        rated = Repeats(race).ratings(top)
+        rated = value_first(Repeats(race).ratings(top))
         playouts, sure = race.playouts, race.sure
     for rating in rated:
         rating.palace = roof_palace(game, rating.placement)
     return Advice(game.to_move, ranked_by, agent.confidence, rated, False, playouts, sure,
-                  TIE_MARGIN if agent.estimates else None)
+                  TIE_MARGIN if agent.estimates else None, len(game.players))
+
+
+def value_first(ratings: list[Rating]) -> list[Rating]:
+    """`ratings` highest value first (the value printed, so that a list follows what it shows; the first
+    of equal values keeps its place), a move whose interval lies wholly below the first's no longer
+    tied with it, whatever the paired test said."""
+    ordered = sorted(ratings, key=lambda rating: -rating.value)
+    if ordered and ordered[0].interval is not None:
+        floor = ordered[0].interval[0]
+        for rating in ordered[1:]:
+            if rating.tied and rating.interval is not None and rating.interval[1] < floor:
+                rating.tied = False
+    if ordered and ordered[0].tied is not None:
+        ordered[0].tied = True
+    return ordered
 
 
 @dataclass
@@ -82,19 +100,20 @@ class TurnHint:
 
     first: Rating
     then: Rating | None
+    either_order: bool = False  # the two placements commute: the other order reaches the same position
 
     def to_json(self) -> dict:
         then = None if self.then is None else {
             key: value for key, value in self.then.to_json().items() if key in ("placement", "palace")}
-        return {**self.first.to_json(), "then": then}
+        return {**self.first.to_json(), "then": then, **({"either_order": True} if self.either_order else {})}
 
 
 def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None) -> Advice:
     """The agent's best whole turns for the player to move: the `top` first placements `advise` would
     list, each with the best second placement after it (a search of its own, seeded apart, and its
     repeats), the pair rated on that move's fresh repeats (a first placement that ends the turn on its
-    own); the best pair (the highest mean on its first repeats) first, then by value, tied as
-    `tied_series` says."""
+    own), highest value first (`value_first`), tied with the best pair (the highest mean on its first
+    repeats) as `tied_series` says, the two orders of a turn whose placements commute merged."""
     agent = make_agent(spec, seed)
     if not isinstance(agent, MctsAgent):
         return Advice(game.to_move, "value", None, _exact_turns(game, agent, spec, seed, top), True)
@@ -119,13 +138,12 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
         pairs.append((Rating(first, pair.value, pair.win, pair.playouts, interval=pair.interval), then,
                       seconds.means[id(seconds.best)]))
         playouts, sure = playouts + second.playouts, sure and second.sure
-    best, tied = tied_series([means for *_, means in pairs], agent.confidence)
-    order = [best, *sorted((i for i in range(len(pairs)) if i != best), key=lambda i: -pairs[i][0].value)]
-    turns = []
-    for i in order:
-        rating, second_rating, _ = pairs[i]
-        rating.palace, rating.tied = roof_palace(game, rating.placement), tied[i]
-        turns.append(TurnHint(rating, second_rating))
+    _, tied = tied_series([means for *_, means in pairs], agent.confidence)
+    for (rating, _, _), is_tied in zip(pairs, tied):
+        rating.palace, rating.tied = roof_palace(game, rating.placement), is_tied
+    by_first = {id(rating): (rating, then) for rating, then, _ in pairs}
+    turns = [TurnHint(*by_first[id(rating)]) for rating in value_first([rating for rating, *_ in pairs])]
+    turns = merged_orders(game, turns)
     return Advice(game.to_move, "repeats", agent.confidence, turns, True, playouts + race.playouts, sure, TIE_MARGIN)
 
 
@@ -142,7 +160,27 @@ def _exact_turns(game, agent, spec: str, seed: int | str, top: int) -> list[Turn
     out.sort(key=lambda hint: -hint.first.value)
     for hint in out:
         hint.first.tied = hint.first.value == out[0].first.value
-    return out
+    return merged_orders(game, out)
+
+
+def merged_orders(game, turns: list[TurnHint]) -> list[TurnHint]:
+    """`turns` with each turn whose two placements commute listed once: a turn that reaches the same
+    position (the engine's `to_plain`, turn state included) as one listed before it is left out, and
+    that one is marked `either_order`."""
+    kept: list[tuple[TurnHint, dict | None]] = []
+    for hint in turns:
+        reached = None
+        if hint.then is not None:
+            after = game.copy()
+            after.push(hint.first.placement)
+            after.push(hint.then.placement)
+            reached = after.to_plain()
+        same = next((earlier for earlier, plain in kept if reached is not None and plain == reached), None)
+        if same is None:
+            kept.append((hint, reached))
+        else:
+            same.either_order = True
+    return [hint for hint, _ in kept]
 
 
 def _after(game, placement):
@@ -284,8 +322,8 @@ def value_meaning(spec: str) -> str:
 
 RANKING_MEANING = {  # how `medina hint` words its advice's `ranked_by`
     "value": "the highest first",
-    "repeats": "the search's preferred move first, then the others highest value first (the moves it chose "
-               "among, and the best of the others it sampled, each searched as often); "
+    "repeats": "the highest value first (the moves the search chose among, and the best of the others it "
+               "sampled, each searched as often); "
                "a value is the mean of searches of the move from fresh trees, on the same simulated games for "
                "every move"}
 
@@ -299,7 +337,12 @@ def hint_document(file: str, seed: int | str, spec: str | None = None, where: tu
            "placement": None, "value": None if spec is None else value_meaning(spec), "ranked_by": None, "hints": []}
     if advice is None:
         return doc
-    return {**doc, "turn": where[0], "placement": where[1], **advice.to_json()}
+    return {**doc, "turn": where[0], "placement": where[1], **advice.to_json(), "even_win": even_win(advice.seats)}
+
+
+def even_win(seats: int | None) -> float | None:
+    """The chance to win that an even game gives each of `seats` players (None: the game is over)."""
+    return None if not seats else round(1 / seats, 4)
 
 
 def analysis_document_before(file: str, seed: int, spec: str | None = None) -> dict:

@@ -69,20 +69,24 @@ def hint(
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Say at length how to read the list (instead of its one legend line).")] = False,
 ) -> None:
     """The moves the agent prefers for the player to move, each with the agent's value. A roof (or
     neutral roof) is one move per palace, shown on its lowest cell with the palace it claims.
 
-    With mcts the value is the final margin the mover can expect after the placement (own total
-    minus the best other player's total, in points, averaged over the search's simulated games) with
-    its 95% interval, and `win` the share of those games the mover wins; the values rest on fresh
-    searches of each move ("repeats"), the search's preferred move first, then the others highest
-    value first, and a move is marked `= best` unless the preferred move's lead over it (paired, on
-    the same simulated games) is surely above half a point.
+    With mcts each move leads with `win`, the share of the search's simulated games the mover wins
+    (a shared win in part), and how far that is above or below an even game's equal share (1 in 2, 3
+    or 4: "vs even"); then the margin, the final margin the mover can expect after the placement (own
+    total minus the best other player's total, in points) with its 95% interval. The values rest on
+    fresh searches of each move ("repeats"), listed highest margin first; a move is marked `= best`
+    unless the best's lead over it (paired, on the same simulated games) is surely above half a point
+    or its interval lies wholly below the first's; when more than half the moves are so tied, one
+    line says so instead.
     With greedy the value is that margin if the game ended right after the placement (a roof on a
     palace smaller than five: the margin now minus 1), and the moves are ranked by it. With --turn
     each hint is a whole turn: a first placement, then the best second placement after it, rated as
-    the pair.
+    the pair; the two orders of placements that commute (reach the same position) are one entry.
 
     Exit status: 0 done, 1 invalid record (the hint is for where the replay stopped), 2 unusable input
     or usage error.
@@ -97,7 +101,7 @@ def hint(
         emit_json(with_problems(found, outcome.problems, warnings_to_show(outcome)))
     else:
         from ..render.verdicts import hint_text
-        say(hint_text(found, f"{record.file} {outcome.position_words()}"))
+        say(hint_text(found, f"{record.file} {outcome.position_words()}", explain))
     raise typer.Exit(1 if outcome.problems else 0)
 
 

@@ -22,13 +22,21 @@ def _named(hint: dict) -> str:
     return hint["placement"] if palace is None else f"{hint['placement']} ({palace['colour']} palace: {' '.join(palace['cells'])})"
 
 
-def hint_text(doc: dict, where: str) -> str:
-    """`medina hint`'s text for a position described by `where` (the file and how far it was replayed)."""
-    if doc["player"] is None:
-        return f"{where}: the game is over; nobody can place anything."
-    what = "the whole turn" if doc.get("whole_turn") else f"placement {doc['placement']} of turn {doc['turn']}"
-    lines = [f"{where}: {doc['player']} to move, {what}; agent {doc['agent']}, seed {doc['seed']}",
-             f"(value: {doc['value']})",
+def hint_legend(doc: dict) -> str:
+    """The one short line that says how to read `medina hint`'s list."""
+    words = ["highest margin first"]
+    if doc.get("even_win") is not None and any("win" in hint for hint in doc["hints"]):
+        words.append(f"win: chance to win, and vs an even share ({100 * doc['even_win']:.3g}%)")
+    words.append("margin: points over the best other" + (
+        f" [{100 * doc['confidence']:g}% interval]" if doc.get("search") is not None else ""))
+    if doc.get("search") is not None:
+        words.append(f"{doc['search']['playouts']} playouts")
+    return "(" + "; ".join(words) + "; more: --explain)"
+
+
+def hint_explained(doc: dict) -> list[str]:
+    """The long text on how to read `medina hint`'s list (`--explain`)."""
+    lines = [f"(value, the margin: {doc['value']})",
              f"(ranked by {doc['ranked_by']}, {RANKING_MEANING[doc['ranked_by']]})"]
     search = doc.get("search")
     if search is not None:
@@ -38,20 +46,49 @@ def hint_text(doc: dict, where: str) -> str:
         sure += f"; {search['playouts']} playouts in all"
         lines.append(f"([low, high]: the value's {level} interval; = best: the best's lead over it (paired, on the "
                      f"same simulated games, not from the intervals shown) is not surely above {doc['tie_margin']:g} "
-                     f"points at {level} over all the moves compared; {sure})")
+                     f"points at {level} over all the moves compared, and its interval is not wholly below the "
+                     f"first's; {sure})")
+    if doc.get("whole_turn"):
+        lines.append("(either order: the two placements commute, both orders reach the same position)")
+    return lines
+
+
+def hint_text(doc: dict, where: str, explain: bool = False) -> str:
+    """`medina hint`'s text for a position described by `where` (the file and how far it was replayed):
+    one legend line (with `explain`, the long text), then the moves as listed; when more than half of
+    several moves are tied with the best, one line says so instead of marking each."""
+    if doc["player"] is None:
+        return f"{where}: the game is over; nobody can place anything."
+    what = "the whole turn" if doc.get("whole_turn") else f"placement {doc['placement']} of turn {doc['turn']}"
+    lines = [f"{where}: {doc['player']} to move, {what}; agent {doc['agent']}, seed {doc['seed']}"]
+    lines += hint_explained(doc) if explain else [hint_legend(doc)]
+    hints = doc["hints"]
     names = []
-    for hint in doc["hints"]:
+    for hint in hints:
         then = hint.get("then")
-        names.append(_named(hint) + ("" if then is None else f", then {_named(then)}"))
+        joined = " and " if hint.get("either_order") else ", then "
+        names.append(_named(hint) + ("" if then is None else f"{joined}{_named(then)}")
+                     + (" (either order)" if hint.get("either_order") else ""))
     width = max(map(len, names), default=0)
-    for rank, (hint, name) in enumerate(zip(doc["hints"], names), 1):
-        line = f"{rank:>3}. {name:<{width}}  {_tenths(hint['value'], '+'):>7}"
+    tied = [rank for rank, hint in enumerate(hints, 1) if hint.get("tied_with_best")]
+    many_tied = len(hints) > 2 and 2 * len(tied) > len(hints)
+    for rank, (hint, name) in enumerate(zip(hints, names), 1):
+        line = f"{rank:>3}. {name:<{width}}"
+        if "win" in hint:
+            line += f"  win {100 * hint['win']:5.1f}%"
+            if doc.get("even_win") is not None:
+                line += f" ({_tenths(100 * (hint['win'] - doc['even_win']), '+'):>5} vs even)"
+        line += f"  margin {_tenths(hint['value'], '+'):>6}"
         if "value_interval" in hint:
             line += f" {_interval(hint['value_interval']):<16}"
-        line += "  = best" if hint.get("tied_with_best") else "        "
-        if "win" in hint:
-            line += f"   win {100 * hint['win']:5.1f}%   ({hint['playouts']} playouts)"
+        if not many_tied:
+            line += "  = best" if hint.get("tied_with_best") else ""
         lines.append(line.rstrip())
+    if many_tied:
+        apart = [rank for rank in range(1, len(hints) + 1) if rank not in tied]
+        some = f"{len(tied)} of these {len(hints)} moves are" if apart else f"all {len(hints)} moves are"
+        lines.append(f"{some} tied with the best: the search cannot tell them apart"
+                     + (f" (all but {', '.join(map(str, apart))})" if apart else ""))
     return "\n".join(lines)
 
 
