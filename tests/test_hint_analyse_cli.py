@@ -296,3 +296,79 @@ def test_hint_text_never_prints_minus_zero():
            "hints": [{"placement": "wall A2", "value": -0.04, "value_interval": [-0.04, 0.96], "tied_with_best": True}]}
     line = hint_text(doc, "game.yaml").splitlines()[-1]
     assert "-0.0" not in line and "+0.0 [+0.0, +1.0]" in line
+
+
+def _interrupted_analysis(arguments: list, out, after: int):
+    """`medina analyse ARGUMENTS -o OUT` in a process of its own, sent Ctrl-C once OUT holds `after`
+    rated placements; its (exit code, stdout, stderr)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    proc = subprocess.Popen([str(Path(sys.executable).with_name("medina")), "analyse", *map(str, arguments), "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if json.loads(out.read_text())["partial"]["rated"] >= after:
+                break
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    return proc.returncode, stdout, stderr
+
+
+def test_analyse_keeps_what_is_rated_on_ctrl_c_and_resume_finishes_it(tmp_path):
+    """-o fills in as it goes; Ctrl-C prints the partial table and keeps it; --resume ends with the very
+    document of a run never interrupted (each placement seeded by its index)."""
+    from conftest import EXAMPLES
+    arguments = [EXAMPLES / "original-2001-4p.yaml", "--agent", "mcts:300", "--from", "10", "--to", "30"]
+    kept = tmp_path / "a.json"
+    code, out, err = _interrupted_analysis(arguments, kept, 3)
+    partial = json.loads(kept.read_text())
+    assert code == 130 and "interrupted: " in err and f"kept in {kept}" in err, err
+    assert 3 <= partial["partial"]["rated"] == len(partial["placements"]) < partial["partial"]["of"] == 42
+    assert f"({len(partial['placements'])} placements of 42 so far)" in out
+    code, out, _ = run("analyse", *arguments, "-o", kept, "--resume")
+    assert code == 0 and "turns 10 to 30 (42 placements)" in out
+    whole = tmp_path / "b.json"
+    assert run("analyse", *arguments, "-o", whole)[0] == 0
+    assert kept.read_text() == whole.read_text() and "partial" not in json.loads(whole.read_text())
+
+
+def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_run(tmp_path):
+    from conftest import EXAMPLES
+    saved = tmp_path / "a.json"
+    code, out, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
+                         "Anna", "--agent", "greedy", "-o", saved)
+    doc = json.loads(saved.read_text())
+    assert code == 0 and "the placements of turns 10 to 20 by Anna (4 placements)" in out and f"wrote {saved}" in err
+    assert [(r["turn"], r["player"]) for r in doc["placements"]] == [(13, "Anna")] * 2 + [(17, "Anna")] * 2
+    assert doc["selection"] == {"from": 10, "to": 20, "player": "Anna"} and [p["player"] for p in doc["players"]] == [
+        "Anna"]
+    code, out, _ = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
+                       "Anna", "--agent", "greedy", "--json")
+    assert code == 0 and json.loads(out) == {**doc, "errors": [], "warnings": []}
+    for bad, words in ((["--player", "Zoe"], "'Zoe' does not play"), (["--from", "9", "--to", "3"], "comes after"),
+                       (["--from", "99"], "no placement in turns 99 to 72"), (["--resume"], "give -o FILE.json")):
+        code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--agent", "greedy", *bad)
+        assert code == 2 and words in err, err
+    saved.write_text(json.dumps({**doc, "seed": 5, "partial": {"rated": 0, "of": 4, "reviews": []}}))
+    code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
+                       "Anna", "--agent", "greedy", "-o", saved, "--resume")
+    assert code == 2 and "--seed 5" in err
+
+
+def test_analyse_counts_tea_tiles_apart_as_validate_does():
+    from conftest import EXAMPLES
+    path = EXAMPLES / "second-edition-2014-2p.yaml"
+    assert "101 placements" in run("validate", path)[1]
+    code, out, _ = run("analyse", path, "--agent", "greedy")
+    assert code == 0 and "every placement (101 placements and 5 tea tiles)" in out
+    doc = json.loads(run("analyse", path, "--agent", "greedy", "--json")[1])
+    assert sum(p["placements"] - p["tea_tiles"] for p in doc["players"]) == 101
+    assert sum(p["tea_tiles"] for p in doc["players"]) == 5

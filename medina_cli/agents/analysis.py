@@ -11,9 +11,10 @@ when the loss's interval's lower end reaches MISTAKE (BLUNDER)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
+from ..engine.placement import TEA
 from .base import Rating
 from .mcts import MctsAgent
 from .specs import make_agent
@@ -233,11 +234,13 @@ class PlayerSummary:
     mistakes: int
     blunders: int
     mean_loss_interval: tuple[float, float] | None = None
+    tea_tiles: int = 0  # of `placements`, those that are tea tiles (`validate` counts the others as placements)
 
     def to_json(self) -> dict:
         interval = None if self.mean_loss_interval is None else [round(x, 2) for x in self.mean_loss_interval]
         return {"player": self.player, "placements": self.placements, "mean_loss": round(self.mean_loss, 2),
-                "mistakes": self.mistakes, "blunders": self.blunders, "mean_loss_interval": interval}
+                "mistakes": self.mistakes, "blunders": self.blunders, "mean_loss_interval": interval,
+                "tea_tiles": self.tea_tiles}
 
 
 def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) -> PlacementReview:
@@ -305,7 +308,8 @@ def summarise(players: list[str], reviews: list[PlacementReview]) -> list[Player
             half = math.sqrt(sum(h * h for h in halves)) / count
             interval = (max(0.0, mean - half), mean + half)
         verdicts = [r.verdict for r in mine]
-        out.append(PlayerSummary(player, count, mean, verdicts.count("mistake"), verdicts.count("blunder"), interval))
+        out.append(PlayerSummary(player, count, mean, verdicts.count("mistake"), verdicts.count("blunder"), interval,
+                                 sum(r.played == TEA for r in mine)))
     return out
 
 
@@ -352,10 +356,57 @@ def analysis_document_before(file: str, seed: int, spec: str | None = None) -> d
             "placements": [], "players": []}
 
 
-def analysis_document(record, spec: str, seed: int, reviews: list[PlacementReview]) -> dict:
-    """The medina-analyse/1 document of a record's reviews."""
-    return {"format": "medina-analyse/1", "file": record.file, "agent": spec, "seed": seed,
-            "value": value_meaning(spec), "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
-            "confidence": make_agent(spec).confidence,
-            "placements": [r.to_json() for r in reviews],
-            "players": [p.to_json() for p in summarise(record.players, reviews)]}
+def analysis_document(record, spec: str, seed: int, reviews: list[PlacementReview], selection: dict | None = None,
+                      selected: int | None = None) -> dict:
+    """The medina-analyse/1 document of a record's reviews; `selection` the turns and player asked for
+    (`select`; its key only when one is given: the players summed up are then those it selects);
+    `selected` the placements it selects, where fewer are reviewed yet (a partial document, with what
+    `resumed_reviews` needs to go on)."""
+    player = (selection or {}).get("player")
+    doc = {"format": "medina-analyse/1", "file": record.file, "agent": spec, "seed": seed,
+           "value": value_meaning(spec), "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
+           "confidence": make_agent(spec).confidence,
+           "placements": [r.to_json() for r in reviews],
+           "players": [p.to_json() for p in summarise(record.players if player is None else [player], reviews)]}
+    if selection:
+        doc["selection"] = selection
+    if selected is not None and len(reviews) < selected:
+        doc["partial"] = {"rated": len(reviews), "of": selected,
+                          "reviews": [[getattr(r, f.name) for f in fields(r)] for r in reviews]}
+    return doc
+
+
+def select(record, first: int | None = None, last: int | None = None, player: str | None = None
+           ) -> tuple[dict, list[int]]:
+    """The selection (its document form, None values left out) and the indices into
+    `record.placements()` of the placements of turns `first..last` (inclusive; None: from the start, to
+    the end) made by `player` (None: anyone)."""
+    selection = {key: value for key, value in (("from", first), ("to", last), ("player", player)) if value is not None}
+    indices = [index for index, (turn, _, who, _) in enumerate(record.placements())
+               if (first is None or turn >= first) and (last is None or turn <= last) and player in (None, who)]
+    return selection, indices
+
+
+def resumed_reviews(doc: dict, spec: str, seed: int, selection: dict) -> list[PlacementReview] | str | None:
+    """The reviews a partial medina-analyse/1 document holds (None: it is finished), or why it cannot be
+    resumed with this agent, seed and selection."""
+    if not isinstance(doc, dict) or doc.get("format") != "medina-analyse/1":
+        return "not a medina-analyse/1 document"
+    theirs = (doc.get("agent"), doc.get("seed"), doc.get("selection", {}))
+    if theirs != (spec, seed, selection):
+        return (f"it was written with --agent {theirs[0]}, --seed {theirs[1]} and selection {theirs[2] or 'all'}, "
+                f"not {spec}, {seed} and {selection or 'all'}")
+    if "partial" not in doc:
+        return None
+    try:
+        return [_review_from_values(values) for values in doc["partial"]["reviews"]]
+    except (KeyError, TypeError, ValueError):
+        return "its partial reviews are damaged"
+
+
+def _review_from_values(values: list) -> PlacementReview:
+    review = PlacementReview(*values)
+    if review.loss_interval is not None:
+        review.loss_interval = tuple(review.loss_interval)
+    review.tied_moves = tuple(review.tied_moves)
+    return review

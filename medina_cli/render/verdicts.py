@@ -104,7 +104,7 @@ def analysis_text(doc: dict) -> str:
                "games; a loss is never below 0, its interval may be: wholly below 0, the placement played did "
                "better than the preferred one")
         rule = "the interval's lower end"
-    lines = [f"{doc['file']}: every placement rated by {doc['agent']}, seed {doc['seed']}",
+    lines = [f"{doc['file']}: {_rated_words(doc)} rated by {doc['agent']}, seed {doc['seed']}",
              f"(loss: the agent's value of its preferred placement minus that of the one played; {how}; value: "
              f"{doc['value']}; a mistake: {rule} ≥ {thresholds['mistake']:g}; a blunder: {rule} ≥ "
              f"{thresholds['blunder']:g})"]
@@ -113,11 +113,26 @@ def analysis_text(doc: dict) -> str:
     lines.append(aligned_table(rows, ["turn", "player", "played", "preferred", "loss", "interval", "verdict"],
                                ("right", "left", "left", "left", "right", "left", "left")))
     lines.append("")
-    players = [[p["player"], p["placements"], f"{p['mean_loss']:.2f}", _interval(p.get("mean_loss_interval"), ""),
-                p["mistakes"], p["blunders"]] for p in doc["players"]]
-    lines.append(aligned_table(players, ["player", "placements", "mean loss", "interval", "mistakes", "blunders"],
-                               ("left", "right", "right", "left", "right", "right")))
+    players = [[p["player"], p["placements"] - p.get("tea_tiles", 0), p.get("tea_tiles", 0), f"{p['mean_loss']:.2f}",
+                _interval(p.get("mean_loss_interval"), ""), p["mistakes"], p["blunders"]] for p in doc["players"]]
+    lines.append(aligned_table(players, ["player", "placements", "tea tiles", "mean loss", "interval", "mistakes",
+                                         "blunders"], ("left", "right", "right", "right", "left", "right", "right")))
     return "\n".join(lines)
+
+
+def _rated_words(doc: dict) -> str:
+    """What the analysis rated: every placement, or those its selection names; so far, if it is partial."""
+    selection = doc.get("selection", {})
+    words = "every placement" if not selection else "the placements"
+    if "from" in selection or "to" in selection:
+        words += f" of turns {selection.get('from', 1)} to {selection.get('to', 'the end')}"
+    if "player" in selection:
+        words += f" by {selection['player']}"
+    partial = doc.get("partial")
+    tea = sum(review["played"] == "tea" for review in doc["placements"])
+    count = f"{len(doc['placements']) - tea} placements" + (f" and {tea} tea tiles" if tea else "")
+    so_far = "" if partial is None else f" of {partial['of']} so far"
+    return f"{words} ({count}{so_far})"
 
 
 def _better(review: dict) -> str:
