@@ -372,3 +372,25 @@ def test_analyse_counts_tea_tiles_apart_as_validate_does():
     doc = json.loads(run("analyse", path, "--agent", "greedy", "--json")[1])
     assert sum(p["placements"] - p["tea_tiles"] for p in doc["players"]) == 101
     assert sum(p["tea_tiles"] for p in doc["players"]) == 5
+
+
+def test_analyse_annotate_writes_a_copy_that_validates_replays_scores_and_views_as_the_original(tmp_path):
+    """The copy keeps the record's text and adds the analysis under x-analysis (mistakes as comments);
+    annotating it again replaces that block; `view` of it shows the analysis (its chart)."""
+    from conftest import EXAMPLES
+    original = EXAMPLES / "second-edition-2014-2p.yaml"
+    copy, again = tmp_path / "annotated.yaml", tmp_path / "again.yaml"
+    code, _, err = run("analyse", original, "--agent", "greedy", "--annotate", copy)
+    text = copy.read_text()
+    assert code == 0 and f"wrote {copy}" in err and text.startswith(original.read_text().rstrip("\n") + "\n")
+    assert "\nx-analysis:\n  format: medina-analyse/1\n" in text and "a mistake, stable C10 preferred" in text
+    for command in (["validate"], ["replay", "--json"], ["score", "--json"]):
+        code, out, _ = run(*command, copy)
+        expected = run(*command, original)
+        assert code == expected[0] == 0 and out.replace(str(copy), "F") == expected[1].replace(str(original), "F")
+    assert run("analyse", copy, "--agent", "greedy", "--annotate", again)[0] == 0
+    assert again.read_text().count("x-analysis:") == 1
+    code, _, _ = run("view", copy, "-o", tmp_path / "page.html")
+    assert code == 0 and 'id="analysis-cursor"' in (tmp_path / "page.html").read_text()
+    code, _, _ = run("view", original, "-o", tmp_path / "plain.html")
+    assert code == 0 and 'id="analysis-cursor"' not in (tmp_path / "plain.html").read_text()

@@ -8,7 +8,7 @@ import typer
 
 from .common import (JsonOption, RulesetOption, SetOption, ToOption, cannot_write, capped_jobs, complete_player,
                      emit_json, replayed_or_exit, say, shown_as, stop, usage_error, warn, warnings_to_show, whole_number,
-                     with_problems)
+                     with_problems, write_output)
 from .progress import Progress
 
 FileArgument = Annotated[str, typer.Argument(
@@ -186,6 +186,10 @@ def analyse(
     resume: Annotated[bool, typer.Option(
         "--resume", help="Go on from the partial document in -o FILE.json (written with the same record, agent, "
         "seed and selection): the result is that of a run never interrupted.")] = False,
+    annotate: Annotated[Optional[str], typer.Option(
+        "--annotate", metavar="OUT.yaml", help="Also write a copy of the record with the analysis in it (the key "
+        "x-analysis, which every reader keeps and validate ignores; mistakes and blunders as comments above it); "
+        "`medina view` of the copy shows it.")] = None,
 ) -> None:
     """Rate every placement of a game: what was played, what the agent prefers, and the estimated
     loss (the agent's value of its preferred placement minus that of the placement played, in points
@@ -230,6 +234,9 @@ def analyse(
             analysis = json.load(handle)
     else:
         analysis = run_analysis(record, agent.spec, seed, jobs, scheduler, doc, selection, output, done)
+    if annotate is not None:
+        from ..render.verdicts import annotated_record
+        write_output(annotate, annotated_record(record.text, analysis), file)
     if doc is not None:
         emit_json(with_problems(analysis, [], warnings_to_show(outcome)))
         return

@@ -140,3 +140,26 @@ def _better(review: dict) -> str:
     than the preferred one, where the loss's interval says so."""
     interval = review.get("loss_interval")
     return "better than preferred" if interval is not None and interval[1] < 0 else ""
+
+
+ANNOTATION_KEY = "x-analysis"  # the record/1 key `medina analyse --annotate` writes its document under
+ANNOTATION_MARK = "# --- medina analyse --annotate"  # the first line of the block it appends
+
+
+def annotated_record(text: str, doc: dict) -> str:
+    """A record's `text` with the medina-analyse/1 document `doc` appended as its `x-analysis` key (which
+    every reader keeps and `validate` ignores), after comment lines naming each mistake and blunder; a
+    block appended so before is replaced, the rest of the text kept as it is."""
+    import yaml
+
+    kept = text.split("\n" + ANNOTATION_MARK)[0] if not text.startswith(ANNOTATION_MARK) else ""
+    lines = [ANNOTATION_MARK + f" (agent {doc['agent']}, seed {doc['seed']}): loss in points of expected margin"]
+    for review in doc["placements"]:
+        if review.get("verdict"):
+            lines.append(f"#   {review['turn']}.{review['placement']} {review['player']} {review['played']}: a "
+                         f"{review['verdict']}, {review['best']} preferred (loss {review['loss']:.1f})")
+    if len(lines) == 1:
+        lines.append("#   no mistake and no blunder")
+    body = yaml.safe_dump({ANNOTATION_KEY: {key: value for key, value in doc.items() if key != "partial"}},
+                          sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000)
+    return kept.rstrip("\n") + "\n" + "\n".join(lines) + "\n" + body
