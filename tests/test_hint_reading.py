@@ -1,0 +1,110 @@
+"""How `medina hint` reads (issue 34): the chance to win against an even share first, the list in the
+order of the margin it prints, turns whose placements commute listed once, and `= best` only where the
+intervals allow it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from conftest import EXAMPLES
+from rulekit import Position
+from scorekit import run
+
+from medina_cli.agents.analysis import TurnHint, merged_orders, value_first
+from medina_cli.agents.base import Rating
+from medina_cli.render.verdicts import hint_text
+
+ORANGE_OPEN = ["Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11"]
+
+
+def _document(hints: list[dict], **more) -> dict:
+    return {"format": "medina-hint/1", "file": "g.yaml", "agent": "mcts", "seed": 0, "player": "Anna", "turn": 4,
+            "placement": 1, "value": "v", "ranked_by": "repeats", "confidence": 0.95, "whole_turn": False,
+            "search": {"playouts": 100, "sure": False}, "tie_margin": 0.5, "even_win": 0.25, "hints": hints, **more}
+
+
+def _hint(placement: str, value: float, win: float, tied: bool) -> dict:
+    return {"placement": placement, "value": value, "win": win, "playouts": 10,
+            "value_interval": [value - 1, value + 1], "tied_with_best": tied}
+
+
+def test_value_first_lists_by_the_value_shown_and_unties_a_move_wholly_below_the_first():
+    ratings = [Rating("wall A1", -5.0, interval=(-5.5, -4.5), tied=True),
+               Rating("wall A2", -4.0, interval=(-4.4, -3.6), tied=True),
+               Rating("wall A3", -4.2, interval=(-4.5, -3.9), tied=True),
+               Rating("wall A4", -9.0, interval=(-9.5, -8.5), tied=False)]
+    ordered = value_first(ratings)
+    assert [str(r.placement) for r in ordered] == ["wall A2", "wall A3", "wall A1", "wall A4"]
+    # wall A1's interval [-5.5, -4.5] lies wholly below the first's [-4.4, -3.6]: not "= best"
+    assert [r.tied for r in ordered] == [True, True, False, False]
+
+
+def test_the_text_leads_with_the_chance_to_win_against_an_even_share_on_one_legend_line():
+    doc = _document([_hint("wall A2", -4.0, 0.284, True), _hint("wall A3", -6.0, 0.2, False)])
+    text = hint_text(doc, "g.yaml after turn 3")
+    lines = text.splitlines()
+    assert len(lines) == 4 and lines[1].startswith("(") and "--explain" in lines[1] and "25%" in lines[1]
+    assert re.search(r"1\. wall A2\s+win  28\.4% \( \+3\.4 vs even\)\s+margin\s+-4\.0 \[-5\.0, -3\.0\]\s+= best$",
+                     lines[2])
+    assert "= best" not in lines[3] and "vs even" in lines[3]
+    explained = hint_text(doc, "g.yaml after turn 3", explain=True)
+    assert "--explain" not in explained and "not surely above 0.5 points" in explained
+
+
+def test_more_than_half_tied_is_said_in_one_line_instead_of_marks():
+    doc = _document([_hint(f"wall A{i}", -4.0 - i / 10, 0.25, i != 3) for i in range(1, 5)])
+    text = hint_text(doc, "g.yaml")
+    assert "= best" not in text and "3 of these 4 moves are tied with the best" in text and "(all but 3)" in text
+    doc = _document([_hint("wall A1", -4.0, 0.25, True), _hint("wall A2", -5.0, 0.25, True),
+                     _hint("wall A3", -9.0, 0.25, False), _hint("wall A4", -9.0, 0.25, False)])
+    assert hint_text(doc, "g.yaml").count("= best") == 2  # half, not more: each marked
+
+
+def _commuting_pair(game):
+    """Two placements of the mover's turn that reach the same position in either order, and a pair that does not."""
+    legal = [p for p in game.legal_placements() if p.piece == "wall"][:6]
+    for a in legal:
+        for b in legal:
+            if a != b:
+                one, other = game.copy(), game.copy()
+                one.push(a)
+                if b not in one.legal_placements():
+                    continue
+                one.push(b)
+                other.push(b)
+                if a in other.legal_placements():
+                    other.push(a)
+                    if one.to_plain() == other.to_plain():
+                        return a, b
+    raise AssertionError("no commuting pair")
+
+
+def test_merged_orders_lists_a_turn_whose_placements_commute_once():
+    game = Position("original-2001", 3, *ORANGE_OPEN).game
+    a, b = _commuting_pair(game)
+    turns = [TurnHint(Rating(a, -1.0), Rating(b, -1.0)), TurnHint(Rating(b, -1.5), Rating(a, -1.5)),
+             TurnHint(Rating(a, -2.0), None)]
+    merged = merged_orders(game, turns)
+    assert [(m.first.placement, m.either_order) for m in merged] == [(a, True), (a, False)]
+    assert merged[0].to_json()["either_order"] is True and "either_order" not in merged[1].to_json()
+
+
+def test_hint_turn_has_one_entry_per_turn_in_the_order_printed():
+    code, out, _ = run("hint", EXAMPLES / "original-2001-4p.yaml", "--to", "12", "--turn", "--top", "5",
+                       "--agent", "mcts:100", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["even_win"] == 0.25
+    turns = [frozenset((h["placement"], h["then"]["placement"])) for h in doc["hints"]]
+    assert len(turns) == len(set(turns))
+    values = [h["value"] for h in doc["hints"]]
+    assert values == sorted(values, reverse=True)
+    best_low = doc["hints"][0]["value_interval"][0]
+    assert not any(h["tied_with_best"] and h["value_interval"][1] < best_low for h in doc["hints"])
+
+
+def test_hint_explain_prints_the_long_text():
+    path = EXAMPLES / "original-2001-4p.yaml"
+    short = run("hint", path, "--to", "12", "--agent", "greedy", "--top", "2")[1]
+    long = run("hint", path, "--to", "12", "--agent", "greedy", "--top", "2", "--explain")[1]
+    assert "(ranked by value, the highest first)" in long and "ranked by" not in short and "--explain" in short
