@@ -105,9 +105,12 @@ def test_view_shows_a_saved_analysis(tmp_path):
     frames = json.loads(re.search(r'id="frames">(.*?)</script>', page, re.S).group(1))
     assert code == 0 and 'id="analysis-cursor"' in page and "expected margin" in page
     assert [f["cursor"] for f in frames] == sorted(f["cursor"] for f in frames)
-    assert "Anna played wall A3" in frames[4]["advice"]
-    # after turn 3 greedy prefers a roof on the orange palace for Anna: marked on that frame's board
-    frame3 = re.search(r'<template id="frame-3">(.*?)</template>', page, re.S).group(1)
+    # with an analysis the viewer steps placement by placement: frame k is after the record's k-th
+    assert frames[8]["heading"].startswith("Turn 4 of 5, placement 2 of 2, Anna: wall A3")
+    assert "Anna played wall A3" in frames[8]["advice"] and "wall A2" not in frames[8]["advice"]
+    assert "Anna played wall A2" in frames[7]["advice"]
+    # after turn 3 (six placements) greedy prefers a roof on the orange palace for Anna: marked on that board
+    frame3 = re.search(r'<template id="frame-6">(.*?)</template>', page, re.S).group(1)
     assert re.search(r'data-kind="preferred" data-cell="C[3-7]"', frame3)
 
 
@@ -262,7 +265,7 @@ def test_view_shows_each_loss_with_its_interval_and_marks_the_verdicts(tmp_path)
     assert other and set(other) == {512}  # every loss on the same count: 4 times the bound from 300 / 3
     missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
     low, high = missed["loss_interval"]
-    assert code == 0 and f"interval {low:.1f} to {high:.1f}): a {missed['verdict']}" in frames[4]["advice"]
+    assert code == 0 and f"interval {low:.1f} to {high:.1f}): a {missed['verdict']}" in frames[8]["advice"]
     marked = sum(1 for r in doc["placements"] if r["verdict"])
     assert page.count('r="4.5"') == marked  # one circle per verdict, none for a loss without one
 
