@@ -310,8 +310,8 @@ def _interrupted_analysis(arguments: list, out, after: int):
     import time
     from pathlib import Path
 
-    proc = subprocess.Popen([str(Path(sys.executable).with_name("medina")), "analyse", *map(str, arguments), "-o", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    command = [str(Path(sys.executable).with_name("medina")), "analyse", *map(str, arguments), "-o", str(out)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         try:
@@ -364,6 +364,11 @@ def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_ru
     code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
                        "Anna", "--agent", "greedy", "-o", saved, "--resume")
     assert code == 2 and "--seed 5" in err
+    changed = [{**doc["placements"][0], "played": "wall A1"}]
+    saved.write_text(json.dumps({**doc, "placements": changed, "partial": {"rated": 1, "of": 4, "reviews": []}}))
+    code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
+                       "Anna", "--agent", "greedy", "-o", saved, "--resume")
+    assert code == 2 and "'wall A1' in turn 13, which" in err, err
 
 
 def test_analyse_counts_tea_tiles_apart_as_validate_does():

@@ -387,15 +387,20 @@ def select(record, first: int | None = None, last: int | None = None, player: st
     return selection, indices
 
 
-def resumed_reviews(doc: dict, spec: str, seed: int, selection: dict) -> list[PlacementReview] | str | None:
+def resumed_reviews(doc: dict, record, spec: str, seed: int, selection: dict) -> list[PlacementReview] | str | None:
     """The reviews a partial medina-analyse/1 document holds (None: it is finished), or why it cannot be
-    resumed with this agent, seed and selection."""
+    resumed on `record` with this agent, seed and selection."""
     if not isinstance(doc, dict) or doc.get("format") != "medina-analyse/1":
         return "not a medina-analyse/1 document"
     theirs = (doc.get("agent"), doc.get("seed"), doc.get("selection", {}))
     if theirs != (spec, seed, selection):
         return (f"it was written with --agent {theirs[0]}, --seed {theirs[1]} and selection {theirs[2] or 'all'}, "
                 f"not {spec}, {seed} and {selection or 'all'}")
+    played = {(turn, k): str(placement) for turn, k, _, placement in record.placements()}
+    for review in doc.get("placements", []):
+        if not isinstance(review, dict) or played.get((review.get("turn"), review.get("placement"))) != review.get(
+                "played"):
+            return f"it rates {review.get('played')!r} in turn {review.get('turn')}, which {record.file} does not have"
     if "partial" not in doc:
         return None
     try:
@@ -405,8 +410,10 @@ def resumed_reviews(doc: dict, spec: str, seed: int, selection: dict) -> list[Pl
 
 
 def _review_from_values(values: list) -> PlacementReview:
+    """A review from its fields' values in order (a partial document's `reviews`)."""
     review = PlacementReview(*values)
     if review.loss_interval is not None:
-        review.loss_interval = tuple(review.loss_interval)
+        low, high = review.loss_interval
+        review.loss_interval = (low, high)
     review.tied_moves = tuple(review.tied_moves)
     return review

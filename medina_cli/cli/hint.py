@@ -7,8 +7,8 @@ from typing import Annotated, NoReturn, Optional
 import typer
 
 from .common import (JsonOption, RulesetOption, SetOption, ToOption, cannot_write, capped_jobs, complete_player,
-                     emit_json, replayed_or_exit, say, shown_as, stop, usage_error, warn, warnings_to_show, whole_number,
-                     with_problems, write_output)
+                     emit_json, replayed_or_exit, say, shown_as, stop, usage_error, warn, warnings_to_show,
+                     whole_number, with_problems, write_output)
 from .progress import Progress
 
 FileArgument = Annotated[str, typer.Argument(
@@ -102,7 +102,8 @@ def interrupted(partial: dict, out: str | None, json_: bool) -> NoReturn:
         from ..render.verdicts import analysis_text
         say(analysis_text(partial))
     kept = f", kept in {out} (--resume goes on from them)" if out is not None else " (-o FILE.json would keep them)"
-    warn(f"medina analyse: interrupted: {rated} of {partial.get('partial', {}).get('of', rated)} placements rated{kept}")
+    of = partial.get("partial", {}).get("of", rated)
+    warn(f"medina analyse: interrupted: {rated} of {of} placements rated{kept}")
     raise typer.Exit(130)
 
 
@@ -174,9 +175,11 @@ def analyse(
     set_: SetOption = None,
     json_: JsonOption = False,
     first: Annotated[Optional[int], typer.Option(
-        "--from", metavar="TURN", parser=whole_number(1), help="Rate the placements from this turn on (default: the first).")] = None,
+        "--from", metavar="TURN", parser=whole_number(1),
+        help="Rate the placements from this turn on (default: the first).")] = None,
     last: Annotated[Optional[int], typer.Option(
-        "--to", metavar="TURN", parser=whole_number(1), help="Rate the placements up to this turn (default: the last).")] = None,
+        "--to", metavar="TURN", parser=whole_number(1),
+        help="Rate the placements up to this turn (default: the last).")] = None,
     player: Annotated[Optional[str], typer.Option(
         "--player", "-p", metavar="NAME", autocompletion=complete_player,
         help="Rate only this player's placements.")] = None,
@@ -217,7 +220,8 @@ def analyse(
     if scheduler is not None and jobs != 1:
         usage_error(None, "give either --jobs N or --scheduler ADDRESS, not both", doc)
     if player is not None and player not in record.players:
-        usage_error("--player", f"{player!r} does not play in {record.file} (its players: {', '.join(record.players)})", doc)
+        usage_error("--player", f"{player!r} does not play in {record.file} "
+                                f"(its players: {', '.join(record.players)})", doc)
     if first is not None and last is not None and first > last:
         usage_error("--from", f"turn {first} comes after --to {last}", doc)
     selection = select(record, first, last, player)
@@ -225,7 +229,7 @@ def analyse(
         who = "" if player is None else f" by {player}"
         usage_error(None, f"{record.file} has no placement{who} in turns {first or 1} to {last or len(record.turns)} "
                           f"(it has {len(record.turns)} turns)", doc)
-    done = _resumed(output, shown, agent.spec, seed, selection[0], doc) if resume else []
+    done = _resumed(output, record, agent.spec, seed, selection[0], doc) if resume else []
     if output is not None and file != "-" and _same_file(output, file):
         usage_error("--output", "refusing to overwrite the input file; choose another output file", doc)
     if done is None:  # the document is finished already
@@ -251,7 +255,7 @@ def _same_file(a: str, b: str) -> bool:
     return os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b)
 
 
-def _resumed(output: str | None, shown: str, spec: str, seed: int, selection: dict, doc: dict | None):
+def _resumed(output: str | None, record, spec: str, seed: int, selection: dict, doc: dict | None):
     """The reviews of the partial document in `output` (None: it is finished); one that cannot be
     resumed exits 2."""
     import json
@@ -261,7 +265,7 @@ def _resumed(output: str | None, shown: str, spec: str, seed: int, selection: di
         usage_error("--resume", "give -o FILE.json, the partial document to go on from", doc)
     try:
         with open(output, encoding="utf-8") as handle:
-            found = resumed_reviews(json.load(handle), spec, seed, selection)
+            found = resumed_reviews(json.load(handle), record, spec, seed, selection)
     except (OSError, ValueError) as exc:
         usage_error("--resume", f"cannot read {output}: {getattr(exc, 'strerror', None) or exc}", doc)
     if isinstance(found, str):

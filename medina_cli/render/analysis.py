@@ -78,7 +78,8 @@ def chart_svg(doc: dict, players: list[str], keys: list[tuple[int, int]] | None 
                              "text-anchor": "middle", "font-size": "11"})
     for seat, name in enumerate(players):
         colour = palette.seat_colour(seat)[1]
-        points = [(x_of(where[i] + 1, count), y(r["played_value"])) for i, r in enumerate(reviews) if r["player"] == name]
+        points = [(x_of(where[i] + 1, count), y(r["played_value"]))
+                  for i, r in enumerate(reviews) if r["player"] == name]
         if points:
             polyline = ET.SubElement(chart, "polyline", {"points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
                                                          "fill": "none", "stroke": colour, "stroke-width": "2"})
@@ -136,7 +137,8 @@ def frame_notes(doc: dict, frames: list[tuple[int, int | None]], keys: list[tupl
     out = []
     for turn, placement in frames:
         shown = [key for key in keys if key[0] == turn and (placement is None or key[1] == placement)]
-        made = sum(1 for key in keys if key[0] < turn or (key[0] == turn and (placement is None or key[1] <= placement)))
+        made = sum(1 for key in keys
+                   if key[0] < turn or (key[0] == turn and (placement is None or key[1] <= placement)))
         following = by_key.get(keys[made]) if made < len(keys) else None
         advice = "; ".join(_review_words(by_key[key], agent) for key in shown if key in by_key)
         preferred = None

@@ -322,7 +322,8 @@ def viewer_html(outcome, analysis: dict | None = None) -> str:
         "@@PROBLEM_CLASS@@": "" if problems else "none", "@@PROBLEMS@@": "".join(problems),
         "@@LAST@@": str(len(frames) - 1),
         "@@LEGEND@@": svg.legend_svg(opening, title="Legend", last=True, illegal=stopped, preferred=bool(analysis)),
-        "@@ANALYSIS@@": (f'<div id="analysis">{chart_svg(analysis, record.players, keys)}<p id="advice" aria-live="polite">'
+        "@@ANALYSIS@@": (f'<div id="analysis">{chart_svg(analysis, record.players, keys)}'
+                         '<p id="advice" aria-live="polite">'
                          '</p></div>') if analysis else "",
         "@@SCORE_ROWS@@": rows, "@@TEMPLATES@@": "\n".join(templates), "@@FRAMES@@": _json_for_script(data),
     }

@@ -6,7 +6,7 @@ batch depends only on its move and bounds, so the advice does not depend on them
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..agents.analysis import Advice, PlacementReview, advise, review_placements
 from ..agents.mcts import play_batches_of
@@ -16,7 +16,7 @@ from .parallel import Workers, parallel_map
 
 def analyse(record, spec: str, *, seed: int = 0, workers: Workers = Workers(),
             progress: Callable[[int, int], None] | None = None, indices: list[int] | None = None,
-            done: list[PlacementReview] = (), rated: Callable[[list[PlacementReview]], None] | None = None
+            done: Sequence[PlacementReview] = (), rated: Callable[[list[PlacementReview]], None] | None = None
             ) -> list[PlacementReview]:
     """The review of the placements `indices` of a valid record (default: all; index into
     `record.placements()`), in the record's order, made on the `workers` one placement a task, those
