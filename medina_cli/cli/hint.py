@@ -225,7 +225,7 @@ def analyse(
     if first is not None and last is not None and first > last:
         usage_error("--from", f"turn {first} comes after --to {last}", doc)
     selection = select(record, first, last, player)
-    if not selection[1]:
+    if selection[0] and not selection[1]:
         who = "" if player is None else f" by {player}"
         usage_error(None, f"{record.file} has no placement{who} in turns {first or 1} to {last or len(record.turns)} "
                           f"(it has {len(record.turns)} turns)", doc)
