@@ -40,16 +40,19 @@ def test_value_first_lists_by_the_value_shown_and_unties_a_move_wholly_below_the
     assert [r.tied for r in ordered] == [True, True, False, False]
 
 
-def test_the_text_leads_with_the_chance_to_win_against_an_even_share_on_one_legend_line():
-    doc = _document([_hint("wall A2", -4.0, 0.284, True), _hint("wall A3", -6.0, 0.2, False)])
+def test_the_text_leads_with_the_chance_to_win_and_the_edge_over_an_even_game_on_one_legend_line():
+    doc = _document([_hint("wall A2", -4.0, 0.284, True), _hint("wall A3", -6.0, 0.2, False)], even_margin=-7.75)
     text = hint_text(doc, "g.yaml after turn 3")
     lines = text.splitlines()
-    assert len(lines) == 4 and lines[1].startswith("(") and "--explain" in lines[1] and "25%" in lines[1]
-    assert re.search(r"1\. wall A2\s+win  28\.4% \( \+3\.4 vs even\)\s+margin\s+-4\.0 \[-5\.0, -3\.0\]\s+= best$",
-                     lines[2])
-    assert "= best" not in lines[3] and "vs even" in lines[3]
+    assert len(lines) == 4 and lines[1].startswith("(") and "--explain" in lines[1] and "even 25%" in lines[1]
+    assert "0 = even (margin -7.8)" in lines[1]
+    assert re.search(r"1\. wall A2\s+win  28\.4% \( \+3\.4\)\s+edge\s+\+3\.8 \[\+2\.8, \+4\.8\]\s+= best$", lines[2])
+    assert "= best" not in lines[3] and "edge   +1.8" in lines[3]
+    raw = hint_text({**doc, "even_margin": None}, "g.yaml")  # no even game to compare with: the margin itself
+    assert "margin   -4.0 [-5.0, -3.0]" in raw and "edge" not in raw
     explained = hint_text(doc, "g.yaml after turn 3", explain=True)
     assert "--explain" not in explained and "not surely above 0.5 points" in explained
+    assert "the margin an even game gives each player here, -7.8" in explained
 
 
 def test_more_than_half_tied_is_said_in_one_line_instead_of_marks():
@@ -94,7 +97,7 @@ def test_hint_turn_has_one_entry_per_turn_in_the_order_printed():
     code, out, _ = run("hint", EXAMPLES / "original-2001-4p.yaml", "--to", "12", "--turn", "--top", "5",
                        "--agent", "mcts:100", "--json")
     doc = json.loads(out)
-    assert code == 0 and doc["even_win"] == 0.25
+    assert code == 0 and doc["even_win"] == 0.25 and doc["even_margin"] < -1
     turns = [frozenset((h["placement"], h["then"]["placement"])) for h in doc["hints"]]
     assert len(turns) == len(set(turns))
     values = [h["value"] for h in doc["hints"]]
@@ -108,3 +111,32 @@ def test_hint_explain_prints_the_long_text():
     short = run("hint", path, "--to", "12", "--agent", "greedy", "--top", "2")[1]
     long = run("hint", path, "--to", "12", "--agent", "greedy", "--top", "2", "--explain")[1]
     assert "(ranked by value, the highest first)" in long and "ranked by" not in short and "--explain" in short
+
+
+def test_two_roofs_of_one_turn_commute_though_the_engine_numbers_their_claims():
+    """The issue's example: after turn 12 Anna roofs the brown and the black palace, in either order; the
+    engine numbers the claims in the order made, which no rule can tell apart within one turn."""
+    from medina_cli.records.record import read_record
+    from medina_cli.records.replay import replay
+    game = replay(read_record(str(EXAMPLES / "original-2001-4p.yaml")), to_turn=12).game
+    one, other = game.copy(), game.copy()
+    for after, order in ((one, ("roof C11", "roof O5")), (other, ("roof O5", "roof C11"))):
+        for placement in order:
+            after.push(placement)
+    assert one.to_plain() != other.to_plain()  # the claims' numbers differ
+    brown, black = (next(p for p in game.legal_placements() if str(p) == name) for name in ("roof C11", "roof O5"))
+    turns = [TurnHint(Rating(brown, -4.0), Rating(black, -4.0)), TurnHint(Rating(black, -4.5), Rating(brown, -4.5))]
+    assert [(str(t.first.placement), t.either_order) for t in merged_orders(game, turns)] == [("roof C11", True)]
+
+
+def test_the_even_margin_is_0_for_two_players_and_below_0_for_more():
+    from medina_cli.agents.analysis import even_margin
+    from medina_cli.records.record import read_record
+    from medina_cli.records.replay import replay
+    two = replay(read_record(str(EXAMPLES / "second-edition-2014-2p.yaml")), to_turn=10).game
+    four = replay(read_record(str(EXAMPLES / "original-2001-4p.yaml")), to_turn=12).game
+    assert even_margin(two, 64) == 0 and even_margin(four, 64) < -1
+    assert even_margin(four, 64) == even_margin(four, 64)  # its own streams: no seed, the same every time
+    greedy = json.loads(run("hint", EXAMPLES / "original-2001-4p.yaml", "--to", "12", "--agent", "greedy",
+                            "--json")[1])
+    assert greedy["even_margin"] is None  # greedy's values are margins now, not final ones

@@ -18,7 +18,7 @@ from ..engine.placement import TEA
 from .base import Rating
 from .mcts import MctsAgent
 from .specs import make_agent
-from .position import SMALL_PALACE, roof_palace
+from .position import SMALL_PALACE, margin, outcome, playout, roof_palace, search_position, stream
 from .repeats import TIE_MARGIN, Repeats, tied_series
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
@@ -47,6 +47,7 @@ class Advice:
     sure: bool | None = None
     tie_margin: float | None = None
     seats: int | None = None  # players in the game (None: it is over)
+    even: float | None = None  # with a search: `even_margin` at the position
 
     def to_json(self) -> dict:
         search = None if self.playouts is None else {"playouts": self.playouts, "sure": self.sure}
@@ -66,6 +67,7 @@ def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bo
     if whole_turn:
         advice = turn_hints(game, spec, seed=seed, top=top, play=play)
         advice.seats = len(game.players)
+        advice.even = even_margin(game) if agent.estimates else None
         return advice
     if not isinstance(agent, MctsAgent):
         rated, playouts, sure = agent.rate(game)[:top], None, None
@@ -76,7 +78,8 @@ def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bo
     for rating in rated:
         rating.palace = roof_palace(game, rating.placement)
     return Advice(game.to_move, ranked_by, agent.confidence, rated, False, playouts, sure,
-                  TIE_MARGIN if agent.estimates else None, len(game.players))
+                  TIE_MARGIN if agent.estimates else None, len(game.players),
+                  even_margin(game) if agent.estimates else None)
 
 
 def value_first(ratings: list[Rating]) -> list[Rating]:
@@ -148,6 +151,21 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
     return Advice(game.to_move, "repeats", agent.confidence, turns, True, playouts + race.playouts, sure, TIE_MARGIN)
 
 
+def _reached(game, first, then) -> dict:
+    """The position after the turn `first`, `then` as the engine gives it (`to_plain`, turn state
+    included), the order of the mover's own claims in this turn left out: the tie-break compares a
+    player's earliest claim with the other players' claims, and no claim of theirs can fall between two
+    claims of one turn, so that order decides nothing."""
+    claims_before = game.to_plain()["claims"]
+    after = game.copy()
+    after.push(first)
+    after.push(then)
+    plain = after.to_plain()
+    plain["palaces"] = tuple(palace[:5] + ("this turn" if palace[5] is not None and palace[5] >= claims_before
+                                           else palace[5],) + palace[6:] for palace in plain["palaces"])
+    return plain
+
+
 def _exact_turns(game, agent, spec: str, seed: int | str, top: int) -> list[TurnHint]:
     """Whole turns by an agent whose values are exact (greedy)."""
     out = []
@@ -166,16 +184,10 @@ def _exact_turns(game, agent, spec: str, seed: int | str, top: int) -> list[Turn
 
 def merged_orders(game, turns: list[TurnHint]) -> list[TurnHint]:
     """`turns` with each turn whose two placements commute listed once: a turn that reaches the same
-    position (the engine's `to_plain`, turn state included) as one listed before it is left out, and
-    that one is marked `either_order`."""
+    position (`_reached`) as one listed before it is left out, and that one is marked `either_order`."""
     kept: list[tuple[TurnHint, dict | None]] = []
     for hint in turns:
-        reached = None
-        if hint.then is not None:
-            after = game.copy()
-            after.push(hint.first.placement)
-            after.push(hint.then.placement)
-            reached = after.to_plain()
+        reached = None if hint.then is None else _reached(game, hint.first.placement, hint.then.placement)
         same = next((earlier for earlier, plain in kept if reached is not None and plain == reached), None)
         if same is None:
             kept.append((hint, reached))
@@ -341,7 +353,28 @@ def hint_document(file: str, seed: int | str, spec: str | None = None, where: tu
            "placement": None, "value": None if spec is None else value_meaning(spec), "ranked_by": None, "hints": []}
     if advice is None:
         return doc
-    return {**doc, "turn": where[0], "placement": where[1], **advice.to_json(), "even_win": even_win(advice.seats)}
+    return {**doc, "turn": where[0], "placement": where[1], **advice.to_json(), "even_win": even_win(advice.seats),
+            "even_margin": None if advice.even is None else round(advice.even, 2)}
+
+
+EVEN_PLAYOUTS = 512  # the simulated games behind `even_margin`
+EVEN_KEY = 0x6576656E  # their streams: apart from any search's ("even")
+
+
+def even_margin(game, playouts: int = EVEN_PLAYOUTS) -> float:
+    """The margin an even game gives each player at `game`: over `playouts` games played out from it by the
+    searches' playout policy, the mean over the seats of each seat's final margin (own total minus the best
+    other player's). A move's value minus this reads 0 where it leaves the mover as well placed as an equal
+    share would (in a game of three or four players the margin of an equal share is below 0)."""
+    seats = len(game.players)
+    total = 0.0
+    for k in range(playouts):
+        rng = stream(EVEN_KEY, k)
+        position = search_position(game, rng).copy()
+        playout(position, rng)
+        scores, _ = outcome(position)
+        total += sum(margin(scores, seat) for seat in range(seats)) / seats
+    return total / playouts
 
 
 def even_win(seats: int | None) -> float | None:

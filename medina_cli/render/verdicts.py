@@ -24,19 +24,31 @@ def _named(hint: dict) -> str:
 
 def hint_legend(doc: dict) -> str:
     """The one short line that says how to read `medina hint`'s list."""
-    words = ["highest margin first"]
+    even = doc.get("even_margin")
+    words = [f"highest {'edge' if even is not None else 'margin'} first"]
     if doc.get("even_win") is not None and any("win" in hint for hint in doc["hints"]):
-        words.append(f"win: chance to win, and vs an even share ({100 * doc['even_win']:.3g}%)")
-    words.append("margin: points over the best other" + (
-        f" [{100 * doc['confidence']:g}% interval]" if doc.get("search") is not None else ""))
+        words.append(f"win: chance to win, ± an even {100 * doc['even_win']:.3g}%")
+    if even is not None:
+        words.append(f"edge: expected points over the best other, 0 = even (margin {_tenths(even, '+')})")
+    else:
+        words.append("margin: points over the best other player")
+    if doc.get("search") is not None:
+        words[-1] += f" [{100 * doc['confidence']:g}%]"
     if doc.get("search") is not None:
         words.append(f"{doc['search']['playouts']} playouts")
-    return "(" + "; ".join(words) + "; more: --explain)"
+    return "(" + "; ".join(words) + "; --explain)"
 
 
 def hint_explained(doc: dict) -> list[str]:
     """The long text on how to read `medina hint`'s list (`--explain`)."""
-    lines = [f"(value, the margin: {doc['value']})",
+    lines = [f"(value, the margin: {doc['value']})"]
+    if doc.get("even_margin") is not None:
+        lines.append(f"(edge: the value minus the margin an even game gives each player here, "
+                     f"{_tenths(doc['even_margin'], '+')} (the mean over the seats of their final margins in "
+                     f"simulated games from this position): 0 is even, above it better placed than an equal share; "
+                     f"win: the chance to win, against an equal share of {100 * doc['even_win']:.3g}%; --json gives "
+                     "the value itself)")
+    lines += [
              f"(ranked by {doc['ranked_by']}, {RANKING_MEANING[doc['ranked_by']]})"]
     search = doc.get("search")
     if search is not None:
@@ -77,10 +89,11 @@ def hint_text(doc: dict, where: str, explain: bool = False) -> str:
         if "win" in hint:
             line += f"  win {100 * hint['win']:5.1f}%"
             if doc.get("even_win") is not None:
-                line += f" ({_tenths(100 * (hint['win'] - doc['even_win']), '+'):>5} vs even)"
-        line += f"  margin {_tenths(hint['value'], '+'):>6}"
+                line += f" ({_tenths(100 * (hint['win'] - doc['even_win']), '+'):>5})"
+        even = doc.get("even_margin") or 0.0
+        line += f"  {'margin' if doc.get('even_margin') is None else 'edge'} {_tenths(hint['value'] - even, '+'):>6}"
         if "value_interval" in hint:
-            line += f" {_interval(hint['value_interval']):<16}"
+            line += f" {_interval([bound - even for bound in hint['value_interval']]):<16}"
         if not many_tied:
             line += "  = best" if hint.get("tied_with_best") else ""
         lines.append(line.rstrip())
