@@ -140,3 +140,18 @@ def test_the_even_margin_is_0_for_two_players_and_below_0_for_more():
     greedy = json.loads(run("hint", EXAMPLES / "original-2001-4p.yaml", "--to", "12", "--agent", "greedy",
                             "--json")[1])
     assert greedy["even_margin"] is None  # greedy's values are margins now, not final ones
+
+
+def test_hint_line_plays_on_from_the_first_move_listed():
+    path = EXAMPLES / "original-2001-4p.yaml"
+    doc = json.loads(run("hint", path, "--to", "12", "--agent", "greedy", "--line", "3", "--json")[1])
+    line = doc["line"]
+    assert [step["placement"] for step in line[:1]] == [doc["hints"][0]["placement"]] and len(line) == 4
+    assert [step["player"] for step in line] == ["Anna", "Anna", "Ben", "Ben"]
+    turn = json.loads(run("hint", path, "--to", "12", "--agent", "greedy", "--turn", "--line", "1", "--json")[1])
+    first = turn["hints"][0]
+    assert [s["placement"] for s in turn["line"][:2]] == [first["placement"], first["then"]["placement"]]
+    assert len(turn["line"]) == 3 and turn["line"][2]["player"] == "Ben"
+    text = run("hint", path, "--to", "12", "--agent", "greedy", "--line", "3")[1]
+    assert text.splitlines()[-1] == "line: " + ", ".join(f"{s['player']} {s['placement']}" for s in line)
+    assert "line" not in json.loads(run("hint", path, "--to", "12", "--agent", "greedy", "--json")[1])

@@ -166,6 +166,22 @@ def _reached(game, first, then) -> dict:
     return plain
 
 
+def best_line(game, opening: list[str], spec: str, seed: int | str, length: int) -> list[dict]:
+    """The line of best play from `game`: the `opening` placements (the move or turn a hint lists first),
+    then `length` placements more, each the choice of the agent `spec` (seeded by its place in the line),
+    fewer where the game ends; each as {"player", "placement"}."""
+    after = game.copy()
+    line = []
+    for index in range(len(opening) + length):
+        if after.is_over():
+            break
+        player = after.to_move
+        placement = opening[index] if index < len(opening) else make_agent(spec, f"{seed}/line/{index}").choose(after)
+        line.append({"player": player, "placement": str(placement)})
+        after.push(placement)
+    return line
+
+
 def _exact_turns(game, agent, spec: str, seed: int | str, top: int) -> list[TurnHint]:
     """Whole turns by an agent whose values are exact (greedy)."""
     out = []

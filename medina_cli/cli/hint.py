@@ -120,15 +120,20 @@ def hint(
     json_: JsonOption = False,
     explain: Annotated[bool, typer.Option(
         "--explain", help="Say at length how to read the list (instead of its one legend line).")] = False,
+    line: Annotated[int, typer.Option(
+        "--line", metavar="N", parser=whole_number(0),
+        help="After the list, the line of best play: the first move listed, then N placements more, each the "
+        "agent's choice (a search each).")] = 0,
 ) -> None:
     """The moves the agent prefers for the player to move, each with the agent's value. A roof (or
     neutral roof) is one move per palace, shown on its lowest cell with the palace it claims.
 
     With mcts each move leads with `win`, the share of the search's simulated games the mover wins
     (a shared win in part), and how far that is above or below an even game's equal share (1 in 2, 3
-    or 4: "vs even"); then the margin, the final margin the mover can expect after the placement (own
-    total minus the best other player's total, in points) with its 95% interval. The values rest on
-    fresh searches of each move ("repeats"), listed highest margin first; a move is marked `= best`
+    or 4); then its edge with its 95% interval: the final margin the mover can expect after the
+    placement (own total minus the best other player's total, in points; --json's `value`) minus the
+    margin an even game gives each player there (`even_margin`), so that 0 reads as even. The values
+    rest on fresh searches of each move ("repeats"), listed highest first; a move is marked `= best`
     unless the best's lead over it (paired, on the same simulated games) is surely above half a point
     or its interval lies wholly below the first's; when more than half the moves are so tied, one
     line says so instead.
@@ -146,6 +151,11 @@ def hint(
     agent = agent_or_exit(agent_spec, hint_document(shown, seed) if json_ else None)
     record, outcome = replayed_or_exit(file, ruleset, set_, to, hint_document(shown, seed, agent.spec) if json_ else None)
     found = _advice(outcome, agent.spec, shown, seed, top, whole_turn, jobs)
+    if line and found["hints"]:
+        from ..agents.analysis import best_line
+        first = found["hints"][0]
+        opening = [first["placement"]] + ([first["then"]["placement"]] if first.get("then") else [])
+        found["line"] = best_line(outcome.game, opening, agent.spec, seed, line)
     if json_:
         emit_json(with_problems(found, outcome.problems, warnings_to_show(outcome)))
     else:

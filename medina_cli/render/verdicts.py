@@ -102,6 +102,8 @@ def hint_text(doc: dict, where: str, explain: bool = False) -> str:
         some = f"{len(tied)} of these {len(hints)} moves are" if apart else f"all {len(hints)} moves are"
         lines.append(f"{some} tied with the best: the search cannot tell them apart"
                      + (f" (all but {', '.join(map(str, apart))})" if apart else ""))
+    if doc.get("line"):
+        lines.append("line: " + ", ".join(f"{step['player']} {step['placement']}" for step in doc["line"]))
     return "\n".join(lines)
 
 
