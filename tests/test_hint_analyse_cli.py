@@ -402,3 +402,21 @@ def test_analyse_annotate_writes_a_copy_that_validates_replays_scores_and_views_
     assert code == 0 and 'id="analysis-cursor"' in (tmp_path / "page.html").read_text()
     code, _, _ = run("view", original, "-o", tmp_path / "plain.html")
     assert code == 0 and 'id="analysis-cursor"' not in (tmp_path / "plain.html").read_text()
+
+
+def test_ctrl_c_after_some_placements_prints_them_in_analyse_and_nothing_in_view(tmp_path, monkeypatch):
+    import medina_cli.study.analysis as analysis
+    real = analysis.analyse
+
+    def one_then_interrupted(record, spec, **options):
+        rated = options.pop("rated")
+        reviews = real(record, spec, **{**options, "indices": [0]})
+        rated(reviews)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(analysis, "analyse", one_then_interrupted)
+    path = write(tmp_path, MISSED)
+    code, out, err = run("analyse", path, "--agent", "greedy")
+    assert code == 130 and "(1 placement of 10 so far)" in out and "   1.1  Anna" in out
+    assert err == "medina analyse: interrupted: 1 of 10 placements rated (-o FILE.json would keep them)\n"
+    code, out, err = run("view", path, "--analysis", "--agent", "greedy", "-o", tmp_path / "page.html")
+    assert (code, out, err) == (130, "", "medina view: interrupted\n")

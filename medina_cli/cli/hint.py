@@ -41,12 +41,13 @@ def agent_or_exit(spec: str, doc: dict | None = None):
 
 def run_analysis(record, spec: str, seed: int, jobs: int, scheduler: str | None = None,
                  doc: dict | None = None, selection: tuple[dict, list[int]] | None = None,
-                 out: str | None = None, done: list | None = None) -> dict:
+                 out: str | None = None, done: list | None = None, own_command: bool = True) -> dict:
     """The medina-analyse/1 document of a valid record's placements (`selection`, from
     `agents.analysis.select`: default all), with a progress line on a terminal, those `done` not rated
     again; `jobs` at most 4 per CPU, or on the Dask cluster at `scheduler` (one that cannot be used exits
     2, with --json in `doc`). `out`: a file the document is written to (atomically) after each placement,
-    partial until the last; on Ctrl-C what is rated stays there, its table is printed and the exit is 130."""
+    partial until the last; on Ctrl-C what is rated stays there and, for `medina analyse` itself
+    (`own_command`), its table is printed and the exit is 130."""
     from ..agents.analysis import analysis_document
     from ..study.analysis import analyse
     from ..study.backend import StudyError
@@ -72,6 +73,8 @@ def run_analysis(record, spec: str, seed: int, jobs: int, scheduler: str | None 
         usage_error(None, str(exc), doc)
     except KeyboardInterrupt:
         bar.clear()
+        if not own_command:
+            raise
         interrupted(document(reviews), out, doc is not None)
     bar.clear()
     finished = document(reviews)

@@ -88,7 +88,7 @@ def view_command(
     if analysis_from is not None:
         doc = _saved_analysis(analysis_from, record)
     elif analysis and not outcome.problems:
-        doc = run_analysis(record, agent_or_exit(agent_spec).spec, seed, jobs)
+        doc = run_analysis(record, agent_or_exit(agent_spec).spec, seed, jobs, own_command=False)
     else:
         doc = _annotations(record)
     write_output(output, viewer_html(outcome, doc), file)

@@ -145,7 +145,8 @@ def _rated_words(doc: dict) -> str:
         words += f" by {selection['player']}"
     partial = doc.get("partial")
     tea = sum(review["played"] == "tea" for review in doc["placements"])
-    count = f"{len(doc['placements']) - tea} placements" + (f" and {tea} tea tiles" if tea else "")
+    placements = len(doc["placements"]) - tea
+    count = f"{placements} placement{'s' * (placements != 1)}" + (f" and {tea} tea tile{'s' * (tea != 1)}" if tea else "")
     so_far = "" if partial is None else f" of {partial['of']} so far"
     return f"{words} ({count}{so_far})"
 
