@@ -146,7 +146,9 @@ def _rated_words(doc: dict) -> str:
     partial = doc.get("partial")
     tea = sum(review["played"] == "tea" for review in doc["placements"])
     placements = len(doc["placements"]) - tea
-    count = f"{placements} placement{'s' * (placements != 1)}" + (f" and {tea} tea tile{'s' * (tea != 1)}" if tea else "")
+    count = f"{placements} placement{'s' * (placements != 1)}"
+    if tea:
+        count += f" and {tea} tea tile{'s' * (tea != 1)}"
     so_far = "" if partial is None else f" of {partial['of']} so far"
     return f"{words} ({count}{so_far})"
 
