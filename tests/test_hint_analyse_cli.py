@@ -356,6 +356,10 @@ def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_ru
     code, out, _ = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
                        "Anna", "--agent", "greedy", "--json")
     assert code == 0 and json.loads(out) == {**doc, "errors": [], "warnings": []}
+    finished = saved.read_text()
+    code, out, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
+                         "Anna", "--agent", "greedy", "-o", saved, "--resume")
+    assert code == 0 and "(4 placements)" in out and err == "" and saved.read_text() == finished
     for bad, words in ((["--player", "Zoe"], "'Zoe' does not play"), (["--from", "9", "--to", "3"], "comes after"),
                        (["--from", "99"], "no placement in turns 99 to 72"), (["--resume"], "give -o FILE.json")):
         code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--agent", "greedy", *bad)

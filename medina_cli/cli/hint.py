@@ -259,7 +259,7 @@ def analyse(
         return
     from ..render.verdicts import analysis_text
     say(analysis_text(analysis))
-    if output is not None:
+    if output is not None and done is not None:  # (a finished document is left as it was)
         warn(f"wrote {output}")
 
 
