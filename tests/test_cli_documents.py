@@ -24,7 +24,7 @@ CASES = [  # (arguments, the document's keys in order)
     (["compare", GAME, "--readings"], ["format", "ruleset", "file", "players", "baseline", "readings", *PROBLEMS]),
     (["hint", GAME, "--to", "3", "--agent", "greedy"],
      ["format", "file", "agent", "seed", "player", "turn", "placement", "value", "ranked_by", "hints", "confidence",
-      "whole_turn", "search", "tie_margin", *PROBLEMS]),
+      "whole_turn", "search", "tie_margin", "even_win", "even_margin", *PROBLEMS]),
     (["analyse", GAME, "--agent", "greedy"],
      ["format", "file", "agent", "seed", "value", "thresholds", "confidence", "placements", "players", *PROBLEMS]),
     (["simulate", "-r", "original-2001", "-p", "3", "-g", "2"],

@@ -52,8 +52,8 @@ def test_hint_at_the_end_says_the_ranking_it_would_have_used(examples_dir):
 @pytest.mark.slow
 def test_hint_names_its_ranking_and_each_roofed_palace_once(tmp_path):
     game = write(tmp_path, ORANGE_OPEN)
-    code, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6")
-    assert code == 0 and "(ranked by repeats, the search's preferred move first" in out
+    code, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6", "--explain")
+    assert code == 0 and "(ranked by repeats, the highest value first" in out
     assert len(re.findall(r"^\s+\d\. roof C3 \(orange palace: C3 C4 C5 C6 C7\)", out, re.M)) == 1
     assert not re.search(r"^\s+\d\. roof C[4-7]", out, re.M)
     _, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6", "--json")
@@ -109,9 +109,12 @@ def test_view_shows_a_saved_analysis(tmp_path):
     frames = json.loads(re.search(r'id="frames">(.*?)</script>', page, re.S).group(1))
     assert code == 0 and 'id="analysis-cursor"' in page and "expected margin" in page
     assert [f["cursor"] for f in frames] == sorted(f["cursor"] for f in frames)
-    assert "Anna played wall A3" in frames[4]["advice"]
-    # after turn 3 greedy prefers a roof on the orange palace for Anna: marked on that frame's board
-    frame3 = re.search(r'<template id="frame-3">(.*?)</template>', page, re.S).group(1)
+    # with an analysis the viewer steps placement by placement: frame k is after the record's k-th
+    assert frames[8]["heading"].startswith("Turn 4 of 5, placement 2 of 2, Anna: wall A3")
+    assert "Anna played wall A3" in frames[8]["advice"] and "wall A2" not in frames[8]["advice"]
+    assert "Anna played wall A2" in frames[7]["advice"]
+    # after turn 3 (six placements) greedy prefers a roof on the orange palace for Anna: marked on that board
+    frame3 = re.search(r'<template id="frame-6">(.*?)</template>', page, re.S).group(1)
     assert re.search(r'data-kind="preferred" data-cell="C[3-7]"', frame3)
 
 
@@ -192,8 +195,8 @@ def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
     for hint in doc["hints"]:
         low, high = hint["value_interval"]
         assert low <= hint["value"] <= high and isinstance(hint["tied_with_best"], bool)
-    code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4")
-    assert re.search(r"^\s+1\. roof C3 .*\[[+-]\d+\.\d, [+-]\d+\.\d\]\s+= best", out, re.M)
+    code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4", "--explain")
+    assert re.search(r"^\s+1\. roof C3 .*\[[+-]\d+\.\d, [+-]\d+\.\d\](\s+= best|.*\n.*tied with the best)", out, re.M)
     assert "95% interval" in out and "lead over it (paired, on the same simulated games" in out
     assert "is not surely above 0.5 points at 95%" in out
     assert f"; {doc['search']['playouts']} playouts in all)" in out
@@ -222,7 +225,8 @@ def test_hint_rates_a_whole_turn(tmp_path):
     for hint in doc["hints"]:
         low, high = hint["value_interval"]
         assert low <= hint["value"] <= high and hint["playouts"] == single["hints"][0]["playouts"]
-    assert "not surely above 0.5 points" in run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2")[1]
+    assert "not surely above 0.5 points" in run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2",
+                                                "--explain")[1]
 
 
 @pytest.mark.slow
@@ -273,7 +277,7 @@ def test_view_shows_each_loss_with_its_interval_and_marks_the_verdicts(tmp_path)
     assert other and set(other) == {512}  # every loss on the same count: 4 times the bound from 300 / 3
     missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
     low, high = missed["loss_interval"]
-    assert code == 0 and f"interval {low:.1f} to {high:.1f}): a {missed['verdict']}" in frames[4]["advice"]
+    assert code == 0 and f"interval {low:.1f} to {high:.1f}): a {missed['verdict']}" in frames[8]["advice"]
     marked = sum(1 for r in doc["placements"] if r["verdict"])
     assert page.count('r="4.5"') == marked  # one circle per verdict, none for a loss without one
 
@@ -298,7 +302,7 @@ def test_a_record_without_placements_is_analysed_with_every_tabulate_allowed(tmp
     code, out, err = run("analyse", path, "--agent", "greedy")
     assert code == 0 and err == ""
     assert "turn    player    played    preferred    loss    interval    verdict" in out
-    assert re.search(r"^Ann +0 +0\.00 +0 +0$", out, re.M)
+    assert re.search(r"^Ann +0 +0 +0\.00 +0 +0$", out, re.M)
 
 
 def test_hint_text_never_prints_minus_zero():
@@ -307,3 +311,128 @@ def test_hint_text_never_prints_minus_zero():
            "hints": [{"placement": "wall A2", "value": -0.04, "value_interval": [-0.04, 0.96], "tied_with_best": True}]}
     line = hint_text(doc, "game.yaml").splitlines()[-1]
     assert "-0.0" not in line and "+0.0 [+0.0, +1.0]" in line
+
+
+def _interrupted_analysis(arguments: list, out, after: int):
+    """`medina analyse ARGUMENTS -o OUT` in a process of its own, sent Ctrl-C once OUT holds `after`
+    rated placements; its (exit code, stdout, stderr)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    command = [str(Path(sys.executable).with_name("medina")), "analyse", *map(str, arguments), "-o", str(out)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if json.loads(out.read_text())["partial"]["rated"] >= after:
+                break
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    return proc.returncode, stdout, stderr
+
+
+def test_analyse_keeps_what_is_rated_on_ctrl_c_and_resume_finishes_it(tmp_path):
+    """-o fills in as it goes; Ctrl-C prints the partial table and keeps it; --resume ends with the very
+    document of a run never interrupted (each placement seeded by its index)."""
+    from conftest import EXAMPLES
+    arguments = [EXAMPLES / "original-2001-4p.yaml", "--agent", "mcts:300", "--from", "10", "--to", "30"]
+    kept = tmp_path / "a.json"
+    code, out, err = _interrupted_analysis(arguments, kept, 3)
+    partial = json.loads(kept.read_text())
+    assert code == 130 and "interrupted: " in err and f"kept in {kept}" in err, err
+    assert 3 <= partial["partial"]["rated"] == len(partial["placements"]) < partial["partial"]["of"] == 42
+    assert f"({len(partial['placements'])} placements of 42 so far)" in out
+    code, out, _ = run("analyse", *arguments, "-o", kept, "--resume")
+    assert code == 0 and "turns 10 to 30 (42 placements)" in out
+    whole = tmp_path / "b.json"
+    assert run("analyse", *arguments, "-o", whole)[0] == 0
+    assert kept.read_text() == whole.read_text() and "partial" not in json.loads(whole.read_text())
+
+
+def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_run(tmp_path):
+    from conftest import EXAMPLES
+    saved = tmp_path / "a.json"
+    code, out, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
+                         "Anna", "--agent", "greedy", "-o", saved)
+    doc = json.loads(saved.read_text())
+    assert code == 0 and "the placements of turns 10 to 20 by Anna (4 placements)" in out and f"wrote {saved}" in err
+    assert [(r["turn"], r["player"]) for r in doc["placements"]] == [(13, "Anna")] * 2 + [(17, "Anna")] * 2
+    assert doc["selection"] == {"from": 10, "to": 20, "player": "Anna"} and [p["player"] for p in doc["players"]] == [
+        "Anna"]
+    code, out, _ = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
+                       "Anna", "--agent", "greedy", "--json")
+    assert code == 0 and json.loads(out) == {**doc, "errors": [], "warnings": []}
+    finished = saved.read_text()
+    code, out, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
+                         "Anna", "--agent", "greedy", "-o", saved, "--resume")
+    assert code == 0 and "(4 placements)" in out and err == "" and saved.read_text() == finished
+    for bad, words in ((["--player", "Zoe"], "'Zoe' does not play"), (["--from", "9", "--to", "3"], "comes after"),
+                       (["--from", "99"], "no placement in turns 99 to 72"), (["--resume"], "give -o FILE.json")):
+        code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--agent", "greedy", *bad)
+        assert code == 2 and words in err, err
+    saved.write_text(json.dumps({**doc, "seed": 5, "partial": {"rated": 0, "of": 4, "reviews": []}}))
+    code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
+                       "Anna", "--agent", "greedy", "-o", saved, "--resume")
+    assert code == 2 and "--seed 5" in err
+    changed = [{**doc["placements"][0], "played": "wall A1"}]
+    saved.write_text(json.dumps({**doc, "placements": changed, "partial": {"rated": 1, "of": 4, "reviews": []}}))
+    code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
+                       "Anna", "--agent", "greedy", "-o", saved, "--resume")
+    assert code == 2 and "'wall A1' in turn 13, which" in err, err
+
+
+def test_analyse_counts_tea_tiles_apart_as_validate_does():
+    from conftest import EXAMPLES
+    path = EXAMPLES / "second-edition-2014-2p.yaml"
+    assert "101 placements" in run("validate", path)[1]
+    code, out, _ = run("analyse", path, "--agent", "greedy")
+    assert code == 0 and "every placement (101 placements and 5 tea tiles)" in out
+    doc = json.loads(run("analyse", path, "--agent", "greedy", "--json")[1])
+    assert sum(p["placements"] - p["tea_tiles"] for p in doc["players"]) == 101
+    assert sum(p["tea_tiles"] for p in doc["players"]) == 5
+
+
+def test_analyse_annotate_writes_a_copy_that_validates_replays_scores_and_views_as_the_original(tmp_path):
+    """The copy keeps the record's text and adds the analysis under x-analysis (mistakes as comments);
+    annotating it again replaces that block; `view` of it shows the analysis (its chart)."""
+    from conftest import EXAMPLES
+    original = EXAMPLES / "second-edition-2014-2p.yaml"
+    copy, again = tmp_path / "annotated.yaml", tmp_path / "again.yaml"
+    code, _, err = run("analyse", original, "--agent", "greedy", "--annotate", copy)
+    text = copy.read_text()
+    assert code == 0 and f"wrote {copy}" in err and text.startswith(original.read_text().rstrip("\n") + "\n")
+    assert "\nx-analysis:\n  format: medina-analyse/1\n" in text and "a mistake, stable C10 preferred" in text
+    for command in (["validate"], ["replay", "--json"], ["score", "--json"]):
+        code, out, _ = run(*command, copy)
+        expected = run(*command, original)
+        assert code == expected[0] == 0 and out.replace(str(copy), "F") == expected[1].replace(str(original), "F")
+    assert run("analyse", copy, "--agent", "greedy", "--annotate", again)[0] == 0
+    assert again.read_text().count("x-analysis:") == 1
+    code, _, _ = run("view", copy, "-o", tmp_path / "page.html")
+    assert code == 0 and 'id="analysis-cursor"' in (tmp_path / "page.html").read_text()
+    code, _, _ = run("view", original, "-o", tmp_path / "plain.html")
+    assert code == 0 and 'id="analysis-cursor"' not in (tmp_path / "plain.html").read_text()
+
+
+def test_ctrl_c_after_some_placements_prints_them_in_analyse_and_nothing_in_view(tmp_path, monkeypatch):
+    import medina_cli.study.analysis as analysis
+    real = analysis.analyse
+
+    def one_then_interrupted(record, spec, **options):
+        rated = options.pop("rated")
+        reviews = real(record, spec, **{**options, "indices": [0]})
+        rated(reviews)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(analysis, "analyse", one_then_interrupted)
+    path = write(tmp_path, MISSED)
+    code, out, err = run("analyse", path, "--agent", "greedy")
+    assert code == 130 and "(1 placement of 10 so far)" in out and "   1.1  Anna" in out
+    assert err == "medina analyse: interrupted: 1 of 10 placements rated (-o FILE.json would keep them)\n"
+    code, out, err = run("view", path, "--analysis", "--agent", "greedy", "-o", tmp_path / "page.html")
+    assert (code, out, err) == (130, "", "medina view: interrupted\n")

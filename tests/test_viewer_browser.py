@@ -49,10 +49,10 @@ def open_viewer(browser, tmp_path):
     """Write the viewer for a record and open it; every network request is refused and recorded."""
     pages = []
 
-    def opener(text: str, fragment: str = ""):
+    def opener(text: str, fragment: str = "", *options):
         source, html = tmp_path / "game.yaml", tmp_path / "game.html"
         source.write_text(text)
-        run("view", source, "-o", html)
+        run("view", source, "-o", html, *options)
         page = browser.new_page(viewport={"width": 1300, "height": 1000})
         page.requests, page.errors = [], []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
@@ -187,3 +187,30 @@ def test_each_control_has_its_own_icon_and_next_is_not_play(open_viewer):
     assert len(set(icons.values())) == len(icons)
     # "next" is a bar before a triangle (step forward), not the bare triangle of "play"
     assert page.locator("#next svg path").get_attribute("d").count("z") == 2
+
+
+def test_with_an_analysis_it_steps_placement_by_placement_on_the_chart_s_axis(open_viewer, tmp_path):
+    """The slider counts placements as the chart does: each step places one piece and moves the chart's
+    cursor one placement on, to the point of the placement just made."""
+    saved = tmp_path / "analysis.json"
+    assert run("analyse", GAME, "--agent", "greedy", "-o", saved)[0] == 0
+    page = open_viewer(GAME.read_text(), "", "--analysis-from", saved)
+    placements = len(read_record(str(GAME)).placements())
+    assert position(page) == f"0 / {placements}" and f"placement (1 to {placements})" in page.inner_text("#analysis")
+
+    def cursor() -> float:
+        return float(page.get_attribute("#analysis-cursor", "x1"))
+
+    def point(index: int) -> float:  # the chart's circle or polyline vertex x of placement `index` (1-based)
+        left, right = 46, 640 - 10
+        return round(left + (right - left) * index / placements, 1)
+    assert cursor() == point(0)
+    page.keyboard.press("ArrowRight")
+    assert position(page) == f"1 / {placements}" and board_count(page, "building") == 1
+    assert page.inner_text("#heading").startswith("Turn 1 of 58, placement 1 of 2, Anna: orange G11")
+    assert cursor() == point(1) and "Anna played orange G11" in page.inner_text("#advice")
+    page.keyboard.press("ArrowRight")
+    assert position(page) == f"2 / {placements}" and board_count(page, "building") == 2 and cursor() == point(2)
+    assert "brown L3" in page.inner_text("#advice") and "orange G11" not in page.inner_text("#advice")
+    page.keyboard.press("End")
+    assert cursor() == point(placements) and "the game is over" in page.inner_text("#heading")

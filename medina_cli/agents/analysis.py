@@ -11,13 +11,14 @@ when the loss's interval's lower end reaches MISTAKE (BLUNDER)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
+from ..engine.placement import TEA
 from .base import Rating
 from .mcts import MctsAgent
 from .specs import make_agent
-from .position import SMALL_PALACE, roof_palace
+from .position import SMALL_PALACE, margin, outcome, playout, roof_palace, search_position, stream
 from .repeats import TIE_MARGIN, Repeats, tied_series
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
@@ -45,6 +46,8 @@ class Advice:
     playouts: int | None = None
     sure: bool | None = None
     tie_margin: float | None = None
+    seats: int | None = None  # players in the game (None: it is over)
+    even: float | None = None  # with a search: `even_margin` at the position
 
     def to_json(self) -> dict:
         search = None if self.playouts is None else {"playouts": self.playouts, "sure": self.sure}
@@ -62,17 +65,36 @@ def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bo
     if game.is_over():
         return Advice(None, ranked_by, agent.confidence, [], whole_turn)
     if whole_turn:
-        return turn_hints(game, spec, seed=seed, top=top, play=play)
+        advice = turn_hints(game, spec, seed=seed, top=top, play=play)
+        advice.seats = len(game.players)
+        advice.even = even_margin(game) if agent.estimates else None
+        return advice
     if not isinstance(agent, MctsAgent):
         rated, playouts, sure = agent.rate(game)[:top], None, None
     else:
         race = agent.search(game, play=play)
-        rated = Repeats(race).ratings(top)
+        rated = value_first(Repeats(race).ratings(top))
         playouts, sure = race.playouts, race.sure
     for rating in rated:
         rating.palace = roof_palace(game, rating.placement)
     return Advice(game.to_move, ranked_by, agent.confidence, rated, False, playouts, sure,
-                  TIE_MARGIN if agent.estimates else None)
+                  TIE_MARGIN if agent.estimates else None, len(game.players),
+                  even_margin(game) if agent.estimates else None)
+
+
+def value_first(ratings: list[Rating]) -> list[Rating]:
+    """`ratings` highest value first (the value printed, so that a list follows what it shows; the first
+    of equal values keeps its place), a move whose interval lies wholly below the first's no longer
+    tied with it, whatever the paired test said."""
+    ordered = sorted(ratings, key=lambda rating: -rating.value)
+    if ordered and ordered[0].interval is not None:
+        floor = ordered[0].interval[0]
+        for rating in ordered[1:]:
+            if rating.tied and rating.interval is not None and rating.interval[1] < floor:
+                rating.tied = False
+    if ordered and ordered[0].tied is not None:
+        ordered[0].tied = True
+    return ordered
 
 
 @dataclass
@@ -82,19 +104,20 @@ class TurnHint:
 
     first: Rating
     then: Rating | None
+    either_order: bool = False  # the two placements commute: the other order reaches the same position
 
     def to_json(self) -> dict:
         then = None if self.then is None else {
             key: value for key, value in self.then.to_json().items() if key in ("placement", "palace")}
-        return {**self.first.to_json(), "then": then}
+        return {**self.first.to_json(), "then": then, **({"either_order": True} if self.either_order else {})}
 
 
 def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None) -> Advice:
     """The agent's best whole turns for the player to move: the `top` first placements `advise` would
     list, each with the best second placement after it (a search of its own, seeded apart, and its
     repeats), the pair rated on that move's fresh repeats (a first placement that ends the turn on its
-    own); the best pair (the highest mean on its first repeats) first, then by value, tied as
-    `tied_series` says."""
+    own), highest value first (`value_first`), tied with the best pair (the highest mean on its first
+    repeats) as `tied_series` says, the two orders of a turn whose placements commute merged."""
     agent = make_agent(spec, seed)
     if not isinstance(agent, MctsAgent):
         return Advice(game.to_move, "value", None, _exact_turns(game, agent, spec, seed, top), True)
@@ -119,14 +142,44 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
         pairs.append((Rating(first, pair.value, pair.win, pair.playouts, interval=pair.interval), then,
                       seconds.means[id(seconds.best)]))
         playouts, sure = playouts + second.playouts, sure and second.sure
-    best, tied = tied_series([means for *_, means in pairs], agent.confidence)
-    order = [best, *sorted((i for i in range(len(pairs)) if i != best), key=lambda i: -pairs[i][0].value)]
-    turns = []
-    for i in order:
-        rating, second_rating, _ = pairs[i]
-        rating.palace, rating.tied = roof_palace(game, rating.placement), tied[i]
-        turns.append(TurnHint(rating, second_rating))
+    _, tied = tied_series([means for *_, means in pairs], agent.confidence)
+    for (rating, _, _), is_tied in zip(pairs, tied):
+        rating.palace, rating.tied = roof_palace(game, rating.placement), is_tied
+    by_first = {id(rating): (rating, then) for rating, then, _ in pairs}
+    turns = [TurnHint(*by_first[id(rating)]) for rating in value_first([rating for rating, *_ in pairs])]
+    turns = merged_orders(game, turns)
     return Advice(game.to_move, "repeats", agent.confidence, turns, True, playouts + race.playouts, sure, TIE_MARGIN)
+
+
+def _reached(game, first, then) -> dict:
+    """The position after the turn `first`, `then` as the engine gives it (`to_plain`, turn state
+    included), the order of the mover's own claims in this turn left out: the tie-break compares a
+    player's earliest claim with the other players' claims, and no claim of theirs can fall between two
+    claims of one turn, so that order decides nothing."""
+    claims_before = game.to_plain()["claims"]
+    after = game.copy()
+    after.push(first)
+    after.push(then)
+    plain = after.to_plain()
+    plain["palaces"] = tuple(palace[:5] + ("this turn" if palace[5] is not None and palace[5] >= claims_before
+                                           else palace[5],) + palace[6:] for palace in plain["palaces"])
+    return plain
+
+
+def best_line(game, opening: list[str], spec: str, seed: int | str, length: int) -> list[dict]:
+    """The line of best play from `game`: the `opening` placements (the move or turn a hint lists first),
+    then `length` placements more, each the choice of the agent `spec` (seeded by its place in the line),
+    fewer where the game ends; each as {"player", "placement"}."""
+    after = game.copy()
+    line = []
+    for index in range(len(opening) + length):
+        if after.is_over():
+            break
+        player = after.to_move
+        placement = opening[index] if index < len(opening) else make_agent(spec, f"{seed}/line/{index}").choose(after)
+        line.append({"player": player, "placement": str(placement)})
+        after.push(placement)
+    return line
 
 
 def _exact_turns(game, agent, spec: str, seed: int | str, top: int) -> list[TurnHint]:
@@ -142,7 +195,21 @@ def _exact_turns(game, agent, spec: str, seed: int | str, top: int) -> list[Turn
     out.sort(key=lambda hint: -hint.first.value)
     for hint in out:
         hint.first.tied = hint.first.value == out[0].first.value
-    return out
+    return merged_orders(game, out)
+
+
+def merged_orders(game, turns: list[TurnHint]) -> list[TurnHint]:
+    """`turns` with each turn whose two placements commute listed once: a turn that reaches the same
+    position (`_reached`) as one listed before it is left out, and that one is marked `either_order`."""
+    kept: list[tuple[TurnHint, dict | None]] = []
+    for hint in turns:
+        reached = None if hint.then is None else _reached(game, hint.first.placement, hint.then.placement)
+        same = next((earlier for earlier, plain in kept if reached is not None and plain == reached), None)
+        if same is None:
+            kept.append((hint, reached))
+        else:
+            same.either_order = True
+    return [hint for hint, _ in kept]
 
 
 def _after(game, placement):
@@ -195,11 +262,13 @@ class PlayerSummary:
     mistakes: int
     blunders: int
     mean_loss_interval: tuple[float, float] | None = None
+    tea_tiles: int = 0  # of `placements`, those that are tea tiles (`validate` counts the others as placements)
 
     def to_json(self) -> dict:
         interval = None if self.mean_loss_interval is None else [round(x, 2) for x in self.mean_loss_interval]
         return {"player": self.player, "placements": self.placements, "mean_loss": round(self.mean_loss, 2),
-                "mistakes": self.mistakes, "blunders": self.blunders, "mean_loss_interval": interval}
+                "mistakes": self.mistakes, "blunders": self.blunders, "mean_loss_interval": interval,
+                "tea_tiles": self.tea_tiles}
 
 
 def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) -> PlacementReview:
@@ -267,7 +336,8 @@ def summarise(players: list[str], reviews: list[PlacementReview]) -> list[Player
             half = math.sqrt(sum(h * h for h in halves)) / count
             interval = (max(0.0, mean - half), mean + half)
         verdicts = [r.verdict for r in mine]
-        out.append(PlayerSummary(player, count, mean, verdicts.count("mistake"), verdicts.count("blunder"), interval))
+        out.append(PlayerSummary(player, count, mean, verdicts.count("mistake"), verdicts.count("blunder"), interval,
+                                 sum(r.played == TEA for r in mine)))
     return out
 
 
@@ -284,8 +354,8 @@ def value_meaning(spec: str) -> str:
 
 RANKING_MEANING = {  # how `medina hint` words its advice's `ranked_by`
     "value": "the highest first",
-    "repeats": "the search's preferred move first, then the others highest value first (the moves it chose "
-               "among, and the best of the others it sampled, each searched as often); "
+    "repeats": "the highest value first (the moves the search chose among, and the best of the others it "
+               "sampled, each searched as often); "
                "a value is the mean of searches of the move from fresh trees, on the same simulated games for "
                "every move"}
 
@@ -299,7 +369,33 @@ def hint_document(file: str, seed: int | str, spec: str | None = None, where: tu
            "placement": None, "value": None if spec is None else value_meaning(spec), "ranked_by": None, "hints": []}
     if advice is None:
         return doc
-    return {**doc, "turn": where[0], "placement": where[1], **advice.to_json()}
+    return {**doc, "turn": where[0], "placement": where[1], **advice.to_json(), "even_win": even_win(advice.seats),
+            "even_margin": None if advice.even is None else round(advice.even, 2)}
+
+
+EVEN_PLAYOUTS = 512  # the simulated games behind `even_margin`
+EVEN_KEY = 0x6576656E  # their streams: apart from any search's ("even")
+
+
+def even_margin(game, playouts: int = EVEN_PLAYOUTS) -> float:
+    """The margin an even game gives each player at `game`: over `playouts` games played out from it by the
+    searches' playout policy, the mean over the seats of each seat's final margin (own total minus the best
+    other player's). A move's value minus this reads 0 where it leaves the mover as well placed as an equal
+    share would (in a game of three or four players the margin of an equal share is below 0)."""
+    seats = len(game.players)
+    total = 0.0
+    for k in range(playouts):
+        rng = stream(EVEN_KEY, k)
+        position = search_position(game, rng).copy()
+        playout(position, rng)
+        scores, _ = outcome(position)
+        total += sum(margin(scores, seat) for seat in range(seats)) / seats
+    return total / playouts
+
+
+def even_win(seats: int | None) -> float | None:
+    """The chance to win that an even game gives each of `seats` players (None: the game is over)."""
+    return None if not seats else round(1 / seats, 4)
 
 
 def analysis_document_before(file: str, seed: int, spec: str | None = None) -> dict:
@@ -309,10 +405,64 @@ def analysis_document_before(file: str, seed: int, spec: str | None = None) -> d
             "placements": [], "players": []}
 
 
-def analysis_document(record, spec: str, seed: int, reviews: list[PlacementReview]) -> dict:
-    """The medina-analyse/1 document of a record's reviews."""
-    return {"format": "medina-analyse/1", "file": record.file, "agent": spec, "seed": seed,
-            "value": value_meaning(spec), "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
-            "confidence": make_agent(spec).confidence,
-            "placements": [r.to_json() for r in reviews],
-            "players": [p.to_json() for p in summarise(record.players, reviews)]}
+def analysis_document(record, spec: str, seed: int, reviews: list[PlacementReview], selection: dict | None = None,
+                      selected: int | None = None) -> dict:
+    """The medina-analyse/1 document of a record's reviews; `selection` the turns and player asked for
+    (`select`; its key only when one is given: the players summed up are then those it selects);
+    `selected` the placements it selects, where fewer are reviewed yet (a partial document, with what
+    `resumed_reviews` needs to go on)."""
+    player = (selection or {}).get("player")
+    doc = {"format": "medina-analyse/1", "file": record.file, "agent": spec, "seed": seed,
+           "value": value_meaning(spec), "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
+           "confidence": make_agent(spec).confidence,
+           "placements": [r.to_json() for r in reviews],
+           "players": [p.to_json() for p in summarise(record.players if player is None else [player], reviews)]}
+    if selection:
+        doc["selection"] = selection
+    if selected is not None and len(reviews) < selected:
+        doc["partial"] = {"rated": len(reviews), "of": selected,
+                          "reviews": [[getattr(r, f.name) for f in fields(r)] for r in reviews]}
+    return doc
+
+
+def select(record, first: int | None = None, last: int | None = None, player: str | None = None
+           ) -> tuple[dict, list[int]]:
+    """The selection (its document form, None values left out) and the indices into
+    `record.placements()` of the placements of turns `first..last` (inclusive; None: from the start, to
+    the end) made by `player` (None: anyone)."""
+    selection = {key: value for key, value in (("from", first), ("to", last), ("player", player)) if value is not None}
+    indices = [index for index, (turn, _, who, _) in enumerate(record.placements())
+               if (first is None or turn >= first) and (last is None or turn <= last) and player in (None, who)]
+    return selection, indices
+
+
+def resumed_reviews(doc: dict, record, spec: str, seed: int, selection: dict) -> list[PlacementReview] | str | None:
+    """The reviews a partial medina-analyse/1 document holds (None: it is finished), or why it cannot be
+    resumed on `record` with this agent, seed and selection."""
+    if not isinstance(doc, dict) or doc.get("format") != "medina-analyse/1":
+        return "not a medina-analyse/1 document"
+    theirs = (doc.get("agent"), doc.get("seed"), doc.get("selection", {}))
+    if theirs != (spec, seed, selection):
+        return (f"it was written with --agent {theirs[0]}, --seed {theirs[1]} and selection {theirs[2] or 'all'}, "
+                f"not {spec}, {seed} and {selection or 'all'}")
+    played = {(turn, k): str(placement) for turn, k, _, placement in record.placements()}
+    for review in doc.get("placements", []):
+        if not isinstance(review, dict) or played.get((review.get("turn"), review.get("placement"))) != review.get(
+                "played"):
+            return f"it rates {review.get('played')!r} in turn {review.get('turn')}, which {record.file} does not have"
+    if "partial" not in doc:
+        return None
+    try:
+        return [_review_from_values(values) for values in doc["partial"]["reviews"]]
+    except (KeyError, TypeError, ValueError):
+        return "its partial reviews are damaged"
+
+
+def _review_from_values(values: list) -> PlacementReview:
+    """A review from its fields' values in order (a partial document's `reviews`)."""
+    review = PlacementReview(*values)
+    if review.loss_interval is not None:
+        low, high = review.loss_interval
+        review.loss_interval = (low, high)
+    review.tied_moves = tuple(review.tied_moves)
+    return review

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, NoReturn, Optional
 
 import typer
 
-from .common import (JsonOption, RulesetOption, SetOption, ToOption, capped_jobs, emit_json, note_engine_cost,
-                     replayed_or_exit, say, shown_as, stop, usage_error, warn, warnings_to_show, whole_number,
-                     with_problems)
+from .common import (JsonOption, RulesetOption, SetOption, ToOption, cannot_write, capped_jobs, complete_player,
+                     emit_json, note_engine_cost, replayed_or_exit, say, shown_as, stop, usage_error, warn,
+                     warnings_to_show, whole_number, with_problems, write_output)
 from .progress import Progress
 
 FileArgument = Annotated[str, typer.Argument(
@@ -40,24 +40,74 @@ def agent_or_exit(spec: str, doc: dict | None = None):
 
 
 def run_analysis(record, spec: str, seed: int, jobs: int, scheduler: str | None = None,
-                 doc: dict | None = None) -> dict:
-    """The medina-analyse/1 document of a valid record, with a progress line on a terminal; `jobs` at
-    most 4 per CPU, or on the Dask cluster at `scheduler` (one that cannot be used exits 2, with
-    --json in `doc`)."""
+                 doc: dict | None = None, selection: tuple[dict, list[int]] | None = None,
+                 out: str | None = None, done: list | None = None, own_command: bool = True) -> dict:
+    """The medina-analyse/1 document of a valid record's placements (`selection`, from
+    `agents.analysis.select`: default all), with a progress line on a terminal, those `done` not rated
+    again; `jobs` at most 4 per CPU, or on the Dask cluster at `scheduler` (one that cannot be used exits
+    2, with --json in `doc`). `out`: a file the document is written to (atomically) after each placement,
+    partial until the last; on Ctrl-C what is rated stays there and, for `medina analyse` itself
+    (`own_command`), its table is printed and the exit is 130."""
     from ..agents.analysis import analysis_document
     from ..study.analysis import analyse
     from ..study.backend import StudyError
     from ..study.parallel import Workers
-    bar = Progress(1, unit="placements")
-    bar(0, len(record.placements()))  # drawn at once: the first placement may take minutes
+    chosen, indices = selection or ({}, None)
+    selected = len(record.placements()) if indices is None else len(indices)
+    reviews: list = list(done or [])
+
+    def document(so_far: list) -> dict:
+        return analysis_document(record, spec, seed, so_far, chosen, selected)
+
+    def rated(so_far: list) -> None:
+        reviews[:] = so_far
+        if out is not None:
+            save(out, document(so_far))
+    bar = Progress(selected, unit="placements")
+    bar(len(reviews))
     try:
-        reviews = analyse(record, spec, seed=seed, workers=Workers(capped_jobs(jobs), scheduler, notify=bar.note),
-                          progress=bar)
+        analyse(record, spec, seed=seed, workers=Workers(capped_jobs(jobs), scheduler, notify=bar.note),
+                progress=bar, indices=indices, done=reviews, rated=rated)
     except StudyError as exc:
         bar.clear()
         usage_error(None, str(exc), doc)
+    except KeyboardInterrupt:
+        bar.clear()
+        if not own_command:
+            raise
+        interrupted(document(reviews), out, doc is not None)
     bar.clear()
-    return analysis_document(record, spec, seed, reviews)
+    finished = document(reviews)
+    if out is not None:
+        save(out, finished)
+    return finished
+
+
+def save(path: str, doc: dict) -> None:
+    """`doc` written to `path` atomically; failure exits 2."""
+    import json
+    from pathlib import Path
+
+    from ..files import write_atomically
+    try:
+        write_atomically(Path(path), json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    except OSError as exc:
+        cannot_write(path, exc)
+
+
+def interrupted(partial: dict, out: str | None, json_: bool) -> NoReturn:
+    """After Ctrl-C: the table of what is rated (not with --json), how much and where it is kept, exit
+    130 (nothing rated: Ctrl-C as any command takes it)."""
+    rated = len(partial["placements"])
+    if not rated:
+        raise KeyboardInterrupt  # said as for any command
+    if not json_:
+        from ..render.verdicts import analysis_text
+        say(analysis_text(partial))
+    kept = f", kept in {out} (--resume goes on from them)" if out is not None else " (-o FILE.json would keep them)"
+    of = partial.get("partial", {}).get("of", rated)
+    warn(f"medina analyse: interrupted: {rated} of {of} placements rated{kept}")
+    raise typer.Exit(130)
 
 
 def hint(
@@ -71,20 +121,29 @@ def hint(
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Say at length how to read the list (instead of its one legend line).")] = False,
+    line: Annotated[int, typer.Option(
+        "--line", metavar="N", parser=whole_number(0),
+        help="After the list, the line of best play: the first move listed, then N placements more, each the "
+        "agent's choice (a search each).")] = 0,
 ) -> None:
     """The moves the agent prefers for the player to move, each with the agent's value. A roof (or
     neutral roof) is one move per palace, shown on its lowest cell with the palace it claims.
 
-    With mcts the value is the final margin the mover can expect after the placement (own total
-    minus the best other player's total, in points, averaged over the search's simulated games) with
-    its 95% interval, and `win` the share of those games the mover wins; the values rest on fresh
-    searches of each move ("repeats"), the search's preferred move first, then the others highest
-    value first, and a move is marked `= best` unless the preferred move's lead over it (paired, on
-    the same simulated games) is surely above half a point.
+    With mcts each move leads with `win`, the share of the search's simulated games the mover wins
+    (a shared win in part), and how far that is above or below an even game's equal share (1 in 2, 3
+    or 4); then its edge with its 95% interval: the final margin the mover can expect after the
+    placement (own total minus the best other player's total, in points; --json's `value`) minus the
+    margin an even game gives each player there (`even_margin`), so that 0 reads as even. The values
+    rest on fresh searches of each move ("repeats"), listed highest first; a move is marked `= best`
+    unless the best's lead over it (paired, on the same simulated games) is surely above half a point
+    or its interval lies wholly below the first's; when more than half the moves are so tied, one
+    line says so instead.
     With greedy the value is that margin if the game ended right after the placement (a roof on a
     palace smaller than five: the margin now minus 1), and the moves are ranked by it. With --turn
     each hint is a whole turn: a first placement, then the best second placement after it, rated as
-    the pair.
+    the pair; the two orders of placements that commute (reach the same position) are one entry.
 
     Exit status: 0 done, 1 invalid record (the hint is for where the replay stopped), 2 unusable input
     or usage error.
@@ -96,11 +155,16 @@ def hint(
     record, outcome = replayed_or_exit(file, ruleset, set_, to, hint_document(shown, seed, agent.spec) if json_ else None)
     note_engine_cost()
     found = _advice(outcome, agent.spec, shown, seed, top, whole_turn, jobs)
+    if line and found["hints"]:
+        from ..agents.analysis import best_line
+        first = found["hints"][0]
+        opening = [first["placement"]] + ([first["then"]["placement"]] if first.get("then") else [])
+        found["line"] = best_line(outcome.game, opening, agent.spec, seed, line)
     if json_:
         emit_json(with_problems(found, outcome.problems, warnings_to_show(outcome)))
     else:
         from ..render.verdicts import hint_text
-        say(hint_text(found, f"{record.file} {outcome.position_words()}"))
+        say(hint_text(found, f"{record.file} {outcome.position_words()}", explain))
     raise typer.Exit(1 if outcome.problems else 0)
 
 
@@ -124,17 +188,39 @@ def analyse(
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,
+    first: Annotated[Optional[int], typer.Option(
+        "--from", metavar="TURN", parser=whole_number(1),
+        help="Rate the placements from this turn on (default: the first).")] = None,
+    last: Annotated[Optional[int], typer.Option(
+        "--to", metavar="TURN", parser=whole_number(1),
+        help="Rate the placements up to this turn (default: the last).")] = None,
+    player: Annotated[Optional[str], typer.Option(
+        "--player", "-p", metavar="NAME", autocompletion=complete_player,
+        help="Rate only this player's placements.")] = None,
+    output: Annotated[Optional[str], typer.Option(
+        "--output", "-o", metavar="FILE.json", help="Also write the medina-analyse/1 document here, rewritten after "
+        "each placement (a partial document until the last): Ctrl-C keeps what is rated.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on from the partial document in -o FILE.json (written with the same record, agent, "
+        "seed and selection): the result is that of a run never interrupted.")] = False,
+    annotate: Annotated[Optional[str], typer.Option(
+        "--annotate", metavar="OUT.yaml", help="Also write a copy of the record with the analysis in it (the key "
+        "x-analysis, which every reader keeps and validate ignores; mistakes and blunders as comments above it); "
+        "`medina view` of the copy shows it.")] = None,
 ) -> None:
     """Rate every placement of a game: what was played, what the agent prefers, and the estimated
     loss (the agent's value of its preferred placement minus that of the placement played, in points
     of expected final margin, never below 0). With mcts both are played out on the same simulated
     games and the loss has its 95% interval; a placement is a mistake when the interval's lower end is
     5 points or more, a blunder when it is 12 or more (with greedy, the loss itself). Per player: the
-    mean loss (with its interval), mistakes and blunders.
+    mean loss (with its interval), mistakes and blunders; placements counted as `validate` counts
+    them, tea tiles apart. --from/--to/--player rate a part of the game; progress is shown per
+    placement; Ctrl-C prints what is rated (and keeps it in -o FILE.json, which --resume finishes).
 
-    Exit status: 0 done, 1 invalid record (nothing is analysed), 2 unusable input or usage error.
+    Exit status: 0 done, 1 invalid record (nothing is analysed), 2 unusable input or usage error,
+    130 interrupted.
     """
-    from ..agents.analysis import analysis_document_before
+    from ..agents.analysis import analysis_document_before, select
 
     shown = "<stdin>" if file == "-" else file
     agent = agent_or_exit(agent_spec, analysis_document_before(shown, seed) if json_ else None)
@@ -148,9 +234,55 @@ def analyse(
     if scheduler is not None and jobs != 1:
         usage_error(None, "give either --jobs N or --scheduler ADDRESS, not both", doc)
     note_engine_cost()
-    analysis = run_analysis(record, agent.spec, seed, jobs, scheduler, doc)
+    if player is not None and player not in record.players:
+        usage_error("--player", f"{player!r} does not play in {record.file} "
+                                f"(its players: {', '.join(record.players)})", doc)
+    if first is not None and last is not None and first > last:
+        usage_error("--from", f"turn {first} comes after --to {last}", doc)
+    selection = select(record, first, last, player)
+    if selection[0] and not selection[1]:
+        who = "" if player is None else f" by {player}"
+        usage_error(None, f"{record.file} has no placement{who} in turns {first or 1} to {last or len(record.turns)} "
+                          f"(it has {len(record.turns)} turns)", doc)
+    done = _resumed(output, record, agent.spec, seed, selection[0], doc) if resume else []
+    if output is not None and file != "-" and _same_file(output, file):
+        usage_error("--output", "refusing to overwrite the input file; choose another output file", doc)
+    if done is None:  # the document is finished already
+        import json
+        with open(output, encoding="utf-8") as handle:  # type: ignore[arg-type]
+            analysis = json.load(handle)
+    else:
+        analysis = run_analysis(record, agent.spec, seed, jobs, scheduler, doc, selection, output, done)
+    if annotate is not None:
+        from ..render.verdicts import annotated_record
+        write_output(annotate, annotated_record(record.text, analysis), file)
     if doc is not None:
         emit_json(with_problems(analysis, [], warnings_to_show(outcome)))
         return
     from ..render.verdicts import analysis_text
     say(analysis_text(analysis))
+    if output is not None and done is not None:  # (a finished document is left as it was)
+        warn(f"wrote {output}")
+
+
+def _same_file(a: str, b: str) -> bool:
+    import os
+    return os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b)
+
+
+def _resumed(output: str | None, record, spec: str, seed: int, selection: dict, doc: dict | None):
+    """The reviews of the partial document in `output` (None: it is finished); one that cannot be
+    resumed exits 2."""
+    import json
+
+    from ..agents.analysis import resumed_reviews
+    if output is None:
+        usage_error("--resume", "give -o FILE.json, the partial document to go on from", doc)
+    try:
+        with open(output, encoding="utf-8") as handle:
+            found = resumed_reviews(json.load(handle), record, spec, seed, selection)
+    except (OSError, ValueError) as exc:
+        usage_error("--resume", f"cannot read {output}: {getattr(exc, 'strerror', None) or exc}", doc)
+    if isinstance(found, str):
+        usage_error("--resume", f"cannot go on from {output}: {found}", doc)
+    return found

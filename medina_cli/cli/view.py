@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import (RulesetOption, SetOption, check_suffix, load_record, refuse_terminal, report_replay, usage_error,
-                     write_output)
+                     warn, write_output)
 from .hint import AgentOption, JobsOption, SeedOption, agent_or_exit, run_analysis
 from .replay import FileArgument
 
@@ -28,12 +28,28 @@ def _saved_analysis(path: str, record) -> dict:
     return doc
 
 
+def _annotations(record) -> dict | None:
+    """The analysis `medina analyse --annotate` wrote into the record (its x-analysis key), where it rates
+    this record (else a warning, and None)."""
+    from ..render.analysis import check_matches
+    from ..render.verdicts import ANNOTATION_KEY
+    doc = record.meta.get(ANNOTATION_KEY)
+    if doc is None:
+        return None
+    why = check_matches(doc, record)
+    if why is not None:
+        warn(f"{record.file}: its {ANNOTATION_KEY} is not shown: {why}")
+        return None
+    return doc
+
+
 PageOption = Annotated[str, typer.Option(
     "--output", "-o", metavar="PATH", show_default=False,
     help="Write the page to this .html or .htm file (default: standard output, unless it is a terminal).")]
 AnalysisOption = Annotated[bool, typer.Option(
     "--analysis", help="Analyse the game first (as medina analyse; see --agent, --jobs) and show the "
-    "expected margins as a chart and the agent's preferred placement on every frame.")]
+    "expected margins as a chart and the agent's preferred placement on every frame (a record written by "
+    "medina analyse --annotate shows its own analysis without it).")]
 AnalysisFromOption = Annotated[Optional[str], typer.Option(
     "--analysis-from", metavar="JSON", help="Show a saved analysis of this record (medina analyse --json).")]
 
@@ -72,6 +88,8 @@ def view_command(
     if analysis_from is not None:
         doc = _saved_analysis(analysis_from, record)
     elif analysis and not outcome.problems:
-        doc = run_analysis(record, agent_or_exit(agent_spec).spec, seed, jobs)
+        doc = run_analysis(record, agent_or_exit(agent_spec).spec, seed, jobs, own_command=False)
+    else:
+        doc = _annotations(record)
     write_output(output, viewer_html(outcome, doc), file)
     raise typer.Exit(1 if outcome.problems else 0)

@@ -40,15 +40,18 @@ def _y_scale(values: list[float]):
     return y, low, high
 
 
-def x_of(index: int, count: int) -> float:
-    return LEFT + (WIDTH - LEFT - RIGHT) * index / max(1, count)
+def x_of(made: int, count: int) -> float:
+    """The chart's x after `made` of `count` placements (0: the setup, at the axis)."""
+    return LEFT + (WIDTH - LEFT - RIGHT) * made / max(1, count)
 
 
-def chart_svg(doc: dict, players: list[str]) -> str:
+def chart_svg(doc: dict, players: list[str], keys: list[tuple[int, int]] | None = None) -> str:
     """Each player's expected final margin after each of his placements, mistakes and blunders marked (an
-    SVG element tree)."""
+    SVG element tree); across the record's placements `keys` ((turn, placement) in order; default: the
+    document's), so that it shares its axis with a viewer stepping placement by placement."""
     reviews = doc["placements"]
-    count = len(reviews)
+    where = _places(reviews, keys)
+    count = len(keys) if keys is not None else len(reviews)
     y, low, high = _y_scale([r["played_value"] for r in reviews])
     chart = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {WIDTH} {HEIGHT}", "role": "img",
                                "font-family": "DejaVu Sans, Verdana, sans-serif"})
@@ -75,7 +78,8 @@ def chart_svg(doc: dict, players: list[str]) -> str:
                              "text-anchor": "middle", "font-size": "11"})
     for seat, name in enumerate(players):
         colour = palette.seat_colour(seat)[1]
-        points = [(x_of(i, count), y(r["played_value"])) for i, r in enumerate(reviews) if r["player"] == name]
+        points = [(x_of(where[i] + 1, count), y(r["played_value"]))
+                  for i, r in enumerate(reviews) if r["player"] == name]
         if points:
             polyline = ET.SubElement(chart, "polyline", {"points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
                                                          "fill": "none", "stroke": colour, "stroke-width": "2"})
@@ -83,7 +87,8 @@ def chart_svg(doc: dict, players: list[str]) -> str:
         for i, r in enumerate(reviews):
             if r["player"] == name and verdict_of(r, doc):
                 fill = colour if verdict_of(r, doc) == "blunder" else "#ffffff"
-                circle = ET.SubElement(chart, "circle", {"cx": f"{x_of(i, count):.1f}", "cy": f"{y(r['played_value']):.1f}",
+                circle = ET.SubElement(chart, "circle", {"cx": f"{x_of(where[i] + 1, count):.1f}",
+                                                         "cy": f"{y(r['played_value']):.1f}",
                                                          "r": "4.5", "fill": fill, "stroke": colour, "stroke-width": "2"})
                 ET.SubElement(circle, "title").text = _review_words(r, doc.get("agent", "the agent"))
     line(LEFT, LEFT, TOP, HEIGHT - BOTTOM, "#111", id="analysis-cursor").set("stroke-width", "1.5")
@@ -114,21 +119,31 @@ def _review_words(r: dict, agent: str) -> str:
             f"(loss {r['loss']:.1f}{bounds}){verdict}")
 
 
-def frame_notes(doc: dict, frame_turns: list[int]) -> list[dict]:
-    """Per frame (after turn t): the words on turn t's placements, the chart cursor, and the agent's
-    preferred first placement of turn t + 1 ({"advice", "cursor", "preferred"})."""
+def _places(reviews: list[dict], keys: list[tuple[int, int]] | None) -> list[int]:
+    """Each review's place on the chart's axis: its index among `keys` (default: among the reviews)."""
+    if keys is None:
+        return list(range(len(reviews)))
+    index = {key: i for i, key in enumerate(keys)}
+    return [index[(r["turn"], r["placement"])] for r in reviews]
+
+
+def frame_notes(doc: dict, frames: list[tuple[int, int | None]], keys: list[tuple[int, int]]) -> list[dict]:
+    """Per frame (after turn t, or after its placement k: `frames` as (t, k or None)): the words on the
+    placements it shows, the chart cursor (at the next placement of the record's `keys`), and the agent's
+    preferred next placement, where the document rates it ({"advice", "cursor", "preferred"})."""
     reviews = doc["placements"]
     agent = doc.get("agent", "the agent")
+    by_key = {(r["turn"], r["placement"]): r for r in reviews}
     out = []
-    for turn in frame_turns:
-        played = [r for r in reviews if r["turn"] == turn]
-        upcoming = [i for i, r in enumerate(reviews) if r["turn"] > turn]
-        cursor = x_of(upcoming[0] if upcoming else len(reviews), len(reviews))
-        following = next((reviews[i] for i in upcoming if reviews[i]["turn"] == turn + 1), None)
-        advice = "; ".join(_review_words(r, agent) for r in played)
+    for turn, placement in frames:
+        shown = [key for key in keys if key[0] == turn and (placement is None or key[1] == placement)]
+        made = sum(1 for key in keys
+                   if key[0] < turn or (key[0] == turn and (placement is None or key[1] <= placement)))
+        following = by_key.get(keys[made]) if made < len(keys) else None
+        advice = "; ".join(_review_words(by_key[key], agent) for key in shown if key in by_key)
         preferred = None
         if following is not None and following["best"] != "tea":
             preferred = (following["best"], f"{agent} prefers {following['best']} for {following['player']} "
                                              f"next (expected margin {following['best_value']:+.1f})")
-        out.append({"advice": advice, "cursor": round(cursor, 1), "preferred": preferred})
+        out.append({"advice": advice, "cursor": round(x_of(made, len(keys)), 1), "preferred": preferred})
     return out

@@ -20,6 +20,7 @@ class Frame:
     events: list = field(default_factory=list)
     stop: Problem | None = None  # the Problem that stopped the replay at this turn
     illegal: int | None = None  # the cell of the refused placement
+    placement: int | None = None  # stepping by placement: the placements of the turn made (None: the whole turn)
 
     @property
     def illegal_mark(self) -> tuple[int, str] | None:
@@ -70,3 +71,25 @@ def all_frames(outcome: Replay) -> list[Frame]:
     if stop is not None and stop.turn == outcome.turns_played + 1:
         frames.append(_frame(outcome, stop.turn, outcome.game, stop))
     return frames
+
+
+def placement_frames(outcome: Replay, frames: list[Frame]) -> list[Frame]:
+    """`frames` (from `all_frames`) stepped placement by placement: a turn of several placements (tea tiles
+    among them) becomes one frame after each, the last its own frame (with the turn's events), each
+    marking the turn's placements so far; the setup, passes and the stop frame stay as they are."""
+    out: list[Frame] = []
+    cell_of = frames[0].game.variant.geometry.cell_of_square
+    for index, frame in enumerate(frames):
+        actions = [] if not frame.turn or frame.stop is not None else [
+            a for a in outcome.record.turns[frame.turn - 1].actions if a.piece != "pass"]
+        if len(actions) < 2:
+            out.append(frame)
+            continue
+        game = frames[index - 1].game.copy()
+        for made, action in enumerate(actions[:-1], 1):
+            game.push(action)
+            placed = [cell_of[a.square] for a in actions[:made] if a.square is not None]
+            out.append(Frame(frame.turn, game.copy(), placed, placement=made))
+        frame.placement = len(actions)
+        out.append(frame)
+    return out

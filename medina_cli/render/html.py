@@ -18,7 +18,7 @@ from ..version import __version__
 from ..engine.scoring import score_game
 from . import svg
 from .analysis import chart_svg, frame_notes
-from .frames import Frame, all_frames
+from .frames import Frame, all_frames, placement_frames
 from .text import render_board
 
 PAGE = """<!DOCTYPE html>
@@ -231,13 +231,17 @@ def _frame_data(record, frame: Frame, count: int, sheet) -> dict:
         line = "Setup: start merchant " + setup["merchant"] + (f", well {setup['well']}" if setup["well"] else "")
     else:
         entry = record.turns[frame.turn - 1]
-        tokens = ", ".join(record.tokens(entry))
-        line = f"{entry.player}: {tokens}"
+        tokens = record.tokens(entry)
+        step = ""
+        if frame.placement is not None:
+            step = f", placement {frame.placement} of {len(tokens)}"
+            tokens = tokens[frame.placement - 1:frame.placement]
+        line = f"{entry.player}: {', '.join(tokens)}"
     if frame.stop is not None:
         heading = f"Turn {frame.turn}, {line}. Replay stopped here: {frame.stop.message} [{frame.stop.code}]"
     else:
         state = f"the game is over: {_result(sheet)}" if game.is_over() else f"{game.to_move} to move"
-        heading = (f"Turn {frame.turn} of {count}, {line}; {state}" if frame.turn else f"{line}; {state}")
+        heading = (f"Turn {frame.turn} of {count}{step}, {line}; {state}" if frame.turn else f"{line}; {state}")
     return {"turn": frame.turn, "line": line, "heading": heading, "stop": frame.stop is not None,
             "events": [str(event) for event in frame.events]
             + ([f"replay stopped: {frame.stop.message} [{frame.stop.code}]"] if frame.stop is not None else []),
@@ -271,12 +275,18 @@ def viewer_html(outcome, analysis: dict | None = None) -> str:
     record = outcome.record
     frames = all_frames(outcome)
     count = len(record.turns)
-    notes = frame_notes(analysis, [f.turn for f in frames]) if analysis else [{} for _ in frames]
+    keys = [(turn, placement) for turn, placement, *_ in record.placements()]
+    if analysis:
+        frames = placement_frames(outcome, frames)  # the chart's axis: a step per placement
+    notes = (frame_notes(analysis, [(f.turn, f.placement) for f in frames], keys) if analysis
+             else [{} for _ in frames])
     templates, data = [], []
     sheet = None
     for first, last in _same_pictures(frames, notes):
         frame, game = frames[first], frames[first].game
         where = f"after turn {frame.turn}" if frame.turn else "at the start"
+        if frame.placement is not None:
+            where = f"after placement {frame.placement} of turn {frame.turn}"
         if frame.stop is not None:
             where = f"where replay stopped, in turn {frame.turn}"
         elif last > first:
@@ -312,7 +322,8 @@ def viewer_html(outcome, analysis: dict | None = None) -> str:
         "@@PROBLEM_CLASS@@": "" if problems else "none", "@@PROBLEMS@@": "".join(problems),
         "@@LAST@@": str(len(frames) - 1),
         "@@LEGEND@@": svg.legend_svg(opening, title="Legend", last=True, illegal=stopped, preferred=bool(analysis)),
-        "@@ANALYSIS@@": (f'<div id="analysis">{chart_svg(analysis, record.players)}<p id="advice" aria-live="polite">'
+        "@@ANALYSIS@@": (f'<div id="analysis">{chart_svg(analysis, record.players, keys)}'
+                         '<p id="advice" aria-live="polite">'
                          '</p></div>') if analysis else "",
         "@@SCORE_ROWS@@": rows, "@@TEMPLATES@@": "\n".join(templates), "@@FRAMES@@": _json_for_script(data),
     }

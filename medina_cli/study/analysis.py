@@ -6,7 +6,7 @@ batch depends only on its move and bounds, so the advice does not depend on them
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..agents.analysis import Advice, PlacementReview, advise, review_placements
 from ..agents.mcts import play_batches_of
@@ -15,16 +15,26 @@ from .parallel import Workers, parallel_map
 
 
 def analyse(record, spec: str, *, seed: int = 0, workers: Workers = Workers(),
-            progress: Callable[[int, int], None] | None = None) -> list[PlacementReview]:
-    """The review of every placement of a valid record, in the record's order, made on the `workers`;
-    `progress(done, total)` as they come back."""
-    total = len(record.placements())
-    reviews: list[PlacementReview] = []
-    for part in parallel_map(review_placements, [((record, spec, seed), 0, total)], total, workers):
-        reviews += part
+            progress: Callable[[int, int], None] | None = None, indices: list[int] | None = None,
+            done: Sequence[PlacementReview] = (), rated: Callable[[list[PlacementReview]], None] | None = None
+            ) -> list[PlacementReview]:
+    """The review of the placements `indices` of a valid record (default: all; index into
+    `record.placements()`), in the record's order, made on the `workers` one placement a task, those
+    in `done` not made again; `progress(done, total)` and `rated(reviews so far, in order)` as each
+    comes back."""
+    indices = list(range(len(record.placements()))) if indices is None else indices
+    reviews = list(done)
+    reviewed = {(review.turn, review.placement) for review in reviews}
+    placements = record.placements()
+    todo = [index for index in indices if placements[index][:2] not in reviewed]
+    spans = [((record, spec, seed), index, index + 1) for index in todo]
+    for part in parallel_map(review_placements, spans, len(todo), workers, per_task=1):
+        reviews = sorted([*reviews, *part], key=lambda review: (review.turn, review.placement))
         if progress is not None:
-            progress(len(reviews), total)
-    return sorted(reviews, key=lambda review: (review.turn, review.placement))
+            progress(len(reviews), len(indices))
+        if rated is not None:
+            rated(reviews)
+    return reviews
 
 
 def advise_on(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bool = False,
