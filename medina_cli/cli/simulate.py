@@ -23,8 +23,13 @@ GamesOption = Annotated[int, typer.Option("--games", "-g", metavar="N", parser=w
                                           help="Games per ruleset, at least 1.")]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")]
 OutOption = Annotated[Optional[str], typer.Option(
-    "--out", "-o", metavar="DIR", help="Write every game as it finishes into DIR: a record/1 file (with its "
-    "result) and its statistics (not with --set: a record cannot carry the overrides).")]
+    "--out", "-o", metavar="DIR", help="Write every game as it finishes into DIR, a round of games to a file: "
+    "its statistics and its moves, which --write-records makes a record/1 file (not with --set: a record "
+    "cannot carry the overrides).")]
+WriteRecordsOption = Annotated[Optional[str], typer.Option(
+    "--write-records", metavar="GAME,...|all", help="Play nothing: write these finished games of the study in "
+    "--out DIR as record/1 files (DIR/GAME.yaml, with their result), named <ruleset id>-<number> as "
+    "original-2001-0017, comma-separated, or all; the study's folder says the rest (no other option needed).")]
 ResumeOption = Annotated[bool, typer.Option(
     "--resume", help="Finish the study in --out DIR after an interruption: play only the games missing "
     "there (the options must be the study's own).")]
@@ -64,6 +69,7 @@ def simulate_command(
     worker_wait: WorkerWaitOption = 60,
     readings: ReadingsOption = False,
     agents: AgentsOption = None,
+    write_records: WriteRecordsOption = None,
     json_: JsonOption = False,
 ) -> None:
     """Play complete games with random legal placements (or the --agents) and print statistics. One
@@ -80,6 +86,9 @@ def simulate_command(
     a --resume whose options differ, an unusable --scheduler address, a lost cluster, a cluster without
     workers for --worker-wait seconds), 130 interrupted (finished games stay in --out).
     """
+    if write_records is not None:
+        _write_records(out, write_records, json_)
+        return
     overrides = tuple(set_ or ())
     doc = _skeleton(readings, players, games, seed, overrides) if json_ else None
     jobs, seats = _checked(ruleset, rulesets, overrides, out, resume, jobs, scheduler, readings, agents, players, doc)
@@ -90,6 +99,30 @@ def simulate_command(
         study, folder = _study(refs, loaded, players, games, seed, out, resume, seats, doc)
         results = _played(study, players, folder, (jobs, scheduler, worker_wait), out, doc)
         _show(results, loaded, study, players, overrides, doc)
+
+
+def _write_records(out: str | None, names: str, json_: bool) -> None:
+    """The games `names` names (or all) of the study in `out` written as record/1 files there, their paths
+    said (with --json, in a medina-simulate-records/1 document); exit 2 for a folder without a study or a
+    game it has not finished."""
+    from ..errors import Problem
+    from ..study.backend import StudyRefused
+    from ..study.folder import StudyFolder
+
+    doc = {"format": "medina-simulate-records/1", "folder": out, "records": []} if json_ else None
+    if out is None:
+        usage_error(None, "--write-records needs --out DIR: the folder of the study", doc)
+    wanted = None if names.strip() == "all" else set(names_or_exit(names, "--write-records", doc))
+    try:
+        written = StudyFolder.opened(out).write_records(wanted)
+    except (StudyRefused, ValueError) as exc:
+        usage_error("--write-records", str(exc), doc)
+    except OSError as exc:
+        stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=exc.filename or out)], 2, doc)
+    if doc is not None:
+        emit_json(with_problems({**doc, "records": [str(path) for path in written]}, []))
+    else:
+        say("\n".join(str(path) for path in written))
 
 
 def _skeleton(readings: bool, players: int, games: int, seed: int, overrides) -> dict:
@@ -166,7 +199,7 @@ def _played(study, players: int, folder, where: tuple, out, doc: dict | None) ->
         lambda: simulate(study, players, workers=workers, folder=folder, progress=progress, notify=progress.note),
         progress, lambda: _kept(folder, progress), out, doc)
     if folder is not None:
-        warn(f"wrote {progress.finished - progress.first} records to {out}"
+        warn(f"wrote {progress.finished - progress.first} games to {out}"
              + (f" ({progress.first} were there already)" if progress.first else ""))
     return results
 

@@ -257,13 +257,20 @@ def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float,
     if not turns:
         state.playout(rng.core, tea_chance)
         return state, None
-    pieces, size, tea, names = variant.pieces, table.size, table.tea_move, variant.geometry.cell_names
+    tokens = _tokens(variant, table.size, table.tea_move)
     played: list[tuple[int, list[str]]] = []
     for move, seat, opens in state.playout(rng.core, tea_chance, log=True):
         if opens or not played:
             played.append((seat, []))
-        played[-1][1].append("tea" if move == tea else f"{pieces[move // size]} {names[move % size]}")
+        played[-1][1].append(tokens[move])
     return state, played
+
+
+@lru_cache(maxsize=64)
+def _tokens(variant, size: int, tea: int) -> list[str]:
+    """The record token of every native move of `variant` (`size` cells; `tea`: the tea tile's move), by move."""
+    pieces, names = variant.pieces, variant.geometry.cell_names
+    return [f"{pieces[move // size]} {names[move % size]}" for move in range(tea)] + ["tea"]
 
 
 def sha512(data: bytes):
