@@ -254,6 +254,9 @@ def _study(refs, loaded, players, games, seed, out, resume, seats=(), doc: dict 
         folder.resume(options) if resume else folder.start(options)
     except StudyError as exc:
         usage_error(None, str(exc), doc)
+    except OSError as exc:
+        stop([Problem("cannot-write", f"cannot write the study: {exc.strerror or exc}", file=exc.filename or out)], 2,
+             doc)
     return study, folder
 
 

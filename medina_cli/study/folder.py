@@ -123,15 +123,13 @@ class StudyFolder:
         return cls(path, Study(parts, held["games"], held["seed"], tuple(held["seats"])), held["players"])
 
     def start(self, options: dict) -> None:
-        """Begin a new study here; a folder that holds one already is refused (finish it with --resume)."""
+        """Begin a new study here; a folder that holds one already is refused (finish it with --resume).
+        Raises OSError when the folder cannot be written."""
         if os.path.lexists(self.meta / "study.json"):
             raise StudyRefused(f"{self.path} holds a study already: add --resume to finish it, or choose another "
                                "folder")
-        try:
-            self.meta.mkdir(parents=True, exist_ok=True)
-            write_atomically(self.meta / "study.json", json.dumps(options, indent=2) + "\n")
-        except OSError as exc:
-            raise StudyRefused(f"{self.path}: cannot write the study: {exc.strerror or exc}") from None
+        self.meta.mkdir(parents=True, exist_ok=True)
+        write_atomically(self.meta / "study.json", json.dumps(options, indent=2) + "\n")
 
     def resume(self, options: dict, *, missing: str = "to resume (no .study/study.json): run without --resume "
                "to start one") -> None:
