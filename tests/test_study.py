@@ -493,3 +493,27 @@ def test_ctrl_c_while_a_game_is_written_and_counted_comes_after():
             steps.append("written and counted")
     assert steps == ["written and counted"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("json_", [False, True])
+def test_ctrl_c_without_out_shows_the_statistics_of_the_games_finished(monkeypatch, json_):
+    import medina_cli.cli.simulate as command
+    from medina_cli.cli.progress import Progress
+
+    class CtrlC(Progress):
+        def __call__(self, finished, total=None):
+            super().__call__(finished, total)
+            if finished >= 300:
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "Progress", CtrlC)
+    code, out, err = medina("simulate", "-r", "original-2001", "-g", 10 ** 9, *(["--json"] if json_ else []))
+    assert code == 130
+    finished = int(err.split("original-2001: ")[1].split()[0])
+    assert finished >= 300 and err == ("interrupted: the statistics above are of the games finished so far "
+                                       f"(original-2001: {finished} of {10 ** 9})\n")
+    if json_:
+        doc = json.loads(out)
+        assert doc["games"] == 10 ** 9 and doc["rulesets"][0]["games"] == finished and doc["errors"] == []
+    else:
+        assert out.startswith(f"{finished} random games per ruleset, 4 players, seed 1") and "seat 4 wins" in out

@@ -84,7 +84,8 @@ def simulate_command(
 
     Exit status: 0 done, 2 usage error (no or unknown ruleset, unsupported player count, unusable --out,
     a --resume whose options differ, an unusable --scheduler address, a lost cluster, a cluster without
-    workers for --worker-wait seconds), 130 interrupted (finished games stay in --out).
+    workers for --worker-wait seconds), 130 interrupted (finished games stay in --out; without --out, the
+    statistics of the games finished so far are printed).
     """
     if write_records is not None:
         _write_records(out, write_records, json_)
@@ -97,7 +98,8 @@ def simulate_command(
         _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, doc)
     else:
         study, folder = _study(refs, loaded, players, games, seed, out, resume, seats, doc)
-        results = _played(study, players, folder, (jobs, scheduler, worker_wait), out, doc)
+        results = _played(study, players, folder, (jobs, scheduler, worker_wait), out, doc,
+                          lambda results: _show(results, loaded, study, players, overrides, doc))
         _show(results, loaded, study, players, overrides, doc)
 
 
@@ -140,7 +142,8 @@ def _show(results, loaded, study, players: int, overrides, doc: dict | None) -> 
     else:
         from ..render.statistics import statistics_report
         wells = [r.for_players(players).well.enabled for r in loaded]
-        say(statistics_report(results, players, study.games, study.seed, overrides, study.seats, wells=wells))
+        games = min(r.games for r in results)  # (fewer than asked for after Ctrl-C)
+        say(statistics_report(results, players, games, study.seed, overrides, study.seats, wells=wells))
 
 
 def _checked(ruleset, rulesets, overrides, out, resume, jobs, scheduler, readings, agents, players,
@@ -185,19 +188,32 @@ def _loaded(ruleset, rulesets, overrides, players: int, doc: dict | None) -> tup
     return refs, loaded
 
 
-def _played(study, players: int, folder, where: tuple, out, doc: dict | None) -> list:
+def _played(study, players: int, folder, where: tuple, out, doc: dict | None, show) -> list:
     """The statistics of the study played on the workers `where` says (jobs, scheduler, worker wait) with a
     progress line, finished games written into `folder` (and said); a study that cannot go on exits 2 (130
-    when interrupted)."""
+    when interrupted: without a folder, after `show(statistics)` of the games finished so far)."""
     from ..study.parallel import Workers
-    from ..study.simulate import simulate
+    from ..study.simulate import fresh_results, simulate
 
     quiet_dask_logs(where[1])
     progress = Progress(study.games * len(study.parts))
     workers = Workers(*where, progress.note)
-    results = played_or_exit(
-        lambda: simulate(study, players, workers=workers, folder=folder, progress=progress, notify=progress.note),
-        progress, lambda: _kept(folder, progress), out, doc)
+    results = fresh_results(study, players)
+
+    def play():
+        try:
+            return simulate(study, players, workers=workers, folder=folder, progress=progress, notify=progress.note,
+                            results=results)
+        except KeyboardInterrupt:
+            if folder is not None or not any(r.games for r in results):
+                raise  # (what is finished stays in --out, for --resume)
+            progress.clear()
+            show(results)
+            warn(f"interrupted: the statistics above are of the games finished so far ("
+                 + ", ".join(f"{r.ruleset}: {r.games} of {study.games}" for r in results) + ")")
+            raise typer.Exit(130) from None
+
+    results = played_or_exit(play, progress, lambda: _kept(folder, progress), out, doc)
     if folder is not None:
         warn(f"wrote {progress.finished - progress.first} games to {out}"
              + (f" ({progress.first} were there already)" if progress.first else ""))
