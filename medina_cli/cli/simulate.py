@@ -209,7 +209,7 @@ def _played(study, players: int, folder, where: tuple, out, doc: dict | None, sh
                 raise  # (what is finished stays in --out, for --resume)
             progress.clear()
             show(results)
-            warn(f"interrupted: the statistics above are of the games finished so far ("
+            warn("interrupted: the statistics above are of the games finished so far ("
                  + ", ".join(f"{r.ruleset}: {r.games} of {study.games}" for r in results) + ")")
             raise typer.Exit(130) from None
 
