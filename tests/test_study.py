@@ -517,3 +517,20 @@ def test_ctrl_c_without_out_shows_the_statistics_of_the_games_finished(monkeypat
         assert doc["games"] == 10 ** 9 and doc["rulesets"][0]["games"] == finished and doc["errors"] == []
     else:
         assert out.startswith(f"{finished} random games per ruleset, 4 players, seed 1") and "seat 4 wins" in out
+
+
+@needs_cli
+def test_write_records_names_what_it_cannot_write(finished_study, first_layout, tmp_path):
+    folder, _ = finished_study
+    code, out, err = medina("simulate", "--out", folder, "--write-records", "original-2001-0099", "--json")
+    doc = json.loads(out)
+    assert code == 2 and doc["format"] == "medina-simulate-records/1" and doc["records"] == [] and doc["errors"][0][
+        "message"] == (f"--write-records: {folder} holds no finished game original-2001-0099 (one that checks out); "
+                       "its games are named <ruleset id>-<number>, e.g. original-2001-0001")
+    code, _, err = medina("simulate", "--out", tmp_path, "--write-records", "all")
+    assert code == 2 and err == f"--write-records: {tmp_path} holds no study (no .study/study.json) [usage]\n"
+    code, _, err = medina("simulate", "--write-records", "all")
+    assert code == 2 and "--write-records needs --out DIR" in err
+    old, _ = first_layout  # a folder of the first layout holds its records already
+    code, out, _ = medina("simulate", "--out", old, "--write-records", "second-edition-2014-0012,original-2001-0002")
+    assert code == 0 and out.split() == [str(old / "original-2001-0002.yaml"), str(old / "second-edition-2014-0012.yaml")]

@@ -302,9 +302,10 @@ class StudyFolder:
 
     def write_records(self, names: set[str] | None = None) -> list[Path]:
         """The games `names` names (by game_name; None: every finished game) as record/1 files here, each
-        written atomically from its round (those of the first layout are there already): their paths.
+        written atomically from its round (those of the first layout are there already): their paths, in
+        the study's order.
         ValueError names a game that is not finished here (or does not check out)."""
-        written: dict[str, Path] = {}
+        written: dict[str, tuple[int, int, Path]] = {}  # name -> (part, index, path)
         for part_number in range(len(self.study.parts)):
             for path, start, stop in self._rounds(part_number):
                 if names is not None and not names & {self.game_name(part_number, i) for i in range(start, stop)}:
@@ -312,19 +313,19 @@ class StudyFolder:
                 for index, summary, moves in self._round(path, part_number, start, stop)[0] or ():
                     name = self.game_name(part_number, index)
                     if (names is None or name in names) and name not in written:
-                        written[name] = self.game_path(part_number, index)
-                        write_atomically(written[name], record_text(moves, summary, self.study.parts[part_number]
-                                                                    .record_ref, self.study.seed, index))
+                        written[name] = (part_number, index, self.game_path(part_number, index))
+                        write_atomically(written[name][2], record_text(moves, summary, self.study.parts[part_number]
+                                                                       .record_ref, self.study.seed, index))
             for index in self._first_layout(part_number):
                 name = self.game_name(part_number, index)
                 if (names is None or name in names) and name not in written \
                         and self._checked(part_number, index)[0] is not None:
-                    written[name] = self.game_path(part_number, index)
+                    written[name] = (part_number, index, self.game_path(part_number, index))
         missing = sorted((names or set()) - set(written))
         if missing:
             raise ValueError(f"{self.path} holds no finished game {missing[0]} (one that checks out); its games are "
                              f"named <ruleset id>-<number>, e.g. {self.game_name(0, 0)}")
-        return list(written.values())
+        return [path for _, _, path in sorted(written.values())]
 
 
 OPTIONS = {"format": str, "players": int, "games": int, "seed": int, "seats": list, "rulesets": list}
