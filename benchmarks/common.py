@@ -60,7 +60,8 @@ def simulate_benchmark(description: str, out_option: bool = False, games: int = 
 
 
 def write_games(out_dir: Path, games: int, seed: int) -> int:
-    """Simulate `games` 4-player original-2001 games into `out_dir`; returns their placements."""
+    """Simulate `games` 4-player original-2001 games into `out_dir`, each a record/1 file there; returns their
+    placements."""
     from medina_cli.rules.loader import load_ruleset
     from medina_cli.study.folder import StudyFolder, options_of
     from medina_cli.study.parallel import Workers
@@ -74,6 +75,7 @@ def write_games(out_dir: Path, games: int, seed: int) -> int:
     for played in run_study(study, Workers(2)):
         folder.write(played)
         placements += played.statistics.placements.total
+    folder.write_records()  # record/1 files beside the rounds
     return placements
 
 

@@ -111,23 +111,26 @@ class Moves:
     turns: list[tuple[int, list[str]]]
 
     def to_json(self) -> dict:
+        """{"setup": {"merchant", "well"}, "turns": ["SEAT TOKEN, TOKEN", ...]} (a turn as one string: quicker
+        to write than a list per turn)."""
         return {"setup": {"merchant": square_name(self.merchant),
                           "well": None if self.well is None else square_name(self.well)},
-                "turns": [[seat, tokens] for seat, tokens in self.turns]}
+                "turns": [f"{seat} {', '.join(tokens)}" for seat, tokens in self.turns]}
 
     @classmethod
     def from_json(cls, doc, players: int) -> Moves:
         """The moves `to_json` wrote for a game of `players`; ValueError for anything else."""
         setup = doc.get("setup") if isinstance(doc, dict) else None
         turns = doc.get("turns") if isinstance(doc, dict) else None
-        if not (isinstance(setup, dict) and set(setup) == {"merchant", "well"} and isinstance(turns, list)):
+        if not (isinstance(setup, dict) and set(setup) == {"merchant", "well"} and isinstance(turns, list)
+                and all(isinstance(turn, str) for turn in turns)):
             raise ValueError("not a game's moves")
         merchant, well = (parse_square(v) if isinstance(v, str) else None for v in (setup["merchant"], setup["well"]))
+        split = [turn.partition(" ") for turn in turns]
         if merchant is None or (well is None) != (setup["well"] is None) or not all(
-                isinstance(turn, list) and len(turn) == 2 and type(turn[0]) is int and 0 <= turn[0] < players
-                and isinstance(turn[1], list) and all(isinstance(token, str) for token in turn[1]) for turn in turns):
+                seat.isascii() and seat.isdigit() and int(seat) < players and tokens for seat, _, tokens in split):
             raise ValueError("not a game's moves")
-        return cls(merchant, well, [(seat, tokens) for seat, tokens in turns])
+        return cls(merchant, well, [(int(seat), tokens.split(", ")) for seat, _, tokens in split])
 
 
 def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
