@@ -384,11 +384,25 @@ def test_resume_names_how_many_games_did_not_check_out(first_layout, tmp_path):
                    f"wrote 3 games to {out} (21 were there already)\n")
 
 
+def digested(change):
+    """A change to a round's games that writes its digest anew (as an editor who knows the format would)."""
+    import hashlib
+
+    def rewrite(text: str) -> str:
+        body = change("".join(text.splitlines(keepends=True)[:-1]))
+        return body + json.dumps({"check": hashlib.sha256(body.encode()).hexdigest()}) + "\n"
+    return rewrite
+
+
 ROUND_DAMAGE = {  # what is done to a round -> why --resume plays its games again
     "a line cut short": (lambda text: text[:len(text) // 2], "it changed since it was written (or was cut short)"),
     "a score edited": (lambda text: text.replace('"totals":[', '"totals":[1'),
                        "it changed since it was written (or was cut short)"),
     "deep nesting": (lambda text: "[" * 100_000 + "]" * 100_000, "it changed since it was written (or was cut short)"),
+    "a turn of no seat, digest anew": (digested(lambda text: text.replace('"turns":["0 ', '"turns":["7 ')),
+                                       "its games are damaged"),
+    "a winner who is no seat, digest anew": (digested(lambda text: text.replace('"winners":[', '"winners":[9,', 1)),
+                                             "game NUMBER does not fit the study"),
 }
 
 
@@ -400,6 +414,7 @@ def test_resume_plays_again_the_games_of_a_round_that_does_not_check_out(finishe
     games = len(path.read_text().splitlines()) - 2
     change, why = ROUND_DAMAGE[damage]
     path.write_text(change(path.read_text()))
+    why = why.replace("NUMBER", str(int(path.stem.rsplit("-", 2)[1])))  # the round's first game
     code, resumed, err = medina(*study_command(out, "--resume"))
     assert code == 0 and resumed == finished_study[1]
     assert err == (f"{out}: {games} finished game{'s' if games > 1 else ''} did not check out and "
