@@ -111,8 +111,16 @@ class LocalProcesses:
             self.pool.shutdown(wait=True, cancel_futures=True)
             return
         with pipes_to_the_dead_tolerated():
-            for process in list((getattr(self.pool, "_processes", None) or {}).values()):  # no public way before 3.14
+            processes = list((getattr(self.pool, "_processes", None) or {}).values())  # no public way before 3.14
+            for process in processes:
                 process.terminate()
+            for process in processes:
+                process.join()
+            # A worker terminated while sending a result leaves half a message in the pipe of results, which
+            # the pool's thread would wait on for ever (this process holds the pipe's other end): closed, the
+            # pipe ends there, and the pool stops as one whose workers died.
+            with contextlib.suppress(AttributeError, OSError):
+                self.pool._result_queue._writer.close()
             self.pool.shutdown(wait=True, cancel_futures=True)
 
 
