@@ -10,7 +10,10 @@
   the baseline of the core's own search;
 - `medina validate` of simulated 4-player games, placements per second, wall clock (validation stays
   on the Python engine, which explains refusals: the figure must not fall below the Python engine's);
-- cold start of `medina validate` on one record, wall clock (target ≤ 0.3 s with either engine).
+- cold start of `medina validate` on one record, wall clock (target ≤ 0.3 s with either engine);
+- on the native core, `medina simulate --jobs 1` games per second once started (CPU time of the command
+  beyond its start) beside the engine's games/s above (target ≥ 75%), and the wall clock of `medina
+  simulate` of 2,000 games with and without `--out` (target: `--out` at most 2×).
 
 Rates are CPU time of this process (the machine is shared: CPU time is what one free core would
 take); the machine's load is printed first.
@@ -25,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import best_wall_time, machine_load, write_games
+from common import best_wall_time, machine_load, out_cost, simulate_rate, write_games
 
 RECORD = Path(__file__).resolve().parents[1] / "examples" / "original-2001-4p.yaml"
 
@@ -99,6 +102,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--repeats", type=int, default=6, help="validate runs timed per engine (the best counts)")
     parser.add_argument("--validate-games", type=int, default=300, help="simulated games validated")
+    parser.add_argument("--simulate-games", type=int, default=20_000, help="games of the timed simulate --jobs 1")
     args = parser.parse_args()
     print(machine_load())
     games = mid_game_positions(args.positions)
@@ -129,6 +133,13 @@ def main() -> None:
     print(f"{'native, the tree loop in Python':31} {mean:10.3f} ({worst:.3f}) {default_mean:8.3f} ({default_worst:.3f})")
     print("targets (native): games/s >= 15,000; playouts/s >= 30,000; mcts:300 <= 0.05 s; validate >= the Python "
           "engine's; cold start <= 0.3 s")
+    engine("native")
+    command = simulate_rate(args.simulate_games, args.repeats)
+    engine_rate = rows[1][1]
+    print(f"simulate --jobs 1, once started: {command:,.0f} games/s, {command / engine_rate:.0%} of the engine's "
+          f"{engine_rate:,.0f} (target >= 75%)")
+    plain, out = out_cost(2000, args.repeats)
+    print(f"simulate of 2,000 games: {plain:.2f} s, with --out {out:.2f} s: {out / plain:.2f}x (target <= 2x)")
 
 
 if __name__ == "__main__":

@@ -60,7 +60,8 @@ def simulate_benchmark(description: str, out_option: bool = False, games: int = 
 
 
 def write_games(out_dir: Path, games: int, seed: int) -> int:
-    """Simulate `games` 4-player original-2001 games into `out_dir`; returns their placements."""
+    """Simulate `games` 4-player original-2001 games into `out_dir`, each a record/1 file there; returns their
+    placements."""
     from medina_cli.rules.loader import load_ruleset
     from medina_cli.study.folder import StudyFolder, options_of
     from medina_cli.study.parallel import Workers
@@ -74,4 +75,43 @@ def write_games(out_dir: Path, games: int, seed: int) -> int:
     for played in run_study(study, Workers(2)):
         folder.write(played)
         placements += played.statistics.placements.total
+    folder.write_records()  # record/1 files beside the rounds
     return placements
+
+
+SIMULATE = ["simulate", "--ruleset", "original-2001", "--players", "4", "--seed", "7"]
+
+
+def children_cpu(args: list[str]) -> float:
+    """CPU seconds (user + system) of one run of `medina ARGS` and the processes it started."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([*medina_command(), *args], check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def simulate_rate(games: int, repeats: int) -> float:
+    """`medina simulate --jobs 1` games per second once started: the games beyond a run of 100 over the CPU
+    time beyond that run's (the start-up, Python's and the package's imports, paid once), the best of
+    `repeats` (CPU time: what one free core would take)."""
+    compile_package()
+    start = min(children_cpu([*SIMULATE, "--games", "100"]) for _ in range(repeats))
+    whole = min(children_cpu([*SIMULATE, "--games", str(games)]) for _ in range(repeats))
+    return (games - 100) / max(whole - start, 1e-9)
+
+
+def out_cost(games: int, repeats: int) -> tuple[float, float]:
+    """(wall-clock seconds of `medina simulate` of `games` games, the same with --out into a fresh folder),
+    each the best of `repeats`, alternating."""
+    import shutil
+    import tempfile
+    compile_package()
+    plain, out = [], []
+    with tempfile.TemporaryDirectory() as scratch:
+        for repeat in range(repeats):
+            plain.append(best_wall_time([*SIMULATE, "--games", str(games)], 1))
+            folder = Path(scratch) / str(repeat)
+            out.append(best_wall_time([*SIMULATE, "--games", str(games), "--out", str(folder)], 1))
+            shutil.rmtree(folder)
+    return min(plain), min(out)

@@ -30,6 +30,7 @@ from medina_cli.study.analysis import analyse  # noqa: E402
 from medina_cli.study.parallel import Workers  # noqa: E402
 from medina_cli.study.results import Statistics  # noqa: E402
 from medina_cli.study.runner import Part, Study, play_chunk, run_study, spans  # noqa: E402
+from studykit import finished_games  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MEDINA = BIN / "medina"
@@ -57,14 +58,10 @@ def medina(*args, cwd=None):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def summaries(out: Path) -> list[Path]:
-    return list(out.glob(".study/*-*.json"))
-
-
 def interrupt_when(proc, out: Path, count: int, sig=signal.SIGINT, target=None):
     """Send `sig` to `target` (default: proc) once `count` games are finished in `out`."""
     deadline = time.monotonic() + 120
-    while len(summaries(out)) < count and proc.poll() is None and time.monotonic() < deadline:
+    while finished_games(out) < count and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     (target or proc).send_signal(sig)
 
@@ -112,11 +109,11 @@ def test_resume_after_ctrl_c_gives_the_same_document(cluster, house, tmp_path):
     interrupt_when(run, out, 20)
     stdout, err = run.communicate(timeout=120)
     assert run.returncode == 130 and stdout == "", err
-    finished = len(summaries(out))
+    finished = finished_games(out)
     assert 20 <= finished < 400 and f"interrupted: {finished} of 400 games are finished in {out}" in err
     code, resumed, err = medina(*command, "--scheduler", cluster.scheduler_address, "--out", out, "--resume")
     assert code == 0 and resumed == whole, err
-    assert err == f"wrote {400 - finished} records to {out} ({finished} were there already)\n"
+    assert err == f"wrote {400 - finished} games to {out} ({finished} were there already)\n"
 
 
 def test_a_lost_scheduler_stops_the_study_with_exit_2_and_keeps_the_finished_games(house, tmp_path):
@@ -145,9 +142,8 @@ def test_a_lost_scheduler_stops_the_study_with_exit_2_and_keeps_the_finished_gam
     assert doc["format"] == "medina-simulate/1" and doc["rulesets"] == [] and len(doc["errors"]) == 1
     message = doc["errors"][0]["message"]
     assert message.startswith(f"--scheduler {address}: lost the scheduler")
-    finished = len(summaries(out))
+    finished = finished_games(out)
     assert finished >= 20 and f": {finished} of 5000 games are finished in {out}" in message
-    assert all((out / path.with_suffix(".yaml").name).exists() for path in summaries(out))
 
 
 def local_cluster(workers: int):
@@ -194,12 +190,12 @@ def test_a_cluster_that_loses_its_only_worker_stops_keeping_the_finished_games(h
     assert run.returncode == 2 and err == f"waiting for workers on {address}: it has none (giving up after 2 s " \
                                           "without one)\n"
     message = json.loads(stdout)["errors"][0]["message"]
-    finished = len(summaries(out))
+    finished = finished_games(out)
     assert 20 <= finished < 400 and message == (
         f"--scheduler {address}: no worker for 2 s (start some: dask worker {address}): {finished} of 400 games are "
         f"finished in {out}; the same command with --resume plays the rest")
     code, resumed, err = medina(*command, "--out", out, "--resume", "--jobs", 2)
-    assert code == 0 and err == f"wrote {400 - finished} records to {out} ({finished} were there already)\n"
+    assert code == 0 and err == f"wrote {400 - finished} games to {out} ({finished} were there already)\n"
     assert resumed == medina(*command, "--jobs", 2)[1]
 
 
@@ -234,11 +230,10 @@ def test_a_dask_scheduler_whose_worker_is_killed_says_so_then_gives_up_keeping_t
         if worker is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(worker.pid, signal.SIGKILL)
-    finished = len(summaries(out))
+    finished = finished_games(out)
     assert run.returncode == 2 and stdout == "" and 3 <= waited < 60 and 20 <= finished < 5000
     assert err == (f"--scheduler {address}: no worker for 3 s (start some: dask worker {address}): {finished} of 5000 "
                    f"games are finished in {out}; the same command with --resume plays the rest [usage]\n")
-    assert all((out / path.with_suffix(".yaml").name).exists() for path in summaries(out))
 
 
 def start_scheduler(scheduler_file: Path) -> subprocess.Popen:

@@ -204,3 +204,100 @@ def test_the_viewer_of_many_passes_after_the_end_shows_one_picture_for_them(tmp_
     assert f"The board after turns {turns + 1} to {turns + 3000}" in page
     assert frames[-1]["heading"].startswith(f"Turn {turns + 3000} of {turns + 3000}, Cleo: pass; the game is over")
     assert len(page) < 40 * len(source.read_text()) + 3_000_000  # was 49 KB of picture per pass
+
+
+STUDY = ["study", "--rulesets", "original-2001", "--players", "3", "--agents", "random,greedy", "--games", "4",
+         "--seed", "11", "--out"]
+
+
+def medina_process(*args, timeout: float = 120) -> subprocess.CompletedProcess:
+    medina = Path(sys.executable).with_name("medina")
+    return subprocess.run([str(medina), *map(str, args)], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def small_study(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("study") / "st"
+    assert medina_process(*STUDY, out).returncode == 0
+    return out
+
+
+def test_a_pipe_in_a_study_folder_is_refused_at_once(small_study, tmp_path):
+    """Fault 17: a FIFO in place of a round of games or of .study/study.json blocked --so-far and --resume."""
+    import shutil
+    out = tmp_path / "st"
+    shutil.copytree(small_study, out)
+    games = out / "3p-greedy-vs-random"
+    round_file = sorted(games.glob("*.jsonl"))[0]
+    round_file.unlink()
+    os.mkfifo(round_file)
+    said = "not a regular file (a pipe, socket or device: reading it could wait for ever)"
+    done = medina_process(*STUDY, out, "--so-far", timeout=60)
+    assert done.returncode == 0 and json.loads((out / "report.json").read_text())["complete"] is False
+    done = medina_process(*STUDY, out, "--resume", timeout=60)
+    assert done.returncode == 0 and f"{round_file.name}: it cannot be read ({said})" in done.stderr
+    assert round_file.is_file() and json.loads((out / "report.json").read_text())["complete"] is True
+    options = out / "3p-random-self-play" / ".study" / "study.json"
+    options.unlink()
+    os.mkfifo(options)
+    for extra in ("--so-far", "--resume"):
+        done = medina_process(*STUDY, out, extra, timeout=60)
+        assert (done.returncode, done.stdout) == (2, "") and done.stderr == (
+            f"{options}: cannot read the study: {said} [usage]\n")
+
+
+def test_deeply_nested_json_in_a_study_folder_is_damage_not_an_internal_error(small_study, tmp_path):
+    """Fault 18: `[[[[...]]]]` in .study/ ended --so-far and --resume in a RecursionError."""
+    import shutil
+    out = tmp_path / "st"
+    shutil.copytree(small_study, out)
+    deep = "[" * 100_000 + "]" * 100_000
+    (out / "3p-greedy-vs-random" / ".study" / "original-2001-0001.json").write_text(deep)  # as the first layout names it
+    round_file = sorted((out / "3p-random-self-play").glob("*.jsonl"))[0]
+    round_file.write_text(deep)
+    done = medina_process(*STUDY, out, "--resume", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["complete"] is True, done.stderr
+    assert done.stderr == f"{round_file.parent}: 1 finished game did not check out and is played again: " \
+                          f"{round_file.name}: it changed since it was written (or was cut short)\n"
+    options = out / "3p-random-self-play" / ".study" / "study.json"
+    options.write_text('{"a":' * 50_000 + "1" + "}" * 50_000)
+    done = medina_process(*STUDY, out, "--so-far", "--json")
+    assert done.returncode == 2 and json.loads(done.stdout)["errors"][0]["message"] == (
+        f"{options}: cannot read the study: it is not JSON")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the processes' children from /proc")
+def test_workers_end_when_their_command_is_killed(tmp_path):
+    """Fault 16: `simulate --jobs 2` killed with SIGKILL left its workers waiting for tasks for ever."""
+    import signal
+    import time
+    medina = Path(sys.executable).with_name("medina")
+    proc = subprocess.Popen([str(medina), "simulate", "-r", "original-2001", "-p", "3", "--games", "400", "--agents",
+                             "greedy,greedy,greedy", "--jobs", "2", "--out", str(tmp_path / "st")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    deadline = time.monotonic() + 60
+    while len(children.read_text().split()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    workers = [int(pid) for pid in children.read_text().split()]
+    assert len(workers) >= 2
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    alive = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)
+    assert alive == []
+
+
+def test_a_study_folder_that_cannot_be_written_is_cannot_write(tmp_path):
+    """`study` said [usage] where every other command says [cannot-write]."""
+    (tmp_path / "a-file").write_text("")
+    done = medina_process(*STUDY, tmp_path / "a-file" / "st")
+    assert done.returncode == 2 and done.stderr.endswith("cannot write: Not a directory [cannot-write]\n")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / ".study").write_text("")  # the study's own folder cannot be made
+    done = medina_process("simulate", "-r", "original-2001", "-g", "2", "--out", tmp_path / "out")
+    assert done.returncode == 2 and done.stderr.endswith("[cannot-write]\n"), done.stderr

@@ -3,6 +3,8 @@ the tasks and however they are cut; tasks sized by measured time within their bo
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -136,3 +138,33 @@ def test_workers_stopped_at_once_leave_this_process_alive_and_silent(tmp_path):
     done = subprocess.run([sys.executable, str(tmp_path / "abandon.py"), "20"], capture_output=True, text=True,
                           timeout=300)
     assert (done.returncode, done.stdout, done.stderr) == (0, "survived\n", "")
+
+
+HALF_SENT = """
+from pathlib import Path
+from medina_cli.study.backend import LocalProcesses
+
+def big(size):
+    return b"x" * size
+
+if __name__ == "__main__":
+    import time
+    backend = LocalProcesses(1)
+    backend.submit(big, (1 << 28,))
+    worker = next(iter(backend.pool._processes))
+    while "pipe_write" not in Path(f"/proc/{worker}/wchan").read_text():  # until it waits to send more of its result
+        time.sleep(0.0005)
+    backend.close(abandon=True)
+    print("stopped")
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="watches the worker's writing in /proc")
+def test_a_worker_stopped_while_it_sends_a_result_does_not_hang_the_pool(tmp_path):
+    """Ctrl-C while a worker sent a large result (a round of games) left half a message in the pipe of
+    results, on which the pool's thread waited for ever: the command never ended."""
+    import subprocess
+    import sys
+    (tmp_path / "half_sent.py").write_text(HALF_SENT)
+    done = subprocess.run([sys.executable, str(tmp_path / "half_sent.py")], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr

@@ -15,7 +15,7 @@ from medina_cli.engine.scoring import score_game
 from medina_cli.records.record import parse_record
 from medina_cli.records.replay import replay
 from medina_cli.rules.loader import load_ruleset
-from medina_cli.study.folder import StudyFolder, options_of, record_name
+from medina_cli.study.folder import StudyFolder, options_of
 from medina_cli.study.games import PER_GAME, SOURCES, GameSummary, game_rng, play_one, player_names
 from medina_cli.study.parallel import Workers
 from medina_cli.study.results import Statistics
@@ -45,11 +45,11 @@ def study_of(ref, players, games, seed, overrides=(), record_ref=None):
 
 
 def simulate(ref, players, games, seed, overrides=(), jobs=1):
-    """The summaries of a study's games in game order (read from the statistics files the tasks bring)."""
+    """The summaries of a study's games in game order (read from the games the tasks bring)."""
     study = study_of(ref, players, games, seed, overrides, record_ref=ref)
-    files = sorted(file for played in run_study(study, Workers(jobs)) for file in played.files)
-    assert [index for index, _, _ in files] == list(range(games))
-    return [GameSummary.from_json({k: v for k, v in json.loads(text).items() if k != "check"}) for _, _, text in files]
+    found = sorted((game["game"], game["summary"]) for played in run_study(study, Workers(jobs)) for game in played.games)
+    assert [number for number, _ in found] == list(range(1, games + 1))
+    return [GameSummary.from_json(json.loads(json.dumps(summary))) for _, summary in found]
 
 
 def test_seed_gives_the_same_games_with_one_and_two_jobs(tmp_path):
@@ -60,13 +60,11 @@ def test_seed_gives_the_same_games_with_one_and_two_jobs(tmp_path):
         out.start(options_of(study, 3, [{}]))
         for played in run_study(study, Workers(jobs)):
             out.write(played)
-    names = sorted(p.name for p in one.iterdir() if p.is_file())
-    assert names == [record_name("second-edition-2014", i, 12) for i in range(12)]
-    assert names == sorted(p.name for p in two.iterdir() if p.is_file())
-    for name in names:
+    records = sorted(p.name for p in StudyFolder.opened(one).write_records())
+    assert records == [f"second-edition-2014-{i:04d}.yaml" for i in range(1, 13)]
+    assert records == sorted(p.name for p in StudyFolder.opened(two).write_records())
+    for name in records:
         assert (one / name).read_text() == (two / name).read_text()
-    assert sorted(one.glob(".study/*")) != [] and \
-        [p.read_text() for p in sorted(one.glob(".study/*"))] == [p.read_text() for p in sorted(two.glob(".study/*"))]
 
 
 def test_seeds_and_indices_give_different_games():
@@ -125,7 +123,7 @@ def medina(*args):
 def test_cli_json_side_by_side_and_records_validate(tmp_path):
     code, out, err = medina("simulate", "--rulesets", "original-2001,second-edition-2014", "--players", 3,
                             "--games", 6, "--seed", 9, "--jobs", 2, "--out", tmp_path, "--json")
-    assert code == 0 and err == f"wrote 12 records to {tmp_path}\n"  # no progress bar: stderr is not a terminal
+    assert code == 0 and err == f"wrote 12 games to {tmp_path}\n"  # no progress bar: stderr is not a terminal
     doc = json.loads(out)
     assert doc["format"] == "medina-simulate/1" and doc["games"] == 6 and doc["seed"] == 9
     assert [r["ruleset"] for r in doc["rulesets"]] == ["original-2001", "second-edition-2014"]
@@ -134,7 +132,9 @@ def test_cli_json_side_by_side_and_records_validate(tmp_path):
         assert sum(result["seat_wins"]) == pytest.approx(1, abs=1e-3)
         assert set(result["per_game"]) == {"tile_transfers", "passes", "colour_retirements", "forced_roofs"}
     assert doc["rulesets"][0]["point_shares"]["well"] == 0 < doc["rulesets"][1]["point_shares"]["well"]
-    assert len(list(tmp_path.glob("*.yaml"))) == len(list(tmp_path.glob(".study/*-*.json"))) == 12
+    assert list(tmp_path.glob("*.yaml")) == [] and len(list(tmp_path.glob("*.jsonl"))) < 12  # a file per round
+    code, out, _ = medina("simulate", "--out", tmp_path, "--write-records", "all")
+    assert code == 0 and len(out.split()) == len(list(tmp_path.glob("*.yaml"))) == 12
     code, out, _ = medina("validate", tmp_path)
     assert code == 0 and out.count("valid (finished") == 12
 

@@ -27,6 +27,7 @@ from medina_cli.study.games import play_one
 from medina_cli.study.backend import job_limit
 from medina_cli.study.runner import Part, Study, run_study
 from medina_cli.study.stats import Tally, mean_interval, means_differ, proportions_differ, wilson_interval
+from studykit import as_first_layout, finished_games
 from terminal import on_terminal, plain
 
 MEDINA = Path(sys.executable).with_name("medina")
@@ -149,7 +150,7 @@ def test_a_billion_games_start_at_once_and_stop_on_ctrl_c(tmp_path):
                              "--games", str(10 ** 9), "--jobs", "2", "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not list(out.glob(".study/*-*.json")) and proc.poll() is None and time.monotonic() < deadline:
+    while not list(out.glob("*.jsonl")) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -157,7 +158,7 @@ def test_a_billion_games_start_at_once_and_stop_on_ctrl_c(tmp_path):
     assert "internal error" not in err and "Traceback" not in err
     assert "interrupted: " in err and f"of {10 ** 9} games are finished in {out}" in err and "--resume" in err
     said = int(err.split("interrupted: ")[1].split()[0])  # the workers were stopped at once: what came back is kept
-    assert said == len(list(out.glob(".study/*-*.json"))) == len(list(out.glob("*.yaml"))) > 0
+    assert said == finished_games(out) > 0
 
 
 @pytest.mark.slow
@@ -204,6 +205,7 @@ def test_out_names_a_ruleset_file_from_the_folder_and_a_built_in_by_id(tmp_path)
     code, _, err = medina("simulate", "-r", "house/short.yaml", "-g", 3, "--out", "study/games", cwd=tmp_path)
     assert code == 0, err
     games = tmp_path / "study" / "games"
+    assert medina("simulate", "--out", games, "--write-records", "all")[0] == 0
     records = sorted(games.glob("*.yaml"))
     assert len(records) == 3
     for path in [*records, *games.glob(".study/*")]:
@@ -217,7 +219,8 @@ def test_out_names_a_ruleset_file_from_the_folder_and_a_built_in_by_id(tmp_path)
     code, out, _ = medina("validate", moved / "study" / "games")
     assert code == 0 and out.count("valid (finished") == 3
     code, _, _ = medina("simulate", "-r", "original-2001", "-g", 1, "--out", tmp_path / "built-in")
-    assert "ruleset: original-2001\n" in next((tmp_path / "built-in").glob("*.yaml")).read_text()
+    code, out, _ = medina("simulate", "--out", tmp_path / "built-in", "--write-records", "original-2001-0001")
+    assert code == 0 and "ruleset: original-2001\n" in Path(out.strip()).read_text()
 
 
 def study_command(out, *extra):
@@ -231,8 +234,22 @@ def test_resume_plays_only_the_missing_games_and_gives_the_same_document(tmp_pat
     assert code == 0
     code, first, _ = medina(*study_command(tmp_path / "games"))
     assert code == 0 and first == whole
+    # an interruption: the rounds written last never were
+    rounds = sorted((tmp_path / "games").glob("*.jsonl"), key=lambda path: path.stat().st_mtime_ns)
+    lost = rounds[len(rounds) // 2:]
+    games = sum(len(path.read_text().splitlines()) - 2 for path in lost)
+    for path in lost:
+        path.unlink()
+    code, resumed, err = medina(*study_command(tmp_path / "games", "--resume"))
+    assert code == 0 and resumed == whole
+    assert err == f"wrote {games} games to {tmp_path / 'games'} ({24 - games} were there already)\n"
+
+
+@needs_cli
+def test_a_folder_of_the_first_layout_is_resumed_in_rounds(tmp_path):
+    code, whole, _ = medina(*study_command(tmp_path / "games"))
+    records = as_first_layout(tmp_path / "games")
     # an interruption: some games never finished, one left a record without its statistics
-    records = sorted((tmp_path / "games").glob("*.yaml"))
     for record in records[3:9]:
         record.unlink()
         (tmp_path / "games" / ".study" / record.with_suffix(".json").name).unlink()
@@ -240,9 +257,13 @@ def test_resume_plays_only_the_missing_games_and_gives_the_same_document(tmp_pat
     before = {p: p.stat().st_mtime_ns for p in (tmp_path / "games").glob("*.yaml")}
     code, resumed, err = medina(*study_command(tmp_path / "games", "--resume"))
     assert code == 0 and resumed == whole
-    assert err == f"wrote 7 records to {tmp_path / 'games'} (17 were there already)\n"
-    changed = [p for p in (tmp_path / "games").glob("*.yaml") if before.get(p) != p.stat().st_mtime_ns]
-    assert sorted(changed) == sorted([*records[3:9], records[10]])
+    assert err == f"wrote 7 games to {tmp_path / 'games'} (17 were there already)\n"
+    assert all(p.stat().st_mtime_ns == mtime for p, mtime in before.items())  # the records kept are untouched
+    played = set()
+    for path in (tmp_path / "games").glob("*.jsonl"):
+        ruleset, first, last = path.stem.rsplit("-", 2)
+        played |= {f"{ruleset}-{number:04d}.yaml" for number in range(int(first), int(last) + 1)}
+    assert played == {record.name for record in [*records[3:9], records[10]]}
 
 
 @needs_cli
@@ -304,26 +325,41 @@ def finished_study(tmp_path_factory):
     return out, whole
 
 
+@pytest.fixture(scope="module")
+def first_layout(finished_study, tmp_path_factory):
+    """The finished study's folder as the first layout wrote it (a record and statistics per game)."""
+    import shutil
+    folder, whole = finished_study
+    out = tmp_path_factory.mktemp("first") / "games"
+    shutil.copytree(folder, out)
+    as_first_layout(out)
+    return out, whole
+
+
 @needs_cli
-def test_each_games_statistics_carry_the_digest_docs_format_describes(finished_study):
+def test_each_round_carries_the_digest_docs_format_describes(finished_study):
     import hashlib
     folder, _ = finished_study
-    summaries = sorted(folder.glob(".study/*-*.json"))
-    assert len(summaries) == 24
-    for path in summaries:
-        doc = json.loads(path.read_text())
-        check = doc.pop("check")
-        text = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode() + b"\n"
-        assert check == hashlib.sha256(text + (folder / path.with_suffix(".yaml").name).read_bytes()).hexdigest()
+    rounds = sorted(folder.glob("*.jsonl"))
+    games = 0
+    for path in rounds:
+        *lines, last = path.read_text().splitlines(keepends=True)
+        assert json.loads(lines[0])["format"] == "medina-study-round/1"
+        assert json.loads(last) == {"check": hashlib.sha256("".join(lines).encode()).hexdigest()}
+        games += len(lines) - 1
+    assert games == 24 and len(rounds) < 24
+
+
+def copied(folder: Path, tmp_path: Path) -> Path:
+    import shutil
+    shutil.copytree(folder, tmp_path / "games")
+    return tmp_path / "games"
 
 
 @needs_cli
 @pytest.mark.parametrize("damage", DAMAGE)
-def test_resume_plays_again_a_game_whose_files_do_not_check_out(finished_study, tmp_path, damage):
-    import shutil
-    folder, whole = finished_study
-    out = tmp_path / "games"
-    shutil.copytree(folder, out)
+def test_resume_plays_again_a_game_whose_files_do_not_check_out(first_layout, tmp_path, damage):
+    out = copied(first_layout[0], tmp_path)
     change, why = DAMAGE[damage]
     record = out / f"{GAME}.yaml"
     before = record.read_text()
@@ -332,26 +368,63 @@ def test_resume_plays_again_a_game_whose_files_do_not_check_out(finished_study, 
     change(summary, record)
     assert any(not path.exists() or path.read_bytes() != text for path, text in files.items())  # damaged indeed
     code, resumed, err = medina(*study_command(out, "--resume"))
-    assert code == 0 and resumed == whole
+    assert code == 0 and resumed == first_layout[1]
     assert err == (f"{out}: 1 finished game did not check out and is played again: {GAME}.yaml: {why}\n"
-                   f"wrote 1 records to {out} (23 were there already)\n")
-    assert record.read_text() == before
+                   f"wrote 1 games to {out} (23 were there already)\n")
+    assert not record.exists() and not summary.exists()  # the damaged files went: the game is in a round now
+    assert medina("simulate", "--out", out, "--write-records", GAME)[0] == 0 and record.read_text() == before
     assert medina("validate", out)[0] == 0
 
 
 @needs_cli
-def test_resume_names_how_many_games_did_not_check_out(finished_study, tmp_path):
-    import shutil
-    folder, whole = finished_study
-    out = tmp_path / "games"
-    shutil.copytree(folder, out)
+def test_resume_names_how_many_games_did_not_check_out(first_layout, tmp_path):
+    out = copied(first_layout[0], tmp_path)
     for game in ("original-2001-0003", "original-2001-0011", "second-edition-2014-0001"):
         (out / f"{game}.yaml").write_text("medina: record/1\n")
     code, resumed, err = medina(*study_command(out, "--resume"))
-    assert code == 0 and resumed == whole
+    assert code == 0 and resumed == first_layout[1]
     assert err == (f"{out}: 3 finished games did not check out and are played again: original-2001-0003.yaml: its "
                    f"record or its statistics changed since they were written (and 2 more)\n"
-                   f"wrote 3 records to {out} (21 were there already)\n")
+                   f"wrote 3 games to {out} (21 were there already)\n")
+
+
+def digested(change):
+    """A change to a round's games that writes its digest anew (as an editor who knows the format would)."""
+    import hashlib
+
+    def rewrite(text: str) -> str:
+        body = change("".join(text.splitlines(keepends=True)[:-1]))
+        return body + json.dumps({"check": hashlib.sha256(body.encode()).hexdigest()}) + "\n"
+    return rewrite
+
+
+ROUND_DAMAGE = {  # what is done to a round -> why --resume plays its games again
+    "a line cut short": (lambda text: text[:len(text) // 2], "it changed since it was written (or was cut short)"),
+    "a score edited": (lambda text: text.replace('"totals":[', '"totals":[1'),
+                       "it changed since it was written (or was cut short)"),
+    "deep nesting": (lambda text: "[" * 100_000 + "]" * 100_000, "it changed since it was written (or was cut short)"),
+    "a turn of no seat, digest anew": (digested(lambda text: text.replace('"turns":["0 ', '"turns":["7 ')),
+                                       "its games are damaged"),
+    "a winner who is no seat, digest anew": (digested(lambda text: text.replace('"winners":[', '"winners":[9,', 1)),
+                                             "game NUMBER does not fit the study"),
+}
+
+
+@needs_cli
+@pytest.mark.parametrize("damage", ROUND_DAMAGE)
+def test_resume_plays_again_the_games_of_a_round_that_does_not_check_out(finished_study, tmp_path, damage):
+    out = copied(finished_study[0], tmp_path)
+    path = max(out.glob("original-2001-*.jsonl"), key=lambda path: path.stat().st_size)
+    games = len(path.read_text().splitlines()) - 2
+    change, why = ROUND_DAMAGE[damage]
+    path.write_text(change(path.read_text()))
+    why = why.replace("NUMBER", str(int(path.stem.rsplit("-", 2)[1])))  # the round's first game
+    code, resumed, err = medina(*study_command(out, "--resume"))
+    assert code == 0 and resumed == finished_study[1]
+    assert err == (f"{out}: {games} finished game{'s' if games > 1 else ''} did not check out and "
+                   f"{'are' if games > 1 else 'is'} played again: {path.name}: {why}\n"
+                   f"wrote {games} games to {out} ({24 - games} were there already)\n")
+    assert medina(*study_command(out, "--resume"))[2] == f"wrote 0 games to {out} (24 were there already)\n"
 
 
 @needs_cli
@@ -442,3 +515,44 @@ def test_ctrl_c_while_a_game_is_written_and_counted_comes_after():
             steps.append("written and counted")
     assert steps == ["written and counted"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("json_", [False, True])
+def test_ctrl_c_without_out_shows_the_statistics_of_the_games_finished(monkeypatch, json_):
+    import medina_cli.cli.simulate as command
+    from medina_cli.cli.progress import Progress
+
+    class CtrlC(Progress):
+        def __call__(self, finished, total=None):
+            super().__call__(finished, total)
+            if finished >= 300:
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "Progress", CtrlC)
+    code, out, err = medina("simulate", "-r", "original-2001", "-g", 10 ** 9, *(["--json"] if json_ else []))
+    assert code == 130
+    finished = int(err.split("original-2001: ")[1].split()[0])
+    assert finished >= 300 and err == ("interrupted: the statistics above are of the games finished so far "
+                                       f"(original-2001: {finished} of {10 ** 9})\n")
+    if json_:
+        doc = json.loads(out)
+        assert doc["games"] == 10 ** 9 and doc["rulesets"][0]["games"] == finished and doc["errors"] == []
+    else:
+        assert out.startswith(f"{finished} random games per ruleset, 4 players, seed 1") and "seat 4 wins" in out
+
+
+@needs_cli
+def test_write_records_names_what_it_cannot_write(finished_study, first_layout, tmp_path):
+    folder, _ = finished_study
+    code, out, err = medina("simulate", "--out", folder, "--write-records", "original-2001-0099", "--json")
+    doc = json.loads(out)
+    assert code == 2 and doc["format"] == "medina-simulate-records/1" and doc["records"] == [] and doc["errors"][0][
+        "message"] == (f"--write-records: {folder} holds no finished game original-2001-0099 (one that checks out); "
+                       "its games are named <ruleset id>-<number>, e.g. original-2001-0001")
+    code, _, err = medina("simulate", "--out", tmp_path, "--write-records", "all")
+    assert code == 2 and err == f"--write-records: {tmp_path} holds no study (no .study/study.json) [usage]\n"
+    code, _, err = medina("simulate", "--write-records", "all")
+    assert code == 2 and "--write-records needs --out DIR" in err
+    old, _ = first_layout  # a folder of the first layout holds its records already
+    code, out, _ = medina("simulate", "--out", old, "--write-records", "second-edition-2014-0012,original-2001-0002")
+    assert code == 0 and out.split() == [str(old / "original-2001-0002.yaml"), str(old / "second-edition-2014-0012.yaml")]

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
 from scorekit import run
+from studykit import as_first_layout, finished_games
 
 SMALL = ("--agents", "random,greedy", "--games", "4", "--seed", "3")
 
@@ -48,7 +50,8 @@ def test_a_study_writes_its_report_with_intervals(tmp_path):
         'xmlns="http://www.w3.org/2000/svg"', "")
     assert sorted(p.name for p in (folder / "charts").iterdir()) == [
         "length.svg", "margin.svg", "points.svg", "seat-wins.svg", "skill.svg"]
-    assert len(list((folder / "4p-greedy-vs-random").glob("*.yaml"))) == 8  # 4 games of each ruleset
+    code, out, _ = run("simulate", "--out", folder / "4p-greedy-vs-random", "--write-records", "all")
+    assert code == 0 and len(list((folder / "4p-greedy-vs-random").glob("*.yaml"))) == 8  # 4 games of each ruleset
     code, out, _ = run("validate", folder / "4p-greedy-vs-random")
     assert code == 0
 
@@ -67,8 +70,8 @@ def test_the_report_does_not_depend_on_jobs_or_on_resuming(tmp_path):
         f"--seed 3 --out {tmp_path / 'one'}")
     code, again, err, folder = study(tmp_path, "--json", "--resume", name="one")
     assert code == 0 and json.loads(again) == json.loads(one)
-    for path in (folder / "4p-greedy-self-play").glob("original-2001-000[12].yaml"):
-        path.unlink()  # two games lost: --resume plays them again, the same
+    for path in as_first_layout(folder / "4p-greedy-self-play")[:2]:
+        path.unlink()  # two games of a folder of the first layout lost: --resume plays them again, the same
     code, again, _, _ = study(tmp_path, "--json", "--resume", name="one")
     assert code == 0 and json.loads(again) == json.loads(one)
 
@@ -94,7 +97,8 @@ def test_a_house_rule_is_studied_beside_an_edition(tmp_path):
     assert (tmp_path / "docs" / "house.md").read_text().startswith("# A deeper well\n")
     doc = json.loads((out / "report.json").read_text())
     assert doc["boards"] == ["second-edition-2014 4p", "house 4p", "second-edition-2014 2p", "house 2p"]
-    record = next((out / "2p-greedy-self-play").glob("house-*.yaml")).read_text()
+    code, written, _ = run("simulate", "--out", out / "2p-greedy-self-play", "--write-records", "house-0001")
+    record = Path(written.strip()).read_text()
     assert "ruleset: ../../rules/house.yaml" in record
     code, _, _ = run("validate", out / "2p-greedy-self-play")
     assert code == 0
@@ -135,7 +139,7 @@ def test_an_interrupted_study_has_grown_every_setup_together(tmp_path, monkeypat
         pass
     else:
         raise AssertionError("the study was not interrupted")
-    kept = {folder.name: len(list((folder / ".study").glob("*-*.json"))) for folder in out.iterdir()}
+    kept = {folder.name: finished_games(folder) for folder in out.iterdir()}
     assert kept == {"4p-random-self-play": 4, "4p-greedy-self-play": 4, "4p-greedy-vs-random": 4}
     so_far = report.study_report(boards, ["random", "greedy"], 6, 3, out, play=False).to_json()
     assert so_far["complete"] is False and (so_far["games_finished"], so_far["games_planned"]) == (12, 36)
@@ -146,6 +150,8 @@ def test_an_interrupted_study_has_grown_every_setup_together(tmp_path, monkeypat
 def test_a_partial_study_reports_what_it_holds_and_says_so(tmp_path):
     _, whole, _, folder = study(tmp_path, "--json")
     assert json.loads(whole)["complete"] is True
+    for setup in ("4p-greedy-vs-random", "4p-random-self-play"):
+        as_first_layout(folder / setup)  # a statistics file per game: games can go one by one
     (folder / "4p-greedy-vs-random" / ".study" / "original-2001-0002.json").unlink()  # as if interrupted
     for path in (folder / "4p-random-self-play" / ".study").glob("second-edition-2014-*.json"):
         path.unlink()

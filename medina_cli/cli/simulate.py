@@ -23,8 +23,13 @@ GamesOption = Annotated[int, typer.Option("--games", "-g", metavar="N", parser=w
                                           help="Games per ruleset, at least 1.")]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")]
 OutOption = Annotated[Optional[str], typer.Option(
-    "--out", "-o", metavar="DIR", help="Write every game as it finishes into DIR: a record/1 file (with its "
-    "result) and its statistics (not with --set: a record cannot carry the overrides).")]
+    "--out", "-o", metavar="DIR", help="Write every game as it finishes into DIR, a round of games to a file: "
+    "its statistics and its moves, which --write-records makes a record/1 file (not with --set: a record "
+    "cannot carry the overrides).")]
+WriteRecordsOption = Annotated[Optional[str], typer.Option(
+    "--write-records", metavar="GAME,...|all", help="Play nothing: write these finished games of the study in "
+    "--out DIR as record/1 files (DIR/GAME.yaml, with their result), named <ruleset id>-<number> as "
+    "original-2001-0017, comma-separated, or all; the study's folder says the rest (no other option needed).")]
 ResumeOption = Annotated[bool, typer.Option(
     "--resume", help="Finish the study in --out DIR after an interruption: play only the games missing "
     "there (the options must be the study's own).")]
@@ -64,6 +69,7 @@ def simulate_command(
     worker_wait: WorkerWaitOption = 60,
     readings: ReadingsOption = False,
     agents: AgentsOption = None,
+    write_records: WriteRecordsOption = None,
     json_: JsonOption = False,
 ) -> None:
     """Play complete games with random legal placements (or the --agents) and print statistics. One
@@ -78,8 +84,12 @@ def simulate_command(
 
     Exit status: 0 done, 2 usage error (no or unknown ruleset, unsupported player count, unusable --out,
     a --resume whose options differ, an unusable --scheduler address, a lost cluster, a cluster without
-    workers for --worker-wait seconds), 130 interrupted (finished games stay in --out).
+    workers for --worker-wait seconds), 130 interrupted (finished games stay in --out; without --out, the
+    statistics of the games finished so far are printed).
     """
+    if write_records is not None:
+        _write_records(out, write_records, json_)
+        return
     overrides = tuple(set_ or ())
     doc = _skeleton(readings, players, games, seed, overrides) if json_ else None
     jobs, seats = _checked(ruleset, rulesets, overrides, out, resume, jobs, scheduler, readings, agents, players, doc)
@@ -90,8 +100,33 @@ def simulate_command(
         _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, doc)
     else:
         study, folder = _study(refs, loaded, players, games, seed, out, resume, seats, doc)
-        results = _played(study, players, folder, (jobs, scheduler, worker_wait), out, doc)
+        results = _played(study, players, folder, (jobs, scheduler, worker_wait), out, doc,
+                          lambda results: _show(results, loaded, study, players, overrides, doc))
         _show(results, loaded, study, players, overrides, doc)
+
+
+def _write_records(out: str | None, names: str, json_: bool) -> None:
+    """The games `names` names (or all) of the study in `out` written as record/1 files there, their paths
+    said (with --json, in a medina-simulate-records/1 document); exit 2 for a folder without a study or a
+    game it has not finished."""
+    from ..errors import Problem
+    from ..study.backend import StudyRefused
+    from ..study.folder import StudyFolder
+
+    doc = {"format": "medina-simulate-records/1", "folder": out, "records": []} if json_ else None
+    if out is None:
+        usage_error(None, "--write-records needs --out DIR: the folder of the study", doc)
+    wanted = None if names.strip() == "all" else set(names_or_exit(names, "--write-records", doc))
+    try:
+        written = StudyFolder.opened(out).write_records(wanted)
+    except (StudyRefused, ValueError) as exc:
+        usage_error("--write-records", str(exc), doc)
+    except OSError as exc:
+        stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=exc.filename or out)], 2, doc)
+    if doc is not None:
+        emit_json(with_problems({**doc, "records": [str(path) for path in written]}, []))
+    else:
+        say("\n".join(str(path) for path in written))
 
 
 def _skeleton(readings: bool, players: int, games: int, seed: int, overrides) -> dict:
@@ -109,7 +144,8 @@ def _show(results, loaded, study, players: int, overrides, doc: dict | None) -> 
     else:
         from ..render.statistics import statistics_report
         wells = [r.for_players(players).well.enabled for r in loaded]
-        say(statistics_report(results, players, study.games, study.seed, overrides, study.seats, wells=wells))
+        games = min(r.games for r in results)  # (fewer than asked for after Ctrl-C)
+        say(statistics_report(results, players, games, study.seed, overrides, study.seats, wells=wells))
 
 
 def _checked(ruleset, rulesets, overrides, out, resume, jobs, scheduler, readings, agents, players,
@@ -154,21 +190,34 @@ def _loaded(ruleset, rulesets, overrides, players: int, doc: dict | None) -> tup
     return refs, loaded
 
 
-def _played(study, players: int, folder, where: tuple, out, doc: dict | None) -> list:
+def _played(study, players: int, folder, where: tuple, out, doc: dict | None, show) -> list:
     """The statistics of the study played on the workers `where` says (jobs, scheduler, worker wait) with a
     progress line, finished games written into `folder` (and said); a study that cannot go on exits 2 (130
-    when interrupted)."""
+    when interrupted: without a folder, after `show(statistics)` of the games finished so far)."""
     from ..study.parallel import Workers
-    from ..study.simulate import simulate
+    from ..study.simulate import fresh_results, simulate
 
     quiet_dask_logs(where[1])
     progress = Progress(study.games * len(study.parts))
     workers = Workers(*where, progress.note)
-    results = played_or_exit(
-        lambda: simulate(study, players, workers=workers, folder=folder, progress=progress, notify=progress.note),
-        progress, lambda: _kept(folder, progress), out, doc)
+    results = fresh_results(study, players)
+
+    def play():
+        try:
+            return simulate(study, players, workers=workers, folder=folder, progress=progress, notify=progress.note,
+                            results=results)
+        except KeyboardInterrupt:
+            if folder is not None or not any(r.games for r in results):
+                raise  # (what is finished stays in --out, for --resume)
+            progress.clear()
+            show(results)
+            warn("interrupted: the statistics above are of the games finished so far ("
+                 + ", ".join(f"{r.ruleset}: {r.games} of {study.games}" for r in results) + ")")
+            raise typer.Exit(130) from None
+
+    results = played_or_exit(play, progress, lambda: _kept(folder, progress), out, doc)
     if folder is not None:
-        warn(f"wrote {progress.finished - progress.first} records to {out}"
+        warn(f"wrote {progress.finished - progress.first} games to {out}"
              + (f" ({progress.first} were there already)" if progress.first else ""))
     return results
 
@@ -223,6 +272,9 @@ def _study(refs, loaded, players, games, seed, out, resume, seats=(), doc: dict 
         folder.resume(options) if resume else folder.start(options)
     except StudyError as exc:
         usage_error(None, str(exc), doc)
+    except OSError as exc:
+        stop([Problem("cannot-write", f"cannot write the study: {exc.strerror or exc}", file=exc.filename or out)], 2,
+             doc)
     return study, folder
 
 

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 IN_FLIGHT_PER_WORKER = 3  # tasks: one running, the next ones waiting so that the worker never idles
+PARENT_POLL_SECONDS = 0.5  # how often a local worker looks whether its parent is still there
 
 
 class StudyError(Exception):
@@ -39,10 +40,21 @@ def run_task(work: Callable, task: tuple) -> tuple[float, object]:
     return time.perf_counter() - start, result
 
 
-def ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the work (no traceback from each worker)."""
+def worker_start(parent: int) -> None:
+    """A local worker process's start: Ctrl-C is left to the parent, which stops the work (no traceback
+    from each worker), and the worker ends once the `parent` process is gone (killed with SIGKILL, it
+    could not stop its workers, which would wait for tasks for ever)."""
     import signal
+    import threading
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=end_with, args=(parent,), name="end with the parent", daemon=True).start()
+
+
+def end_with(parent: int) -> None:
+    """End this process as soon as `parent` is no longer its parent (an orphan is given to another)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 class InProcess:
@@ -77,7 +89,7 @@ class LocalProcesses:
         from concurrent.futures import ProcessPoolExecutor
 
         self.workers, self.in_flight = jobs, IN_FLIGHT_PER_WORKER * jobs
-        self.pool = ProcessPoolExecutor(jobs, initializer=ignore_interrupts)
+        self.pool = ProcessPoolExecutor(jobs, initializer=worker_start, initargs=(os.getpid(),))
 
     def submit(self, work: Callable, task: tuple):
         return self.pool.submit(run_task, work, task)
@@ -99,8 +111,16 @@ class LocalProcesses:
             self.pool.shutdown(wait=True, cancel_futures=True)
             return
         with pipes_to_the_dead_tolerated():
-            for process in list((getattr(self.pool, "_processes", None) or {}).values()):  # no public way before 3.14
+            processes = list((getattr(self.pool, "_processes", None) or {}).values())  # no public way before 3.14
+            for process in processes:
                 process.terminate()
+            for process in processes:
+                process.join()
+            # A worker terminated while sending a result leaves half a message in the pipe of results, which
+            # the pool's thread would wait on for ever (this process holds the pipe's other end): closed, the
+            # pipe ends there, and the pool stops as one whose workers died.
+            with contextlib.suppress(AttributeError, OSError):
+                self.pool._result_queue._writer.close()
             self.pool.shutdown(wait=True, cancel_futures=True)
 
 

@@ -12,6 +12,7 @@ optional extra (`pip install '.[cluster]'`), imported only here.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import queue
 import time
@@ -61,6 +62,8 @@ class DaskCluster:
         except ImportError:
             raise StudyError("--scheduler needs Dask distributed: pip install '.[cluster]' in medina-cli's "
                              "checkout (on every machine, the same version)") from None
+        gc.freeze()  # what Dask's import made lives to the end: the collector's full collections, at the
+        # interpreter's exit above all, need not walk it again (~0.3 s of CPU, the client's largest fixed cost)
         self.distributed, self.address, self.named = distributed, address, shown(address)
         self.wait_for_workers, self.notify = wait_for_workers, notify
         security = distributed.Security()  # TLS certificates come from Dask's configuration

@@ -13,10 +13,11 @@ import random
 from dataclasses import dataclass, field
 
 from ..engine import native
+from ..engine.board import parse_square, square_name
 from ..engine.game import Game
 from ..engine.playout import TEA_CHANCE, play, play_out, random_placement, random_setup
 from ..engine.scoring import score_game
-from ..records.model import game_record, write_record
+from ..records.model import write_record
 
 SOURCES = ("palace pieces", "merchants", "walls", "palace tiles", "tower tiles", "well")
 COUNTED_EVENTS = {"pass": "passes", "retire": "colour retirements", "forced-roof": "forced roofs"}
@@ -68,25 +69,12 @@ def _tally(values, names) -> bool:
     return isinstance(values, dict) and set(values) == set(names) and _counts(list(values.values()))
 
 
-def statistics_text(summary: GameSummary, record: str) -> str:
-    """A game's statistics file (in a study's folder): its summary and the digest that ties the summary
-    to the game's record."""
-    doc = summary.to_json()
-    return json.dumps({**doc, "check": check_of(doc, record.encode("utf-8"))}) + "\n"
-
-
-def check_of(summary: dict, record) -> str:
-    """The digest that ties a game's statistics (their JSON, without the digest) to its record: the
-    SHA-256 of the statistics as compact JSON with sorted keys, a line break, and the record's bytes
-    (`record` as bytes, or a file read in blocks). Raises OSError when the record cannot be read."""
-    digest = hashlib.sha256(json.dumps(summary, sort_keys=True, separators=(",", ":")).encode() + b"\n")
-    if isinstance(record, bytes):
-        digest.update(record)
-        return digest.hexdigest()
-    with record.open("rb") as text:
-        while block := text.read(1 << 16):
-            digest.update(block)
-    return digest.hexdigest()
+def check_of(summary: dict, record: bytes) -> str:
+    """The digest that ties a game's statistics (their JSON, without the digest) to its record in a folder
+    of the first layout (folder.py): the SHA-256 of the statistics as compact JSON with sorted keys, a
+    line break, and the record's bytes."""
+    return hashlib.sha256(json.dumps(summary, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+                          + record).hexdigest()
 
 
 def player_names(count: int) -> list[str]:
@@ -114,24 +102,56 @@ def seat_order(seats: tuple[str, ...], index: int) -> list[str]:
     return [seats[(seat + index) % len(seats)] for seat in range(len(seats))]
 
 
+@dataclass(frozen=True)
+class Moves:
+    """What a game's record holds beyond its summary: the setup (squares) and each turn's seat and tokens."""
+
+    merchant: int
+    well: int | None
+    turns: list[tuple[int, list[str]]]
+
+    def to_json(self) -> dict:
+        """{"setup": {"merchant", "well"}, "turns": ["SEAT TOKEN, TOKEN", ...]} (a turn as one string: quicker
+        to write than a list per turn)."""
+        return {"setup": {"merchant": square_name(self.merchant),
+                          "well": None if self.well is None else square_name(self.well)},
+                "turns": [f"{seat} {', '.join(tokens)}" for seat, tokens in self.turns]}
+
+    @classmethod
+    def from_json(cls, doc, players: int) -> Moves:
+        """The moves `to_json` wrote for a game of `players`; ValueError for anything else."""
+        setup = doc.get("setup") if isinstance(doc, dict) else None
+        turns = doc.get("turns") if isinstance(doc, dict) else None
+        if not (isinstance(setup, dict) and set(setup) == {"merchant", "well"} and isinstance(turns, list)
+                and all(isinstance(turn, str) for turn in turns)):
+            raise ValueError("not a game's moves")
+        merchant, well = (parse_square(v) if isinstance(v, str) else None for v in (setup["merchant"], setup["well"]))
+        split = [turn.partition(" ") for turn in turns]
+        if merchant is None or (well is None) != (setup["well"] is None) or not all(
+                seat.isascii() and seat.isdigit() and int(seat) < players and tokens for seat, _, tokens in split):
+            raise ValueError("not a game's moves")
+        return cls(merchant, well, [(int(seat), tokens.split(", ")) for seat, _, tokens in split])
+
+
 def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
              record_ref: str | None = None) -> tuple[GameSummary, str | None]:
+    """Play game `index` of the study (`play_game`); with `record_ref` (how the record names its ruleset)
+    also its record/1 text."""
+    summary, moves = play_game(rules, seed, index, seats=seats, moves=record_ref is not None)
+    return summary, None if moves is None else record_text(moves, summary, record_ref, seed, index)
+
+
+def play_game(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
+              moves: bool = False) -> tuple[GameSummary, Moves | None]:
     """Play game `index` of the study: `seats` names the player of each seat, rotated by `index`
-    (`seat_order`; empty: uniform random play throughout); with `record_ref` (how the record names its
-    ruleset) also its record/1 text."""
+    (`seat_order`; empty: uniform random play throughout); with `moves` also its Moves."""
     rng = game_rng(seed, index)
     setup = random_setup(rules, rng)
     if not seats:  # in one call into the native core, where it runs
-        played = native.play_random(rules, setup, rng, tea_chance=TEA_CHANCE, turns=record_ref is not None)
+        played = native.play_random(rules, setup, rng, tea_chance=TEA_CHANCE, turns=moves)
         if played is not None:
             state, turns = played
-            summary = native_summary(state)
-            if record_ref is None:
-                return summary, None
-            players = player_names(rules.players)
-            return summary, write_record(ruleset_ref=record_ref, players=players, merchant=setup[0], well=setup[1],
-                                         turns=[(players[seat], tokens) for seat, tokens in turns],
-                                         result=dict(zip(players, summary.totals)), meta=_meta(seed, index))
+            return native_summary(state), None if turns is None else Moves(*setup, turns)
     game = Game(rules, player_names(rules.players), *setup)
     order = seat_order(seats, index) if seats else []
     if seats:
@@ -141,9 +161,18 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
         play_out(game, rng)
     summary = summarize(game, len(game.turns()))
     summary.agents = order
-    if record_ref is None:
+    if not moves:
         return summary, None
-    return summary, game_record(game, record_ref, meta=_meta(seed, index))
+    return summary, Moves(*setup, [(game.players.index(player), [str(p) for p in placements])
+                                   for player, placements in game.turns()])
+
+
+def record_text(moves: Moves, summary: GameSummary, record_ref: str, seed: int, index: int) -> str:
+    """Game `index` of a study with `seed` as record/1 text, with its result; `record_ref` names its ruleset."""
+    players = player_names(len(summary.totals))
+    return write_record(ruleset_ref=record_ref, players=players, merchant=moves.merchant, well=moves.well,
+                        turns=[(players[seat], tokens) for seat, tokens in moves.turns],
+                        result=dict(zip(players, summary.totals)), meta=_meta(seed, index))
 
 
 def _meta(seed: int, index: int) -> dict:

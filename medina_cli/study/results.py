@@ -20,7 +20,8 @@ class Statistics:
         self.points = dict.fromkeys(SOURCES, 0)
         self.turns = Tally()
         self.placements = Tally()
-        self.wins = [Fraction(0)] * players  # a shared win counts 1/k for each of the k winners
+        self.sole_wins = [0] * players  # by seat: the games it won alone (whole numbers add fast)
+        self.shared_wins = [Fraction(0)] * players  # a shared win counts 1/k for each of the k winners
         self.happenings = {name: Tally() for name in PER_GAME}
         self.agents: dict[str, AgentStatistics] = {}  # by agent spec
 
@@ -33,18 +34,25 @@ class Statistics:
 
     def add(self, s: GameSummary) -> None:
         self.games += 1
-        self.winning.add(max(s.totals))
-        for seat, total in enumerate(s.totals):
-            if seat not in s.winners:
-                self.losing.add(total)
-        for source in SOURCES:
-            self.points[source] += s.points[source]
+        totals, winners = s.totals, s.winners
+        self.winning.add(max(totals))
+        losing = self.losing
+        for seat, total in enumerate(totals):
+            if seat not in winners:
+                losing.add(total)
+        points = self.points
+        for source, value in s.points.items():
+            points[source] += value
         self.turns.add(s.turns)
         self.placements.add(s.placements)
-        for seat in s.winners:
-            self.wins[seat] += Fraction(1, len(s.winners))
-        for name in PER_GAME:
-            self.happenings[name].add(s.counts[name])
+        if len(winners) == 1:
+            self.sole_wins[winners[0]] += 1
+        else:
+            for seat in winners:
+                self.shared_wins[seat] += Fraction(1, len(winners))
+        happenings = self.happenings
+        for name, count in s.counts.items():
+            happenings[name].add(count)
         for seat, spec in enumerate(s.agents):
             self.agents.setdefault(spec, AgentStatistics(spec)).add(s, seat)
 
@@ -56,7 +64,8 @@ class Statistics:
             mine.merge(theirs)
         for source in SOURCES:
             self.points[source] += other.points[source]
-        self.wins = [mine + theirs for mine, theirs in zip(self.wins, other.wins)]
+        self.sole_wins = [mine + theirs for mine, theirs in zip(self.sole_wins, other.sole_wins)]
+        self.shared_wins = [mine + theirs for mine, theirs in zip(self.shared_wins, other.shared_wins)]
         for name in PER_GAME:
             self.happenings[name].merge(other.happenings[name])
         for spec, agent in other.agents.items():
@@ -67,6 +76,11 @@ class Statistics:
         """SOURCES -> share of all points scored."""
         total = sum(self.points.values())
         return {k: (v / total if total else 0.0) for k, v in self.points.items()}
+
+    @property
+    def wins(self) -> list[Fraction]:
+        """The games each seat won (a shared win counts 1/k for each of the k winners)."""
+        return [sole + shared for sole, shared in zip(self.sole_wins, self.shared_wins)]
 
     @property
     def seat_wins(self) -> list[float]:

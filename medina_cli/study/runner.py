@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
-from .games import play_one, statistics_text
+from .games import play_game
 from .parallel import MAX_UNITS, Workers, parallel_map
 from .results import Statistics
 
@@ -41,26 +41,27 @@ class Study:
 @dataclass(frozen=True)
 class Played:
     """A task's games as a worker hands them back: their statistics gathered (so the client adds a
-    task's worth at once, not game by game), and each game's files when the study writes records."""
+    task's worth at once, not game by game), and when the study writes its games, each game's summary
+    and moves (as JSON: what its record needs; the record/1 text is written only when asked for)."""
 
     part: int
     start: int
     stop: int
     statistics: Statistics
-    files: tuple[tuple[int, str, str], ...] = ()  # (index, record/1 text, statistics file text)
+    games: tuple[dict, ...] = ()  # {"game": index + 1, "summary", "setup", "turns"}, by index
 
 
 def play_chunk(context: tuple, start: int, stop: int) -> Played:
     """Worker entry: play games start..stop-1 of one part."""
     part_number, rules, ruleset_id, record_ref, seed, seats = context
     statistics = Statistics(ruleset_id, rules.players)
-    files = []
+    games = []
     for index in range(start, stop):
-        summary, record = play_one(rules, seed, index, seats=seats, record_ref=record_ref)
+        summary, moves = play_game(rules, seed, index, seats=seats, moves=record_ref is not None)
         statistics.add(summary)
-        if record is not None:
-            files.append((index, record, statistics_text(summary, record)))
-    return Played(part_number, start, stop, statistics, tuple(files))
+        if moves is not None:
+            games.append({"game": index + 1, "summary": summary.to_json(), **moves.to_json()})
+    return Played(part_number, start, stop, statistics, tuple(games))
 
 
 def spans(study: Study, done: Sequence[Collection[int]], until: int | None = None) -> Iterator[tuple]:

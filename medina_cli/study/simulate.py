@@ -15,13 +15,15 @@ from .runner import Study, run_study
 
 
 def simulate(study: Study, players: int, *, workers: Workers = Workers(), folder: StudyFolder | None = None,
-             progress: Callable[[int], None] | None = None,
-             notify: Callable[[str], None] | None = None, until: int | None = None) -> list[Statistics]:
+             progress: Callable[[int], None] | None = None, notify: Callable[[str], None] | None = None,
+             until: int | None = None, results: list[Statistics] | None = None) -> list[Statistics]:
     """The statistics of each part of `study`: the games already in `folder` are read back (those that
     do not check out are played again, and `notify` says so), the rest (below index `until` only,
-    when given) played on the `workers` and written there. `progress(finished)` is called with the number of finished games, those read back
-    included. Raises StudyError (and KeyboardInterrupt): the games finished so far stay in `folder`."""
-    results = [Statistics(part.ruleset, players) for part in study.parts]
+    when given) played on the `workers` and written there. `progress(finished)` is called with the
+    number of finished games, those read back included. The games are added to `results` (fresh
+    statistics when not given: `fresh_results`). Raises StudyError (and KeyboardInterrupt): the games
+    finished so far stay in `folder`, and in `results`."""
+    results = fresh_results(study, players) if results is None else results
     done: list[set[int]] = [set() for _ in study.parts]
     if folder is not None:
         for part, index, summary in folder.finished():
@@ -42,6 +44,11 @@ def simulate(study: Study, players: int, *, workers: Workers = Workers(), folder
             if progress is not None:
                 progress(finished)
     return results
+
+
+def fresh_results(study: Study, players: int) -> list[Statistics]:
+    """Statistics without games, one per part of `study`."""
+    return [Statistics(part.ruleset, players) for part in study.parts]
 
 
 @contextlib.contextmanager

@@ -241,7 +241,7 @@ def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float,
     and well as squares) in the native core, drawing from `rng` (a `Generator`): (the final State, each
     turn's (seat, [token]) as a record writes them, or None without `turns`); None where the Python
     engine must play it."""
-    if core() is None or rng_core(rng) is None:
+    if rng_core(rng) is None:  # (a generator gets a native state only while the native core is in use)
         return None
     _, table, variant = _known(rules)
     if table is None:
@@ -296,7 +296,7 @@ class Generator(random.Random):
         self.seed(seed)  # all random.Random.__init__ does, with gauss_next
 
     def seed(self, a=None, version=2):
-        self.core = core().Random(_seed_key(a))
+        self.core = built().Random(_seed_key(a))  # (not core(): it reads the environment, and a seed is hot)
         self.random = self.core.random  # instance attributes: a draw costs what random.Random's does
         self.getrandbits = self.core.getrandbits
         self.gauss_next = None
