@@ -81,7 +81,7 @@ def test_analyse_draws_its_progress_line_before_the_first_placement(monkeypatch)
 
     seen: list[tuple] = []
     monkeypatch.setattr(progress, "sys", SimpleNamespace(stderr=Terminal()))
-    monkeypatch.setattr(progress, "start_display", lambda unit, total, first, rate: (Display(), None))
+    monkeypatch.setattr(progress, "start_display", lambda unit, total, first, rate, left: (Display(), None))
     reviewed = analysis.analyse
     monkeypatch.setattr(analysis, "analyse", lambda *args, **kw: (seen.append(("reviewing",)), reviewed(*args, **kw))[1])
     record = read_record(str(GAME))
