@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..agents.analysis import hints
+from ..agents.analysis import advise, hint_document
 from ..agents.base import UnknownAgent
 from ..agents.specs import agent_names, make_agent, parse_spec
 from ..engine.variant import Variant
@@ -19,6 +19,7 @@ from ..records import recording
 from ..records.record import parse_record
 from ..records.replay import replay
 from ..records.status import PlacementFilter, legal_by_piece, listing_lines, refusal_lines, status_report
+from ..render.verdicts import hint_text
 from ..yamlio import base_dir_of, read_text
 
 PLAY_KEY = "x-play"  # in the record: {agents: {player: spec}, seed: N}; the other players sit at the terminal
@@ -249,15 +250,11 @@ class Table:
         self.outcome = replay(parse_record(self.text, self.path, base_dir=base_dir_of(self.path)))
 
     def hint_lines(self) -> list[str]:
-        rated = hints(self.game, self.hint_agent, seed=f"{self.seed}/{len(self.game.move_stack)}", top=HINTS)
-        out = [f"{self.hint_agent} prefers:"]
-        for rank, rating in enumerate(rated, 1):
-            line = f"  {rank}. {str(rating.placement):<12} {rating.value:+6.1f}"
-            if rating.interval is not None:
-                line += f" [{rating.interval[0]:+.1f}, {rating.interval[1]:+.1f}]"
-            line += "  = best" if rating.tied else ""
-            out.append(line + (f"   win {100 * rating.win:4.0f}%" if rating.win is not None else ""))
-        return out
+        """The hint `medina hint` gives at this position, in its words (its one legend line included)."""
+        seed = f"{self.seed}/{len(self.game.move_stack)}"
+        advice = advise(self.game, self.hint_agent, seed=seed, top=HINTS)
+        doc = hint_document(self.path, seed, self.hint_agent, self.outcome.next_placement() or (None, None), advice)
+        return hint_text(doc, self.path).split("\n")
 
 
 # --- the conversation ------------------------------------------------------------------------------
