@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import fields, is_dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import did_you_mean
 from ..rules.pieces import FIXED_PIECES
@@ -155,18 +155,18 @@ class Variant:
         """The move code of the engine's (canonical piece, cell) pair; ("tea", None) for a tea tile."""
         return self._first_code[piece] + (cell or 0)
 
-    def params(self) -> dict[str, object]:
+    def params(self) -> dict[str, Any]:
         """Every rule parameter as plain data: {"turns.placements": 2, "towers.merchants": {2: 1}, ...}
         (sections flattened into dotted names, as in `--set`; a tuple of named sections, such as the
         colours, as a tuple of dicts)."""
-        out: dict[str, object] = {}
+        out: dict[str, Any] = {}
         for f in fields(self.rules):
             if f.name != "record_ref":
                 _flatten(out, f.name, getattr(self.rules, f.name))
         return out
 
 
-def _flatten(out: dict[str, object], name: str, value: object) -> None:
+def _flatten(out: dict[str, Any], name: str, value: object) -> None:
     if is_dataclass(value):
         for f in fields(value):
             _flatten(out, f"{name}.{f.name}", getattr(value, f.name))
