@@ -35,7 +35,7 @@ from .replay import Replay, replay
 SAFE_TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")  # nothing YAML could read as structure
 
 
-def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant: str, well: str | None,
+def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant: str | None, well: str | None,
                path: str, meta: dict | None = None) -> tuple[str | None, list[Problem]]:
     """The text of a record at `path` with no turns yet, or None and what is wrong with the values given
     (`ruleset_ref` as given on the command line: a path is rewritten relative to the record's folder;
