@@ -75,8 +75,8 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
 def new_document(file: str, text: str | None = None) -> dict:
     """The medina-new/1 document (without `errors` and `warnings`) of the record `text` written at `file`:
     its ruleset, players, setup and who starts; without `text` (none written), as far as it is known."""
-    doc: dict[str, Any] = {"format": "medina-new/1", "file": file, "ruleset": None, "players": [], "merchant": None, "well": None,
-           "to_move": None}
+    doc: dict[str, Any] = {"format": "medina-new/1", "file": file, "ruleset": None, "players": [], "merchant": None,
+                           "well": None, "to_move": None}
     if text is None:
         return doc
     record = parse_record(text, file, base_dir=Path(file).parent)

@@ -120,8 +120,8 @@ def moves_document(file: str | None = None, outcome: Replay | None = None, keep=
     """The medina-moves/1 document (without `errors` and `warnings`): the legal placements of the player
     to move where `outcome` stands (those `keep` keeps), as tokens; without `outcome`, as far as it is
     known before the replay (what an error leaves it at)."""
-    doc: dict[str, Any] = {"format": "medina-moves/1", "after_turn": None, "player": None, "turn": None, "placement": None,
-           "placements": [], "file": file}
+    doc: dict[str, Any] = {"format": "medina-moves/1", "after_turn": None, "player": None, "turn": None,
+                           "placement": None, "placements": [], "file": file}
     if outcome is None:
         return doc
     game = outcome.game

@@ -29,7 +29,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from hashlib import _Hash
+    from _hashlib import HASH
 
     from _typeshed import ReadableBuffer
 
@@ -306,7 +306,7 @@ def _move_texts(variant: Variant) -> tuple[str, ...]:
     return tuple(str(variant.decode(code)) for code in range(variant.encode("tea") + 1))
 
 
-def sha512(data: ReadableBuffer) -> _Hash:
+def sha512(data: ReadableBuffer) -> HASH:
     from hashlib import sha512 as digest  # imported on first use: hashlib costs a cold start
     globals()["sha512"] = digest
     return digest(data)
