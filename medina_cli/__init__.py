@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from .version import __version__
+from .version import __version__ as __version__
 
 # public name -> the module that defines it
 _HOMES = {
@@ -50,7 +50,7 @@ _HOMES = {
 __all__ = list(_HOMES)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -64,19 +64,34 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from .api import load_ruleset, score
-    from .comparison import Comparison, Readings, compare, sweep_readings
-    from .engine.events import Event
-    from .engine.game import Game
-    from .engine.native import EngineUnavailable, engine_name
-    from .engine.placement import IllegalPlacement, Placement
-    from .engine.position import Position
-    from .agents import make_agent
-    from .engine.scoring import Outcome, ScoreSheet, standings
-    from .engine.variant import Variant
-    from .errors import BadArgument, MedinaError, Problem, UnusableInput
-    from .records.boardfile import Board, read_board
-    from .records.record import Record, read_record
-    from .records.replay import Replay, replay
-    from .rules.loader import Ruleset
-    from .rules.typed import Rules
+    # (`X as X`: the names are the package's own, for type checkers)
+    from .agents import make_agent as make_agent
+    from .api import load_ruleset as load_ruleset
+    from .api import score as score
+    from .comparison import Comparison as Comparison
+    from .comparison import Readings as Readings
+    from .comparison import compare as compare
+    from .comparison import sweep_readings as sweep_readings
+    from .engine.events import Event as Event
+    from .engine.game import Game as Game
+    from .engine.native import EngineUnavailable as EngineUnavailable
+    from .engine.native import engine_name as engine_name
+    from .engine.placement import IllegalPlacement as IllegalPlacement
+    from .engine.placement import Placement as Placement
+    from .engine.position import Position as Position
+    from .engine.scoring import Outcome as Outcome
+    from .engine.scoring import ScoreSheet as ScoreSheet
+    from .engine.scoring import standings as standings
+    from .engine.variant import Variant as Variant
+    from .errors import BadArgument as BadArgument
+    from .errors import MedinaError as MedinaError
+    from .errors import Problem as Problem
+    from .errors import UnusableInput as UnusableInput
+    from .records.boardfile import Board as Board
+    from .records.boardfile import read_board as read_board
+    from .records.record import Record as Record
+    from .records.record import read_record as read_record
+    from .records.replay import Replay as Replay
+    from .records.replay import replay as replay
+    from .rules.loader import Ruleset as Ruleset
+    from .rules.typed import Rules as Rules

@@ -31,9 +31,12 @@ LAZY_UPWARD = {("medina_cli.engine.game", "to_record"): "medina_cli.records.mode
                ("medina_cli.engine.game", "__str__"): "medina_cli.render.text"}
 
 
+TYPE_CHECKING_BLOCK = "<if TYPE_CHECKING>"  # the "function" of an import for annotations only
+
+
 def all_imports_of(path: Path) -> list[tuple[str, list[str], str | None]]:
-    """(imported module, names, the function it is imported in or None) for each `import` and
-    `from ... import` anywhere in the file."""
+    """(imported module, names, the function it is imported in or None, or TYPE_CHECKING_BLOCK) for each
+    `import` and `from ... import` anywhere in the file."""
     package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
     found = []
 
@@ -46,6 +49,8 @@ def all_imports_of(path: Path) -> list[tuple[str, list[str], str | None]]:
         elif isinstance(node, ast.Import):
             found.extend((alias.name, [], function) for alias in node.names)
         inner = node.name if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            inner = TYPE_CHECKING_BLOCK
         for child in ast.iter_child_nodes(node):
             visit(child, inner)
 
@@ -53,19 +58,23 @@ def all_imports_of(path: Path) -> list[tuple[str, list[str], str | None]]:
     return found
 
 
-def imports_of(path: Path) -> list[tuple[str, list[str]]]:
-    """(imported module, names) for each import of the file but the LAZY_UPWARD ones."""
+def imports_of(path: Path, run_time: bool = False) -> list[tuple[str, list[str]]]:
+    """(imported module, names) for each import of the file but the LAZY_UPWARD ones (`run_time`: and
+    those for annotations only)."""
     module = module_name(path)
     return [(target, names) for target, names, function in all_imports_of(path)
-            if LAZY_UPWARD.get((module, function)) != target]
+            if LAZY_UPWARD.get((module, function)) != target and not (run_time and function == TYPE_CHECKING_BLOCK)]
 
 
 GRAPH = {module_name(path): imports_of(path) for path in PACKAGE.rglob("*.py")}
+# the imports Python runs: those for annotations only (under `if TYPE_CHECKING:`) left out
+RUN_TIME_GRAPH = {module_name(path): imports_of(path, run_time=True) for path in PACKAGE.rglob("*.py")}
 
 
 def edges(module: str) -> set[str]:
+    """The modules of medina_cli that `module` imports at run time."""
     out = set()
-    for target, names in GRAPH[module]:
+    for target, names in RUN_TIME_GRAPH[module]:
         out |= {f"{target}.{name}" for name in names if f"{target}.{name}" in GRAPH}
         if target in GRAPH and not target.endswith("medina_cli"):
             out.add(target)
@@ -85,8 +94,8 @@ def test_the_record_readers_import_no_cycle():
 
 
 def test_no_modules_import_each_other():
-    """No import circles (a lazy import inside a function counts too, the LAZY_UPWARD ones apart): each
-    module imports only what it does not serve."""
+    """No import circles (a lazy import inside a function counts too, the LAZY_UPWARD ones and those for
+    annotations only apart): each module imports only what it does not serve."""
     circles = set()
     for start in GRAPH:
         seen, todo = {start: (start,)}, [start]

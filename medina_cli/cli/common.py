@@ -300,8 +300,10 @@ ASCII_SPELLINGS = {"→": "->", "←": "<-", "≥": ">=", "≤": "<=", "—": "-
                    "×": "x", "§": "S", "·": ".", "“": '"', "”": '"', "‘": "'", "’": "'"}
 
 
-def _ascii_spelling(error: UnicodeEncodeError) -> tuple[str, int]:
+def _ascii_spelling(error: UnicodeError) -> tuple[str, int]:
     """An encoding error handler: the characters the output encoding lacks, in ASCII."""
+    if not isinstance(error, UnicodeEncodeError):  # (it is registered for the output streams only)
+        raise error
     return "".join(map(_in_ascii, error.object[error.start:error.end])), error.end
 
 
@@ -370,6 +372,8 @@ def guard_standard_output() -> None:
     if stream is None:
         sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StandardOutput(-1)), encoding="utf-8",
                                       errors="medina-ascii")
+        return
+    if not isinstance(stream, io.TextIOWrapper):  # not a file's text stream (a test's capture)
         return
     try:
         descriptor = stream.fileno()

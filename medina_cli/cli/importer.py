@@ -169,13 +169,15 @@ class Conversion:
         from ..records.boardspace import import_document, parse_boardspace, players_refusal, read_site_game
         from ..yamlio import read_text
         if self.output is not None:
-            self._check_output(force)
+            self._check_output(self.output, force)
         try:
             name, text = read_text(self.input)
             self.doc["file"] = name
-            wrong_names = names and players_refusal(names, read_site_game(text, name).players)
-            if wrong_names:
-                self.fail([Problem("bad-players", f"--players {', '.join(names)}: {wrong_names}", file=name)], 2)
+            if names:
+                wrong_names = players_refusal(names, read_site_game(text, name).players)
+                if wrong_names:
+                    self.fail([Problem("bad-players", f"--players {', '.join(names)}: {wrong_names}", file=name)],
+                              2)
             record = parse_boardspace(text, name, players=names)
         except MedinaError as exc:
             self.fail(exc.problems, exit_status(exc))
@@ -188,28 +190,30 @@ class Conversion:
                 warn("warning: " + problem.human())
         return record.to_record()
 
-    def _check_output(self, force: bool) -> None:
-        """An -o file that exists needs --force; the input itself is never overwritten."""
+    def _check_output(self, output: str, force: bool) -> None:
+        """An -o file (`output`) that exists needs --force; the input itself is never overwritten."""
         from ..errors import Problem
-        target = Path(self.output)
+        target = Path(output)
         if self.input != "-" and target.exists() and target.resolve() == Path(self.input).resolve():
             why = "the output would overwrite the input; choose another file"
         elif target.exists() and not force:
             why = "exists; give --force to overwrite it, or choose another file"
         else:
             return
-        self.fail([Problem("file-exists", why, file=self.output)], 2)
+        self.fail([Problem("file-exists", why, file=output)], 2)
 
     def write(self, text: str, *, make_folder: bool = False) -> None:
         """`text` written atomically to the output (its folder made first if `make_folder`); raises Failed."""
         from ..errors import Problem
-        target = Path(self.output)
+        output = self.output
+        assert output is not None  # written only where -o names the output (else it goes to standard output)
+        target = Path(output)
         try:
             if make_folder:
                 target.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(target, text)
         except OSError as exc:
-            self.fail([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=self.output)], 2)
+            self.fail([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=output)], 2)
 
     def wrote(self) -> str:
         """The line that says what was written."""

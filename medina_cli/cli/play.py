@@ -78,9 +78,12 @@ def play_command(file: FileArgument, ruleset: RulesetChoice = None, seat: SeatOp
                                                     "--force": force or None})
     try:
         seats = read_seats(seat or [])
-        table = (Table.resume(file, seats, seed=seed, hint_agent=hint_agent) if continue_ else
-                 Table.start(file, ruleset, seats, merchant=merchant, well=well, seed=seed or 0, force=force,
-                             hint_agent=hint_agent))
+        if continue_:
+            table = Table.resume(file, seats, seed=seed, hint_agent=hint_agent)
+        else:
+            assert ruleset is not None  # `_check_options` refuses a new game without it
+            table = Table.start(file, ruleset, seats, merchant=merchant, well=well, seed=seed or 0, force=force,
+                                hint_agent=hint_agent)
     except MedinaError as exc:
         stop(exc.problems, exit_status(exc))
     note_engine_cost()

@@ -48,7 +48,7 @@ def replay_command(
     record, outcome = replayed_or_exit(file, ruleset, set_, to, doc)
     if final_board:
         _write_final_board(file, record, outcome, output)
-    if json_:
+    if doc is not None:  # --json
         emit_json({**replay_document(doc["file"], outcome), **_problems_of(outcome)})
     else:
         from ..render.text import colour_wanted, replay_report
@@ -95,7 +95,7 @@ def moves(
         keep = PlacementFilter(record, piece or (), cell or ())
     except MedinaError as exc:
         stop(exc.problems, 2, doc)
-    if json_:
+    if doc is not None:  # --json
         emit_json({**moves_document(doc["file"], outcome, keep), **_problems_of(outcome)})
     else:
         from ..render.text import colour_wanted, moves_report

@@ -8,7 +8,12 @@ depends on the board's width; its square (`y * 26 + x`, see `medina_cli.engine.p
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..rules.typed import Rules
 
 CELL_RE = re.compile(r"^([A-Za-z])([0-9]{1,2})$")  # a cell's name: a column letter and a row number
 ROW = 26  # squares per row: one per letter
@@ -34,7 +39,7 @@ def lowest_cell(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def bits(mask: int):
+def bits(mask: int) -> Iterator[int]:
     """Yield the cell numbers set in `mask`, lowest first."""
     while mask:
         low = mask & -mask
@@ -162,9 +167,10 @@ class Geometry:
 
 
 @lru_cache(maxsize=16)
-def geometry(columns: int, rows: int, towers: tuple) -> Geometry:
+def geometry(columns: int, rows: int, towers: tuple[tuple[str, int], ...]) -> Geometry:
     return Geometry(columns, rows, dict(towers))
 
 
-def geometry_for(rules) -> Geometry:
+def geometry_for(rules: Rules) -> Geometry:
+
     return geometry(*rules.board.interior, tuple(sorted(rules.board.towers.items())))

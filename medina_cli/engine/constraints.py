@@ -18,10 +18,14 @@ first whose mask leaves the cell out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from ..rules.pieces import FIXED_PIECES
 from .board import Geometry, bits
+
+if TYPE_CHECKING:
+    from .game import Game
 
 ALL = -1  # the mask of every cell
 
@@ -38,9 +42,12 @@ class Layer:
     def __init__(self, code: str, allows: Mask | None = None, words: Words = "", *,
                  on_board: Callable[[Geometry], int] | None = None, per_seat: bool = False):
         self.code, self.words, self.per_seat, self.on_board = code, words, per_seat, on_board
-        self.allows = allows if on_board is None else lambda game, piece, seat: on_board(game._geo)
+        if on_board is not None:
+            allows = _on_board_mask(on_board)
+        assert allows is not None, "a layer allows cells by `allows` or `on_board`"
+        self.allows: Mask = allows
 
-    def refusal(self, game, piece: str, cell: int, seat: int) -> str:
+    def refusal(self, game: Game, piece: str, cell: int, seat: int) -> str:
         """Why this rule refuses `piece` on `cell` to `seat`, in words."""
         if callable(self.words):
             return self.words(game, piece, cell, seat)
@@ -48,6 +55,11 @@ class Layer:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r})"
+
+
+def _on_board_mask(on_board: Callable[[Geometry], int]) -> Mask:
+    """A layer's mask function for cells that depend on the board only."""
+    return lambda game, piece, seat: on_board(game._geo)
 
 
 class Condition(Layer):
@@ -76,12 +88,12 @@ class Either:
     per_seat = False
     on_board = None
 
-    def __init__(self, within: tuple, first: tuple, otherwise: tuple):
+    def __init__(self, within: tuple[Layer, ...], first: tuple[Layer, ...], otherwise: tuple[Layer, ...]):
         self.within, self.first, self.otherwise = within, first, otherwise
         self.allows = self.compile(None)
         within_cells, first_only = _and_of(within), _and_of(first)
 
-        def first_cells(game, piece, seat) -> int:
+        def first_cells(game: Game, piece: str, seat: int | None) -> int:
             """The cells the first layers allow (none: the otherwise layers apply)."""
             return within_cells(game, piece, seat) & first_only(game, piece, seat)
         self.first_cells = first_cells
@@ -93,7 +105,7 @@ class Either:
         within_cells, first_only, otherwise_only = _and_of(self.within, geo), _and_of(self.first, geo), \
             _and_of(self.otherwise, geo)
         if geo is None:
-            def allows(game, piece, seat):
+            def allows(game: Game, piece: str, seat: int | None) -> int:
                 within = within_cells(game, piece, seat)
                 return within & first_only(game, piece, seat) or within & otherwise_only(game, piece, seat)
             return allows
@@ -103,16 +115,16 @@ class Either:
             # the layer sets of every Either, written out (the generator's innermost loop)
             (first, second), third, fourth = firsts, otherwises[0], otherwises[-1]
 
-            def allows_on_board(game, piece, seat):
+            def allows_written_out(game: Game, piece: str, seat: int | None) -> int:
                 cached = game._board_masks
                 within = cached.get(self)
                 if within is None:
                     within = cached[self] = within_cells(game, piece, seat)
                 return (within & first(game, piece, seat) & second(game, piece, seat)
                         or within & third(game, piece, seat) & fourth(game, piece, seat))
-            return allows_on_board
+            return allows_written_out
 
-        def allows_on_board(game, piece, seat):
+        def allows_on_board(game: Game, piece: str, seat: int | None) -> int:
             cached = game._board_masks
             within = cached.get(self)
             if within is None:
@@ -120,12 +132,12 @@ class Either:
             return within & first_only(game, piece, seat) or within & otherwise_only(game, piece, seat)
         return allows_on_board
 
-    def layers(self, game, piece) -> tuple:
+    def layers(self, game: Game, piece: str) -> tuple[Layer, ...]:
         """The layers that apply in this position, in order."""
         return (*self.within, *(self.first if self.first_cells(game, piece, None) else self.otherwise))
 
 
-def _plain_masks(layers, geo: Geometry) -> list[Mask] | None:
+def _plain_masks(layers: Sequence[Layer | Either], geo: Geometry) -> list[Mask] | None:
     """The functions of `layers` when they are plain masks that read the position (no condition, no
     constant board cells, no Either), else None."""
     if all(type(layer) is Layer and layer.on_board is None for layer in layers):
@@ -133,23 +145,24 @@ def _plain_masks(layers, geo: Geometry) -> list[Mask] | None:
     return None
 
 
-def _and_of(layers, geo: Geometry | None = None) -> Mask:
+def _and_of(layers: Sequence[Layer | Either], geo: Geometry | None = None) -> Mask:
     """The AND of `layers` as one function (game, piece, seat) -> cells: its conditions first (one
     failing: no cell), then its masks. With `geo`, the layers that allow the same cells in every
     position of that board are read once, here (an Either's too)."""
     conditions = [layer.holds for layer in layers if isinstance(layer, Condition)]
-    masks = [layer for layer in layers if not isinstance(layer, Condition)]
+    mask_layers = [layer for layer in layers if not isinstance(layer, Condition)]
     constant = ALL
+    masks: list[Mask]
     if geo is not None:
-        constant = _fold(layer.on_board(geo) for layer in masks if layer.on_board is not None)
+        constant = _fold(layer.on_board(geo) for layer in mask_layers if layer.on_board is not None)
         masks = [layer.compile(geo) if isinstance(layer, Either) else layer.allows
-                 for layer in masks if layer.on_board is None]
+                 for layer in mask_layers if layer.on_board is None]
     else:
-        masks = [layer.allows for layer in masks]
+        masks = [layer.allows for layer in mask_layers]
     # written out up to three masks (every layer set of the pieces), without a wrapper where the AND is one
     # layer's own function: the generator's innermost loop
     if len(masks) > 3:
-        def cells(game, piece, seat) -> int:
+        def cells(game: Game, piece: str, seat: int | None) -> int:
             allowed = constant
             for allows in masks:
                 allowed &= allows(game, piece, seat)
@@ -157,30 +170,30 @@ def _and_of(layers, geo: Geometry | None = None) -> Mask:
     elif len(masks) == 3:
         first, second, third = masks
 
-        def cells(game, piece, seat) -> int:
+        def cells(game: Game, piece: str, seat: int | None) -> int:
             return constant & first(game, piece, seat) & second(game, piece, seat) & third(game, piece, seat)
     elif len(masks) == 2:
         first, second = masks
         if constant == ALL:
-            def cells(game, piece, seat) -> int:
+            def cells(game: Game, piece: str, seat: int | None) -> int:
                 return first(game, piece, seat) & second(game, piece, seat)
         else:
-            def cells(game, piece, seat) -> int:
+            def cells(game: Game, piece: str, seat: int | None) -> int:
                 return constant & first(game, piece, seat) & second(game, piece, seat)
     elif len(masks) == 1:
         only = masks[0]
         if constant == ALL:
             cells = only
         else:
-            def cells(game, piece, seat) -> int:
+            def cells(game: Game, piece: str, seat: int | None) -> int:
                 return constant & only(game, piece, seat)
     else:
-        def cells(game, piece, seat) -> int:
+        def cells(game: Game, piece: str, seat: int | None) -> int:
             return constant
     if not conditions:
         return cells
     if len(conditions) > 1:
-        def cells_where_they_hold(game, piece, seat) -> int:
+        def cells_where_they_hold(game: Game, piece: str, seat: int | None) -> int:
             for holds in conditions:
                 if not holds(game, piece, seat):
                     return 0
@@ -188,12 +201,12 @@ def _and_of(layers, geo: Geometry | None = None) -> Mask:
         return cells_where_they_hold
     holds = conditions[0]
 
-    def cells_where_it_holds(game, piece, seat) -> int:
+    def cells_where_it_holds(game: Game, piece: str, seat: int | None) -> int:
         return cells(game, piece, seat) if holds(game, piece, seat) else 0
     return cells_where_it_holds
 
 
-def _fold(masks) -> int:
+def _fold(masks: Iterable[int]) -> int:
     cells = ALL
     for mask in masks:
         cells &= mask
@@ -205,7 +218,7 @@ class Constraints:
 
     __slots__ = ("layers",)
 
-    def __init__(self, *layers):
+    def __init__(self, *layers: Layer | Either) -> None:
         self.layers = layers
 
     def compile(self, geo: Geometry) -> tuple[Mask, Mask | None]:
@@ -217,13 +230,13 @@ class Constraints:
         return board, _and_of(per_seat, geo) if per_seat else None
 
 
-def refusing_layer(game, piece: str, cell: int, seat: int) -> Layer | None:
+def refusing_layer(game: Game, piece: str, cell: int, seat: int) -> Layer | None:
     """The first layer of `piece` whose mask leaves `cell` out for `seat` (the player to move), or
     None if none does."""
     return _first_refusal(game.variant._constraints[piece].layers, game, piece, cell, seat)
 
 
-def _first_refusal(layers, game, piece, cell, seat):
+def _first_refusal(layers: Sequence[Layer | Either], game: Game, piece: str, cell: int, seat: int) -> Layer | None:
     for layer in layers:
         if (layer.allows(game, piece, seat if layer.per_seat else None) >> cell) & 1:
             continue
@@ -234,13 +247,13 @@ def _first_refusal(layers, game, piece, cell, seat):
 
 
 # --- the words ----------------------------------------------------------------------------------
-def _not_on(text: str):
+def _not_on(text: str) -> Callable[[Game, str, int, int], str]:
     """Words for a piece on the wrong kind of square: `text` followed by the square's kind."""
     kinds = {"ring": "the wall ring", "tower": "a tower", "interior": "an interior cell"}
     return lambda game, piece, cell, seat: text.format(piece=piece) + kinds[game._geo.kind(cell)]
 
 
-def _palace_there(text: str):
+def _palace_there(text: str) -> Callable[[Game, str, int, int], str]:
     """Words naming the colour of the palace on the cell: `text` with `{colour}` and `{player}` fields."""
     return lambda game, piece, cell, seat: text.format(colour=game._palace_at[cell].colour, player=game.players[seat])
 
@@ -248,7 +261,7 @@ def _palace_there(text: str):
 SPACING = "too close to another palace (palaces may not touch, not even diagonally)"
 
 # --- every piece --------------------------------------------------------------------------------
-def _not_held(game, piece: str, cell: int, seat: int) -> str:
+def _not_held(game: Game, piece: str, cell: int, seat: int) -> str:
     """A piece the player has used up, or one the ruleset's supply gives no player of this count."""
     if piece in game.variant.supplied or game.start_supply.get(game.players[seat], {}).get(piece):
         return f"{game.players[seat]} has no {piece} left"
@@ -282,13 +295,15 @@ CLEAR_OF_PALACES = Layer("spacing", lambda game, piece, seat: ~game._reach_once,
 
 
 # --- buildings (`piece` is the colour) ----------------------------------------------------------
-def _extension_refusal(game, colour, cell, seat) -> str:
-    first = game._geo.name(next(bits(game._open_palace[colour].buildings)))
+def _extension_refusal(game: Game, colour: str, cell: int, seat: int) -> str:
+    palace = game._open_palace[colour]
+    assert palace is not None  # the layer refuses only where an open palace of the colour can grow
+    first = game._geo.name(next(bits(palace.buildings)))
     return (f"the unfinished {colour} palace at {first} can still grow, so a {colour} building must extend it "
             "(orthogonally next to one of its buildings)")
 
 
-def _open_palace_sides(game, colour, seat) -> int:
+def _open_palace_sides(game: Game, colour: str, seat: int | None) -> int:
     """The cells orthogonally next to a building of the open palace of the colour (none without one)."""
     palace = game._open_palace[colour]
     return 0 if palace is None else palace.building_orth
@@ -306,7 +321,7 @@ BESIDE_BUILDING = Layer("stable-not-adjacent", lambda game, piece, seat: game._b
 
 
 # --- roofs --------------------------------------------------------------------------------------
-def _growing(game) -> int:
+def _growing(game: Game) -> int:
     """The buildings of the palaces that can still grow."""
     cells = 0
     for colour, palace in game._open_palace.items():
@@ -315,7 +330,7 @@ def _growing(game) -> int:
     return cells
 
 
-def _not_owned(game, piece, seat: int) -> int:
+def _not_owned(game: Game, piece: str, seat: int) -> int:
     """Every cell but the buildings of the colours `seat` owns a palace of."""
     cells = ALL
     for colour in game._owned[seat]:
@@ -336,7 +351,7 @@ COLOUR_NOT_OWNED = Layer("roof-colour-owned", _not_owned,
 
 
 # --- merchants ----------------------------------------------------------------------------------
-def _chain_end_refusal(game, piece, cell, seat) -> str:
+def _chain_end_refusal(game: Game, piece: str, cell: int, seat: int) -> str:
     ends = " and ".join(game._geo.name(c) for c in bits(game.live_chain_ends()))
     return f"a merchant must extend an end of the merchant chain (ends: {ends})"
 
@@ -344,7 +359,7 @@ def _chain_end_refusal(game, piece, cell, seat) -> str:
 TWO_NEIGHBOURS = "a merchant may not touch two or more merchants"
 
 
-def _crowd_refusal(game, piece, cell, seat) -> str:
+def _crowd_refusal(game: Game, piece: str, cell: int, seat: int) -> str:
     limit = game.rules.merchants.new_chain_max_neighbours
     return TWO_NEIGHBOURS if limit <= 1 else f"the first merchant of a new chain may touch at most {limit} merchants"
 
@@ -376,6 +391,6 @@ FIXED = {
 }
 
 
-def constraints_of(pieces) -> dict[str, Constraints]:
+def constraints_of(pieces: Iterable[str]) -> dict[str, Constraints]:
     """piece -> its constraints, for a game's pieces (the building colours share theirs)."""
     return {piece: FIXED.get(piece, BUILDING) for piece in pieces}

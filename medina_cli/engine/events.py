@@ -20,6 +20,7 @@ Fields by kind (unused fields are None):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 NEUTRAL_HOLDER = "neutral"
@@ -78,6 +79,7 @@ def _tower_tile(e: Event) -> str:
 
 
 def _tower_merchants(e: Event) -> str:
+    assert e.count is not None  # a tower-merchants event always counts the merchants
     merchants = _plural(e.count, "merchant")
     if e.player is None:
         leave = "leaves" if e.count == 1 else "leave"
@@ -94,14 +96,18 @@ def _tea(e: Event) -> str:
     return f"{e.player} takes {tiles}"
 
 
-_SENTENCES = {
+def _retire(e: Event) -> str:
+    assert e.reason is not None  # a retire event always gives its reason
+    return f"{e.colour} retires ({RETIREMENT_WORDS[e.reason]}); remaining {e.colour} buildings leave the game"
+
+
+_SENTENCES: dict[str, Callable[[Event], str]] = {
     "claim": _claim,
     "palace-tile": _palace_tile,
     "tower-tile": _tower_tile,
     "tower-merchants": _tower_merchants,
     "tea": _tea,
-    "retire": lambda e: (f"{e.colour} retires ({RETIREMENT_WORDS[e.reason]}); remaining {e.colour} "
-                         "buildings leave the game"),
+    "retire": _retire,
     "forced-roof": lambda e: f"{e.player} must place a roof this turn",
     "pass": lambda e: f"{e.player} cannot place anything and is skipped",
     "game-end": lambda e: "no player can place anything: the game is over",

@@ -8,15 +8,21 @@ names the first layer of the piece whose mask leaves the cell out, and where non
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .board import bits
 from .constraints import Condition, refusing_layer
 
+if TYPE_CHECKING:
+    from .game import Game
 
-def explain(game, piece: str, cell: int) -> tuple[str, str] | None:
+
+def explain(game: Game, piece: str, cell: int) -> tuple[str, str] | None:
     """Why the player to move may not place `piece` on `cell` now; None if he may."""
     if game._is_legal(piece, cell):
         return None
     seat = game.seat_to_move
+    assert seat is not None  # a game over refuses every placement before it is explained (`Game._play`)
     what = f"{piece} {game._geo.name(cell)}"
     layer = refusing_layer(game, piece, cell, seat)
     if layer is not None:
@@ -24,15 +30,17 @@ def explain(game, piece: str, cell: int) -> tuple[str, str] | None:
     return _turn_refusal(game, what)
 
 
-def _turn_refusal(game, what: str) -> tuple[str, str]:
+def _turn_refusal(game: Game, what: str) -> tuple[str, str]:
     """Why the turn refuses `what` (a placement, or a piece) that every rule of the piece allows."""
+    seat, forced_roof = game.seat_to_move, game.variant._forced_roof
     if game.forced:
-        return "forced-roof", (f"{what}: {game.players[game.seat_to_move]} must place one of his roofs this turn "
-                               f"({game.variant._forced_roof[1]})")
+        assert seat is not None and forced_roof is not None  # only a ruleset's trigger forces a roof, in a turn
+        return "forced-roof", (f"{what}: {game.players[seat]} must place one of his roofs this turn "
+                               f"({forced_roof[1]})")
     return "not-legal", f"{what}: not a legal placement here"
 
 
-def explain_none(game, piece: str, cells: int | None = None) -> tuple[str, str] | None:
+def explain_none(game: Game, piece: str, cells: int | None = None) -> tuple[str, str] | None:
     """Why the player to move may place `piece` on none of `cells` (a mask; None: anywhere on the board):
     the first of its rules that leaves none of them, in `explain`'s words for a cell it takes away (the
     piece alone for a rule that allows every cell or none: a piece used up, a colour retired); None if

@@ -16,29 +16,42 @@ move codes (`Variant.encode`, `Variant.decode`), the engine plays (piece, cell) 
 from __future__ import annotations
 
 import weakref
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from . import position_text
 from .board import bits, lowest_cell
 from .events import Event
 from .placement import TEA, TEA_PLACEMENT, IllegalPlacement, Placement
-from .position import NEUTRAL, Palace, Position, holder_name
+from .position import NEUTRAL, Palace, Plain, Position, holder_name
+from .position_text import PositionKey
 from .scoring import Outcome, outcome_of
-from .variant import MOST_SUPPLIED
+from .variant import MOST_SUPPLIED, is_ruleset
+
+if TYPE_CHECKING:
+    from ..rules.loader import Ruleset
+    from ..rules.typed import Rules
+    from .variant import Variant
+
+_Key = TypeVar("_Key")
+# an undo entry: the container it changed, the key in it (a palace by id), then the old values
+LogEntry = tuple[Any, ...]
+# a push as `Game._begin` saves it: the `_Frame` fields
+FrameTuple = tuple[str, int | None, int, tuple[Any, ...], int, int, int, int]
 
 
-class _MaskCache(dict):
+class _MaskCache(dict[object, int]):
     """piece -> board mask of a game: the AND of its board layers, the cells it may go on whoever
     places it. Computed on first lookup and kept until a placement changes it (see `_place`). It
     refers to its game weakly: no reference cycle, so a dropped game is freed at once rather than
     by the garbage collector."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game) -> None:
         super().__init__()
         self.game = weakref.ref(game)
 
     def __missing__(self, piece: str) -> int:
         game = self.game()
+        assert game is not None  # the cache is its game's `_board_masks`: looked up, the game is alive
         cells = self[piece] = game._boards[piece](game, piece, None)
         return cells
 
@@ -49,7 +62,7 @@ class _Frame(NamedTuple):
     piece: str  # the piece placed, or "tea"
     cell: int | None
     seat: int
-    scalars: tuple  # `Game._scalars()` before the push: turn_placed and tea_used first
+    scalars: tuple[Any, ...]  # `Game._scalars()` before the push: turn_placed and tea_used first
     events: int  # lengths of the append-only lists before the push
     palaces: int
     retired: int
@@ -62,8 +75,13 @@ class Game(Position):
     many players as are named); cells are names or square numbers. The first player starts. Seats are
     indices into `players`."""
 
-    def __init__(self, rules, players: list[str], merchant: str | int, well: str | int | None = None,
-                 supply: dict[str, dict[str, int]] | None = None):
+    # a game knows every supply and tea count and the live merchant chain (a board/1 position may not)
+    supply: list[dict[str, int]]
+    tea: list[int]
+    _chain_ends: tuple[int, int]
+
+    def __init__(self, rules: Rules | Ruleset, players: list[str], merchant: str | int, well: str | int | None = None,
+                 supply: dict[str, dict[str, int]] | None = None) -> None:
         """`supply`: player -> {piece: count} where a player starts otherwise than the ruleset says."""
         rules = self._rules_for(rules, players)
         if len(players) != rules.players or len(set(players)) != len(players):
@@ -96,10 +114,11 @@ class Game(Position):
         self.turn_slots = 0
         self.tea_used = False
         self.forced = False  # this turn must still include one of the player's roofs
-        self.seat_to_move: int | None = len(self.players) - 1  # so that the first seat that can place starts
-        self._frames: list[tuple] = []  # _Frame fields  # one per push, for pop
-        self._log: list[tuple] = []  # undo entries of every push, oldest first
-        self._end_turn()
+        last_seat = len(self.players) - 1  # so that the first seat that can place starts
+        self.seat_to_move: int | None = last_seat
+        self._frames: list[FrameTuple] = []  # one per push, for pop
+        self._log: list[LogEntry] = []  # undo entries of every push, oldest first
+        self._end_turn(last_seat)
 
     def _setup_cell(self, cell: str | int, what: str) -> int:
         geo = self._geo
@@ -182,21 +201,21 @@ class Game(Position):
         self._board_masks.clear()
         return self._placement_of(frame.piece, frame.cell)
 
-    def _scalars(self) -> tuple:
+    def _scalars(self) -> tuple[Any, ...]:
         """The position's scalar fields, as a push saves them for `_restore` (the turn's first)."""
         return (self.turn_placed, self.tea_used, self.seat_to_move, self.turn_slots, self.turns_started, self.forced,
                 self.placements_made, self._stables, self.merchants, self.walls, self._occupied,
                 self._roofed_buildings, self._reach_once, self._reach_twice, self._building_orth, self._chain_ends,
                 self._tea_claims, self._claims)
 
-    def _restore(self, scalars: tuple) -> None:
+    def _restore(self, scalars: tuple[Any, ...]) -> None:
         """Put back the scalar fields `_scalars` saved."""
         (self.turn_placed, self.tea_used, self.seat_to_move, self.turn_slots, self.turns_started, self.forced,
          self.placements_made, self._stables, self.merchants, self.walls, self._occupied,
          self._roofed_buildings, self._reach_once, self._reach_twice, self._building_orth, self._chain_ends,
          self._tea_claims, self._claims) = scalars
 
-    def _undo(self, entry: tuple) -> None:
+    def _undo(self, entry: LogEntry) -> None:
         """Undo one entry of the log: the entry names its container (and the palace by id)."""
         what, key, *old = entry
         if what == "palace":
@@ -239,8 +258,8 @@ class Game(Position):
         new.palaces = palaces = [Palace(*p.state()) for p in self.palaces]
         new._palace_at = {cell: palaces[p.id] for cell, p in self._palace_at.items()}
         new._open_palace, new.palace_tile, new.tower_tile = (
-            {k: None if p is None else palaces[p.id] for k, p in held.items()}
-            for held in (self._open_palace, self.palace_tile, self.tower_tile))
+            _rebound(self._open_palace, palaces), _rebound(self.palace_tile, palaces),
+            _rebound(self.tower_tile, palaces))
         new._wall_arm = dict(self._wall_arm)
         new._tower_merchants_left = dict(self._tower_merchants_left)
         new.retired = list(self.retired)
@@ -251,7 +270,7 @@ class Game(Position):
         new._log = list(self._log)
         return new
 
-    def to_plain(self) -> dict:
+    def to_plain(self) -> Plain:
         """The position as plain data (`Position.to_plain`), with the turn state: the seat to move
         (None once the game is over), turns started, placements and tea tiles of the turn so far and
         the placements it allows, whether a roof is due, placements made in the game."""
@@ -265,18 +284,18 @@ class Game(Position):
         return position_text.write(self)
 
     @classmethod
-    def from_text(cls, rules, text: str) -> Game:
+    def from_text(cls, rules: Rules | Variant | Ruleset, text: str) -> Game:
         """The game a `to_text()` line describes under `rules` (a `Rules`, its `Variant`, or a `Ruleset`:
         the text's players pick its `Rules`): it plays on as the game the text came from, with an empty
         move stack, no events and no start supply. ValueError naming the field for a text that is none."""
         return position_text.read(cls, rules, text)
 
-    def key(self) -> tuple:
+    def key(self) -> PositionKey:
         """The position and turn as a hashable value (a transposition key): equal for games that stand
         alike, whatever order their placements came in; the history (moves, events, setup) aside."""
         return position_text.key(self)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         """The same position and turn state, reached by the same placements, with the same events."""
         if not isinstance(other, Game):
             return NotImplemented
@@ -286,7 +305,7 @@ class Game(Position):
 
     __hash__ = None
 
-    def _frames_key(self) -> list[tuple]:
+    def _frames_key(self) -> list[tuple[str, int | None, int]]:
         return [(piece, cell, seat) for piece, cell, seat, *_ in self._frames]
 
     def __repr__(self) -> str:
@@ -335,10 +354,10 @@ class Game(Position):
         (the first is the one `distinct_placements()` lists); for any other placement, just it."""
         variant = self.variant
         code = variant.encode(placement)
-        piece, cell = divmod(code, variant.size)
-        piece = variant.pieces[piece] if piece < len(variant.pieces) else None
+        index, cell = divmod(code, variant.size)
+        piece = variant.pieces[index] if index < len(variant.pieces) else None
         palace = self._palace_at.get(cell) if piece in ("roof", "neutral") else None
-        if palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
+        if piece is None or palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
             return [variant.decode(code)]
         return [self._placement_of(piece, c) for c in bits(palace.buildings)]
 
@@ -399,9 +418,9 @@ class Game(Position):
         if self.seat_to_move is None:
             return []
         masks = self._piece_masks(self.seat_to_move)
-        return self._forced_roof_filter(masks) if self.forced else masks
+        return self._forced_roof_filter(masks, self.seat_to_move) if self.forced else masks
 
-    def _forced_roof_filter(self, masks):
+    def _forced_roof_filter(self, masks: list[tuple[str, int]], seat: int) -> list[tuple[str, int]]:
         """Keep only placements that let this turn include one of the player's roofs.
 
         A roof stays legal after any other placement except a neutral roof on its last target; a
@@ -411,7 +430,7 @@ class Game(Position):
         if self.turn_placed or self.tea_used or self.turn_slots == 1:
             return [("roof", roof)] if roof else masks
         if not roof:
-            owned = self._owned[self.seat_to_move]
+            owned = self._owned[seat]
             return [(piece, m) for piece, m in masks if piece in self._buildings and piece not in owned]
         out = []
         for piece, cells in masks:
@@ -446,18 +465,20 @@ class Game(Position):
             raise IllegalPlacement("game-over", "the game has already ended")
         if not self._is_legal(piece, cell):
             from .explain import explain
-            raise IllegalPlacement(*explain(self, piece, cell))
-        self._begin(piece, cell)
+            refusal = explain(self, piece, cell)
+            assert refusal is not None  # `_is_legal` refused it
+            raise IllegalPlacement(*refusal)
+        self._begin(piece, cell, self.seat_to_move)
         self._place(self.seat_to_move, piece, cell)
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
         elif self.turn_placed == 1 and self.variant._roof_checked_after_first and not (
                 piece == "neutral" and self.rules.turns.neutral_spares_forced_roof):
-            self._force_second_roof()
+            self._force_second_roof(self.seat_to_move)
         if self.turn_made >= self.turn_slots or not (
                 self.legal_masks() if self.forced else self._can_go_on(self.seat_to_move)):
-            self._end_turn()
+            self._end_turn(self.seat_to_move)
 
     def _can_go_on(self, seat: int) -> bool:
         """After a placement: has `seat` anything left to do this turn? A piece that fits, or (where
@@ -468,14 +489,15 @@ class Game(Position):
         """`push("tea")`."""
         if not self.can_tea():
             raise IllegalPlacement("tea-not-allowed", self._tea_refusal())
-        self._begin(TEA, None)
         seat = self.seat_to_move
+        assert seat is not None  # `can_tea` allowed it: a player is to move
+        self._begin(TEA, None, seat)
         self._log.append(("tea", seat, self.tea[seat]))
         self.tea[seat] -= 1
         self.tea_used = True
         self.events.append(Event("tea", self.players[seat], reason="used", count=1))
         if self.turn_placed:
-            self._end_turn()
+            self._end_turn(seat)
 
     def _tea_refusal(self) -> str:
         seat = self.seat_to_move
@@ -495,9 +517,9 @@ class Game(Position):
             return "a roof is due this turn; a tea tile cannot replace it"
         return "a tea tile must replace a placement that could still be made"
 
-    def _begin(self, piece: str, cell: int | None) -> None:
-        """Record what the push about to be made needs for `pop`."""
-        self._frames.append((piece, cell, self.seat_to_move, self._scalars(), len(self.events),
+    def _begin(self, piece: str, cell: int | None, seat: int) -> None:
+        """Record what the push about to be made (by `seat`) needs for `pop`."""
+        self._frames.append((piece, cell, seat, self._scalars(), len(self.events),
                              len(self.palaces), len(self.retired), len(self._log)))
 
     def _touch(self, palace: Palace) -> None:
@@ -531,18 +553,17 @@ class Game(Position):
         self.forced = (not self.variant._roof_checked_after_first and self._forced_trigger(seat)
                        and self._roof_reachable(seat))
         if self.forced:
-            self._announce_forced_roof()
+            self._announce_forced_roof(seat)
 
-    def _announce_forced_roof(self) -> None:
-        self.events.append(Event("forced-roof", self.players[self.seat_to_move]))
+    def _announce_forced_roof(self, seat: int) -> None:
+        self.events.append(Event("forced-roof", self.players[seat]))
 
-    def _force_second_roof(self) -> None:
+    def _force_second_roof(self, seat: int) -> None:
         """After a first piece that was not his roof: the second must be one of the player's roofs
         if one is legal now and the ruleset's trigger (`turns.forced_roof`) holds."""
-        seat = self.seat_to_move
         if self.turn_left and self._piece_mask(seat, "roof") and self._forced_trigger(seat):
             self.forced = True
-            self._announce_forced_roof()
+            self._announce_forced_roof(seat)
 
     def _roof_reachable(self, seat: int) -> bool:
         """Does some legal turn include one of the player's roofs? (Now, or after a building of a
@@ -558,9 +579,9 @@ class Game(Position):
         trigger = self.variant._forced_roof
         return trigger is not None and trigger[0](self, seat)
 
-    def _end_turn(self) -> None:
+    def _end_turn(self, seat: int) -> None:
+        """After `seat`'s turn: the next seat that can place starts its turn; if none can, the game ends."""
         n = len(self.players)
-        seat = self.seat_to_move
         for step in range(1, n + 1):
             nxt = (seat + step) % n
             if self.can_place(nxt):
@@ -717,21 +738,24 @@ class Game(Position):
         self._tea_claims += 1
         if not award:
             return
-        if palace.owner != NEUTRAL:
-            self._log.append(("tea", palace.owner, self.tea[palace.owner]))
-            self.tea[palace.owner] += award
+        owner = palace.owner
+        assert owner is not None  # only a claim awards tea
+        if owner != NEUTRAL:
+            self._log.append(("tea", owner, self.tea[owner]))
+            self.tea[owner] += award
         self.events.append(Event("tea", self._player(palace.owner), self._owner_name(palace.owner), count=award,
                                  reason="awarded"))
 
     def _connect_walls(self, palace: Palace, walls: int) -> None:
-        arms_by_tower: dict[int, set] = {}
+        arms_by_tower: dict[int, set[tuple[int, str]]] = {}
         for wall in bits(walls):
             arm = self._wall_arm[wall]
             arms_by_tower.setdefault(arm[0], set()).add(arm)
         for tower in sorted(arms_by_tower):
             self._connect(palace, tower, arms_by_tower[tower])
 
-    def _connect(self, palace: Palace, tower: int, arms: set) -> None:
+    def _connect(self, palace: Palace, tower: int, arms: set[tuple[int, str]]) -> None:
+        assert palace.owner is not None and palace.roof is not None  # only a claimed palace connects to towers
         policy = self.rules.towers.reconnect
         if policy == "once_per_palace_tower" and any(a[0] == tower for a in palace.connected):
             return
@@ -815,19 +839,19 @@ class Game(Position):
         return render_board(self)
 
     @staticmethod
-    def _rules_for(rules, players):
+    def _rules_for(rules: Rules | Ruleset, players: object) -> Rules:
         """The `Rules` a game of `players` plays: `rules` itself, or a `Ruleset`'s for this many players;
         TypeError for anything else."""
         if not isinstance(players, (list, tuple)) or not all(isinstance(name, str) for name in players):
             raise TypeError(f"players {players!r:.80}: a list of names")
-        if hasattr(rules, "for_players"):
+        if is_ruleset(rules):
             rules = rules.for_players(len(players))
         if not hasattr(rules, "colour_names"):
             raise TypeError(f"rules {rules!r:.80}: a Rules or a Ruleset, as medina.load_ruleset gives them "
                             f"(e.g. load_ruleset(\"original-2001\", players=3))")
         return rules
 
-    def _checked_supply(self, supply) -> dict[str, dict[str, int]]:
+    def _checked_supply(self, supply: object) -> dict[str, dict[str, int]]:
         """`supply` (player -> {piece: count}) checked as a record's `setup.supply` is, with its pieces'
         canonical names; ValueError (TypeError for what is no mapping) naming what is wrong."""
         if not isinstance(supply, dict):
@@ -851,3 +875,8 @@ class Game(Position):
                                      f"{MOST_SUPPLIED}")
                 checked[name][canonical] = count
         return checked
+
+
+def _rebound(held: dict[_Key, Palace | None], palaces: list[Palace]) -> dict[_Key, Palace | None]:
+    """A tile or open-palace table (key -> palace or None) pointing into `palaces`, a copy's palaces."""
+    return {k: None if p is None else palaces[p.id] for k, p in held.items()}

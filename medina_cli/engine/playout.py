@@ -9,12 +9,17 @@ legal ones, in `legal_placements()` order.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from .board import bits, lowest_cell
+from .board import Geometry, bits, lowest_cell
 from .game import Game
 from .placement import Placement
 from .variant import Variant
+
+if TYPE_CHECKING:
+    from ..rules.typed import Rules
 
 TEA_CHANCE = 0.5  # uniform random play uses a tea tile this often where one is allowed (as `medina simulate`)
 
@@ -38,7 +43,7 @@ def nth_bit(mask: int, n: int) -> int:
 _CHUNK = (1 << 60) - 1
 
 
-def random_setup(rules, rng: random.Random) -> tuple[int, int | None]:
+def random_setup(rules: Rules, rng: random.Random) -> tuple[int, int | None]:
     """A start merchant and (if the ruleset has one) a well, as squares, on distinct cells off the edge row."""
     geo = Variant.of(rules).geometry
     merchant, well = rng.sample(_setup_cells(geo), 2)
@@ -46,7 +51,7 @@ def random_setup(rules, rng: random.Random) -> tuple[int, int | None]:
 
 
 @lru_cache(maxsize=16)
-def _setup_cells(geo) -> tuple[int, ...]:
+def _setup_cells(geo: Geometry) -> tuple[int, ...]:
     """The cells a setup draws from: inside, off the edge row."""
     return tuple(bits(geo.setup_cells))
 
@@ -85,7 +90,7 @@ def random_placement(game: Game, rng: random.Random, *, tea_chance: float = TEA_
 
 
 def play_out(game: Game, rng: random.Random, *, tea_chance: float = TEA_CHANCE, roof_from: int | None = None,
-             on_placement=None) -> None:
+             on_placement: Callable[[Game], object] | None = None) -> None:
     """Play `game` to its end by uniform random play (the draws of `random_placement`); with `roof_from`,
     each player roofs the largest palace he may once it has `roof_from` pieces or more.
     `on_placement(game)` runs after every placement (for invariants)."""
@@ -99,7 +104,8 @@ def play_out(game: Game, rng: random.Random, *, tea_chance: float = TEA_CHANCE, 
             on_placement(game)
 
 
-def play(game: Game, choose, *, on_placement=None) -> None:
+def play(game: Game, choose: Callable[[Game], Placement], *,
+         on_placement: Callable[[Game], object] | None = None) -> None:
     """Play `game` to its end, each placement of the player to move chosen by `choose(game)`."""
     while game.seat_to_move is not None:
         placement = choose(game)
@@ -108,8 +114,9 @@ def play(game: Game, choose, *, on_placement=None) -> None:
             on_placement(game)
 
 
-def play_random_game(rules, players: list[str], rng: random.Random, *, tea_chance: float = TEA_CHANCE,
-                     on_placement=None, setup: tuple[int, int | None] | None = None) -> Game:
+def play_random_game(rules: Rules, players: list[str], rng: random.Random, *, tea_chance: float = TEA_CHANCE,
+                     on_placement: Callable[[Game], object] | None = None,
+                     setup: tuple[int, int | None] | None = None) -> Game:
     """One complete game of uniform random play from `setup` (start merchant, well as squares; default:
     drawn by `random_setup`); `on_placement(game)` runs after every placement (for invariants)."""
     game = Game(rules, players, *(setup or random_setup(rules, rng)))

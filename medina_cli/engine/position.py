@@ -8,16 +8,21 @@ plain data (`Position.from_plain`), as a board/1 file is read. Cells are a varia
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .board import bits
 from .events import NEUTRAL_HOLDER
 from .variant import Variant
 
+if TYPE_CHECKING:
+    from ..rules.typed import Rules
+
 NEUTRAL = -1  # the owner of a palace under a neutral roof, and the holder of its tiles
 
 
-def holder_name(players, owner: int | None) -> str | None:
+def holder_name(players: Sequence[str], owner: int | None) -> str | None:
     """A palace owner or tile holder by name: a player, "neutral", or None for nobody."""
     if owner is None:
         return None
@@ -38,7 +43,7 @@ class Palace:
     claim_order: int | None = None
     building_orth: int = 0  # cells orthogonally next to its buildings
     reach: int = 0  # cells within king distance 1 of its buildings and stables
-    connected: frozenset = frozenset()  # (tower, axis) arms it has connected to
+    connected: frozenset[tuple[int, str]] = frozenset()  # (tower, axis) arms it has connected to
 
     @property
     def pieces(self) -> int:
@@ -48,10 +53,15 @@ class Palace:
     def size(self) -> int:
         return self.buildings.bit_count() + self.stables.bit_count()
 
-    def state(self) -> tuple:
+    def state(self) -> PalaceState:
         """Its fields, for `Palace(*state)`: a copy, or an undo entry."""
         return (self.id, self.colour, self.buildings, self.stables, self.owner, self.roof, self.claim_order,
                 self.building_orth, self.reach, self.connected)
+
+
+# a palace's fields in order: id, colour, buildings, stables, owner, roof, claim_order, building_orth, reach, connected
+PalaceState = tuple[int, str, int, int, int | None, int | None, int | None, int, int, frozenset[tuple[int, str]]]
+Plain = dict[str, Any]  # a position as plain data (`Position.to_plain`): its values of many kinds
 
 
 class Position:
@@ -59,7 +69,7 @@ class Position:
     tile (`palace_tile`, `tower_tile`: a Palace or None), the `supply` and `tea` tiles by seat (None
     where unknown, as on a board/1 file) and the `retired` colours, under `variant`'s rules."""
 
-    def __init__(self, rules, players: list[str]):
+    def __init__(self, rules: Rules, players: Sequence[str]) -> None:
         """An empty board for `players` (every supply as the rules give it, no tea tiles)."""
         self.rules = rules
         self.variant = variant = Variant.of(rules)
@@ -105,9 +115,9 @@ class Position:
         well = 0 if self.well is None else 1 << self.well
         self._occupied = self.merchants | well | self._stables | self._all_buildings()
         self._well_zone = geo.king(well) if well else 0
-        self.well_bonus_cells = geo.straight_two(self.well) if well else 0
+        self.well_bonus_cells = 0 if self.well is None else geo.straight_two(self.well)
 
-    def _indices(self) -> tuple:
+    def _indices(self) -> tuple[object, ...]:
         """The indices, as plain data: equal for a position kept up to date move by move and for one
         built afresh from its plain data."""
         return (tuple(sorted((cell, p.id) for cell, p in self._palace_at.items())),
@@ -198,7 +208,7 @@ class Position:
         return picture(self)
 
     # --- as plain data ----------------------------------------------------------------------------
-    def to_plain(self) -> dict:
+    def to_plain(self) -> Plain:
         """The position as plain data (ints, strings, tuples; None where unknown), as `from_plain` takes it:
         masks of cells, palaces in the order they were started, tile holders as palace indices, supplies
         in `variant.pieces` order."""
@@ -221,7 +231,7 @@ class Position:
         }
 
     @classmethod
-    def from_plain(cls, rules, plain: dict) -> Position:
+    def from_plain(cls, rules: Rules, plain: Plain) -> Position:
         """A position under `rules` from plain data as `to_plain` gives it (keys left out: as on an empty
         board; `supply`, `tea` and `chain_ends` None where unknown)."""
         position = cls.__new__(cls)
@@ -229,7 +239,7 @@ class Position:
         position._set_plain(plain)
         return position
 
-    def _set_plain(self, plain: dict) -> None:
+    def _set_plain(self, plain: Plain) -> None:
         self.palaces = [Palace(i, colour, buildings, stables, owner, roof, order, connected=frozenset(connected))
                         for i, (colour, buildings, stables, owner, roof, order, connected)
                         in enumerate(plain.get("palaces", ()))]
@@ -253,10 +263,10 @@ class Position:
         self._tea_claims, self._claims = plain.get("tea_claims", 0), plain.get("claims", 0)
         self._index()
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
         return self.rules == other.rules and self.to_plain() == other.to_plain()
 
-    __hash__ = None  # a position changes as a game goes on
+    __hash__ = None  # type: ignore[assignment]  # a position changes as a game goes on (typeshed: no unhashable type)
 

@@ -13,10 +13,21 @@ awards and placements so far are those of its board.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .board import bits
-from .position import NEUTRAL
+from .position import NEUTRAL, Palace, Plain
+from .variant import is_ruleset
+
+if TYPE_CHECKING:
+    from ..rules.loader import Ruleset
+    from ..rules.typed import Rules
+    from .game import Game
+    from .variant import Variant
+
+PositionKey = tuple[Any, ...]  # `key`: players, turn, palaces, merchants, ... (values of many kinds)
+Turn = tuple[int | None, int, int, int, bool, bool]  # seat to move, turns started, placed, slots, tea used, forced
 
 FIELDS = ("players", "setup", "turn", "palaces", "merchants", "walls", "tiles", "supply", "retired")
 
@@ -27,7 +38,7 @@ def _escaped(name: str) -> str:
                    "".join(f"%{byte:02X}" for byte in ch.encode()) for ch in name)
 
 
-def key(game) -> tuple:
+def key(game: Game) -> PositionKey:
     """The position and turn of `game` as a hashable value, the same for equal positions reached by
     placements in another order (palaces by colour, tile holders by place in that order).
     Not the start merchant: two games that stand alike play alike."""
@@ -35,7 +46,7 @@ def key(game) -> tuple:
     palaces = sorted(game.palaces, key=lambda p: colours.index(p.colour))  # each colour's in the order started
     place = {id(palace): i for i, palace in enumerate(palaces)}
 
-    def holders(held) -> tuple:
+    def holders(held: dict[str, Palace | None] | dict[int, Palace | None]) -> tuple[int | None, ...]:
         return tuple(None if p is None else place[id(p)] for p in held.values())
 
     return (tuple(game.players),
@@ -49,7 +60,7 @@ def key(game) -> tuple:
             tuple(c for c in game.variant.colours if c in game.retired))
 
 
-def write(game) -> str:
+def write(game: Game) -> str:
     """`game`'s position on one line (the module's docstring says how)."""
     name = game.variant.geometry.name
     players, turn, palaces, _, chain_ends, _, wall_arms, palace_tiles, tower_tiles, waiting, supply, tea, retired = \
@@ -58,10 +69,11 @@ def write(game) -> str:
     def cells(mask: int) -> str:
         return ".".join(map(name, bits(mask))) or "-"
 
-    def items(values) -> str:
+    def items(values: Iterable[int | None]) -> str:
         return ".".join("-" if v is None else str(int(v)) for v in values) or "-"
 
-    def palace(colour, buildings, stables, owner, roof, claim, arms) -> str:
+    def palace(colour: str, buildings: int, stables: int, owner: int | None, roof: int | None, claim: int | None,
+               arms: Iterable[tuple[int, str]]) -> str:
         return ":".join((colour, cells(buildings), cells(stables), "-" if owner is None else "n" if owner == NEUTRAL
                          else str(owner), "-" if roof is None else name(roof), items([claim]),
                          ".".join(f"{tower}{axis}" for tower, axis in arms) or "-"))
@@ -82,7 +94,7 @@ def write(game) -> str:
 class _Reader:
     """Reads one position text; every refusal a ValueError naming the field."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str) -> None:
         self.text, self.field = text, "text"
 
     def fail(self, why: str) -> NoReturn:
@@ -107,7 +119,7 @@ class _Reader:
             self.fail(f"{word!r} is not {'- or ' if none else ''}a whole number{'' if below is None else f' below {below}'}")
         return int(word)
 
-    def numbers(self, words: str, count: int, below: int | None = None, none: bool = False) -> list:
+    def numbers(self, words: str, count: int, below: int | None = None, none: bool = False) -> list[int | None]:
         values = [] if words == "-" and not count else words.split(".")
         if len(values) != count:
             self.fail(f"{words!r}: expected {count} entries separated by '.'")
@@ -125,7 +137,7 @@ class _Reader:
             self.fail(f"{word!r} is not a tower's arm (a tower's number, then h or v)")
         return int(tower), axis
 
-    def read(self, rules) -> tuple:
+    def read(self, rules: Rules | Ruleset) -> tuple[Rules, list[str], tuple[str, str | None], Plain, Turn]:
         """(rules, players, setup (the merchant's and the well's cell names), the plain data
         `Position.from_plain` takes, the turn)."""
         fields = self.text.split(" ") if isinstance(self.text, str) else []
@@ -135,7 +147,7 @@ class _Reader:
         self.field = "players"
         from urllib.parse import unquote
         players = [unquote(name) for name in values["players"].split(",")]
-        if hasattr(rules, "for_players"):  # a Ruleset
+        if is_ruleset(rules):
             refusal = rules.players_refusal(len(players))
             if refusal is not None:
                 self.fail(refusal)
@@ -148,11 +160,13 @@ class _Reader:
         seats = len(players)
 
         self.field = "setup"
-        setup = [None if word == "-" else word for word in self.parts(values["setup"], 2, ".")]
+        merchant, well = self.parts(values["setup"], 2, ".")
+        setup = (merchant, None if well == "-" else well)  # a merchant "-" is refused as no cell by `Game`
 
         self.field = "turn"
-        seat, *state = self.numbers(values["turn"], 6, none=True)
-        if (seat is not None and seat >= seats) or None in state or state[3] > 1 or state[4] > 1:
+        numbers = self.numbers(values["turn"], 6, none=True)
+        seat, state = numbers[0], [n for n in numbers[1:] if n is not None]
+        if (seat is not None and seat >= seats) or len(state) < 5 or state[3] > 1 or state[4] > 1:
             self.fail(f"{values['turn']!r}: the seat to move (below {seats}) or -, three whole numbers, then 0 or 1 "
                       "twice")
         turn = (seat, state[0], state[1], state[2], bool(state[3]), bool(state[4]))
@@ -189,7 +203,7 @@ class _Reader:
         waiting = self.numbers(waiting_words, len(self.towers), none=True)
 
         self.field = "supply"
-        supply: list[tuple] = []
+        supply: list[tuple[int | None, ...]] = []
         tea: list[int | None] = []
         for entry in values["supply"].split("/"):
             counts, count = self.parts(entry, 2)
@@ -204,20 +218,21 @@ class _Reader:
             self.fail(f"{values['retired']!r}: colours of these rules ({', '.join(variant.colours)}) or -")
 
         claimed = [colour for colour, _, _, owner, *_ in palaces if owner is not None]
-        plain = {"players": tuple(players), "palaces": tuple(palaces), "merchants": self.mask(merchants),
+        plain: Plain = {"players": tuple(players), "palaces": tuple(palaces), "merchants": self.mask(merchants),
                  "walls": sum(1 << cell for cell, *_ in wall_arms), "palace_tile": tuple(palace_tiles),
                  "tower_tile": tuple(zip(self.towers, tower_tiles)), "supply": tuple(supply), "tea": tuple(tea),
                  "retired": tuple(retired), "chain_ends": chain_ends, "wall_arms": tuple(wall_arms),
                  "tower_merchants": tuple((t, n) for t, n in zip(self.towers, waiting) if n is not None),
-                 "claims": len(claimed), "tea_claims": claimed.count(rules.tea.colour)}
+                 "claims": len(claimed), "tea_claims": sum(colour == rules.tea.colour for colour in claimed)}
         return rules, players, setup, plain, turn
 
 
-def read(cls, rules, text: str):
+def read(cls: type[Game], rules: Rules | Variant | Ruleset, text: str) -> Game:
     """The game (of class `cls`) a position text describes under `rules` (a `Rules` or its `Variant`, or a
     `Ruleset`: the text's players pick its `Rules`); ValueError naming the field for a text that is none."""
+    from .variant import Variant  # at run time, as `_Reader.read` imports it
     reader = _Reader(text)
-    rules, players, (merchant, well), plain, turn = reader.read(getattr(rules, "rules", rules))  # a Variant's
+    rules, players, (merchant, well), plain, turn = reader.read(rules.rules if isinstance(rules, Variant) else rules)
     reader.field = "players, setup"
     try:
         game = cls(rules, players, merchant, well)

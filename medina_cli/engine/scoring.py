@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .board import bits
-from .position import NEUTRAL, Position
+from .board import Geometry, bits
+from .position import NEUTRAL, Palace, Position
+
+if TYPE_CHECKING:
+    from ..rules.typed import Rules
+    from .game import Game
+
+Json = dict[str, Any]  # a JSON object, as a --json document holds it
 
 
 @dataclass
 class PalaceScore:
     colour: str
     pieces: int  # mask of its buildings and stables
-    geo: object = field(repr=False)
+    geo: Geometry = field(repr=False)
     buildings: int
     stables: int
     merchants: int
@@ -32,7 +39,7 @@ class PalaceScore:
         geo = self.geo
         return [geo.name(c) for c in sorted(bits(self.pieces), key=lambda c: (-(c // geo.width), c % geo.width))]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> Json:
         return {"colour": self.colour, "cells": self.cells, "buildings": self.buildings, "stables": self.stables,
                 "merchants": self.merchants, "walls": self.walls, "well": self.well, "points": self.points}
 
@@ -54,7 +61,7 @@ class PlayerScore:
     def total(self) -> int:
         return sum(p.points for p in self.palaces) + self.tile_points
 
-    def to_json(self) -> dict:
+    def to_json(self) -> Json:
         return {"name": self.name, "total": self.total, "palaces": [p.to_json() for p in self.palaces],
                 "palace_tiles": self.palace_tiles, "tower_tiles": self.tower_tiles}
 
@@ -65,20 +72,21 @@ class ScoreSheet:
     finished: bool
     players: list[PlayerScore]
     winners: list[str]
-    undetermined: list[dict] = field(default_factory=list)
+    undetermined: list[Json] = field(default_factory=list)
 
     @property
     def totals(self) -> dict[str, int]:
         """Each player's total: {"Anna": 37, ...}."""
         return {p.name: p.total for p in self.players}
 
-    def to_json(self) -> dict:
+    def to_json(self) -> Json:
         return {"format": "medina-score/1", "ruleset": self.ruleset, "finished": self.finished,
                 "players": [p.to_json() for p in self.players], "undetermined": self.undetermined,
                 "winners": self.winners}
 
 
-def palace_score(rules, geo, palace, merchants: int, walls: int, well_bonus_cells: int) -> PalaceScore:
+def palace_score(rules: Rules, geo: Geometry, palace: Palace, merchants: int, walls: int,
+                 well_bonus_cells: int) -> PalaceScore:
     pieces = palace.buildings | palace.stables
     around = geo.orth(pieces)
     merchant_touch = geo.orth(pieces if rules.scoring.merchants_touching_stables else palace.buildings)
@@ -96,7 +104,7 @@ def palace_score(rules, geo, palace, merchants: int, walls: int, well_bonus_cell
     )
 
 
-def score_position(position: Position, *, finished: bool, undetermined: list[dict] = ()) -> ScoreSheet:
+def score_position(position: Position, *, finished: bool, undetermined: Sequence[Json] = ()) -> ScoreSheet:
     """Score every player of `position` (the tiles a board/1 file leaves `undetermined` counted for nobody)."""
     rules, geo = position.rules, position.variant.geometry
     merchants, walls, well_bonus_cells = position.merchants, position.walls, position.well_bonus_cells
@@ -125,7 +133,7 @@ def winners_of(tiebreak: str, sheet: list[PlayerScore]) -> list[str]:
     best = max(p.total for p in sheet)
     tied = [p for p in sheet if p.total == best]
     if tiebreak == "largest_palace_then_earliest_claim" and len(tied) > 1:
-        def strength(player):
+        def strength(player: PlayerScore) -> tuple[int, float]:
             largest = max((p.size for p in player.palaces), default=0)
             earliest = min((p.claim_order for p in player.palaces if p.size == largest and p.claim_order is not None),
                            default=float("inf"))
@@ -141,7 +149,7 @@ def tile_holders(position: Position) -> tuple[dict[str, int | None], dict[int, i
             {t: (p.owner if p else None) for t, p in position.tower_tile.items()})
 
 
-def score_game(game) -> ScoreSheet:
+def score_game(game: Game) -> ScoreSheet:
     """The score sheet of a game's current position (final if the game is over)."""
     return score_position(game, finished=game.is_over())
 
@@ -159,7 +167,7 @@ class Outcome(NamedTuple):
         return self.winners[0] if len(self.winners) == 1 else None
 
 
-def outcome_of(game) -> Outcome | None:
+def outcome_of(game: Game) -> Outcome | None:
     """A game's `Outcome` once it is over, else None."""
     if not game.is_over():
         return None
@@ -167,10 +175,10 @@ def outcome_of(game) -> Outcome | None:
     return Outcome(tuple(sheet.winners), sheet.totals)
 
 
-def standings(sheets: list[ScoreSheet]) -> list[dict]:
+def standings(sheets: list[ScoreSheet]) -> list[Json]:
     """Per player name over several games: games played, wins alone, shared wins and points; the most
     wins first, then shared wins, then points."""
-    table: dict[str, dict] = {}
+    table: dict[str, Json] = {}
     for sheet in sheets:
         for player in sheet.players:
             row = table.setdefault(player.name, {"player": player.name, "games": 0, "wins": 0, "shared_wins": 0,

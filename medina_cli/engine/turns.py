@@ -3,8 +3,13 @@ the end of the game, and why, in the words `explain` gives."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def _others_stuck(game, seat: int) -> bool:
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def _others_stuck(game: Game, seat: int) -> bool:
     """Can no other player move? (A held tea tile counts as a move where the ruleset says so.)"""
     tea_counts = game.rules.tea.blocks_forced_roof
     for other in range(len(game.players)):
@@ -13,11 +18,11 @@ def _others_stuck(game, seat: int) -> bool:
     return True
 
 
-def _others_hold_nothing(game, seat: int) -> bool:
+def _others_hold_nothing(game: Game, seat: int) -> bool:
     return all(not any(game.supply[other].values()) for other in range(len(game.players)) if other != seat)
 
 
-def _only_one_with_roofs(game, seat: int) -> bool:
+def _only_one_with_roofs(game: Game, seat: int) -> bool:
     supply = game.supply
     return supply[seat]["roof"] > 0 and all(supply[other]["roof"] == 0 for other in range(len(game.players))
                                             if other != seat)

@@ -9,8 +9,10 @@ neighbours of every cell), the pieces in order, the start supply and the rule pa
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import fields, is_dataclass
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING, Any
 
 from ..errors import did_you_mean
 from ..rules.pieces import FIXED_PIECES
@@ -19,13 +21,25 @@ from .constraints import constraints_of
 from .placement import PASS, PASS_PLACEMENT, TEA, TEA_PLACEMENT, IllegalPlacement, Placement, read_words
 from .turns import FORCED_ROOF
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs  # typing's from Python 3.13
+
+    from ..rules.loader import Ruleset
+    from ..rules.typed import Rules
+
 MOST_SUPPLIED = 99  # the most pieces of one kind a game's `supply` (a record's setup.supply) may give a player
+
+
+def is_ruleset(rules: object) -> TypeIs[Ruleset]:
+    """Is `rules` a `Ruleset` (every player count), rather than one count's `Rules`? (The engine does not
+    import the ruleset loader, which reads YAML.)"""
+    return hasattr(rules, "for_players")
 
 
 class Variant:
     """The compiled form of one `Rules`: geometry, pieces and their spellings, constraint table."""
 
-    def __init__(self, rules):
+    def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.geometry: Geometry = geometry_for(rules)
         geo = self.geometry
@@ -65,7 +79,7 @@ class Variant:
         self._forced_roof = FORCED_ROOF.get(rules.turns.forced_roof)  # (does it hold for a seat?, why) or None
 
     @staticmethod
-    def of(rules) -> Variant:
+    def of(rules: Rules) -> Variant:
         """The variant of `rules`, compiled once (equal `Rules` share it). Found by identity first: hashing
         a `Rules`, and comparing it with an equal one (a copy that came in a task), costs more than a game's
         setup, and a study asks for the variant once a game."""
@@ -78,7 +92,7 @@ class Variant:
                     _BY_IDENTITY.pop(next(iter(_BY_IDENTITY)))
         return known[1]
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[Rules], Variant], tuple[Rules]]:
         return _compiled, (self.rules,)
 
     def __repr__(self) -> str:
@@ -141,18 +155,18 @@ class Variant:
         """The move code of the engine's (canonical piece, cell) pair; ("tea", None) for a tea tile."""
         return self._first_code[piece] + (cell or 0)
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """Every rule parameter as plain data: {"turns.placements": 2, "towers.merchants": {2: 1}, ...}
         (sections flattened into dotted names, as in `--set`; a tuple of named sections, such as the
         colours, as a tuple of dicts)."""
-        out = {}
+        out: dict[str, Any] = {}
         for f in fields(self.rules):
             if f.name != "record_ref":
                 _flatten(out, f.name, getattr(self.rules, f.name))
         return out
 
 
-def _flatten(out: dict, name: str, value) -> None:
+def _flatten(out: dict[str, Any], name: str, value: object) -> None:
     if is_dataclass(value):
         for f in fields(value):
             _flatten(out, f"{name}.{f.name}", getattr(value, f.name))
@@ -162,19 +176,20 @@ def _flatten(out: dict, name: str, value) -> None:
         out[name] = _plain(value)
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     if isinstance(value, tuple):
         return tuple(_plain(v) for v in value)
-    return {key: _plain(v) for key, v in value.items()}  # a FrozenMap
+    assert isinstance(value, Mapping)  # a FrozenMap: the rules hold no other kind of value
+    return {key: _plain(v) for key, v in value.items()}
 
 
 @lru_cache(maxsize=128)
-def _compiled(rules) -> Variant:
+def _compiled(rules: Rules) -> Variant:
     return Variant(rules)
 
 
 IDENTITIES_KEPT = 64  # Rules objects known by identity (each kept alive here, so that its id is not reused)
-_BY_IDENTITY: dict[int, tuple] = {}  # id(rules) -> (rules, its variant)
+_BY_IDENTITY: dict[int, tuple[Rules, Variant]] = {}  # id(rules) -> (rules, its variant)
 _IDENTITIES_LOCK = threading.Lock()

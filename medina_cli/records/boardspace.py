@@ -356,7 +356,7 @@ class TurnBuilder:
 
 # --- into record/1 ---------------------------------------------------------------------------------
 
-def parse_boardspace(text: str, name: str, *, ruleset: str | None = None, overrides=(),
+def parse_boardspace(text: str, name: str, *, ruleset: str | Ruleset | None = None, overrides=(),
                      players: list[str] | None = None) -> Record:
     """A boardspace record as a `Record` (under its profile, or under `ruleset`); problems are collected
     like record/1's. `players` renames the seats (stories carry no names)."""

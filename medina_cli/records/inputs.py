@@ -17,7 +17,7 @@ SKIPPED = {"ruleset": "a ruleset, not a record", "board": "a finished board, not
 
 def visible_files_below(top: str) -> list[str]:
     """Every file below the folder `top`, sorted, hidden files and folders left out."""
-    found = []
+    found: list[str] = []
     for folder, dirs, files in os.walk(top):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         found.extend(str(Path(folder, f)) for f in files if not f.startswith("."))
@@ -38,7 +38,8 @@ def files_below(top: str, *, boards: bool = False) -> Iterator[tuple[str, str | 
 def site_records_below(top: str) -> tuple[list[str], list[str]]:
     """(the boardspace.net records, every other file) below the folder `top`, each sorted, hidden files and
     folders left out: a record is an `.sgf` file, or a regular file that begins as an SGF record or a story."""
-    records, others = [], []
+    records: list[str] = []
+    others: list[str] = []
     for path in visible_files_below(top):
         (records if path.lower().endswith(".sgf") or _begins_as_site_record(path) else others).append(path)
     return records, others

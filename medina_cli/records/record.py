@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from typing import TYPE_CHECKING
 
 from ..engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, Placement
 from ..engine.variant import MOST_SUPPLIED, Variant
@@ -16,6 +17,9 @@ from .boardspace import is_boardspace, parse_boardspace
 from .header import HeaderReader
 from .model import FORMAT_TAG, Record, TurnEntry
 from .replay import replay
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
 
 _placement = Placement._make  # a placement of a canonical piece on a square of the board: checked by the reader
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
@@ -38,12 +42,13 @@ def read_record(path: str, *, ruleset: str | None = None, overrides=()) -> Recor
     return parse_record(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir_of(path))
 
 
-def game_of_record(path: str):
+def game_of_record(path: str) -> Game:
     """The `Game` of a record file replayed to its end; MedinaError with every problem where it cannot be
     read or replayed."""
     outcome = replay(read_record(path))
     if not outcome.valid:
         raise MedinaError(outcome.problems[0], more=outcome.problems[1:])
+    assert outcome.game is not None  # a valid replay has its game
     return outcome.game
 
 

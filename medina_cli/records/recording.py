@@ -17,6 +17,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -34,7 +35,7 @@ from .replay import Replay, replay
 SAFE_TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")  # nothing YAML could read as structure
 
 
-def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant: str, well: str | None,
+def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant: str | None, well: str | None,
                path: str, meta: dict | None = None) -> tuple[str | None, list[Problem]]:
     """The text of a record at `path` with no turns yet, or None and what is wrong with the values given
     (`ruleset_ref` as given on the command line: a path is rewritten relative to the record's folder;
@@ -44,7 +45,8 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
         return None, [Problem("unsupported-player-count", refusal, file=path)]
     rules = ruleset.for_players(len(players))
     geo = geometry_for(rules)
-    problems, cells = [], {}
+    problems: list[Problem] = []
+    cells: dict[str, int] = {}
     for option, value in (("merchant", merchant), ("well", well)):
         if value is None:
             if rules.well.enabled and option == "well":
@@ -53,16 +55,18 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
         if option == "well" and not rules.well.enabled:
             problems.append(Problem("bad-setup", f"{ruleset.id} has no well: leave out --well", file=path))
             continue
-        cells[option] = geo.parse(value)
-        if cells[option] is None:
+        cell = geo.parse(value)
+        if cell is None:
             problems.append(Problem("bad-cell", f"--{option} {value!r} is not a cell of this board "
                                     f"({geo.describe_extent()})", file=path))
+        else:
+            cells[option] = cell
     if problems:
         return None, problems
     folder = Path(path).parent
-    well = cells.get("well")
+    well_cell = cells.get("well")
     text = write_record(ruleset_ref=ruleset_ref_from(folder, ruleset_ref), players=players, merchant=geo.square_of[cells["merchant"]],
-                        well=None if well is None else geo.square_of[well], turns=[], meta=meta)
+                        well=None if well_cell is None else geo.square_of[well_cell], turns=[], meta=meta)
     for problem in (found := parse_record(text, path, base_dir=folder).problems.errors):
         problem.line = None  # a line of a file not written yet
     return (None if found else text), found
@@ -71,11 +75,12 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
 def new_document(file: str, text: str | None = None) -> dict:
     """The medina-new/1 document (without `errors` and `warnings`) of the record `text` written at `file`:
     its ruleset, players, setup and who starts; without `text` (none written), as far as it is known."""
-    doc = {"format": "medina-new/1", "file": file, "ruleset": None, "players": [], "merchant": None, "well": None,
-           "to_move": None}
+    doc: dict[str, Any] = {"format": "medina-new/1", "file": file, "ruleset": None, "players": [], "merchant": None,
+                           "well": None, "to_move": None}
     if text is None:
         return doc
     record = parse_record(text, file, base_dir=Path(file).parent)
+    assert record.ruleset is not None and record.merchant is not None  # the text `new_record` wrote
     return {**doc, "ruleset": record.ruleset.id, "players": record.players, "merchant": square_name(record.merchant),
             "well": None if record.well is None else square_name(record.well), "to_move": record.players[0]}
 
@@ -213,6 +218,7 @@ def keep_key(path: str, key: str, value, *, expect: str) -> str | None:
             return None
         line = f"{yaml_flow(key)}: {yaml_flow(value)}"
         root = yaml.compose(text, Loader=LOADER)
+        assert root is not None  # the record `expect` said: a YAML mapping
         found = next(((k, v) for k, v in root.value if k.tag == STR_TAG and k.value == key), None)
         if found is None:
             newline = "\r\n" if "\r\n" in text else "\n"
@@ -322,6 +328,7 @@ class Appended:
 
     def lines(self) -> list[str]:
         """What was recorded, turn by turn, and who is next: `turn 2, Ben: grey K8` ... `next: ...`."""
+        assert self.outcome is not None  # lines tell what a command that replayed the record did
         record = self.outcome.record
         entries = [record.turns[number - 1] for number in self.entries]
         return [f"turn {e.number}, {e.player}: {', '.join(record.tokens(e))}" for e in entries] + [
@@ -331,11 +338,13 @@ class Appended:
         """The medina-add/1 document (without `errors` and `warnings`): each placement written, in order,
         then who is to move and where the next placement stands (as medina-undo/1); nothing when refused."""
         written = self.text is not None
-        turn, placement = (self.outcome.next_placement() if written else None) or (None, None)
+        outcome = self.outcome if written else None  # (written: the replay of the new text)
+        turn, placement = (outcome.next_placement() if outcome else None) or (None, None)
         return {"format": "medina-add/1", "file": file,
                 "added": [{"turn": turn_, "player": player, "placement": token}
                           for turn_, player, token in (self.placed if written else [])],
-                "to_move": self.outcome.game.to_move if written else None, "turn": turn, "placement": placement}
+                "to_move": outcome.game.to_move if outcome and outcome.game else None, "turn": turn,
+                "placement": placement}
 
     def refused(self, problems: list[Problem], outcome: Replay | None = None) -> Appended:
         """Refused at this point: no text, the problems, and what had been accepted before (see `unwritten`)."""
@@ -345,6 +354,7 @@ class Appended:
         """When refused after accepting some: that those are not written either, and where they went."""
         if self.text is not None or not self.placed:
             return None
+        assert self.outcome is not None  # refused after accepting some: the replay as it was then
         went = "; ".join(f"turn {turn}, {player}: {token}" for turn, player, token in self.placed)
         return f"{self.outcome.record.file}: this command's placements before it are not written either ({went})"
 
@@ -383,7 +393,9 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir, player
             player_of_new_turn = game.to_move
         mover = player_of_new_turn or game.to_move
         if step.player not in (None, mover) and (token == "pass" or not game.is_over()):
+            assert step.player is not None and mover is not None  # a pass names the next seat, else the game goes on
             return done.refused([_not_to_move(outcome, token, step.player, mover)])
+        assert done.text is not None  # refused texts returned above
         edited = _edit(done.text, token, player_of_new_turn)
         if edited is not None:
             record = parse_record(edited, name, base_dir=base_dir)
@@ -405,12 +417,13 @@ def _not_to_move(outcome: Replay, token: str, claimed: str, mover: str) -> Probl
     """`token` meant for `claimed` where it would be `mover`'s: whose turn it is, which placement of how
     many, and what the turn holds so far (`Ann named for roof C10, but it is Bob's turn (placement 2 of 2;
     Bob has placed grey M9)`)."""
-    record, game = outcome.record, outcome.game
-    if token == "pass" or outcome.next_placement() is None:
+    record, game, upcoming = outcome.record, outcome.game, outcome.next_placement()
+    if token == "pass" or upcoming is None:
         turn, placement, line = len(record.turns) + 1, None, None
         message = f"{claimed} named for pass, but the next turn is {mover}'s"
     else:
-        (turn, placement), left = outcome.next_placement(), outcome.placements_left()
+        assert game is not None  # a next placement is one of a game
+        (turn, placement), left = upcoming, outcome.placements_left()
         open_turn = game.turn_open()
         line = record.turns[-1].line if open_turn else None
         of = placement - 1 + left
@@ -429,6 +442,7 @@ def next_words(outcome: Replay) -> str:
     if upcoming is None:
         return "The game is over."
     turn, placement = upcoming
+    assert outcome.game is not None  # a next placement is one of a game
     return f"next: {outcome.game.to_move}, {ordinal(placement)} placement of turn {turn}"
 
 
@@ -447,6 +461,7 @@ class Undone:
 
     def lines(self) -> list[str]:
         """`took back turn 5, Ben: roof K8` for each placement taken back, then who is next."""
+        assert self.outcome is not None  # lines tell what `remove_actions` did
         return [f"took back turn {turn}, {player}: {token}" for turn, player, token in self.removed] + [
             next_words(self.outcome)]
 
@@ -456,7 +471,8 @@ class Undone:
         return {"format": "medina-undo/1", "file": self.file,
                 "removed": [{"turn": turn_, "player": player, "placement": token}
                             for turn_, player, token in (self.removed if self.text is not None else [])],
-                "to_move": self.outcome.game.to_move if self.text is not None else None,
+                "to_move": self.outcome.game.to_move if self.text is not None and self.outcome and self.outcome.game
+                else None,
                 "turn": turn if self.text is not None else None,
                 "placement": placement if self.text is not None else None}
 
@@ -478,6 +494,7 @@ def remove_actions(text: str, name: str, count: int, *, base_dir) -> Undone:
     pieces, geo = variant.spellings, variant.geometry
     done = Undone(name, text, None)
     for _ in range(count):
+        assert done.text is not None  # refusals returned
         cut = _drop_last(done.text)
         if cut is None:
             return Undone(name, None, replay(record), [Problem(
@@ -489,6 +506,7 @@ def remove_actions(text: str, name: str, count: int, *, base_dir) -> Undone:
                        error=BadArgument)
         done.text, turn, player, token = cut
         done.removed.append((turn, player, _canonical(token, pieces, geo) or token))
+    assert done.text is not None  # refusals returned
     done.outcome = replay(parse_record(done.text, name, base_dir=base_dir))
     if done.outcome.problems:
         return Undone(name, None, done.outcome, done.outcome.problems)

@@ -4,6 +4,8 @@ piece, filtered by piece and cell."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine.scoring import score_game
 from ..engine.variant import Variant
 from ..errors import BadArgument, Problem, did_you_mean, in_words, ordinal
@@ -19,6 +21,7 @@ def status_document(outcome: Replay | None = None) -> dict:
         return {"format": "medina-status/1", "file": None, "ruleset": None, "players": [], "position": None,
                 "score": None}
     record, game = outcome.record, outcome.game
+    assert game is not None and record.ruleset is not None  # the status of a record that replays
     sheet = score_game(game)
     sheet.finished = outcome.finished
     position = {**outcome.position_json(), "placements_left": outcome.placements_left(),
@@ -31,6 +34,7 @@ def status_report(outcome: Replay) -> list[str]:
     """The status in lines of text: where the game stands, who is to move with what is left of the turn, the
     supplies, the score."""
     record, game = outcome.record, outcome.game
+    assert game is not None and record.ruleset is not None  # the status of a record that replays
     doc = status_document(outcome)
     position, sheet = doc["position"], doc["score"]
     lines = [f"{record.file}: {record.ruleset.id}, {in_words(record.players, 'and')}; {outcome.position_words()}"]
@@ -71,6 +75,7 @@ class PlacementFilter:
 
     def __init__(self, record: Record, pieces=(), cells=()):
         variant = Variant.of(record.rules)
+        assert record.ruleset is not None  # its rules are read
         spellings, geo = variant.spellings, variant.geometry
         self.pieces, self.cells = set(), set()
         for piece in pieces:
@@ -115,13 +120,15 @@ def moves_document(file: str | None = None, outcome: Replay | None = None, keep=
     """The medina-moves/1 document (without `errors` and `warnings`): the legal placements of the player
     to move where `outcome` stands (those `keep` keeps), as tokens; without `outcome`, as far as it is
     known before the replay (what an error leaves it at)."""
-    doc = {"format": "medina-moves/1", "after_turn": None, "player": None, "turn": None, "placement": None,
-           "placements": [], "file": file}
+    doc: dict[str, Any] = {"format": "medina-moves/1", "after_turn": None, "player": None, "turn": None,
+                           "placement": None, "placements": [], "file": file}
     if outcome is None:
         return doc
-    groups = legal_by_piece(outcome.game, keep)
+    game = outcome.game
+    assert game is not None  # the moves of a record that replays
+    groups = legal_by_piece(game, keep)
     turn, placement = outcome.next_placement() or (None, None)
-    return {**doc, "after_turn": outcome.turns_played, "player": outcome.game.to_move, "turn": turn,
+    return {**doc, "after_turn": outcome.turns_played, "player": game.to_move, "turn": turn,
             "placement": placement, "placements": sorted(f"{piece} {cell}" for piece, cells in groups.items()
                                                          for cell in cells)}
 
@@ -129,14 +136,15 @@ def moves_document(file: str | None = None, outcome: Replay | None = None, keep=
 def moves_lines(outcome: Replay, keep: PlacementFilter) -> list[str]:
     """The legal placements of the player to move in lines of text, a line per piece: where the game
     stands, whose placement it is, how many there are and how many `keep` keeps."""
-    record, game = outcome.record, outcome.game
+    record, game, upcoming = outcome.record, outcome.game, outcome.next_placement()
+    assert game is not None  # the moves of a record that replays
     where = outcome.position_words() + outcome.stop_words()
-    if game.to_move is None:
+    if game.to_move is None or upcoming is None:  # (no next placement: the game is over)
         return [f"{record.file} {where}: the game is over; nobody can place anything."]
     legal = game.legal_placements()
     total = sum(" " in str(p) for p in legal)  # the rest: tea
     groups = legal_by_piece(game, keep)
-    turn, placement = outcome.next_placement()
+    turn, placement = upcoming
     which = f", {ordinal(placement)} placement of turn {turn}" if placement > 1 else ""
     lines = [f"{record.file} {where}: {game.to_move} to move{which}, {total} legal placement{'s' if total != 1 else ''}"
              + (" (a roof is forced this turn)" if game.forced else "")]

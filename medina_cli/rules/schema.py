@@ -5,7 +5,7 @@ and meaning. Validation and `docs/rulesets.md` both come from this one table.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import brief
@@ -38,7 +38,7 @@ class SchemaError(Exception):
 class Collect:
     """Check entry after entry, keeping every SchemaError; `done()` raises them together."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.errors: list[SchemaError] = []
 
     def __call__(self, check, *args):
@@ -148,9 +148,9 @@ class Choice(Spec):
     def written_with(self, value) -> tuple[Any, dict]:
         """A value as a document writes it -> (the value, {sibling: value} the document gives unless it
         writes that sibling itself)."""
-        implied = dict(self.implies or {})
-        if isinstance(value, str) and value in (self.former or {}):
-            value, also = self.former[value]
+        implied, former = dict(self.implies or {}), self.former or {}
+        if isinstance(value, str) and value in former:
+            value, also = former[value]
             implied.update(also)
         return value, implied
 
@@ -174,7 +174,7 @@ def resolve_written(data, spec: Spec | None = None) -> None:
 
 @dataclass
 class ListOf(Spec):
-    item: Spec = None
+    item: Spec = field(kw_only=True)
     unique: bool = False
     type_name = "list"
 
@@ -199,8 +199,8 @@ class ListOf(Spec):
 class MapOf(Spec):
     """A mapping with free keys (checked by `key`) to values of one spec."""
 
-    key: Spec = None
-    value: Spec = None
+    key: Spec = field(kw_only=True)
+    value: Spec = field(kw_only=True)
     key_label: str = "key"
     type_name = "mapping"
 
@@ -227,7 +227,7 @@ class MapOf(Spec):
 class Fields(Spec):
     """A mapping with a fixed set of keys; unknown keys are errors naming the valid ones."""
 
-    fields: dict = None
+    fields: dict[str, Spec] = field(kw_only=True)
     type_name = "mapping"
 
     def check(self, value, path, partial=False):
@@ -365,9 +365,9 @@ SCHEMA = Fields("a Medina ruleset", fields={
 })
 
 
-def spec_at(path: tuple):
+def spec_at(path: tuple) -> Spec | None:
     """The spec of the value at `path` (keys and list indices) in a ruleset document; None: no such place."""
-    spec = SCHEMA
+    spec: Spec = SCHEMA
     for key in path:
         if isinstance(spec, Fields) and key in spec.fields:
             spec = spec.fields[key]

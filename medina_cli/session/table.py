@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..agents.analysis import advise, hint_document
 from ..agents.base import UnknownAgent
@@ -21,6 +22,9 @@ from ..records.replay import replay
 from ..records.status import PlacementFilter, legal_by_piece, listing_lines, refusal_lines, status_report
 from ..render.verdicts import hint_text
 from ..yamlio import base_dir_of, read_text
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
 
 PLAY_KEY = "x-play"  # in the record: {agents: {player: spec}, seed: N}; the other players sit at the terminal
 HINTS = 3
@@ -54,7 +58,8 @@ def read_seats(values: list[str]) -> list[Seat]:
     """`--seat` values in seat order: NAME (a person), SPEC (an agent named after its kind: `greedy`, a
     second one `greedy2`) or NAME=SPEC. Raises BadArgument for a spec that names no agent."""
     kinds = {kind_of(name) for name in agent_names()}
-    seats, counted = [], {}
+    seats: list[Seat] = []
+    counted: dict[str, int] = {}
     for value in values:
         name, equals, spec = (part.strip() for part in value.partition("="))
         if not equals and kind_of(name).lower() in kinds:
@@ -142,11 +147,15 @@ class Table:
         _check_hint_agent(hint_agent)
         name, text = read_text(path)
         record = parse_record(text, name, base_dir=base_dir_of(path))
-        kept = record.meta.get(PLAY_KEY) if isinstance(record.meta.get(PLAY_KEY), dict) else {}
-        agents = kept.get("agents") if isinstance(kept.get("agents"), dict) else {}
+        play = record.meta.get(PLAY_KEY)
+        kept = play if isinstance(play, dict) else {}
+        kept_agents = kept.get("agents")
+        agents = kept_agents if isinstance(kept_agents, dict) else {}
         recorded = [Seat(player, str(agents[player]) if player in agents else None) for player in record.players]
         given = _seats_of_players(seats or [], record.players)
-        for seat in (seat for seat in recorded if seat.agent and seat.name not in given):
+        for seat in recorded:
+            if not seat.agent or seat.name in given:
+                continue
             try:
                 parse_spec(seat.agent)
             except UnknownAgent as exc:
@@ -176,8 +185,10 @@ class Table:
 
     # --- where the game stands ---------------------------------------------------------------------
     @property
-    def game(self):
-        return self.outcome.game
+    def game(self) -> Game:
+        game = self.outcome.game
+        assert game is not None  # a table's record replays (`start` writes it, `resume` refuses one that does not)
+        return game
 
     @property
     def mover(self) -> Seat | None:
@@ -186,13 +197,16 @@ class Table:
 
     def prompt(self) -> str:
         """`Ann, turn 5, placement 1 of 2> ` (with a roof due: said)."""
-        turn, placement = self.outcome.next_placement()
+        upcoming, mover = self.outcome.next_placement(), self.mover
+        assert upcoming is not None and mover is not None  # asked while a player is to move (`run`)
+        turn, placement = upcoming
         of = placement - 1 + self.outcome.placements_left()
         due = " (a roof is due)" if self.game.forced else ""
-        return f"{self.mover.name}, turn {turn}, placement {placement} of {of}{due}> "
+        return f"{mover.name}, turn {turn}, placement {placement} of {of}{due}> "
 
     def opening(self) -> list[str]:
         record = self.outcome.record
+        assert record.ruleset is not None  # a table's record replays
         return [f"{self.path}: {record.ruleset.id}; {in_words([seat.words() for seat in self.seats], 'and')}.",
                 *self.notes, "The record is written after every placement. Type help for the commands."]
 
@@ -207,6 +221,7 @@ class Table:
         continued later plays as one played at once) and its placement is recorded. Raises MedinaError when
         the record cannot take it."""
         seat = self.mover
+        assert seat is not None and seat.agent is not None  # `run` asks an agent's seat to move
         choice = make_agent(seat.agent, seed=f"{self.seed}/{len(self.game.move_stack)}").choose(self.game)
         done = self.place(str(choice), seat.name)
         refusals = [problem for problem in done.problems if problem.code != "record-changed"]
@@ -214,7 +229,7 @@ class Table:
             raise MedinaError(refusals[0], more=refusals[1:])
         return done
 
-    def place(self, line: str, player: str) -> recording.Appended:
+    def place(self, line: str, player: str | None) -> recording.Appended:
         """Record `line` (placements as `medina add` takes them) for `player`; a line that names a player
         goes to that player, and is refused (out of turn) when it is not that player's turn."""
         if recording.named_player(line, self.outcome.record) is not None:
@@ -224,6 +239,7 @@ class Table:
         except BadArgument as exc:  # the line names someone who is not a player: refused, the game goes on
             return recording.Appended(None, self.outcome, exc.problems)
         if done.text is not None:
+            assert done.outcome is not None  # the replay of the text written
             self.text, self.outcome = done.text, done.outcome
         elif any(problem.code == "record-changed" for problem in done.problems):
             self.reload()
@@ -240,6 +256,7 @@ class Table:
             return None
         done = recording.take_back(self.path, count + 1, expect=self.text)
         if done.text is not None:
+            assert done.outcome is not None  # the replay of the text written
             self.text, self.outcome = done.text, done.outcome
         elif any(problem.code == "record-changed" for problem in done.problems):
             self.reload()
@@ -327,9 +344,11 @@ def _moves(table: Table, rest: str, tell, draw) -> None:
 
 
 def _undo(table: Table, rest: str, tell, draw) -> None:
-    done = table.take_back(table.mover.name)
+    mover = table.mover
+    assert mover is not None  # commands are read while a player is to move (`run`)
+    done = table.take_back(mover.name)
     if done is None:
-        tell(f"{table.mover.name} has made no placement to take back.")
+        tell(f"{mover.name} has made no placement to take back.")
     elif done.text is None:
         for problem in done.problems:
             tell(f"{problem.message} [{problem.code}]")

@@ -23,7 +23,36 @@ from __future__ import annotations
 import os
 import random
 import sys
+from collections.abc import Iterable
 from functools import lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from _hashlib import HASH
+
+    from _typeshed import ReadableBuffer
+
+    from ...rules.typed import Rules
+    from ..game import Game
+    from ..variant import Variant
+
+# The C core's objects (its module has no stubs): `Tables` for a variant, a position (`State`).
+NativeTables = Any
+NativeState = Any
+Seed = int | float | str | bytes | bytearray | None  # what random.Random takes
+
+
+class NativeRandom(Protocol):
+    """The C core's `Random`: an MT19937 state and CPython's draws from it."""
+
+    def random(self) -> float: ...
+
+    def getrandbits(self, k: int, /) -> int: ...
+
+    def getstate(self) -> tuple[int, ...]: ...
+
+    def setstate(self, words: tuple[int, ...], /) -> None: ...
 
 
 ENGINE_VARIABLE = "MEDINA_ENGINE"
@@ -47,22 +76,23 @@ def requested() -> str | None:
 
 
 @lru_cache(maxsize=None)
-def built():
+def built() -> ModuleType | None:
     """The native module where it was built from these very sources, else None."""
     return _load("_core")
 
 
 @lru_cache(maxsize=None)
-def built_wide():
+def built_wide() -> ModuleType | None:
     """The native module for boards beyond `_core`'s cells where it was built, else None."""
     return _load("_core_wide") if built() is not None else None
 
 
-def _load(name: str):
+def _load(name: str) -> ModuleType | None:
     """The extension `name` beside this file, else (a source checkout run where the package is installed,
     as the tests run) the installed package's; only one built from the C sources beside this file (its
     SOURCE_DIGEST): a core compiled from other sources is never used."""
     import importlib
+    module: ModuleType | None
     try:
         module = importlib.import_module(f"{__name__}.{name}")
     except ImportError:
@@ -73,7 +103,7 @@ def _load(name: str):
     return module if digest is None or getattr(module, "SOURCE_DIGEST", None) == digest else None
 
 
-def _installed(name: str):
+def _installed(name: str) -> ModuleType | None:
     import importlib.machinery
     import importlib.util
     import sys
@@ -84,6 +114,8 @@ def _installed(name: str):
             path = Path(entry or ".", *__name__.split("."), name + suffix)
             if path.is_file() and path.resolve().parent != here:
                 spec = importlib.util.spec_from_file_location(f"{__name__}.{name}", path)
+                if spec is None or spec.loader is None:  # (an extension's path always has both)
+                    continue
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[spec.name] = module
                 try:
@@ -113,14 +145,14 @@ def source_digest() -> str | None:
     return sha256(b"".join(texts)).hexdigest()
 
 
-def core():
+def core() -> ModuleType | None:
     """The native module, or None where the Python engine runs (not built, or MEDINA_ENGINE=python).
     Raises EngineUnavailable for MEDINA_ENGINE=native without a native core."""
     return _core_for(os.environ.get(ENGINE_VARIABLE))
 
 
 @lru_cache(maxsize=8)
-def _core_for(setting: str | None):
+def _core_for(setting: str | None) -> ModuleType | None:
     wanted = requested()
     if wanted == "python":
         return None
@@ -141,7 +173,7 @@ def _mask(value: int, size: int) -> bytes:
     return value.to_bytes(size, "little")
 
 
-def tables(rules):
+def tables(rules: Rules) -> NativeTables | None:
     """The native core's tables for `rules` (a `Rules`), or None where the Python engine must play them
     (no native core in use, or a board, colour or player count beyond it)."""
     if core() is None:
@@ -149,7 +181,7 @@ def tables(rules):
     return _known(rules)[1]
 
 
-def _known(rules) -> tuple:
+def _known(rules: Rules) -> tuple[Rules, NativeTables | None, Variant]:
     """(rules, tables, variant) of `rules`, found by identity first: hashing a Rules costs more than a
     game's setup."""
     known = _BY_RULES.get(id(rules))
@@ -162,15 +194,17 @@ def _known(rules) -> tuple:
     return known
 
 
-_BY_RULES: dict[int, tuple] = {}
+_BY_RULES: dict[int, tuple[Rules, NativeTables | None, Variant]] = {}
 
 
 @lru_cache(maxsize=64)
-def _tables(variant):
+def _tables(variant: Variant) -> NativeTables | None:
     """The one place the native core's tables are made: from the variant compiled from the rules. None
     where the core cannot hold them (its `Unsupported`: the core's limits are its own, its MAX_
     constants): the Python engine plays that variant, and says so once on stderr."""
-    native = built() if variant.size <= built().MAX_CELLS else built_wide()
+    narrow = built()
+    assert narrow is not None  # tables are made only where the native core is in use
+    native = narrow if variant.size <= narrow.MAX_CELLS else built_wide()
     if native is None:
         return None
     try:
@@ -181,12 +215,14 @@ def _tables(variant):
         return None
 
 
-def _made_tables(native, variant):
+def _made_tables(native: ModuleType, variant: Variant) -> NativeTables:
     """`native.Tables` for `variant`."""
     p = variant.params()
     colours = variant.colours
     width = native.MASK_BYTES
-    cells = lambda masks: b"".join(_mask(m, width) for m in masks)  # noqa: E731
+
+    def cells(masks: Iterable[int]) -> bytes:
+        return b"".join(_mask(m, width) for m in masks)
     return native.Tables(
         width=variant.width, height=variant.height, ring=_mask(variant.ring, width),
         interior=_mask(variant.interior, width), towers=_mask(variant.towers, width),
@@ -210,7 +246,8 @@ def _made_tables(native, variant):
         well_enabled=p["well.enabled"], well_bonus=p["well.bonus"])
 
 
-def start_state(rules, merchant: int, well: int | None, supply: dict | None = None, players: list[str] | None = None):
+def start_state(rules: Rules, merchant: int, well: int | None, supply: dict[str, dict[str, int]] | None = None,
+                players: list[str] | None = None) -> NativeState | None:
     """A native position at the start of a game (None where the Python engine must play `rules`);
     `supply`: player -> {piece: count} where a player starts otherwise than the ruleset says."""
     table = tables(rules)
@@ -221,11 +258,12 @@ def start_state(rules, merchant: int, well: int | None, supply: dict | None = No
         return state(table, merchant, -1 if well is None else well)
     from ..variant import Variant
     variant = Variant.of(rules)
+    assert players is not None, "a start supply names its players"
     start = [[{**variant.supply, **supply.get(name, {})}[piece] for piece in variant.pieces] for name in players]
     return state(table, merchant, -1 if well is None else well, start)
 
 
-def state_of(game):
+def state_of(game: Game) -> NativeState | None:
     """A native position equal to a Python `Game`'s (its moves replayed through the native core), or
     None where the Python engine must play its rules."""
     state = start_state(game.rules, game._start_merchant, game.well, game.start_supply, game.players)
@@ -236,12 +274,14 @@ def state_of(game):
     return state
 
 
-def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float, turns: bool = True):
+def play_random(rules: Rules, setup: tuple[int, int | None], rng: random.Random, *, tea_chance: float,
+                turns: bool = True) -> tuple[NativeState, list[tuple[int, list[str]]] | None] | None:
     """One complete game of uniform random play (engine.playout.play_out's) from `setup` (start merchant
     and well as squares) in the native core, drawing from `rng` (a `Generator`): (the final State, each
     turn's (seat, [token]) as a record writes them, or None without `turns`); None where the Python
     engine must play it."""
-    if rng_core(rng) is None:  # (a generator gets a native state only while the native core is in use)
+    native_rng = rng_core(rng)
+    if native_rng is None:  # (a generator gets a native state only while the native core is in use)
         return None
     _, table, variant = _known(rules)
     if table is None:
@@ -249,11 +289,11 @@ def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float,
     cell = variant.geometry.cell_of_square
     state = table.State(table, cell[setup[0]], -1 if setup[1] is None else cell[setup[1]])
     if not turns:
-        state.playout(rng.core, tea_chance)
+        state.playout(native_rng, tea_chance)
         return state, None
     played: list[tuple[int, list[str]]] = []
     texts = _move_texts(variant)
-    for move, seat, opens in state.playout(rng.core, tea_chance, log=True):
+    for move, seat, opens in state.playout(native_rng, tea_chance, log=True):
         if opens or not played:
             played.append((seat, []))
         played[-1][1].append(texts[move])
@@ -261,18 +301,18 @@ def play_random(rules, setup: tuple[int, int | None], rng, *, tea_chance: float,
 
 
 @lru_cache(maxsize=64)
-def _move_texts(variant) -> tuple[str, ...]:
+def _move_texts(variant: Variant) -> tuple[str, ...]:
     """Every move code's placement as a record writes it (`grey K8`, `tea`), by code."""
     return tuple(str(variant.decode(code)) for code in range(variant.encode("tea") + 1))
 
 
-def sha512(data: bytes):
+def sha512(data: ReadableBuffer) -> HASH:
     from hashlib import sha512 as digest  # imported on first use: hashlib costs a cold start
     globals()["sha512"] = digest
     return digest(data)
 
 
-def _seed_key(seed) -> bytes:
+def _seed_key(seed: Seed) -> bytes:
     """The 32-bit words CPython's `random.seed(seed)` feeds MT19937 (version 2), as little-endian bytes:
     for text or bytes `b`, the integer `int.from_bytes(b + sha512(b).digest(), "big")`, whose
     little-endian bytes are those reversed (without the zero bytes of its top)."""
@@ -292,13 +332,17 @@ class Generator(random.Random):
     """`random.Random(seed)`, the same stream, with its MT19937 state held by the native core (`core`),
     which native playouts draw from. Every method of random.Random works on it."""
 
-    def __init__(self, seed=0):  # (unpickling calls it with no seed, then setstate)
+    def __init__(self, seed: Seed = 0) -> None:  # (unpickling calls it with no seed, then setstate)
         self.seed(seed)  # all random.Random.__init__ does, with gauss_next
 
-    def seed(self, a=None, version=2):
-        self.core = built().Random(_seed_key(a))  # (not core(): it reads the environment, and a seed is hot)
-        self.random = self.core.random  # instance attributes: a draw costs what random.Random's does
-        self.getrandbits = self.core.getrandbits
+    # (typeshed's random.Random.seed takes `version`, which its base _random.Random's does not: it ignores that too)
+    def seed(self, a: Seed = None, version: int = 2) -> None:  # type: ignore[override]
+        native = built()  # (not core(): it reads the environment, and a seed is hot)
+        assert native is not None, "a Generator is made where the native core is in use (`generator`)"
+        self.core: NativeRandom = native.Random(_seed_key(a))
+        # instance attributes: a draw costs what random.Random's does (mypy: a method is not to be replaced)
+        self.random = self.core.random  # type: ignore[method-assign]
+        self.getrandbits = self.core.getrandbits  # type: ignore[method-assign]
         self.gauss_next = None
 
     def random(self) -> float:
@@ -307,20 +351,20 @@ class Generator(random.Random):
     def getrandbits(self, k: int) -> int:
         return self.core.getrandbits(k)
 
-    def getstate(self):
+    def getstate(self) -> tuple[Any, ...]:  # (version 3, the MT19937 words, gauss_next), as random.Random's
         return 3, self.core.getstate(), self.gauss_next
 
-    def setstate(self, state):
+    def setstate(self, state: tuple[Any, ...]) -> None:
         version, words, self.gauss_next = state
         self.core.setstate(tuple(words))
 
 
-def generator(seed) -> random.Random:
+def generator(seed: Seed) -> random.Random:
     """The seeded generator every random choice draws from: a `Generator` where the native core is in
     use, else `random.Random(seed)` (the same stream)."""
     return Generator(seed) if core() is not None else random.Random(seed)
 
 
-def rng_core(rng):
+def rng_core(rng: random.Random) -> NativeRandom | None:
     """The native state of a generator made by `generator` (None for any other generator)."""
     return getattr(rng, "core", None) if isinstance(rng, Generator) else None
