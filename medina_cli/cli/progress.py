@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
 REDRAW_SECONDS = 0.1  # at most ten drawings a second, however fast the units finish
 
@@ -24,8 +25,8 @@ class Progress:
         self.started = False
         self.started_at = 0.0
         self.drawn_at = 0.0
-        self.display = None  # rich's, from the first drawing on
-        self.task = None
+        self.display: Any = None  # rich's Progress (imported when first drawn), from the first drawing on
+        self.task: Any = None  # its task's id
 
     def __call__(self, finished: int, total: int | None = None, share: float | None = None) -> None:
         if total is not None:

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
-from .common import (JsonOption, SetOption, capped_jobs, complete_ruleset, complete_rulesets, emit_json, load_or_exit,
-                     names_or_exit, note_engine_cost, say, stop, usage_error, warn, whole_number, with_problems)
+from .common import (
+    JsonOption,
+    SetOption,
+    capped_jobs,
+    complete_ruleset,
+    complete_rulesets,
+    emit_json,
+    load_or_exit,
+    names_or_exit,
+    note_engine_cost,
+    say,
+    stop,
+    usage_error,
+    warn,
+    whole_number,
+    with_problems,
+)
 from .progress import Progress, played_or_exit, quiet_dask_logs
 
 OneRulesetOption = Annotated[Optional[str], typer.Option(
@@ -97,6 +112,7 @@ def simulate_command(
         note_engine_cost()
     refs, loaded = _loaded(ruleset, rulesets, overrides, players, doc)
     if readings:
+        assert ruleset is not None, "--readings goes with --ruleset (_checked)"
         _readings(ruleset, loaded[0].id, players, games, seed, overrides, jobs, doc)
     else:
         study, folder = _study(refs, loaded, players, games, seed, out, resume, seats, doc)
@@ -113,7 +129,7 @@ def _write_records(out: str | None, names: str, json_: bool) -> None:
     from ..study.backend import StudyRefused
     from ..study.folder import StudyFolder
 
-    doc = {"format": "medina-simulate-records/1", "folder": out, "records": []} if json_ else None
+    doc: dict[str, Any] | None = {"format": "medina-simulate-records/1", "folder": out, "records": []} if json_ else None
     if out is None:
         usage_error(None, "--write-records needs --out DIR: the folder of the study", doc)
     wanted = None if names.strip() == "all" else set(names_or_exit(names, "--write-records", doc))
@@ -190,7 +206,7 @@ def _loaded(ruleset, rulesets, overrides, players: int, doc: dict | None) -> tup
     return refs, loaded
 
 
-def _played(study, players: int, folder, where: tuple, out, doc: dict | None, show) -> list:
+def _played(study, players: int, folder, where: tuple[int, str | None, float], out, doc: dict | None, show) -> list:
     """The statistics of the study played on the workers `where` says (jobs, scheduler, worker wait) with a
     progress line, finished games written into `folder` (and said); a study that cannot go on exits 2 (130
     when interrupted: without a folder, after `show(statistics)` of the games finished so far)."""
@@ -250,8 +266,8 @@ def _study(refs, loaded, players, games, seed, out, resume, seats=(), doc: dict 
 
     from ..errors import Problem
     from ..records.model import ruleset_ref_from
-    from ..study.folder import StudyFolder, options_of
     from ..study.backend import StudyError
+    from ..study.folder import StudyFolder, options_of
     from ..study.runner import Part, Study
 
     rules = [r.for_players(players) for r in loaded]

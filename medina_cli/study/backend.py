@@ -120,7 +120,8 @@ class LocalProcesses:
             # the pool's thread would wait on for ever (this process holds the pipe's other end): closed, the
             # pipe ends there, and the pool stops as one whose workers died.
             with contextlib.suppress(AttributeError, OSError):
-                self.pool._result_queue._writer.close()
+                # (a private of CPython's ProcessPoolExecutor: there is no public way to close the pipe)
+                self.pool._result_queue._writer.close()  # type: ignore[attr-defined]
             self.pool.shutdown(wait=True, cancel_futures=True)
 
 

@@ -17,6 +17,7 @@ import logging
 import queue
 import time
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import as_named
 from .backend import IN_FLIGHT_PER_WORKER, StudyError, run_task
@@ -43,11 +44,10 @@ def check_address(address: str) -> tuple[str, str, int]:
     host, _, port = rest.rpartition(":")
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]  # an IPv6 address
-    if not host or not host.isprintable() or any(c.isspace() or c in "/[]" for c in host) \
-            or not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
-        scheme = None
-    if scheme not in SCHEMES:
-        meant = f"; did you mean tcp://{address}?" if scheme == "" else ""
+    malformed = not host or not host.isprintable() or any(c.isspace() or c in "/[]" for c in host) \
+        or not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535)
+    if malformed or scheme not in SCHEMES:
+        meant = f"; did you mean tcp://{address}?" if scheme == "" and not malformed else ""
         raise StudyError(f"--scheduler {shown(address)}: not a scheduler address; give {ADDRESS_FORM}{meant}")
     return scheme, host, int(port)
 
@@ -160,7 +160,7 @@ class DaskCluster:
         """(future, (seconds, result)) of every pending task that has finished, gathered at once; waits
         for one if need be. (Tasks of an earlier map left unfinished are dropped as they end.)"""
         with self.failures():
-            done = []
+            done: list[Any] = []  # futures
             while not done:
                 try:
                     done.append(self.done.get(timeout=POLL_SECONDS))

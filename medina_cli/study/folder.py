@@ -110,7 +110,11 @@ class StudyFolder:
         self.path = Path(path)
         self.meta = self.path / ".study"
         self.study = study
-        self.players = study.parts[0].rules.players if players is None else players
+        if players is None:
+            rules = study.parts[0].rules
+            assert rules is not None, "a study read from its folder is given its player count (opened)"
+            players = rules.players
+        self.players = players
         self.damage = Damage()
         self.superseded: set[tuple[int, int]] = set()  # (part, index) of damaged games of the first layout
 
@@ -288,11 +292,11 @@ class StudyFolder:
         """A task's games as one round, atomically (its last line the digest of the lines before it)."""
         if not played.games:
             return
-        header = {"format": ROUND_FORMAT, "ruleset": self.study.parts[played.part].ruleset, "first": played.start + 1,
-                  "last": played.stop}
+        ruleset = self.study.parts[played.part].ruleset
+        header = {"format": ROUND_FORMAT, "ruleset": ruleset, "first": played.start + 1, "last": played.stop}
         body = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in (header, *played.games))
         digest = hashlib.sha256(body.encode()).hexdigest()
-        write_atomically(self.path / round_name(header["ruleset"], played.start, played.stop, self.study.games),
+        write_atomically(self.path / round_name(ruleset, played.start, played.stop, self.study.games),
                          body + json.dumps({"check": digest}) + "\n")
         for index in range(played.start, played.stop):  # the damaged files of a game played again go
             if (played.part, index) in self.superseded:
@@ -314,8 +318,9 @@ class StudyFolder:
                     name = self.game_name(part_number, index)
                     if (names is None or name in names) and name not in written:
                         written[name] = (part_number, index, self.game_path(part_number, index))
-                        write_atomically(written[name][2], record_text(moves, summary, self.study.parts[part_number]
-                                                                       .record_ref, self.study.seed, index))
+                        ref = self.study.parts[part_number].record_ref
+                        assert ref is not None, "an opened study's parts name their rulesets (opened)"
+                        write_atomically(written[name][2], record_text(moves, summary, ref, self.study.seed, index))
             for index in self._first_layout(part_number):
                 name = self.game_name(part_number, index)
                 if (names is None or name in names) and name not in written \

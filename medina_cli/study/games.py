@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ..engine import native
 from ..engine.board import parse_square, square_name
 from ..engine.game import Game
+from ..engine.placement import Placement
 from ..engine.playout import TEA_CHANCE, play, play_out, random_placement, random_setup
 from ..engine.scoring import score_game
 from ..records.model import write_record
@@ -138,7 +139,9 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
     """Play game `index` of the study (`play_game`); with `record_ref` (how the record names its ruleset)
     also its record/1 text."""
     summary, moves = play_game(rules, seed, index, seats=seats, moves=record_ref is not None)
-    return summary, None if moves is None else record_text(moves, summary, record_ref, seed, index)
+    if record_ref is None or moves is None:
+        return summary, None
+    return summary, record_text(moves, summary, record_ref, seed, index)
 
 
 def play_game(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
@@ -156,7 +159,13 @@ def play_game(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
     order = seat_order(seats, index) if seats else []
     if seats:
         choosers = [seat_chooser(spec, rng, f"{seed}/{index}/{seat}") for seat, spec in enumerate(order)]
-        play(game, lambda game: choosers[game.seat_to_move](game))
+
+        def choose(game: Game) -> Placement:
+            seat = game.seat_to_move
+            assert seat is not None  # play() asks only while someone is to move
+            return choosers[seat](game)
+
+        play(game, choose)
     else:
         play_out(game, rng)
     summary = summarize(game, len(game.turns()))

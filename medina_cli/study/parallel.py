@@ -18,8 +18,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .backend import InProcess, LocalProcesses
+
+if TYPE_CHECKING:
+    from .cluster import DaskCluster
 
 TASK_SECONDS = 0.5  # of work per task: the cost of sending one (a Dask round trip) is a small part of it
 TAIL_SECONDS = 0.1  # of work at least, as the tasks shrink towards the end (the workers end within it)
@@ -42,6 +46,7 @@ class Workers:
     def started(self) -> Iterator[Pool]:
         """The workers, started once for several maps in a row (a pool's start is paid once); stopped
         at the end. Raises StudyError when a cluster cannot be used."""
+        backend: InProcess | LocalProcesses | DaskCluster
         if self.scheduler is not None:
             from .cluster import DaskCluster
             backend = DaskCluster(self.scheduler, self.wait_for_workers, self.notify)

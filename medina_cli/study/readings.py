@@ -35,7 +35,9 @@ class ReadingFrequency:
         return ", ".join(self.overrides)
 
     def _shares(self, counts: dict) -> dict:
-        low, high = wilson_interval(counts["changes_winner"], self.games)
+        interval = wilson_interval(counts["changes_winner"], self.games)
+        assert interval is not None  # games > 0: the share divides by it
+        low, high = interval
         return {**counts, "changes_winner_share": round(counts["changes_winner"] / self.games, 4),
                 "changes_winner_interval": [round(low, 4), round(high, 4)]}
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 from .estimate import estimate
@@ -21,8 +22,18 @@ from .games import SOURCES, GameSummary
 from .parallel import Workers
 from .runner import Part, Study
 from .simulate import simulate
-from .stats import (ALPHA, LEVEL, Tally, holm, mean_interval, means_p, proportions_p, rounded, share_p,
-                    wilson_interval)
+from .stats import (
+    ALPHA,
+    LEVEL,
+    Tally,
+    holm,
+    mean_interval,
+    means_p,
+    proportions_p,
+    rounded,
+    share_p,
+    wilson_interval,
+)
 
 FORMAT = "medina-study-report/1"
 COMPARED = 10  # the fewest games a board needs to be tested, against another board or a fair share
@@ -352,7 +363,7 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
         for number, (mine, setup, study, folder) in enumerate(runs):
             folder.damage.files.clear()
             simulate(study, mine[0].players, workers=workers, folder=folder, notify=note, until=limit,
-                     progress=lambda games_now, number=number: count(number, games_now))
+                     progress=partial(count, number))
     for mine, setup, study, folder in runs:
         for board in mine:  # every board has its figures
             report.figures_of(board, setup)

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .games import play_game
 from .parallel import MAX_UNITS, Workers, parallel_map
 from .results import Statistics
+
+if TYPE_CHECKING:
+    from ..rules.typed import Rules
 
 GAMES_PER_TASK = 100_000  # without records a task brings back its statistics alone, however many games
 
@@ -23,7 +27,7 @@ class Part:
     """One ruleset's games in a study."""
 
     ruleset: str  # its id
-    rules: object  # the engine's Rules for the study's player count
+    rules: Rules | None  # the engine's Rules for the study's player count (None: a study read, not played)
     record_ref: str | None = None  # how written records name the ruleset; None: write no records
 
 
