@@ -80,7 +80,7 @@ def playouts_per_second(games: list, playouts: int) -> float:
 def mcts_decision(games: list, spec: str) -> tuple[float, float]:
     """(mean, max) CPU seconds of one decision of the agent `spec` at each of `games`."""
     from medina_cli.agents import make_agent
-    times = [cpu(lambda: make_agent(spec, seed).choose(game)) for seed, game in enumerate(games)]
+    times = [cpu(lambda seed=seed, game=game: make_agent(spec, seed).choose(game)) for seed, game in enumerate(games)]
     return sum(times) / len(times), max(times)
 
 

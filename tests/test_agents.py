@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from conftest import record_text
+from rulekit import Position
+
 from medina_cli.agents import UnknownAgent, make_agent, parse_spec
 from medina_cli.agents.analysis import MISTAKE, hints, summarise
 from medina_cli.agents.position import seat_to_move
@@ -17,7 +18,6 @@ from medina_cli.records.record import parse_record
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 from medina_cli.study.analysis import analyse
 from medina_cli.study.parallel import Workers
-from rulekit import Position
 
 RULESETS = [(ref, n) for ref in builtin_ids() for n in load_ruleset(ref).player_counts]
 # the orange palace C3-C7 stands unroofed; Anna has placed a wall and may roof it (5 + the orange tile 4)
@@ -82,7 +82,7 @@ def test_hint_takes_the_palace_tile(spec):
 @pytest.mark.slow
 def test_analyse_finds_the_missed_roof():
     text = record_text("original-2001", ["Anna", "Ben", "Cleo"],
-                       list(ORANGE_OPEN) + ["Anna: wall A2, wall A3", "Ben: roof C4, black P10"])
+                       [*list(ORANGE_OPEN), "Anna: wall A2, wall A3", "Ben: roof C4, black P10"])
     record = parse_record(text, "missed.yaml")
     reviews = analyse(record, "mcts:40", seed=1)
     missed = next(r for r in reviews if (r.turn, r.placement) == (4, 2))
@@ -118,7 +118,7 @@ def test_random_plays_as_simulate_plays():
 def test_analyse_counts_a_roof_on_the_preferred_palace_as_no_loss():
     """Anna roofs the orange palace on C6: the agent's preferred move (a roof on that palace, which it
     names C3), so the loss is 0 and the preferred placement is named as played."""
-    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], list(ORANGE_OPEN) + ["Anna: roof C6, wall A2"])
+    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], [*list(ORANGE_OPEN), "Anna: roof C6, wall A2"])
     record = parse_record(text, "roofed.yaml")
     for spec in ("greedy", "mcts:60"):
         roofed = next(r for r in analyse(record, spec, seed=1) if (r.turn, r.placement) == (4, 1))
@@ -128,14 +128,14 @@ def test_analyse_counts_a_roof_on_the_preferred_palace_as_no_loss():
 def test_analyse_plays_the_record_from_its_own_supply():
     """Anna starts without roofs (the record's setup supply): the orange palace she cannot roof is not
     the preferred move (from the ruleset's supply it would be: see test_a_roof_on_a_palace_is_one_move)."""
-    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], list(ORANGE_OPEN) + ["Anna: wall A2, wall A3"])
+    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], [*list(ORANGE_OPEN), "Anna: wall A2, wall A3"])
     record = parse_record(text.replace("\nturns:", "\n  supply:\n    Anna: {roof: 0}\nturns:", 1), "roofless.yaml")
     second = next(r for r in analyse(record, "greedy", seed=1) if (r.turn, r.placement) == (4, 2))
     assert second.played == "wall A3" and not second.best.startswith("roof") and second.loss == 0.0
 
 
 def test_analyse_does_not_depend_on_jobs():
-    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], list(ORANGE_OPEN) + ["Anna: wall A2, roof C3"])
+    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], [*list(ORANGE_OPEN), "Anna: wall A2, roof C3"])
     record = parse_record(text, "short.yaml")
     one = analyse(record, "mcts:10", seed=2)
     assert one == analyse(record, "mcts:10", seed=2, workers=Workers(2))

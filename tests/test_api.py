@@ -6,9 +6,9 @@ import subprocess
 import sys
 
 import pytest
+from conftest import EXAMPLES
 
 import medina_cli as medina
-from conftest import EXAMPLES
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "standings",
@@ -282,10 +282,10 @@ def test_a_palace_score_shows_its_cells_by_name_not_its_mask():
 
 
 @pytest.mark.parametrize("setup, words", [
-    (dict(merchant="K7", well="K7"), "the start merchant and the well must be on different cells"),
-    (dict(merchant="B2", well="K7"), "setup merchant B2: must be an interior cell off the edge row"),
-    (dict(merchant="K7", well="B2"), "setup well B2: must be an interior cell off the edge row"),
-    (dict(merchant="A7", well="K7"), "setup merchant A7: must be an interior cell off the edge row"),
+    ({"merchant": "K7", "well": "K7"}, "the start merchant and the well must be on different cells"),
+    ({"merchant": "B2", "well": "K7"}, "setup merchant B2: must be an interior cell off the edge row"),
+    ({"merchant": "K7", "well": "B2"}, "setup well B2: must be an interior cell off the edge row"),
+    ({"merchant": "A7", "well": "K7"}, "setup merchant A7: must be an interior cell off the edge row"),
 ])
 def test_a_game_refuses_the_setups_a_record_refuses_in_the_same_words(setup, words, tmp_path):
     """Game and the record reader share one owner of the setup rules: what Game takes, to_record()

@@ -6,8 +6,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import medina_cli
 from conftest import ROOT
+
+import medina_cli
 
 API = ROOT / "docs" / "api.md"
 RUN_DOCTEST = ("import doctest, sys, medina_cli; "
@@ -45,4 +46,4 @@ def test_the_api_doc_lists_what_the_engine_values_offer():
     values = {"Variant": game.variant, "Position": board, "Game": game, "Placement": medina.Placement("grey", "K8")}
     offered = {kind: {name for name in dir(value) if not name.startswith("_")} - ({*dir(tuple)} if kind == "Placement" else set())
                for kind, value in values.items()}
-    assert {kind: sorted(names - rows[kind]) for kind, names in offered.items()} == dict.fromkeys(values, [])
+    assert {kind: sorted(names - rows[kind]) for kind, names in offered.items()} == {key: [] for key in values}

@@ -52,7 +52,7 @@ def test_a_game_of_no_rules_is_a_type_error_naming_load_ruleset(bad):
 
 def test_players_that_are_no_list_of_names_are_a_type_error(rules):
     for bad in (None, "ABC", [1, 2, 3]):
-        with pytest.raises(TypeError, match="players .*: a list of names"):
+        with pytest.raises(TypeError, match=r"players .*: a list of names"):
             medina.Game(rules, bad, merchant="K7")
 
 

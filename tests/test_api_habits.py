@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import EXAMPLES, ROOT
 
 import medina_cli as medina
-from conftest import EXAMPLES, ROOT
 from medina_cli.engine.placement import TEA_PLACEMENT, Placement
 from medina_cli.render.text import render_board
 

@@ -24,13 +24,14 @@ distributed = pytest.importorskip("distributed", reason="needs the [cluster] ext
 
 import fuzzkit  # noqa: E402
 from conftest import EXAMPLES  # noqa: E402
+from studykit import finished_games  # noqa: E402
+
 from medina_cli.records.record import parse_record  # noqa: E402
 from medina_cli.rules.loader import load_ruleset  # noqa: E402
 from medina_cli.study.analysis import analyse  # noqa: E402
 from medina_cli.study.parallel import Workers  # noqa: E402
 from medina_cli.study.results import Statistics  # noqa: E402
 from medina_cli.study.runner import Part, Study, play_chunk, run_study, spans  # noqa: E402
-from studykit import finished_games  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MEDINA = BIN / "medina"

@@ -7,7 +7,6 @@ import json
 import re
 
 import pytest
-
 from conftest import record_text
 from scorekit import run
 from terminal import on_terminal, plain
@@ -16,7 +15,7 @@ from medina_cli.render.verdicts import hint_text
 
 ORANGE_OPEN = ["Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11"]
 ORANGE_CELLS = {"C3", "C4", "C5", "C6", "C7"}
-MISSED = ORANGE_OPEN + ["Anna: wall A2, wall A3", "Ben: roof C4, black P10"]
+MISSED = [*ORANGE_OPEN, "Anna: wall A2, wall A3", "Ben: roof C4, black P10"]
 
 
 def write(tmp_path, turns, name="game.yaml"):
@@ -94,7 +93,7 @@ def test_analyse_json_rates_every_placement(tmp_path):
 
 
 def test_an_invalid_record_is_not_analysed(tmp_path):
-    code, out, err = run("analyse", write(tmp_path, ORANGE_OPEN + ["Anna: roof C3, roof C4"]), "--agent", "greedy")
+    code, out, err = run("analyse", write(tmp_path, [*ORANGE_OPEN, "Anna: roof C3, roof C4"]), "--agent", "greedy")
     assert code == 1 and out == "" and "not analysed" in err
 
 
@@ -123,7 +122,7 @@ def test_view_refuses_an_analysis_of_another_game(tmp_path):
     _, out, _ = run("analyse", other, "--agent", "greedy", "--json")
     saved = tmp_path / "analysis.json"
     saved.write_text(out)
-    changed = ORANGE_OPEN[:2] + ["Cleo: orange C7, brown F10"]
+    changed = [*ORANGE_OPEN[:2], "Cleo: orange C7, brown F10"]
     code, _, err = run("view", write(tmp_path, changed), "--analysis-from", saved, "-o", tmp_path / "x.html")
     assert code == 2 and "not an analysis of" in err and "brown F10" in err
     code, _, err = run("view", other, "--analysis-from", tmp_path / "missing.json", "-o", tmp_path / "x.html")
@@ -185,7 +184,7 @@ def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
 
 @pytest.mark.slow
 def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
-    game = write(tmp_path, ORANGE_OPEN + ["Anna: wall A2"])
+    game = write(tmp_path, [*ORANGE_OPEN, "Anna: wall A2"])
     code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4", "--json")
     doc = json.loads(out)
     assert code == 0 and doc["confidence"] == 0.95 and doc["tie_margin"] == 0.5
@@ -255,7 +254,7 @@ def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(
 
 @pytest.mark.slow
 def test_hint_on_several_processes_says_what_one_says(tmp_path):
-    game = write(tmp_path, ORANGE_OPEN + ["Anna: wall A2"])
+    game = write(tmp_path, [*ORANGE_OPEN, "Anna: wall A2"])
     for extra in ((), ("--turn",)):
         _, alone, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", *extra)
         code, shared, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", "--jobs", "2", *extra)

@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES
-from medina_cli.files import write_atomically
 from scorekit import run
+
+from medina_cli.files import write_atomically
 
 GAME = EXAMPLES / "original-2001-3p.yaml"
 SECRET = "alice:$6$c2FsdA$FAKE-HASH-DO-NOT-ECHO:19000:0:99999:7:::\nbob:!:19000:0:99999:7:::\n"
@@ -193,7 +193,7 @@ def test_the_viewer_of_many_passes_after_the_end_shows_one_picture_for_them(tmp_
     turns = GAME.read_text().count("\n  - ")
     source, page_file = tmp_path / "passes.yaml", tmp_path / "passes.html"
     source.write_text(with_passes_after_the_end(3000))
-    code, _, err = run("view", source, "-o", page_file)
+    code, _, _err = run("view", source, "-o", page_file)
     page = page_file.read_text()
     frames = json.loads(re.search(r'<script type="application/json" id="frames">(.*?)</script>', page, re.S).group(1))
     pictures = re.findall(r'<template id="frame-(\d+)">', page)

@@ -10,8 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from medina_cli.study.backend import InProcess
-from medina_cli.study.parallel import (MAX_UNITS, TAIL_SECONDS, TASK_SECONDS, Pool, TaskSizes, Workers, cut,
-                                         parallel_map)
+from medina_cli.study.parallel import (
+    MAX_UNITS,
+    TAIL_SECONDS,
+    TASK_SECONDS,
+    Pool,
+    TaskSizes,
+    Workers,
+    cut,
+    parallel_map,
+)
 
 
 def units_of(context: str, start: int, stop: int) -> list[tuple[str, int]]:
@@ -74,7 +82,7 @@ def test_tasks_cover_the_spans_in_bounds(spans, rates, workers, per_task):
     assert [unit for task in tasks for unit in units_of(*task)] == [unit for span in spans for unit in units_of(*span)]
     assert all(1 <= stop - start <= per_task for _, start, stop in tasks)
     left = units
-    for (_, start, stop), floor in zip(tasks, floors):  # never more than half of what is left per worker, bar
+    for (_, start, stop), floor in zip(tasks, floors, strict=True):  # never more than half of what is left per worker, bar
         assert stop - start <= max(floor, left // (2 * workers))  # single units and TAIL_SECONDS' work
         left -= stop - start
 

@@ -9,10 +9,10 @@ import subprocess
 import sys
 
 import pytest
-
-import medina_cli as medina
 from scorekit import run
 from terminal import Session
+
+import medina_cli as medina
 
 PROMPT = r"(\S+), turn (\d+), placement (\d+) of (\d+)(?: \(a roof is due\))?> "
 
@@ -121,10 +121,11 @@ def test_every_seat_an_agent_plays_to_the_end_without_a_terminal(tmp_path):
 
 @pytest.mark.slow
 def test_a_game_stopped_and_continued_plays_as_one_played_at_once(tmp_path):
-    from medina_cli.session.table import Table, read_seats, run as play
+    from medina_cli.session.table import Table, read_seats
+    from medina_cli.session.table import run as play
     seats = read_seats(["greedy", "random", "greedy"])
     assert [(s.name, s.agent) for s in seats] == [("greedy", "greedy"), ("random", "random"), ("greedy2", "greedy")]
-    quiet = dict(ask=None, tell=lambda line: None, draw=lambda game, key: "")
+    quiet = {"ask": None, "tell": lambda line: None, "draw": lambda game, key: ""}
     whole = Table.start(str(tmp_path / "whole.yaml"), "original-2001", seats, seed=5)
     assert play(whole, **quiet)
     halves = Table.start(str(tmp_path / "halves.yaml"), "original-2001", seats, seed=5)
@@ -137,7 +138,8 @@ def test_a_game_stopped_and_continued_plays_as_one_played_at_once(tmp_path):
 def seen_at_the_table(tmp_path, seats: list[str], *, board_always: bool = False, prompts: int = 4) -> list[str]:
     """What a game at the table tells, the board as `BOARD n [key]` (n placements made): the person takes the
     first legal placement at each prompt, and quits at the prompt after `prompts` of them."""
-    from medina_cli.session.table import Table, read_seats, run as play
+    from medina_cli.session.table import Table, read_seats
+    from medina_cli.session.table import run as play
     tmp_path.mkdir(exist_ok=True)
     table = Table.start(str(tmp_path / "game.yaml"), "original-2001", read_seats(seats), seed=3)
     told = []

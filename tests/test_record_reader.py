@@ -4,10 +4,10 @@ Each case is a whole record (line numbers in the comments) and the one problem i
 """
 
 import pytest
-
 from conftest import EXAMPLES
-from medina_cli.errors import CODES, BadArgument, MedinaError, UnusableInput
+
 from medina_cli.engine.placement import Placement
+from medina_cli.errors import CODES, BadArgument, MedinaError, UnusableInput
 from medina_cli.records.record import parse_record, read_record
 from medina_cli.records.replay import replay
 

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import record_text
 from rulekit import BEN_STUCK
 from scorekit import run
@@ -86,7 +85,7 @@ def test_add_fills_the_open_turn_then_starts_the_next(game):
 def test_a_refused_placement_leaves_the_file_as_it_was_and_says_what_validate_says(game, actions):
     run("add", game, "wall A12")
     before = game.read_bytes()
-    code, out, err = run("add", game, *actions)
+    code, _out, err = run("add", game, *actions)
     assert code == 1 and err.endswith(f"{game}: not changed\n") and game.read_bytes() == before
     turns = ["Anna: wall A12" + "".join(f", {a}" for a in actions[:1])] + [f"Ben: {', '.join(actions[1:])}"] * (
         len(actions) > 1)

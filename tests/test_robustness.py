@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import EXAMPLES, ROOT
 from scorekit import FIXTURES, run
 
@@ -38,7 +37,7 @@ def test_a_ruleset_without_player_counts_is_a_ruleset_error(tmp_path):
 @pytest.mark.parametrize("args", [("replay", GAME_3P), ("simulate", "--ruleset", "original-2001", "--players", "3",
                                                          "--games", "2")], ids=lambda a: a[0])
 def test_set_players_to_no_counts_is_a_usage_error(args):
-    code, out, err = run(*args, "--set", "players=[]")
+    code, _out, err = run(*args, "--set", "players=[]")
     assert code == 2
     assert ": 'players=[]': at least one player count is needed [bad-set]" in err
 
@@ -75,7 +74,7 @@ def test_set_values_are_read_as_safely_as_files(value):
 @pytest.mark.parametrize("command,suffix", [("render", ".svg"), ("view", ".html")])
 def test_an_output_name_too_long_cannot_be_written(tmp_path, command, suffix):
     target = tmp_path / (LONG_NAME + suffix)
-    code, out, err = run(command, GAME_3P, "-o", target)
+    code, _out, err = run(command, GAME_3P, "-o", target)
     assert code == 2
     assert err.strip() == f"{target}: cannot write: File name too long [cannot-write]"
 
@@ -129,7 +128,7 @@ def test_a_colour_alias_may_not_spell_anything_else(tmp_path, aliases, clash):
     path = tmp_path / "house.yaml"
     path.write_text(f"medina: ruleset/1\nid: house\nextends: original-2001\n"
                     f"colours: {{grey: {{value: 1, letter: g, aliases: {aliases}}}}}\n")
-    code, out, err = run("rules", "show", path)
+    code, _out, err = run("rules", "show", path)
     assert code == 2
     assert f"{path}:4: colours.grey.aliases." in err and clash in err and "[ruleset-invalid]" in err
 
@@ -228,7 +227,7 @@ SGF = (CASES / "sgf-huge-player-count.sgf").read_text()
 def test_numbers_in_a_boardspace_record_are_read_within_bounds(tmp_path, change, says):
     path = tmp_path / "game.sgf"
     path.write_text(SGF.replace("SU[Medina-v2 104 99999999 123456]", "SU[Medina-v2 104 3 123456]").replace(*change))
-    code, out, err = run("validate", path)
+    code, out, _err = run("validate", path)
     assert code in (0, 1) and says in out
 
 
@@ -252,7 +251,7 @@ HUGE_HEX = "0x" + "f" * 5000  # YAML reads it without Python's limit on digits; 
 
 
 def test_a_huge_number_in_set_is_refused_in_a_short_line():
-    code, out, err = run("validate", "--set", f"turns.placements={HUGE_HEX}", GAME_4P)
+    code, _out, err = run("validate", "--set", f"turns.placements={HUGE_HEX}", GAME_4P)
     assert code == 2 and "a number this large is not read" in err and len(err) < 400
 
 
@@ -274,7 +273,7 @@ def test_a_ruleset_path_across_lines_is_named_on_one_line(tmp_path):
     """Found by the fuzz campaign (seed 12): a plain YAML value that runs on into the next line."""
     house = tmp_path / "house.yaml"
     house.write_text("medina: ruleset/1\nextends: original-2001\n\n  - \"see github.com/somewhere\"\n")
-    code, out, err = run("rules", "show", house)
+    code, _out, err = run("rules", "show", house)
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert err.startswith(f"{house}:2: extends: ruleset file '{tmp_path}/original-2001\\n- \"see github.com/somewhere\"'")
 

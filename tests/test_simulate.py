@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 import fuzzkit
+import pytest
 from conftest import EDITIONS, rules_for
+
 from medina_cli.engine.playout import play_random_game
 from medina_cli.engine.scoring import score_game
 from medina_cli.records.record import parse_record
@@ -33,7 +33,7 @@ def test_simulated_games_round_trip(edition, players):
         record = parse_record(text, f"sim-{index}.yaml")
         outcome = replay(record)
         assert outcome.problems == [] and outcome.finished
-        assert record.result == dict(zip(player_names(players), summary.totals))
+        assert record.result == dict(zip(player_names(players), summary.totals, strict=True))
         assert score_game(outcome.game).to_json() == score_game(game).to_json()
         assert outcome.game.placements_made == summary.placements == game.placements_made
         assert len(record.turns) == summary.turns
@@ -82,7 +82,7 @@ def test_summary_counts_what_the_game_holds():
         # or the player (tower tiles) that held it
         holders, transfers = {}, [0]
 
-        def watch(game):
+        def watch(game, holders=holders, transfers=transfers):
             now = {**{("palace", c): p for c, p in game.palace_tile.items() if p is not None},
                    **{("tower", t): p.owner for t, p in game.tower_tile.items() if p is not None}}
             transfers[0] += sum(1 for tile, holder in now.items() if tile in holders and holders[tile] != holder)
@@ -163,7 +163,7 @@ def test_cli_text_table_names_the_well_only_for_rulesets_that_have_one():
     (("-r", "original-2001", "--set", "towers.reconnect=sometimes"), "towers.reconnect"),
 ])
 def test_cli_usage_errors(args, words):
-    code, out, err = medina("simulate", "-g", 1, *args)
+    code, _out, err = medina("simulate", "-g", 1, *args)
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from scorekit import run
 
 from medina_cli.rules.loader import load_ruleset
 from medina_cli.study.games import play_one
-from scorekit import run
 
 
 def simulate(*args: str) -> tuple[int, dict | None, str]:

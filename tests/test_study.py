@@ -19,16 +19,22 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
-import pytest
-
 import fuzzkit
-from medina_cli.rules.loader import load_ruleset
-from medina_cli.study.games import play_one
-from medina_cli.study.backend import job_limit
-from medina_cli.study.runner import Part, Study, run_study
-from medina_cli.study.stats import Tally, mean_interval, means_differ, proportions_differ, wilson_interval
+import pytest
 from studykit import as_first_layout, finished_games
 from terminal import on_terminal, plain
+
+from medina_cli.rules.loader import load_ruleset
+from medina_cli.study.backend import job_limit
+from medina_cli.study.games import play_one
+from medina_cli.study.runner import Part, Study, run_study
+from medina_cli.study.stats import (
+    Tally,
+    mean_interval,
+    means_differ,
+    proportions_differ,
+    wilson_interval,
+)
 
 MEDINA = Path(sys.executable).with_name("medina")
 needs_cli = pytest.mark.skipif(not MEDINA.exists(), reason=f"no installed `medina` next to {sys.executable}")

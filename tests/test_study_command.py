@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from scorekit import run
 from studykit import as_first_layout, finished_games
 
@@ -68,7 +67,7 @@ def test_the_report_does_not_depend_on_jobs_or_on_resuming(tmp_path):
     assert figures(one) == figures(two) and json.loads(one)["command"] == (
         f"medina study --rulesets original-2001,second-edition-2014 --players 4 --agents random,greedy --games 4 "
         f"--seed 3 --out {tmp_path / 'one'}")
-    code, again, err, folder = study(tmp_path, "--json", "--resume", name="one")
+    code, again, _err, folder = study(tmp_path, "--json", "--resume", name="one")
     assert code == 0 and json.loads(again) == json.loads(one)
     for path in as_first_layout(folder / "4p-greedy-self-play")[:2]:
         path.unlink()  # two games of a folder of the first layout lost: --resume plays them again, the same
@@ -81,7 +80,7 @@ def test_a_study_is_refused_where_one_is_and_resumed_only_with_its_options(tmp_p
     study(tmp_path)
     code, _, err, _ = study(tmp_path)
     assert code == 2 and "--resume" in err
-    code, _, err, folder = study(tmp_path, "--resume", "--seed", "4")
+    code, _, err, _folder = study(tmp_path, "--resume", "--seed", "4")
     assert code == 2 and "--seed 3, not 4" in err
 
 
@@ -91,7 +90,7 @@ def test_a_house_rule_is_studied_beside_an_edition(tmp_path):
     house.parent.mkdir()
     house.write_text("medina: ruleset/1\nid: house\nextends: second-edition-2014\nwell:\n  bonus: 4\n")
     out = tmp_path / "study"
-    code, stdout, stderr = run("study", "--rulesets", f"second-edition-2014,{house}", "--players", "4,2", *SMALL,
+    code, _stdout, stderr = run("study", "--rulesets", f"second-edition-2014,{house}", "--players", "4,2", *SMALL,
                                "--out", out, "--report", tmp_path / "docs" / "house.md", "--title", "A deeper well")
     assert code == 0, stderr
     assert (tmp_path / "docs" / "house.md").read_text().startswith("# A deeper well\n")

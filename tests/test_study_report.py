@@ -8,9 +8,17 @@ import json
 import random
 
 import pytest
-
-from medina_cli.study.stats import ALPHA, Tally, holm, means_p, proportions_p, share_p, wilson_interval
 from scorekit import run
+
+from medina_cli.study.stats import (
+    ALPHA,
+    Tally,
+    holm,
+    means_p,
+    proportions_p,
+    share_p,
+    wilson_interval,
+)
 
 
 def study(tmp_path, rulesets: str, agents: str, games: int, seed: int = 1, players: str = "3"):

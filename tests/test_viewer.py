@@ -7,12 +7,12 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from conftest import EXAMPLES, record_text
+from scorekit import run
+
 from medina_cli.engine.scoring import score_game
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
-from scorekit import run
 
 TEMPLATE = re.compile(r'<template id="frame-(\d+)">(.*?)</template>', re.S)
 HOSTILE = "</script><script>alert(1)</script>"
@@ -102,7 +102,7 @@ def test_view_writes_only_html_files(tmp_path):
 @pytest.mark.slow
 def test_the_last_frame_names_the_winner_and_the_header_the_file(tmp_path):
     path = EXAMPLES / "original-2001-3p.yaml"
-    code, page, _ = view(tmp_path, path.read_text())
+    _code, page, _ = view(tmp_path, path.read_text())
     sheet = score_game(replay(read_record(str(path))).game)
     winner, = sheet.winners
     heading = frames_of(page)[-1]["heading"]
@@ -119,7 +119,7 @@ def test_the_score_panel_counts_tea_tiles_held(tmp_path):
     record = read_record(str(path))
     for frame in frames_of(page)[::9]:
         game = replay(record, to_turn=frame["turn"]).game
-        for tiles, held in zip(frame["tiles"], game.tea):
+        for tiles, held in zip(frame["tiles"], game.tea, strict=True):
             assert (f"{held} tea" in tiles) == bool(held)
     assert any("tea" in tiles for frame in frames_of(page) for tiles in frame["tiles"])
 

@@ -10,12 +10,12 @@ import os
 import shutil
 
 import pytest
-
 from conftest import EXAMPLES, record_text
+from scorekit import run
+
 from medina_cli.engine.scoring import score_game
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
-from scorekit import run
 
 pytestmark = pytest.mark.slow  # a browser started for the module
 CHROMIUM = os.environ.get("MEDINA_CHROMIUM", "/usr/bin/chromium")

@@ -97,7 +97,7 @@ def played_or_exit(play, progress: Progress, kept, out: str | None, doc: dict | 
     except KeyboardInterrupt:
         progress.clear()
         warn(f"interrupted{kept()}")
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     progress.clear()
     return found
 
@@ -109,7 +109,7 @@ def quiet_dask_logs(scheduler: str | None) -> None:
     """With a cluster, Dask's own log lines stay off the terminal unless asked for (DASK_LOGGING)."""
     if scheduler is not None:
         import os
-        os.environ.setdefault("DASK_LOGGING", str({name: "critical" for name in DASK_LOGGERS}))
+        os.environ.setdefault("DASK_LOGGING", str(dict.fromkeys(DASK_LOGGERS, "critical")))
 
 
 def start_display(unit: str, total: int, first: int, rate, left):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -25,10 +25,10 @@ from .common import (
 )
 from .progress import Progress, played_or_exit, quiet_dask_logs
 
-OneRulesetOption = Annotated[Optional[str], typer.Option(
+OneRulesetOption = Annotated[str | None, typer.Option(
     "--ruleset", "-r", metavar="ID|PATH", autocompletion=complete_ruleset,
     help="The ruleset to play (a built-in id or a ruleset YAML file). Give this or --rulesets.")]
-RulesetsOption = Annotated[Optional[str], typer.Option(
+RulesetsOption = Annotated[str | None, typer.Option(
     "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
     help="Several rulesets, comma-separated: the same seeds under each, statistics side by side. Give this or "
     "--ruleset.")]
@@ -37,11 +37,11 @@ PlayersOption = Annotated[int, typer.Option("--players", "-p", metavar="N", pars
 GamesOption = Annotated[int, typer.Option("--games", "-g", metavar="N", parser=whole_number(1),
                                           help="Games per ruleset, at least 1.")]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")]
-OutOption = Annotated[Optional[str], typer.Option(
+OutOption = Annotated[str | None, typer.Option(
     "--out", "-o", metavar="DIR", help="Write every game as it finishes into DIR, a round of games to a file: "
     "its statistics and its moves, which --write-records makes a record/1 file (not with --set: a record "
     "cannot carry the overrides).")]
-WriteRecordsOption = Annotated[Optional[str], typer.Option(
+WriteRecordsOption = Annotated[str | None, typer.Option(
     "--write-records", metavar="GAME,...|all", help="Play nothing: write these finished games of the study in "
     "--out DIR as record/1 files (DIR/GAME.yaml, with their result), named <ruleset id>-<number> as "
     "original-2001-0017, comma-separated, or all; the study's folder says the rest (no other option needed).")]
@@ -51,7 +51,7 @@ ResumeOption = Annotated[bool, typer.Option(
 JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
                                          help="Worker processes on this machine, at least 1, at most 4 per CPU "
                                          "(the games do not depend on it).")]
-SchedulerOption = Annotated[Optional[str], typer.Option(
+SchedulerOption = Annotated[str | None, typer.Option(
     "--scheduler", metavar="ADDRESS", help="Play the games on the Dask distributed cluster whose scheduler "
     "is at ADDRESS (tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786; tls:// with certificates in Dask's "
     "configuration); needs Dask: pip install '.[cluster]' in medina-cli's checkout.")]
@@ -64,7 +64,7 @@ ReadingsOption = Annotated[bool, typer.Option(
     "(medina rules params lists them), and play it under each reading and replay it as written; count how "
     "often the reading changes the winner (with a 95% interval) or the game's legality; with --ruleset "
     "only.")]
-AgentsOption = Annotated[Optional[str], typer.Option(
+AgentsOption = Annotated[str | None, typer.Option(
     "--agents", metavar="A,B,...", help="Who plays: one agent per seat (random, greedy, mcts or mcts:N); "
     "the seats rotate over the games, so every agent plays every seat equally often (over a multiple of "
     "the player count). Adds each agent's games, wins, win rate and mean score. Default: all random.")]
@@ -272,7 +272,7 @@ def _study(refs, loaded, players, games, seed, out, resume, seats=(), doc: dict 
 
     rules = [r.for_players(players) for r in loaded]
     if out is None:
-        return Study(tuple(Part(r.id, rule) for r, rule in zip(loaded, rules)), games, seed, seats), None
+        return Study(tuple(Part(r.id, rule) for r, rule in zip(loaded, rules, strict=True)), games, seed, seats), None
     if len({r.id for r in loaded}) != len(loaded):
         usage_error("--out", "two of the rulesets have the same id, so their records would overwrite each other", doc)
     try:
@@ -280,7 +280,7 @@ def _study(refs, loaded, players, games, seed, out, resume, seats=(), doc: dict 
     except OSError as exc:
         stop([Problem("cannot-write", f"cannot create the output directory: {exc.strerror or exc}", file=out)], 2,
              doc)
-    study = Study(tuple(Part(r.id, rule, ruleset_ref_from(out, ref)) for ref, r, rule in zip(refs, loaded, rules)),
+    study = Study(tuple(Part(r.id, rule, ruleset_ref_from(out, ref)) for ref, r, rule in zip(refs, loaded, rules, strict=True)),
                   games, seed, seats)
     folder = StudyFolder(out, study)
     options = options_of(study, players, [r.params for r in loaded])

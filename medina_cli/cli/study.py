@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ..errors import Problem
-from .common import (JsonOption, capped_jobs, complete_rulesets, emit_json, load_or_exit, names_or_exit,
-                     note_engine_cost, say, stop, usage_error, warn, whole_number, with_problems)
-
+from .common import (
+    JsonOption,
+    capped_jobs,
+    complete_rulesets,
+    emit_json,
+    load_or_exit,
+    names_or_exit,
+    note_engine_cost,
+    say,
+    stop,
+    usage_error,
+    warn,
+    whole_number,
+    with_problems,
+)
 
 RulesetsOption = Annotated[str, typer.Option(
     "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
@@ -38,12 +50,12 @@ SoFarOption = Annotated[bool, typer.Option(
     "on.")]
 JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
                                          help="Worker processes on this machine (the games do not depend on it).")]
-SchedulerOption = Annotated[Optional[str], typer.Option(
+SchedulerOption = Annotated[str | None, typer.Option(
     "--scheduler", metavar="ADDRESS", help="Play the games on the Dask cluster whose scheduler is at ADDRESS.")]
-ReportOption = Annotated[Optional[str], typer.Option(
+ReportOption = Annotated[str | None, typer.Option(
     "--report", metavar="FILE.md", help="Also write the Markdown report to FILE.md, its charts in the folder "
     "FILE beside it.")]
-TitleOption = Annotated[Optional[str], typer.Option(
+TitleOption = Annotated[str | None, typer.Option(
     "--title", metavar="TEXT", help="The report's title (default: Study of A, B, ...).")]
 
 
@@ -138,9 +150,9 @@ def _agents(agents: str, doc: dict | None) -> list[str]:
 
 def _boards(refs: list[str], counts: list[int], out: str, doc: dict | None) -> list:
     """Every ruleset at each player count it takes (said for those it does not take)."""
+    from ..records.model import ruleset_ref_from
     from ..study.report import Board, board_label
     from ..study.runner import Part
-    from ..records.model import ruleset_ref_from
 
     boards = []
     for ref in refs:

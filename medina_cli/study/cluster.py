@@ -75,7 +75,7 @@ class DaskCluster:
         try:
             self.client = distributed.Client(address, timeout=CONNECT_SECONDS, set_as_default=False,
                                              security=security)
-        except Exception:
+        except Exception:  # noqa: BLE001 (Dask raises what its comms raise: every failure to connect is 'unreachable')
             raise StudyError(self.unreachable()) from None
         self.done: queue.Queue = queue.Queue()  # the futures that have finished
         self.threads = 0  # the workers' threads, as last counted
@@ -132,7 +132,7 @@ class DaskCluster:
 
         try:
             asyncio.run(asyncio.wait_for(greet(), CONNECT_SECONDS))
-        except Exception:
+        except Exception:  # noqa: BLE001 (as above: any failure of the greeting is 'unreachable')
             raise StudyError(self.unreachable()) from None
 
     def count_workers(self) -> None:
@@ -176,7 +176,7 @@ class DaskCluster:
             results = self.gathered(done)
         for future in done:
             future.release()
-        return list(zip(done, results))
+        return list(zip(done, results, strict=True))
 
     def gathered(self, done: list) -> list:
         """The results of finished tasks, fetched at once. A worker lost meanwhile takes the results it held
@@ -204,7 +204,7 @@ class DaskCluster:
         except ImportError:
             raise StudyError(f"--scheduler {self.named}: a worker cannot run the games: install medina-cli, the "
                              "same version as here, on every worker") from None
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (a task's failure on a worker can be anything it raised; classified below)
             # the client cancels every task when it gives up reaching its scheduler again
             if self.client.status in ("closing", "closed") or isinstance(exc, (CancelledError, OSError, TimeoutError)):
                 raise StudyError(f"--scheduler {self.named}: lost the scheduler") from None

@@ -60,7 +60,7 @@ def options_of(study: Study, players: int, parameters: list[dict]) -> dict:
     return {"format": FORMAT, "players": players, "games": study.games, "seed": study.seed,
             "seats": list(study.seats),
             "rulesets": [{"id": part.ruleset, "ruleset": part.record_ref, "parameters": _digest(params)}
-                         for part, params in zip(study.parts, parameters)]}
+                         for part, params in zip(study.parts, parameters, strict=True)]}
 
 
 def _digest(params: dict) -> str:
@@ -174,7 +174,7 @@ class StudyFolder:
         """(part, index, summary) of every game finished here that checks out: those of the rounds, then
         those of the first layout not in a round. A game whose statistics are missing was interrupted: it
         is played again; one whose files do not check out is played again and noted in `damage`."""
-        for part_number, part in enumerate(self.study.parts):
+        for part_number, _part in enumerate(self.study.parts):
             found: set[int] = set()
             damaged = []
             for path, start, stop in self._rounds(part_number):
@@ -233,7 +233,7 @@ class StudyFolder:
                           "last": stop} or len(lines) != 1 + stop - start:
                 raise ValueError("not this round")
             games = []
-            for index, line in zip(range(start, stop), lines[1:]):
+            for index, line in zip(range(start, stop), lines[1:], strict=False):
                 doc = json_of(line, ROUND_BYTES)
                 if not isinstance(doc, dict) or doc.get("game") != index + 1 or set(doc) != {"game", "summary", "setup",
                                                                                               "turns"}:
@@ -364,7 +364,7 @@ def _difference(held: dict, given: dict) -> str | None:
     ids = [r["id"] for r in held["rulesets"]]
     if ids != [r["id"] for r in given["rulesets"]]:
         return f"the rulesets {','.join(ids)}, not {','.join(r['id'] for r in given['rulesets'])}"
-    for was, now in zip(held["rulesets"], given["rulesets"]):
+    for was, now in zip(held["rulesets"], given["rulesets"], strict=True):
         if was["ruleset"] != now["ruleset"]:
             return f"ruleset {was['ruleset']}, not {now['ruleset']} (as named from the folder)"
         if was["parameters"] != now["parameters"]:

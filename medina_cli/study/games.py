@@ -181,7 +181,7 @@ def record_text(moves: Moves, summary: GameSummary, record_ref: str, seed: int, 
     players = player_names(len(summary.totals))
     return write_record(ruleset_ref=record_ref, players=players, merchant=moves.merchant, well=moves.well,
                         turns=[(players[seat], tokens) for seat, tokens in moves.turns],
-                        result=dict(zip(players, summary.totals)), meta=_meta(seed, index))
+                        result=dict(zip(players, summary.totals, strict=True)), meta=_meta(seed, index))
 
 
 def _meta(seed: int, index: int) -> dict:
@@ -191,7 +191,7 @@ def _meta(seed: int, index: int) -> dict:
 def native_summary(state) -> GameSummary:
     """`summarize` of a game the native core played (its counts are the events `summarize` counts)."""
     totals, winners, points, counts, turns, placements = state.summary()
-    return GameSummary(totals, winners, dict(zip(SOURCES, points)), turns, placements, dict(zip(PER_GAME, counts)))
+    return GameSummary(totals, winners, dict(zip(SOURCES, points, strict=True)), turns, placements, dict(zip(PER_GAME, counts, strict=True)))
 
 
 def summarize(game, turns: int) -> GameSummary:

@@ -108,11 +108,11 @@ def simulate_readings(ref: str, players: int, games: int, seed: int, *, override
     span = ((ref, tuple(overrides), players, seed), 0, games)
     for per_game in parallel_map(readings_chunk, [span], games, Workers(jobs)):
         for effects in per_game:
-            for tally, flags in zip(counts, effects):
+            for tally, flags in zip(counts, effects, strict=True):
                 for k, flag in enumerate(flags):
                     tally[k] += flag
         finished += len(per_game)
         if progress is not None:
             progress(finished)
-    return [ReadingFrequency(alt.overrides, alt.reading.param, alt.value.value, games, dict(zip(EFFECTS, tally)),
-                             dict(zip(EFFECTS, tally[len(EFFECTS):]))) for alt, tally in zip(found, counts)]
+    return [ReadingFrequency(alt.overrides, alt.reading.param, alt.value.value, games, dict(zip(EFFECTS, tally, strict=False)),
+                             dict(zip(EFFECTS, tally[len(EFFECTS):], strict=True))) for alt, tally in zip(found, counts, strict=True)]

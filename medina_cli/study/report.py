@@ -10,6 +10,7 @@ same random setup in every setup of agents; seats rotate over the games.
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -65,7 +66,7 @@ class Setup:
 
 def setups(agents: list[str]) -> list[Setup]:
     """Self-play of each agent, then each agent against the one before it (agents weakest first)."""
-    return [Setup(agent) for agent in agents] + [Setup(b, a) for a, b in zip(agents, agents[1:])]
+    return [Setup(agent) for agent in agents] + [Setup(b, a) for a, b in itertools.pairwise(agents)]
 
 
 @dataclass
@@ -235,7 +236,7 @@ class Report:
             for group in self.groups(setup).values():
                 found = [test for board, figures in group.items() for test in fair_share_tests(board, figures, skill)]
                 tests += [{"setup": setup.name, **test} for test in found + board_tests(group, skill)]
-        for test, adjusted in zip(tests, holm([test["p"] for test in tests])):
+        for test, adjusted in zip(tests, holm([test["p"] for test in tests]), strict=True):
             test["p"], test["p_holm"] = significant_digits(test["p"]), significant_digits(adjusted)
             test["holds"] = adjusted < ALPHA
         return tests
@@ -303,7 +304,7 @@ ROUND = 25  # games per board and setup added in each round: every setup's figur
 
 def rounds(games: int) -> list[int]:
     """The games each board has under every setup after each round: ROUND more each time, then all."""
-    return list(range(ROUND, games, ROUND)) + [games]
+    return [*list(range(ROUND, games, ROUND)), games]
 
 
 def study_report(boards: list[Board], agents: list[str], games: int, seed: int, out: Path, *, resume: bool = False,
@@ -360,13 +361,13 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
             notify(text)
 
     for limit in rounds(games) if play else ():
-        for number, (mine, setup, study, folder) in enumerate(runs):
+        for number, (mine, _setup, study, folder) in enumerate(runs):
             folder.damage.files.clear()
             simulate(study, mine[0].players, workers=workers, folder=folder, notify=note, until=limit,
                      progress=partial(count, number))
-    for mine, setup, study, folder in runs:
+    for mine, setup, _study, folder in runs:
         for board in mine:  # every board has its figures
             report.figures_of(board, setup)
-        for part, index, summary in folder.finished():
+        for part, _index, summary in folder.finished():
             report.figures_of(mine[part], setup).add(summary, setup.strong_seat)
     return report

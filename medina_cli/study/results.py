@@ -64,8 +64,8 @@ class Statistics:
             mine.merge(theirs)
         for source in SOURCES:
             self.points[source] += other.points[source]
-        self.sole_wins = [mine + theirs for mine, theirs in zip(self.sole_wins, other.sole_wins)]
-        self.shared_wins = [mine + theirs for mine, theirs in zip(self.shared_wins, other.shared_wins)]
+        self.sole_wins = [mine + theirs for mine, theirs in zip(self.sole_wins, other.sole_wins, strict=True)]
+        self.shared_wins = [mine + theirs for mine, theirs in zip(self.shared_wins, other.shared_wins, strict=True)]
         for name in PER_GAME:
             self.happenings[name].merge(other.happenings[name])
         for spec, agent in other.agents.items():
@@ -80,7 +80,7 @@ class Statistics:
     @property
     def wins(self) -> list[Fraction]:
         """The games each seat won (a shared win counts 1/k for each of the k winners)."""
-        return [sole + shared for sole, shared in zip(self.sole_wins, self.shared_wins)]
+        return [sole + shared for sole, shared in zip(self.sole_wins, self.shared_wins, strict=True)]
 
     @property
     def seat_wins(self) -> list[float]:
@@ -106,7 +106,7 @@ class Statistics:
         """The figures (JSON paths) in which these games differ from `other`'s at the 95% level."""
         mine, theirs = self.figures(), other.figures()
         marks = [path for path in mine if means_differ(mine[path], theirs[path])]
-        marks += [f"seat_wins[{seat}]" for seat, (a, b) in enumerate(zip(self.wins, other.wins))
+        marks += [f"seat_wins[{seat}]" for seat, (a, b) in enumerate(zip(self.wins, other.wins, strict=True))
                   if proportions_differ(float(a), self.games, float(b), other.games)]
         return marks
 
