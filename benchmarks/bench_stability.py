@@ -56,6 +56,7 @@ def seed_list(text: str) -> list[int]:
 
 def main() -> None:
     from common import machine_load
+
     from medina_cli.records.record import parse_record
     from medina_cli.study.analysis import analyse
     from medina_cli.study.parallel import Workers

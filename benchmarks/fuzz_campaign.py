@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fuzzkit import Broken, check_reader, make_case, run_case  # noqa: E402
+from fuzzkit import Broken, check_reader, make_case, run_case
 
 CASE_SECONDS = 60  # an input that takes longer hangs
 MEMORY_BYTES = 3 << 30

@@ -98,6 +98,7 @@ def engine_line() -> str:
     """Which engine the tests run on, and why not the native one where a core built from other C sources
     lies beside them (a checkout whose C sources changed since its install: its native tests are skipped)."""
     import importlib.machinery
+
     from medina_cli.engine import native
     name = native.engine_name()
     here = Path(native.__file__).parent

@@ -3,12 +3,12 @@
 import json
 import subprocess
 
-import pytest
-
 import fuzzkit
+import pytest
+from test_boardspace_reader import SGF, STORY, story
+
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
-from test_boardspace_reader import SGF, STORY, story
 
 
 def medina(*args):
@@ -188,6 +188,7 @@ def test_several_inputs_need_an_output_directory(tmp_path, args, said):
 
 def test_the_corpus_is_imported_in_one_run_as_file_by_file(tmp_path):
     from conftest import BOARDSPACE_CORPUS as CORPUS
+
     from medina_cli.records.boardspace import is_boardspace, parse_boardspace
     if not CORPUS.is_dir():
         pytest.skip(f"{CORPUS} is absent: the shared folder beside the checkout holds the real records")

@@ -2,12 +2,12 @@
 switch (the revision history beside the engine's REVISION constant) changes exactly what that history says."""
 
 import pytest
-
 from conftest import new_game, record_text, replay_text
+from rulekit import Position
+
 from medina_cli.engine.game import IllegalPlacement
 from medina_cli.engine.scoring import score_game
 from medina_cli.rules.loader import load_ruleset
-from rulekit import Position
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 

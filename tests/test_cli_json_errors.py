@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import EXAMPLES, record_text
-from medina_cli.study.backend import StudyError
 from scorekit import run
+
+from medina_cli.study.backend import StudyError
 
 GAME = str(EXAMPLES / "original-2001-4p.yaml")
 # Ben's grey D4 is fine, his wall D5 is not (walls go on the ring): replay stops inside turn 2

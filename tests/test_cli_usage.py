@@ -11,7 +11,6 @@ import sys
 from importlib.metadata import version
 
 import pytest
-
 from conftest import EXAMPLES, ROOT, record_text
 from scorekit import run
 

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES
 
 MEDINA = Path(sys.executable).with_name("medina")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 from conftest import EXAMPLES, record_text
+from scorekit import TILE_EXAMPLES, run
+
 from medina_cli.engine.scoring import score_game
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
 from medina_cli.rules.loader import builtin_ids, load_ruleset
-from scorekit import TILE_EXAMPLES, run
 
 E8 = TILE_EXAMPLES / "e8-tower-reconnect.yaml"
 

@@ -8,10 +8,10 @@ import io
 from types import SimpleNamespace
 
 import pytest
-
 from conftest import EXAMPLES
-from medina_cli.engine import native
 from scorekit import run
+
+from medina_cli.engine import native
 
 NOTE = "medina: the Python engine runs (no native engine was built at install): search and simulation take about "
 GAME = EXAMPLES / "second-edition-2014-2p.yaml"

@@ -14,11 +14,21 @@ from pathlib import Path
 
 import pytest
 import typer
+from fuzzkit import (
+    ANY_COMMANDS,
+    COMMANDS,
+    EXAMPLE,
+    KINDS,
+    SEEDS,
+    Case,
+    check_reader,
+    check_run,
+    mutate,
+    random_yaml,
+    run_case,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from fuzzkit import ANY_COMMANDS, COMMANDS, EXAMPLE, KINDS, SEEDS, Case, check_reader, check_run, mutate, random_yaml, \
-    run_case
 
 FUZZ = settings(deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 NAMES = ["game.yaml", "game.sgf", "game.txt", "board.yml"]
@@ -73,6 +83,7 @@ def test_validate_takes_mutated_records_on_stdin(rng):
 def test_the_checks_catch_what_they_are_for(tmp_path, monkeypatch):
     """The harness itself: a command that fails with a traceback, or writes over its input, is caught."""
     import fuzzkit
+
     from medina_cli.cli import validate as command
 
     def explode(*args, **kwargs):

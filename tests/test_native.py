@@ -17,11 +17,11 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import BOARDSPACE_CORPUS, EXAMPLES, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import BOARDSPACE_CORPUS, EXAMPLES, ROOT
 from nativekit import assert_same
+
 from medina_cli.engine import native
 from medina_cli.engine.game import Game
 from medina_cli.engine.playout import play_random_game, random_setup

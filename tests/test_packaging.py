@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import EDITIONS, EXAMPLES
 
 MEDINA = Path(sys.executable).with_name("medina")

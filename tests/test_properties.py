@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import random
 
+import oracle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import oracle
 from medina_cli.engine.board import bits, geometry_for
 from medina_cli.engine.explain import explain
 from medina_cli.engine.game import NEUTRAL
@@ -67,7 +67,7 @@ class Watcher:
 
     def __init__(self, rules, players: int, generator_at: set[int], oracle_at: set[int]):
         self.rules, self.players, self.generator_at, self.oracle_at = rules, players, generator_at, oracle_at
-        start = {**{c: rules.supply.per_colour for c in rules.colour_names}, "roof": rules.supply.roofs,
+        start = {**dict.fromkeys(rules.colour_names, rules.supply.per_colour), "roof": rules.supply.roofs,
                  "neutral": rules.supply.neutral_roofs, "stable": rules.supply.stables,
                  "merchant": rules.supply.merchants, "wall": rules.supply.walls}
         self.initial = {kind: players * start[kind] for kind in start}

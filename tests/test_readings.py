@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import record_text
+from scorekit import run
+
 from medina_cli.comparison import sweep_readings
 from medina_cli.records.record import parse_record
 from medina_cli.rules.loader import alternatives, load_ruleset
-from scorekit import run
 
 MALT_TOWERS = "board.towers={NW: 1, NE: 2, SW: 3, SE: 4}"
 # Anna's grey palace at Q2 touches the wall Q1 of the south-east tower when she roofs it: tower tile 2

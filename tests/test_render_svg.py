@@ -9,16 +9,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES, record_text
+from scorekit import run
+
 from medina_cli.engine.board import bits
 from medina_cli.engine.position import Position
-from medina_cli.render import palette
-from medina_cli.render import svg as svg_module
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
+from medina_cli.render import palette
+from medina_cli.render import svg as svg_module
 from medina_cli.rules.loader import load_ruleset
-from scorekit import run
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Anna builds grey C3+C4, Ben roofs it and starts black H8, Cleo adds a stable and a merchant,

@@ -12,8 +12,18 @@ from statistics import fmean
 import pytest
 
 from medina_cli.agents.race import Arm, Race, spread, t_value, z_value
-from medina_cli.agents.repeats import (BASE, CONTENDERS, FRESH, MOST, PAIRED, REPEATS, TIE_MARGIN, Repeats,
-                                      samples, tied_series)
+from medina_cli.agents.repeats import (
+    BASE,
+    CONTENDERS,
+    FRESH,
+    MOST,
+    PAIRED,
+    REPEATS,
+    TIE_MARGIN,
+    Repeats,
+    samples,
+    tied_series,
+)
 
 
 def tree_play(values: dict, tree_spread: float, spread: float, seed: object = 0, log: list | None = None):

@@ -2,7 +2,6 @@
 the well exists only in 2014; the first player in `players` starts."""
 
 import pytest
-
 from conftest import EDITIONS, record_text, replay_text
 from rulekit import NAMES, Position
 
@@ -115,7 +114,7 @@ def test_board_and_pieces_per_edition_and_player_count(ruleset, players):
     colours = ("grey", "purple", "brown", "orange") if ruleset == "second-edition-2014" else (
         "grey", "black", "brown", "orange")
     per_colour, roofs, neutral, stables, merchants, walls = SUPPLIES[ruleset, players]
-    expected = {**{c: per_colour for c in colours}, "roof": roofs, "neutral": neutral, "stable": stables,
+    expected = {**dict.fromkeys(colours, per_colour), "roof": roofs, "neutral": neutral, "stable": stables,
                 "merchant": merchants, "wall": walls}
     assert game.supply == [expected] * players
     assert [(c.name, c.value) for c in game.rules.colours] == list(zip(colours, (1, 2, 3, 4)))

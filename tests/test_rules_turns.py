@@ -2,10 +2,10 @@
 the 2014 opening; tea rules; pass only when unable; seat order; nothing after the game's end."""
 
 import pytest
-
 from conftest import EDITIONS
-from medina_cli.engine.game import IllegalPlacement
 from rulekit import BEN_STUCK, STUCK_AFTER_ONE, Position, supplies
+
+from medina_cli.engine.game import IllegalPlacement
 
 
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
@@ -177,7 +177,7 @@ def test_tea_cannot_replace_a_placement_that_was_impossible_anyway():
     pos = Position("second-edition-2014", 2, "Anna: purple D4", "Ben: roof D4, wall A11", "Anna: grey H8, brown M4",
                    "Ben: grey H9, purple C9", "Anna: orange F9, wall A10", "Ben: tea, brown M5", "Anna: roof H8",
                    sets=sets)
-    assert pos.game.supply[1] == {**{k: 0 for k in pos.game.supply[1]}, "orange": 1} and pos.game.tea[1] == 2
+    assert pos.game.supply[1] == {**dict.fromkeys(pos.game.supply[1], 0), "orange": 1} and pos.game.tea[1] == 2
     assert pos.problem("Ben: orange F10, tea") == ("too-many-placements", 8, 2, "Ben")
 
 

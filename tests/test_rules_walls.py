@@ -2,7 +2,6 @@
 runs grow from the towers and every side keeps a gate (at most 50 walls, 44 on the 2-player board)."""
 
 import pytest
-
 from conftest import EDITIONS
 from rulekit import Position
 

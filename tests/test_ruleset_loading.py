@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import pytest
-
 from conftest import EDITIONS
+
 from medina_cli.errors import MedinaError
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 from medina_cli.rules.schema import NOT_PLAY, parameter_names

@@ -4,10 +4,10 @@ the whole file, or steps aside (None) and lets YAML read it."""
 from __future__ import annotations
 
 import pytest
+from conftest import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLES
 from medina_cli.errors import MedinaError
 from medina_cli.records.record import _parse_turn_lines, parse_record
 from medina_cli.rules.loader import load_ruleset

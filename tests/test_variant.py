@@ -37,7 +37,12 @@ def test_move_codes_are_piece_times_size_plus_cell_and_decode_inverts_encode():
     import pytest
 
     from medina_cli.engine.game import Game
-    from medina_cli.engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, IllegalPlacement, Placement
+    from medina_cli.engine.placement import (
+        PASS_PLACEMENT,
+        TEA_PLACEMENT,
+        IllegalPlacement,
+        Placement,
+    )
     for ruleset, players, setup in (("original-2001", 4, ("K7",)), ("second-edition-2014", 2, ("F5", "K8"))):
         game = Game(load_ruleset(ruleset).for_players(players), ["Anna", "Ben", "Cleo", "Dan"][:players], *setup)
         variant = game.variant

@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from .common import (JsonOption, SetOption, complete_rulesets, emit_json, exit_status, load_or_exit, names_or_exit,
-                     refuse_board, refuse_directory, say, shown_as, stop, with_problems)
-
+from .common import (
+    JsonOption,
+    SetOption,
+    complete_rulesets,
+    emit_json,
+    exit_status,
+    load_or_exit,
+    names_or_exit,
+    refuse_board,
+    refuse_directory,
+    say,
+    shown_as,
+    stop,
+    with_problems,
+)
 
 FileArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
-RulesetsOption = Annotated[Optional[str], typer.Option(
+RulesetsOption = Annotated[str | None, typer.Option(
     "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
     help="Rulesets to compare (ids or files, comma-separated; default: the record's own, then every built-in "
     "edition for its player count; site profiles only when named).")]
-VariantOption = Annotated[Optional[list[str]], typer.Option(
+VariantOption = Annotated[list[str] | None, typer.Option(
     "--variant", metavar="SPEC", help="A column of its own: SPEC is [LABEL:]ID,PARAM=VALUE,... (a ruleset id "
     "or file with overrides; quote it; commas inside brackets or braces stay in the value; see docs/format.md). "
     "Repeatable; added after the --rulesets columns, or after the default ones. Without LABEL the column is "

@@ -6,8 +6,19 @@ from typing import Annotated
 
 import typer
 
-from .common import (Command, Group, JsonOption, SetOption, complete_ruleset, emit_json, load_or_exit, say, shown_as,
-                     stop, with_problems)
+from .common import (
+    Command,
+    Group,
+    JsonOption,
+    SetOption,
+    complete_ruleset,
+    emit_json,
+    load_or_exit,
+    say,
+    shown_as,
+    stop,
+    with_problems,
+)
 
 app = typer.Typer(help="The rule editions: list them, show one resolved, compare them, list the parameters.\n\n"
                   "Exit status: 0 done, 2 an unknown, unreadable or invalid ruleset, or another usage error.",

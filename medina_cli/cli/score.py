@@ -8,9 +8,24 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import Problem
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, exit_status,
-                     expand_inputs, replay_to, report_problems, say, shown_as, stop, warn,
-                     warnings_to_show, with_problems)
+from .common import (
+    JsonOption,
+    NoColorOption,
+    RulesetOption,
+    SetOption,
+    ToOption,
+    emit_json,
+    exit_status,
+    expand_inputs,
+    replay_to,
+    report_problems,
+    say,
+    shown_as,
+    stop,
+    warn,
+    warnings_to_show,
+    with_problems,
+)
 
 if TYPE_CHECKING:
     from .. import Position, ScoreSheet

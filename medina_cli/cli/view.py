@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from .common import (RulesetOption, SetOption, check_suffix, load_record, refuse_terminal, report_replay, usage_error,
-                     write_output)
+from .common import (
+    RulesetOption,
+    SetOption,
+    check_suffix,
+    load_record,
+    refuse_terminal,
+    report_replay,
+    usage_error,
+    write_output,
+)
 from .hint import AgentOption, JobsOption, SeedOption, agent_or_exit, run_analysis
 from .replay import FileArgument
 
@@ -34,7 +42,7 @@ PageOption = Annotated[str, typer.Option(
 AnalysisOption = Annotated[bool, typer.Option(
     "--analysis", help="Analyse the game first (as medina analyse; see --agent, --jobs) and show the "
     "expected margins as a chart and the agent's preferred placement on every frame.")]
-AnalysisFromOption = Annotated[Optional[str], typer.Option(
+AnalysisFromOption = Annotated[str | None, typer.Option(
     "--analysis-from", metavar="JSON", help="Show a saved analysis of this record (medina analyse --json).")]
 
 

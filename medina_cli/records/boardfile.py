@@ -171,7 +171,7 @@ class _BoardReader(HeaderReader):
             return False
         self.row_lines = [line for _, line in rows]  # north row first
         letters = {c.letter: c.name for c in rules.colours}
-        self.buildings = {c: 0 for c in rules.colour_names}
+        self.buildings = dict.fromkeys(rules.colour_names, 0)
         self.stables = wells = 0
         for r, (cells, line) in enumerate(rows):
             y = geo.height - 1 - r

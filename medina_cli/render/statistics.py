@@ -4,11 +4,10 @@ the games."""
 
 from __future__ import annotations
 
-from .tables import aligned_table
-
 from ..study.games import PER_GAME, SOURCES
 from ..study.results import agent_rows, key
 from ..study.stats import wilson_interval
+from .tables import aligned_table
 
 
 def interval(bounds, digits: int, scale: float = 1) -> str:

@@ -12,21 +12,48 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import yaml
 
-from ..errors import BadArgument, MedinaError, Problem, UnusableInput, as_named, brief, fail, in_words
+from ..errors import (
+    BadArgument,
+    MedinaError,
+    Problem,
+    UnusableInput,
+    as_named,
+    brief,
+    fail,
+    in_words,
+)
 from ..yamlio import Lines, parse_yaml, read_text
 from .pieces import FIXED_PIECES
-from .schema import (CORNERS, NAME_RE, NOT_PLAY, PLAYER_COUNT, READINGS, RESERVED_LETTERS, SCHEMA,
-                     Choice, Fields, MapOf, Reading, ReadingValue, SchemaError, Spec, Text, yaml_flow,
-                     parameter_names, resolve_written, words_back)
+from .schema import (
+    CORNERS,
+    NAME_RE,
+    NOT_PLAY,
+    PLAYER_COUNT,
+    READINGS,
+    RESERVED_LETTERS,
+    SCHEMA,
+    Choice,
+    Fields,
+    MapOf,
+    Reading,
+    ReadingValue,
+    SchemaError,
+    Spec,
+    Text,
+    parameter_names,
+    resolve_written,
+    words_back,
+    yaml_flow,
+)
 from .typed import Rules, rules_for
 
 
-@lru_cache(maxsize=None)
+@cache
 def builtin_dir() -> Path:
     """Installed wheels carry the rulesets inside the package; a source checkout has them at the top."""
     inside = Path(__file__).resolve().parent.parent / "rulesets"

@@ -17,13 +17,25 @@ from collections.abc import Mapping
 from dataclasses import field, fields, make_dataclass
 from typing import Any, Literal
 
-from .schema import NOT_PLAY, SCHEMA, Bool, Choice, Fields, Int, ListOf, MapOf, SchemaError, Spec, Text
+from .schema import (
+    NOT_PLAY,
+    SCHEMA,
+    Bool,
+    Choice,
+    Fields,
+    Int,
+    ListOf,
+    MapOf,
+    SchemaError,
+    Spec,
+    Text,
+)
 
 
 class FrozenMap(Mapping):
     """A read-only, hashable mapping (tower numbers by corner, merchants by tower)."""
 
-    __slots__ = ("_items", "_hash")
+    __slots__ = ("_hash", "_items")
 
     def __init__(self, items=()):
         self._items = dict(items)
