@@ -107,7 +107,7 @@ def _compared(record, refs, parsed_variants, overrides: tuple, doc: dict | None)
     else:
         refs = default_rulesets(record)
     loaded = [load_or_exit(ref, overrides, doc=doc, option=option) for ref in refs]  # unusable ruleset, --set: exit 2
-    columns = dict(zip(column_labels(refs, loaded), loaded))
+    columns = dict(zip(column_labels(refs, loaded), loaded, strict=True))
     for label, ref, changes in parsed_variants:
         if label in columns:
             stop([Problem("usage", f"{label!r}: another column has this name; give the variant a label of its own "

@@ -25,7 +25,8 @@ app = typer.Typer(help="The rule editions: list them, show one resolved, compare
                   no_args_is_help=True, cls=Group)
 
 RefArgument = Annotated[str, typer.Argument(metavar="ID|PATH", parser=shown_as("ruleset"),
-                                            autocompletion=complete_ruleset, help="A built-in ruleset id or a ruleset YAML file.")]
+                                            autocompletion=complete_ruleset,
+                                            help="A built-in ruleset id or a ruleset YAML file.")]
 
 
 @app.command("list", cls=Command)
@@ -65,7 +66,8 @@ def show(ref: RefArgument, set_: SetOption = None, json_: JsonOption = False) ->
 @app.command("diff", cls=Command)
 def diff(
     refs: Annotated[list[str], typer.Argument(metavar="A B [C...]", parser=shown_as("ruleset"),
-                                              autocompletion=complete_ruleset, help="Two or more ruleset ids or files.")],
+                                              autocompletion=complete_ruleset,
+                                              help="Two or more ruleset ids or files.")],
     json_: JsonOption = False,
 ) -> None:
     """A table of every parameter that differs between rulesets, values side by side.

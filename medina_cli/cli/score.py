@@ -151,7 +151,8 @@ def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
         if game.errors:
             game.status = 1
             return game
-        game.sheet, game.position, game.state, game.counts = score_sheet(source), source.position, "finished board", True
+        game.sheet, game.position = score_sheet(source), source.position
+        game.state, game.counts = "finished board", True
         return game
     outcome = replay_to(source, to)
     game.errors = outcome.problems
