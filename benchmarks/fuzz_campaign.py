@@ -48,7 +48,7 @@ def run_one(case_id: str, folder: Path):
     try:
         check_reader(case)
         codes = run_case(case, folder, commands)
-        return case, dict(zip((" ".join(c[:2]) for c in commands), codes)), None
+        return case, dict(zip((" ".join(c[:2]) for c in commands), codes, strict=True)), None
     except (Broken, Hang, MemoryError, RecursionError) as exc:
         return case, {}, f"{type(exc).__name__}: {exc}"
     finally:

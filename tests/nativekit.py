@@ -94,5 +94,5 @@ def assert_same(game: Game, state) -> None:
     assert [game.players[seat] for seat in winners] == sheet.winners
     summary_totals, summary_winners, _, events, turns, placements = state.summary()
     assert (summary_totals, summary_winners) == (totals, winners)
-    assert dict(zip(("transfers", "passes", "retirements", "forced_roofs"), events)) == counted(game)
+    assert dict(zip(("transfers", "passes", "retirements", "forced_roofs"), events, strict=True)) == counted(game)
     assert (turns, placements) == (game.turns_started, game.placements_made)

@@ -197,7 +197,7 @@ def test_the_corpus_is_imported_in_one_run_as_file_by_file(tmp_path):
     done = medina("import", "boardspace", CORPUS, "-o", out, "--json")
     doc = json.loads(done.stdout)
     assert done.returncode == 0 and [r["file"] for r in doc["results"]] == [str(p) for p in records]
-    for path, result in zip(records, doc["results"]):
+    for path, result in zip(records, doc["results"], strict=True):
         target = out / path.relative_to(CORPUS).with_suffix(".yaml")
         assert result["output"] == str(target) and result["errors"] == []
         assert target.read_text() == parse_boardspace(path.read_text(), str(path)).to_record()

@@ -86,7 +86,7 @@ def test_a_piece_the_player_no_longer_holds(tmp_path):
 @pytest.mark.slow
 def test_alias_bomb_is_refused_quickly(tmp_path):
     lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
-    for prev, name in zip("abcdefgh", "bcdefghi"):
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
         lines.append(f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]")
     path, status, out, err = validate_file(tmp_path, HEAD + OPENING + "\n".join(lines) + "\n")
     assert status == 1

@@ -85,7 +85,7 @@ def override_strategy(rules_data):
                                                                "merchants", "walls")]), small),
         st.tuples(st.just(f"board.interior.{n}"), st.lists(st.integers(4, 24), min_size=2, max_size=2)),
         st.tuples(st.just("board.towers"), st.permutations([1, 2, 3, 4]).map(
-            lambda p: dict(zip(("NW", "NE", "SE", "SW"), p)))),
+            lambda p: dict(zip(("NW", "NE", "SE", "SW"), p, strict=True)))),
     ), max_size=6)
 
 
@@ -538,7 +538,8 @@ def test_bad_input_to_the_native_api_raises_never_crashes():
     assert over.playout(native.Generator(2).core, 0.5) == 0
     search = native.start_state(rules, 40, 60)
     move = search.legal_moves()[0]
-    fine = dict(move=move, key=7, start=0, stop=3, exploration=0.5, widening=1.0, tea_chance=0.2, roof_from=5)
+    fine = {"move": move, "key": 7, "start": 0, "stop": 3, "exploration": 0.5, "widening": 1.0, "tea_chance": 0.2,
+            "roof_from": 5}
     assert len(search.search_samples(**fine)) == 3 and search.search_samples(**{**fine, "stop": 0}) == []
     for bad in ({"move": tea + 1}, {"move": search.legal_moves()[-1] + table.size}, {"key": -1}, {"key": 2 ** 64}, {"start": -1},
                 {"start": 4}, {"stop": 2 ** 32 + 1}, {"start": 0, "stop": 2 ** 30}, {"exploration": float("nan")},

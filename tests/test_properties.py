@@ -156,7 +156,7 @@ class Watcher:
         """Every building and stable in exactly one palace; nothing outside its squares."""
         geo = game.variant.geometry
         all_buildings = 0
-        for colour, mask in game._buildings.items():
+        for mask in game._buildings.values():
             assert not mask & all_buildings
             all_buildings |= mask
         pieces = all_buildings | game._stables

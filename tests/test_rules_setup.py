@@ -117,7 +117,7 @@ def test_board_and_pieces_per_edition_and_player_count(ruleset, players):
     expected = {**dict.fromkeys(colours, per_colour), "roof": roofs, "neutral": neutral, "stable": stables,
                 "merchant": merchants, "wall": walls}
     assert game.supply == [expected] * players
-    assert [(c.name, c.value) for c in game.rules.colours] == list(zip(colours, (1, 2, 3, 4)))
+    assert [(c.name, c.value) for c in game.rules.colours] == list(zip(colours, (1, 2, 3, 4), strict=True))
     geo = game.variant.geometry
     assert (geo.columns, geo.rows) == ((14, 10) if players == 2 else (16, 11))
     corners = {"NW": geo.parse("A13" if players > 2 else "A12"), "SE": geo.parse("R1" if players > 2 else "P1"),
