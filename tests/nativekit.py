@@ -80,7 +80,8 @@ def counted(game: Game) -> dict:
     kinds = [e.kind for e in game.events]
     return {"passes": kinds.count("pass"), "retirements": kinds.count("retire"),
             "forced_roofs": kinds.count("forced-roof"),
-            "transfers": sum(1 for e in game.events if e.kind in ("palace-tile", "tower-tile") and e.previous is not None)}
+            "transfers": sum(1 for e in game.events
+                             if e.kind in ("palace-tile", "tower-tile") and e.previous is not None)}
 
 
 def assert_same(game: Game, state) -> None:

@@ -214,7 +214,8 @@ def test_a_turn_left_open_for_tea_must_use_it():
     assert "holds a tea tile" in outcome.problems[0].message
 
 
-def stuck_after_an_opening(ruleset, *overrides, first_turns=("Anna: wall A2", "Ben: wall R2", "Cleo: wall A3, wall R3")):
+def stuck_after_an_opening(ruleset, *overrides,
+                           first_turns=("Anna: wall A2", "Ben: wall R2", "Cleo: wall A3, wall R3")):
     """Second edition, 3 players: after the opening turns Ben and Cleo can place nothing; Anna to move."""
     game = new_game(ruleset, 3, "H10", "J5", *overrides)
     for turn in first_turns:

@@ -83,7 +83,8 @@ def test_analyse_draws_its_progress_line_before_the_first_placement(monkeypatch)
     monkeypatch.setattr(progress, "sys", SimpleNamespace(stderr=Terminal()))
     monkeypatch.setattr(progress, "start_display", lambda unit, total, first, rate: (Display(), None))
     reviewed = analysis.analyse
-    monkeypatch.setattr(analysis, "analyse", lambda *args, **kw: (seen.append(("reviewing",)), reviewed(*args, **kw))[1])
+    monkeypatch.setattr(analysis, "analyse",
+                        lambda *args, **kw: (seen.append(("reviewing",)), reviewed(*args, **kw))[1])
     record = read_record(str(GAME))
     document = hint.run_analysis(record, "greedy", 0, 1)
     total = len(document["placements"])

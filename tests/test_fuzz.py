@@ -75,7 +75,7 @@ def test_commands_take_yaml_documents(rng, command):
 @settings(FUZZ, max_examples=50)
 @given(rng=st.randoms(use_true_random=False))
 def test_validate_takes_mutated_records_on_stdin(rng):
-    name, text = rng.choice(SEEDS["record"])
+    _name, text = rng.choice(SEEDS["record"])
     content = mutate(text, rng).encode("utf-8", "surrogatepass")
     check_run(["validate", "-"], {EXAMPLE: EXAMPLE.read_bytes()}, {"<stdin>"}, stdin=content)
 

@@ -8,7 +8,7 @@ from rulekit import NAMES, Position
 
 def setup_problems(ruleset, players=3, **setup):
     text = record_text(ruleset, list(NAMES[:players]), [], **setup)
-    record, outcome = replay_text(text)
+    _record, outcome = replay_text(text)
     return text.splitlines(), outcome
 
 
@@ -25,7 +25,7 @@ def wells(ruleset):
 @pytest.mark.parametrize("ruleset", EDITIONS)
 @pytest.mark.parametrize("cell", ["C3", "P11", "J7"])
 def test_start_merchant_off_the_edge_row_is_accepted(ruleset, cell):
-    lines, outcome = setup_problems(ruleset, merchant=cell, **wells(ruleset))
+    _lines, outcome = setup_problems(ruleset, merchant=cell, **wells(ruleset))
     assert outcome.problems == []
     assert outcome.game.setup["merchant"] == cell.upper() and outcome.game.piece_at(cell) == "merchant"
 
@@ -62,7 +62,7 @@ def test_two_player_board_has_its_own_edge_row_and_extent():
 
 @pytest.mark.parametrize("cell", ["C3", "P11"])
 def test_well_off_the_edge_row_is_accepted(cell):
-    lines, outcome = setup_problems("second-edition-2014", merchant="J7", well=cell)
+    _lines, outcome = setup_problems("second-edition-2014", merchant="J7", well=cell)
     assert outcome.problems == []
     assert outcome.game.well == outcome.game.variant.geometry.parse(cell)
 

@@ -44,7 +44,8 @@ def test_2014_opening_three_or_four_players_first_two_place_one(players):
 
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
 def test_no_opening_rule_before_2014(ruleset):
-    assert Position(ruleset, 3).problem("Anna: wall A12", "Ben: wall B13, wall C13") == ("too-few-placements", 1, None, "Anna")
+    assert Position(ruleset, 3).problem("Anna: wall A12", "Ben: wall B13, wall C13") == (
+        "too-few-placements", 1, None, "Anna")
 
 
 ONE_PIECE_LEFT = {  # three walls each; then (turn, player) starts a turn with a single piece left
@@ -150,7 +151,8 @@ def test_tea_may_stand_first_or_second_but_only_once_per_turn():
     assert pos.errors_after("Cleo: tea, wall B13") == []
     assert pos.errors_after("Cleo: wall B13, tea") == []
     assert pos.problem("Cleo: tea, tea") == ("tea-not-allowed", 6, 2, "Cleo")
-    assert pos.problem("Cleo: tea", "Anna: wall B13, wall C13") == ("too-few-placements", 6, None, "Cleo")  # one piece always
+    # one piece always
+    assert pos.problem("Cleo: tea", "Anna: wall B13, wall C13") == ("too-few-placements", 6, None, "Cleo")
     pos.play("Cleo: tea")
     assert pos.reject("tea") == "tea-not-allowed"
     assert pos.game.tea[2] == 2
