@@ -66,7 +66,7 @@ class BuildNative(build_ext):
             source.write_text("int main(void) { return 0; }\n")
             try:
                 self.compiler.compile([str(source)], output_dir=folder, extra_postargs=list(flags))
-            except Exception:  # the compiler refused the flag (CompileError), or could not run at all
+            except Exception:  # noqa: BLE001 - the compiler refused the flag (CompileError), or could not run at all
                 return False
         return True
 

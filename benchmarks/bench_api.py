@@ -40,10 +40,11 @@ def measure(ruleset: str, players: int, positions: int, playouts: int, copies: i
     placements = 0
     for _ in range(positions):
         position = midgame(rules, rng)
-        copy_time += min(timed(lambda: [position.copy() for _ in range(copies)]) for _ in range(5)) / copies
+        copy_time += min(timed(lambda position=position: [position.copy() for _ in range(copies)])
+                         for _ in range(5)) / copies
         for _ in range(playouts):
             game = position.copy()
-            playout_time += timed(lambda: play_out(game, rng))
+            playout_time += timed(lambda game=game: play_out(game, rng))
             placements += len(game.move_stack) - len(position.move_stack)
     per_playout = playout_time / (positions * playouts)
     per_copy = copy_time / positions

@@ -33,10 +33,10 @@ def agreement(names: list[str], first: list, second: list) -> tuple[int, int, in
     second's ties, those positions named) for two seeds' reviews of the examples `names`."""
     both = either = positions = agreeing = 0
     missed = []
-    for name, a_run, b_run in zip(names, first, second):
+    for name, a_run, b_run in zip(names, first, second, strict=True):
         a_labels, b_labels = labelled(a_run), labelled(b_run)
         both, either = both + len(a_labels & b_labels), either + len(a_labels | b_labels)
-        for a, b in zip(a_run, b_run):
+        for a, b in zip(a_run, b_run, strict=True):
             positions += 1
             if a.best_move in b.tied_moves:
                 agreeing += 1
@@ -56,6 +56,7 @@ def seed_list(text: str) -> list[int]:
 
 def main() -> None:
     from common import machine_load
+
     from medina_cli.records.record import parse_record
     from medina_cli.study.analysis import analyse
     from medina_cli.study.parallel import Workers
@@ -80,7 +81,7 @@ def main() -> None:
             print(f"{path.name}, seed {seed}: {len(reviews)} placements in {time.perf_counter() - wall:.0f} s "
                   f"(load {os.getloadavg()[0]:.1f}), {len(labelled(reviews))} labelled", flush=True)
     first, second = seeds[:2]
-    for name, a_run, b_run in zip(names, runs[first], runs[second]):
+    for name, a_run, b_run in zip(names, runs[first], runs[second], strict=True):
         both, either, *_ = agreement([name], [a_run], [b_run])
         print(f"  {name}: labelled by both seeds: {both} of {either}"
               + (f" ({both / either:.0%})" if either else " (none labelled)"))

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fuzzkit import Broken, check_reader, make_case, run_case  # noqa: E402
+from fuzzkit import Broken, check_reader, make_case, run_case
 
 CASE_SECONDS = 60  # an input that takes longer hangs
 MEMORY_BYTES = 3 << 30
@@ -48,7 +48,7 @@ def run_one(case_id: str, folder: Path):
     try:
         check_reader(case)
         codes = run_case(case, folder, commands)
-        return case, dict(zip((" ".join(c[:2]) for c in commands), codes)), None
+        return case, dict(zip((" ".join(c[:2]) for c in commands), codes, strict=True)), None
     except (Broken, Hang, MemoryError, RecursionError) as exc:
         return case, {}, f"{type(exc).__name__}: {exc}"
     finally:

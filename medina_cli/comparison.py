@@ -176,7 +176,7 @@ def compare(record: Record, rulesets: Sequence[Ruleset | str] | Mapping[str, Rul
     loaded = [load_ruleset(ref, tuple(overrides)) for ref in refs]
     labels = labels or column_labels(refs, loaded)
     comparison = Comparison(record.file, list(record.players), len(record.turns))
-    for label, ruleset in zip(labels, loaded):
+    for label, ruleset in zip(labels, loaded, strict=True):
         comparison.outcomes.append(play_under(record, ruleset, label))
     return comparison
 
@@ -186,7 +186,7 @@ def column_labels(refs: Sequence[Ruleset | str], loaded: Sequence[Ruleset]) -> l
     ids = [r.id for r in loaded]
     if len(set(ids)) == len(ids):
         return ids
-    return [ref if isinstance(ref, str) else r.source for ref, r in zip(refs, loaded)]
+    return [ref if isinstance(ref, str) else r.source for ref, r in zip(refs, loaded, strict=True)]
 
 
 def play_under(record: Record, ruleset: Ruleset, label: str | None = None) -> Outcome:

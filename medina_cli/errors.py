@@ -71,7 +71,8 @@ CODES: dict[str, str] = {
     "roof-not-on-building": "A roof must go on a building.",
     "roof-on-roofed-palace": "That palace already has a roof.",
     "roof-colour-owned": "The player already owns a palace of that colour.",
-    "roof-on-blocked-palace": "That palace can take no more buildings, and the ruleset does not let a blocked palace be roofed.",
+    "roof-on-blocked-palace": "That palace can take no more buildings, and the ruleset does not let a blocked "
+                              "palace be roofed.",
     "stable-not-adjacent": "A stable must touch a building orthogonally.",
     "merchant-not-at-chain-end": "A merchant must extend an end of the live merchant chain.",
     "merchant-two-neighbours": "A merchant may not touch two or more merchants (the first of a new chain: more "

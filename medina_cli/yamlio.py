@@ -73,7 +73,7 @@ def read_text(path: str) -> tuple[str, str]:
                                "wait for ever)", file=name, error=UnusableInput)
                 raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise fail("file-not-found", f"cannot read: {exc.strerror or exc}", file=name, error=UnusableInput)
+        raise fail("file-not-found", f"cannot read: {exc.strerror or exc}", file=name, error=UnusableInput) from exc
     if len(raw) > MAX_BYTES:
         raise fail("too-large", f"larger than {MAX_BYTES // 1024} KiB; not read", file=name, error=UnusableInput)
     if b"\0" in raw:
@@ -81,7 +81,8 @@ def read_text(path: str) -> tuple[str, str]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise fail("not-text", f"not UTF-8 text (bad byte at offset {exc.start})", file=name, error=UnusableInput)
+        raise fail("not-text", f"not UTF-8 text (bad byte at offset {exc.start})", file=name,
+                   error=UnusableInput) from exc
     return name, text
 
 
@@ -90,7 +91,7 @@ LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel
 
 MAX_DEPTH = 64  # libyaml recurses in C: refuse absurd nesting before it can overflow the stack
 # Block nesting can only deepen through a line's leading run of indentation and `- ` / `? ` indicators.
-DEEP_BLOCK_RE = re.compile(r"^[ \t?:-]{%d}" % (4 * MAX_DEPTH), re.M)
+DEEP_BLOCK_RE = re.compile(rf"^[ \t?:-]{{{4 * MAX_DEPTH}}}", re.M)
 
 
 def _too_deep(text: str) -> int | None:
@@ -160,14 +161,14 @@ def parse_yaml(text: str, name: str):
     except yaml.composer.ComposerError as exc:
         if "expected a single document" in str(exc.context or ""):
             raise fail("yaml-multiple-documents", "more than one YAML document",
-                       file=name, line=row(exc.problem_mark) if exc.problem_mark else None)
-        raise _syntax(exc, name, text)
+                       file=name, line=row(exc.problem_mark) if exc.problem_mark else None) from exc
+        raise _syntax(exc, name, text) from exc
     except yaml.MarkedYAMLError as exc:
-        raise _syntax(exc, name, text)
+        raise _syntax(exc, name, text) from exc
     except yaml.YAMLError as exc:
-        raise fail("yaml-syntax", f"YAML error: {exc}", file=name)
+        raise fail("yaml-syntax", f"YAML error: {exc}", file=name) from exc
     except RecursionError:
-        raise fail("yaml-syntax", "YAML nesting too deep", file=name)
+        raise fail("yaml-syntax", "YAML nesting too deep", file=name) from None
     finally:
         loader.dispose()
     lines = Lines()
@@ -176,7 +177,7 @@ def parse_yaml(text: str, name: str):
     try:
         data = _convert(root, (), lines, loader, name, set(), row)
     except RecursionError:
-        raise fail("yaml-syntax", "YAML nesting too deep", file=name)
+        raise fail("yaml-syntax", "YAML nesting too deep", file=name) from None
     return data, lines
 
 
@@ -271,7 +272,8 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set, row):
             try:
                 duplicate = key in result
             except TypeError:
-                raise fail("yaml-wrong-type", "unusable mapping key", file=name, line=row(key_node.start_mark))
+                raise fail("yaml-wrong-type", "unusable mapping key", file=name,
+                           line=row(key_node.start_mark)) from None
             if duplicate:
                 raise fail("yaml-duplicate-key", f"duplicate key {shown(key, key_node.value)}",
                            file=name, line=row(key_node.start_mark))

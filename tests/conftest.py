@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 EDITIONS = ("original-2001", "bsw-dm-2003", "second-edition-2014")
 # the project's shared folder sits beside the checkout (../shared); a worktree may be deeper
-BOARDSPACE_CORPUS = next((p / "shared/corpus/boardspace" for p in ROOT.parents if (p / "shared/corpus/boardspace").is_dir()),
-                         ROOT.parent / "shared/corpus/boardspace")
+BOARDSPACE_CORPUS = next((p / "shared/corpus/boardspace" for p in ROOT.parents
+                          if (p / "shared/corpus/boardspace").is_dir()), ROOT.parent / "shared/corpus/boardspace")
 
 
 def rules_for(ruleset: str, players: int, *overrides: str):
@@ -98,6 +98,7 @@ def engine_line() -> str:
     """Which engine the tests run on, and why not the native one where a core built from other C sources
     lies beside them (a checkout whose C sources changed since its install: its native tests are skipped)."""
     import importlib.machinery
+
     from medina_cli.engine import native
     name = native.engine_name()
     here = Path(native.__file__).parent
@@ -126,8 +127,9 @@ RULE_POINT_FILES = {"test_boardspace_profiles.py", "test_score_tiles.py", "test_
 
 @pytest.fixture(autouse=True)
 def native_shadow(request, monkeypatch):
-    """In the rule-point tests (tests/test_rules_*.py and RULE_POINT_FILES), where the native core runs, every placement a test makes
-    on a Python game is replayed through the native core and the two positions compared (nativekit)."""
+    """In the rule-point tests (tests/test_rules_*.py and RULE_POINT_FILES), where the native core runs, every
+    placement a test makes on a Python game is replayed through the native core and the two positions compared
+    (nativekit)."""
     from medina_cli.engine import native
     name = Path(str(request.node.fspath)).name
     if not (name.startswith("test_rules_") or name in RULE_POINT_FILES) or native.core() is None:
@@ -140,7 +142,8 @@ def native_shadow(request, monkeypatch):
             result = method(game, *args, **kwargs)
             state = native.state_of(game)
             # a test that set a supply by hand has a position no replay reaches: nothing to compare
-            hand_set = state is None or [[s[p] for p in game.variant.pieces] for s in game.supply] != state.observe()["supply"]
+            hand_set = (state is None
+                        or [[s[p] for p in game.variant.pieces] for s in game.supply] != state.observe()["supply"])
             if not hand_set:
                 assert_same(game, state)
             return result

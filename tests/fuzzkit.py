@@ -255,9 +255,9 @@ def run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
         except MedinaError as exc:
             sys.stderr.write(exc.problem.human() + "\n")
             code = exit_status(exc)
-        except Exception as exc:  # noqa: BLE001 - what the entry point would call an internal error
+        except Exception as exc:  # what the entry point would call an internal error
             raise Broken(f"internal error {type(exc).__name__}: {exc}\nmedina {' '.join(args)}\n"
-                         f"{traceback.format_exc()}")
+                         f"{traceback.format_exc()}") from exc
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -322,9 +322,9 @@ def check_reader(case: Case) -> None:
             problems = read()
         except MedinaError as exc:
             problems = [exc.problem]
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise Broken(f"reader failed {type(exc).__name__}: {exc}\n{traceback.format_exc()}\n"
-                         f"input: {text[:2000]!r}")
+                         f"input: {text[:2000]!r}") from exc
         for problem in problems if isinstance(problems, list) else ():
             if problem.file is None:
                 raise Broken(f"a problem without a file: {problem.human()}\ninput: {text[:2000]!r}")

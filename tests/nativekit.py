@@ -80,7 +80,8 @@ def counted(game: Game) -> dict:
     kinds = [e.kind for e in game.events]
     return {"passes": kinds.count("pass"), "retirements": kinds.count("retire"),
             "forced_roofs": kinds.count("forced-roof"),
-            "transfers": sum(1 for e in game.events if e.kind in ("palace-tile", "tower-tile") and e.previous is not None)}
+            "transfers": sum(1 for e in game.events
+                             if e.kind in ("palace-tile", "tower-tile") and e.previous is not None)}
 
 
 def assert_same(game: Game, state) -> None:
@@ -94,5 +95,5 @@ def assert_same(game: Game, state) -> None:
     assert [game.players[seat] for seat in winners] == sheet.winners
     summary_totals, summary_winners, _, events, turns, placements = state.summary()
     assert (summary_totals, summary_winners) == (totals, winners)
-    assert dict(zip(("transfers", "passes", "retirements", "forced_roofs"), events)) == counted(game)
+    assert dict(zip(("transfers", "passes", "retirements", "forced_roofs"), events, strict=True)) == counted(game)
     assert (turns, placements) == (game.turns_started, game.placements_made)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conftest import record_text, replay_text
+
 from medina_cli.engine.board import geometry_for
 from medina_cli.engine.game import Game
 from medina_cli.engine.placement import IllegalPlacement

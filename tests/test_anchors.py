@@ -7,9 +7,17 @@ from __future__ import annotations
 import json
 
 import pytest
+from anchorkit import (
+    GOLDEN,
+    PERFT,
+    game_at,
+    golden_placements,
+    golden_text,
+    native_golden_placements,
+    native_perft,
+    perft,
+)
 
-from anchorkit import (GOLDEN, PERFT, game_at, golden_placements, golden_text, native_golden_placements, native_perft,
-                       perft)
 from medina_cli.engine import native
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 

@@ -10,15 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scorekit import BOARDS, board_text, problems, run, set_cells
 
-from conftest import EXAMPLES
 from medina_cli.engine.playout import play_random_game
 from medina_cli.engine.scoring import score_game, tile_holders
 from medina_cli.records.boardfile import parse_board, score_board, write_board
 from medina_cli.rules.loader import load_ruleset
-from scorekit import BOARDS, board_text, problems, run, set_cells
 
 E1 = (BOARDS / "e1-original-2001.yaml").read_text()
 E3 = (BOARDS / "e3-second-edition-2014.yaml").read_text()

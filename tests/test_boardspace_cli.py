@@ -3,12 +3,12 @@
 import json
 import subprocess
 
-import pytest
-
 import fuzzkit
+import pytest
+from test_boardspace_reader import SGF, STORY, story
+
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
-from test_boardspace_reader import SGF, STORY, story
 
 
 def medina(*args):
@@ -188,6 +188,7 @@ def test_several_inputs_need_an_output_directory(tmp_path, args, said):
 
 def test_the_corpus_is_imported_in_one_run_as_file_by_file(tmp_path):
     from conftest import BOARDSPACE_CORPUS as CORPUS
+
     from medina_cli.records.boardspace import is_boardspace, parse_boardspace
     if not CORPUS.is_dir():
         pytest.skip(f"{CORPUS} is absent: the shared folder beside the checkout holds the real records")
@@ -196,7 +197,7 @@ def test_the_corpus_is_imported_in_one_run_as_file_by_file(tmp_path):
     done = medina("import", "boardspace", CORPUS, "-o", out, "--json")
     doc = json.loads(done.stdout)
     assert done.returncode == 0 and [r["file"] for r in doc["results"]] == [str(p) for p in records]
-    for path, result in zip(records, doc["results"]):
+    for path, result in zip(records, doc["results"], strict=True):
         target = out / path.relative_to(CORPUS).with_suffix(".yaml")
         assert result["output"] == str(target) and result["errors"] == []
         assert target.read_text() == parse_boardspace(path.read_text(), str(path)).to_record()

@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import pytest
-
 from conftest import BOARDSPACE_CORPUS as CORPUS
+
 from medina_cli.records.boardspace import is_boardspace
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay

@@ -5,8 +5,8 @@ as the engine did, tile holders included."""
 import json
 
 import pytest
-
 from conftest import BOARDSPACE_CORPUS
+
 from medina_cli.engine.game import NEUTRAL
 from medina_cli.engine.scoring import score_game, tile_holders
 from medina_cli.records.record import read_record

@@ -2,12 +2,12 @@
 switch (the revision history beside the engine's REVISION constant) changes exactly what that history says."""
 
 import pytest
-
 from conftest import new_game, record_text, replay_text
+from rulekit import Position
+
 from medina_cli.engine.game import IllegalPlacement
 from medina_cli.engine.scoring import score_game
 from medina_cli.rules.loader import load_ruleset
-from rulekit import Position
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 
@@ -214,7 +214,8 @@ def test_a_turn_left_open_for_tea_must_use_it():
     assert "holds a tea tile" in outcome.problems[0].message
 
 
-def stuck_after_an_opening(ruleset, *overrides, first_turns=("Anna: wall A2", "Ben: wall R2", "Cleo: wall A3, wall R3")):
+def stuck_after_an_opening(ruleset, *overrides,
+                           first_turns=("Anna: wall A2", "Ben: wall R2", "Cleo: wall A3, wall R3")):
     """Second edition, 3 players: after the opening turns Ben and Cleo can place nothing; Anna to move."""
     game = new_game(ruleset, 3, "H10", "J5", *overrides)
     for turn in first_turns:

@@ -5,8 +5,8 @@ Expected numbers were produced by Java itself (jshell, OpenJDK): e.g.
 """
 
 import pytest
-
 from conftest import rules_for
+
 from medina_cli.engine.board import geometry_for
 from medina_cli.records.boardspace import boardspace_setup
 from medina_cli.records.java_random import JavaRandom

@@ -204,7 +204,7 @@ def test_unreadable_action_names_its_number(action, words):
 
 
 def test_turns_before_an_unreadable_action_still_replay():
-    record, outcome = read(story(*OPENING, "onboard p B 2 P 7", "pick m B 0", "pick m B 0"))
+    _record, outcome = read(story(*OPENING, "onboard p B 2 P 7", "pick m B 0", "pick m B 0"))
     assert [p.code for p in outcome.problems] == ["boardspace-action"]
     assert "`pick m B 0`: `pick` while still holding a merchant" in outcome.problems[0].message
     assert outcome.turns_played == 1

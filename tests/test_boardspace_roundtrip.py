@@ -5,8 +5,8 @@ passes), and reading it back must give the same game: valid, finished, same plac
 import random
 
 import pytest
-
 from conftest import rules_for
+
 from medina_cli.engine.board import geometry_for
 from medina_cli.engine.placement import Placement
 from medina_cli.engine.playout import play_random_game

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from scorekit import FIXTURES, TILE_EXAMPLES, run
 
 from medina_cli.rules.loader import builtin_ids, load_ruleset
-from scorekit import FIXTURES, TILE_EXAMPLES, run
 
 GAME = str(TILE_EXAMPLES / "e6-tea.yaml")
 PROBLEMS = ["errors", "warnings"]

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import EXAMPLES
-from medina_cli.rules.loader import load_ruleset
 from scorekit import run
 from terminal import on_terminal
 from test_boardspace_reader import SGF, STORY
+
+from medina_cli.rules.loader import load_ruleset
 
 GAME = EXAMPLES / "original-2001-4p.yaml"
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import EXAMPLES, record_text
-from medina_cli.study.backend import StudyError
 from scorekit import run
+
+from medina_cli.study.backend import StudyError
 
 GAME = str(EXAMPLES / "original-2001-4p.yaml")
 # Ben's grey D4 is fine, his wall D5 is not (walls go on the ring): replay stops inside turn 2
@@ -60,8 +60,8 @@ READINGS_CASES = [
     ("with-rulesets", ["--rulesets", "original-2001,bsw-dm-2003"], "usage", 2),
     ("with-agents", ["-r", "original-2001", "--agents", "random,random,random,random"], "usage", 2),
 ]
-UNDO_CASES = [case for case in RECORD_CASES if case[0] in ("missing", "not-text", "malformed", "unknown-edition-in-record",
-                                                          "directory")]
+UNDO_CASES = [case for case in RECORD_CASES
+              if case[0] in ("missing", "not-text", "malformed", "unknown-edition-in-record", "directory")]
 CASES = ([(("hint",), "medina-hint/1", *case) for case in RECORD_CASES]
          + [(("status",), "medina-status/1", *case) for case in RECORD_CASES if "agent" not in case[0]]
          + [(("undo",), "medina-undo/1", *case) for case in UNDO_CASES]

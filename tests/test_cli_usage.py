@@ -11,7 +11,6 @@ import sys
 from importlib.metadata import version
 
 import pytest
-
 from conftest import EXAMPLES, ROOT, record_text
 from scorekit import run
 
@@ -59,8 +58,8 @@ def test_single_file_commands_refuse_a_directory(tmp_path):
 
 COMMANDS = [("validate",), ("replay",), ("moves",), ("score",), ("compare",), ("render",), ("view",), ("simulate",),
             ("import", "boardspace"), ("add",), ("undo",), ("status",), ("play",), ("rules", "show"), ("rules", "diff")]
-ARGUMENT_TYPES = {("add",): {"<path>", "<placement>"}, ("undo",): {"<path>"}, ("rules", "show"): {"<ruleset>"}, ("rules", "diff"): {"<ruleset>"},
-                  ("simulate",): set()}
+ARGUMENT_TYPES = {("add",): {"<path>", "<placement>"}, ("undo",): {"<path>"}, ("rules", "show"): {"<ruleset>"},
+                  ("rules", "diff"): {"<ruleset>"}, ("simulate",): set()}
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)

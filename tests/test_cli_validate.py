@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES
 
 MEDINA = Path(sys.executable).with_name("medina")
@@ -78,7 +77,7 @@ def test_invalid_record(tmp_path, text, code, line, turn, player):
 @pytest.mark.slow
 def test_a_piece_the_player_no_longer_holds(tmp_path):
     text = HEAD + OPENING + "  - Ben: wall B13, wall C13\n  - Cleo: wall Q13, wall P13\n  - Anna: wall A10, grey D4\n"
-    path, status, out, err = validate_file(tmp_path, text, "--set", "supply.3.walls=2")
+    path, status, out, _err = validate_file(tmp_path, text, "--set", "supply.3.walls=2")
     assert status == 1
     (message,) = problem_lines(out, "not-in-supply")
     assert message.startswith(f"{path}:10: turn 4 placement 1, Anna: ")
@@ -87,9 +86,9 @@ def test_a_piece_the_player_no_longer_holds(tmp_path):
 @pytest.mark.slow
 def test_alias_bomb_is_refused_quickly(tmp_path):
     lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
-    for prev, name in zip("abcdefgh", "bcdefghi"):
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
         lines.append(f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]")
-    path, status, out, err = validate_file(tmp_path, HEAD + OPENING + "\n".join(lines) + "\n")
+    path, status, out, _err = validate_file(tmp_path, HEAD + OPENING + "\n".join(lines) + "\n")
     assert status == 1
     (message,) = problem_lines(out, "yaml-alias")
     assert message.startswith(f"{path}:8: ")
@@ -100,7 +99,7 @@ def test_alias_bomb_is_refused_quickly(tmp_path):
                          ids=["flow", "block"])
 def test_deeply_nested_yaml_is_refused(tmp_path, nesting):
     """Far inside the size limit, yet deep enough to overflow a recursive parser's C stack."""
-    path, status, out, err = validate_file(tmp_path, HEAD + "x-deep: " + nesting + "\n")
+    _path, status, out, err = validate_file(tmp_path, HEAD + "x-deep: " + nesting + "\n")
     assert status in (1, 2), f"exit {status}: {err[-300:]}"
     assert problem_lines(out + err, "yaml-syntax")
 
@@ -152,7 +151,7 @@ def test_directories_are_searched_for_yaml_files(tmp_path):
     (tmp_path / "sub" / "a.yaml").write_text(HEAD + OPENING)
     (tmp_path / "b.yml").write_text(HEAD + "  - Ben: wall A12, wall A11\n")
     (tmp_path / "c.txt").write_text("not a record")
-    status, out, err = medina("validate", tmp_path, "--json")
+    status, out, _err = medina("validate", tmp_path, "--json")
     assert status == 1
     results = json.loads(out)["results"]
     assert [(Path(r["file"]).name, r["valid"]) for r in results] == [("b.yml", False), ("a.yaml", True)]
@@ -163,17 +162,17 @@ def test_directories_are_searched_for_yaml_files(tmp_path):
 
 @pytest.mark.slow
 def test_stdin(tmp_path):
-    status, out, err = medina("validate", "-", stdin=(HEAD + "  - Ben: wall A12, wall A11\n").encode())
+    status, out, _err = medina("validate", "-", stdin=(HEAD + "  - Ben: wall A12, wall A11\n").encode())
     assert status == 1
     (message,) = problem_lines(out, "out-of-turn")
     assert message.startswith("<stdin>:7: turn 1, Ben: ")
-    status, out, err = medina("validate", "-", stdin=(EXAMPLES / "original-2001-3p.yaml").read_bytes())
+    status, out, _err = medina("validate", "-", stdin=(EXAMPLES / "original-2001-3p.yaml").read_bytes())
     assert status == 0 and "<stdin>: valid (finished" in out
 
 
 @pytest.mark.slow
 def test_json_document_shape(tmp_path):
-    path, status, out, err = validate_file(tmp_path, HEAD + OPENING + "  - Ben: grey D4, grey H8\n", "--json")
+    path, status, out, _err = validate_file(tmp_path, HEAD + OPENING + "  - Ben: grey D4, grey H8\n", "--json")
     assert status == 1
     doc = json.loads(out)
     assert list(doc) == ["format", "results"] and doc["format"] == "medina-validate/1"
@@ -191,14 +190,17 @@ def test_json_document_shape(tmp_path):
 
 @pytest.mark.slow
 def test_json_turn_level_error_has_null_placement(tmp_path):
-    path, status, out, err = validate_file(tmp_path, HEAD + "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n", "--json")
+    _path, status, out, _err = validate_file(tmp_path, HEAD + "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n",
+                                             "--json")
+    assert status == 1
     (error,) = json.loads(out)["results"][0]["errors"]
-    assert (error["code"], error["turn"], error["placement"], error["player"]) == ("too-few-placements", 1, None, "Anna")
+    assert (error["code"], error["turn"], error["placement"], error["player"]) == (
+        "too-few-placements", 1, None, "Anna")
 
 
 @pytest.mark.slow
 def test_json_for_unreadable_input(tmp_path):
-    path, status, out, err = validate_file(tmp_path, b"\x00\x01junk", "--json")
+    _path, status, out, _err = validate_file(tmp_path, b"\x00\x01junk", "--json")
     assert status == 2
     (result,) = json.loads(out)["results"]
     assert (result["valid"], result["errors"][0]["code"]) == (False, "not-text")
@@ -223,7 +225,7 @@ def test_result_mismatch(tmp_path):
     claimed = re.search(r"^result: .*Ben: (\d+)", text, re.M)
     assert claimed, "the example states a result"
     wrong = text.replace(f"Ben: {claimed.group(1)}", f"Ben: {int(claimed.group(1)) + 3}")
-    path, status, out, err = validate_file(tmp_path, wrong)
+    path, status, out, _err = validate_file(tmp_path, wrong)
     assert status == 1
     (message,) = problem_lines(out, "result-mismatch")
     line = next(number for number, text in enumerate(wrong.splitlines(), 1) if text.startswith("result:"))
@@ -236,18 +238,18 @@ def test_ruleset_option_overrides_the_file(tmp_path):
     (tmp_path / "single.yaml").write_text("medina: ruleset/1\nextends: original-2001\n"
                                           "turns:\n  opening_single: {3: 1, 4: 1}\n")
     text = HEAD + "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n"
-    path, status, out, err = validate_file(tmp_path, text)
+    _path, status, out, _err = validate_file(tmp_path, text)
     assert status == 1 and problem_lines(out, "too-few-placements")
-    path, status, out, err = validate_file(tmp_path, text, "--ruleset", tmp_path / "single.yaml")
+    _path, status, out, _err = validate_file(tmp_path, text, "--ruleset", tmp_path / "single.yaml")
     assert status == 0, out
-    path, status, out, err = validate_file(tmp_path, text.replace("original-2001", "bsw-dm-2003"), "--json",
-                                           "--ruleset", "original-2001")
+    _path, status, out, _err = validate_file(tmp_path, text.replace("original-2001", "bsw-dm-2003"), "--json",
+                                            "--ruleset", "original-2001")
     assert json.loads(out)["results"][0]["ruleset"] == "original-2001"
 
 
 def test_set_option(tmp_path):
     text = HEAD + "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n"
-    path, status, out, err = validate_file(tmp_path, text, "--set", "turns.opening_single.3=1")
+    _path, status, out, _err = validate_file(tmp_path, text, "--set", "turns.opening_single.3=1")
     assert status == 0, out
 
 
@@ -256,14 +258,14 @@ def test_set_option(tmp_path):
                                         (("--set", "no.such.param=1"), "bad-set"),
                                         (("--set", "towers.reconnect=sometimes"), "bad-set")])
 def test_bad_options_are_usage_errors(tmp_path, args, code):
-    path, status, out, err = validate_file(tmp_path, HEAD + OPENING, *args)
+    _path, status, out, err = validate_file(tmp_path, HEAD + OPENING, *args)
     assert status == 2
     assert problem_lines(out + err, code)
 
 
 @pytest.mark.slow
 def test_usage_errors_from_the_command_line_itself():
-    status, out, err = medina("validate")
+    status, _out, err = medina("validate")
     assert status == 2 and "(usage: medina validate [OPTIONS] FILE...;" in err
-    status, out, err = medina("validate", "--no-such-option", "x.yaml")
+    status, _out, err = medina("validate", "--no-such-option", "x.yaml")
     assert status == 2

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 from conftest import EXAMPLES, record_text
+from scorekit import TILE_EXAMPLES, run
+
 from medina_cli.engine.scoring import score_game
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
 from medina_cli.rules.loader import builtin_ids, load_ruleset
-from scorekit import TILE_EXAMPLES, run
 
 E8 = TILE_EXAMPLES / "e8-tower-reconnect.yaml"
 
@@ -82,12 +83,16 @@ def test_a_variant_is_added_after_the_default_columns():
 
 
 def test_a_record_with_a_well_is_played_without_it_under_a_ruleset_that_has_none():
-    code, doc, _ = compare_json(EXAMPLES / "second-edition-2014-3p.yaml", "--rulesets", "second-edition-2014,original-2001")
+    code, doc, _ = compare_json(EXAMPLES / "second-edition-2014-3p.yaml", "--rulesets",
+                                "second-edition-2014,original-2001")
     own, dry = doc["results"]
+    assert code == 0  # one ruleset replays the record
     assert own["without_well"] is False and own["status"] == "valid"
     assert dry["without_well"] is True and dry["status"] == "invalid"
     assert dry["error"]["turn"] == 1 and dry["error"]["code"] == "too-few-placements"  # 2014's single opening
-    code, out, _ = run("compare", EXAMPLES / "second-edition-2014-3p.yaml", "--rulesets", "second-edition-2014,original-2001")
+    code, out, _ = run("compare", EXAMPLES / "second-edition-2014-3p.yaml", "--rulesets",
+                       "second-edition-2014,original-2001")
+    assert code == 0
     assert "Played without the record's well (these rulesets have none; its cell is free): original-2001" in out
 
 

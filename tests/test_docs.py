@@ -4,7 +4,6 @@ import importlib.util
 import re
 
 import pytest
-
 from conftest import ROOT
 
 spec = importlib.util.spec_from_file_location("generate", ROOT / "docs" / "generate.py")

@@ -8,10 +8,10 @@ import io
 from types import SimpleNamespace
 
 import pytest
-
 from conftest import EXAMPLES
-from medina_cli.engine import native
 from scorekit import run
+
+from medina_cli.engine import native
 
 NOTE = "medina: the Python engine runs (no native engine was built at install): search and simulation take about "
 GAME = EXAMPLES / "second-edition-2014-2p.yaml"
@@ -83,7 +83,8 @@ def test_analyse_draws_its_progress_line_before_the_first_placement(monkeypatch)
     monkeypatch.setattr(progress, "sys", SimpleNamespace(stderr=Terminal()))
     monkeypatch.setattr(progress, "start_display", lambda unit, total, first, rate, left: (Display(), None))
     reviewed = analysis.analyse
-    monkeypatch.setattr(analysis, "analyse", lambda *args, **kw: (seen.append(("reviewing",)), reviewed(*args, **kw))[1])
+    monkeypatch.setattr(analysis, "analyse",
+                        lambda *args, **kw: (seen.append(("reviewing",)), reviewed(*args, **kw))[1])
     record = read_record(str(GAME))
     document = hint.run_analysis(record, "greedy", 0, 1)
     total = len(document["placements"])

@@ -14,11 +14,21 @@ from pathlib import Path
 
 import pytest
 import typer
+from fuzzkit import (
+    ANY_COMMANDS,
+    COMMANDS,
+    EXAMPLE,
+    KINDS,
+    SEEDS,
+    Case,
+    check_reader,
+    check_run,
+    mutate,
+    random_yaml,
+    run_case,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from fuzzkit import ANY_COMMANDS, COMMANDS, EXAMPLE, KINDS, SEEDS, Case, check_reader, check_run, mutate, random_yaml, \
-    run_case
 
 FUZZ = settings(deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 NAMES = ["game.yaml", "game.sgf", "game.txt", "board.yml"]
@@ -65,7 +75,7 @@ def test_commands_take_yaml_documents(rng, command):
 @settings(FUZZ, max_examples=50)
 @given(rng=st.randoms(use_true_random=False))
 def test_validate_takes_mutated_records_on_stdin(rng):
-    name, text = rng.choice(SEEDS["record"])
+    _name, text = rng.choice(SEEDS["record"])
     content = mutate(text, rng).encode("utf-8", "surrogatepass")
     check_run(["validate", "-"], {EXAMPLE: EXAMPLE.read_bytes()}, {"<stdin>"}, stdin=content)
 
@@ -73,6 +83,7 @@ def test_validate_takes_mutated_records_on_stdin(rng):
 def test_the_checks_catch_what_they_are_for(tmp_path, monkeypatch):
     """The harness itself: a command that fails with a traceback, or writes over its input, is caught."""
     import fuzzkit
+
     from medina_cli.cli import validate as command
 
     def explode(*args, **kwargs):

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from conftest import pytest_collection_modifyitems
 from hypothesis import core, given, settings
 from hypothesis import strategies as st
-
-from conftest import pytest_collection_modifyitems
 
 
 def drawn_with(seed, monkeypatch) -> list[int]:

@@ -10,8 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import medina_cli
 from conftest import ROOT
+
+import medina_cli
 
 PACKAGE = Path(medina_cli.__file__).parent
 

@@ -17,7 +17,16 @@ import yaml
 from medina_cli.engine import native
 from medina_cli.engine.game import Game
 from medina_cli.rules.loader import load_ruleset
-from medina_cli.rules.schema import PLAYER_COUNT, RESERVED_LETTERS, SCHEMA, Bool, Choice, Int, ListOf, MapOf
+from medina_cli.rules.schema import (
+    PLAYER_COUNT,
+    RESERVED_LETTERS,
+    SCHEMA,
+    Bool,
+    Choice,
+    Int,
+    ListOf,
+    MapOf,
+)
 
 needs_native = pytest.mark.skipif(native.built() is None, reason="no native core built")
 LETTERS = [c for c in string.ascii_lowercase if c not in RESERVED_LETTERS]

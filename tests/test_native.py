@@ -17,11 +17,11 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import BOARDSPACE_CORPUS, EXAMPLES, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import BOARDSPACE_CORPUS, EXAMPLES, ROOT
 from nativekit import assert_same
+
 from medina_cli.engine import native
 from medina_cli.engine.game import Game
 from medina_cli.engine.playout import play_random_game, random_setup
@@ -61,7 +61,8 @@ def override_strategy(rules_data):
         st.tuples(st.just("turns.placements"), st.integers(1, 4)),
         st.tuples(st.just(f"turns.opening_single.{n}"), st.integers(0, 6)),
         st.tuples(st.just("turns.forced_roof"), st.sampled_from(["off", "only_player_who_can_place",
-                                                                  "only_player_with_roofs", "only_player_with_pieces"])),
+                                                                  "only_player_with_roofs",
+                                                                  "only_player_with_pieces"])),
         st.tuples(st.just("turns.forced_roof_check"), st.sampled_from(["turn_start", "after_first_placement"])),
         st.tuples(st.just("turns.neutral_spares_forced_roof"), st.booleans()),
         st.tuples(st.just("roofs.on_blocked_palace"), st.booleans()),
@@ -85,7 +86,7 @@ def override_strategy(rules_data):
                                                                "merchants", "walls")]), small),
         st.tuples(st.just(f"board.interior.{n}"), st.lists(st.integers(4, 24), min_size=2, max_size=2)),
         st.tuples(st.just("board.towers"), st.permutations([1, 2, 3, 4]).map(
-            lambda p: dict(zip(("NW", "NE", "SE", "SW"), p)))),
+            lambda p: dict(zip(("NW", "NE", "SE", "SW"), p, strict=True)))),
     ), max_size=6)
 
 
@@ -141,10 +142,11 @@ def test_readings_and_editions_agree(data):
     ruleset = load_ruleset(data.draw(st.sampled_from(RULESETS), label="ruleset"))
     players = data.draw(st.sampled_from(sorted(ruleset.player_counts)), label="players")
     overrides = []
+    colour_names = ruleset.for_players(players).colour_names
     for reading in READINGS:
         if data.draw(st.booleans(), label=reading.param):
             value = data.draw(st.sampled_from(reading.values), label="value")
-            if reading.param.startswith("colours.") and reading.param.split(".")[1] not in ruleset.for_players(players).colour_names:
+            if reading.param.startswith("colours.") and reading.param.split(".")[1] not in colour_names:
                 continue
             overrides += [(reading.param, value.value), *(tuple(also.split("=")) for also in value.also)]
     rules = load_ruleset(ruleset.id, overrides).for_players(players)
@@ -155,7 +157,7 @@ def test_push_pop_and_copy_restore_the_position():
     rules = load_ruleset("second-edition-2014").for_players(3)
     rng = random.Random(5)
     merchant, well = random_setup(rules, rng)
-    game, state = new_pair(rules, 3, merchant, well)
+    _game, state = new_pair(rules, 3, merchant, well)
     for _ in range(30):
         legal = state.legal_moves()
         state.push(legal[rng.randrange(len(legal))])
@@ -237,7 +239,8 @@ def test_copy_module_copies_and_pickling_refuses():
 def record_files() -> list[Path]:
     files = sorted(EXAMPLES.glob("*.yaml"))
     fixtures = ROOT / "tests" / "fixtures"
-    files += sorted(p for p in fixtures.rglob("*") if p.suffix in (".yaml", ".sgf", ".txt") and "robustness" not in p.parts)
+    files += sorted(p for p in fixtures.rglob("*")
+                    if p.suffix in (".yaml", ".sgf", ".txt") and "robustness" not in p.parts)
     corpus = BOARDSPACE_CORPUS / "engine-games"
     files += sorted(corpus.glob("*.sgf")) if corpus.is_dir() else []
     return files
@@ -465,7 +468,8 @@ def test_the_native_search_agrees_in_each_edition(ruleset, players, data):
 @drawn(3, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_the_native_search_agrees_beyond_256_cells(data):
-    rules = load_ruleset("second-edition-2014", [("board.interior.2", [18, 16]), ("supply.2.per_colour", 3)]).for_players(2)
+    rules = load_ruleset("second-edition-2014",
+                         [("board.interior.2", [18, 16]), ("supply.2.per_colour", 3)]).for_players(2)
     assert native.tables(rules).size > native.built().MAX_CELLS
     assert_same_search(data, random_position(data, rules, 2))
 
@@ -532,17 +536,19 @@ def test_bad_input_to_the_native_api_raises_never_crashes():
         state.push(game.variant.encode(PASS_PLACEMENT))  # no move of the core (a pass was once taken for tea)
     over = native.start_state(rules, 40, 60)
     over.playout(native.Generator(2).core, 0.5)
-    assert over.over and over.seat is None and over.legal_moves() == [] and over.margins(native.Generator(3).core, 5) == []
+    assert over.over and over.seat is None and over.legal_moves() == []
+    assert over.margins(native.Generator(3).core, 5) == []
     with pytest.raises(ValueError):
         over.push(tea)
     assert over.playout(native.Generator(2).core, 0.5) == 0
     search = native.start_state(rules, 40, 60)
     move = search.legal_moves()[0]
-    fine = dict(move=move, key=7, start=0, stop=3, exploration=0.5, widening=1.0, tea_chance=0.2, roof_from=5)
+    fine = {"move": move, "key": 7, "start": 0, "stop": 3, "exploration": 0.5, "widening": 1.0, "tea_chance": 0.2,
+            "roof_from": 5}
     assert len(search.search_samples(**fine)) == 3 and search.search_samples(**{**fine, "stop": 0}) == []
-    for bad in ({"move": tea + 1}, {"move": search.legal_moves()[-1] + table.size}, {"key": -1}, {"key": 2 ** 64}, {"start": -1},
-                {"start": 4}, {"stop": 2 ** 32 + 1}, {"start": 0, "stop": 2 ** 30}, {"exploration": float("nan")},
-                {"widening": -1.0}, {"tea_chance": float("inf")}, {"roof_from": -1}):
+    for bad in ({"move": tea + 1}, {"move": search.legal_moves()[-1] + table.size}, {"key": -1}, {"key": 2 ** 64},
+                {"start": -1}, {"start": 4}, {"stop": 2 ** 32 + 1}, {"start": 0, "stop": 2 ** 30},
+                {"exploration": float("nan")}, {"widening": -1.0}, {"tea_chance": float("inf")}, {"roof_from": -1}):
         with pytest.raises(ValueError):
             search.search_samples(**{**fine, **bad})
     with pytest.raises(TypeError):
@@ -591,7 +597,8 @@ def test_tables_refuse_what_the_core_cannot_hold():
     for bad in (
                 {"tower_cells": [corners[0], 1, corners[1], 1, corners[2], 3, corners[3], 4]},
                 {"tower_cells": [corners[0], 1, corners[0], 2, corners[2], 3, corners[3], 4]},
-                {"towers": (int.from_bytes(fields["towers"], "little") ^ 0b11).to_bytes(len(fields["towers"]), "little"),
+                {"towers": (int.from_bytes(fields["towers"], "little") ^ 0b11).to_bytes(len(fields["towers"]),
+                                                                                        "little"),
                  "ring": (int.from_bytes(fields["ring"], "little") ^ 0b11).to_bytes(len(fields["ring"]), "little")}):
         with pytest.raises(ValueError):
             tables(**{**fields, **bad})

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import EDITIONS, EXAMPLES
 
 MEDINA = Path(sys.executable).with_name("medina")
@@ -56,7 +55,8 @@ def test_a_ruleset_file_is_found_beside_the_record(tmp_path):
 
 @pytest.mark.slow
 def test_module_entry_point(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "medina_cli", "validate", (EXAMPLES / "original-2001-3p.yaml").resolve()],
+    example = (EXAMPLES / "original-2001-3p.yaml").resolve()
+    proc = subprocess.run([sys.executable, "-m", "medina_cli", "validate", example],
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 

@@ -101,6 +101,7 @@ def test_repr_gives_the_game_back():
     (lambda f: [*f[:7], "1.2:0/1.2:0/1.2:0", *f[8:]], "supply"),
     (lambda f: [*f[:8], "gold"], "retired")])
 def test_a_text_that_is_no_position_is_refused_naming_the_field(change, field):
-    text = medina.Game(medina.load_ruleset("original-2001", players=3), ["Anna", "Ben", "Cleo"], merchant="K7").to_text()
+    rules = medina.load_ruleset("original-2001", players=3)
+    text = medina.Game(rules, ["Anna", "Ben", "Cleo"], merchant="K7").to_text()
     with pytest.raises(ValueError, match=f"^position text, field {field}: "):
         medina.Game.from_text(load_ruleset("original-2001"), " ".join(change(text.split(" "))))

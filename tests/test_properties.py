@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import random
 
+import oracle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import oracle
 from medina_cli.engine.board import bits, geometry_for
 from medina_cli.engine.explain import explain
 from medina_cli.engine.game import NEUTRAL
@@ -67,7 +67,7 @@ class Watcher:
 
     def __init__(self, rules, players: int, generator_at: set[int], oracle_at: set[int]):
         self.rules, self.players, self.generator_at, self.oracle_at = rules, players, generator_at, oracle_at
-        start = {**{c: rules.supply.per_colour for c in rules.colour_names}, "roof": rules.supply.roofs,
+        start = {**dict.fromkeys(rules.colour_names, rules.supply.per_colour), "roof": rules.supply.roofs,
                  "neutral": rules.supply.neutral_roofs, "stable": rules.supply.stables,
                  "merchant": rules.supply.merchants, "wall": rules.supply.walls}
         self.initial = {kind: players * start[kind] for kind in start}
@@ -156,7 +156,7 @@ class Watcher:
         """Every building and stable in exactly one palace; nothing outside its squares."""
         geo = game.variant.geometry
         all_buildings = 0
-        for colour, mask in game._buildings.items():
+        for mask in game._buildings.values():
             assert not mask & all_buildings
             all_buildings |= mask
         pieces = all_buildings | game._stables
@@ -315,7 +315,7 @@ def play_checked(ruleset: str, players: int, data, tea: float, *, oracle_everywh
 @GAMES
 @given(data=st.data(), tea=TEA)
 def test_random_games_keep_the_invariants(ruleset, players, data, tea):
-    game, rules, watcher = play_checked(ruleset, players, data, tea)
+    game, rules, _watcher = play_checked(ruleset, players, data, tea)
     round_trip(game, rules)
 
 
@@ -324,7 +324,7 @@ def test_random_games_keep_the_invariants(ruleset, players, data, tea):
 @settings(max_examples=8, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
 @given(data=st.data(), tea=TEA)
 def test_random_games_keep_the_invariants_under_the_boardspace_profiles(ruleset, players, data, tea):
-    game, rules, watcher = play_checked(ruleset, players, data, tea)
+    game, rules, _watcher = play_checked(ruleset, players, data, tea)
     round_trip(game, rules)
 
 
@@ -333,7 +333,7 @@ def test_random_games_keep_the_invariants_under_the_boardspace_profiles(ruleset,
 @settings(max_examples=3, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
 @given(data=st.data(), tea=TEA)
 def test_generator_matches_the_oracle_at_every_position(ruleset, players, data, tea):
-    game, rules, watcher = play_checked(ruleset, players, data, tea, oracle_everywhere=True)
+    game, _rules, watcher = play_checked(ruleset, players, data, tea, oracle_everywhere=True)
     assert watcher.checked >= game.placements_made - 1
     board = oracle.Board.of(game, watcher.last_merchant)
     assert not any(oracle.legal(board, seat) for seat in range(players))  # the game ends when nobody can place
@@ -347,5 +347,5 @@ SHORT_2001 = tuple(f"supply.3.{item}" for item in ("per_colour=2", "stables=2", 
 @settings(max_examples=25, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_forced_roofs_match_the_oracle_in_short_2001_games(data):
-    game, rules, watcher = play_checked("original-2001", 3, data, 0.0, oracle_everywhere=True, sets=SHORT_2001)
+    game, _rules, watcher = play_checked("original-2001", 3, data, 0.0, oracle_everywhere=True, sets=SHORT_2001)
     assert watcher.checked >= game.placements_made - 1

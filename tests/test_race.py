@@ -9,10 +9,19 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rulekit import Position
 
 from medina_cli.agents import make_agent
-from medina_cli.agents.race import FIRST, LEADERS, Arm, Race, batch_bounds, halving_cost, plan, z_value
-from rulekit import Position
+from medina_cli.agents.race import (
+    FIRST,
+    LEADERS,
+    Arm,
+    Race,
+    batch_bounds,
+    halving_cost,
+    plan,
+    z_value,
+)
 
 ORANGE_OPEN = ("Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11")
 

@@ -5,13 +5,13 @@ ones the edition supplies, and counts are pluralised properly in event texts and
 from __future__ import annotations
 
 import pytest
-
 from conftest import record_text
+from rulekit import Position
+from scorekit import BOARDS, run
+
 from medina_cli.errors import CODES
 from medina_cli.records.boardfile import parse_board
 from medina_cli.records.record import parse_record
-from rulekit import Position
-from scorekit import BOARDS, run
 
 HEAD = "medina: record/1\nruleset: original-2001\nplayers: [Anna, Ben, Cleo]\nsetup:\n  merchant: J7\n"
 TURNS = "turns:\n  - Anna: wall A12, wall A11\n"  # lines 6-7

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import record_text
+from scorekit import run
+
 from medina_cli.comparison import sweep_readings
 from medina_cli.records.record import parse_record
 from medina_cli.rules.loader import alternatives, load_ruleset
-from scorekit import run
 
 MALT_TOWERS = "board.towers={NW: 1, NE: 2, SW: 3, SE: 4}"
 # Anna's grey palace at Q2 touches the wall Q1 of the south-east tower when she roofs it: tower tile 2
@@ -93,7 +93,7 @@ def test_the_library_sweep_is_what_the_command_prints(game):
     path = game(FLIP)
     sweep = sweep_readings(parse_record(path.read_text(), str(path)))
     assert {**sweep.to_json(), "errors": [], "warnings": []} == readings_json(path)[1]
-    assert [r.alternative.label for r in sweep.ranked()][0] == MALT_TOWERS
+    assert sweep.ranked()[0].alternative.label == MALT_TOWERS
 
 
 def test_variants_are_columns_named_by_label_or_by_their_overrides(game):
@@ -167,7 +167,7 @@ def test_each_game_played_under_a_reading_counts_as_its_record_replayed_as_writt
     per_game = readings_chunk(("second-edition-2014", (), 3, 7), 0, 4)
     illegal = 0
     for index, effects in enumerate(per_game):
-        for alt, effect in zip(alternatives(ruleset), effects):
+        for alt, effect in zip(alternatives(ruleset), effects, strict=True):
             other = load_ruleset(ruleset, alt.overrides).for_players(3)
             game = play_random_game(other, player_names(3), game_rng(7, index))
             written = replay(parse_record(game.to_record("second-edition-2014"), "game.yaml"), check_result=False)

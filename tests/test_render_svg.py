@@ -9,16 +9,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES, record_text
+from scorekit import run
+
 from medina_cli.engine.board import bits
 from medina_cli.engine.position import Position
-from medina_cli.render import palette
-from medina_cli.render import svg as svg_module
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
+from medina_cli.render import palette
+from medina_cli.render import svg as svg_module
 from medina_cli.rules.loader import load_ruleset
-from scorekit import run
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Anna builds grey C3+C4, Ben roofs it and starts black H8, Cleo adds a stable and a merchant,
@@ -186,7 +186,7 @@ def test_a_finished_board_renders_like_the_record_it_came_from(tmp_path):
 def test_render_never_overwrites_its_input(tmp_path):
     source = tmp_path / "game.svg"  # a record under an odd name: the .svg check alone would not save it
     source.write_text(SMALL)
-    code, out, err = run("render", source, "-o", source)
+    code, _out, err = run("render", source, "-o", source)
     assert code == 2 and "refusing to overwrite" in err and source.read_text() == SMALL
 
 
@@ -194,7 +194,7 @@ def test_render_never_overwrites_its_input(tmp_path):
 def test_render_refuses_an_output_that_is_not_svg(tmp_path, name):
     source = tmp_path / "game.yaml"
     source.write_text(SMALL)
-    code, out, err = run("render", source, "-o", tmp_path / name)
+    code, _out, err = run("render", source, "-o", tmp_path / name)
     assert code == 2 and "the output is an SVG picture; name a .svg file, or - for standard output" in err
     assert not (tmp_path / name).exists()
     assert run("render", source, "-o", tmp_path / "BOARD.SVG")[0] == 0
@@ -296,7 +296,8 @@ class OnlyThePosition:
         return getattr(self._position, name)
 
 
-ALLOWED = {name for name in {*dir(Position), *vars(Position(load_ruleset("original-2001").for_players(3), ["A", "B", "C"]))}
+ALLOWED = {name for name in {*dir(Position),
+                             *vars(Position(load_ruleset("original-2001").for_players(3), ["A", "B", "C"]))}
            if not name.startswith("_")}
 
 
@@ -366,4 +367,5 @@ def test_a_notebook_picture_and_an_analysis_chart_keep_their_bytes():
                   "best_value": 9.0, "loss": 5.75, "verdict": "mistake", "loss_interval": [5.0, 6.5]}]}
     chart = chart_svg(doc, ["O'Brien", 'B "&" C'])
     assert '<tspan fill="#d55e00">■ B &quot;&amp;&quot; C  </tspan>' in chart and 'stroke="#555"/>' in chart
-    assert hashlib.sha256(chart.encode()).hexdigest() == "b353403943cbc6491a0d5b330665671744d374d6c132cb7ed0e9cc7196237403"
+    assert hashlib.sha256(chart.encode()).hexdigest() == (
+        "b353403943cbc6491a0d5b330665671744d374d6c132cb7ed0e9cc7196237403")

@@ -10,11 +10,11 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import EXAMPLES, record_text, replay_text
-from medina_cli.render.text import colour_wanted, last_placed, legend, render_board
 from scorekit import run
 from terminal import on_terminal
+
+from medina_cli.render.text import colour_wanted, last_placed, legend, render_board
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 GAME = EXAMPLES / "second-edition-2014-3p.yaml"

@@ -12,8 +12,18 @@ from statistics import fmean
 import pytest
 
 from medina_cli.agents.race import Arm, Race, spread, t_value, z_value
-from medina_cli.agents.repeats import (BASE, CONTENDERS, FRESH, MOST, PAIRED, REPEATS, TIE_MARGIN, Repeats,
-                                      samples, tied_series)
+from medina_cli.agents.repeats import (
+    BASE,
+    CONTENDERS,
+    FRESH,
+    MOST,
+    PAIRED,
+    REPEATS,
+    TIE_MARGIN,
+    Repeats,
+    samples,
+    tied_series,
+)
 
 
 def tree_play(values: dict, tree_spread: float, spread: float, seed: object = 0, log: list | None = None):
@@ -46,7 +56,7 @@ def test_intervals_hold_where_each_tree_moves_its_samples_alike():
         a, b = race.arms
         n = samples(race)
         race.fill([arm for arm in (a, b) if arm.n < n], n)
-        paired = [x - y for x, y in zip(a.margins[:n], b.margins[:n])]  # the race's paired difference
+        paired = [x - y for x, y in zip(a.margins[:n], b.margins[:n], strict=True)]  # the race's paired difference
         race_misses += abs(fmean(paired)) > z_value(0.95, two_sided=True) * spread(paired) / math.sqrt(n)
         repeats = Repeats(race)
         assert len(repeats.arms) == 2 and all(len(repeats.means[id(arm)]) == FRESH + REPEATS for arm in (a, b))

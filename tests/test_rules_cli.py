@@ -6,11 +6,11 @@ import json
 import re
 
 import yaml
-
 from conftest import ROOT
+from scorekit import run
+
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 from medina_cli.rules.schema import SCHEMA, parameter_rows
-from scorekit import run
 
 
 def test_list_names_every_built_in_ruleset():

@@ -3,7 +3,6 @@
 only; a turn that ends without the roof is illegal."""
 
 import pytest
-
 from rulekit import BEN_STUCK, Position, Scenario, supplies
 
 # 2001: after turn 11 only Cleo can place (Anna and Ben hold one roof each and own every colour of

@@ -3,7 +3,6 @@ only when both ends are dead, on a cell with no merchant neighbour (param
 `merchants.new_chain_max_neighbours`), edge row allowed; only the newest chain is live."""
 
 import pytest
-
 from conftest import EDITIONS
 from rulekit import Position
 

@@ -2,7 +2,6 @@
 (the open palace must be extended; a new palace only once it is roofed or blocked)."""
 
 import pytest
-
 from conftest import EDITIONS
 from rulekit import BLOCKED_GREY_B2, Position
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from scorekit import run
 
 RECORD = "medina: record/1\nruleset: {ruleset}\nplayers: [Anna, Ben, Cleo]\nsetup:\n  merchant: J7\nturns:\n" \

@@ -3,7 +3,6 @@ of the colour with an own roof (neutral roofs do not count), DM also when no bui
 fits anywhere. Retirement removes buildings only: roofs and stables may still go on its palaces."""
 
 import pytest
-
 from rulekit import Position
 
 SMALL_BOARD = ("board.interior.3=[5,4]",)  # interior B2-F5: a few palaces fill it

@@ -3,11 +3,11 @@ own roof per colour, never a second roof; neutral roofs only in 2014 with 2-3 pl
 unroofed palace, belonging to nobody."""
 
 import pytest
-
 from conftest import EDITIONS
+from rulekit import BLOCKED_GREY_B2, Position
+
 from medina_cli.engine.game import NEUTRAL
 from medina_cli.engine.placement import IllegalPlacement
-from rulekit import BLOCKED_GREY_B2, Position
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)

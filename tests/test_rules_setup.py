@@ -2,14 +2,13 @@
 the well exists only in 2014; the first player in `players` starts."""
 
 import pytest
-
 from conftest import EDITIONS, record_text, replay_text
 from rulekit import NAMES, Position
 
 
 def setup_problems(ruleset, players=3, **setup):
     text = record_text(ruleset, list(NAMES[:players]), [], **setup)
-    record, outcome = replay_text(text)
+    _record, outcome = replay_text(text)
     return text.splitlines(), outcome
 
 
@@ -26,7 +25,7 @@ def wells(ruleset):
 @pytest.mark.parametrize("ruleset", EDITIONS)
 @pytest.mark.parametrize("cell", ["C3", "P11", "J7"])
 def test_start_merchant_off_the_edge_row_is_accepted(ruleset, cell):
-    lines, outcome = setup_problems(ruleset, merchant=cell, **wells(ruleset))
+    _lines, outcome = setup_problems(ruleset, merchant=cell, **wells(ruleset))
     assert outcome.problems == []
     assert outcome.game.setup["merchant"] == cell.upper() and outcome.game.piece_at(cell) == "merchant"
 
@@ -63,7 +62,7 @@ def test_two_player_board_has_its_own_edge_row_and_extent():
 
 @pytest.mark.parametrize("cell", ["C3", "P11"])
 def test_well_off_the_edge_row_is_accepted(cell):
-    lines, outcome = setup_problems("second-edition-2014", merchant="J7", well=cell)
+    _lines, outcome = setup_problems("second-edition-2014", merchant="J7", well=cell)
     assert outcome.problems == []
     assert outcome.game.well == outcome.game.variant.geometry.parse(cell)
 
@@ -115,10 +114,10 @@ def test_board_and_pieces_per_edition_and_player_count(ruleset, players):
     colours = ("grey", "purple", "brown", "orange") if ruleset == "second-edition-2014" else (
         "grey", "black", "brown", "orange")
     per_colour, roofs, neutral, stables, merchants, walls = SUPPLIES[ruleset, players]
-    expected = {**{c: per_colour for c in colours}, "roof": roofs, "neutral": neutral, "stable": stables,
+    expected = {**dict.fromkeys(colours, per_colour), "roof": roofs, "neutral": neutral, "stable": stables,
                 "merchant": merchants, "wall": walls}
     assert game.supply == [expected] * players
-    assert [(c.name, c.value) for c in game.rules.colours] == list(zip(colours, (1, 2, 3, 4)))
+    assert [(c.name, c.value) for c in game.rules.colours] == list(zip(colours, (1, 2, 3, 4), strict=True))
     geo = game.variant.geometry
     assert (geo.columns, geo.rows) == ((14, 10) if players == 2 else (16, 11))
     corners = {"NW": geo.parse("A13" if players > 2 else "A12"), "SE": geo.parse("R1" if players > 2 else "P1"),

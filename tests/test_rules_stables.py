@@ -2,7 +2,6 @@
 joining that palace, keeping the spacing to every other palace."""
 
 import pytest
-
 from conftest import EDITIONS
 from rulekit import Position
 

@@ -3,11 +3,11 @@ by anyone count; a neutral holder leaves the tile on the board), tower tiles und
 `towers.reconnect` policies (examples E-7, E-8), 2014 tower merchants and tea awards (E-6)."""
 
 import pytest
-
 from conftest import EDITIONS
+from rulekit import Position, supplies
+
 from medina_cli.engine.game import NEUTRAL
 from medina_cli.engine.scoring import score_game
-from rulekit import Position, supplies
 
 
 def tile_events(game, kind):

@@ -2,10 +2,10 @@
 the 2014 opening; tea rules; pass only when unable; seat order; nothing after the game's end."""
 
 import pytest
-
 from conftest import EDITIONS
-from medina_cli.engine.game import IllegalPlacement
 from rulekit import BEN_STUCK, STUCK_AFTER_ONE, Position, supplies
+
+from medina_cli.engine.game import IllegalPlacement
 
 
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
@@ -44,7 +44,8 @@ def test_2014_opening_three_or_four_players_first_two_place_one(players):
 
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
 def test_no_opening_rule_before_2014(ruleset):
-    assert Position(ruleset, 3).problem("Anna: wall A12", "Ben: wall B13, wall C13") == ("too-few-placements", 1, None, "Anna")
+    assert Position(ruleset, 3).problem("Anna: wall A12", "Ben: wall B13, wall C13") == (
+        "too-few-placements", 1, None, "Anna")
 
 
 ONE_PIECE_LEFT = {  # three walls each; then (turn, player) starts a turn with a single piece left
@@ -150,7 +151,8 @@ def test_tea_may_stand_first_or_second_but_only_once_per_turn():
     assert pos.errors_after("Cleo: tea, wall B13") == []
     assert pos.errors_after("Cleo: wall B13, tea") == []
     assert pos.problem("Cleo: tea, tea") == ("tea-not-allowed", 6, 2, "Cleo")
-    assert pos.problem("Cleo: tea", "Anna: wall B13, wall C13") == ("too-few-placements", 6, None, "Cleo")  # one piece always
+    # one piece always
+    assert pos.problem("Cleo: tea", "Anna: wall B13, wall C13") == ("too-few-placements", 6, None, "Cleo")
     pos.play("Cleo: tea")
     assert pos.reject("tea") == "tea-not-allowed"
     assert pos.game.tea[2] == 2
@@ -177,7 +179,7 @@ def test_tea_cannot_replace_a_placement_that_was_impossible_anyway():
     pos = Position("second-edition-2014", 2, "Anna: purple D4", "Ben: roof D4, wall A11", "Anna: grey H8, brown M4",
                    "Ben: grey H9, purple C9", "Anna: orange F9, wall A10", "Ben: tea, brown M5", "Anna: roof H8",
                    sets=sets)
-    assert pos.game.supply[1] == {**{k: 0 for k in pos.game.supply[1]}, "orange": 1} and pos.game.tea[1] == 2
+    assert pos.game.supply[1] == {**dict.fromkeys(pos.game.supply[1], 0), "orange": 1} and pos.game.tea[1] == 2
     assert pos.problem("Ben: orange F10, tea") == ("too-many-placements", 8, 2, "Ben")
 
 

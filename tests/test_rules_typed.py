@@ -123,7 +123,8 @@ def written(tmp_path, name: str, text: str) -> str:
 def test_a_file_that_gives_forced_roof_means_what_it_meant_before_the_split(tmp_path):
     """`forced_roof: X` alone in a file (or one call's overrides) is X checked at turn start, whatever the
     file it extends says; the former spelling is after the first placement, whatever the parent says."""
-    house = written(tmp_path, "house.yaml", "extends: boardspace-original\nturns: {forced_roof: only_player_with_roofs}\n")
+    house = written(tmp_path, "house.yaml",
+                    "extends: boardspace-original\nturns: {forced_roof: only_player_with_roofs}\n")
     assert load_ruleset(house).for_players(3).turns.forced_roof_check == "turn_start"
     written(tmp_path, "parent.yaml", "extends: original-2001\nturns: {forced_roof_check: turn_start}\n")
     child = written(tmp_path, "child.yaml", "extends: parent.yaml\n"

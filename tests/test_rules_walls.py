@@ -2,7 +2,6 @@
 runs grow from the towers and every side keeps a gate (at most 50 walls, 44 on the 2-player board)."""
 
 import pytest
-
 from conftest import EDITIONS
 from rulekit import Position
 
@@ -35,7 +34,7 @@ def test_walls_continue_a_run(ruleset):
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
 def test_two_runs_keep_a_gate_between_them(ruleset):
-    runs = ", ".join(f"wall A{top}, wall A{bottom}" for top, bottom in zip(range(12, 7, -1), range(2, 7)))
+    runs = ", ".join(f"wall A{top}, wall A{bottom}" for top, bottom in zip(range(12, 7, -1), range(2, 7), strict=True))
     pos = Position(ruleset, 3, runs)
     assert pos.reject("wall A7") == "wall-gate"
     assert "A7" not in pos.moves("wall")

@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import pytest
-
 from conftest import EDITIONS
+
 from medina_cli.errors import MedinaError
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 from medina_cli.rules.schema import NOT_PLAY, parameter_names
@@ -56,7 +56,8 @@ def test_house_rules_extend_a_builtin(tmp_path):
 
 def test_extends_a_file_relative_to_the_child(tmp_path):
     write(tmp_path, "base.yaml", "medina: ruleset/1\nextends: second-edition-2014\nsupply: {2: {walls: 20}}\n")
-    child = write(tmp_path, "child.yaml", "medina: ruleset/1\nextends: base.yaml\nscoring: {tiebreak: largest_palace_then_earliest_claim}\n")
+    child = write(tmp_path, "child.yaml", "medina: ruleset/1\nextends: base.yaml\n"
+                  "scoring: {tiebreak: largest_palace_then_earliest_claim}\n")
     params = load_ruleset(child).params
     assert params["supply"][2]["walls"] == 20 and params["supply"][2]["merchants"] == 12
     assert params["scoring"]["tiebreak"] == "largest_palace_then_earliest_claim"

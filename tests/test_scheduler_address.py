@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import socket
 
-import pytest
-
 import fuzzkit
+import pytest
 
 pytest.importorskip("distributed", reason="needs the [cluster] extra: pip install '.[test,cluster]'")
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import EXAMPLES, record_text
+from scorekit import BOARDS, run, set_cells
+
 from medina_cli.engine.scoring import score_game
 from medina_cli.records.boardfile import read_board, score_board
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
-from scorekit import BOARDS, run, set_cells
 
 PALACE_KEYS = ["colour", "cells", "buildings", "stables", "merchants", "walls", "well", "points"]
 

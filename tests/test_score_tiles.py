@@ -4,11 +4,11 @@ each turn, and the tower-reconnect example under each of the three policies."""
 from __future__ import annotations
 
 import pytest
+from scorekit import TILE_EXAMPLES
 
 from medina_cli.engine.position import holder_name
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
-from scorekit import TILE_EXAMPLES
 
 POLICIES = ("once_per_palace_tower", "once_per_palace_arm", "every_new_contact")
 

@@ -1,8 +1,8 @@
 """Every shipped example replays as a valid, finished game with its claimed result."""
 
 import pytest
-
 from conftest import EXAMPLES
+
 from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
 

@@ -4,10 +4,10 @@ the whole file, or steps aside (None) and lets YAML read it."""
 from __future__ import annotations
 
 import pytest
+from conftest import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLES
 from medina_cli.errors import MedinaError
 from medina_cli.records.record import _parse_turn_lines, parse_record
 from medina_cli.rules.loader import load_ruleset
@@ -74,7 +74,8 @@ FALLS_BACK = {
     "colon in the placements": edit(BASE, TURN + 1, "  - Ben: grey K5: wall A12"),
     "placements ending in a space": edit(BASE, TURN + 1, "  - Ben: grey K5 "),
     "CRLF line ends": BASE.replace("\n", "\r\n"),
-    "turns inside a quoted scalar": BASE.replace("turns:\n", 'notes: "a\nturns:\n', 1).replace("\nevent:", '\n"\nevent:'),
+    "turns inside a quoted scalar": BASE.replace("turns:\n", 'notes: "a\nturns:\n', 1)
+                                        .replace("\nevent:", '\n"\nevent:'),
     "flow sequence left open": BASE.replace("players: [Anna, Ben, Cleo]", "players: [Anna, Ben,"),
     "second turns key": BASE.replace("\nevent:", "\nturns:\n  - Anna: grey K6\nevent:"),
     "no turn lines": BASE.split("turns:")[0] + "turns:\nevent: x\n",
@@ -123,7 +124,7 @@ def test_reviewed_inputs_are_left_to_yaml(case):
 
 
 def test_turn_lines_inside_a_quoted_scalar_are_text_to_yaml():
-    data, lines = yaml_reading(FALLS_BACK["turn lines inside a quoted scalar, an empty turns key later"])
+    data, _lines = yaml_reading(FALLS_BACK["turn lines inside a quoted scalar, an empty turns key later"])
     assert data["notes"] == "a turns: - Anna: grey K6 end" and data["turns"] is None
 
 
@@ -131,9 +132,10 @@ def test_line_numbers_of_turns_and_of_what_follows_them():
     text = EXAMPLE_TEXTS["original-2001-4p.yaml"]
     record = parse_record(edit(text, 9, "  - Cleo: grey A1"), "r.yaml")  # turn 4: not Cleo's seat
     fast = _parse_turn_lines(text, "r.yaml")
-    data, lines = fast
+    _data, lines = fast
     assert lines.of("turns", 3) == 10 and record.turns[3].line == 10
-    assert lines.of("result") == text.split("\n").index(next(r for r in text.split("\n") if r.startswith("result:"))) + 1
+    rows = text.split("\n")
+    assert lines.of("result") == rows.index(next(r for r in rows if r.startswith("result:"))) + 1
 
 
 # random damage: every edit either keeps the fast reading identical to YAML's, or makes it step aside

@@ -37,7 +37,12 @@ def test_move_codes_are_piece_times_size_plus_cell_and_decode_inverts_encode():
     import pytest
 
     from medina_cli.engine.game import Game
-    from medina_cli.engine.placement import PASS_PLACEMENT, TEA_PLACEMENT, IllegalPlacement, Placement
+    from medina_cli.engine.placement import (
+        PASS_PLACEMENT,
+        TEA_PLACEMENT,
+        IllegalPlacement,
+        Placement,
+    )
     for ruleset, players, setup in (("original-2001", 4, ("K7",)), ("second-edition-2014", 2, ("F5", "K8"))):
         game = Game(load_ruleset(ruleset).for_players(players), ["Anna", "Ben", "Cleo", "Dan"][:players], *setup)
         variant = game.variant
@@ -46,7 +51,8 @@ def test_move_codes_are_piece_times_size_plus_cell_and_decode_inverts_encode():
             assert code == variant.pieces.index(placement.piece) * variant.size + variant.geometry.parse(placement.cell)
             assert variant.decode(code) is variant.decode(code) == placement and variant.encode(str(placement)) == code
         tea = len(variant.pieces) * variant.size
-        assert (variant.encode(TEA_PLACEMENT), variant.encode("Tea"), variant.encode(PASS_PLACEMENT)) == (tea, tea, tea + 1)
+        encoded = (variant.encode(TEA_PLACEMENT), variant.encode("Tea"), variant.encode(PASS_PLACEMENT))
+        assert encoded == (tea, tea, tea + 1)
         assert (variant.decode(tea), variant.decode(tea + 1)) == (TEA_PLACEMENT, PASS_PLACEMENT)
         assert variant.encode("GRAY k08") == variant.encode(Placement("grey", "K8"))
         for code in (-1, tea + 2, 1.0, True):

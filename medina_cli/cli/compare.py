@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from .common import (JsonOption, SetOption, complete_rulesets, emit_json, exit_status, load_or_exit, names_or_exit,
-                     refuse_board, refuse_directory, say, shown_as, stop, with_problems)
-
+from .common import (
+    JsonOption,
+    SetOption,
+    complete_rulesets,
+    emit_json,
+    exit_status,
+    load_or_exit,
+    names_or_exit,
+    refuse_board,
+    refuse_directory,
+    say,
+    shown_as,
+    stop,
+    with_problems,
+)
 
 FileArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
-RulesetsOption = Annotated[Optional[str], typer.Option(
+RulesetsOption = Annotated[str | None, typer.Option(
     "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
     help="Rulesets to compare (ids or files, comma-separated; default: the record's own, then every built-in "
     "edition for its player count; site profiles only when named).")]
-VariantOption = Annotated[Optional[list[str]], typer.Option(
+VariantOption = Annotated[list[str] | None, typer.Option(
     "--variant", metavar="SPEC", help="A column of its own: SPEC is [LABEL:]ID,PARAM=VALUE,... (a ruleset id "
     "or file with overrides; quote it; commas inside brackets or braces stay in the value; see docs/format.md). "
     "Repeatable; added after the --rulesets columns, or after the default ones. Without LABEL the column is "
@@ -95,7 +107,7 @@ def _compared(record, refs, parsed_variants, overrides: tuple, doc: dict | None)
     else:
         refs = default_rulesets(record)
     loaded = [load_or_exit(ref, overrides, doc=doc, option=option) for ref in refs]  # unusable ruleset, --set: exit 2
-    columns = dict(zip(column_labels(refs, loaded), loaded))
+    columns = dict(zip(column_labels(refs, loaded), loaded, strict=True))
     for label, ref, changes in parsed_variants:
         if label in columns:
             stop([Problem("usage", f"{label!r}: another column has this name; give the variant a label of its own "

@@ -6,8 +6,20 @@ from typing import Annotated
 
 import typer
 
-from .common import (RulesetOption, SetOption, ToOption, check_suffix, load_record_or_board, refuse_terminal,
-                     replay_to, report_problems, report_replay, shown_as, usage_error, write_output)
+from .common import (
+    RulesetOption,
+    SetOption,
+    ToOption,
+    check_suffix,
+    load_record_or_board,
+    refuse_terminal,
+    replay_to,
+    report_problems,
+    report_replay,
+    shown_as,
+    usage_error,
+    write_output,
+)
 
 InputArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 or board/1 file, or - for stdin.")]

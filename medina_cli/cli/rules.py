@@ -6,15 +6,27 @@ from typing import Annotated
 
 import typer
 
-from .common import (Command, Group, JsonOption, SetOption, complete_ruleset, emit_json, load_or_exit, say, shown_as,
-                     stop, with_problems)
+from .common import (
+    Command,
+    Group,
+    JsonOption,
+    SetOption,
+    complete_ruleset,
+    emit_json,
+    load_or_exit,
+    say,
+    shown_as,
+    stop,
+    with_problems,
+)
 
 app = typer.Typer(help="The rule editions: list them, show one resolved, compare them, list the parameters.\n\n"
                   "Exit status: 0 done, 2 an unknown, unreadable or invalid ruleset, or another usage error.",
                   no_args_is_help=True, cls=Group)
 
 RefArgument = Annotated[str, typer.Argument(metavar="ID|PATH", parser=shown_as("ruleset"),
-                                            autocompletion=complete_ruleset, help="A built-in ruleset id or a ruleset YAML file.")]
+                                            autocompletion=complete_ruleset,
+                                            help="A built-in ruleset id or a ruleset YAML file.")]
 
 
 @app.command("list", cls=Command)
@@ -54,7 +66,8 @@ def show(ref: RefArgument, set_: SetOption = None, json_: JsonOption = False) ->
 @app.command("diff", cls=Command)
 def diff(
     refs: Annotated[list[str], typer.Argument(metavar="A B [C...]", parser=shown_as("ruleset"),
-                                              autocompletion=complete_ruleset, help="Two or more ruleset ids or files.")],
+                                              autocompletion=complete_ruleset,
+                                              help="Two or more ruleset ids or files.")],
     json_: JsonOption = False,
 ) -> None:
     """A table of every parameter that differs between rulesets, values side by side.

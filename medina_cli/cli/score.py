@@ -8,9 +8,24 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import Problem
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, ToOption, emit_json, exit_status,
-                     expand_inputs, replay_to, report_problems, say, shown_as, stop, warn,
-                     warnings_to_show, with_problems)
+from .common import (
+    JsonOption,
+    NoColorOption,
+    RulesetOption,
+    SetOption,
+    ToOption,
+    emit_json,
+    exit_status,
+    expand_inputs,
+    replay_to,
+    report_problems,
+    say,
+    shown_as,
+    stop,
+    warn,
+    warnings_to_show,
+    with_problems,
+)
 
 if TYPE_CHECKING:
     from .. import Position, ScoreSheet
@@ -136,7 +151,8 @@ def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
         if game.errors:
             game.status = 1
             return game
-        game.sheet, game.position, game.state, game.counts = score_sheet(source), source.position, "finished board", True
+        game.sheet, game.position = score_sheet(source), source.position
+        game.state, game.counts = "finished board", True
         return game
     outcome = replay_to(source, to)
     game.errors = outcome.problems

@@ -6,8 +6,18 @@ from typing import Annotated
 
 import typer
 
-from .common import (JsonOption, RulesetOption, SetOption, emit_json, exit_status, expand_inputs, say, shown_as, stop,
-                     warn)
+from .common import (
+    JsonOption,
+    RulesetOption,
+    SetOption,
+    emit_json,
+    exit_status,
+    expand_inputs,
+    say,
+    shown_as,
+    stop,
+    warn,
+)
 
 
 def validate(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -50,7 +50,7 @@ AnalysisOption = Annotated[bool, typer.Option(
     "--analysis", help="Analyse the game first (as medina analyse; see --agent, --jobs) and show the "
     "expected margins as a chart and the agent's preferred placement on every frame (a record written by "
     "medina analyse --annotate shows its own analysis without it).")]
-AnalysisFromOption = Annotated[Optional[str], typer.Option(
+AnalysisFromOption = Annotated[str | None, typer.Option(
     "--analysis-from", metavar="JSON", help="Show a saved analysis of this record (medina analyse --json).")]
 
 

@@ -171,7 +171,7 @@ class _BoardReader(HeaderReader):
             return False
         self.row_lines = [line for _, line in rows]  # north row first
         letters = {c.letter: c.name for c in rules.colours}
-        self.buildings = {c: 0 for c in rules.colour_names}
+        self.buildings = dict.fromkeys(rules.colour_names, 0)
         self.stables = wells = 0
         for r, (cells, line) in enumerate(rows):
             y = geo.height - 1 - r
@@ -220,7 +220,8 @@ class _BoardReader(HeaderReader):
             return None if lower != "w" or self.r.rules.well.enabled else f"{self.r.ruleset.id} has no well"
         buildings = ", ".join(f"{k} {v}" for k, v in letters.items())
         return (f"unknown letter {char!r}: use . empty, m merchant, s stable"
-                + (", w well" if self.r.rules.well.enabled else "") + f" or a building of {self.r.ruleset.id} ({buildings})")
+                + (", w well" if self.r.rules.well.enabled else "")
+                + f" or a building of {self.r.ruleset.id} ({buildings})")
 
     # --- palaces ---------------------------------------------------------------------------------
     def _palaces(self) -> None:
@@ -309,7 +310,8 @@ class _BoardReader(HeaderReader):
                 self.error("board-gate", f"the wall between {towers} is closed: every side keeps a gate "
                            f"({geo.name(cells[0])}-{geo.name(cells[-1])})", line=self._line(cells[0]))
                 continue
-            loose = [c for c, w in zip(cells[head:len(cells) - tail], walled[head:len(cells) - tail]) if w]
+            inner = slice(head, len(cells) - tail)
+            loose = [c for c, w in zip(cells[inner], walled[inner], strict=True) if w]
             if loose:
                 names = [geo.name(c) for c in loose]
                 walls = f"the wall at {names[0]} between {towers} does" if len(loose) == 1 else \
@@ -484,10 +486,10 @@ def score_board(board: Board) -> ScoreSheet:
     outcomes = set()
     for assignment in product(*(t.candidates for t in board.undetermined)):
         extra = [0] * len(board.players)
-        for tile, owner in zip(board.undetermined, assignment):
+        for tile, owner in zip(board.undetermined, assignment, strict=True):
             if owner != NEUTRAL:
                 extra[owner] += tile.value
-        players = [replace(p, tile_points=p.tile_points + e) for p, e in zip(sheet.players, extra)]
+        players = [replace(p, tile_points=p.tile_points + e) for p, e in zip(sheet.players, extra, strict=True)]
         outcomes.add(tuple(winners_of(rules.scoring.tiebreak, players)))
     sheet.winners = list(outcomes.pop()) if len(outcomes) == 1 else []
     return sheet
@@ -506,7 +508,8 @@ def write_board(position: Position, ruleset_ref: str) -> str:
     out = [f"medina: {FORMAT_TAG}", f"ruleset: {yaml_flow(ruleset_ref)}",
            "players: [" + ", ".join(yaml_flow(p) for p in players) + "]", "grid: |",
            *(f"  {row}" for row in rows),
-           "roofs: {" + ", ".join(f"{geo.name(roof)}: {yaml_flow(holder_name(players, owner))}" for roof, owner in roofed) + "}",
+           "roofs: {" + ", ".join(f"{geo.name(roof)}: {yaml_flow(holder_name(players, owner))}"
+                                  for roof, owner in roofed) + "}",
            "tiles:",
            "  palace: {" + ", ".join(f"{c}: {yaml_flow(holder_name(players, palace_holders[c]))}"
                                      for c in rules.colour_names) + "}",

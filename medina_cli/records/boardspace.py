@@ -525,7 +525,7 @@ class _Converter:
         left out (after checking its placements): a game abandoned there, unlike one being transcribed,
         goes no further. One that has all its placements is kept."""
         last = self.r.turns[-1]
-        where = dict(file=self.r.file, line=last.line, turn=last.number, player=last.player)
+        where = {"file": self.r.file, "line": last.line, "turn": last.number, "player": last.player}
         outcome = replay(self.r)
         if outcome.in_progress:
             self.r.turns.pop()

@@ -51,14 +51,14 @@ class HeaderReader:
             if self.ruleset_ref is not None or problem.code == "bad-set":
                 problem.file = problem.file or ("--set" if problem.code == "bad-set" else "--ruleset")
                 raise BadArgument.of(exc) from exc
-            where = dict(file=self.r.file, line=self.lines.of("ruleset"))
+            where = {"file": self.r.file, "line": self.lines.of("ruleset")}
             if problem.file is None:  # the id or path names no ruleset: the record cannot be read either
                 problem.file, problem.line = where["file"], where["line"]
                 raise UnusableInput.of(exc) from exc
             count = len(exc.problems)  # the ruleset file itself is broken: the record cannot be read
             raise UnusableInput(Problem(problem.code, f"the ruleset {ref} cannot be used ({count} error"
                                       f"{'s' if count != 1 else ''} in it, below); the record cannot be read",
-                                      **where), more=exc.problems)
+                                      **where), more=exc.problems) from exc
         return True
 
     def _players(self) -> bool:

@@ -56,7 +56,8 @@ class Replay:
         stop = self.stopped_at
         if stop is None:
             return ""
-        return f", where the replay stopped (turn {stop.turn} {'is illegal' if stop in self.errors else 'cannot be read'})"
+        how = "is illegal" if stop in self.errors else "cannot be read"
+        return f", where the replay stopped (turn {stop.turn} {how})"
 
     def next_placement(self) -> tuple[int, int] | None:
         """(turn, placement), both counted from 1, that the next placement would be if the record went
@@ -112,7 +113,8 @@ class Replay:
         assert ruleset is not None, "a replayed record's ruleset was read"
         setup = record.setup
         lines = [f"{record.file}: {ruleset.id}, players {', '.join(record.players)}",
-                 f"setup: start merchant {setup['merchant']}" + (f", well {setup['well']}" if setup["well"] else ""), ""]
+                 f"setup: start merchant {setup['merchant']}" + (f", well {setup['well']}" if setup["well"] else ""),
+                 ""]
         entries = {entry.number: entry for entry in record.turns}
         width = max(len(p) for p in record.players)
         for number, events in self.turn_events:
@@ -145,8 +147,8 @@ class Replay:
 def replay_document(file: str, outcome: Replay | None = None) -> dict:
     """The medina-replay/1 document of `outcome` (without `errors` and `warnings`) for the record `file`;
     without `outcome`, as far as it is known before the replay (what an error leaves it at)."""
-    doc: dict[str, object] = {"format": "medina-replay/1", "file": file, "ruleset": None, "players": [], "setup": None, "turns": [],
-           "position": None}
+    doc: dict[str, object] = {"format": "medina-replay/1", "file": file, "ruleset": None, "players": [],
+                              "setup": None, "turns": [], "position": None}
     return doc if outcome is None else {**doc, **outcome.to_json()}
 
 

@@ -81,7 +81,7 @@ def ansi(colour: str, *, background: bool = False) -> str:
         return min(range(6), key=lambda k: abs(steps[k] - value))
 
     cube = (nearest(r), nearest(g), nearest(b))
-    cube_error = sum((steps[k] - v) ** 2 for k, v in zip(cube, (r, g, b)))
+    cube_error = sum((steps[k] - v) ** 2 for k, v in zip(cube, (r, g, b), strict=True))
     level = min(23, max(0, round(((r + g + b) / 3 - 8) / 10)))
     grey = 8 + 10 * level
     code = 16 + 36 * cube[0] + 6 * cube[1] + cube[2]

@@ -125,7 +125,8 @@ def diff_json(refs: Sequence[str], differences: Sequence[dict] = ()) -> dict:
 def params_json() -> dict:
     """The medina-rules-params/2 document: every parameter with its allowed values and readings."""
     from ..rules.schema import parameters
-    return {"format": "medina-rules-params/2", "parameters": [parameter_json(path, spec) for path, spec in parameters()]}
+    return {"format": "medina-rules-params/2",
+            "parameters": [parameter_json(path, spec) for path, spec in parameters()]}
 
 
 def parameter_json(path: str, spec: Spec) -> dict:
@@ -148,9 +149,11 @@ def params_lines() -> list[str]:
     from ..rules.schema import parameter_rows, reading_lines
 
     widths = (None, None, 30, 24, 50)
-    rows = [[wrap(cell, width) for cell, width in zip(row, widths)] for row in parameter_rows()]
+    rows = [[wrap(cell, width) for cell, width in zip(row, widths, strict=True)]
+            for row in parameter_rows()]
     return [tabulate(rows, headers=["parameter", "type", "allowed", "default", "meaning"], tablefmt="simple"), "",
-            "Open readings (rule points no rules text we have settles; R-n: the rulings' numbers). A ruleset that uses\n"
+            "Open readings (rule points no rules text we have settles; R-n: the rulings' numbers). "
+            "A ruleset that uses\n"
             "one of a point's readings, and does not list it in settled_readings, is played under the others by\n"
             "`medina compare FILE --readings` and `medina simulate --readings`:",
             *("  " + line for line in reading_lines())]

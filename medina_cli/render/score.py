@@ -38,7 +38,8 @@ def sheet_report(name: str, position, sheet, state: str, *, colour: bool = False
     lines = [f"{name}: {rules.ruleset_id}, {len(position.players)} players: {state}",
              render_board(position, colour=colour), legend(position, colour=colour)]
     values = {c.name: c.value for c in rules.colours}
-    headers = ["palace", "cells", "buildings", "stables", "merchants", "walls", *(["well"] * rules.well.enabled), "points"]
+    headers = ["palace", "cells", "buildings", "stables", "merchants", "walls", *(["well"] * rules.well.enabled),
+               "points"]
     blank = [""] * (len(headers) - 3)
     for player in sheet.players:
         rows: list[list | str] = [[p.colour, " ".join(p.cells), p.buildings, p.stables, p.merchants, p.walls,

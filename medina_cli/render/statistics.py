@@ -4,11 +4,10 @@ the games."""
 
 from __future__ import annotations
 
-from .tables import aligned_table
-
 from ..study.games import PER_GAME, SOURCES
 from ..study.results import agent_rows, key
 from ..study.stats import wilson_interval
+from .tables import aligned_table
 
 
 def interval(bounds, digits: int, scale: float = 1) -> str:
@@ -29,22 +28,22 @@ def statistics_report(results, players: int, games: int, seed: int, overrides=()
 
     def spread(path):
         return [f"{t.mean:.1f} ± {t.sd:.1f}{interval(t.interval, 1)}{'*' if path in marks else ''}"
-                for t, marks in zip((r.figures()[path] for r in results), marked)]
+                for t, marks in zip((r.figures()[path] for r in results), marked, strict=True)]
 
     rows = [["winning score (mean ± sd)", *spread("scores.winning")],
             ["losing score (mean ± sd)", *spread("scores.losing")]]
     wells = [True] * len(results) if wells is None else wells
     rows += [[f"points from {source}", *(percent(r.point_shares[source]) if well or source != "well" else "—"
-                                         for r, well in zip(results, wells))]
+                                         for r, well in zip(results, wells, strict=True))]
              for source in SOURCES if source != "well" or any(wells)]
     rows += [["turns per game (mean ± sd)", *spread("length.turns")],
              ["placements per game (mean ± sd)", *spread("length.placements")]]
     rows += [[f"seat {seat + 1} wins", *(percent(r.seat_wins[seat]) + interval(r.seat_win_intervals[seat], 1, 100)
                                          + ("*" if f"seat_wins[{seat}]" in marks else "")
-                                         for r, marks in zip(results, marked))] for seat in range(players)]
+                                         for r, marks in zip(results, marked, strict=True))] for seat in range(players)]
     rows += [[f"{name} per game", *(f"{r.happenings[name].mean:.2f}{interval(r.happenings[name].interval, 2)}"
                                     + ("*" if f"per_game.{key(name)}" in marks else "")
-                                    for r, marks in zip(results, marked))] for name in PER_GAME]
+                                    for r, marks in zip(results, marked, strict=True))] for name in PER_GAME]
     table = aligned_table(rows, ["", *(r.ruleset for r in results)], ("left", *("right" for _ in results)))
     footer = (f"\n\n* differs from {results[0].ruleset} at the 95% level (z test)"
               if any(marked) else "")

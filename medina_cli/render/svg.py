@@ -341,8 +341,8 @@ class _Board:
             return
         bonus = position.rules.well.bonus
         for cell in bits(position.well_bonus_cells):
-            well_bonus(self.piece(root, "well-bonus", cell, f"well bonus: +{bonus} for an owned building or stable here"),
-                       *self.origin(cell), bonus)
+            tip = f"well bonus: +{bonus} for an owned building or stable here"
+            well_bonus(self.piece(root, "well-bonus", cell, tip), *self.origin(cell), bonus)
 
     def legal(self, root: ET.Element, placements) -> None:
         rules = self.position.rules
@@ -520,8 +520,9 @@ def board_svg(position, *, title: str, description: str = "", legal=None, last=(
               position_caption: str = "") -> str:
     """The SVG document of `position` (a `Position`: a Game's, or a finished board's).
 
-    `legal`: the placements to mark (`Placement` values, as `legal_placements()` gives them); `last`: cells placed in the last turn, in order;
-    `illegal`: (cell, reason) of a refused placement; `totals`: player name -> score for the legend;
+    `legal`: the placements to mark (`Placement` values, as `legal_placements()` gives them); `last`: cells
+    placed in the last turn, in order; `illegal`: (cell, reason) of a refused placement; `totals`: player
+    name -> score for the legend;
     `preferred`: (cell, words) of an agent's preferred next placement; `caption`: words shown under the
     legend (why a replay stopped); `position_caption`: a small line under everything, naming the position
     (its file, turn, player to move).

@@ -12,21 +12,48 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import yaml
 
-from ..errors import BadArgument, MedinaError, Problem, UnusableInput, as_named, brief, fail, in_words
+from ..errors import (
+    BadArgument,
+    MedinaError,
+    Problem,
+    UnusableInput,
+    as_named,
+    brief,
+    fail,
+    in_words,
+)
 from ..yamlio import Lines, parse_yaml, read_text
 from .pieces import FIXED_PIECES
-from .schema import (CORNERS, NAME_RE, NOT_PLAY, PLAYER_COUNT, READINGS, RESERVED_LETTERS, SCHEMA,
-                     Choice, Fields, MapOf, Reading, ReadingValue, SchemaError, Spec, Text, yaml_flow,
-                     parameter_names, resolve_written, words_back)
+from .schema import (
+    CORNERS,
+    NAME_RE,
+    NOT_PLAY,
+    PLAYER_COUNT,
+    READINGS,
+    RESERVED_LETTERS,
+    SCHEMA,
+    Choice,
+    Fields,
+    MapOf,
+    Reading,
+    ReadingValue,
+    SchemaError,
+    Spec,
+    Text,
+    parameter_names,
+    resolve_written,
+    words_back,
+    yaml_flow,
+)
 from .typed import Rules, rules_for
 
 
-@lru_cache(maxsize=None)
+@cache
 def builtin_dir() -> Path:
     """Installed wheels carry the rulesets inside the package; a source checkout has them at the top."""
     inside = Path(__file__).resolve().parent.parent / "rulesets"
@@ -140,9 +167,10 @@ def _read_chain(path: str, shown: str, seen: tuple, read: int = 0) -> tuple[dict
             raise fail("too-large", f"larger than {MAX_CHAIN_TEXT // 1024} KiB with the rulesets it extends; not read")
         if not RULESET_TAG_RE.search(text):
             other = OTHER_TAG_RE.search(text)
-            raise fail("ruleset-invalid", (f"this is a {'game record' if other.group(1) == 'record' else 'finished board'}"
-                                           if other else "not a ruleset file") + ": a ruleset file has the line "
-                       "`medina: ruleset/1` (its content is not shown)")
+            kind = (f"this is a {'game record' if other.group(1) == 'record' else 'finished board'}" if other
+                    else "not a ruleset file")
+            raise fail("ruleset-invalid", kind + ": a ruleset file has the line `medina: ruleset/1` (its content is "
+                       "not shown)")
         data, lines = parse_yaml(text, shown)
     except MedinaError as exc:  # a ruleset that cannot be read makes the run unusable
         if exc.problem.code == "file-not-found":
@@ -174,7 +202,7 @@ def _read_chain(path: str, shown: str, seen: tuple, read: int = 0) -> tuple[dict
     for key in ("id", "title", "sources"):  # identity is never inherited
         if key not in data:
             merged.pop(key, None)
-    merged_lines = Lines({k: v for k, v in base_lines.items()})
+    merged_lines = Lines(base_lines)
     merged_lines.update(lines)
     return merged, merged_lines, shown
 
@@ -199,7 +227,7 @@ def _validate(data: dict, lines: Lines, name: str, *, partial: bool) -> dict:
     except SchemaError as exc:
         first, *more = [Problem("ruleset-invalid", f"{_dotted(path) or 'top level'}: {message}", file=name,
                                 line=lines.of(*path)) for path, message in exc.every]
-        raise UnusableInput(first, more=more)
+        raise UnusableInput(first, more=more) from exc
 
 
 def _dotted(path) -> str:
@@ -369,7 +397,7 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
             try:
                 value, _ = parse_yaml(raw, "--set")
             except MedinaError as exc:
-                raise _bad_set(f"{brief(item)}: {exc.problem.message}")
+                raise _bad_set(f"{brief(item)}: {exc.problem.message}") from exc
         target = params
         for key in keys[:-1]:
             target = target.setdefault(key, {})
@@ -391,7 +419,7 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
         params = SCHEMA.check(params, (), False)
         _cross_check(params)
     except SchemaError as exc:
-        raise _override_error(exc, applied)
+        raise _override_error(exc, applied) from exc
     ruleset.params = params
     ruleset.record_ref = None
     ruleset.rules_by_players = {}  # a new dict: copies of the unchanged ruleset keep sharing theirs
