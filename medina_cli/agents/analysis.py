@@ -17,9 +17,9 @@ from typing import Any
 from ..engine.placement import TEA
 from .base import Rating
 from .mcts import MctsAgent
-from .specs import make_agent
 from .position import SMALL_PALACE, margin, outcome, playout, roof_palace, search_position, stream
 from .repeats import TIE_MARGIN, Repeats, tied_series
+from .specs import make_agent
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
 BLUNDER = 12.0  # ... and of at least this many a blunder

@@ -177,7 +177,7 @@ class _Reader(HeaderReader):
             return
         wanted = ("merchant", "well") if rules.well.enabled else ("merchant",)
         for key in setup:
-            if isinstance(key, str) and key.startswith("x-") or key == "supply":
+            if (isinstance(key, str) and key.startswith("x-")) or key == "supply":
                 continue
             if key == "well" and (self.ignore_well or self.r.other_rules) and not rules.well.enabled:
                 self.r.well_set_aside = Problem("well-set-aside", f"played without the record's well "

@@ -541,7 +541,7 @@ def _edit(text: str, token: str, player: str | None) -> str | None:
             return None
         return text + ("" if text.endswith("\n") or not text else newline) + f"turns:{newline}  - {line}{newline}"
     key, value = turns
-    empty = (value.tag == "tag:yaml.org,2002:null" or isinstance(value, yaml.SequenceNode) and not value.value)
+    empty = (value.tag == "tag:yaml.org,2002:null" or (isinstance(value, yaml.SequenceNode) and not value.value))
     if empty:
         if player is None:
             return None

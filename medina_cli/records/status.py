@@ -12,6 +12,7 @@ from ..errors import BadArgument, Problem, did_you_mean, in_words, ordinal
 from .model import Record
 from .replay import Replay
 
+
 def status_document(outcome: Replay | None = None) -> dict:
     """The medina-status/1 document of a replayed record (without `errors` and `warnings`): the
     position as in medina-replay/1 with `placements_left` and `forced`, and the score now (medina-score/1:

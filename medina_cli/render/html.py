@@ -14,8 +14,8 @@ import os
 import re
 from html import escape
 
-from ..version import __version__
 from ..engine.scoring import score_game
+from ..version import __version__
 from . import svg
 from .analysis import chart_svg, frame_notes
 from .frames import Frame, all_frames, placement_frames

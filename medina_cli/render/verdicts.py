@@ -3,9 +3,8 @@ medina-analyse/1), so that the text and `--json` say the same."""
 
 from __future__ import annotations
 
-from .tables import aligned_table
-
 from ..agents.analysis import RANKING_MEANING
+from .tables import aligned_table
 
 
 def _tenths(x: float, sign: str = "") -> str:

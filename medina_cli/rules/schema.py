@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import brief
-from ..yamlio import yaml_flow  # noqa: F401  (re-exported: the schema's defaults in words)
+from ..yamlio import yaml_flow  # also re-exported: the schema's defaults in words
 
 REQUIRED = object()
 CORNERS = ("NW", "NE", "SE", "SW")
