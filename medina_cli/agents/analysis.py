@@ -143,7 +143,7 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
                       seconds.means[id(seconds.best)]))
         playouts, sure = playouts + second.playouts, sure and second.sure
     _, tied = tied_series([means for *_, means in pairs], agent.confidence)
-    for (rating, _, _), is_tied in zip(pairs, tied):
+    for (rating, _, _), is_tied in zip(pairs, tied, strict=True):
         rating.palace, rating.tied = roof_palace(game, rating.placement), is_tied
     by_first = {id(rating): (rating, then) for rating, then, _ in pairs}
     turns = [TurnHint(*by_first[id(rating)]) for rating in value_first([rating for rating, *_ in pairs])]
@@ -276,8 +276,8 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
     agent's preferred move (named as played when it is the same move, a roof on the same palace) and
     the loss."""
     turn, placement, player = where
-    blank: dict[str, Any] = dict(turn=turn, placement=placement, player=player, played=str(played),
-                                 choices=len(game.legal_placements()))
+    blank: dict[str, Any] = {"turn": turn, "placement": placement, "player": player, "played": str(played),
+                             "choices": len(game.legal_placements())}
     same = game.equivalent_placements(played)
     if len(game.distinct_placements()) == 1:
         return PlacementReview(**blank, best=str(played), loss=0.0, played_value=0.0, best_value=0.0,
@@ -294,8 +294,8 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
     arm = next(arm for arm in race.arms if race.placement(arm) in same)
     repeats = Repeats(race, include=arm)
     best_arm, tied = repeats.best, repeats.tied()
-    named: dict[str, Any] = dict(best_move=str(race.placement(best_arm)),
-                                 tied_moves=tuple(str(race.placement(a)) for a in race.ranked() if id(a) in tied))
+    named: dict[str, Any] = {"best_move": str(race.placement(best_arm)),
+                             "tied_moves": tuple(str(race.placement(a)) for a in race.ranked() if id(a) in tied)}
     if arm is best_arm:
         value = repeats.value(best_arm)
         return PlacementReview(**blank, best=str(played), loss=0.0, played_value=value, best_value=value,

@@ -70,7 +70,7 @@ class Group(TyperGroup):
         except KeyboardInterrupt:
             where = " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand)))
             warn(f"{where}: interrupted")
-            raise typer.Exit(130)
+            raise typer.Exit(130) from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:

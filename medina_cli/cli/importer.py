@@ -76,7 +76,7 @@ def _import_one(file: str, output: str | None, force: bool, players: str | None,
             emit_json(conversion.doc)
         else:
             report_problems(failure.problems)
-        raise typer.Exit(failure.status)
+        raise typer.Exit(failure.status) from None
     if json_:
         emit_json(conversion.doc if not to_stdout else {**conversion.doc, "record": text})
     elif to_stdout:

@@ -101,7 +101,7 @@ def play_command(file: FileArgument, ruleset: RulesetChoice = None, seat: SeatOp
     except (EOFError, KeyboardInterrupt) as interruption:
         say()
         say(table.stopped())
-        raise typer.Exit(130 if isinstance(interruption, KeyboardInterrupt) else 0)
+        raise typer.Exit(130 if isinstance(interruption, KeyboardInterrupt) else 0) from None
     if not finished:
         say(table.stopped())
 

@@ -338,7 +338,7 @@ class _Reader(HeaderReader):
         """Any other token: a cell spelt otherwise (K07), `tea` or `pass`; else report why (first failing part)."""
         if len(words) == 1 and words[0].lower() in ("tea", "pass"):
             return TEA_PLACEMENT if words[0].lower() == "tea" else PASS_PLACEMENT
-        where = dict(turn=turn, placement=k, player=player)
+        where = {"turn": turn, "placement": k, "player": player}
         if len(words) != 2:
             self.error("bad-placement", _slip(words, k, last, pieces, geo)
                        or f"{token.strip()!r} is not `<piece> <cell>`, `tea` or `pass`", path, **where)

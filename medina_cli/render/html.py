@@ -245,7 +245,7 @@ def _frame_data(record, frame: Frame, count: int, sheet) -> dict:
     return {"turn": frame.turn, "line": line, "heading": heading, "stop": frame.stop is not None,
             "events": [str(event) for event in frame.events]
             + ([f"replay stopped: {frame.stop.message} [{frame.stop.code}]"] if frame.stop is not None else []),
-            "scores": [p.total for p in sheet.players], "tiles": [_tile_words(p, tea) for p, tea in zip(sheet.players, game.tea or [0] * len(sheet.players))]}
+            "scores": [p.total for p in sheet.players], "tiles": [_tile_words(p, tea) for p, tea in zip(sheet.players, game.tea or [0] * len(sheet.players), strict=True)]}
 
 
 def _same_pictures(frames: list[Frame], notes: list[dict]) -> list[tuple[int, int]]:

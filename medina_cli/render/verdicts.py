@@ -83,7 +83,7 @@ def hint_text(doc: dict, where: str, explain: bool = False) -> str:
     width = max(map(len, names), default=0)
     tied = [rank for rank, hint in enumerate(hints, 1) if hint.get("tied_with_best")]
     many_tied = len(hints) > 2 and 2 * len(tied) > len(hints)
-    for rank, (hint, name) in enumerate(zip(hints, names), 1):
+    for rank, (hint, name) in enumerate(zip(hints, names, strict=True), 1):
         line = f"{rank:>3}. {name:<{width}}"
         if "win" in hint:
             line += f"  win {100 * hint['win']:5.1f}%"

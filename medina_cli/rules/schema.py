@@ -461,7 +461,7 @@ class Reading:
 
 def _matches(pattern: str, path: str) -> bool:
     parts, wanted = pattern.split("."), path.split(".")
-    return len(parts) == len(wanted) and all(p == w or p.startswith("<") for p, w in zip(parts, wanted))
+    return len(parts) == len(wanted) and all(p == w or p.startswith("<") for p, w in zip(parts, wanted, strict=True))
 
 
 READINGS = (

@@ -355,7 +355,7 @@ class Generator(random.Random):
         return 3, self.core.getstate(), self.gauss_next
 
     def setstate(self, state: tuple[Any, ...]) -> None:
-        version, words, self.gauss_next = state
+        _version, words, self.gauss_next = state
         self.core.setstate(tuple(words))
 
 
