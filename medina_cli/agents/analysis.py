@@ -289,7 +289,8 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
         best = mine if ratings[0].placement in same else ratings[0]
         return PlacementReview(**blank, best=str(played if best is mine else best.placement),
                                loss=max(0.0, best.value - mine.value), played_value=mine.value, best_value=best.value,
-                               best_move=str(best.placement), tied_moves=tuple(str(r.placement) for r in ratings if r.tied))
+                               best_move=str(best.placement),
+                               tied_moves=tuple(str(r.placement) for r in ratings if r.tied))
     race = agent.search(game, include=played)
     arm = next(arm for arm in race.arms if race.placement(arm) in same)
     repeats = Repeats(race, include=arm)
@@ -365,8 +366,9 @@ def hint_document(file: str, seed: int | str, spec: str | None = None, where: tu
     """The medina-hint/1 document (without `errors` and `warnings`) of the `advice` the agent `spec` gives
     for the record `file` at `where` (turn, placement); before it, as far as it is known (what an error
     leaves it at)."""
-    doc: dict[str, object] = {"format": "medina-hint/1", "file": file, "agent": spec, "seed": seed, "player": None, "turn": None,
-           "placement": None, "value": None if spec is None else value_meaning(spec), "ranked_by": None, "hints": []}
+    doc: dict[str, object] = {"format": "medina-hint/1", "file": file, "agent": spec, "seed": seed, "player": None,
+                              "turn": None, "placement": None,
+                              "value": None if spec is None else value_meaning(spec), "ranked_by": None, "hints": []}
     if advice is None:
         return doc
     return {**doc, "turn": where[0], "placement": where[1], **advice.to_json(), "even_win": even_win(advice.seats),
@@ -401,7 +403,8 @@ def even_win(seats: int | None) -> float | None:
 def analysis_document_before(file: str, seed: int, spec: str | None = None) -> dict:
     """The medina-analyse/1 document as far as it is known before the analysis (what an error leaves it at)."""
     return {"format": "medina-analyse/1", "file": file, "agent": spec, "seed": seed,
-            "value": None if spec is None else value_meaning(spec), "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
+            "value": None if spec is None else value_meaning(spec),
+            "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
             "placements": [], "players": []}
 
 

@@ -156,7 +156,8 @@ def main() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
     except OutputUnwritable as exc:
-        sys.stderr.write(Problem("cannot-write", f"cannot write: {exc.strerror}", file="standard output").human() + "\n")
+        problem = Problem("cannot-write", f"cannot write: {exc.strerror}", file="standard output")
+        sys.stderr.write(problem.human() + "\n")
         sys.exit(2)
     except Exception as exc:  # the last guard: a bug must still not show a traceback
         if os.environ.get("MEDINA_DEBUG"):

@@ -36,8 +36,9 @@ AgentOption = Annotated[str, typer.Option(
     "most 3,000 playouts per decision), mcts:N (at most N), mcts@C or mcts:N@C (sure at confidence C, e.g. 0.99), "
     "or greedy.")]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the agent's choices.")]
-JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
-                                         help="Worker processes, at least 1, at most 4 per CPU (the result does not depend on it).")]
+JobsOption = Annotated[int, typer.Option(
+    "--jobs", "-j", metavar="N", parser=whole_number(1),
+    help="Worker processes, at least 1, at most 4 per CPU (the result does not depend on it).")]
 TopOption = Annotated[int, typer.Option("--top", "-k", metavar="K", parser=whole_number(1),
                                         help="How many placements to show.")]
 WholeTurnOption = Annotated[bool, typer.Option(
@@ -170,7 +171,8 @@ def hint(
 
     shown = "<stdin>" if file == "-" else file
     agent = agent_or_exit(agent_spec, hint_document(shown, seed) if json_ else None)
-    record, outcome = replayed_or_exit(file, ruleset, set_, to, hint_document(shown, seed, agent.spec) if json_ else None)
+    record, outcome = replayed_or_exit(file, ruleset, set_, to,
+                                       hint_document(shown, seed, agent.spec) if json_ else None)
     note_engine_cost()
     found = _advice(outcome, agent.spec, shown, seed, top, whole_turn, jobs)
     if line and found["hints"]:
@@ -191,7 +193,8 @@ def _advice(outcome, spec: str, shown: str, seed: int, top: int, whole_turn: boo
     from ..agents.analysis import hint_document
     from ..study.analysis import advise_on
     from ..study.parallel import Workers
-    advice = advise_on(outcome.game, spec, seed=seed, top=top, whole_turn=whole_turn, workers=Workers(capped_jobs(jobs)))
+    advice = advise_on(outcome.game, spec, seed=seed, top=top, whole_turn=whole_turn,
+                       workers=Workers(capped_jobs(jobs)))
     return hint_document(shown, seed, spec, outcome.next_placement() or (None, None), advice)
 
 

@@ -47,7 +47,8 @@ ContinueOption = Annotated[bool, typer.Option(
     "(NAME or NAME=SPEC for a player of the record), which the record then keeps.")]
 ForceOption = Annotated[bool, typer.Option("--force", help="Start a new game over an existing FILE.")]
 HintOption = Annotated[str, typer.Option(
-    "--hint-agent", metavar="SPEC", parser=shown_as("spec"), help="The agent that answers `hint` (greedy, mcts, mcts:N).")]
+    "--hint-agent", metavar="SPEC", parser=shown_as("spec"),
+    help="The agent that answers `hint` (greedy, mcts, mcts:N).")]
 BOARD_WHEN = ("turn", "always")
 
 

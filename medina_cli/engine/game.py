@@ -770,8 +770,9 @@ class Game(Position):
         self.tower_tile[tower] = palace
         player, holder = self._player(palace.owner), self._owner_name(palace.owner)
         if previous is None or previous.owner != palace.owner:
+            previous_name = None if previous is None else self._owner_name(previous.owner)
             self.events.append(Event("tower-tile", player, holder, palace.colour, self._geo.name(palace.roof),
-                                     tile=tower, previous=None if previous is None else self._owner_name(previous.owner)))
+                                     tile=tower, previous=previous_name))
         if tower in self._tower_merchants_left:
             waiting = self._tower_merchants_left.pop(tower)
             log.append(("_tower_merchants_left", tower, waiting))

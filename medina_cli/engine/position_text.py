@@ -116,7 +116,8 @@ class _Reader:
         if none and word == "-":
             return None
         if not (word.isascii() and word.isdigit() and len(word) < 10) or (below is not None and int(word) >= below):
-            self.fail(f"{word!r} is not {'- or ' if none else ''}a whole number{'' if below is None else f' below {below}'}")
+            bound = "" if below is None else f" below {below}"
+            self.fail(f"{word!r} is not {'- or ' if none else ''}a whole number{bound}")
         return int(word)
 
     def numbers(self, words: str, count: int, below: int | None = None, none: bool = False) -> list[int | None]:
@@ -220,7 +221,8 @@ class _Reader:
         claimed = [colour for colour, _, _, owner, *_ in palaces if owner is not None]
         plain: Plain = {"players": tuple(players), "palaces": tuple(palaces), "merchants": self.mask(merchants),
                  "walls": sum(1 << cell for cell, *_ in wall_arms), "palace_tile": tuple(palace_tiles),
-                 "tower_tile": tuple(zip(self.towers, tower_tiles, strict=True)), "supply": tuple(supply), "tea": tuple(tea),
+                 "tower_tile": tuple(zip(self.towers, tower_tiles, strict=True)), "supply": tuple(supply),
+                 "tea": tuple(tea),
                  "retired": tuple(retired), "chain_ends": chain_ends, "wall_arms": tuple(wall_arms),
                  "tower_merchants": tuple((t, n) for t, n in zip(self.towers, waiting, strict=True) if n is not None),
                  "claims": len(claimed), "tea_claims": sum(colour == rules.tea.colour for colour in claimed)}

@@ -65,8 +65,8 @@ def supply_table(game) -> str:
     from tabulate import tabulate
     pieces = [p for p in game.variant.pieces if p != "neutral" or game.rules.supply.neutral_roofs]
     headers = ["player", *pieces] + (["tea"] if game.rules.tea.colour else [])
-    rows = [[name, *(game.supply[seat][piece] for piece in pieces)] + ([game.tea[seat]] if game.rules.tea.colour else [])
-            for seat, name in enumerate(game.players)]
+    rows = [[name, *(game.supply[seat][piece] for piece in pieces)]
+            + ([game.tea[seat]] if game.rules.tea.colour else []) for seat, name in enumerate(game.players)]
     return tabulate(rows, headers=headers, tablefmt="simple")
 
 

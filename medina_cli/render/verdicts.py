@@ -18,7 +18,9 @@ def _interval(bounds, sign: str = "+") -> str:
 
 def _named(hint: dict) -> str:
     palace = hint.get("palace")
-    return hint["placement"] if palace is None else f"{hint['placement']} ({palace['colour']} palace: {' '.join(palace['cells'])})"
+    if palace is None:
+        return hint["placement"]
+    return f"{hint['placement']} ({palace['colour']} palace: {' '.join(palace['cells'])})"
 
 
 def hint_legend(doc: dict) -> str:
