@@ -161,8 +161,8 @@ def _reached(game, first, then) -> dict:
     after.push(first)
     after.push(then)
     plain = after.to_plain()
-    plain["palaces"] = tuple((*palace[:5], "this turn" if palace[5] is not None and palace[5] >= claims_before
-                              else palace[5], *palace[6:]) for palace in plain["palaces"])
+    plain["palaces"] = tuple(palace[:5] + ("this turn" if palace[5] is not None and palace[5] >= claims_before
+                                           else palace[5],) + palace[6:] for palace in plain["palaces"])
     return plain
 
 

@@ -187,9 +187,9 @@ class _Reader(HeaderReader):
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
-                hint = did_you_mean(key, (*wanted, "supply")) if isinstance(key, str) and not extra else ""
+                hint = did_you_mean(key, wanted + ("supply",)) if isinstance(key, str) and not extra else ""
                 self.error("unknown-key", f"unknown setup key {self.lines.shown_key('setup', key)}{extra}; "
-                           f"valid: {', '.join((*wanted, 'supply'))}{hint}", ("setup", key))
+                           f"valid: {', '.join(wanted + ('supply',))}{hint}", ("setup", key))
         geo = Variant.of(rules).geometry
         cells = {}
         for key in wanted:
@@ -223,7 +223,7 @@ class _Reader(HeaderReader):
             return
         pieces = self._supplied(Variant.of(self.r.rules).spellings)  # as in turns: no neutral where none is supplied
         for name, counts in supply.items():
-            where = (*path, name)
+            where = path + (name,)
             if name not in self.r.players:
                 self.error("bad-setup", f"setup supply names {self.lines.shown_key(*where)}, who is not a player "
                            f"({', '.join(self.r.players)})", where)
@@ -238,12 +238,12 @@ class _Reader(HeaderReader):
                 if canonical is None:
                     self.error("bad-setup", f"setup supply for {name}: {self.lines.shown_key(*where, piece)} is not a "
                                f"piece of {self.r.ruleset.id} ({', '.join(sorted(set(pieces.values())))})",
-                               (*where, piece))
+                               where + (piece,))
                 elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MOST_SUPPLIED:
                     self.error("bad-setup", f"setup supply for {name}: {piece} "
                                f"{self.lines.shown(count, *where, piece)} is not a whole number "
                                f"from 0 to {MOST_SUPPLIED}",
-                               (*where, piece))
+                               where + (piece,))
                 else:
                     clean[canonical] = count
             self.r.supply[name] = clean
@@ -305,7 +305,7 @@ class _Reader(HeaderReader):
             entry.readable = False
             return entry
         if not isinstance(text, str) or not text.strip():
-            written = self.lines.written.get((*path, player))
+            written = self.lines.written.get(path + (player,))
             found = ("nothing" if isinstance(text, str) or written == "" else yaml_type(text) if written is None
                      else f"`{written}`, read by YAML as {yaml_type(text)}")
             self.error("bad-turn", f"the turn lists no placements (found {found}); write them after the colon, "
@@ -390,10 +390,10 @@ class _Reader(HeaderReader):
             if name not in self.r.players:
                 hint = did_you_mean(name, self.r.players) if isinstance(name, str) else ""
                 self.error("bad-result", f"result names {self.lines.shown_key(*path, name)}, who is not a player{hint}",
-                           (*path, name))
+                           path + (name,))
             elif isinstance(value, bool) or not isinstance(value, int):
                 self.error("bad-result", f"result for {name}: {self.lines.shown(value, *path, name)} is not a whole "
-                           "number", (*path, name))
+                           "number", path + (name,))
             else:
                 clean[name] = value
                 self.r.result_lines[name] = self.lines.of(*path, name)

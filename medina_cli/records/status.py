@@ -47,7 +47,7 @@ def status_report(outcome: Replay) -> list[str]:
         lines.append(f"{position['to_move']} is to move: {ordinal(position['placement'])} placement of turn "
                      f"{position['turn']}, {left} placement{'s' * (left != 1)} left in the turn"
                      + (" (a roof is due this turn)" if position["forced"] else ""))
-    return [*lines, "", "Supply left:", supply_table(game), "", score_words(sheet, final=position["to_move"] is None)]
+    return lines + ["", "Supply left:", supply_table(game), "", score_words(sheet, final=position["to_move"] is None)]
 
 
 def score_words(sheet: dict, *, final: bool) -> str:

@@ -182,7 +182,7 @@ class ListOf(Spec):
         if not isinstance(value, list):
             raise SchemaError(path, f"expected a list, got {brief(value)}")
         collect = Collect()
-        items = [collect(self.item.check, v, (*path, i), partial) for i, v in enumerate(value)]
+        items = [collect(self.item.check, v, path + (i,), partial) for i, v in enumerate(value)]
         collect.done()
         if self.unique and len(set(map(repr, items))) != len(items):
             raise SchemaError(path, "list entries must be distinct")
@@ -209,8 +209,8 @@ class MapOf(Spec):
             raise SchemaError(path, f"expected a mapping of {self.key_label} to {self.value.type_name}")
         out, collect = {}, Collect()
         for k, v in value.items():
-            key = collect(self.key.check, k, (*path, k))
-            checked = collect(self.value.check, v, (*path, k), partial)
+            key = collect(self.key.check, k, path + (k,))
+            checked = collect(self.value.check, v, path + (k,), partial)
             if key is not None:
                 out[key] = checked
         collect.done()
@@ -236,11 +236,11 @@ class Fields(Spec):
         out, collect = {}, Collect()
         for key, item in value.items():
             if key not in self.fields:
-                collect.errors.append(SchemaError((*path, key), f"unknown key {brief(key)}; valid keys here: "
+                collect.errors.append(SchemaError(path + (key,), f"unknown key {brief(key)}; valid keys here: "
                                                   f"{', '.join(self.fields)}"))
                 continue
             spec = self.fields[key]
-            out[key] = collect(spec.check, item, (*path, key), partial)
+            out[key] = collect(spec.check, item, path + (key,), partial)
         if not partial:
             for key, spec in self.fields.items():
                 if key in value:
@@ -248,7 +248,7 @@ class Fields(Spec):
                 if spec.default is REQUIRED:
                     collect.errors.append(SchemaError(path, f"missing required key {key!r}"))
                 elif isinstance(spec, Fields) and spec.default is None:  # a section left out is an empty one
-                    out[key] = collect(spec.check, {}, (*path, key), partial)
+                    out[key] = collect(spec.check, {}, path + (key,), partial)
                 else:
                     out[key] = spec.default
         collect.done()
