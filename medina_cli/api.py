@@ -23,8 +23,10 @@ def load_ruleset(ref: str, players: int | None = None,
     overrides it cannot use, UnusableInput for a ruleset file that cannot be read or is broken."""
     try:
         ruleset = loader.load_ruleset(ref, overrides)
+    except (BadArgument, UnusableInput):
+        raise
     except MedinaError as exc:
-        raise exc if isinstance(exc, (BadArgument, UnusableInput)) else BadArgument.of(exc)
+        raise BadArgument.of(exc) from exc
     return ruleset if players is None else ruleset.for_players(players)
 
 

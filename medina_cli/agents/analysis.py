@@ -17,9 +17,9 @@ from typing import Any
 from ..engine.placement import TEA
 from .base import Rating
 from .mcts import MctsAgent
-from .specs import make_agent
 from .position import SMALL_PALACE, margin, outcome, playout, roof_palace, search_position, stream
 from .repeats import TIE_MARGIN, Repeats, tied_series
+from .specs import make_agent
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
 BLUNDER = 12.0  # ... and of at least this many a blunder
@@ -143,7 +143,7 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
                       seconds.means[id(seconds.best)]))
         playouts, sure = playouts + second.playouts, sure and second.sure
     _, tied = tied_series([means for *_, means in pairs], agent.confidence)
-    for (rating, _, _), is_tied in zip(pairs, tied):
+    for (rating, _, _), is_tied in zip(pairs, tied, strict=True):
         rating.palace, rating.tied = roof_palace(game, rating.placement), is_tied
     by_first = {id(rating): (rating, then) for rating, then, _ in pairs}
     turns = [TurnHint(*by_first[id(rating)]) for rating in value_first([rating for rating, *_ in pairs])]
@@ -276,8 +276,8 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
     agent's preferred move (named as played when it is the same move, a roof on the same palace) and
     the loss."""
     turn, placement, player = where
-    blank: dict[str, Any] = dict(turn=turn, placement=placement, player=player, played=str(played),
-                                 choices=len(game.legal_placements()))
+    blank: dict[str, Any] = {"turn": turn, "placement": placement, "player": player, "played": str(played),
+                             "choices": len(game.legal_placements())}
     same = game.equivalent_placements(played)
     if len(game.distinct_placements()) == 1:
         return PlacementReview(**blank, best=str(played), loss=0.0, played_value=0.0, best_value=0.0,
@@ -289,13 +289,14 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
         best = mine if ratings[0].placement in same else ratings[0]
         return PlacementReview(**blank, best=str(played if best is mine else best.placement),
                                loss=max(0.0, best.value - mine.value), played_value=mine.value, best_value=best.value,
-                               best_move=str(best.placement), tied_moves=tuple(str(r.placement) for r in ratings if r.tied))
+                               best_move=str(best.placement),
+                               tied_moves=tuple(str(r.placement) for r in ratings if r.tied))
     race = agent.search(game, include=played)
     arm = next(arm for arm in race.arms if race.placement(arm) in same)
     repeats = Repeats(race, include=arm)
     best_arm, tied = repeats.best, repeats.tied()
-    named: dict[str, Any] = dict(best_move=str(race.placement(best_arm)),
-                                 tied_moves=tuple(str(race.placement(a)) for a in race.ranked() if id(a) in tied))
+    named: dict[str, Any] = {"best_move": str(race.placement(best_arm)),
+                             "tied_moves": tuple(str(race.placement(a)) for a in race.ranked() if id(a) in tied)}
     if arm is best_arm:
         value = repeats.value(best_arm)
         return PlacementReview(**blank, best=str(played), loss=0.0, played_value=value, best_value=value,
@@ -365,8 +366,9 @@ def hint_document(file: str, seed: int | str, spec: str | None = None, where: tu
     """The medina-hint/1 document (without `errors` and `warnings`) of the `advice` the agent `spec` gives
     for the record `file` at `where` (turn, placement); before it, as far as it is known (what an error
     leaves it at)."""
-    doc: dict[str, object] = {"format": "medina-hint/1", "file": file, "agent": spec, "seed": seed, "player": None, "turn": None,
-           "placement": None, "value": None if spec is None else value_meaning(spec), "ranked_by": None, "hints": []}
+    doc: dict[str, object] = {"format": "medina-hint/1", "file": file, "agent": spec, "seed": seed, "player": None,
+                              "turn": None, "placement": None,
+                              "value": None if spec is None else value_meaning(spec), "ranked_by": None, "hints": []}
     if advice is None:
         return doc
     return {**doc, "turn": where[0], "placement": where[1], **advice.to_json(), "even_win": even_win(advice.seats),
@@ -401,7 +403,8 @@ def even_win(seats: int | None) -> float | None:
 def analysis_document_before(file: str, seed: int, spec: str | None = None) -> dict:
     """The medina-analyse/1 document as far as it is known before the analysis (what an error leaves it at)."""
     return {"format": "medina-analyse/1", "file": file, "agent": spec, "seed": seed,
-            "value": None if spec is None else value_meaning(spec), "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
+            "value": None if spec is None else value_meaning(spec),
+            "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
             "placements": [], "players": []}
 
 

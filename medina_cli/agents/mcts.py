@@ -17,8 +17,23 @@ from __future__ import annotations
 import math
 
 from .base import Agent, AgentSpec, Rating
-from .position import (PLAYOUT_TEA_CHANCE, SMALL_PALACE, NativePosition, as_move, as_placement, margin, outcome,
-                       playout, position_stream, rebuilt, reward, search_position, seat_to_move, stream, totals)
+from .position import (
+    PLAYOUT_TEA_CHANCE,
+    SMALL_PALACE,
+    NativePosition,
+    as_move,
+    as_placement,
+    margin,
+    outcome,
+    playout,
+    position_stream,
+    rebuilt,
+    reward,
+    search_position,
+    seat_to_move,
+    stream,
+    totals,
+)
 from .race import Arm, Race, z_value
 from .simple import immediate_margins
 
@@ -29,7 +44,7 @@ WIDENING = 1.0  # a node with n visits may have 1 + WIDENING * sqrt(n) children
 
 
 class Node:
-    __slots__ = ("placement", "mover", "visits", "reward", "children", "untried")
+    __slots__ = ("children", "mover", "placement", "reward", "untried", "visits")
 
     def __init__(self, placement, mover: int):
         self.placement = placement

@@ -26,7 +26,7 @@ class NativePosition:
     """A position of the native core as the search reads it (`copy`, `push`, `is_over`, `seat_to_move`);
     its moves are the variant's move codes (`as_placement` names them)."""
 
-    __slots__ = ("state", "game")
+    __slots__ = ("game", "state")
 
     def __init__(self, state, game):
         self.state, self.game = state, game  # game: the Python game it started from, for names

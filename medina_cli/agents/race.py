@@ -231,7 +231,7 @@ class Race:
         if not batches:
             return
         results = self.play([(arm.move, start, stop) for arm, start, stop in batches])
-        for (arm, start, stop), samples in zip(batches, results):
+        for (arm, start, stop), samples in zip(batches, results, strict=True):
             assert arm.n == start and len(samples) == stop - start
             arm.margins += [margin for margin, _ in samples]
             arm.wins += [win for _, win in samples]

@@ -100,7 +100,7 @@ class Repeats:
         size = self.size
         batches = [(arm, r) for arm in arms for r in repeats if r not in self.means.get(id(arm), {})]
         results = self.race.play([(arm.move, BASE + r * size, BASE + (r + 1) * size) for arm, r in batches])
-        for (arm, r), margins in zip(batches, results):
+        for (arm, r), margins in zip(batches, results, strict=True):
             self.means.setdefault(id(arm), {})[r] = fmean(margin for margin, _ in margins)
             self.wins.setdefault(id(arm), {})[r] = fmean(win for _, win in margins)
         self.race.playouts += size * len(batches)

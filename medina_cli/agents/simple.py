@@ -5,8 +5,18 @@ from __future__ import annotations
 
 from ..engine.playout import random_placement
 from .base import Agent, Rating
-from .position import (SMALL_PALACE, NativePosition, as_placement, margin, may_score, palace_size, scoring_cells,
-                       search_position, seat_to_move, totals)
+from .position import (
+    SMALL_PALACE,
+    NativePosition,
+    as_placement,
+    margin,
+    may_score,
+    palace_size,
+    scoring_cells,
+    search_position,
+    seat_to_move,
+    totals,
+)
 
 
 class RandomAgent(Agent):

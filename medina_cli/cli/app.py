@@ -5,14 +5,35 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from typer import completion
 
-from . import compare, hint, importer, play, recording, render, replay, rules, score, simulate, study, validate, view
-from .common import (Command, Group, OutputUnwritable, exit_status, guard_standard_output, note_engine_cost,
-                     tolerate_output_encoding)
+from . import (
+    compare,
+    hint,
+    importer,
+    play,
+    recording,
+    render,
+    replay,
+    rules,
+    score,
+    simulate,
+    study,
+    validate,
+    view,
+)
+from .common import (
+    Command,
+    Group,
+    OutputUnwritable,
+    exit_status,
+    guard_standard_output,
+    note_engine_cost,
+    tolerate_output_encoding,
+)
 
 app = typer.Typer(
     name="medina",
@@ -71,11 +92,11 @@ def _options(
     version: Annotated[bool, typer.Option(
         "--version", callback=_print_version, is_eager=True,
         help="Print the version and the engine in use (native or python; MEDINA_ENGINE picks) and exit.")] = False,
-    install_completion: Annotated[Optional[str], typer.Option(
+    install_completion: Annotated[str | None, typer.Option(
         "--install-completion", metavar="[SHELL]", callback=_completion_option("install"),
         expose_value=False, is_eager=True, help="Turn on shell completion in SHELL's start-up file (bash, zsh, fish or "
         "powershell; default: the shell this runs in).")] = None,
-    show_completion: Annotated[Optional[str], typer.Option(
+    show_completion: Annotated[str | None, typer.Option(
         "--show-completion", metavar="[SHELL]", callback=_completion_option("show"),
         expose_value=False, is_eager=True, help="Print SHELL's completion script (bash, zsh, fish or powershell; "
         "default: the shell this runs in), to put it where you like.")] = None,
@@ -135,7 +156,8 @@ def main() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
     except OutputUnwritable as exc:
-        sys.stderr.write(Problem("cannot-write", f"cannot write: {exc.strerror}", file="standard output").human() + "\n")
+        problem = Problem("cannot-write", f"cannot write: {exc.strerror}", file="standard output")
+        sys.stderr.write(problem.human() + "\n")
         sys.exit(2)
     except Exception as exc:  # the last guard: a bug must still not show a traceback
         if os.environ.get("MEDINA_DEBUG"):

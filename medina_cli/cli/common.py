@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -70,7 +70,7 @@ class Group(TyperGroup):
         except KeyboardInterrupt:
             where = " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand)))
             warn(f"{where}: interrupted")
-            raise typer.Exit(130)
+            raise typer.Exit(130) from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
@@ -203,22 +203,22 @@ def complete_placement(ctx: typer.Context, incomplete: str) -> list[str]:
     return named + complete_piece(ctx, incomplete)
 
 
-RulesetOption = Annotated[Optional[str], typer.Option(
+RulesetOption = Annotated[str | None, typer.Option(
     "--ruleset", "-r", metavar="ID|PATH", parser=ruleset_ref, autocompletion=complete_ruleset,
     help="Play by this ruleset instead of the file's (a built-in id or a ruleset YAML file).")]
-SetOption = Annotated[Optional[list[str]], typer.Option(
+SetOption = Annotated[list[str] | None, typer.Option(
     "--set", metavar="PARAM=VALUE", autocompletion=complete_set,
     help="Override one ruleset parameter for this run, e.g. towers.reconnect=once_per_palace_arm "
          "(repeatable; `medina rules params` lists them).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document (see docs/format.md).")]
-ToOption = Annotated[Optional[int], typer.Option(
+ToOption = Annotated[int | None, typer.Option(
     "--to", metavar="TURN", parser=whole_number(0, below="is before the start: --to counts the turns replayed from "
                                                 "the start of the record, 0 (none) or more; leave it out for all"),
     help="Stop after this many entries of `turns`, a whole number ≥ 0 (default: all).")]
-PieceOption = Annotated[Optional[list[str]], typer.Option(
+PieceOption = Annotated[list[str] | None, typer.Option(
     "--piece", metavar="PIECE", autocompletion=complete_piece,
     help="Only placements of this piece (repeatable: any of them).")]
-CellOption = Annotated[Optional[list[str]], typer.Option(
+CellOption = Annotated[list[str] | None, typer.Option(
     "--cell", metavar="CELL", help="Only placements on this cell (repeatable: any of them).")]
 NoColorOption = Annotated[bool, typer.Option(
     "--no-color", help="Plain text even on a terminal (colour is also off when NO_COLOR is set or output is piped).")]

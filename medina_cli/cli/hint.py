@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 
-from .common import (JsonOption, RulesetOption, SetOption, ToOption, cannot_write, capped_jobs, complete_player,
-                     emit_json, note_engine_cost, replayed_or_exit, say, shown_as, stop, usage_error, warn,
-                     warnings_to_show, whole_number, with_problems, write_output)
+from .common import (
+    JsonOption,
+    RulesetOption,
+    SetOption,
+    ToOption,
+    cannot_write,
+    capped_jobs,
+    complete_player,
+    emit_json,
+    note_engine_cost,
+    replayed_or_exit,
+    say,
+    shown_as,
+    stop,
+    usage_error,
+    warn,
+    warnings_to_show,
+    whole_number,
+    with_problems,
+    write_output,
+)
 from .progress import Progress
 
 FileArgument = Annotated[str, typer.Argument(
@@ -18,8 +36,9 @@ AgentOption = Annotated[str, typer.Option(
     "most 3,000 playouts per decision), mcts:N (at most N), mcts@C or mcts:N@C (sure at confidence C, e.g. 0.99), "
     "or greedy.")]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed of the agent's choices.")]
-JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
-                                         help="Worker processes, at least 1, at most 4 per CPU (the result does not depend on it).")]
+JobsOption = Annotated[int, typer.Option(
+    "--jobs", "-j", metavar="N", parser=whole_number(1),
+    help="Worker processes, at least 1, at most 4 per CPU (the result does not depend on it).")]
 TopOption = Annotated[int, typer.Option("--top", "-k", metavar="K", parser=whole_number(1),
                                         help="How many placements to show.")]
 WholeTurnOption = Annotated[bool, typer.Option(
@@ -152,7 +171,8 @@ def hint(
 
     shown = "<stdin>" if file == "-" else file
     agent = agent_or_exit(agent_spec, hint_document(shown, seed) if json_ else None)
-    record, outcome = replayed_or_exit(file, ruleset, set_, to, hint_document(shown, seed, agent.spec) if json_ else None)
+    record, outcome = replayed_or_exit(file, ruleset, set_, to,
+                                       hint_document(shown, seed, agent.spec) if json_ else None)
     note_engine_cost()
     found = _advice(outcome, agent.spec, shown, seed, top, whole_turn, jobs)
     if line and found["hints"]:
@@ -173,7 +193,8 @@ def _advice(outcome, spec: str, shown: str, seed: int, top: int, whole_turn: boo
     from ..agents.analysis import hint_document
     from ..study.analysis import advise_on
     from ..study.parallel import Workers
-    advice = advise_on(outcome.game, spec, seed=seed, top=top, whole_turn=whole_turn, workers=Workers(capped_jobs(jobs)))
+    advice = advise_on(outcome.game, spec, seed=seed, top=top, whole_turn=whole_turn,
+                       workers=Workers(capped_jobs(jobs)))
     return hint_document(shown, seed, spec, outcome.next_placement() or (None, None), advice)
 
 
@@ -181,29 +202,29 @@ def analyse(
     file: FileArgument,
     agent_spec: AgentOption = "mcts",
     jobs: JobsOption = 1,
-    scheduler: Annotated[Optional[str], typer.Option(
+    scheduler: Annotated[str | None, typer.Option(
         "--scheduler", metavar="ADDRESS", help="Rate the placements on the Dask distributed cluster whose scheduler "
         "is at ADDRESS (e.g. tcp://10.0.0.5:8786; needs `pip install '.[cluster]'`); the result is the same.")] = None,
     seed: SeedOption = 0,
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,
-    first: Annotated[Optional[int], typer.Option(
+    first: Annotated[int | None, typer.Option(
         "--from", metavar="TURN", parser=whole_number(1),
         help="Rate the placements from this turn on (default: the first).")] = None,
-    last: Annotated[Optional[int], typer.Option(
+    last: Annotated[int | None, typer.Option(
         "--to", metavar="TURN", parser=whole_number(1),
         help="Rate the placements up to this turn (default: the last).")] = None,
-    player: Annotated[Optional[str], typer.Option(
+    player: Annotated[str | None, typer.Option(
         "--player", "-p", metavar="NAME", autocompletion=complete_player,
         help="Rate only this player's placements.")] = None,
-    output: Annotated[Optional[str], typer.Option(
+    output: Annotated[str | None, typer.Option(
         "--output", "-o", metavar="FILE.json", help="Also write the medina-analyse/1 document here, rewritten after "
         "each placement (a partial document until the last): Ctrl-C keeps what is rated.")] = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Go on from the partial document in -o FILE.json (written with the same record, agent, "
         "seed and selection): the result is that of a run never interrupted.")] = False,
-    annotate: Annotated[Optional[str], typer.Option(
+    annotate: Annotated[str | None, typer.Option(
         "--annotate", metavar="OUT.yaml", help="Also write a copy of the record with the analysis in it (the key "
         "x-analysis, which every reader keeps and validate ignores; mistakes and blunders as comments above it); "
         "`medina view` of the copy shows it.")] = None,

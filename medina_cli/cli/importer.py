@@ -5,12 +5,23 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import Annotated, Any, NoReturn
 
 import typer
 
-from .common import (Command, Group, emit_json, exit_status, names_or_exit, report_problems, shown_as, stop,
-                     usage_error, warn, write_atomically)
+from .common import (
+    Command,
+    Group,
+    emit_json,
+    exit_status,
+    names_or_exit,
+    report_problems,
+    shown_as,
+    stop,
+    usage_error,
+    warn,
+    write_atomically,
+)
 
 app = typer.Typer(help="Convert game records from other sites into record/1 files.\n\nExit status: 0 converted, "
                   "1 the record cannot be read, 2 unusable input or usage error.", no_args_is_help=True,
@@ -20,11 +31,11 @@ app = typer.Typer(help="Convert game records from other sites into record/1 file
 SiteFilesArgument = Annotated[list[str], typer.Argument(
     metavar="FILE...", parser=shown_as("path"), help="boardspace.net .sgf files or stories, directories "
     "(every .sgf file and story below them but hidden ones), or - for stdin (alone).")]
-OutputOption = Annotated[Optional[str], typer.Option(
+OutputOption = Annotated[str | None, typer.Option(
     "--output", "-o", metavar="PATH", help="Write the record/1 file here (default: standard output); with "
     "several inputs or a directory, the directory to write each input's NAME.yaml into (made if missing).")]
 ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite the -o file (or files) if it exists.")]
-PlayersOption = Annotated[Optional[str], typer.Option(
+PlayersOption = Annotated[str | None, typer.Option(
     "--players", metavar="A,B,...", help="Player names in seat order, comma-separated (default: the file's "
     "names, or P0, P1, ... for a story, which has none).")]
 ImportJsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document saying what was written "
@@ -65,7 +76,7 @@ def _import_one(file: str, output: str | None, force: bool, players: str | None,
             emit_json(conversion.doc)
         else:
             report_problems(failure.problems)
-        raise typer.Exit(failure.status)
+        raise typer.Exit(failure.status) from None
     if json_:
         emit_json(conversion.doc if not to_stdout else {**conversion.doc, "record": text})
     elif to_stdout:
@@ -166,7 +177,12 @@ class Conversion:
         `warnings`); raises Failed for an output that exists without `force` or is the input, or a
         record that cannot be converted."""
         from ..errors import MedinaError, Problem
-        from ..records.boardspace import import_document, parse_boardspace, players_refusal, read_site_game
+        from ..records.boardspace import (
+            import_document,
+            parse_boardspace,
+            players_refusal,
+            read_site_game,
+        )
         from ..yamlio import read_text
         if self.output is not None:
             self._check_output(self.output, force)

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from .common import (NoColorOption, complete_ruleset, exit_status, note_engine_cost, ruleset_ref, say, shown_as, stop,
-                     usage_error)
+from .common import (
+    NoColorOption,
+    complete_ruleset,
+    exit_status,
+    note_engine_cost,
+    ruleset_ref,
+    say,
+    shown_as,
+    stop,
+    usage_error,
+)
 
 
 def complete_seat(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -19,18 +28,18 @@ def complete_seat(ctx: typer.Context, incomplete: str) -> list[str]:
 
 FileArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="The record of the game (.yaml): written as the game goes.")]
-RulesetChoice = Annotated[Optional[str], typer.Option(
+RulesetChoice = Annotated[str | None, typer.Option(
     "--ruleset", "-r", metavar="ID|PATH", parser=ruleset_ref, autocompletion=complete_ruleset,
     help="The rules played: a built-in id or a ruleset (house-rule) file. Needed for a new game.")]
-SeatOption = Annotated[Optional[list[str]], typer.Option(
+SeatOption = Annotated[list[str] | None, typer.Option(
     "--seat", metavar="NAME|SPEC|NAME=SPEC", autocompletion=complete_seat,
     help="A player, in seat order (the first starts): a name is a person at this terminal, an agent spec "
     "(random, greedy, mcts, mcts:N) an agent named after it, NAME=SPEC a named agent. Repeat per player.")]
-CellChoice = Annotated[Optional[str], typer.Option(
+CellChoice = Annotated[str | None, typer.Option(
     "--merchant", metavar="CELL", help="The start merchant's cell (default: drawn from --seed).")]
-WellChoice = Annotated[Optional[str], typer.Option(
+WellChoice = Annotated[str | None, typer.Option(
     "--well", metavar="CELL", help="The well's cell, for rules with a well (default: drawn from --seed).")]
-SeedChoice = Annotated[Optional[int], typer.Option(
+SeedChoice = Annotated[int | None, typer.Option(
     "--seed", "-s", metavar="N", help="Seed of the setup and of the agents' choices (default 0; with --continue "
     "the game's own).")]
 ContinueOption = Annotated[bool, typer.Option(
@@ -38,7 +47,8 @@ ContinueOption = Annotated[bool, typer.Option(
     "(NAME or NAME=SPEC for a player of the record), which the record then keeps.")]
 ForceOption = Annotated[bool, typer.Option("--force", help="Start a new game over an existing FILE.")]
 HintOption = Annotated[str, typer.Option(
-    "--hint-agent", metavar="SPEC", parser=shown_as("spec"), help="The agent that answers `hint` (greedy, mcts, mcts:N).")]
+    "--hint-agent", metavar="SPEC", parser=shown_as("spec"),
+    help="The agent that answers `hint` (greedy, mcts, mcts:N).")]
 BOARD_WHEN = ("turn", "always")
 
 
@@ -71,8 +81,8 @@ def play_command(file: FileArgument, ruleset: RulesetChoice = None, seat: SeatOp
     invalid, 2 usage error or unusable file (exists without --force or --continue, cannot be written),
     130 interrupted (Ctrl-C); the record is valid in every case.
     """
-    from ..session.table import Table, read_seats, run
     from ..errors import MedinaError
+    from ..session.table import Table, read_seats, run
 
     _check_options(file, ruleset, seat, continue_, {"--ruleset": ruleset, "--merchant": merchant, "--well": well,
                                                     "--force": force or None})
@@ -92,7 +102,7 @@ def play_command(file: FileArgument, ruleset: RulesetChoice = None, seat: SeatOp
     except (EOFError, KeyboardInterrupt) as interruption:
         say()
         say(table.stopped())
-        raise typer.Exit(130 if isinstance(interruption, KeyboardInterrupt) else 0)
+        raise typer.Exit(130 if isinstance(interruption, KeyboardInterrupt) else 0) from None
     if not finished:
         say(table.stopped())
 

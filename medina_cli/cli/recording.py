@@ -3,15 +3,36 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ..errors import Problem
-from .common import (JsonOption, NoColorOption, RulesetOption, SetOption, check_suffix, complete_placement,
-                     complete_player, complete_ruleset, emit_json, exit_status, load_or_exit, names_or_exit,
-                     refuse_directory, replayed_or_exit, report_problems, say, shown_as, stop, usage_error, warn,
-                     warnings_to_show, whole_number, with_problems)
+from .common import (
+    JsonOption,
+    NoColorOption,
+    RulesetOption,
+    SetOption,
+    check_suffix,
+    complete_placement,
+    complete_player,
+    complete_ruleset,
+    emit_json,
+    exit_status,
+    load_or_exit,
+    names_or_exit,
+    refuse_directory,
+    replayed_or_exit,
+    report_problems,
+    say,
+    shown_as,
+    stop,
+    usage_error,
+    warn,
+    warnings_to_show,
+    whole_number,
+    with_problems,
+)
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 count = whole_number(1)
@@ -27,7 +48,7 @@ def new_command(
     players: Annotated[str, typer.Option(
         "--players", metavar="A,B,...", help="The players in seat order, comma-separated; the first starts.")],
     merchant: Annotated[str, typer.Option("--merchant", metavar="CELL", help="The start merchant's cell.")],
-    well: Annotated[Optional[str], typer.Option(
+    well: Annotated[str | None, typer.Option(
         "--well", metavar="CELL", help="The well's cell (editions with a well).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
     json_: JsonOption = False,
@@ -67,7 +88,7 @@ def add_command(
         metavar="PLACEMENT...", parser=shown_as("placement"), autocompletion=complete_placement,
         help="`<piece> <cell>` (\"grey K8\"), `tea` or `pass`; several in order, or comma-separated; "
         "`Ann: roof C10` says whose it is.")],
-    player: Annotated[Optional[str], typer.Option(
+    player: Annotated[str | None, typer.Option(
         "--player", "-p", metavar="NAME", autocompletion=complete_player,
         help="Whose placements these are: each is refused unless it falls to NAME.")] = None,
     json_: JsonOption = False,

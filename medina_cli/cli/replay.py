@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from .common import (CellOption, JsonOption, NoColorOption, PieceOption, RulesetOption, SetOption, ToOption, emit_json,
-                     replayed_or_exit, say, shown_as, stop, usage_error, warn, warnings_to_show, with_problems,
-                     write_output)
+from .common import (
+    CellOption,
+    JsonOption,
+    NoColorOption,
+    PieceOption,
+    RulesetOption,
+    SetOption,
+    ToOption,
+    emit_json,
+    replayed_or_exit,
+    say,
+    shown_as,
+    stop,
+    usage_error,
+    warn,
+    warnings_to_show,
+    with_problems,
+    write_output,
+)
 
 FileArgument = Annotated[str, typer.Argument(
     metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
@@ -27,7 +43,7 @@ def replay_command(
     set_: SetOption = None,
     final_board: Annotated[bool, typer.Option(
         "--final-board", help="Print the final position as a board/1 file (tiles filled in) instead.")] = False,
-    output: Annotated[Optional[str], typer.Option(
+    output: Annotated[str | None, typer.Option(
         "--output", "-o", metavar="PATH", help="With --final-board: write the board to this file.")] = None,
     json_: JsonOption = False,
     no_color: NoColorOption = False,

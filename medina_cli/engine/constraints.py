@@ -37,7 +37,7 @@ class Layer:
     """One rule: the cells it allows (`allows`, or `on_board`: the same cells in every position of a
     board), and why it refuses a cell (`words`)."""
 
-    __slots__ = ("code", "allows", "on_board", "words", "per_seat")
+    __slots__ = ("allows", "code", "on_board", "per_seat", "words")
 
     def __init__(self, code: str, allows: Mask | None = None, words: Words = "", *,
                  on_board: Callable[[Geometry], int] | None = None, per_seat: bool = False):
@@ -84,7 +84,7 @@ class Either:
     """A conditional rule: within the cells the `within` layers allow, the `first` layers where they
     leave a cell, else the `otherwise` layers. (Board layers only.)"""
 
-    __slots__ = ("within", "first", "otherwise", "allows", "first_cells")
+    __slots__ = ("allows", "first", "first_cells", "otherwise", "within")
     per_seat = False
     on_board = None
 

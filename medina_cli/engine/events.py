@@ -3,17 +3,20 @@ here and nowhere else: `str(event)` is the sentence the CLI prints.
 
 Fields by kind (unused fields are None):
 
-| kind | fields |
-|---|---|
-| `claim` | `player` (None for a neutral roof), `holder` (the player or "neutral"), `colour`, `cell` (the roof), `size` |
-| `palace-tile` | `tile` and `colour` (the tile's colour), `holder`, `player` (None when neutral), `size` (of the palace), `previous` |
-| `tower-tile` | `tile` (tower number), `holder`, `player`, `colour` and `cell` (the palace and its roof), `previous` |
-| `tower-merchants` | `tile` (tower number), `count`, `holder`, `player` (who takes them; None: they leave the game) |
-| `tea` | `reason` "used" (`player` spends a tile instead of a placement) or "awarded" (`count` tiles to `holder`; `player` None: they leave the game) |
-| `retire` | `colour`, `reason` (the retirement trigger: "all_players_own" or "no_building_fits") |
-| `forced-roof` | `player` (must place one of his roofs this turn) |
-| `pass` | `player` (skipped: cannot place anything) |
-| `game-end` | no fields |
+- `claim`: `player` (None for a neutral roof), `holder` (the player or "neutral"), `colour`, `cell` (the
+  roof), `size`
+- `palace-tile`: `tile` and `colour` (the tile's colour), `holder`, `player` (None when neutral), `size`
+  (of the palace), `previous`
+- `tower-tile`: `tile` (tower number), `holder`, `player`, `colour` and `cell` (the palace and its roof),
+  `previous`
+- `tower-merchants`: `tile` (tower number), `count`, `holder`, `player` (who takes them; None: they leave
+  the game)
+- `tea`: `reason` "used" (`player` spends a tile instead of a placement) or "awarded" (`count` tiles to
+  `holder`; `player` None: they leave the game)
+- `retire`: `colour`, `reason` (the retirement trigger: "all_players_own" or "no_building_fits")
+- `forced-roof`: `player` (must place one of his roofs this turn)
+- `pass`: `player` (skipped: cannot place anything)
+- `game-end`: no fields
 
 `holder` and `previous` name a player, "neutral", or (for `previous`) None when nobody held the tile.
 """
@@ -28,7 +31,8 @@ RETIREMENT_WORDS = {"all_players_own": "every player owns a palace of it",
                     "no_building_fits": "no building of it fits anywhere"}
 
 
-@dataclass(slots=True, unsafe_hash=True, repr=False)  # a value: never changed once made (not frozen: 6x quicker to make)
+# a value: never changed once made (not frozen: 6x quicker to make)
+@dataclass(slots=True, unsafe_hash=True, repr=False)
 class Event:
     """Something the rules made happen: a claim, a tile moving, a retirement, the game's end."""
 

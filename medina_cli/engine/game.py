@@ -323,7 +323,8 @@ class Game(Position):
         if ref is None:
             raise ValueError(f"{self.rules.ruleset_id} with overrides: a record names a ruleset, not overrides; "
                              "give to_record(ruleset=PATH) a ruleset file that holds them")
-        from ..records.model import game_record  # the record writer sits above the engine: imported when used
+        # the record writer sits above the engine: imported when used
+        from ..records.model import game_record
         return game_record(self, ref)
 
     def turns(self) -> list[tuple[str, list[Placement]]]:
@@ -769,8 +770,9 @@ class Game(Position):
         self.tower_tile[tower] = palace
         player, holder = self._player(palace.owner), self._owner_name(palace.owner)
         if previous is None or previous.owner != palace.owner:
+            previous_name = None if previous is None else self._owner_name(previous.owner)
             self.events.append(Event("tower-tile", player, holder, palace.colour, self._geo.name(palace.roof),
-                                     tile=tower, previous=None if previous is None else self._owner_name(previous.owner)))
+                                     tile=tower, previous=previous_name))
         if tower in self._tower_merchants_left:
             waiting = self._tower_merchants_left.pop(tower)
             log.append(("_tower_merchants_left", tower, waiting))
@@ -828,7 +830,8 @@ class Game(Position):
         """The game a record file (record/1, or a boardspace.net record) holds, replayed to its end.
         Raises `MedinaError` with every problem found where the file cannot be read, or the replay stops
         at an illegal turn (`read_record` and `replay` say more)."""
-        from ..records.record import game_of_record  # the record reader sits above the engine: imported when used
+        # the record reader sits above the engine: imported when used
+        from ..records.record import game_of_record
         return game_of_record(path)
 
     def __str__(self) -> str:

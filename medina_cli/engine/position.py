@@ -247,12 +247,12 @@ class Position:
         self.well = plain.get("well")
         if "palace_tile" in plain:
             self.palace_tile = {c: None if i is None else self.palaces[i]
-                                for c, i in zip(self.palace_tile, plain["palace_tile"])}
+                                for c, i in zip(self.palace_tile, plain["palace_tile"], strict=True)}
         for tower, i in plain.get("tower_tile", ()):
             self.tower_tile[tower] = None if i is None else self.palaces[i]
         if "supply" in plain:
             supply, pieces = plain["supply"], self.variant.pieces
-            self.supply = None if supply is None else [dict(zip(pieces, counts)) for counts in supply]
+            self.supply = None if supply is None else [dict(zip(pieces, counts, strict=True)) for counts in supply]
         if "tea" in plain:
             self.tea = None if plain["tea"] is None else list(plain["tea"])
         self.retired = list(plain.get("retired", ()))

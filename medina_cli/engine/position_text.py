@@ -87,7 +87,7 @@ def write(game: Game) -> str:
         f"{cells(game.merchants)}:{'-' if chain_ends is None else '.'.join(map(name, chain_ends))}",
         ".".join(f"{name(cell)}@{tower}{axis}" for cell, (tower, axis) in wall_arms) or "-",
         f"{items(palace_tiles)}:{items(tower_tiles)}:{items(waiting)}",
-        "/".join(f"{items(counts)}:{count}" for counts, count in zip(supply, tea)),
+        "/".join(f"{items(counts)}:{count}" for counts, count in zip(supply, tea, strict=True)),
         ".".join(retired) or "-"))
 
 
@@ -116,7 +116,8 @@ class _Reader:
         if none and word == "-":
             return None
         if not (word.isascii() and word.isdigit() and len(word) < 10) or (below is not None and int(word) >= below):
-            self.fail(f"{word!r} is not {'- or ' if none else ''}a whole number{'' if below is None else f' below {below}'}")
+            bound = "" if below is None else f" below {below}"
+            self.fail(f"{word!r} is not {'- or ' if none else ''}a whole number{bound}")
         return int(word)
 
     def numbers(self, words: str, count: int, below: int | None = None, none: bool = False) -> list[int | None]:
@@ -143,7 +144,7 @@ class _Reader:
         fields = self.text.split(" ") if isinstance(self.text, str) else []
         if len(fields) != len(FIELDS):
             self.fail(f"expected {len(FIELDS)} fields separated by single spaces ({' '.join(FIELDS)})")
-        values = dict(zip(FIELDS, fields))
+        values = dict(zip(FIELDS, fields, strict=True))
         self.field = "players"
         from urllib.parse import unquote
         players = [unquote(name) for name in values["players"].split(",")]
@@ -220,9 +221,10 @@ class _Reader:
         claimed = [colour for colour, _, _, owner, *_ in palaces if owner is not None]
         plain: Plain = {"players": tuple(players), "palaces": tuple(palaces), "merchants": self.mask(merchants),
                  "walls": sum(1 << cell for cell, *_ in wall_arms), "palace_tile": tuple(palace_tiles),
-                 "tower_tile": tuple(zip(self.towers, tower_tiles)), "supply": tuple(supply), "tea": tuple(tea),
+                 "tower_tile": tuple(zip(self.towers, tower_tiles, strict=True)), "supply": tuple(supply),
+                 "tea": tuple(tea),
                  "retired": tuple(retired), "chain_ends": chain_ends, "wall_arms": tuple(wall_arms),
-                 "tower_merchants": tuple((t, n) for t, n in zip(self.towers, waiting) if n is not None),
+                 "tower_merchants": tuple((t, n) for t, n in zip(self.towers, waiting, strict=True) if n is not None),
                  "claims": len(claimed), "tea_claims": sum(colour == rules.tea.colour for colour in claimed)}
         return rules, players, setup, plain, turn
 

@@ -18,7 +18,15 @@ from ..errors import did_you_mean
 from ..rules.pieces import FIXED_PIECES
 from .board import Geometry, geometry_for, parse_square, square_name
 from .constraints import constraints_of
-from .placement import PASS, PASS_PLACEMENT, TEA, TEA_PLACEMENT, IllegalPlacement, Placement, read_words
+from .placement import (
+    PASS,
+    PASS_PLACEMENT,
+    TEA,
+    TEA_PLACEMENT,
+    IllegalPlacement,
+    Placement,
+    read_words,
+)
 from .turns import FORCED_ROOF
 
 if TYPE_CHECKING:

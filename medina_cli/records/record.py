@@ -172,17 +172,18 @@ class _Reader(HeaderReader):
         rules = self.r.rules
         if not isinstance(setup, dict):
             self.error("bad-setup" if setup is not None else "missing-key",
-                       "`setup` must be a mapping with the start merchant" + (" and the well" if rules.well.enabled else ""),
-                       ("setup",))
+                       "`setup` must be a mapping with the start merchant"
+                       + (" and the well" if rules.well.enabled else ""), ("setup",))
             return
         wanted = ("merchant", "well") if rules.well.enabled else ("merchant",)
         for key in setup:
-            if isinstance(key, str) and key.startswith("x-") or key == "supply":
+            if (isinstance(key, str) and key.startswith("x-")) or key == "supply":
                 continue
             if key == "well" and (self.ignore_well or self.r.other_rules) and not rules.well.enabled:
+                # as compare says
                 self.r.well_set_aside = Problem("well-set-aside", f"played without the record's well "
                                                 f"{brief(setup[key])} ({self.r.ruleset.id} has none; its cell is free)",
-                                                file=self.r.file, line=self.lines.of("setup", "well"))  # as compare says
+                                                file=self.r.file, line=self.lines.of("setup", "well"))
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
@@ -207,7 +208,8 @@ class _Reader(HeaderReader):
             self.error("bad-setup", words, ("setup", key))
             if cells.pop(key) == cells.get("merchant"):  # the well on the merchant's cell: no setup to go on with
                 return
-        self.r.merchant, self.r.well = (None if key not in cells else geo.square_of[cells[key]] for key in ("merchant", "well"))
+        self.r.merchant, self.r.well = (None if key not in cells else geo.square_of[cells[key]]
+                                        for key in ("merchant", "well"))
         if "supply" in setup:
             self._supply(setup["supply"])
 
@@ -239,7 +241,8 @@ class _Reader(HeaderReader):
                                where + (piece,))
                 elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MOST_SUPPLIED:
                     self.error("bad-setup", f"setup supply for {name}: {piece} "
-                               f"{self.lines.shown(count, *where, piece)} is not a whole number from 0 to {MOST_SUPPLIED}",
+                               f"{self.lines.shown(count, *where, piece)} is not a whole number "
+                               f"from 0 to {MOST_SUPPLIED}",
                                where + (piece,))
                 else:
                     clean[canonical] = count
@@ -338,7 +341,7 @@ class _Reader(HeaderReader):
         """Any other token: a cell spelt otherwise (K07), `tea` or `pass`; else report why (first failing part)."""
         if len(words) == 1 and words[0].lower() in ("tea", "pass"):
             return TEA_PLACEMENT if words[0].lower() == "tea" else PASS_PLACEMENT
-        where = dict(turn=turn, placement=k, player=player)
+        where = {"turn": turn, "placement": k, "player": player}
         if len(words) != 2:
             self.error("bad-placement", _slip(words, k, last, pieces, geo)
                        or f"{token.strip()!r} is not `<piece> <cell>`, `tea` or `pass`", path, **where)

@@ -65,7 +65,8 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
         return None, problems
     folder = Path(path).parent
     well_cell = cells.get("well")
-    text = write_record(ruleset_ref=ruleset_ref_from(folder, ruleset_ref), players=players, merchant=geo.square_of[cells["merchant"]],
+    text = write_record(ruleset_ref=ruleset_ref_from(folder, ruleset_ref), players=players,
+                        merchant=geo.square_of[cells["merchant"]],
                         well=None if well_cell is None else geo.square_of[well_cell], turns=[], meta=meta)
     for problem in (found := parse_record(text, path, base_dir=folder).problems.errors):
         problem.line = None  # a line of a file not written yet
@@ -467,7 +468,8 @@ class Undone:
 
     def to_json(self) -> dict:
         """The medina-undo/1 document (without `errors` and `warnings`)."""
-        turn, placement = (self.outcome.next_placement() if self.outcome and self.outcome.game else None) or (None, None)
+        next_placement = self.outcome.next_placement() if self.outcome and self.outcome.game else None
+        turn, placement = next_placement or (None, None)
         return {"format": "medina-undo/1", "file": self.file,
                 "removed": [{"turn": turn_, "player": player, "placement": token}
                             for turn_, player, token in (self.removed if self.text is not None else [])],
@@ -541,7 +543,7 @@ def _edit(text: str, token: str, player: str | None) -> str | None:
             return None
         return text + ("" if text.endswith("\n") or not text else newline) + f"turns:{newline}  - {line}{newline}"
     key, value = turns
-    empty = (value.tag == "tag:yaml.org,2002:null" or isinstance(value, yaml.SequenceNode) and not value.value)
+    empty = (value.tag == "tag:yaml.org,2002:null" or (isinstance(value, yaml.SequenceNode) and not value.value))
     if empty:
         if player is None:
             return None

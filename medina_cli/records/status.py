@@ -12,6 +12,7 @@ from ..errors import BadArgument, Problem, did_you_mean, in_words, ordinal
 from .model import Record
 from .replay import Replay
 
+
 def status_document(outcome: Replay | None = None) -> dict:
     """The medina-status/1 document of a replayed record (without `errors` and `warnings`): the
     position as in medina-replay/1 with `placements_left` and `forced`, and the score now (medina-score/1:
@@ -64,8 +65,8 @@ def supply_table(game) -> str:
     from tabulate import tabulate
     pieces = [p for p in game.variant.pieces if p != "neutral" or game.rules.supply.neutral_roofs]
     headers = ["player", *pieces] + (["tea"] if game.rules.tea.colour else [])
-    rows = [[name, *(game.supply[seat][piece] for piece in pieces)] + ([game.tea[seat]] if game.rules.tea.colour else [])
-            for seat, name in enumerate(game.players)]
+    rows = [[name, *(game.supply[seat][piece] for piece in pieces)]
+            + ([game.tea[seat]] if game.rules.tea.colour else []) for seat, name in enumerate(game.players)]
     return tabulate(rows, headers=headers, tablefmt="simple")
 
 

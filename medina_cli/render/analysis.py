@@ -89,7 +89,8 @@ def chart_svg(doc: dict, players: list[str], keys: list[tuple[int, int]] | None 
                 fill = colour if verdict_of(r, doc) == "blunder" else "#ffffff"
                 circle = ET.SubElement(chart, "circle", {"cx": f"{x_of(where[i] + 1, count):.1f}",
                                                          "cy": f"{y(r['played_value']):.1f}",
-                                                         "r": "4.5", "fill": fill, "stroke": colour, "stroke-width": "2"})
+                                                         "r": "4.5", "fill": fill, "stroke": colour,
+                                                         "stroke-width": "2"})
                 ET.SubElement(circle, "title").text = _review_words(r, doc.get("agent", "the agent"))
     line(LEFT, LEFT, TOP, HEIGHT - BOTTOM, "#111", id="analysis-cursor").set("stroke-width", "1.5")
     legend = text(None, {"x": str(LEFT + 4), "y": str(TOP + 10), "font-size": "11", "font-weight": "bold"})

@@ -14,8 +14,8 @@ import os
 import re
 from html import escape
 
-from ..version import __version__
 from ..engine.scoring import score_game
+from ..version import __version__
 from . import svg
 from .analysis import chart_svg, frame_notes
 from .frames import Frame, all_frames, placement_frames
@@ -78,11 +78,21 @@ kbd { border: 1px solid #999; border-radius: 3px; padding: 0 3px; background: #f
 <div id="heading" aria-live="polite"></div>
 <div id="board"></div>
 <div id="controls">
-<button id="first" type="button" title="First (Home)" aria-label="first turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M2 3h3v14H2zM11 3v14L5 10zM18 3v14l-7-7z"/></svg></button>
-<button id="prev" type="button" title="Previous (Left arrow)" aria-label="previous turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M13 3v14L4 10zM14 3h3v14h-3z"/></svg></button>
-<button id="play" type="button" title="Play / pause (Space)" aria-label="play" aria-pressed="false"><svg class="when-paused" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M5 3v14l12-7z"/></svg><svg class="when-playing" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M4 3h4v14H4zM12 3h4v14h-4z"/></svg></button>
-<button id="next" type="button" title="Next (Right arrow)" aria-label="next turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M3 3h3v14H3zM7 3v14l9-7z"/></svg></button>
-<button id="last" type="button" title="Last (End)" aria-label="last turn"><svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M2 3v14l7-7zM9 3v14l7-7zM15 3h3v14h-3z"/></svg></button>
+<button id="first" type="button" title="First (Home)" aria-label="first turn">\
+<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M2 3h3v14H2zM11 3v14L5 10zM18 3v14l-7-7z"/>\
+</svg></button>
+<button id="prev" type="button" title="Previous (Left arrow)" aria-label="previous turn">\
+<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M13 3v14L4 10zM14 3h3v14h-3z"/></svg>\
+</button>
+<button id="play" type="button" title="Play / pause (Space)" aria-label="play" aria-pressed="false">\
+<svg class="when-paused" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M5 3v14l12-7z"/></svg>\
+<svg class="when-playing" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">\
+<path d="M4 3h4v14H4zM12 3h4v14h-4z"/></svg></button>
+<button id="next" type="button" title="Next (Right arrow)" aria-label="next turn">\
+<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M3 3h3v14H3zM7 3v14l9-7z"/></svg></button>
+<button id="last" type="button" title="Last (End)" aria-label="last turn">\
+<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true"><path d="M2 3v14l7-7zM9 3v14l7-7zM15 3h3v14h-3z"/>\
+</svg></button>
 <select id="speed" title="Playing speed" aria-label="playing speed">
 <option value="2000">0.5 turns/s</option><option value="1000" selected>1 turn/s</option>
 <option value="500">2 turns/s</option><option value="250">4 turns/s</option><option value="100">10 turns/s</option>
@@ -245,7 +255,9 @@ def _frame_data(record, frame: Frame, count: int, sheet) -> dict:
     return {"turn": frame.turn, "line": line, "heading": heading, "stop": frame.stop is not None,
             "events": [str(event) for event in frame.events]
             + ([f"replay stopped: {frame.stop.message} [{frame.stop.code}]"] if frame.stop is not None else []),
-            "scores": [p.total for p in sheet.players], "tiles": [_tile_words(p, tea) for p, tea in zip(sheet.players, game.tea or [0] * len(sheet.players))]}
+            "scores": [p.total for p in sheet.players],
+            "tiles": [_tile_words(p, tea)
+                      for p, tea in zip(sheet.players, game.tea or [0] * len(sheet.players), strict=True)]}
 
 
 def _same_pictures(frames: list[Frame], notes: list[dict]) -> list[tuple[int, int]]:

@@ -3,9 +3,8 @@ medina-analyse/1), so that the text and `--json` say the same."""
 
 from __future__ import annotations
 
-from .tables import aligned_table
-
 from ..agents.analysis import RANKING_MEANING
+from .tables import aligned_table
 
 
 def _tenths(x: float, sign: str = "") -> str:
@@ -19,7 +18,9 @@ def _interval(bounds, sign: str = "+") -> str:
 
 def _named(hint: dict) -> str:
     palace = hint.get("palace")
-    return hint["placement"] if palace is None else f"{hint['placement']} ({palace['colour']} palace: {' '.join(palace['cells'])})"
+    if palace is None:
+        return hint["placement"]
+    return f"{hint['placement']} ({palace['colour']} palace: {' '.join(palace['cells'])})"
 
 
 def hint_legend(doc: dict) -> str:
@@ -84,7 +85,7 @@ def hint_text(doc: dict, where: str, explain: bool = False) -> str:
     width = max(map(len, names), default=0)
     tied = [rank for rank, hint in enumerate(hints, 1) if hint.get("tied_with_best")]
     many_tied = len(hints) > 2 and 2 * len(tied) > len(hints)
-    for rank, (hint, name) in enumerate(zip(hints, names), 1):
+    for rank, (hint, name) in enumerate(zip(hints, names, strict=True), 1):
         line = f"{rank:>3}. {name:<{width}}"
         if "win" in hint:
             line += f"  win {100 * hint['win']:5.1f}%"

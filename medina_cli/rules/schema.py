@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import brief
-from ..yamlio import yaml_flow  # noqa: F401  (re-exported: the schema's defaults in words)
+from ..yamlio import yaml_flow  # also re-exported: the schema's defaults in words
 
 REQUIRED = object()
 CORNERS = ("NW", "NE", "SE", "SW")
@@ -326,8 +326,8 @@ SCHEMA = Fields("a Medina ruleset", fields={
                                   default=True),
     }),
     "merchants": Fields("merchant chains", default=None, fields={
-        "new_chain_max_neighbours": Int("most orthogonal merchant neighbours the first merchant of a new chain may have "
-                                        "(4: no limit)", high=4, default=0),
+        "new_chain_max_neighbours": Int("most orthogonal merchant neighbours the first merchant of a new chain "
+                                        "may have (4: no limit)", high=4, default=0),
     }),
     "towers": Fields("tower tiles", default=None, fields={
         "reconnect": Choice("which repeated connections of a palace to a tower move the tile",
@@ -358,7 +358,8 @@ SCHEMA = Fields("a Medina ruleset", fields={
                          item=Choice("trigger", choices=("all_players_own", "no_building_fits")),
                          unique=True, default=["all_players_own"]),
     "scoring": Fields("scoring", default=None, fields={
-        "merchants_touching_stables": Bool("a merchant next to a palace's stable (not its buildings) scores", default=True),
+        "merchants_touching_stables": Bool("a merchant next to a palace's stable (not its buildings) scores",
+                                           default=True),
         "tiebreak": Choice("how a tie for the highest total is settled",
                            choices=("shared", "largest_palace_then_earliest_claim"), default="shared"),
     }),
@@ -392,7 +393,8 @@ def _value_at(data, path: tuple):
     return data
 
 
-NOT_PLAY = ("medina", "id", "title", "extends", "kind", "sources", "settled_readings")  # name and describe a ruleset; `--set` refuses them
+# name and describe a ruleset; `--set` refuses them
+NOT_PLAY = ("medina", "id", "title", "extends", "kind", "sources", "settled_readings")
 
 
 def parameters(spec: Spec = SCHEMA, prefix: str = "") -> list[tuple[str, Spec]]:
@@ -461,7 +463,7 @@ class Reading:
 
 def _matches(pattern: str, path: str) -> bool:
     parts, wanted = pattern.split("."), path.split(".")
-    return len(parts) == len(wanted) and all(p == w or p.startswith("<") for p, w in zip(parts, wanted))
+    return len(parts) == len(wanted) and all(p == w or p.startswith("<") for p, w in zip(parts, wanted, strict=True))
 
 
 READINGS = (

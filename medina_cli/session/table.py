@@ -19,7 +19,13 @@ from ..errors import BadArgument, MedinaError, UnusableInput, fail, in_words
 from ..records import recording
 from ..records.record import parse_record
 from ..records.replay import replay
-from ..records.status import PlacementFilter, legal_by_piece, listing_lines, refusal_lines, status_report
+from ..records.status import (
+    PlacementFilter,
+    legal_by_piece,
+    listing_lines,
+    refusal_lines,
+    status_report,
+)
 from ..render.verdicts import hint_text
 from ..yamlio import base_dir_of, read_text
 
@@ -167,7 +173,7 @@ class Table:
         if table.outcome.problems:
             problems = table.outcome.problems
             raise MedinaError(problems[0], more=problems[1:])
-        if seats != recorded or given and PLAY_KEY not in record.meta:
+        if seats != recorded or (given and PLAY_KEY not in record.meta):
             table.keep_seats()
         return table
 

@@ -24,7 +24,7 @@ import os
 import random
 import sys
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -75,13 +75,13 @@ def requested() -> str | None:
     return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def built() -> ModuleType | None:
     """The native module where it was built from these very sources, else None."""
     return _load("_core")
 
 
-@lru_cache(maxsize=None)
+@cache
 def built_wide() -> ModuleType | None:
     """The native module for boards beyond `_core`'s cells where it was built, else None."""
     return _load("_core_wide") if built() is not None else None
@@ -130,7 +130,7 @@ def _installed(name: str) -> ModuleType | None:
 SOURCES = ("core.h", "core.c", "_core.c")  # what setup.py digests into SOURCE_DIGEST
 
 
-@lru_cache(maxsize=None)
+@cache
 def source_digest() -> str | None:
     """The SHA-256 of the C sources beside this file, as setup.py gives it to the extensions it builds;
     None where they are not there to read (an installed package: its wheel carries the compiled core
@@ -355,7 +355,7 @@ class Generator(random.Random):
         return 3, self.core.getstate(), self.gauss_next
 
     def setstate(self, state: tuple[Any, ...]) -> None:
-        version, words, self.gauss_next = state
+        _version, words, self.gauss_next = state
         self.core.setstate(tuple(words))
 
 
