@@ -53,9 +53,13 @@ class BuildNative(build_ext):
         if not self._compiles():
             for extension in self.extensions:
                 Path(self.get_ext_fullpath(extension.name)).unlink(missing_ok=True)
-            self.warn("no working C compiler: the native engine is not built; the Python engine runs")
+            self.warn(
+                "no working C compiler: the native engine is not built; the Python engine runs"
+            )
             return
-        if self.compiler.compiler_type != "msvc" and self._compiles(self.FLAG):  # msvc contracts only when asked
+        if self.compiler.compiler_type != "msvc" and self._compiles(
+            self.FLAG
+        ):  # msvc contracts only when asked
             for extension in self.extensions:
                 extension.extra_compile_args.append(self.FLAG)
         super().build_extensions()
@@ -81,9 +85,21 @@ setup(
     exclude_package_data={"medina_cli.engine.native": ["*.c", "*.h"]},
     cmdclass={"build_py": BuildWithRulesets, "build_ext": BuildNative},
     ext_modules=[  # _core for boards of up to 256 cells, _core_wide (the same sources, wider bitboards) beyond
-        Extension("medina_cli.engine.native._core", sources=[f"{NATIVE}/core.c", f"{NATIVE}/_core.c"],
-                  depends=[f"{NATIVE}/core.h"], define_macros=DIGEST, libraries=LIBM, optional=True),
-        Extension("medina_cli.engine.native._core_wide", sources=[f"{NATIVE}/core_wide.c", f"{NATIVE}/_core_wide.c"],
-                  depends=[f"{NATIVE}/core.h", f"{NATIVE}/core.c", f"{NATIVE}/_core.c"], define_macros=DIGEST,
-                  libraries=LIBM, optional=True)],
+        Extension(
+            "medina_cli.engine.native._core",
+            sources=[f"{NATIVE}/core.c", f"{NATIVE}/_core.c"],
+            depends=[f"{NATIVE}/core.h"],
+            define_macros=DIGEST,
+            libraries=LIBM,
+            optional=True,
+        ),
+        Extension(
+            "medina_cli.engine.native._core_wide",
+            sources=[f"{NATIVE}/core_wide.c", f"{NATIVE}/_core_wide.c"],
+            depends=[f"{NATIVE}/core.h", f"{NATIVE}/core.c", f"{NATIVE}/_core.c"],
+            define_macros=DIGEST,
+            libraries=LIBM,
+            optional=True,
+        ),
+    ],
 )

@@ -11,8 +11,11 @@ REQUIREMENT_RE = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*
 
 pyproject = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
 project = pyproject["project"]
-requirements = [*pyproject["build-system"]["requires"], *project["dependencies"],
-                *(r for extra in project["optional-dependencies"].values() for r in extra)]
+requirements = [
+    *pyproject["build-system"]["requires"],
+    *project["dependencies"],
+    *(r for extra in project["optional-dependencies"].values() for r in extra),
+]
 pins = {}
 for requirement in requirements:
     name, _, spec = REQUIREMENT_RE.match(requirement).groups()

@@ -26,10 +26,12 @@ from pathlib import Path
 from common import compile_package, medina_command
 
 ROOT = Path(__file__).resolve().parents[1]
-LADDER = (("second-edition-2014", 2, ("mcts", "mcts:300"), 100),
-          ("second-edition-2014", 2, ("mcts", "greedy"), 100),
-          ("original-2001", 4, ("mcts", "mcts:300", "mcts:300", "mcts:300"), 100),
-          ("original-2001", 4, ("mcts", "greedy", "greedy", "greedy"), 100))
+LADDER = (
+    ("second-edition-2014", 2, ("mcts", "mcts:300"), 100),
+    ("second-edition-2014", 2, ("mcts", "greedy"), 100),
+    ("original-2001", 4, ("mcts", "mcts:300", "mcts:300", "mcts:300"), 100),
+    ("original-2001", 4, ("mcts", "greedy", "greedy", "greedy"), 100),
+)
 
 
 def mid_game_positions(ref: str, players: int, count: int, depth: int = 40) -> list:
@@ -40,7 +42,9 @@ def mid_game_positions(ref: str, players: int, count: int, depth: int = 40) -> l
     rules = medina.load_ruleset(ref, players=players)
     out = []
     for seed in range(count):
-        game = medina.Game(rules, [f"P{i + 1}" for i in range(players)], *random_setup(rules, random.Random(seed)))
+        game = medina.Game(
+            rules, [f"P{i + 1}" for i in range(players)], *random_setup(rules, random.Random(seed))
+        )
         agent = make_agent("random", seed)
         for _ in range(depth):
             game.push(agent.choose(game))
@@ -69,10 +73,17 @@ def speed(positions: int) -> None:
     def uniform(game):
         play_out(game, rng)
 
-    for name, play in (("uniform random", uniform), ("mcts policy", lambda game: playout(game, rng))):
-        cycle = iter(range(10 ** 9))
-        calls, wall, cpu = timed(lambda play=play, cycle=cycle: play(games[next(cycle) % len(games)].copy()))
-        print(f"{name} playouts from mid-game, 4p original-2001: {calls / wall:,.0f}/s wall, {calls / cpu:,.0f}/s CPU")
+    for name, play in (
+        ("uniform random", uniform),
+        ("mcts policy", lambda game: playout(game, rng)),
+    ):
+        cycle = iter(range(10**9))
+        calls, wall, cpu = timed(
+            lambda play=play, cycle=cycle: play(games[next(cycle) % len(games)].copy())
+        )
+        print(
+            f"{name} playouts from mid-game, 4p original-2001: {calls / wall:,.0f}/s wall, {calls / cpu:,.0f}/s CPU"
+        )
     walls, cpus, sure, playouts = [], [], 0, 0
     for seed, game in enumerate(games):
         agent = make_agent("mcts", seed)
@@ -82,32 +93,42 @@ def speed(positions: int) -> None:
         cpus.append(time.process_time() - cpu)
         sure += race.sure
         playouts += race.playouts
-    print(f"mcts decision (sure at {DEFAULT_CONFIDENCE:g}, at most {DEFAULT_PLAYOUTS} playouts), 4p original-2001 "
-          f"mid-game, {len(games)} positions: {sum(walls) / len(walls):.2f} s wall (max {max(walls):.2f}), "
-          f"{sum(cpus) / len(cpus):.2f} s CPU (max {max(cpus):.2f}); sure in {sure} of {len(games)}, "
-          f"{playouts / len(games):,.0f} playouts on average (target < 2 s per decision)")
+    print(
+        f"mcts decision (sure at {DEFAULT_CONFIDENCE:g}, at most {DEFAULT_PLAYOUTS} playouts), 4p original-2001 "
+        f"mid-game, {len(games)} positions: {sum(walls) / len(walls):.2f} s wall (max {max(walls):.2f}), "
+        f"{sum(cpus) / len(cpus):.2f} s CPU (max {max(cpus):.2f}); sure in {sure} of {len(games)}, "
+        f"{playouts / len(games):,.0f} playouts on average (target < 2 s per decision)"
+    )
 
 
 def command_time(*args: str) -> tuple[float, float]:
     """(wall clock, CPU in all its processes) of one `medina` command."""
     import resource
+
     wall = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([*medina_command(), *args], check=True, stdout=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.perf_counter() - wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return (
+        time.perf_counter() - wall,
+        after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
+    )
 
 
 def analyse_time() -> None:
     compile_package()
     example = str(ROOT / "examples" / "original-2001-4p.yaml")
     wall, cpu = command_time("analyse", example, "--jobs", "2", "--json")
-    print(f"medina analyse examples/original-2001-4p.yaml --jobs 2 (default budget): "
-          f"{wall:.0f} s wall, {cpu:.0f} s CPU in all its processes, so about "
-          f"{cpu / 2:.0f} s on two free cores (target < 120 s)")
+    print(
+        f"medina analyse examples/original-2001-4p.yaml --jobs 2 (default budget): "
+        f"{wall:.0f} s wall, {cpu:.0f} s CPU in all its processes, so about "
+        f"{cpu / 2:.0f} s on two free cores (target < 120 s)"
+    )
     for jobs in ("1", "2"):
         wall, cpu = command_time("hint", example, "--to", "12", "--jobs", jobs, "--json")
-        print(f"medina hint examples/original-2001-4p.yaml --to 12 --jobs {jobs}: {wall:.1f} s wall, {cpu:.1f} s CPU")
+        print(
+            f"medina hint examples/original-2001-4p.yaml --to 12 --jobs {jobs}: {wall:.1f} s wall, {cpu:.1f} s CPU"
+        )
 
 
 def strength(jobs: int, scale: float) -> None:
@@ -120,25 +141,36 @@ def strength(jobs: int, scale: float) -> None:
         games = max(players, round(games * scale) // players * players)
         rules = load_ruleset(ref).for_players(players)
         wall = time.perf_counter()
-        results = simulate(Study((Part(ref, rules),), games, 1, seats), players, workers=Workers(jobs))
+        results = simulate(
+            Study((Part(ref, rules),), games, 1, seats), players, workers=Workers(jobs)
+        )
         wall = time.perf_counter() - wall
         strong, weak = (results[0].agents[spec] for spec in seats[:2])
         low, high = strong.win_interval
         fair = 1 / players
         verdict = "above" if low > fair else "below" if high < fair else "not different from"
-        print(f"{ref} {players}p, {seats[0]} against {seats[1]} (one seat of {players}): {games} games "
-              f"({wall:.0f} s, {jobs} jobs): {seats[0]} wins {strong.win_rate:.1%} [{low:.1%}, {high:.1%}], "
-              f"{verdict} the fair {fair:.0%}; mean score {strong.scores.mean:.1f} "
-              f"[{strong.scores.interval[0]:.1f}, {strong.scores.interval[1]:.1f}] against {weak.scores.mean:.1f} "
-              f"[{weak.scores.interval[0]:.1f}, {weak.scores.interval[1]:.1f}]", flush=True)
+        print(
+            f"{ref} {players}p, {seats[0]} against {seats[1]} (one seat of {players}): {games} games "
+            f"({wall:.0f} s, {jobs} jobs): {seats[0]} wins {strong.win_rate:.1%} [{low:.1%}, {high:.1%}], "
+            f"{verdict} the fair {fair:.0%}; mean score {strong.scores.mean:.1f} "
+            f"[{strong.scores.interval[0]:.1f}, {strong.scores.interval[1]:.1f}] against {weak.scores.mean:.1f} "
+            f"[{weak.scores.interval[0]:.1f}, {weak.scores.interval[1]:.1f}]",
+            flush=True,
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=12, help="mid-game positions for the speed figures")
+    parser.add_argument(
+        "--positions", type=int, default=12, help="mid-game positions for the speed figures"
+    )
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--scale", type=float, default=1.0, help="play this share of the strength games")
-    parser.add_argument("--skip", choices=("speed", "analyse", "strength"), action="append", default=[])
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="play this share of the strength games"
+    )
+    parser.add_argument(
+        "--skip", choices=("speed", "analyse", "strength"), action="append", default=[]
+    )
     args = parser.parse_args()
     if "speed" not in args.skip:
         speed(args.positions)

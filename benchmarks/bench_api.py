@@ -15,7 +15,12 @@ import time
 import medina_cli as medina
 from medina_cli.engine.playout import play_out, random_setup
 
-COMBOS = [("original-2001", 4), ("original-2001", 3), ("second-edition-2014", 2), ("second-edition-2014", 4)]
+COMBOS = [
+    ("original-2001", 4),
+    ("original-2001", 3),
+    ("second-edition-2014", 2),
+    ("second-edition-2014", 4),
+]
 
 
 def midgame(rules, rng: random.Random) -> medina.Game:
@@ -40,17 +45,24 @@ def measure(ruleset: str, players: int, positions: int, playouts: int, copies: i
     placements = 0
     for _ in range(positions):
         position = midgame(rules, rng)
-        copy_time += min(timed(lambda position=position: [position.copy() for _ in range(copies)])
-                         for _ in range(5)) / copies
+        copy_time += (
+            min(
+                timed(lambda position=position: [position.copy() for _ in range(copies)])
+                for _ in range(5)
+            )
+            / copies
+        )
         for _ in range(playouts):
             game = position.copy()
             playout_time += timed(lambda game=game: play_out(game, rng))
             placements += len(game.move_stack) - len(position.move_stack)
     per_playout = playout_time / (positions * playouts)
     per_copy = copy_time / positions
-    print(f"{ruleset} {players}p: {1 / per_playout:,.0f} playouts/s from mid-game "
-          f"({per_playout * 1e3:.2f} ms each, {placements / (positions * playouts):.0f} placements); "
-          f"copy() {per_copy * 1e6:.1f} µs = {per_copy / per_playout:.1%} of a playout (target ≤ 5%)")
+    print(
+        f"{ruleset} {players}p: {1 / per_playout:,.0f} playouts/s from mid-game "
+        f"({per_playout * 1e3:.2f} ms each, {placements / (positions * playouts):.0f} placements); "
+        f"copy() {per_copy * 1e6:.1f} µs = {per_copy / per_playout:.1%} of a playout (target ≤ 5%)"
+    )
 
 
 def main() -> None:

@@ -42,8 +42,11 @@ TICK = os.sysconf("SC_CLK_TCK")
 # (what the row says, environment of the workers, `dask worker` options beyond --nthreads 1)
 SETUPS = {
     "default": ("`dask worker` as started by default", {}, []),
-    "recommended": ("`dask worker` as README recommends: profiler off, no nanny",
-                    {"DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"}, ["--no-nanny"]),
+    "recommended": (
+        "`dask worker` as README recommends: profiler off, no nanny",
+        {"DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"},
+        ["--no-nanny"],
+    ),
 }
 
 
@@ -74,8 +77,20 @@ class Cluster:
 
         file = scratch / "scheduler.json"
         quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-        self.scheduler = subprocess.Popen([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0",
-                                           "--no-dashboard", "--scheduler-file", str(file)], **quiet)
+        self.scheduler = subprocess.Popen(
+            [
+                str(DASK),
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--scheduler-file",
+                str(file),
+            ],
+            **quiet,
+        )
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -87,8 +102,14 @@ class Cluster:
                 time.sleep(0.1)
         command = [str(DASK), "worker", self.address, "--nthreads", "1", "--no-dashboard", *options]
         nanny = "--no-nanny" not in options
-        self.started = [subprocess.Popen([*command, *(["--nworkers", str(workers)] if nanny else [])],
-                                         env=os.environ | env, **quiet) for _ in range(1 if nanny else workers)]
+        self.started = [
+            subprocess.Popen(
+                [*command, *(["--nworkers", str(workers)] if nanny else [])],
+                env=os.environ | env,
+                **quiet,
+            )
+            for _ in range(1 if nanny else workers)
+        ]
         try:
             with distributed.Client(self.address, set_as_default=False) as client:
                 client.wait_for_workers(workers, timeout=120)
@@ -151,9 +172,13 @@ def compare(workers: int, setup: str, args, run: list[str], scratch: Path) -> No
         cpu: dict[str, list[dict[str, float]]] = {way: [] for way in ways}
         start_cpu: list[float] = []  # the client's, under --scheduler
         for repeat in range(args.repeats):
-            for way in (ways if repeat % 2 == 0 else reversed(ways)):
+            for way in ways if repeat % 2 == 0 else reversed(ways):
                 cluster.pause(way == "local")
-                out = ["--out", str(scratch / f"{way}-{workers}-{setup}-{repeat}")] if args.out else []
+                out = (
+                    ["--out", str(scratch / f"{way}-{workers}-{setup}-{repeat}")]
+                    if args.out
+                    else []
+                )
                 wall, client = timed([*warm_up, *ways[way]])
                 starts[way].append(wall)
                 if way == "dask":
@@ -161,40 +186,71 @@ def compare(workers: int, setup: str, args, run: list[str], scratch: Path) -> No
                 before = cluster.cpu()
                 wall, client = timed([*run, *ways[way], *out])
                 walls[way].append(wall)
-                used = {kind: seconds - before[kind] for kind, seconds in cluster.cpu().items()} if way == "dask" else {}
+                used = (
+                    {kind: seconds - before[kind] for kind, seconds in cluster.cpu().items()}
+                    if way == "dask"
+                    else {}
+                )
                 cpu[way].append({"client": client} | used)
         cluster.pause(False)
     finally:
         cluster.close()
     local, dask = (statistics.median(walls[way]) for way in ways)
     started = {way: statistics.median(walls[way]) - statistics.median(starts[way]) for way in ways}
-    per_1000 = {way: {kind: 1e6 * statistics.median(run[kind] for run in cpu[way]) / args.games for kind in cpu[way][0]}
-                for way in ways}
+    per_1000 = {
+        way: {
+            kind: 1e6 * statistics.median(run[kind] for run in cpu[way]) / args.games
+            for kind in cpu[way][0]
+        }
+        for way in ways
+    }
     print(f"{workers} worker{'s' if workers > 1 else ''}, {title}   ({machine_load()})")
     for way, label in (("local", f"--jobs {workers}"), ("dask", "--scheduler")):
-        print(f"   {label:11s} {spread(walls[way])} {args.games / statistics.median(walls[way]):6.0f} games/s   start "
-              f"{statistics.median(starts[way]):.2f} s, once started {(args.games - WARM_UP) / started[way]:6.0f} games/s")
-    print(f"   Dask/local: whole run {dask / local:.2f}, once started {started['dask'] / started['local']:.2f}")
+        print(
+            f"   {label:11s} {spread(walls[way])} {args.games / statistics.median(walls[way]):6.0f} games/s   start "
+            f"{statistics.median(starts[way]):.2f} s, once started {(args.games - WARM_UP) / started[way]:6.0f} games/s"
+        )
+    print(
+        f"   Dask/local: whole run {dask / local:.2f}, once started {started['dask'] / started['local']:.2f}"
+    )
     d = per_1000["dask"]
     total = d["client"] + d["scheduler"] + d["nanny"] + d["worker"]
-    print(f"   CPU per 1,000 games, every process: --jobs {per_1000['local']['client']:.0f} ms; --scheduler {total:.0f} ms "
-          f"= client {d['client']:.0f} + scheduler {d['scheduler']:.0f} + nannies {d['nanny']:.0f} + workers "
-          f"{d['worker']:.0f} (their event loops {d['event loops']:.0f})")
-    client = (statistics.median(run["client"] for run in cpu["dask"]) - statistics.median(start_cpu)) / (args.games - WARM_UP)
+    print(
+        f"   CPU per 1,000 games, every process: --jobs {per_1000['local']['client']:.0f} ms; "
+        f"--scheduler {total:.0f} ms "
+        f"= client {d['client']:.0f} + scheduler {d['scheduler']:.0f} + nannies {d['nanny']:.0f} + workers "
+        f"{d['worker']:.0f} (their event loops {d['event loops']:.0f})"
+    )
+    client = (
+        statistics.median(run["client"] for run in cpu["dask"]) - statistics.median(start_cpu)
+    ) / (args.games - WARM_UP)
     if client > 0:
-        print(f"   the client's CPU, its start apart: {1e6 * client:.1f} ms per 1,000 games ({1 / client:.0f} games/s): "
-              f"it keeps up with about {1 / client / (args.games / dask / workers):.0f} workers as fast as these")
+        print(
+            f"   the client's CPU, its start apart: {1e6 * client:.1f} ms per 1,000 games ({1 / client:.0f} games/s): "
+            f"it keeps up with about {1 / client / (args.games / dask / workers):.0f} workers as fast as these"
+        )
     else:
         print("   the client's CPU, its start apart: too little to tell from its start")
 
 
 def main() -> None:
-    args, run = simulate_benchmark(__doc__, out_option=True, games=100_000, options={
-        "--workers": {"default": "1,2", "help": "worker counts to compare, comma-separated"},
-        "--setups": {"default": ",".join(SETUPS), "help": f"Dask worker setups ({', '.join(SETUPS)})"}})
+    args, run = simulate_benchmark(
+        __doc__,
+        out_option=True,
+        games=100_000,
+        options={
+            "--workers": {"default": "1,2", "help": "worker counts to compare, comma-separated"},
+            "--setups": {
+                "default": ",".join(SETUPS),
+                "help": f"Dask worker setups ({', '.join(SETUPS)})",
+            },
+        },
+    )
     compile_package()
-    print(f"{args.games} games per run, {args.repeats} runs each way, interleaved; median [fastest–slowest]"
-          + (", every game written with --out" if args.out else ""))
+    print(
+        f"{args.games} games per run, {args.repeats} runs each way, interleaved; median [fastest–slowest]"
+        + (", every game written with --out" if args.out else "")
+    )
     with tempfile.TemporaryDirectory() as scratch:
         for workers in map(int, args.workers.split(",")):
             for setup in args.setups.split(","):

@@ -15,7 +15,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=10)
     args = parser.parse_args()
     seconds = best_wall_time(["validate", str(RECORD)], args.repeats)
-    print(f"cold start: validate {RECORD.name} in {seconds:.3f} s (best of {args.repeats}; target 0.3 s)")
+    print(
+        f"cold start: validate {RECORD.name} in {seconds:.3f} s (best of {args.repeats}; target 0.3 s)"
+    )
 
 
 if __name__ == "__main__":

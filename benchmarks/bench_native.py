@@ -46,6 +46,7 @@ def cpu(work) -> float:
 def games_per_second(games: int) -> float:
     from medina_cli.rules.loader import load_ruleset
     from medina_cli.study.games import play_one
+
     rules = load_ruleset("original-2001").for_players(4)
     return games / cpu(lambda: [play_one(rules, 7, index) for index in range(games)])
 
@@ -53,6 +54,7 @@ def games_per_second(games: int) -> float:
 def mid_game_positions(count: int, depth: int = 40) -> list:
     import medina_cli as medina
     from medina_cli.engine.playout import random_setup
+
     rules = medina.load_ruleset("original-2001", players=4)
     out = []
     for seed in range(count):
@@ -68,25 +70,32 @@ def mid_game_positions(count: int, depth: int = 40) -> list:
 def playouts_per_second(games: list, playouts: int) -> float:
     from medina_cli.agents.position import playout, search_position
     from medina_cli.engine.native import generator
+
     rng = generator("bench-native")
     positions = [search_position(game, rng) for game in games]
 
     def run():
         for i in range(playouts):
             playout(positions[i % len(positions)].copy(), rng)
+
     return playouts / cpu(run)
 
 
 def mcts_decision(games: list, spec: str) -> tuple[float, float]:
     """(mean, max) CPU seconds of one decision of the agent `spec` at each of `games`."""
     from medina_cli.agents import make_agent
-    times = [cpu(lambda seed=seed, game=game: make_agent(spec, seed).choose(game)) for seed, game in enumerate(games)]
+
+    times = [
+        cpu(lambda seed=seed, game=game: make_agent(spec, seed).choose(game))
+        for seed, game in enumerate(games)
+    ]
     return sum(times) / len(times), max(times)
 
 
 def python_tree_decisions(games: list) -> list[float]:
     """mcts_decision of mcts:300 and mcts on the native core with the tree search's loop in Python."""
     from medina_cli.agents import mcts
+
     native_search = mcts.play_batch
     mcts.play_batch = mcts._searched
     try:
@@ -97,21 +106,38 @@ def python_tree_decisions(games: list) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=400, help="Python engine games (native: 25 times as many)")
-    parser.add_argument("--playouts", type=int, default=300, help="Python engine playouts (native: 50 times as many)")
+    parser.add_argument(
+        "--games", type=int, default=400, help="Python engine games (native: 25 times as many)"
+    )
+    parser.add_argument(
+        "--playouts",
+        type=int,
+        default=300,
+        help="Python engine playouts (native: 50 times as many)",
+    )
     parser.add_argument("--positions", type=int, default=6)
-    parser.add_argument("--repeats", type=int, default=6, help="validate runs timed per engine (the best counts)")
+    parser.add_argument(
+        "--repeats", type=int, default=6, help="validate runs timed per engine (the best counts)"
+    )
     parser.add_argument("--validate-games", type=int, default=300, help="simulated games validated")
-    parser.add_argument("--simulate-games", type=int, default=20_000, help="games of the timed simulate --jobs 1")
+    parser.add_argument(
+        "--simulate-games", type=int, default=20_000, help="games of the timed simulate --jobs 1"
+    )
     args = parser.parse_args()
     print(machine_load())
     games = mid_game_positions(args.positions)
     rows = []
     for name in ("python", "native"):
         engine(name)
-        rows.append([name, games_per_second(args.games * (25 if name == "native" else 1)),
-                     playouts_per_second(games, args.playouts * (50 if name == "native" else 1)),
-                     *mcts_decision(games, "mcts:300"), *mcts_decision(games, "mcts")])
+        rows.append(
+            [
+                name,
+                games_per_second(args.games * (25 if name == "native" else 1)),
+                playouts_per_second(games, args.playouts * (50 if name == "native" else 1)),
+                *mcts_decision(games, "mcts:300"),
+                *mcts_decision(games, "mcts"),
+            ]
+        )
     python_tree = python_tree_decisions(games)  # the engine is native here
     # the wall-clock figures alternate the engines, one run at a time, so that both meet the same load
     validate, cold = {"python": [], "native": []}, {"python": [], "native": []}
@@ -124,22 +150,44 @@ def main() -> None:
                 cold[name].append(best_wall_time(["validate", str(RECORD)], 1))
     for row in rows:
         row += [max(validate[row[0]]), min(cold[row[0]])]
-    print(f"{'engine':8} {'games/s':>10} {'playouts/s':>11} {'mcts:300 s (max)':>17} {'mcts s (max)':>15} "
-          f"{'validate pl./s':>15} {'cold start s':>13}")
-    for name, games_rate, playout_rate, mean, worst, default_mean, default_worst, validate, cold in rows:
-        print(f"{name:8} {games_rate:10,.0f} {playout_rate:11,.0f} {mean:10.3f} ({worst:.3f}) "
-              f"{default_mean:8.3f} ({default_worst:.3f}) {validate:15,.0f} {cold:13.3f}")
+    print(
+        f"{'engine':8} {'games/s':>10} {'playouts/s':>11} {'mcts:300 s (max)':>17} {'mcts s (max)':>15} "
+        f"{'validate pl./s':>15} {'cold start s':>13}"
+    )
+    for (
+        name,
+        games_rate,
+        playout_rate,
+        mean,
+        worst,
+        default_mean,
+        default_worst,
+        validate,
+        cold,
+    ) in rows:
+        print(
+            f"{name:8} {games_rate:10,.0f} {playout_rate:11,.0f} {mean:10.3f} ({worst:.3f}) "
+            f"{default_mean:8.3f} ({default_worst:.3f}) {validate:15,.0f} {cold:13.3f}"
+        )
     mean, worst, default_mean, default_worst = python_tree
-    print(f"{'native, the tree loop in Python':31} {mean:10.3f} ({worst:.3f}) {default_mean:8.3f} ({default_worst:.3f})")
-    print("targets (native): games/s >= 15,000; playouts/s >= 30,000; mcts:300 <= 0.05 s; validate >= the Python "
-          "engine's; cold start <= 0.3 s")
+    print(
+        f"{'native, the tree loop in Python':31} {mean:10.3f} ({worst:.3f}) {default_mean:8.3f} ({default_worst:.3f})"
+    )
+    print(
+        "targets (native): games/s >= 15,000; playouts/s >= 30,000; mcts:300 <= 0.05 s; validate >= the Python "
+        "engine's; cold start <= 0.3 s"
+    )
     engine("native")
     command = simulate_rate(args.simulate_games, args.repeats)
     engine_rate = rows[1][1]
-    print(f"simulate --jobs 1, once started: {command:,.0f} games/s, {command / engine_rate:.0%} of the engine's "
-          f"{engine_rate:,.0f} (target >= 75%)")
+    print(
+        f"simulate --jobs 1, once started: {command:,.0f} games/s, {command / engine_rate:.0%} of the engine's "
+        f"{engine_rate:,.0f} (target >= 75%)"
+    )
     plain, out = out_cost(2000, args.repeats)
-    print(f"simulate of 2,000 games: {plain:.2f} s, with --out {out:.2f} s: {out / plain:.2f}x (target <= 2x)")
+    print(
+        f"simulate of 2,000 games: {plain:.2f} s, with --out {out:.2f} s: {out / plain:.2f}x (target <= 2x)"
+    )
 
 
 if __name__ == "__main__":

@@ -13,11 +13,17 @@ def main() -> None:
     args, run = simulate_benchmark(__doc__)
     one = best_wall_time([*run, "--jobs", "1"], args.repeats)
     two = best_wall_time([*run, "--jobs", "2"], args.repeats)
-    print(f"simulate: {args.games} games, 1 job {one:.2f} s: {args.games / one:.0f} games/s (target 150)")
-    print(f"simulate: {args.games} games, 2 jobs {two:.2f} s: {args.games / two:.0f} games/s, "
-          f"speed-up {one / two:.2f}x (target 1.7x)")
+    print(
+        f"simulate: {args.games} games, 1 job {one:.2f} s: {args.games / one:.0f} games/s (target 150)"
+    )
+    print(
+        f"simulate: {args.games} games, 2 jobs {two:.2f} s: {args.games / two:.0f} games/s, "
+        f"speed-up {one / two:.2f}x (target 1.7x)"
+    )
     plain, out = out_cost(2000, args.repeats)
-    print(f"simulate: 2000 games {plain:.2f} s, with --out {out:.2f} s: {out / plain:.2f}x (target at most 2x)")
+    print(
+        f"simulate: 2000 games {plain:.2f} s, with --out {out:.2f} s: {out / plain:.2f}x (target at most 2x)"
+    )
 
 
 if __name__ == "__main__":

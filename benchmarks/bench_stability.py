@@ -41,8 +41,10 @@ def agreement(names: list[str], first: list, second: list) -> tuple[int, int, in
             if a.best_move in b.tied_moves:
                 agreeing += 1
             else:
-                missed.append(f"{name} {a.turn}.{a.placement}: the first prefers {a.best_move}, the second "
-                              f"{b.best_move} and ties it with {len(b.tied_moves) - 1} other move(s)")
+                missed.append(
+                    f"{name} {a.turn}.{a.placement}: the first prefers {a.best_move}, the second "
+                    f"{b.best_move} and ties it with {len(b.tied_moves) - 1} other move(s)"
+                )
     return both, either, positions, agreeing, missed
 
 
@@ -64,8 +66,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--agent", default="mcts")
-    parser.add_argument("--seeds", type=seed_list, default=[0, 1], help="two or more different seeds, comma-"
-                        "separated: the targets are measured on the first two; more add every other ordered pair")
+    parser.add_argument(
+        "--seeds",
+        type=seed_list,
+        default=[0, 1],
+        help="two or more different seeds, comma-"
+        "separated: the targets are measured on the first two; more add every other ordered pair",
+    )
     args = parser.parse_args()
     seeds = args.seeds
     print(machine_load())
@@ -78,27 +85,40 @@ def main() -> None:
             wall = time.perf_counter()
             reviews = analyse(record, args.agent, seed=seed, workers=Workers(args.jobs))
             runs[seed].append(reviews)
-            print(f"{path.name}, seed {seed}: {len(reviews)} placements in {time.perf_counter() - wall:.0f} s "
-                  f"(load {os.getloadavg()[0]:.1f}), {len(labelled(reviews))} labelled", flush=True)
+            print(
+                f"{path.name}, seed {seed}: {len(reviews)} placements in {time.perf_counter() - wall:.0f} s "
+                f"(load {os.getloadavg()[0]:.1f}), {len(labelled(reviews))} labelled",
+                flush=True,
+            )
     first, second = seeds[:2]
     for name, a_run, b_run in zip(names, runs[first], runs[second], strict=True):
         both, either, *_ = agreement([name], [a_run], [b_run])
-        print(f"  {name}: labelled by both seeds: {both} of {either}"
-              + (f" ({both / either:.0%})" if either else " (none labelled)"))
+        print(
+            f"  {name}: labelled by both seeds: {both} of {either}"
+            + (f" ({both / either:.0%})" if either else " (none labelled)")
+        )
     both, either, positions, agreeing, missed = agreement(names, runs[first], runs[second])
     share = both / either if either else 1.0
-    print(f"\nseeds {first} and {second}: agreement on the labelled placements, six examples: {both} of {either} = "
-          f"{share:.1%} (target ≥ 90%): {'met' if share >= 0.9 else 'NOT met'}")
-    print(f"seed {first}'s preferred move among seed {second}'s moves tied with its best: {agreeing} of {positions} "
-          f"positions (target: all): {'met' if agreeing == positions else 'NOT met'}")
+    print(
+        f"\nseeds {first} and {second}: agreement on the labelled placements, six examples: {both} of {either} = "
+        f"{share:.1%} (target ≥ 90%): {'met' if share >= 0.9 else 'NOT met'}"
+    )
+    print(
+        f"seed {first}'s preferred move among seed {second}'s moves tied with its best: {agreeing} of {positions} "
+        f"positions (target: all): {'met' if agreeing == positions else 'NOT met'}"
+    )
     for line in missed:
         print("  " + line)
     if len(seeds) > 2:
-        print("\nevery ordered pair of seeds (first, second): labels agreeing; the first's preferred move among the "
-              "second's ties")
+        print(
+            "\nevery ordered pair of seeds (first, second): labels agreeing; the first's preferred move among the "
+            "second's ties"
+        )
         for a, b in itertools.permutations(seeds, 2):
             both, either, positions, agreeing, missed = agreement(names, runs[a], runs[b])
-            print(f"  {a}, {b}: {both} of {either} ({both / either if either else 1:.1%}); {agreeing} of {positions}")
+            print(
+                f"  {a}, {b}: {both} of {either} ({both / either if either else 1:.1%}); {agreeing} of {positions}"
+            )
             for line in missed:
                 print("    " + line)
 

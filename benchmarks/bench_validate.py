@@ -18,8 +18,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         placements = write_games(Path(tmp), args.games, seed=2024)
         seconds = best_wall_time(["validate", tmp], args.repeats)
-    print(f"validate: {args.games} games, {placements} placements in {seconds:.2f} s (best of {args.repeats}): "
-          f"{placements / seconds:,.0f} placements/s (target 50,000)")
+    print(
+        f"validate: {args.games} games, {placements} placements in {seconds:.2f} s (best of {args.repeats}): "
+        f"{placements / seconds:,.0f} placements/s (target 50,000)"
+    )
 
 
 if __name__ == "__main__":

@@ -22,12 +22,14 @@ def compile_package() -> None:
     import compileall
 
     import medina_cli
+
     compileall.compile_dir(Path(medina_cli.__file__).parent, quiet=1)
 
 
 def machine_load() -> str:
     """The load the figures were measured under: wall-clock speed-ups mean little on a busy machine."""
     import os
+
     return f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (1 min)"
 
 
@@ -42,21 +44,36 @@ def best_wall_time(args: list[str], repeats: int) -> float:
     return best
 
 
-def simulate_benchmark(description: str, out_option: bool = False, games: int = 3000, options: dict | None = None
-                       ) -> tuple[argparse.Namespace, list[str]]:
+def simulate_benchmark(
+    description: str, out_option: bool = False, games: int = 3000, options: dict | None = None
+) -> tuple[argparse.Namespace, list[str]]:
     """The simulate benchmarks' options (--games, --repeats; with `out_option` also --out, writing
     every game; `options`: more, as {name: add_argument keywords}), with the machine's load printed,
     and the `medina simulate` arguments of their 4-player original-2001 games."""
-    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--repeats", type=int, default=2)
     if out_option:
-        parser.add_argument("--out", action="store_true", help="write every game into a fresh folder")
+        parser.add_argument(
+            "--out", action="store_true", help="write every game into a fresh folder"
+        )
     for name, keywords in (options or {}).items():
         parser.add_argument(name, **keywords)
     args = parser.parse_args()
     print(machine_load())
-    return args, ["simulate", "--ruleset", "original-2001", "--players", "4", "--games", str(args.games), "--seed", "7"]
+    return args, [
+        "simulate",
+        "--ruleset",
+        "original-2001",
+        "--players",
+        "4",
+        "--games",
+        str(args.games),
+        "--seed",
+        "7",
+    ]
 
 
 def write_games(out_dir: Path, games: int, seed: int) -> int:
@@ -85,6 +102,7 @@ SIMULATE = ["simulate", "--ruleset", "original-2001", "--players", "4", "--seed"
 def children_cpu(args: list[str]) -> float:
     """CPU seconds (user + system) of one run of `medina ARGS` and the processes it started."""
     import resource
+
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([*medina_command(), *args], check=True, stdout=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -106,6 +124,7 @@ def out_cost(games: int, repeats: int) -> tuple[float, float]:
     each the best of `repeats`, alternating."""
     import shutil
     import tempfile
+
     compile_package()
     plain, out = [], []
     with tempfile.TemporaryDirectory() as scratch:

@@ -67,7 +67,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         if options.case:
             case, codes, failure = run_one(options.case, Path(tmp))
-            print(f"case {options.case}: {case.kind} {case.name}, {len(case.content)} bytes: {case.content[:300]!r}")
+            print(
+                f"case {options.case}: {case.kind} {case.name}, {len(case.content)} bytes: {case.content[:300]!r}"
+            )
             print(failure or f"fine: {codes}")
             sys.exit(1 if failure else 0)
         _campaign(options, Path(tmp))
@@ -79,7 +81,10 @@ def _campaign(options, tmp: Path) -> None:
     while time.monotonic() - start < options.duration:
         if time.monotonic() - shown > PROGRESS_SECONDS:
             shown = time.monotonic()
-            print(f"after {shown - start:.0f} s: {i} inputs, {sum(failures.values())} failing", flush=True)
+            print(
+                f"after {shown - start:.0f} s: {i} inputs, {sum(failures.values())} failing",
+                flush=True,
+            )
         case_id = f"{options.seed}:{i}"
         folder = tmp / str(i)
         folder.mkdir()
@@ -94,15 +99,22 @@ def _campaign(options, tmp: Path) -> None:
             first_case.setdefault(signature, case_id)
             if options.save:
                 options.save.mkdir(parents=True, exist_ok=True)
-                (options.save / f"case-{case_id.replace(':', '-')}-{case.name}").write_bytes(case.content)
-            print(f"FAIL case {case_id} ({case.kind} {case.name}): {failure.splitlines()[0][:300]}", flush=True)
+                (options.save / f"case-{case_id.replace(':', '-')}-{case.name}").write_bytes(
+                    case.content
+                )
+            print(
+                f"FAIL case {case_id} ({case.kind} {case.name}): {failure.splitlines()[0][:300]}",
+                flush=True,
+            )
         for path in sorted(folder.rglob("*"), reverse=True):
             path.rmdir() if path.is_dir() else path.unlink()
         folder.rmdir()
         i += 1
     elapsed = time.monotonic() - start
-    print(f"seed {options.seed}: {i} inputs in {elapsed:.0f} s ({i / elapsed:.1f}/s), "
-          f"{sum(commands.values())} command runs, {sum(failures.values())} failing inputs")
+    print(
+        f"seed {options.seed}: {i} inputs in {elapsed:.0f} s ({i / elapsed:.1f}/s), "
+        f"{sum(commands.values())} command runs, {sum(failures.values())} failing inputs"
+    )
     print("inputs by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
     print("exit statuses: " + ", ".join(f"{code}: {n}" for code, n in sorted(statuses.items())))
     print("runs by command: " + ", ".join(f"{c} {n}" for c, n in commands.most_common()))

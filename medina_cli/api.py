@@ -15,8 +15,9 @@ from .rules.loader import Ruleset
 from .rules.typed import Rules
 
 
-def load_ruleset(ref: str, players: int | None = None,
-                 overrides: Mapping[str, object] | tuple[str, ...] = ()) -> Rules | Ruleset:
+def load_ruleset(
+    ref: str, players: int | None = None, overrides: Mapping[str, object] | tuple[str, ...] = ()
+) -> Rules | Ruleset:
     """A built-in ruleset id or a ruleset file's path, with `overrides` such as
     {"towers.reconnect": "once_per_palace_arm"}: the `Rules` for `players` players, or, without
     `players`, the `Ruleset` (every player count). Raises BadArgument for an id, a player count or

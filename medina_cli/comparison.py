@@ -75,14 +75,22 @@ class Outcome:
         """(kind, colour or tower) -> holder name (a player, neutral or none) where the replay stands."""
         palaces, towers = tile_holders(self._played)
         players = self._played.players
-        return {**{("palace", c): holder_name(players, o) for c, o in palaces.items()},
-                **{("tower", t): holder_name(players, o) for t, o in towers.items()}}
+        return {
+            **{("palace", c): holder_name(players, o) for c, o in palaces.items()},
+            **{("tower", t): holder_name(players, o) for t, o in towers.items()},
+        }
 
     def to_json(self) -> dict:
-        return {"ruleset": self.name, "status": self.status, "reason": self.reason, "without_well": self.without_well,
-                "finished": self.finished, "turns_played": self.turns_played,
-                "error": self.error.to_json() if self.error else None,
-                "score": None if self.score is None else self.score.to_json()}
+        return {
+            "ruleset": self.name,
+            "status": self.status,
+            "reason": self.reason,
+            "without_well": self.without_well,
+            "finished": self.finished,
+            "turns_played": self.turns_played,
+            "error": self.error.to_json() if self.error else None,
+            "score": None if self.score is None else self.score.to_json(),
+        }
 
 
 @dataclass
@@ -101,18 +109,34 @@ class Comparison:
     def legality(self) -> list[dict]:
         """Each point where some ruleset stops the record: who rejects the placement there and who accepts it."""
         applicable = [o for o in self.outcomes if o.status != "not-applicable"]
-        spots = sorted({(o.error.turn, o.error.placement) for o in applicable if o.error and o.error.turn},
-                       key=lambda s: (s[0], s[1] or 0))
+        spots = sorted(
+            {(o.error.turn, o.error.placement) for o in applicable if o.error and o.error.turn},
+            key=lambda s: (s[0], s[1] or 0),
+        )
         out = []
         for turn, placement in spots:
-            rejecting = [(o.name, o.error) for o in applicable
-                         if o.error and (o.error.turn, o.error.placement) == (turn, placement)]
-            passing = [o.name for o in applicable if o.error is None or _later(o.error, turn, placement)]
+            rejecting = [
+                (o.name, o.error)
+                for o in applicable
+                if o.error and (o.error.turn, o.error.placement) == (turn, placement)
+            ]
+            passing = [
+                o.name for o in applicable if o.error is None or _later(o.error, turn, placement)
+            ]
             first = rejecting[0][1]
-            out.append({"turn": turn, "placement": placement, "player": first.player, "line": first.line,
-                        "illegal_under": {name: {"code": error.code, "message": error.message}
-                                          for name, error in rejecting},
-                        "legal_under": passing})
+            out.append(
+                {
+                    "turn": turn,
+                    "placement": placement,
+                    "player": first.player,
+                    "line": first.line,
+                    "illegal_under": {
+                        name: {"code": error.code, "message": error.message}
+                        for name, error in rejecting
+                    },
+                    "legal_under": passing,
+                }
+            )
         return out
 
     def tiles(self) -> list[dict]:
@@ -121,48 +145,88 @@ class Comparison:
         keys = list(dict.fromkeys(key for table in holders.values() for key in table))
         out = []
         for kind, key in keys:
-            by_ruleset = {name: table[(kind, key)] for name, table in holders.items() if (kind, key) in table}
+            by_ruleset = {
+                name: table[(kind, key)] for name, table in holders.items() if (kind, key) in table
+            }
             if len(set(by_ruleset.values())) > 1:
-                out.append({"tile": kind, ("colour" if kind == "palace" else "tower"): key, "holders": by_ruleset})
+                out.append(
+                    {
+                        "tile": kind,
+                        ("colour" if kind == "palace" else "tower"): key,
+                        "holders": by_ruleset,
+                    }
+                )
         return out
 
     def winners(self) -> dict:
         by_ruleset = {o.name: o.winners for o in self.comparable}
-        return {"changes": len({tuple(w) for w in by_ruleset.values()}) > 1, "by_ruleset": by_ruleset}
+        return {
+            "changes": len({tuple(w) for w in by_ruleset.values()}) > 1,
+            "by_ruleset": by_ruleset,
+        }
 
     def differences(self) -> dict:
         return {"legality": self.legality(), "tiles": self.tiles(), "winners": self.winners()}
 
     def to_json(self) -> dict:
         """The `medina-compare/1` document."""
-        return {"format": "medina-compare/1", "file": self.file, "players": self.players,
-                "results": [o.to_json() for o in self.outcomes], "differences": self.differences()}
+        return {
+            "format": "medina-compare/1",
+            "file": self.file,
+            "players": self.players,
+            "results": [o.to_json() for o in self.outcomes],
+            "differences": self.differences(),
+        }
 
 
 def document_before_replay(file: str, readings: bool = False) -> dict:
     """The `medina-readings/1` (with `readings`) or `medina-compare/1` document as far as it is known
     before the record is replayed (what an error leaves it at)."""
     if readings:
-        return {"format": "medina-readings/1", "ruleset": None, "file": file, "players": [], "baseline": None,
-                "readings": []}
-    return {"format": "medina-compare/1", "file": file, "players": [], "results": [], "differences": None}
+        return {
+            "format": "medina-readings/1",
+            "ruleset": None,
+            "file": file,
+            "players": [],
+            "baseline": None,
+            "readings": [],
+        }
+    return {
+        "format": "medina-compare/1",
+        "file": file,
+        "players": [],
+        "results": [],
+        "differences": None,
+    }
 
 
 def _later(problem: Problem, turn: int, placement: int | None) -> bool:
-    return problem.turn is not None and (problem.turn, problem.placement or 0) > (turn, placement or 0)
+    return problem.turn is not None and (problem.turn, problem.placement or 0) > (
+        turn,
+        placement or 0,
+    )
 
 
 def default_rulesets(record: Record) -> list[Ruleset]:
     """The record's own ruleset first, then every built-in edition (`kind: edition`; site profiles only
     when named) that supports its player count."""
     players, own = len(record.players), record.ruleset
-    assert own is not None, "a record whose players were read has its ruleset (they are read under it)"
+    assert own is not None, (
+        "a record whose players were read has its ruleset (they are read under it)"
+    )
     others = (load_ruleset(rid) for rid in builtin_ids() if rid != own.id)
-    return [own, *(r for r in others if r.params["kind"] == "edition" and players in r.player_counts)]
+    return [
+        own,
+        *(r for r in others if r.params["kind"] == "edition" and players in r.player_counts),
+    ]
 
 
-def compare(record: Record, rulesets: Sequence[Ruleset | str] | Mapping[str, Ruleset | str] | None = None, *,
-            overrides=()) -> Comparison:
+def compare(
+    record: Record,
+    rulesets: Sequence[Ruleset | str] | Mapping[str, Ruleset | str] | None = None,
+    *,
+    overrides=(),
+) -> Comparison:
     """Replay `record` under each ruleset (ids, paths or loaded rulesets; a mapping gives each column its
     label; default: `default_rulesets`), each with the `--set`-style `overrides`. Raises MedinaError for
     a ruleset that cannot be loaded."""
@@ -192,11 +256,17 @@ def column_labels(refs: Sequence[Ruleset | str], loaded: Sequence[Ruleset]) -> l
 def play_under(record: Record, ruleset: Ruleset, label: str | None = None) -> Outcome:
     """The record read again and replayed under `ruleset` (its well set aside if the ruleset has none)."""
     players = len(record.players)
-    outcome = Outcome(label or ruleset.id, ruleset, reason=_not_applicable(ruleset, players, record.well is not None))
+    outcome = Outcome(
+        label or ruleset.id,
+        ruleset,
+        reason=_not_applicable(ruleset, players, record.well is not None),
+    )
     if outcome.reason:
         return outcome
     outcome.without_well = record.well is not None and not ruleset.for_players(players).well.enabled
-    return replay_into(outcome, parse_record(record.text, record.file, ruleset=ruleset, ignore_well=True))
+    return replay_into(
+        outcome, parse_record(record.text, record.file, ruleset=ruleset, ignore_well=True)
+    )
 
 
 def replay_into(outcome: Outcome, record: Record) -> Outcome:
@@ -218,6 +288,7 @@ def _not_applicable(ruleset: Ruleset, players: int, has_well: bool) -> str | Non
 
 
 # --- the readings sweep ----------------------------------------------------------------------------
+
 
 @dataclass
 class ReadingOutcome:
@@ -245,21 +316,43 @@ class ReadingOutcome:
 
     @property
     def has_effect(self) -> bool:
-        return self.changes_legality or self.changes_winner or self.changes_scores or (
-            self.both_valid and self.outcome.tile_holders() != self.baseline.tile_holders())
+        return (
+            self.changes_legality
+            or self.changes_winner
+            or self.changes_scores
+            or (self.both_valid and self.outcome.tile_holders() != self.baseline.tile_holders())
+        )
 
     @property
     def rank(self) -> int:
         """Report order: the winner changes first, then legality, then scores, then the rest."""
-        return 0 if self.changes_winner else 1 if self.changes_legality else 2 if self.changes_scores else 3
+        return (
+            0
+            if self.changes_winner
+            else 1
+            if self.changes_legality
+            else 2
+            if self.changes_scores
+            else 3
+        )
 
     def to_json(self) -> dict:
         o, reading = self.outcome, self.alternative
-        return {"param": reading.reading.param, "value": reading.value.value, "valid": o.comparable,
-                "winners": o.winners, "totals": o.totals, "changes_winner": self.changes_winner,
-                "changes_scores": self.changes_scores, "changes_legality": self.changes_legality,
-                "also": list(reading.value.also), "point": reading.reading.point, "source": reading.value.source,
-                "finished": o.finished, "error": o.error.to_json() if o.error else None}
+        return {
+            "param": reading.reading.param,
+            "value": reading.value.value,
+            "valid": o.comparable,
+            "winners": o.winners,
+            "totals": o.totals,
+            "changes_winner": self.changes_winner,
+            "changes_scores": self.changes_scores,
+            "changes_legality": self.changes_legality,
+            "also": list(reading.value.also),
+            "point": reading.reading.point,
+            "source": reading.value.source,
+            "finished": o.finished,
+            "error": o.error.to_json() if o.error else None,
+        }
 
 
 @dataclass
@@ -278,18 +371,34 @@ class Readings:
     def to_json(self) -> dict:
         """The `medina-readings/1` document."""
         b = self.baseline
-        return {"format": "medina-readings/1", "ruleset": self.ruleset.id, "file": self.file, "players": self.players,
-                "baseline": {"valid": b.comparable, "finished": b.finished,
-                             "winners": b.winners, "totals": b.totals, "error": b.error.to_json() if b.error else None},
-                "readings": [r.to_json() for r in self.readings]}
+        return {
+            "format": "medina-readings/1",
+            "ruleset": self.ruleset.id,
+            "file": self.file,
+            "players": self.players,
+            "baseline": {
+                "valid": b.comparable,
+                "finished": b.finished,
+                "winners": b.winners,
+                "totals": b.totals,
+                "error": b.error.to_json() if b.error else None,
+            },
+            "readings": [r.to_json() for r in self.readings],
+        }
 
 
 def sweep_readings(record: Record, *, overrides=()) -> Readings:
     """Replay `record` under its ruleset (with the `--set`-style `overrides`) and under every other
     reading of each open rule point that applies to that ruleset, one point at a time."""
-    assert record.ruleset is not None, "a record whose players were read has its ruleset (they are read under it)"
+    assert record.ruleset is not None, (
+        "a record whose players were read has its ruleset (they are read under it)"
+    )
     ruleset = load_ruleset(record.ruleset, tuple(overrides))
     baseline = play_under(record, ruleset)
-    results = [ReadingOutcome(alt, play_under(record, load_ruleset(ruleset, alt.overrides), alt.label), baseline)
-               for alt in alternatives(ruleset)]
+    results = [
+        ReadingOutcome(
+            alt, play_under(record, load_ruleset(ruleset, alt.overrides), alt.label), baseline
+        )
+        for alt in alternatives(ruleset)
+    ]
     return Readings(record.file, ruleset, list(record.players), baseline, results)

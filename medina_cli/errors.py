@@ -15,7 +15,7 @@ CODES: dict[str, str] = {
     "not-text": "The file is not UTF-8 text (binary data or a NUL byte).",
     "too-large": "The file is larger than the reader accepts.",
     "usage": "The command line asks for what the command cannot do (a directory where one file is wanted, "
-             "an option that does not apply to this input).",
+    "an option that does not apply to this input).",
     "file-exists": "The output file exists: give --force to overwrite it (the input itself is never overwritten).",
     "cannot-write": "The output file cannot be written (no such folder, no permission, disk full).",
     "record-busy": "Another command kept changing the record for longer than a change waits (10 s); try again.",
@@ -48,7 +48,7 @@ CODES: dict[str, str] = {
     "ruleset-invalid": "A ruleset file has an unknown key, a wrong type or a bad value.",
     "ruleset-extends-cycle": "Rulesets extend each other in a cycle.",
     "bad-set": "A `--set PARAM=VALUE` names no parameter (or `id`, `extends` and the like), gives a bad value, "
-               "or leaves the ruleset inconsistent.",
+    "or leaves the ruleset inconsistent.",
     # finished boards (board/1)
     "board-grid": "The grid has the wrong number of rows or cells, or an unknown letter.",
     "board-roof": "A roof is not on a building, is on a stable, or a palace has two roofs.",
@@ -72,7 +72,7 @@ CODES: dict[str, str] = {
     "roof-on-roofed-palace": "That palace already has a roof.",
     "roof-colour-owned": "The player already owns a palace of that colour.",
     "roof-on-blocked-palace": "That palace can take no more buildings, and the ruleset does not let a blocked "
-                              "palace be roofed.",
+    "palace be roofed.",
     "stable-not-adjacent": "A stable must touch a building orthogonally.",
     "merchant-not-at-chain-end": "A merchant must extend an end of the live merchant chain.",
     "merchant-two-neighbours": "A merchant may not touch two or more merchants (the first of a new chain: more "
@@ -143,7 +143,9 @@ class Problem:
             if self.placement is not None:
                 context[-1] += f" placement {self.placement}"
         if self.player is not None:
-            context.append(as_named(self.player))  # a name from the input: one line, whatever it holds
+            context.append(
+                as_named(self.player)
+            )  # a name from the input: one line, whatever it holds
         return (", ".join(context) + ": " if context else "") + f"{self.message} [{self.code}]"
 
     def to_json(self) -> dict:
@@ -163,7 +165,7 @@ def brief(value, limit: int = 60) -> str:
         text = repr(value)
     except ValueError:  # an integer past Python's digit limit for text
         return "<a number too long to show>"
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def as_named(name: str) -> str:
@@ -187,10 +189,13 @@ def ordinal(number: int) -> str:
 
 
 def did_you_mean(word: str, choices) -> str:
-    """"; did you mean X?" for the choice closest to `word` (a difference of case first), or ""."""
+    """ "; did you mean X?" for the choice closest to `word` (a difference of case first), or ""."""
     from difflib import get_close_matches
+
     choices = list(choices)
-    close = [c for c in choices if c.lower() == word.lower()] or get_close_matches(word, choices, n=1)
+    close = [c for c in choices if c.lower() == word.lower()] or get_close_matches(
+        word, choices, n=1
+    )
     return f"; did you mean {close[0]}?" if close else ""
 
 
@@ -226,7 +231,9 @@ class BadArgument(MedinaError):
     the input (`read_record(path, ruleset=..., overrides=...)`) that name no ruleset or parameter."""
 
 
-def fail(code: str, message: str, *, error: type[MedinaError] = MedinaError, **where) -> MedinaError:
+def fail(
+    code: str, message: str, *, error: type[MedinaError] = MedinaError, **where
+) -> MedinaError:
     """Build a `MedinaError` (or the kind `error`) for `code` (which must be documented in CODES)."""
     assert code in CODES, code
     return error(Problem(code, message, **where))

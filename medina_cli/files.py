@@ -16,8 +16,11 @@ def write_atomically(target: Path, text: str) -> None:
     link stays. Temporary files that a process killed mid-write left beside `target` are removed.
     Raises OSError."""
     import tempfile
+
     target = Path(os.path.realpath(target))
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
+    handle, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp"
+    )
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
             out.write(text)
@@ -48,8 +51,9 @@ def _sync_folder(folder: Path) -> None:
 def _remove_leftovers(target: Path) -> None:
     """Remove the temporary files of `target` whose writer is no longer running."""
     import glob
+
     for leftover in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
-        pid = leftover.name[len(target.name) + 2:].partition(".")[0]
+        pid = leftover.name[len(target.name) + 2 :].partition(".")[0]
         if pid.isdigit() and not _running(int(pid)):
             with contextlib.suppress(OSError):
                 leftover.unlink()

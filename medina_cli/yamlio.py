@@ -63,26 +63,46 @@ def read_text(path: str) -> tuple[str, str]:
         if path == "-":
             raw = sys.stdin.buffer.read(MAX_BYTES + 1)
         else:
-            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe without a writer does not block
+            descriptor = os.open(
+                path, os.O_RDONLY | os.O_NONBLOCK
+            )  # a pipe without a writer does not block
             with open(descriptor, "rb") as handle:
                 mode = os.fstat(descriptor).st_mode
                 if stat.S_ISDIR(mode):
                     raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
                 if not stat.S_ISREG(mode):
-                    raise fail("file-not-found", "not a regular file (a pipe, socket or device: reading it could "
-                               "wait for ever)", file=name, error=UnusableInput)
+                    raise fail(
+                        "file-not-found",
+                        "not a regular file (a pipe, socket or device: reading it could "
+                        "wait for ever)",
+                        file=name,
+                        error=UnusableInput,
+                    )
                 raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise fail("file-not-found", f"cannot read: {exc.strerror or exc}", file=name, error=UnusableInput) from exc
+        raise fail(
+            "file-not-found", f"cannot read: {exc.strerror or exc}", file=name, error=UnusableInput
+        ) from exc
     if len(raw) > MAX_BYTES:
-        raise fail("too-large", f"larger than {MAX_BYTES // 1024} KiB; not read", file=name, error=UnusableInput)
+        raise fail(
+            "too-large",
+            f"larger than {MAX_BYTES // 1024} KiB; not read",
+            file=name,
+            error=UnusableInput,
+        )
     if b"\0" in raw:
-        raise fail("not-text", "binary data (NUL byte), not a text file", file=name, error=UnusableInput)
+        raise fail(
+            "not-text", "binary data (NUL byte), not a text file", file=name, error=UnusableInput
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise fail("not-text", f"not UTF-8 text (bad byte at offset {exc.start})", file=name,
-                   error=UnusableInput) from exc
+        raise fail(
+            "not-text",
+            f"not UTF-8 text (bad byte at offset {exc.start})",
+            file=name,
+            error=UnusableInput,
+        ) from exc
     return name, text
 
 
@@ -112,7 +132,9 @@ def _deep_brackets(text: str) -> bool:
     return False
 
 
-OTHER_BREAK_RE = re.compile("[\r\x85\u2028\u2029]")  # line breaks to YAML, not to an editor's line numbers
+OTHER_BREAK_RE = re.compile(
+    "[\r\x85\u2028\u2029]"
+)  # line breaks to YAML, not to an editor's line numbers
 
 
 def row_counter(text: str):
@@ -130,7 +152,9 @@ def _deep_events(text: str) -> int | None:
     stops with an error (some releases cap nesting themselves, in their own words), PyYAML's pure-Python
     parser, which has no such cap and is not recursive, walks the text again, so the answer does not
     depend on the installed release."""
-    for loader_class in (LOADER, yaml.SafeLoader) if LOADER is not yaml.SafeLoader else (yaml.SafeLoader,):
+    for loader_class in (
+        (LOADER, yaml.SafeLoader) if LOADER is not yaml.SafeLoader else (yaml.SafeLoader,)
+    ):
         loader = loader_class(text)
         depth = 0
         try:
@@ -154,14 +178,20 @@ def parse_yaml(text: str, name: str):
     """Parse one YAML document into (data, Lines); raises MedinaError on any hazard."""
     deep = _too_deep(text)
     if deep is not None:
-        raise fail("yaml-syntax", f"YAML nested deeper than {MAX_DEPTH} levels", file=name, line=deep)
+        raise fail(
+            "yaml-syntax", f"YAML nested deeper than {MAX_DEPTH} levels", file=name, line=deep
+        )
     loader, row = LOADER(text), row_counter(text)
     try:
         root = loader.get_single_node()
     except yaml.composer.ComposerError as exc:
         if "expected a single document" in str(exc.context or ""):
-            raise fail("yaml-multiple-documents", "more than one YAML document",
-                       file=name, line=row(exc.problem_mark) if exc.problem_mark else None) from exc
+            raise fail(
+                "yaml-multiple-documents",
+                "more than one YAML document",
+                file=name,
+                line=row(exc.problem_mark) if exc.problem_mark else None,
+            ) from exc
         raise _syntax(exc, name, text) from exc
     except yaml.MarkedYAMLError as exc:
         raise _syntax(exc, name, text) from exc
@@ -181,8 +211,12 @@ def parse_yaml(text: str, name: str):
     return data, lines
 
 
-UNCLOSED = {"while parsing a flow sequence": "`[`", "while parsing a flow mapping": "`{`",
-            "while scanning a quoted scalar": "quote", "while parsing a flow node": None}
+UNCLOSED = {
+    "while parsing a flow sequence": "`[`",
+    "while parsing a flow mapping": "`{`",
+    "while scanning a quoted scalar": "quote",
+    "while parsing a flow node": None,
+}
 BRACKET_OR_SKIPPED_RE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'|#[^\n]*|[\[\]{}]")
 
 
@@ -204,6 +238,8 @@ def _last_unclosed_bracket(text: str) -> _Opened | None:
     if not stack:
         return None
     return _Opened(text.count("\n", 0, stack[-1]), f"`{text[stack[-1]]}`")
+
+
 DASH_WITHOUT_SPACE_RE = re.compile(r"\s*-[^\s-]")
 
 
@@ -213,19 +249,32 @@ def _syntax(exc, name, text: str):
     line = min(row(mark), len(rows)) if mark else None
     message = f"YAML syntax error: {exc.problem or exc.context}"
     opened = exc.context_mark
-    if exc.context == "while parsing a flow node":  # libyaml marks only where it gave up: find the bracket
-        opened = _last_unclosed_bracket(text[:mark.index] if mark else text)
-    opened_line = None if opened is None else opened.line + 1 if isinstance(opened, _Opened) else row(opened)
-    if exc.context in UNCLOSED and opened is not None and mark is not None and row(mark) > opened_line:
-        line = opened_line  # the error shows only where the text goes on: name the line that opened it
+    if (
+        exc.context == "while parsing a flow node"
+    ):  # libyaml marks only where it gave up: find the bracket
+        opened = _last_unclosed_bracket(text[: mark.index] if mark else text)
+    opened_line = (
+        None if opened is None else opened.line + 1 if isinstance(opened, _Opened) else row(opened)
+    )
+    if (
+        exc.context in UNCLOSED
+        and opened is not None
+        and mark is not None
+        and row(mark) > opened_line
+    ):
+        line = (
+            opened_line  # the error shows only where the text goes on: name the line that opened it
+        )
         message = f"YAML syntax error: the {UNCLOSED[exc.context] or opened.bracket} opened here is not closed"
     elif line is not None and "\t" in rows[line - 1][: mark.column + 1]:
         message += " (a tab: YAML indents with spaces only)"
     elif line is not None and exc.problem == "did not find expected '-' indicator":
         item = rows[line - 1].strip()
-        message += (f" (a list item is a dash and a space: `- {item[1:]}`, not `{item}`)"
-                    if DASH_WITHOUT_SPACE_RE.match(item) else
-                    f" (each item of the list above begins with a dash and a space: `- {item}`)")
+        message += (
+            f" (a list item is a dash and a space: `- {item[1:]}`, not `{item}`)"
+            if DASH_WITHOUT_SPACE_RE.match(item)
+            else f" (each item of the list above begins with a dash and a space: `- {item}`)"
+        )
     return fail("yaml-syntax", message, file=name, line=line)
 
 
@@ -250,13 +299,23 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set, row):
     node_id = id(node)
     if node_id in seen:  # a node met twice is an alias: refuse before an alias bomb can expand
         line = row(node.start_mark)
-        raise fail("yaml-alias", f"the value anchored at line {line} is used again by an alias (`*name`): YAML "
-                   "aliases are not accepted (an anchor alone is harmless); write the value out", file=name, line=line)
+        raise fail(
+            "yaml-alias",
+            f"the value anchored at line {line} is used again by an alias (`*name`): YAML "
+            "aliases are not accepted (an anchor alone is harmless); write the value out",
+            file=name,
+            line=line,
+        )
     seen.add(node_id)
     lines[path] = row(node.start_mark)
     if node.tag not in PLAIN_TAGS:
-        raise fail("yaml-syntax", f"the YAML tag `{node.tag.replace(STANDARD_TAG, '!!')}` is not accepted: "
-                   "write the value without a tag", file=name, line=row(node.start_mark))
+        raise fail(
+            "yaml-syntax",
+            f"the YAML tag `{node.tag.replace(STANDARD_TAG, '!!')}` is not accepted: "
+            "write the value without a tag",
+            file=name,
+            line=row(node.start_mark),
+        )
     if isinstance(node, yaml.ScalarNode):
         if node.tag == STR_TAG:
             return node.value
@@ -266,34 +325,60 @@ def _convert(node, path, lines: Lines, constructor, name, seen: set, row):
         result = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                raise fail("yaml-wrong-type", "a mapping key must be a plain value",
-                           file=name, line=row(key_node.start_mark))
-            key = key_node.value if key_node.tag == STR_TAG else _construct(key_node, constructor, name, row)
+                raise fail(
+                    "yaml-wrong-type",
+                    "a mapping key must be a plain value",
+                    file=name,
+                    line=row(key_node.start_mark),
+                )
+            key = (
+                key_node.value
+                if key_node.tag == STR_TAG
+                else _construct(key_node, constructor, name, row)
+            )
             try:
                 duplicate = key in result
             except TypeError:
-                raise fail("yaml-wrong-type", "unusable mapping key", file=name,
-                           line=row(key_node.start_mark)) from None
+                raise fail(
+                    "yaml-wrong-type",
+                    "unusable mapping key",
+                    file=name,
+                    line=row(key_node.start_mark),
+                ) from None
             if duplicate:
-                raise fail("yaml-duplicate-key", f"duplicate key {shown(key, key_node.value)}",
-                           file=name, line=row(key_node.start_mark))
+                raise fail(
+                    "yaml-duplicate-key",
+                    f"duplicate key {shown(key, key_node.value)}",
+                    file=name,
+                    line=row(key_node.start_mark),
+                )
             key_path = path + (key,)
             if key_node.tag != STR_TAG:
                 lines.written_keys[key_path] = key_node.value
             result[key] = _convert(value_node, key_path, lines, constructor, name, seen, row)
             lines[key_path] = row(key_node.start_mark)
         return result
-    return [_convert(item, path + (i,), lines, constructor, name, seen, row) for i, item in enumerate(node.value)]
+    return [
+        _convert(item, path + (i,), lines, constructor, name, seen, row)
+        for i, item in enumerate(node.value)
+    ]
 
 
-STR_TAG = "tag:yaml.org,2002:str"  # text: the node's value as is, exactly what the constructor returns
+STR_TAG = (
+    "tag:yaml.org,2002:str"  # text: the node's value as is, exactly what the constructor returns
+)
 STANDARD_TAG = "tag:yaml.org,2002:"
 # What a tag may make of a value: the types YAML gives untagged values (`!!str 2003` is fine). Any other
 # tag, on any node (the root too), is refused: `!!python/object`, `!local`, or `!!set` and `!!binary`.
-PLAIN_TAGS = {STANDARD_TAG + kind for kind in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")}
+PLAIN_TAGS = {
+    STANDARD_TAG + kind
+    for kind in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")
+}
 
 
-LARGEST_INT = 2 ** 63  # no count, cell or score comes near; beyond it Python's own limits begin to bite
+LARGEST_INT = (
+    2**63
+)  # no count, cell or score comes near; beyond it Python's own limits begin to bite
 
 
 def _construct(node, constructor, name, row):
@@ -301,21 +386,31 @@ def _construct(node, constructor, name, row):
     try:
         value = constructor.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
-        reason = "too many digits" if "int_max_str_digits" in str(exc) else exc  # Python's own limit, not ours
+        reason = (
+            "too many digits" if "int_max_str_digits" in str(exc) else exc
+        )  # Python's own limit, not ours
         value, error = None, reason
     else:
-        too_large = isinstance(value, int) and not isinstance(value, bool) and abs(value) >= LARGEST_INT
+        too_large = (
+            isinstance(value, int) and not isinstance(value, bool) and abs(value) >= LARGEST_INT
+        )
         error = "a number this large is not read (64 bits at most)" if too_large else None
     if error is not None:
-        raise fail("yaml-syntax", f"unreadable value {brief(node.value)}: {error}", file=name,
-                   line=row(node.start_mark))
+        raise fail(
+            "yaml-syntax",
+            f"unreadable value {brief(node.value)}: {error}",
+            file=name,
+            line=row(node.start_mark),
+        )
     return value
 
 
 def yaml_flow(value) -> str:
     """A value as one line of YAML flow text that reads back as exactly this value (`true`, `'12'`,
     `{NW: 1, SE: 2}`): how records, boards and rulesets write a scalar."""
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, sort_keys=False, width=10_000).strip()
+    text = yaml.safe_dump(
+        value, default_flow_style=True, allow_unicode=True, sort_keys=False, width=10_000
+    ).strip()
     return text[:-4].rstrip() if text.endswith("\n...") else text.removesuffix("...").rstrip()
 
 

@@ -30,7 +30,9 @@ GOLDEN = FIXTURES / "golden"
 NAMES = ["Anna", "Ben", "Cleo", "Dan"]
 SEED = 2026
 MAX_DEPTH = 3
-DEEPEST_CALLS = 2000  # a position goes MAX_DEPTH deep where its generator is called at most this often there
+DEEPEST_CALLS = (
+    2000  # a position goes MAX_DEPTH deep where its generator is called at most this often there
+)
 
 
 # --- perft ----------------------------------------------------------------------------------------
@@ -70,7 +72,9 @@ def native_perft(game: Game, depth: int) -> Counter | None:
 
 def game_at(ruleset: str, position: dict) -> Game:
     """The game of a perft fixture's position: its setup, then its placements."""
-    game = Game(load_ruleset(ruleset), NAMES[:position["players"]], position["merchant"], position["well"])
+    game = Game(
+        load_ruleset(ruleset), NAMES[: position["players"]], position["merchant"], position["well"]
+    )
     for placement in position["placements"]:
         game.push(placement)
     return game
@@ -81,33 +85,51 @@ def perft_positions(ruleset: str) -> list[dict]:
     out = []
     for players in load_ruleset(ruleset).player_counts:
         rules = load_ruleset(ruleset).for_players(players)
-        played = play_random_game(rules, NAMES[:players], random.Random(f"{SEED} {ruleset} {players}"))
+        played = play_random_game(
+            rules, NAMES[:players], random.Random(f"{SEED} {ruleset} {players}")
+        )
         stack = [str(p) for p in played.move_stack]
-        for placements in ([], stack[:len(stack) // 2]):
+        for placements in ([], stack[: len(stack) // 2]):
             position = {"players": players, **played.setup, "placements": placements}
             game = game_at(ruleset, position)
-            depth = MAX_DEPTH if placements and sum(perft(game, MAX_DEPTH - 1).values()) <= DEEPEST_CALLS else 2
+            depth = (
+                MAX_DEPTH
+                if placements and sum(perft(game, MAX_DEPTH - 1).values()) <= DEEPEST_CALLS
+                else 2
+            )
             counts = perft(game, depth)
-            out.append({**position, "depth": depth, "count": sum(counts.values()),
-                        "pieces": dict(sorted(counts.items()))})
+            out.append(
+                {
+                    **position,
+                    "depth": depth,
+                    "count": sum(counts.values()),
+                    "pieces": dict(sorted(counts.items())),
+                }
+            )
     return out
 
 
 def write_perft(ruleset: str) -> None:
     lines = ",\n".join(f"  {json.dumps(p)}" for p in perft_positions(ruleset))
-    (PERFT / f"{ruleset}.json").write_text(f'{{"ruleset": "{ruleset}", "positions": [\n{lines}\n]}}\n')
+    (PERFT / f"{ruleset}.json").write_text(
+        f'{{"ruleset": "{ruleset}", "positions": [\n{lines}\n]}}\n'
+    )
 
 
 # --- golden playthroughs --------------------------------------------------------------------------
 def golden_players(ruleset: str) -> list[str]:
     """The golden game's players: as many as the ruleset allows at most."""
-    return NAMES[:max(load_ruleset(ruleset).player_counts)]
+    return NAMES[: max(load_ruleset(ruleset).player_counts)]
 
 
 def golden_game(ruleset: str) -> Game:
     """The golden game: uniform random play (`medina simulate`'s) from a setup drawn from the same seed."""
-    return play_random_game(load_ruleset(ruleset).for_players(len(golden_players(ruleset))), golden_players(ruleset),
-                            random.Random(f"{SEED} {ruleset}"), tea_chance=TEA_CHANCE)
+    return play_random_game(
+        load_ruleset(ruleset).for_players(len(golden_players(ruleset))),
+        golden_players(ruleset),
+        random.Random(f"{SEED} {ruleset}"),
+        tea_chance=TEA_CHANCE,
+    )
 
 
 def golden_text(ruleset: str) -> str:
@@ -116,16 +138,23 @@ def golden_text(ruleset: str) -> str:
     played = golden_game(ruleset)
     setup = played.setup
     game = Game(played.rules, played.players, setup["merchant"], setup["well"])
-    lines = [f"ruleset {ruleset}, players {', '.join(game.players)}, merchant {setup['merchant']}"
-             + ("" if setup["well"] is None else f", well {setup['well']}"), *(f"  {e}" for e in game.events)]
+    lines = [
+        f"ruleset {ruleset}, players {', '.join(game.players)}, merchant {setup['merchant']}"
+        + ("" if setup["well"] is None else f", well {setup['well']}"),
+        *(f"  {e}" for e in game.events),
+    ]
     for number, placement in enumerate(played.move_stack, 1):
         before, player = len(game.events), game.to_move
         game.push(placement)
         lines.append(f"{number} {player}: {placement}")
         lines.extend(f"  {event}" for event in game.events[before:])
     sheet = score_game(game)
-    lines.append("scores " + ", ".join(f"{p.name} {p.total}" for p in sheet.players)
-                 + "; winners " + ", ".join(sheet.winners))
+    lines.append(
+        "scores "
+        + ", ".join(f"{p.name} {p.total}" for p in sheet.players)
+        + "; winners "
+        + ", ".join(sheet.winners)
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -151,7 +180,9 @@ def main() -> None:
     for ruleset in builtin_ids():
         write_perft(ruleset)
         (GOLDEN / f"{ruleset}.log").write_text(golden_text(ruleset))
-        print(f"{ruleset}: tests/fixtures/perft/{ruleset}.json, tests/fixtures/golden/{ruleset}.log")
+        print(
+            f"{ruleset}: tests/fixtures/perft/{ruleset}.json, tests/fixtures/golden/{ruleset}.log"
+        )
 
 
 if __name__ == "__main__":

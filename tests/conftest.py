@@ -15,15 +15,23 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 EDITIONS = ("original-2001", "bsw-dm-2003", "second-edition-2014")
 # the project's shared folder sits beside the checkout (../shared); a worktree may be deeper
-BOARDSPACE_CORPUS = next((p / "shared/corpus/boardspace" for p in ROOT.parents
-                          if (p / "shared/corpus/boardspace").is_dir()), ROOT.parent / "shared/corpus/boardspace")
+BOARDSPACE_CORPUS = next(
+    (
+        p / "shared/corpus/boardspace"
+        for p in ROOT.parents
+        if (p / "shared/corpus/boardspace").is_dir()
+    ),
+    ROOT.parent / "shared/corpus/boardspace",
+)
 
 
 def rules_for(ruleset: str, players: int, *overrides: str):
     return load_ruleset(ruleset, overrides).for_players(players)
 
 
-def new_game(ruleset: str, players: int = 3, merchant: str = "J7", well: str | None = None, *overrides: str) -> Game:
+def new_game(
+    ruleset: str, players: int = 3, merchant: str = "J7", well: str | None = None, *overrides: str
+) -> Game:
     rules = rules_for(ruleset, players, *overrides)
     names = ["Anna", "Ben", "Cleo", "Dan"][:players]
     if rules.well.enabled and well is None:
@@ -31,10 +39,22 @@ def new_game(ruleset: str, players: int = 3, merchant: str = "J7", well: str | N
     return Game(rules, names, merchant, well)
 
 
-def record_text(ruleset: str, players: list[str], turns: list[str], *, merchant: str = "J7",
-                well: str | None = None, extra: str = "") -> str:
-    lines = ["medina: record/1", f"ruleset: {ruleset}", f"players: [{', '.join(players)}]", "setup:",
-             f"  merchant: {merchant}"]
+def record_text(
+    ruleset: str,
+    players: list[str],
+    turns: list[str],
+    *,
+    merchant: str = "J7",
+    well: str | None = None,
+    extra: str = "",
+) -> str:
+    lines = [
+        "medina: record/1",
+        f"ruleset: {ruleset}",
+        f"players: [{', '.join(players)}]",
+        "setup:",
+        f"  merchant: {merchant}",
+    ]
     if well:
         lines.append(f"  well: {well}")
     lines.append("turns:" if turns else "turns: []")
@@ -58,14 +78,20 @@ def pytest_configure(config):
     import signal
     import sys
     import tempfile
+
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
-        os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "medina-tests-pycache"))
+        os.environ.setdefault(
+            "PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "medina-tests-pycache")
+        )
         sys.pycache_prefix = sys.pycache_prefix or os.environ["PYTHONPYCACHEPREFIX"]
         sys.dont_write_bytecode = False
     from medina_cli.engine import native
-    if native.engine_name() == "python":  # so that commands do not say on stderr what it costs (test_engine_note)
+
+    if (
+        native.engine_name() == "python"
+    ):  # so that commands do not say on stderr what it costs (test_engine_note)
         os.environ.setdefault(native.ENGINE_VARIABLE, "python")
 
 
@@ -77,6 +103,7 @@ def pytest_collection_modifyitems(config, items):
     if config.getoption("hypothesis_seed", None) is None:
         return
     from hypothesis import settings
+
     for test in {item.obj for item in items if getattr(item, "obj", None) is not None}:
         drawn = getattr(test, "_hypothesis_internal_use_settings", None)
         if drawn is not None and drawn.derandomize:
@@ -89,9 +116,14 @@ def pytest_xdist_auto_num_workers(config):
     waiting for Dask (a scheduler, a worker, a port that never answers) and another worker meanwhile
     uses the core; PYTEST_XDIST_AUTO_NUM_WORKERS and `-n logical` still decide as xdist does."""
     import os
+
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or config.option.numprocesses == "logical":
         return None
-    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
+    return (
+        len(os.sched_getaffinity(0)) + 1
+        if hasattr(os, "sched_getaffinity")
+        else (os.cpu_count() or 1) + 1
+    )
 
 
 def engine_line() -> str:
@@ -100,10 +132,16 @@ def engine_line() -> str:
     import importlib.machinery
 
     from medina_cli.engine import native
+
     name = native.engine_name()
     here = Path(native.__file__).parent
-    if name == "python" and native.requested() is None and any(
-            (here / f"_core{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES):
+    if (
+        name == "python"
+        and native.requested() is None
+        and any(
+            (here / f"_core{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        )
+    ):
         return f"medina engine: {name} (the native core here was built from other C sources: reinstall to test it)"
     return f"medina engine: {name}"
 
@@ -122,7 +160,12 @@ def examples_dir() -> Path:
     return EXAMPLES
 
 
-RULE_POINT_FILES = {"test_boardspace_profiles.py", "test_score_tiles.py", "test_turn_in_progress.py", "test_score.py"}
+RULE_POINT_FILES = {
+    "test_boardspace_profiles.py",
+    "test_score_tiles.py",
+    "test_turn_in_progress.py",
+    "test_score.py",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -131,6 +174,7 @@ def native_shadow(request, monkeypatch):
     placement a test makes on a Python game is replayed through the native core and the two positions compared
     (nativekit)."""
     from medina_cli.engine import native
+
     name = Path(str(request.node.fspath)).name
     if not (name.startswith("test_rules_") or name in RULE_POINT_FILES) or native.core() is None:
         yield
@@ -142,11 +186,15 @@ def native_shadow(request, monkeypatch):
             result = method(game, *args, **kwargs)
             state = native.state_of(game)
             # a test that set a supply by hand has a position no replay reaches: nothing to compare
-            hand_set = (state is None
-                        or [[s[p] for p in game.variant.pieces] for s in game.supply] != state.observe()["supply"])
+            hand_set = (
+                state is None
+                or [[s[p] for p in game.variant.pieces] for s in game.supply]
+                != state.observe()["supply"]
+            )
             if not hand_set:
                 assert_same(game, state)
             return result
+
         return run
 
     monkeypatch.setattr(Game, "_play", shadowed(Game._play))

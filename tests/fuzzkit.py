@@ -32,7 +32,9 @@ def _read(paths) -> list[tuple[str, str]]:
 
 
 SEEDS: dict[str, list[tuple[str, str]]] = {  # kind -> (file name, text) of every starting point
-    "record": _read([*(ROOT / "examples").glob("*.yaml"), *(FIXTURES / "tile-examples").glob("*.yaml")]),
+    "record": _read(
+        [*(ROOT / "examples").glob("*.yaml"), *(FIXTURES / "tile-examples").glob("*.yaml")]
+    ),
     "board": _read((FIXTURES / "boards").glob("*.yaml")),
     "ruleset": _read((ROOT / "rulesets").glob("*.yaml")),
     "boardspace": _read((FIXTURES / "boardspace").glob("*")),
@@ -43,46 +45,190 @@ EXAMPLE = ROOT / "examples" / "original-2001-3p.yaml"
 
 # Commands per kind of input; {in} is the input file, {out} a folder for what the command writes.
 COMMANDS: dict[str, list[tuple[str, ...]]] = {
-    "record": [("validate", "{in}"), ("validate", "--json", "{in}"), ("replay", "{in}"),
-               ("replay", "--to", "3", "{in}"), ("replay", "--final-board", "{in}", "-o", "{out}/final.yaml"),
-               ("moves", "{in}"), ("moves", "--json", "{in}"), ("status", "--json", "{in}"), ("score", "{in}"),
-               ("score", "--json", "{in}"), ("compare", "{in}"),
-               ("compare", "--json", "{in}"), ("render", "{in}", "-o", "{out}/board.svg"),
-               ("view", "{in}", "-o", "{out}/game.html"), ("validate", "--ruleset", "second-edition-2014", "{in}"),
-               ("validate", "--set", "towers.reconnect=once_per_palace_arm", "{in}")],
-    "board": [("score", "{in}"), ("score", "--json", "{in}"), ("render", "{in}", "-o", "{out}/board.svg"),
-              ("validate", "{in}")],
-    "ruleset": [("rules", "show", "{in}"), ("rules", "diff", "original-2001", "{in}"),
-                ("validate", "--ruleset", "{in}", str(EXAMPLE)), ("compare", "--rulesets", "{in},original-2001",
-                                                                   str(EXAMPLE)),
-                ("simulate", "--ruleset", "{in}", "--players", "3", "--games", "1"), ("validate", "{in}")],
-    "boardspace": [("validate", "{in}"), ("import", "boardspace", "{in}"),
-                   ("import", "boardspace", "{in}", "-o", "{out}/game.yaml"), ("replay", "{in}"), ("score", "{in}"),
-                   ("compare", "{in}"), ("moves", "--json", "{in}")],
+    "record": [
+        ("validate", "{in}"),
+        ("validate", "--json", "{in}"),
+        ("replay", "{in}"),
+        ("replay", "--to", "3", "{in}"),
+        ("replay", "--final-board", "{in}", "-o", "{out}/final.yaml"),
+        ("moves", "{in}"),
+        ("moves", "--json", "{in}"),
+        ("status", "--json", "{in}"),
+        ("score", "{in}"),
+        ("score", "--json", "{in}"),
+        ("compare", "{in}"),
+        ("compare", "--json", "{in}"),
+        ("render", "{in}", "-o", "{out}/board.svg"),
+        ("view", "{in}", "-o", "{out}/game.html"),
+        ("validate", "--ruleset", "second-edition-2014", "{in}"),
+        ("validate", "--set", "towers.reconnect=once_per_palace_arm", "{in}"),
+    ],
+    "board": [
+        ("score", "{in}"),
+        ("score", "--json", "{in}"),
+        ("render", "{in}", "-o", "{out}/board.svg"),
+        ("validate", "{in}"),
+    ],
+    "ruleset": [
+        ("rules", "show", "{in}"),
+        ("rules", "diff", "original-2001", "{in}"),
+        ("validate", "--ruleset", "{in}", str(EXAMPLE)),
+        ("compare", "--rulesets", "{in},original-2001", str(EXAMPLE)),
+        ("simulate", "--ruleset", "{in}", "--players", "3", "--games", "1"),
+        ("validate", "{in}"),
+    ],
+    "boardspace": [
+        ("validate", "{in}"),
+        ("import", "boardspace", "{in}"),
+        ("import", "boardspace", "{in}", "-o", "{out}/game.yaml"),
+        ("replay", "{in}"),
+        ("score", "{in}"),
+        ("compare", "{in}"),
+        ("moves", "--json", "{in}"),
+    ],
 }
-ANY_COMMANDS = [("validate", "{in}"), ("score", "{in}"), ("rules", "show", "{in}"), ("import", "boardspace", "{in}"),
-                ("compare", "{in}"), ("replay", "{in}")]
+ANY_COMMANDS = [
+    ("validate", "{in}"),
+    ("score", "{in}"),
+    ("rules", "show", "{in}"),
+    ("import", "boardspace", "{in}"),
+    ("compare", "{in}"),
+    ("replay", "{in}"),
+]
 
 # --- making inputs -------------------------------------------------------------------------------
 
 HAZARDS = [
-    "no", "yes", "off", "on", "~", "null", "true", "0x1F", "0o17", "1e400", ".nan", "-.inf", "2003-01-01", "12:30:00",
-    "!!python/object:os.system", "!!set", "!!omap", "!!binary", "!local", "!!str", "&a", "*a", "&a [1]", "[", "]", "{",
-    "}", ": ", "- ", "? ", "#", "'", '"', "|", ">-", "\t", "%YAML 1.1", "---", "...", "<<: {}", ",", "\\", "\r",
-    "\x85", "\u2028", "\ufeff", "\x00", '"\\0"', '"a\\0.yaml"', '"\\ud800"', '"\\x85"', "é", "🙂", "\u202e",
-    "neutral", "tea", "pass", "roof", "merchant", "wall", "stable", "grey", "purple", "K99", "Z1", "A0", "A1", "R13",
-    "P12", "-1", "0", "99999999", "1" + "0" * 30, "9" * 5000, "x" * 2000, "[" * 300, "{a: " * 80, "- " * 100,
-    "Start P0", "Start P9", "Done", "Pick P A 0", "Dropb K 7", "OnBoard P A 0 K 7", "SU[Medina 104 3 1]",
-    "story medina 3 0 ,", "P0[", "]", "(;", ")",
+    "no",
+    "yes",
+    "off",
+    "on",
+    "~",
+    "null",
+    "true",
+    "0x1F",
+    "0o17",
+    "1e400",
+    ".nan",
+    "-.inf",
+    "2003-01-01",
+    "12:30:00",
+    "!!python/object:os.system",
+    "!!set",
+    "!!omap",
+    "!!binary",
+    "!local",
+    "!!str",
+    "&a",
+    "*a",
+    "&a [1]",
+    "[",
+    "]",
+    "{",
+    "}",
+    ": ",
+    "- ",
+    "? ",
+    "#",
+    "'",
+    '"',
+    "|",
+    ">-",
+    "\t",
+    "%YAML 1.1",
+    "---",
+    "...",
+    "<<: {}",
+    ",",
+    "\\",
+    "\r",
+    "\x85",
+    "\u2028",
+    "\ufeff",
+    "\x00",
+    '"\\0"',
+    '"a\\0.yaml"',
+    '"\\ud800"',
+    '"\\x85"',
+    "é",
+    "🙂",
+    "\u202e",
+    "neutral",
+    "tea",
+    "pass",
+    "roof",
+    "merchant",
+    "wall",
+    "stable",
+    "grey",
+    "purple",
+    "K99",
+    "Z1",
+    "A0",
+    "A1",
+    "R13",
+    "P12",
+    "-1",
+    "0",
+    "99999999",
+    "1" + "0" * 30,
+    "9" * 5000,
+    "x" * 2000,
+    "[" * 300,
+    "{a: " * 80,
+    "- " * 100,
+    "Start P0",
+    "Start P9",
+    "Done",
+    "Pick P A 0",
+    "Dropb K 7",
+    "OnBoard P A 0 K 7",
+    "SU[Medina 104 3 1]",
+    "story medina 3 0 ,",
+    "P0[",
+    "]",
+    "(;",
+    ")",
 ]
-WORDS = ["medina", "ruleset", "players", "setup", "merchant", "well", "turns", "result", "event", "date", "notes",
-         "grid", "roofs", "tiles", "extends", "colours", "supply", "board", "towers", "x-note", "id", "title",
-         "record/1", "board/1", "ruleset/1", "original-2001", "second-edition-2014", "bsw-dm-2003", "Anna", "Ben"]
+WORDS = [
+    "medina",
+    "ruleset",
+    "players",
+    "setup",
+    "merchant",
+    "well",
+    "turns",
+    "result",
+    "event",
+    "date",
+    "notes",
+    "grid",
+    "roofs",
+    "tiles",
+    "extends",
+    "colours",
+    "supply",
+    "board",
+    "towers",
+    "x-note",
+    "id",
+    "title",
+    "record/1",
+    "board/1",
+    "ruleset/1",
+    "original-2001",
+    "second-edition-2014",
+    "bsw-dm-2003",
+    "Anna",
+    "Ben",
+]
 TOKEN_RE = re.compile(r"\w+|[^\w\s]")
 
 
 def random_scalar(rng: random.Random):
-    return rng.choice([None, True, False, 0, -1, 3, 2**64, 1.5, "", rng.choice(HAZARDS), rng.choice(WORDS)])
+    return rng.choice(
+        [None, True, False, 0, -1, 3, 2**64, 1.5, "", rng.choice(HAZARDS), rng.choice(WORDS)]
+    )
 
 
 def random_value(rng: random.Random, depth: int = 0):
@@ -92,7 +238,10 @@ def random_value(rng: random.Random, depth: int = 0):
         return random_scalar(rng)
     if roll < 0.75:
         return [random_value(rng, depth + 1) for _ in range(rng.randrange(4))]
-    return {rng.choice([*WORDS, "x", 1, None]): random_value(rng, depth + 1) for _ in range(rng.randrange(4))}
+    return {
+        rng.choice([*WORDS, "x", 1, None]): random_value(rng, depth + 1)
+        for _ in range(rng.randrange(4))
+    }
 
 
 def random_yaml(rng: random.Random) -> str:
@@ -104,8 +253,13 @@ def random_yaml(rng: random.Random) -> str:
 
 
 def _dump(data, rng: random.Random) -> str:
-    return yaml.safe_dump(data, default_flow_style=rng.choice([None, True, False]), allow_unicode=rng.random() < 0.5,
-                          sort_keys=rng.random() < 0.5, width=rng.choice([20, 80, 10_000]))
+    return yaml.safe_dump(
+        data,
+        default_flow_style=rng.choice([None, True, False]),
+        allow_unicode=rng.random() < 0.5,
+        sort_keys=rng.random() < 0.5,
+        width=rng.choice([20, 80, 10_000]),
+    )
 
 
 def random_bytes(rng: random.Random) -> bytes:
@@ -123,7 +277,7 @@ def _numbers(text: str, rng: random.Random) -> str:
         return text
     spot = rng.choice(spots)
     number = rng.choice(["0", "-1", "99", "99999999", "1" + "0" * 30, "9" * 5000])
-    return text[:spot.start()] + number + text[spot.end():]
+    return text[: spot.start()] + number + text[spot.end() :]
 
 
 def _lines(text: str, rng: random.Random) -> str:
@@ -137,7 +291,9 @@ def _lines(text: str, rng: random.Random) -> str:
     elif op == 2:
         lines[i], lines[j] = lines[j], lines[i]
     elif op == 3:
-        lines[i] = " " * rng.choice([1, 2, 4]) + lines[i] if rng.random() < 0.5 else lines[i].lstrip()
+        lines[i] = (
+            " " * rng.choice([1, 2, 4]) + lines[i] if rng.random() < 0.5 else lines[i].lstrip()
+        )
     else:
         lines[i] = rng.choice(SEED_LINES)  # a line of another file, of any kind
     return "\n".join(lines)
@@ -149,7 +305,7 @@ def _token(text: str, rng: random.Random) -> str:
         return text + rng.choice(HAZARDS)
     spot = rng.choice(spots)
     other = rng.choice(spots).group() if rng.random() < 0.4 else rng.choice(HAZARDS + WORDS)
-    return text[:spot.start()] + other + text[spot.end():]
+    return text[: spot.start()] + other + text[spot.end() :]
 
 
 def _insert(text: str, rng: random.Random) -> str:
@@ -158,7 +314,7 @@ def _insert(text: str, rng: random.Random) -> str:
 
 
 def _truncate(text: str, rng: random.Random) -> str:
-    return text[:rng.randrange(len(text) + 1)]
+    return text[: rng.randrange(len(text) + 1)]
 
 
 def _data(text: str, rng: random.Random) -> str:
@@ -166,7 +322,11 @@ def _data(text: str, rng: random.Random) -> str:
     back as YAML in a random style."""
     try:
         data = yaml.safe_load(text)
-    except (yaml.YAMLError, ValueError, RecursionError):  # not YAML, or a number past int()'s limit, or deep
+    except (
+        yaml.YAMLError,
+        ValueError,
+        RecursionError,
+    ):  # not YAML, or a number past int()'s limit, or deep
         return _token(text, rng)
     if not isinstance(data, (dict, list)) or not data:
         return _dump(random_value(rng), rng)
@@ -234,7 +394,9 @@ def make_case(rng: random.Random) -> Case:
 
 # --- running and checking ----------------------------------------------------------------------
 
-COMMAND = typer.main.get_command(app)  # built once: typer's CliRunner would build it again for every run
+COMMAND = typer.main.get_command(
+    app
+)  # built once: typer's CliRunner would build it again for every run
 PROBLEM_LINE = re.compile(r"^(?:warning: )?(.*?)(?::\d+)?: .*\[([a-z0-9-]+)\]$")
 
 
@@ -256,15 +418,23 @@ def run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
             sys.stderr.write(exc.problem.human() + "\n")
             code = exit_status(exc)
         except Exception as exc:  # what the entry point would call an internal error
-            raise Broken(f"internal error {type(exc).__name__}: {exc}\nmedina {' '.join(args)}\n"
-                         f"{traceback.format_exc()}") from exc
+            raise Broken(
+                f"internal error {type(exc).__name__}: {exc}\nmedina {' '.join(args)}\n"
+                f"{traceback.format_exc()}"
+            ) from exc
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
-        return code, out.getvalue().decode("utf-8", "replace"), err.getvalue().decode("utf-8", "replace")
+        return (
+            code,
+            out.getvalue().decode("utf-8", "replace"),
+            err.getvalue().decode("utf-8", "replace"),
+        )
 
 
-def check_run(args: list[str], inputs: dict[Path, bytes], names: set[str], stdin: bytes | None = None) -> int:
+def check_run(
+    args: list[str], inputs: dict[Path, bytes], names: set[str], stdin: bytes | None = None
+) -> int:
     """Run `medina ARGS` and check what must hold for any input: exit 0, 1 or 2, no internal error,
     the inputs (`inputs`: path -> bytes before) left as they were, and an error message naming the
     file (one of `names`). Returns the exit status."""
@@ -279,11 +449,18 @@ def check_run(args: list[str], inputs: dict[Path, bytes], names: set[str], stdin
             raise Broken(f"{path} was modified: {shown}")
     if code != 0 and not any(name in out + err for name in names):
         raise Broken(f"no message names the file ({', '.join(sorted(names))}): {shown}")
-    problem_lines = err + (out if args[0] == "validate" and "--json" not in args else "")  # others print tables
-    for line in problem_lines.split("\n"):  # not splitlines(): a message may hold a NEL or U+2028 of the input
+    problem_lines = err + (
+        out if args[0] == "validate" and "--json" not in args else ""
+    )  # others print tables
+    for line in problem_lines.split(
+        "\n"
+    ):  # not splitlines(): a message may hold a NEL or U+2028 of the input
         match = PROBLEM_LINE.match(line)
-        if match and match.group(2) in {**CODES, **WARNING_CODES} and not match.group(1).startswith(
-                tuple(names) + ("--set", "--ruleset")):
+        if (
+            match
+            and match.group(2) in {**CODES, **WARNING_CODES}
+            and not match.group(1).startswith(tuple(names) + ("--set", "--ruleset"))
+        ):
             raise Broken(f"a message names no file: {line!r}\n{shown}")
     return code
 
@@ -302,7 +479,9 @@ def run_case(case: Case, folder: Path, commands: list[tuple[str, ...]]) -> list[
         args = [part.replace("{in}", str(path)).replace("{out}", str(out_dir)) for part in template]
         codes.append(check_run(args, inputs, {str(path), str(EXAMPLE)}))
     if sorted(p.name for p in inputs_dir.iterdir()) != [case.name]:
-        raise Broken(f"files appeared beside the input: {sorted(p.name for p in inputs_dir.iterdir())}")
+        raise Broken(
+            f"files appeared beside the input: {sorted(p.name for p in inputs_dir.iterdir())}"
+        )
     return codes
 
 
@@ -316,15 +495,20 @@ def check_reader(case: Case) -> None:
 
     name = f"fuzz/{case.name}"
     text = case.content.decode("utf-8", "replace")
-    for read in (lambda: parse_yaml(text, name), lambda: _record_problems(parse_record(text, name), replay),
-                 lambda: looks_like_board(text) and parse_board(text, name).problems.errors):
+    for read in (
+        lambda: parse_yaml(text, name),
+        lambda: _record_problems(parse_record(text, name), replay),
+        lambda: looks_like_board(text) and parse_board(text, name).problems.errors,
+    ):
         try:
             problems = read()
         except MedinaError as exc:
             problems = [exc.problem]
         except Exception as exc:
-            raise Broken(f"reader failed {type(exc).__name__}: {exc}\n{traceback.format_exc()}\n"
-                         f"input: {text[:2000]!r}") from exc
+            raise Broken(
+                f"reader failed {type(exc).__name__}: {exc}\n{traceback.format_exc()}\n"
+                f"input: {text[:2000]!r}"
+            ) from exc
         for problem in problems if isinstance(problems, list) else ():
             if problem.file is None:
                 raise Broken(f"a problem without a file: {problem.human()}\ninput: {text[:2000]!r}")

@@ -14,7 +14,9 @@ def python_view(game: Game) -> dict:
     variant, plain = game.variant, game.to_plain()
     colours = list(variant.colours)
     seat, turns_started, turn_placed, tea_used, turn_slots, forced, placements_made = plain["turn"]
-    palaces = plain["palaces"]  # (colour, buildings, stables, owner, roof, claim order, wall arms), as started
+    palaces = plain[
+        "palaces"
+    ]  # (colour, buildings, stables, owner, roof, claim order, wall arms), as started
 
     def around(cells: int, table) -> int:
         out = 0
@@ -43,33 +45,71 @@ def python_view(game: Game) -> dict:
     stables = every(s for _, _, s, *_ in palaces)
     tower_merchants = dict(plain["tower_merchants"])
     return {
-        "seat": seat, "turn_placed": turn_placed, "turn_slots": turn_slots, "tea_used": tea_used, "forced": forced,
-        "turns_started": turns_started, "placements_made": placements_made, "claims": plain["claims"],
-        "tea_claims": plain["tea_claims"], "retired": sum(1 << colours.index(c) for c in plain["retired"]),
-        "chain_ends": tuple(plain["chain_ends"]), "supply": [list(counts) for counts in plain["supply"]],
+        "seat": seat,
+        "turn_placed": turn_placed,
+        "turn_slots": turn_slots,
+        "tea_used": tea_used,
+        "forced": forced,
+        "turns_started": turns_started,
+        "placements_made": placements_made,
+        "claims": plain["claims"],
+        "tea_claims": plain["tea_claims"],
+        "retired": sum(1 << colours.index(c) for c in plain["retired"]),
+        "chain_ends": tuple(plain["chain_ends"]),
+        "supply": [list(counts) for counts in plain["supply"]],
         "tea": list(plain["tea"]),
-        "owned": [sum(1 << colours.index(c) for c, _, _, owner, *_ in palaces if owner == s)
-                  for s in range(len(game.players))],
-        "palaces": [(colours.index(c), b, s, owner, roof, order,
-                     sum(1 << ((tower - 1) * 2 + (axis == "v")) for tower, axis in arms), (b | s).bit_count())
-                    for c, b, s, owner, roof, order, arms in palaces],
+        "owned": [
+            sum(1 << colours.index(c) for c, _, _, owner, *_ in palaces if owner == s)
+            for s in range(len(game.players))
+        ],
+        "palaces": [
+            (
+                colours.index(c),
+                b,
+                s,
+                owner,
+                roof,
+                order,
+                sum(1 << ((tower - 1) * 2 + (axis == "v")) for tower, axis in arms),
+                (b | s).bit_count(),
+            )
+            for c, b, s, owner, roof, order, arms in palaces
+        ],
         "palace_tiles": [holder(game.palace_tile[c]) for c in colours],
         "tower_tiles": [holder(game.tower_tile.get(t)) for t in (1, 2, 3, 4)],
         "tower_merchants_left": [tower_merchants.get(t, -1) for t in (1, 2, 3, 4)],
-        "open_palaces": [i if (i := last_of.get(c)) is not None and palaces[i][3] is None else None for c in colours],
-        "occupied": plain["merchants"] | (0 if plain["well"] is None else 1 << plain["well"]) | stables
-                    | every(buildings),
-        "merchants": plain["merchants"], "walls": plain["walls"], "stables": stables,
+        "open_palaces": [
+            i if (i := last_of.get(c)) is not None and palaces[i][3] is None else None
+            for c in colours
+        ],
+        "occupied": plain["merchants"]
+        | (0 if plain["well"] is None else 1 << plain["well"])
+        | stables
+        | every(buildings),
+        "merchants": plain["merchants"],
+        "walls": plain["walls"],
+        "stables": stables,
         "roofed": every(b for _, b, _, owner, *_ in palaces if owner is not None),
-        "reach_once": reach_once, "reach_twice": reach_twice,
-        "building_orth": every(around(b, variant.orth_of) for _, b, *_ in palaces), "buildings": buildings,
+        "reach_once": reach_once,
+        "reach_twice": reach_twice,
+        "building_orth": every(around(b, variant.orth_of) for _, b, *_ in palaces),
+        "buildings": buildings,
     }
 
 
 def native_view(state) -> dict:
     view = state.observe()
     as_int = lambda b: int.from_bytes(b, "little")  # noqa: E731
-    for key in ("occupied", "merchants", "walls", "stables", "roofed", "reach_once", "reach_twice", "building_orth"):
+    for key in (
+        "occupied",
+        "merchants",
+        "walls",
+        "stables",
+        "roofed",
+        "reach_once",
+        "reach_twice",
+        "building_orth",
+    ):
         view[key] = as_int(view[key])
     view["buildings"] = [as_int(b) for b in view["buildings"]]
     view["palaces"] = [(c, as_int(b), as_int(s), *rest) for c, b, s, *rest in view["palaces"]]
@@ -78,10 +118,16 @@ def native_view(state) -> dict:
 
 def counted(game: Game) -> dict:
     kinds = [e.kind for e in game.events]
-    return {"passes": kinds.count("pass"), "retirements": kinds.count("retire"),
-            "forced_roofs": kinds.count("forced-roof"),
-            "transfers": sum(1 for e in game.events
-                             if e.kind in ("palace-tile", "tower-tile") and e.previous is not None)}
+    return {
+        "passes": kinds.count("pass"),
+        "retirements": kinds.count("retire"),
+        "forced_roofs": kinds.count("forced-roof"),
+        "transfers": sum(
+            1
+            for e in game.events
+            if e.kind in ("palace-tile", "tower-tile") and e.previous is not None
+        ),
+    }
 
 
 def assert_same(game: Game, state) -> None:
@@ -95,5 +141,7 @@ def assert_same(game: Game, state) -> None:
     assert [game.players[seat] for seat in winners] == sheet.winners
     summary_totals, summary_winners, _, events, turns, placements = state.summary()
     assert (summary_totals, summary_winners) == (totals, winners)
-    assert dict(zip(("transfers", "passes", "retirements", "forced_roofs"), events, strict=True)) == counted(game)
+    assert dict(
+        zip(("transfers", "passes", "retirements", "forced_roofs"), events, strict=True)
+    ) == counted(game)
     assert (turns, placements) == (game.turns_started, game.placements_made)

@@ -51,7 +51,11 @@ class Board:
         for palace in game.palaces:
             board.buildings.update(dict.fromkeys(cells(palace.buildings), palace.colour))
         stables = sum(palace.stables for palace in game.palaces)  # palaces share no cell
-        board.stables, board.merchants, board.walls = cells(stables), cells(game.merchants), cells(game.walls)
+        board.stables, board.merchants, board.walls = (
+            cells(stables),
+            cells(game.merchants),
+            cells(game.walls),
+        )
         board.last_merchant = xy(last_merchant)
         board.well = xy(game.well) if game.well is not None else None
         board.roofs = {xy(p.roof): p.owner for p in game.palaces if p.owner is not None}
@@ -68,21 +72,39 @@ class Board:
 
     def king(self, cell: Cell) -> list:
         x, y = cell
-        return [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-                if (dx or dy) and self.on_grid((x + dx, y + dy))]
+        return [
+            (x + dx, y + dy)
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            if (dx or dy) and self.on_grid((x + dx, y + dy))
+        ]
 
     def is_interior(self, cell: Cell) -> bool:
         return 0 < cell[0] < self.width - 1 and 0 < cell[1] < self.height - 1
 
     def towers(self) -> set:
-        return {(0, 0), (self.width - 1, 0), (0, self.height - 1), (self.width - 1, self.height - 1)}
+        return {
+            (0, 0),
+            (self.width - 1, 0),
+            (0, self.height - 1),
+            (self.width - 1, self.height - 1),
+        }
 
     def ring(self) -> set:
-        return {(x, y) for x in range(self.width) for y in range(self.height)
-                if not self.is_interior((x, y))} - self.towers()
+        return {
+            (x, y)
+            for x in range(self.width)
+            for y in range(self.height)
+            if not self.is_interior((x, y))
+        } - self.towers()
 
     def empty_interior(self) -> set:
-        taken = set(self.buildings) | self.stables | self.merchants | ({self.well} if self.well else set())
+        taken = (
+            set(self.buildings)
+            | self.stables
+            | self.merchants
+            | ({self.well} if self.well else set())
+        )
         return {(x, y) for x in range(1, self.width - 1) for y in range(1, self.height - 1)} - taken
 
     def well_zone(self) -> set:
@@ -147,11 +169,18 @@ class Layout:
         return all(p is joining for p in self.near.get(cell, ()))
 
     def extension(self, palace: Palace) -> set:
-        return {n for b in palace.buildings for n in self.board.orth(b) if n in self.free and self.spaced(n, palace)}
+        return {
+            n
+            for b in palace.buildings
+            for n in self.board.orth(b)
+            if n in self.free and self.spaced(n, palace)
+        }
 
     def building_cells(self, colour: str) -> set:
         """§4: extend the open palace of the colour if there is one, else start a new palace."""
-        open_palaces = [p for p in self.palaces if p.colour == colour and p.owner is None and self.extension(p)]
+        open_palaces = [
+            p for p in self.palaces if p.colour == colour and p.owner is None and self.extension(p)
+        ]
         assert len(open_palaces) <= 1, f"two open {colour} palaces"
         if open_palaces:
             return self.extension(open_palaces[0])
@@ -160,19 +189,27 @@ class Layout:
     def stable_cells(self) -> set:
         out = set()
         for cell in self.free:
-            touched = [p for p in self.palaces if any(n in p.buildings for n in self.board.orth(cell))]
+            touched = [
+                p for p in self.palaces if any(n in p.buildings for n in self.board.orth(cell))
+            ]
             if len(touched) == 1 and self.spaced(cell, touched[0]):
                 out.add(cell)
         return out
 
     def roof_cells(self, seat: int, piece: str = "roof") -> set:
         owned = {p.colour for p in self.palaces if p.owner == seat}
-        return {b for p in self.palaces if p.owner is None and (piece == "neutral" or p.colour not in owned)
-                for b in p.buildings}
+        return {
+            b
+            for p in self.palaces
+            if p.owner is None and (piece == "neutral" or p.colour not in owned)
+            for b in p.buildings
+        }
 
     def merchant_cells(self) -> set:
         board = self.board
-        assert board.rules.merchants.new_chain_max_neighbours == 0, "the oracle knows only separate chains"
+        assert board.rules.merchants.new_chain_max_neighbours == 0, (
+            "the oracle knows only separate chains"
+        )
         chain, todo = set(), [board.last_merchant]
         while todo:
             cell = todo.pop()
@@ -181,13 +218,17 @@ class Layout:
                 todo.extend(n for n in board.orth(cell) if n in board.merchants)
         ends = {m for m in chain if sum(n in board.merchants for n in board.orth(m)) <= 1}
         neighbours = {c: sum(n in board.merchants for n in board.orth(c)) for c in self.empty}
-        extend = {c for c in self.empty if neighbours[c] <= 1 and any(n in ends for n in board.orth(c))}
+        extend = {
+            c for c in self.empty if neighbours[c] <= 1 and any(n in ends for n in board.orth(c))
+        }
         return extend or {c for c in self.empty if neighbours[c] == 0}
 
     def wall_cells(self) -> set:
         board = self.board
         anchors = board.walls | board.towers()
-        return {c for c in board.ring() - board.walls if sum(n in anchors for n in board.orth(c)) == 1}
+        return {
+            c for c in board.ring() - board.walls if sum(n in anchors for n in board.orth(c)) == 1
+        }
 
     def retired(self) -> set:
         """§6, recomputed from the board: both triggers only ever become true, never false again."""
@@ -195,7 +236,9 @@ class Layout:
         out = set()
         for colour in rules.colour_names:
             if "all_players_own" in rules.retirement and all(
-                    any(p.colour == colour and p.owner == seat for p in self.palaces) for seat in range(players)):
+                any(p.colour == colour and p.owner == seat for p in self.palaces)
+                for seat in range(players)
+            ):
                 out.add(colour)
             if "no_building_fits" in rules.retirement and not self.building_cells(colour):
                 out.add(colour)
@@ -234,18 +277,26 @@ def roof_after(board: Board, seat: int, move) -> bool:
 
 def forced_at_turn_start(board: Board, seat: int, slots: int, retired_colours) -> bool:
     """§5: the forced-roof trigger of the ruleset, and some legal turn that includes a roof."""
-    rule = board.rules.turns.forced_roof if board.rules.turns.forced_roof_check == "turn_start" else "off"
+    rule = (
+        board.rules.turns.forced_roof
+        if board.rules.turns.forced_roof_check == "turn_start"
+        else "off"
+    )
     others = [q for q in range(len(board.supply)) if q != seat]
     if rule == "only_player_who_can_place":
         trigger = not any(legal(board, q, retired_colours) for q in others)
     elif rule == "only_player_with_roofs":
-        trigger = board.supply[seat]["roof"] > 0 and all(board.supply[q]["roof"] == 0 for q in others)
+        trigger = board.supply[seat]["roof"] > 0 and all(
+            board.supply[q]["roof"] == 0 for q in others
+        )
     else:
         trigger = False
     if not trigger:
         return False
     moves = legal(board, seat, retired_colours)
-    return any(piece == "roof" for piece, _ in moves) or (slots > 1 and any(roof_after(board, seat, m) for m in moves))
+    return any(piece == "roof" for piece, _ in moves) or (
+        slots > 1 and any(roof_after(board, seat, m) for m in moves)
+    )
 
 
 def turn_legal(board: Board, seat: int, moves: set, *, roof_due: bool, first: bool) -> set:

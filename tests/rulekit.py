@@ -23,8 +23,15 @@ WELL = "N10"  # off the edge row on both 2014 boards, out of the way of most tes
 class Position:
     """A game built from turns such as "Anna: grey C3, roof C3" (a name prefix must start a turn)."""
 
-    def __init__(self, ruleset: str, players: int = 3, *turns: str, merchant: str = "J7",
-                 well: str | None = None, sets: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        ruleset: str,
+        players: int = 3,
+        *turns: str,
+        merchant: str = "J7",
+        well: str | None = None,
+        sets: tuple[str, ...] = (),
+    ):
         self.ruleset, self.sets = ruleset, tuple(sets)
         self.rules = load_ruleset(ruleset, self.sets).for_players(players)
         self.geo = geometry_for(self.rules)
@@ -94,13 +101,23 @@ class Position:
 
     def moves(self, piece: str) -> set[str]:
         """Names of the cells where `piece` is legal now."""
-        return {self.geo.name(c) for p, cells in self.game.legal_masks() if p == piece
-                for c in range(self.geo.size) if (cells >> c) & 1}
+        return {
+            self.geo.name(c)
+            for p, cells in self.game.legal_masks()
+            if p == piece
+            for c in range(self.geo.size)
+            if (cells >> c) & 1
+        }
 
     def record(self, *extra_turns: str) -> str:
         turns = [f"{name}: {', '.join(tokens)}" for name, tokens in self.turns]
-        return record_text(self.ruleset, list(self.game.players), turns + list(extra_turns),
-                           merchant=self.merchant, well=self.well)
+        return record_text(
+            self.ruleset,
+            list(self.game.players),
+            turns + list(extra_turns),
+            merchant=self.merchant,
+            well=self.well,
+        )
 
     def replay(self, *extra_turns: str):
         """Replay this position's record followed by raw turns ("Name: tokens")."""
@@ -128,12 +145,16 @@ class Position:
         else:
             turns.append(f"{name}: {token}")
             placement = 1 if self.game.to_move is not None else None
-        text = record_text(self.ruleset, list(self.game.players), turns, merchant=self.merchant, well=self.well)
+        text = record_text(
+            self.ruleset, list(self.game.players), turns, merchant=self.merchant, well=self.well
+        )
         errors = replay_text(text, overrides=self.sets)[1].problems
         assert len(errors) == 1, [e.human() for e in errors]
         error = errors[0]
         lines = text.splitlines()
-        assert (error.turn, error.placement, error.player) == (len(turns), placement, name), error.human()
+        assert (error.turn, error.placement, error.player) == (len(turns), placement, name), (
+            error.human()
+        )
         assert lines[error.line - 1] == f"  - {turns[-1]}", error.human()
         return error.code
 
@@ -162,13 +183,31 @@ BLOCKED_GREY_B2 = "grey B2, orange C4, brown D2"
 # 2001 with small supplies: every palace is roofed; Ben holds two roofs and a stable, so after the
 # stable nothing is legal for him
 STUCK_AFTER_ONE = Scenario(
-    ("Anna: brown Q3, grey B6", "Ben: black O12, orange M5", "Cleo: stable M4, grey B5",
-     "Anna: black P12, stable L5", "Ben: brown Q4, grey B7", "Cleo: roof B5, roof P12", "Anna: roof Q4, roof M5"),
-    "L3", supplies(3, per_colour=1, roofs=2, stables=1))
+    (
+        "Anna: brown Q3, grey B6",
+        "Ben: black O12, orange M5",
+        "Cleo: stable M4, grey B5",
+        "Anna: black P12, stable L5",
+        "Ben: brown Q4, grey B7",
+        "Cleo: roof B5, roof P12",
+        "Anna: roof Q4, roof M5",
+    ),
+    "L3",
+    supplies(3, per_colour=1, roofs=2, stables=1),
+)
 
 # 2001 with small supplies: every palace is roofed; Ben holds only roofs (he cannot place anything),
 # Anna one roof, Cleo black, orange and a roof
 BEN_STUCK = Scenario(
-    ("Anna: grey P9, orange Q12", "Ben: black H2, brown K7", "Cleo: grey P8, brown K6", "Anna: brown L7, roof L7",
-     "Ben: grey Q8, orange Q11", "Cleo: roof P8, roof Q11", "Anna: black G2, roof H2"),
-    "I8", supplies(3, per_colour=1, roofs=3))
+    (
+        "Anna: grey P9, orange Q12",
+        "Ben: black H2, brown K7",
+        "Cleo: grey P8, brown K6",
+        "Anna: brown L7, roof L7",
+        "Ben: grey Q8, orange Q11",
+        "Cleo: roof P8, roof Q11",
+        "Anna: black G2, roof H2",
+    ),
+    "I8",
+    supplies(3, per_colour=1, roofs=3),
+)

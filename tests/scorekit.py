@@ -31,15 +31,27 @@ def draw_grid(pieces: list[tuple[str, str]], columns: int = 18, rows: int = 13) 
             assert (x, y) not in cells, name
             cells[(x, y)] = char
     corners = {(0, 0), (columns - 1, 0), (0, rows - 1), (columns - 1, rows - 1)}
-    return "\n".join("  " + " ".join("T" if (x, y) in corners else cells.get((x, y), ".") for x in range(columns))
-                     for y in range(rows - 1, -1, -1))
+    return "\n".join(
+        "  "
+        + " ".join("T" if (x, y) in corners else cells.get((x, y), ".") for x in range(columns))
+        for y in range(rows - 1, -1, -1)
+    )
 
 
-def board_text(ruleset: str, players: list[str], pieces: list[tuple[str, str]], roofs: dict[str, str],
-               *, tiles: str = "", size: tuple[int, int] = (18, 13)) -> str:
+def board_text(
+    ruleset: str,
+    players: list[str],
+    pieces: list[tuple[str, str]],
+    roofs: dict[str, str],
+    *,
+    tiles: str = "",
+    size: tuple[int, int] = (18, 13),
+) -> str:
     roof_text = ", ".join(f"{cell}: {owner}" for cell, owner in roofs.items())
-    return (f"medina: board/1\nruleset: {ruleset}\nplayers: [{', '.join(players)}]\ngrid: |\n"
-            f"{draw_grid(pieces, *size)}\nroofs: {{{roof_text}}}\n{tiles}")
+    return (
+        f"medina: board/1\nruleset: {ruleset}\nplayers: [{', '.join(players)}]\ngrid: |\n"
+        f"{draw_grid(pieces, *size)}\nroofs: {{{roof_text}}}\n{tiles}"
+    )
 
 
 def set_cells(text: str, changes: dict[str, str]) -> str:
@@ -51,7 +63,7 @@ def set_cells(text: str, changes: dict[str, str]) -> str:
     for name, char in changes.items():
         x, y = ord(name[0]) - 65, int(name[1:]) - 1
         rows[height - 1 - y][x] = char
-    lines[top:top + height] = ["  " + " ".join(row) for row in rows]
+    lines[top : top + height] = ["  " + " ".join(row) for row in rows]
     return "\n".join(lines)
 
 

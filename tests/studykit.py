@@ -21,13 +21,20 @@ def as_first_layout(folder: Path) -> list[Path]:
     """Rewrite a study's folder as the first layout wrote it: `DIR/<game>.yaml` and `DIR/.study/<game>.json`
     (the statistics and their digest of both), the rounds removed. The records, in game order."""
     opened = StudyFolder.opened(folder)
-    summaries = {opened.game_path(part, index): summary for part, index, summary in opened.finished()}
+    summaries = {
+        opened.game_path(part, index): summary for part, index, summary in opened.finished()
+    }
     records = opened.write_records()
     for record in records:
         doc = summaries[record].to_json()
-        text = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode() + b"\n" + record.read_bytes()
+        text = (
+            json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()
+            + b"\n"
+            + record.read_bytes()
+        )
         (folder / ".study" / record.with_suffix(".json").name).write_text(
-            json.dumps({**doc, "check": hashlib.sha256(text).hexdigest()}) + "\n")
+            json.dumps({**doc, "check": hashlib.sha256(text).hexdigest()}) + "\n"
+        )
     for round_file in folder.glob("*.jsonl"):
         round_file.unlink()
     return sorted(records)

@@ -14,7 +14,9 @@ def on_terminal(*args, stream: str = "stdout", env: dict | None = None) -> tuple
     piped: (exit status, what reached the terminal, the other stream)."""
     main, secondary = pty.openpty()
     streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, stream: secondary}
-    with subprocess.Popen([sys.executable, "-m", "medina_cli", *map(str, args)], env=env, **streams) as process:
+    with subprocess.Popen(
+        [sys.executable, "-m", "medina_cli", *map(str, args)], env=env, **streams
+    ) as process:
         os.close(secondary)
         chunks = []
         while True:
@@ -60,6 +62,7 @@ class Session:
         """Read what the terminal shows until `deadline`; False once the command has closed it."""
         import select
         import time
+
         ready, _, _ = select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))
         if not ready:
             return True
@@ -77,6 +80,7 @@ class Session:
         with the screen's end when it does not show within the timeout."""
         import re
         import time
+
         deadline = time.monotonic() + self.timeout
         regexp = re.compile(pattern, re.M)
         while True:
@@ -85,7 +89,9 @@ class Session:
                 self.seen = match.end()
                 return match
             if time.monotonic() > deadline or not self._read(deadline):
-                raise AssertionError(f"{pattern!r} not shown; the screen ends with:\n{self.screen[-3000:]}")
+                raise AssertionError(
+                    f"{pattern!r} not shown; the screen ends with:\n{self.screen[-3000:]}"
+                )
 
     def type(self, line: str) -> None:
         os.write(self.fd, line.encode() + b"\r")
@@ -96,6 +102,7 @@ class Session:
     def wait(self) -> int:
         """The exit status, once everything shown has been read."""
         import time
+
         deadline = time.monotonic() + self.timeout
         while self._read(deadline) and time.monotonic() < deadline:
             pass
@@ -110,6 +117,7 @@ class Session:
     def __exit__(self, *exc) -> None:
         if self.status is None:  # a failed test: end the command
             import signal
+
             try:
                 os.kill(self.pid, signal.SIGKILL)
                 os.waitpid(self.pid, 0)

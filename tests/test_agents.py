@@ -21,7 +21,11 @@ from medina_cli.study.parallel import Workers
 
 RULESETS = [(ref, n) for ref in builtin_ids() for n in load_ruleset(ref).player_counts]
 # the orange palace C3-C7 stands unroofed; Anna has placed a wall and may roof it (5 + the orange tile 4)
-ORANGE_OPEN = ("Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11")
+ORANGE_OPEN = (
+    "Anna: orange C3, orange C4",
+    "Ben: orange C5, orange C6",
+    "Cleo: orange C7, brown F11",
+)
 ORANGE_CELLS = {"C3", "C4", "C5", "C6", "C7"}
 
 
@@ -55,18 +59,39 @@ def test_a_seed_fixes_the_choices():
     assert first != play_game(rules, ["mcts:5", "greedy"], seed=4, limit=30)[1]
 
 
-@pytest.mark.parametrize("spec,parsed", [("random", ("random", None, None)), ("greedy", ("greedy", None, None)),
-                                         ("mcts", ("mcts", None, None)), ("MCTS:250", ("mcts", 250, None)),
-                                         ("mcts@0.99", ("mcts", None, 0.99)), ("mcts:5000@0.9", ("mcts", 5000, 0.9)),
-                                         ("mcts:30@0.9999999", ("mcts", 30, 0.9999999)),
-                                         ("mcts@0.9912345", ("mcts", None, 0.9912345))])
+@pytest.mark.parametrize(
+    "spec,parsed",
+    [
+        ("random", ("random", None, None)),
+        ("greedy", ("greedy", None, None)),
+        ("mcts", ("mcts", None, None)),
+        ("MCTS:250", ("mcts", 250, None)),
+        ("mcts@0.99", ("mcts", None, 0.99)),
+        ("mcts:5000@0.9", ("mcts", 5000, 0.9)),
+        ("mcts:30@0.9999999", ("mcts", 30, 0.9999999)),
+        ("mcts@0.9912345", ("mcts", None, 0.9912345)),
+    ],
+)
 def test_specs(spec, parsed):
     assert parse_spec(spec) == parsed
     assert parse_spec(str(parse_spec(spec))) == parsed  # str() spells it so that it reads back
 
 
-@pytest.mark.parametrize("spec", ["", "mcts:0", "mcts:x", "greedy:5", "alphazero", "mcts@1", "mcts@0.4", "mcts@x",
-                                  "greedy@0.9", "mcts:@0.9x"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "",
+        "mcts:0",
+        "mcts:x",
+        "greedy:5",
+        "alphazero",
+        "mcts@1",
+        "mcts@0.4",
+        "mcts@x",
+        "greedy@0.9",
+        "mcts:@0.9x",
+    ],
+)
 def test_bad_specs_are_refused_naming_the_agents(spec):
     with pytest.raises(UnknownAgent, match="agent"):
         make_agent(spec)
@@ -81,12 +106,17 @@ def test_hint_takes_the_palace_tile(spec):
 
 @pytest.mark.slow
 def test_analyse_finds_the_missed_roof():
-    text = record_text("original-2001", ["Anna", "Ben", "Cleo"],
-                       [*list(ORANGE_OPEN), "Anna: wall A2, wall A3", "Ben: roof C4, black P10"])
+    text = record_text(
+        "original-2001",
+        ["Anna", "Ben", "Cleo"],
+        [*list(ORANGE_OPEN), "Anna: wall A2, wall A3", "Ben: roof C4, black P10"],
+    )
     record = parse_record(text, "missed.yaml")
     reviews = analyse(record, "mcts:40", seed=1)
     missed = next(r for r in reviews if (r.turn, r.placement) == (4, 2))
-    assert missed.played == "wall A3" and missed.best.startswith("roof C") and missed.loss >= MISTAKE
+    assert (
+        missed.played == "wall A3" and missed.best.startswith("roof C") and missed.loss >= MISTAKE
+    )
     taken = next(r for r in reviews if (r.turn, r.placement) == (5, 1))
     assert taken.played.startswith("roof C") and taken.loss < missed.loss
     anna = summarise(record.players, reviews)[0]
@@ -98,13 +128,17 @@ def test_a_roof_on_a_palace_is_one_move(spec):
     """The orange palace has five buildings: a roof on it is one move (the best), rated once."""
     game = Position("original-2001", 3, *ORANGE_OPEN, "Anna: wall A2").game
     rated = [str(r.placement) for r in make_agent(spec, seed=1).rate(game)]
-    assert rated[0] == "roof C3" and sum(p in {f"roof {cell}" for cell in ORANGE_CELLS} for p in rated) == 1
+    assert (
+        rated[0] == "roof C3"
+        and sum(p in {f"roof {cell}" for cell in ORANGE_CELLS} for p in rated) == 1
+    )
 
 
 def test_random_plays_as_simulate_plays():
     """`random` draws as `medina simulate`'s uniform play does: the same choice from the same generator,
     a roof on the orange palace (five buildings) five times as likely as one on the brown palace."""
     from medina_cli.engine.playout import random_placement
+
     game = Position("original-2001", 3, *ORANGE_OPEN, "Anna: wall A2").game
     agent = make_agent("random", 0)
     chosen = [agent.choose(game) for _ in range(3000)]
@@ -118,7 +152,9 @@ def test_random_plays_as_simulate_plays():
 def test_analyse_counts_a_roof_on_the_preferred_palace_as_no_loss():
     """Anna roofs the orange palace on C6: the agent's preferred move (a roof on that palace, which it
     names C3), so the loss is 0 and the preferred placement is named as played."""
-    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], [*list(ORANGE_OPEN), "Anna: roof C6, wall A2"])
+    text = record_text(
+        "original-2001", ["Anna", "Ben", "Cleo"], [*list(ORANGE_OPEN), "Anna: roof C6, wall A2"]
+    )
     record = parse_record(text, "roofed.yaml")
     for spec in ("greedy", "mcts:60"):
         roofed = next(r for r in analyse(record, spec, seed=1) if (r.turn, r.placement) == (4, 1))
@@ -128,14 +164,20 @@ def test_analyse_counts_a_roof_on_the_preferred_palace_as_no_loss():
 def test_analyse_plays_the_record_from_its_own_supply():
     """Anna starts without roofs (the record's setup supply): the orange palace she cannot roof is not
     the preferred move (from the ruleset's supply it would be: see test_a_roof_on_a_palace_is_one_move)."""
-    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], [*list(ORANGE_OPEN), "Anna: wall A2, wall A3"])
-    record = parse_record(text.replace("\nturns:", "\n  supply:\n    Anna: {roof: 0}\nturns:", 1), "roofless.yaml")
+    text = record_text(
+        "original-2001", ["Anna", "Ben", "Cleo"], [*list(ORANGE_OPEN), "Anna: wall A2, wall A3"]
+    )
+    record = parse_record(
+        text.replace("\nturns:", "\n  supply:\n    Anna: {roof: 0}\nturns:", 1), "roofless.yaml"
+    )
     second = next(r for r in analyse(record, "greedy", seed=1) if (r.turn, r.placement) == (4, 2))
     assert second.played == "wall A3" and not second.best.startswith("roof") and second.loss == 0.0
 
 
 def test_analyse_does_not_depend_on_jobs():
-    text = record_text("original-2001", ["Anna", "Ben", "Cleo"], [*list(ORANGE_OPEN), "Anna: wall A2, roof C3"])
+    text = record_text(
+        "original-2001", ["Anna", "Ben", "Cleo"], [*list(ORANGE_OPEN), "Anna: wall A2, roof C3"]
+    )
     record = parse_record(text, "short.yaml")
     one = analyse(record, "mcts:10", seed=2)
     assert one == analyse(record, "mcts:10", seed=2, workers=Workers(2))
@@ -145,5 +187,6 @@ def test_the_agents_page_runs():
     import doctest
 
     from conftest import ROOT
+
     failures, tried = doctest.testfile(str(ROOT / "docs" / "agents.md"), module_relative=False)
     assert tried > 5 and failures == 0

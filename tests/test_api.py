@@ -11,14 +11,44 @@ from conftest import EXAMPLES
 import medina_cli as medina
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
-SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "standings",
-           "read_record", "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError",
-           "UnusableInput", "BadArgument", "Problem", "compare", "Comparison", "sweep_readings", "Readings", "Variant",
-           "engine_name", "EngineUnavailable", "Position", "Outcome", "make_agent"}
+SURFACE = {
+    "load_ruleset",
+    "Game",
+    "Placement",
+    "IllegalPlacement",
+    "Event",
+    "score",
+    "ScoreSheet",
+    "standings",
+    "read_record",
+    "Record",
+    "replay",
+    "Replay",
+    "read_board",
+    "Board",
+    "Rules",
+    "Ruleset",
+    "MedinaError",
+    "UnusableInput",
+    "BadArgument",
+    "Problem",
+    "compare",
+    "Comparison",
+    "sweep_readings",
+    "Readings",
+    "Variant",
+    "engine_name",
+    "EngineUnavailable",
+    "Position",
+    "Outcome",
+    "make_agent",
+}
 
 
 def game(ruleset="original-2001", players=PLAYERS, **setup):
-    return medina.Game(medina.load_ruleset(ruleset, players=len(players)), players, **(setup or {"merchant": "K7"}))
+    return medina.Game(
+        medina.load_ruleset(ruleset, players=len(players)), players, **(setup or {"merchant": "K7"})
+    )
 
 
 def test_the_top_level_names_are_exactly_the_public_surface():
@@ -29,8 +59,14 @@ def test_the_top_level_names_are_exactly_the_public_surface():
 
 
 def test_load_ruleset_for_a_player_count_with_overrides():
-    rules = medina.load_ruleset("bsw-dm-2003", players=4, overrides={"towers.reconnect": "once_per_palace_arm"})
-    assert isinstance(rules, medina.Rules) and rules.players == 4 and rules.towers.reconnect == "once_per_palace_arm"
+    rules = medina.load_ruleset(
+        "bsw-dm-2003", players=4, overrides={"towers.reconnect": "once_per_palace_arm"}
+    )
+    assert (
+        isinstance(rules, medina.Rules)
+        and rules.players == 4
+        and rules.towers.reconnect == "once_per_palace_arm"
+    )
     assert isinstance(medina.load_ruleset("original-2001"), medina.Ruleset)
     with pytest.raises(medina.MedinaError, match="3 or 4 players, not 2"):
         medina.load_ruleset("original-2001", players=2)
@@ -39,9 +75,14 @@ def test_load_ruleset_for_a_player_count_with_overrides():
 
 
 def test_a_game_takes_a_ruleset_and_cell_names():
-    g = medina.Game(medina.load_ruleset("second-edition-2014"), ["Anna", "Ben"], merchant="k7", well="F5")
+    g = medina.Game(
+        medina.load_ruleset("second-edition-2014"), ["Anna", "Ben"], merchant="k7", well="F5"
+    )
     assert (g.to_move, g.is_over(), g.move_stack) == ("Anna", False, [])
-    assert g.variant.geometry.name(g.well) == "F5" and g.variant.geometry.name(g._start_merchant) == "K7"
+    assert (
+        g.variant.geometry.name(g.well) == "F5"
+        and g.variant.geometry.name(g._start_merchant) == "K7"
+    )
     with pytest.raises(ValueError, match="merchant 'Z9'"):
         game(merchant="Z9")
     with pytest.raises(ValueError, match="for 3 distinct players"):
@@ -51,8 +92,14 @@ def test_a_game_takes_a_ruleset_and_cell_names():
 def test_placements_parse_and_print():
     p = medina.Placement.parse(" Grey   k08 ")
     assert p == medina.Placement("grey", "K8") and str(p) == "grey K8"
-    assert medina.Placement.parse("TEA") == medina.Placement("tea") and str(medina.Placement("tea")) == "tea"
-    assert medina.Placement.parse(" Pass") == medina.Placement("pass") and str(medina.Placement("pass")) == "pass"
+    assert (
+        medina.Placement.parse("TEA") == medina.Placement("tea")
+        and str(medina.Placement("tea")) == "tea"
+    )
+    assert (
+        medina.Placement.parse(" Pass") == medina.Placement("pass")
+        and str(medina.Placement("pass")) == "pass"
+    )
     for text in ("grey", "grey K8 wall", "grey 8K", ""):
         with pytest.raises(medina.IllegalPlacement) as refused:
             medina.Placement.parse(text)
@@ -60,13 +107,27 @@ def test_placements_parse_and_print():
 
 
 def test_equal_spellings_are_equal_placements_with_one_square_number():
-    assert medina.Placement("Grey", "k08") == medina.Placement("grey", "K8") == medina.Placement("grey", 192)
+    assert (
+        medina.Placement("Grey", "k08")
+        == medina.Placement("grey", "K8")
+        == medina.Placement("grey", 192)
+    )
     assert len({medina.Placement("grey", "K8"), medina.Placement.parse("GREY k8")}) == 1
-    assert medina.Placement("grey", "K8").square == 7 * 26 + 10 and medina.Placement("wall", "A1").square == 0
-    two = medina.Game(medina.load_ruleset("second-edition-2014", players=2), ["Anna", "Ben"], merchant="F5",
-                      well="K8")
+    assert (
+        medina.Placement("grey", "K8").square == 7 * 26 + 10
+        and medina.Placement("wall", "A1").square == 0
+    )
+    two = medina.Game(
+        medina.load_ruleset("second-edition-2014", players=2),
+        ["Anna", "Ben"],
+        merchant="F5",
+        well="K8",
+    )
     four = game()
-    assert medina.Placement("Grey", "c3") in two.legal_placements() and medina.Placement("GREY", "C3") in four.legal_placements()
+    assert (
+        medina.Placement("Grey", "c3") in two.legal_placements()
+        and medina.Placement("GREY", "C3") in four.legal_placements()
+    )
     for text in ("grey K0", "grey K27"):  # on no board at all
         with pytest.raises(medina.IllegalPlacement) as refused:
             medina.Placement.parse(text)
@@ -85,22 +146,42 @@ def test_legal_placements_are_values_and_push_takes_text_or_values():
     g = game()
     moves = g.legal_placements()
     assert medina.Placement("grey", "K8") in moves and medina.Placement("wall", "A12") in moves
-    assert medina.Placement("roof", "K8") not in moves and all(isinstance(p, medina.Placement) for p in moves)
+    assert medina.Placement("roof", "K8") not in moves and all(
+        isinstance(p, medina.Placement) for p in moves
+    )
     g.push("grey K8")
     g.push(medina.Placement("wall", "A12"))
-    assert g.move_stack == [medina.Placement("grey", "K8"), medina.Placement("wall", "A12")] and g.to_move == "Ben"
+    assert (
+        g.move_stack == [medina.Placement("grey", "K8"), medina.Placement("wall", "A12")]
+        and g.to_move == "Ben"
+    )
 
 
-@pytest.mark.parametrize("text, code", [
-    ("roof K8", "roof-not-on-building"), ("gold K8", "unknown-piece"), ("grey S8", "bad-cell"),
-    ("grey K7", "cell-occupied"), ("tea", "tea-not-allowed"), ("grey", "bad-placement")])
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("roof K8", "roof-not-on-building"),
+        ("gold K8", "unknown-piece"),
+        ("grey S8", "bad-cell"),
+        ("grey K7", "cell-occupied"),
+        ("tea", "tea-not-allowed"),
+        ("grey", "bad-placement"),
+    ],
+)
 def test_an_illegal_push_says_which_rule_and_changes_nothing(text, code):
     g = game()
     before = (g.legal_placements(), g.move_stack, [dict(s) for s in g.supply], list(g.events))
     with pytest.raises(medina.IllegalPlacement) as refused:
         g.push(text)
-    assert isinstance(refused.value, ValueError) and refused.value.code == code and str(refused.value)
-    assert (g.legal_placements(), g.move_stack, [dict(s) for s in g.supply], list(g.events)) == before
+    assert (
+        isinstance(refused.value, ValueError) and refused.value.code == code and str(refused.value)
+    )
+    assert (
+        g.legal_placements(),
+        g.move_stack,
+        [dict(s) for s in g.supply],
+        list(g.events),
+    ) == before
 
 
 def test_tea_is_offered_where_a_tea_tile_may_be_used_and_pops_back():
@@ -111,7 +192,9 @@ def test_tea_is_offered_where_a_tea_tile_may_be_used_and_pops_back():
     assert g.tea[g.seat_to_move] > 0 and g.can_tea()
     tea_before = list(g.tea)
     g.push("tea")
-    assert g.move_stack[-1] == medina.Placement("tea") and str(g.events[-1]).endswith("uses a tea tile instead of a placement")
+    assert g.move_stack[-1] == medina.Placement("tea") and str(g.events[-1]).endswith(
+        "uses a tea tile instead of a placement"
+    )
     assert g.pop() == medina.Placement("tea") and g.tea == tea_before
 
 
@@ -150,9 +233,18 @@ def test_a_copy_is_independent():
     g.push("grey K8")
     clone = g.copy()
     clone.push("roof K8")
-    assert g.move_stack == [medina.Placement("grey", "K8")] and g._palace_at[g.variant.geometry.parse("K8")].owner is None
-    assert clone._palace_at[clone.variant.geometry.parse("K8")].owner == 0 and clone.supply[0]["roof"] == g.supply[0]["roof"] - 1
-    assert clone.pop() == medina.Placement("roof", "K8") and clone.legal_placements() == g.legal_placements()
+    assert (
+        g.move_stack == [medina.Placement("grey", "K8")]
+        and g._palace_at[g.variant.geometry.parse("K8")].owner is None
+    )
+    assert (
+        clone._palace_at[clone.variant.geometry.parse("K8")].owner == 0
+        and clone.supply[0]["roof"] == g.supply[0]["roof"] - 1
+    )
+    assert (
+        clone.pop() == medina.Placement("roof", "K8")
+        and clone.legal_placements() == g.legal_placements()
+    )
 
 
 def test_events_are_values_with_fields_and_their_sentence():
@@ -161,20 +253,40 @@ def test_events_are_values_with_fields_and_their_sentence():
     g.push("roof K8")
     claim, tile = g.events
     assert (claim.kind, claim.player, claim.holder, claim.colour, claim.cell, claim.size) == (
-        "claim", "Anna", "Anna", "grey", "K8", 1)
+        "claim",
+        "Anna",
+        "Anna",
+        "grey",
+        "K8",
+        1,
+    )
     assert str(claim) == claim.text == "Anna roofs the grey palace at K8 (size 1)"
-    assert (tile.kind, tile.tile, tile.holder, tile.previous) == ("palace-tile", "grey", "Anna", None)
+    assert (tile.kind, tile.tile, tile.holder, tile.previous) == (
+        "palace-tile",
+        "grey",
+        "Anna",
+        None,
+    )
     assert str(tile) == "the grey palace tile goes to Anna (palace size 1)"
     assert tile == medina.Event("palace-tile", "Anna", "Anna", "grey", size=1, tile="grey")
 
 
 def test_score_a_game_and_a_board():
     outcome = medina.replay(medina.read_record(str(EXAMPLES / "original-2001-3p.yaml")))
-    assert outcome.valid and outcome.problems == [] and outcome.game.is_over() and outcome.game.to_move is None
+    assert (
+        outcome.valid
+        and outcome.problems == []
+        and outcome.game.is_over()
+        and outcome.game.to_move is None
+    )
     totals = medina.score(outcome.game).totals
-    assert set(totals) == set(outcome.record.players) and all(isinstance(v, int) for v in totals.values())
+    assert set(totals) == set(outcome.record.players) and all(
+        isinstance(v, int) for v in totals.values()
+    )
     assert totals == outcome.record.result
-    board = medina.read_board(str(EXAMPLES.parent / "tests" / "fixtures" / "boards" / "e1-original-2001.yaml"))
+    board = medina.read_board(
+        str(EXAMPLES.parent / "tests" / "fixtures" / "boards" / "e1-original-2001.yaml")
+    )
     assert isinstance(medina.score(board), medina.ScoreSheet) and medina.score(board).totals
 
 
@@ -187,23 +299,37 @@ def test_to_record_reads_back_and_replays_to_the_same_position(tmp_path):
         path = tmp_path / "game.yaml"
         path.write_text(position.to_record(), encoding="utf-8")
         outcome = medina.replay(medina.read_record(str(path)))
-        assert outcome.record.problems.errors == [] and outcome.errors == [] and outcome.result_errors == []
+        assert (
+            outcome.record.problems.errors == []
+            and outcome.errors == []
+            and outcome.result_errors == []
+        )
         again = outcome.game
-        assert again.move_stack == position.move_stack and again.legal_placements() == position.legal_placements()
-        assert again.events == position.events and medina.score(again).to_json() == medina.score(position).to_json()
+        assert (
+            again.move_stack == position.move_stack
+            and again.legal_placements() == position.legal_placements()
+        )
+        assert (
+            again.events == position.events
+            and medina.score(again).to_json() == medina.score(position).to_json()
+        )
     assert "result:" in source.to_record() and "result:" not in g.to_record()
 
 
 def test_a_game_writes_and_draws_itself_after_importing_the_engine_alone():
     """`to_record()` and `_repr_svg_()` import the record writer and the SVG renderer when used: no
     registry that only the public package would have filled."""
-    code = ("from medina_cli.engine.game import Game\n"
-            "from medina_cli.rules.loader import load_ruleset\n"
-            "game = Game(load_ruleset('original-2001').for_players(3), ['Anna', 'Ben', 'Cleo'], merchant='K7')\n"
-            "game.push('grey K8')\n"
-            "print(game.to_record(), end='')\n"
-            "print(game._repr_svg_().startswith('<svg'))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    code = (
+        "from medina_cli.engine.game import Game\n"
+        "from medina_cli.rules.loader import load_ruleset\n"
+        "game = Game(load_ruleset('original-2001').for_players(3), ['Anna', 'Ben', 'Cleo'], merchant='K7')\n"
+        "game.push('grey K8')\n"
+        "print(game.to_record(), end='')\n"
+        "print(game._repr_svg_().startswith('<svg'))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     g = game()
     g.push("grey K8")
     assert out == g.to_record() + "True\n"
@@ -218,13 +344,17 @@ def test_replay_to_a_turn():
 
 def test_the_package_ships_py_typed():
     from importlib.resources import files
+
     assert files("medina_cli").joinpath("py.typed").is_file()
 
 
 def test_compare_and_the_readings_sweep_at_the_top_level():
     record = medina.read_record(str(EXAMPLES / "original-2001-3p.yaml"))
     comparison = medina.compare(record, ["original-2001", "bsw-dm-2003"])
-    assert isinstance(comparison, medina.Comparison) and comparison.to_json()["format"] == "medina-compare/1"
+    assert (
+        isinstance(comparison, medina.Comparison)
+        and comparison.to_json()["format"] == "medina-compare/1"
+    )
     assert [o.name for o in comparison.outcomes] == ["original-2001", "bsw-dm-2003"]
     sweep = medina.sweep_readings(record)
     assert isinstance(sweep, medina.Readings) and sweep.to_json()["ruleset"] == "original-2001"
@@ -233,9 +363,13 @@ def test_compare_and_the_readings_sweep_at_the_top_level():
 def test_to_record_names_a_ruleset_file_so_that_it_reads_back_from_anywhere(tmp_path, monkeypatch):
     club = tmp_path / "club"
     club.mkdir()
-    (club / "house.yaml").write_text("medina: ruleset/1\nid: our-club\nextends: original-2001\nsupply: {3: {walls: 8}}\n")
+    (club / "house.yaml").write_text(
+        "medina: ruleset/1\nid: our-club\nextends: original-2001\nsupply: {3: {walls: 8}}\n"
+    )
     monkeypatch.chdir(club)
-    g = medina.Game(medina.load_ruleset("house.yaml", players=3), ["Anna", "Ben", "Cleo"], merchant="K7")
+    g = medina.Game(
+        medina.load_ruleset("house.yaml", players=3), ["Anna", "Ben", "Cleo"], merchant="K7"
+    )
     g.push("grey K8")
     text = g.to_record()
     assert f"ruleset: {club / 'house.yaml'}" in text
@@ -243,8 +377,11 @@ def test_to_record_names_a_ruleset_file_so_that_it_reads_back_from_anywhere(tmp_
     (tmp_path / "game.yaml").write_text(text)
     again = medina.replay(medina.read_record("game.yaml"))
     assert again.valid and again.game.move_stack == g.move_stack and again.game.supply == g.supply
-    with_set = medina.Game(medina.load_ruleset("original-2001", players=3, overrides={"supply.3.walls": 8}),
-                           ["Anna", "Ben", "Cleo"], merchant="K7")
+    with_set = medina.Game(
+        medina.load_ruleset("original-2001", players=3, overrides={"supply.3.walls": 8}),
+        ["Anna", "Ben", "Cleo"],
+        merchant="K7",
+    )
     with pytest.raises(ValueError, match="overrides"):
         with_set.to_record()
     assert "ruleset: club/house.yaml" in with_set.to_record(ruleset="club/house.yaml")
@@ -261,11 +398,17 @@ def test_friendly_errors_of_the_python_surface():
         medina.load_ruleset("original-2001").for_players(2)
 
 
-@pytest.mark.parametrize("overrides", [
-    [("turns.placements", 1), ("towers.reconnect", "every_new_contact")],  # pairs
-    {"turns.placements": "1", "towers.reconnect": "every_new_contact"},  # text read as --set reads it
-    ["turns.placements=1", "towers.reconnect=every_new_contact"],
-])
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        [("turns.placements", 1), ("towers.reconnect", "every_new_contact")],  # pairs
+        {
+            "turns.placements": "1",
+            "towers.reconnect": "every_new_contact",
+        },  # text read as --set reads it
+        ["turns.placements=1", "towers.reconnect=every_new_contact"],
+    ],
+)
 def test_overrides_in_every_form(overrides):
     rules = medina.load_ruleset("original-2001", players=3, overrides=overrides)
     assert (rules.turns.placements, rules.towers.reconnect) == (1, "every_new_contact")
@@ -281,12 +424,27 @@ def test_a_palace_score_shows_its_cells_by_name_not_its_mask():
     assert f"points={palace.points}" in shown and not re.search(r"\d{6}", shown)
 
 
-@pytest.mark.parametrize("setup, words", [
-    ({"merchant": "K7", "well": "K7"}, "the start merchant and the well must be on different cells"),
-    ({"merchant": "B2", "well": "K7"}, "setup merchant B2: must be an interior cell off the edge row"),
-    ({"merchant": "K7", "well": "B2"}, "setup well B2: must be an interior cell off the edge row"),
-    ({"merchant": "A7", "well": "K7"}, "setup merchant A7: must be an interior cell off the edge row"),
-])
+@pytest.mark.parametrize(
+    "setup, words",
+    [
+        (
+            {"merchant": "K7", "well": "K7"},
+            "the start merchant and the well must be on different cells",
+        ),
+        (
+            {"merchant": "B2", "well": "K7"},
+            "setup merchant B2: must be an interior cell off the edge row",
+        ),
+        (
+            {"merchant": "K7", "well": "B2"},
+            "setup well B2: must be an interior cell off the edge row",
+        ),
+        (
+            {"merchant": "A7", "well": "K7"},
+            "setup merchant A7: must be an interior cell off the edge row",
+        ),
+    ],
+)
 def test_a_game_refuses_the_setups_a_record_refuses_in_the_same_words(setup, words, tmp_path):
     """Game and the record reader share one owner of the setup rules: what Game takes, to_record()
     writes as a record that validates; what it refuses, a record of it is refused for, in the same words."""

@@ -37,8 +37,11 @@ def test_every_agent_refuses_a_finished_game_as_push_does(rules, engine, spec, m
     agent = make_agent(spec, 1)
     with pytest.raises(medina.IllegalPlacement) as chosen:
         agent.choose(game)
-    assert (chosen.value.code, str(chosen.value)) == (pushed.value.code, str(pushed.value)) == \
-        ("game-over", "the game has already ended")
+    assert (
+        (chosen.value.code, str(chosen.value))
+        == (pushed.value.code, str(pushed.value))
+        == ("game-over", "the game has already ended")
+    )
     if agent.rates:
         with pytest.raises(medina.IllegalPlacement, match="already ended"):
             agent.rate(game)
@@ -69,17 +72,36 @@ def test_can_place_refuses_a_seat_the_game_does_not_have(rules):
             game.can_place(seat)
 
 
-@pytest.mark.parametrize("supply, error, words", [
-    ({"A": {"merchant": -1}}, ValueError, "supply for A: merchant -1 is not a whole number from 0 to 99"),
-    ({"A": {"merchant": 100}}, ValueError, "supply for A: merchant 100 is not a whole number from 0 to 99"),
-    ({"A": {"merchant": True}}, ValueError, "is not a whole number"),
-    ({"A": {"merchant": 2.5}}, ValueError, "is not a whole number"),
-    ({"Zed": {"merchant": 3}}, ValueError, "supply names 'Zed', who is not a player \\(A, B, C\\)"),
-    ({"A": {"neutral": 1}}, ValueError, "supply for A: 'neutral' is not a piece of original-2001"),
-    ({"A": {"dragon": 1}}, ValueError, "'dragon' is not a piece"),
-    ({"A": 3}, TypeError, "supply for A: 3 is not a mapping"),
-    ([("A", {"merchant": 3})], TypeError, "a mapping of players"),
-])
+@pytest.mark.parametrize(
+    "supply, error, words",
+    [
+        (
+            {"A": {"merchant": -1}},
+            ValueError,
+            "supply for A: merchant -1 is not a whole number from 0 to 99",
+        ),
+        (
+            {"A": {"merchant": 100}},
+            ValueError,
+            "supply for A: merchant 100 is not a whole number from 0 to 99",
+        ),
+        ({"A": {"merchant": True}}, ValueError, "is not a whole number"),
+        ({"A": {"merchant": 2.5}}, ValueError, "is not a whole number"),
+        (
+            {"Zed": {"merchant": 3}},
+            ValueError,
+            "supply names 'Zed', who is not a player \\(A, B, C\\)",
+        ),
+        (
+            {"A": {"neutral": 1}},
+            ValueError,
+            "supply for A: 'neutral' is not a piece of original-2001",
+        ),
+        ({"A": {"dragon": 1}}, ValueError, "'dragon' is not a piece"),
+        ({"A": 3}, TypeError, "supply for A: 3 is not a mapping"),
+        ([("A", {"merchant": 3})], TypeError, "a mapping of players"),
+    ],
+)
 def test_a_start_supply_is_checked_as_a_records_is(rules, supply, error, words):
     with pytest.raises(error, match=words):
         medina.Game(rules, ["A", "B", "C"], merchant="K7", supply=supply)

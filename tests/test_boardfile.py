@@ -39,6 +39,7 @@ def test_the_fixtures_read_without_problems():
 
 # --- the grid ------------------------------------------------------------------------------------
 
+
 def test_wrong_row_count():
     lines = E1.split("\n")
     del lines[line_of(E1, "grid: |") + 3]
@@ -55,15 +56,18 @@ def test_wrong_row_length_names_the_line():
     assert line == line_of(E1, "grid: |") + 7
 
 
-@pytest.mark.parametrize("cell, char, fragment", [
-    ("K7", "x", "unknown letter 'x'"),
-    ("K7", "p", "a building of original-2001 (g grey, k black, b brown, o orange)"),
-    ("K7", "w", "original-2001 has no well"),
-    ("K7", "#", "walls and towers belong on the ring"),
-    ("A5", "m", "only # (wall) or . (gap)"),
-    ("A5", "T", "towers stand on the corners only"),
-    ("A1", ".", "a corner holds its tower"),
-])
+@pytest.mark.parametrize(
+    "cell, char, fragment",
+    [
+        ("K7", "x", "unknown letter 'x'"),
+        ("K7", "p", "a building of original-2001 (g grey, k black, b brown, o orange)"),
+        ("K7", "w", "original-2001 has no well"),
+        ("K7", "#", "walls and towers belong on the ring"),
+        ("A5", "m", "only # (wall) or . (gap)"),
+        ("A5", "T", "towers stand on the corners only"),
+        ("A1", ".", "a corner holds its tower"),
+    ],
+)
 def test_a_wrong_letter_names_cell_and_line(cell, char, fragment):
     text = set_cells(E1, {cell: char})
     [(code, message, line)] = problems(text)
@@ -75,7 +79,10 @@ def test_a_wrong_letter_names_cell_and_line(cell, char, fragment):
 def test_the_grid_must_fit_the_player_count():
     text = E3.replace("players: [Anna, Ben, Cleo, Dan]", "players: [Anna, Ben]")
     [(code, message, _)] = problems(text)
-    assert code == "board-grid" and "12 rows of 16 cells (2-player second-edition-2014 board)" in message
+    assert (
+        code == "board-grid"
+        and "12 rows of 16 cells (2-player second-edition-2014 board)" in message
+    )
 
 
 def test_a_well_is_required_where_the_ruleset_has_one():
@@ -90,6 +97,7 @@ def test_the_well_stands_off_the_edge_row_and_keeps_its_zone_free():
 
 
 # --- palaces, walls, roofs, supply ---------------------------------------------------------------
+
 
 def test_palaces_that_touch_diagonally():
     [(code, message, _)] = problems(set_cells(E1, {"G8": "g"}))
@@ -116,10 +124,19 @@ def test_a_branching_merchant_group_is_rejected_where_a_new_chain_may_not_touch_
     assert line == line_of(E1, "grid: |") + 11  # row 3
 
 
-@pytest.mark.parametrize("ruleset, loop_allowed", [
-    ("boardspace-original", False),  # a new chain may touch one merchant of a dead one: branches, no loops
-    ("boardspace-original-r101", True),  # before revision 102 a new chain could touch any number
-])
+@pytest.mark.parametrize(
+    "ruleset, loop_allowed",
+    [
+        (
+            "boardspace-original",
+            False,
+        ),  # a new chain may touch one merchant of a dead one: branches, no loops
+        (
+            "boardspace-original-r101",
+            True,
+        ),  # before revision 102 a new chain could touch any number
+    ],
+)
 def test_merchant_groups_under_the_profiles_follow_new_chain_max_neighbours(ruleset, loop_allowed):
     assert problems(set_cells(E1, BRANCH), ruleset=ruleset) == []
     found = problems(set_cells(E1, LOOP), ruleset=ruleset)
@@ -127,7 +144,9 @@ def test_merchant_groups_under_the_profiles_follow_new_chain_max_neighbours(rule
         assert found == []
     else:
         [(code, message, _)] = found
-        assert code == "board-merchants" and message.startswith("the merchants at B3, B4, C3, C4 close a loop")
+        assert code == "board-merchants" and message.startswith(
+            "the merchants at B3, B4, C3, C4 close a loop"
+        )
 
 
 def test_a_merchant_loop_is_rejected_under_the_editions():
@@ -147,30 +166,42 @@ def test_a_closed_gate():
 
 def test_a_wall_that_starts_from_no_tower():
     [(code, message, _)] = problems(set_cells(E1, {"H1": "#"}))
-    assert code == "board-gate" and message.startswith("the wall at H1 between towers 4 and 2 does not continue a run")
+    assert code == "board-gate" and message.startswith(
+        "the wall at H1 between towers 4 and 2 does not continue a run"
+    )
     [(code, message, _)] = problems(set_cells(E1, {"E1": "#", "H1": "#"}))
-    assert code == "board-gate" and message.startswith("the walls at E1, H1 between towers 4 and 2 do not continue")
+    assert code == "board-gate" and message.startswith(
+        "the walls at E1, H1 between towers 4 and 2 do not continue"
+    )
 
 
-@pytest.mark.parametrize("board, changes, code, row", [
-    (E1, {"G8": "g"}, "board-spacing", 9),  # touches the black palace at F9
-    (E1, {"N3": "g", "M3": "s"}, "board-spacing", 3),
-    (E1, {"I7": "s"}, "board-stable", 7),
-    (E1, {"H1": "#"}, "board-gate", 1),
-    (E1, {f"A{row}": "#" for row in range(2, 13)}, "board-gate", 2),  # closed (A2-A12)
-    (E3, {"D3": "g"}, "well-zone", 3),
-    (E3, {"D4": ".", "D2": "w"}, "bad-setup", 2),
-])
+@pytest.mark.parametrize(
+    "board, changes, code, row",
+    [
+        (E1, {"G8": "g"}, "board-spacing", 9),  # touches the black palace at F9
+        (E1, {"N3": "g", "M3": "s"}, "board-spacing", 3),
+        (E1, {"I7": "s"}, "board-stable", 7),
+        (E1, {"H1": "#"}, "board-gate", 1),
+        (E1, {f"A{row}": "#" for row in range(2, 13)}, "board-gate", 2),  # closed (A2-A12)
+        (E3, {"D3": "g"}, "well-zone", 3),
+        (E3, {"D4": ".", "D2": "w"}, "bad-setup", 2),
+    ],
+)
 def test_position_errors_name_the_grid_line_of_the_cell(board, changes, code, row):
     [(found, _, line)] = problems(set_cells(board, changes))
-    assert found == code and line == line_of(board, "grid: |") + 1 + 13 - row  # north row (13) first
+    assert (
+        found == code and line == line_of(board, "grid: |") + 1 + 13 - row
+    )  # north row (13) first
 
 
-@pytest.mark.parametrize("roofs, fragment", [
-    ("{K7: Anna}", "the roof at K7 is on no building"),
-    ("{C11: Anna}", "the roof at C11 is on a stable"),
-    ("{B12: Anna, C12: Ben}", "the grey palace at B12 has two roofs (B12 and C12)"),
-])
+@pytest.mark.parametrize(
+    "roofs, fragment",
+    [
+        ("{K7: Anna}", "the roof at K7 is on no building"),
+        ("{C11: Anna}", "the roof at C11 is on a stable"),
+        ("{B12: Anna, C12: Ben}", "the grey palace at B12 has two roofs (B12 and C12)"),
+    ],
+)
 def test_misplaced_roofs(roofs, fragment):
     text = E1.replace("roofs: {B12: Anna, F12: Anna, K3: Anna}", f"roofs: {roofs}")
     [(code, message, line)] = problems(text)
@@ -188,13 +219,24 @@ def test_a_roof_naming_nobody_known():
     assert code == "board-ownership" and "'Zed'" in message
 
 
-@pytest.mark.parametrize("setting, roofs, fragment", [
-    ("supply.3.merchants=2", None, "9 merchants on the board; 3 players of original-2001 have only 7"),
-    ("supply.3.roofs=2", None, "3 roofs of Anna"),
-    ("supply.3.walls=4", None, "14 walls"),
-    ("supply.3.per_colour=1", None, "5 black buildings"),
-    (None, "K3: neutral", "1 neutral roofs on the board; 3 players of original-2001 have only 0"),
-])
+@pytest.mark.parametrize(
+    "setting, roofs, fragment",
+    [
+        (
+            "supply.3.merchants=2",
+            None,
+            "9 merchants on the board; 3 players of original-2001 have only 7",
+        ),
+        ("supply.3.roofs=2", None, "3 roofs of Anna"),
+        ("supply.3.walls=4", None, "14 walls"),
+        ("supply.3.per_colour=1", None, "5 black buildings"),
+        (
+            None,
+            "K3: neutral",
+            "1 neutral roofs on the board; 3 players of original-2001 have only 0",
+        ),
+    ],
+)
 def test_more_pieces_than_the_supplies_hold(setting, roofs, fragment):
     text = E1.replace("K3: Anna", roofs) if roofs else E1
     found = problems(text, overrides=(setting,) if setting else ())
@@ -209,14 +251,18 @@ def test_unknown_keys_are_errors_but_x_keys_are_kept_out_of_the_way():
 
 # --- tiles -----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("tiles, fragment", [
-    ("  palace: {grey: Ben}", "the grey palace tile cannot be with Ben"),
-    ("  palace: {purple: Anna}", "no palace tile 'purple' in original-2001"),
-    ("  tower: {1: Zed}", "tile holder 'Zed' is not a player"),
-    ("  tower: {3: Anna}", "tower tile 3 cannot be with Anna"),
-    ("  tower: {1: none}", "tower tile 1 cannot be with none"),
-    ("  palace: {brown: Anna}", "the brown palace tile cannot be with Anna"),
-])
+
+@pytest.mark.parametrize(
+    "tiles, fragment",
+    [
+        ("  palace: {grey: Ben}", "the grey palace tile cannot be with Ben"),
+        ("  palace: {purple: Anna}", "no palace tile 'purple' in original-2001"),
+        ("  tower: {1: Zed}", "tile holder 'Zed' is not a player"),
+        ("  tower: {3: Anna}", "tower tile 3 cannot be with Anna"),
+        ("  tower: {1: none}", "tower tile 1 cannot be with none"),
+        ("  palace: {brown: Anna}", "the brown palace tile cannot be with Anna"),
+    ],
+)
 def test_implausible_tiles(tiles, fragment):
     text = f"{E1}tiles:\n{tiles}\n"
     [(code, message, line)] = problems(text)
@@ -229,22 +275,25 @@ def test_plausible_tiles_are_accepted():
 
 
 # Anna's and Ben's grey palaces are both of size 2; both palaces next to tower 1's walls are claimed.
-OPEN = [("E8 F8", "g"), ("K8 L8", "g"), ("B12", "k"), ("B9", "b"),
-        ("B13 A12 A11 A10 A9", "#")]
+OPEN = [("E8 F8", "g"), ("K8 L8", "g"), ("B12", "k"), ("B9", "b"), ("B13 A12 A11 A10 A9", "#")]
 OPEN_ROOFS = {"E8": "Anna", "K8": "Ben", "B12": "Anna", "B9": "Ben"}
 
 
 def open_board(tiles: str = ""):
-    board = parse_board(board_text("original-2001", ["Anna", "Ben", "Cleo"], OPEN, OPEN_ROOFS, tiles=tiles),
-                        "open.yaml")
+    board = parse_board(
+        board_text("original-2001", ["Anna", "Ben", "Cleo"], OPEN, OPEN_ROOFS, tiles=tiles),
+        "open.yaml",
+    )
     assert board.problems.errors == []
     return score_board(board).to_json()
 
 
 def test_tiles_the_position_leaves_open_are_listed_not_guessed():
     sheet = open_board()
-    assert sheet["undetermined"] == [{"tile": "palace", "colour": "grey", "candidates": ["Anna", "Ben"]},
-                                     {"tile": "tower", "tower": 1, "candidates": ["Anna", "Ben"]}]
+    assert sheet["undetermined"] == [
+        {"tile": "palace", "colour": "grey", "candidates": ["Anna", "Ben"]},
+        {"tile": "tower", "tower": 1, "candidates": ["Anna", "Ben"]},
+    ]
     # Anna: grey 2, black 1 + walls B13, A12, black tile 2; Ben: grey 2, brown 1 + wall A9, brown tile 3
     assert {p["name"]: p["total"] for p in sheet["players"]} == {"Anna": 7, "Ben": 7, "Cleo": 0}
     assert sheet["winners"] == []
@@ -255,12 +304,18 @@ def test_given_tiles_close_the_open_ones():
     assert [t["tile"] for t in half["undetermined"]] == ["tower"] and half["winners"] == []
     full = open_board("tiles:\n  palace: {grey: Anna}\n  tower: {1: Anna}\n")
     assert full["undetermined"] == [] and full["winners"] == ["Anna"]
-    assert full["players"][0]["palace_tiles"] == ["grey", "black"] and full["players"][0]["tower_tiles"] == [1]
+    assert full["players"][0]["palace_tiles"] == ["grey", "black"] and full["players"][0][
+        "tower_tiles"
+    ] == [1]
 
 
 def test_winners_named_when_every_assignment_agrees():
-    board = board_text("original-2001", ["Anna", "Ben", "Cleo"], OPEN + [("H4 I4 J4 K4", "o")],
-                       {**OPEN_ROOFS, "H4": "Anna"})
+    board = board_text(
+        "original-2001",
+        ["Anna", "Ben", "Cleo"],
+        OPEN + [("H4 I4 J4 K4", "o")],
+        {**OPEN_ROOFS, "H4": "Anna"},
+    )
     sheet = score_board(parse_board(board, "open.yaml")).to_json()
     assert len(sheet["undetermined"]) == 2 and sheet["winners"] == ["Anna"]
 
@@ -270,7 +325,10 @@ def test_open_tiles_on_the_cli(tmp_path):
     path.write_text(board_text("original-2001", ["Anna", "Ben", "Cleo"], OPEN, OPEN_ROOFS))
     code, out, _ = run("score", path)
     assert code == 0
-    assert "grey palace tile (1 points): Anna or Ben" in out and "tower tile 1 (1 points): Anna or Ben" in out
+    assert (
+        "grey palace tile (1 points): Anna or Ben" in out
+        and "tower tile 1 (1 points): Anna or Ben" in out
+    )
     assert "Winner: cannot be decided without the undetermined tiles." in out
 
 
@@ -280,7 +338,9 @@ def test_a_bad_board_on_the_cli_is_one_line_per_problem_and_exit_1(tmp_path):
     path.write_text(text)
     code, out, err = run("score", path)
     assert code == 1 and out == ""
-    assert err.splitlines() == [f"{path}:{line_of(E1, 'grid: |') + 7}: {problems(text)[0][1]} [board-grid]"]
+    assert err.splitlines() == [
+        f"{path}:{line_of(E1, 'grid: |') + 7}: {problems(text)[0][1]} [board-grid]"
+    ]
     assert path.read_text() == text
 
 
@@ -291,14 +351,21 @@ def test_the_installed_command_never_shows_a_traceback(tmp_path):
         pytest.skip("no installed medina")
     path = tmp_path / "board.yaml"
     path.write_text(E1.replace("roofs: {B12: Anna, F12: Anna, K3: Anna}", "roofs: [B12]"))
-    proc = subprocess.run([str(medina), "score", str(path)], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr and "yaml-wrong-type" in proc.stderr
+    proc = subprocess.run(
+        [str(medina), "score", str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert (
+        proc.returncode == 1 and "Traceback" not in proc.stderr and "yaml-wrong-type" in proc.stderr
+    )
 
 
 # --- the round trip --------------------------------------------------------------------------------
 
-GAMES = [(ruleset, n) for ruleset in ("original-2001", "bsw-dm-2003", "second-edition-2014")
-         for n in load_ruleset(ruleset).player_counts]
+GAMES = [
+    (ruleset, n)
+    for ruleset in ("original-2001", "bsw-dm-2003", "second-edition-2014")
+    for n in load_ruleset(ruleset).player_counts
+]
 
 
 @pytest.mark.slow
@@ -318,7 +385,10 @@ def test_a_final_board_scores_like_its_game(game, seed):
     true_palace, true_tower = tile_holders(played)
     decided_palace, decided_tower = tile_holders(bare.position)
     open_tiles = {(t.kind, t.key): t.candidates for t in bare.undetermined}
-    for kind, truth, decided in (("palace", true_palace, decided_palace), ("tower", true_tower, decided_tower)):
+    for kind, truth, decided in (
+        ("palace", true_palace, decided_palace),
+        ("tower", true_tower, decided_tower),
+    ):
         for key, holder in truth.items():
             if (kind, key) in open_tiles:
                 assert holder in open_tiles[kind, key]
@@ -339,7 +409,11 @@ def test_replay_final_board_then_score_equals_scoring_the_record(path, tmp_path)
 
 def test_final_board_on_stdout_and_its_refusals(tmp_path):
     code, out, _ = run("replay", EXAMPLES / "original-2001-3p.yaml", "--final-board")
-    assert code == 0 and out.startswith("medina: board/1\nruleset: original-2001\n") and "tiles:" in out
+    assert (
+        code == 0
+        and out.startswith("medina: board/1\nruleset: original-2001\n")
+        and "tiles:" in out
+    )
     assert run("replay", EXAMPLES / "original-2001-3p.yaml", "-o", tmp_path / "x.yaml")[0] == 2
     record = tmp_path / "game.yaml"
     original = (EXAMPLES / "original-2001-3p.yaml").read_text()
@@ -354,6 +428,7 @@ def test_holders_are_named_one_way_everywhere():
     from medina_cli.engine.game import NEUTRAL
     from medina_cli.engine.game import holder_name as named
     from medina_cli.records.boardfile import holder_name as written
+
     players = ["Anna", "Ben"]
     assert [named(players, o) for o in (None, NEUTRAL, 0, 1)] == [None, "neutral", "Anna", "Ben"]
     assert [written(players, o) for o in (None, NEUTRAL, 1)] == ["none", "neutral", "Ben"]

@@ -13,15 +13,23 @@ from medina_cli.records.replay import replay
 @pytest.fixture
 def corpus_records() -> list[Path]:
     if not CORPUS.is_dir():
-        pytest.skip(f"{CORPUS} is absent: the shared folder beside the checkout holds the real records")
-    found = [p for p in sorted(CORPUS.iterdir()) if p.is_file() and is_boardspace(p.name, p.read_text())]
+        pytest.skip(
+            f"{CORPUS} is absent: the shared folder beside the checkout holds the real records"
+        )
+    found = [
+        p for p in sorted(CORPUS.iterdir()) if p.is_file() and is_boardspace(p.name, p.read_text())
+    ]
     assert found, f"no boardspace record in {CORPUS}"
     return found
 
 
 def placements_in(text: str) -> int:
     """Pieces the story puts on the board: drops and robot moves, less the ones picked back up."""
-    verbs = [item.split()[1].lower() for item in text.split(".end.")[0].split(",")[1:] if len(item.split()) > 1]
+    verbs = [
+        item.split()[1].lower()
+        for item in text.split(".end.")[0].split(",")[1:]
+        if len(item.split()) > 1
+    ]
     return verbs.count("dropb") + verbs.count("onboard") - verbs.count("pickb")
 
 
@@ -31,7 +39,9 @@ def test_every_placement_replays_legally_under_the_profile_its_header_implies(co
         outcome = replay(record)
         assert record.ruleset.id == "boardspace-original-r100"  # `story medina 3 ...`: no revision
         assert outcome.problems == [], [p.human() for p in outcome.problems]
-        assert [w.code for w in outcome.warnings] == ["unfinished"]  # it stops mid-game, not an error
+        assert [w.code for w in outcome.warnings] == [
+            "unfinished"
+        ]  # it stops mid-game, not an error
         assert outcome.turns_played == len(record.turns)
         # every piece of the record was played: the start merchant is setup, the rest placements
         assert outcome.game.placements_made + 1 == placements_in(path.read_text())

@@ -52,12 +52,15 @@ def cells(ruleset, players, key):
     return [geo.name(c) for c in boardspace_setup(geo, key)]
 
 
-@pytest.mark.parametrize("players, key, merchant, well", [
-    (4, 123456, "H10", "J5"),  # draws 7 2 | 5 7 on the 18 x 13 grid
-    (3, 152, "M4", "F8"),  # draws 3 5 | 3 5 (on the well: redrawn) | 10 1
-    (2, 10, "M8", "L6"),  # 2 players, 16 x 12 grid: draws 9 3 | 9 3 (redrawn) | 10 5
-    (2, -98765, "K7", "F10"),
-])
+@pytest.mark.parametrize(
+    "players, key, merchant, well",
+    [
+        (4, 123456, "H10", "J5"),  # draws 7 2 | 5 7 on the 18 x 13 grid
+        (3, 152, "M4", "F8"),  # draws 3 5 | 3 5 (on the well: redrawn) | 10 1
+        (2, 10, "M8", "L6"),  # 2 players, 16 x 12 grid: draws 9 3 | 9 3 (redrawn) | 10 5
+        (2, -98765, "K7", "F10"),
+    ],
+)
 def test_well_and_start_merchant_follow_the_sites_draw(players, key, merchant, well):
     assert cells("boardspace-second-edition", players, key) == [merchant, well]
 

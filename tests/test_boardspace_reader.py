@@ -9,13 +9,18 @@ from medina_cli.records.replay import replay
 # Original rules, 3 players, an old story (no revision). Seat A's first turn: start merchant K7, grey
 # P11, black C3 picked back up (Pickb, with the chip number the UI appends) and dropped on D3; a
 # dome picked and put back (a no-op pair). Seat B plays robot-style OnBoard moves.
-STORY = ("ri 1 pi 0 1000 pi 1 1001 pi 2 1002 story medina 3 0 , 0 Start P0 , 1 Pick M A 0 , 2 Dropb K 7 , "
-         "3 PICK p A 0 , 4 dropb P 11 , 5 pick d A 0 , 6 drop d A 0 , 7 pick p A 1 , 8 dropb C 3 , "
-         "9 pickb C 3 1234 , 10 dropb D 3 , 11 Done , 12 OnBoard P B 2 P 7 , 13 onboard p b 0 O 11 , "
-         "14 done , 15 pick w C 0 , 16 dropb Q 13 , 17 pick p C 3 , 18 dropb C 10 , 19 DONE "
-         ".end. 1000 1000 0 0 0\n")
-STORY_TURNS = [("P0", ["grey P11", "black D3"]), ("P1", ["brown P7", "grey O11"]),
-               ("P2", ["wall Q13", "orange C10"])]
+STORY = (
+    "ri 1 pi 0 1000 pi 1 1001 pi 2 1002 story medina 3 0 , 0 Start P0 , 1 Pick M A 0 , 2 Dropb K 7 , "
+    "3 PICK p A 0 , 4 dropb P 11 , 5 pick d A 0 , 6 drop d A 0 , 7 pick p A 1 , 8 dropb C 3 , "
+    "9 pickb C 3 1234 , 10 dropb D 3 , 11 Done , 12 OnBoard P B 2 P 7 , 13 onboard p b 0 O 11 , "
+    "14 done , 15 pick w C 0 , 16 dropb Q 13 , 17 pick p C 3 , 18 dropb C 10 , 19 DONE "
+    ".end. 1000 1000 0 0 0\n"
+)
+STORY_TURNS = [
+    ("P0", ["grey P11", "black D3"]),
+    ("P1", ["brown P7", "grey O11"]),
+    ("P2", ["wall Q13", "orange C10"]),
+]
 
 # Second edition, 3 players, key 123456 (well J5, start merchant H10). Tea is discarded both ways:
 # the robot's `OnBoard T A 0 A 65` (row field = character code of "A") and `Pick T` + `Drop V A 0`.
@@ -59,9 +64,15 @@ P1[time 0:09:00 ]
 P2[time 0:08:00 ]
 )
 """
-SGF_TURNS = [("Anna", ["purple C3"]), ("Ben", ["grey P11"]), ("Cleo", ["wall A2", "wall A3"]),
-             ("Anna", ["roof C3", "tea"]), ("Ben", ["grey O11", "wall R2"]), ("Cleo", ["wall A4", "wall A5"]),
-             ("Anna", ["brown E12", "tea"])]
+SGF_TURNS = [
+    ("Anna", ["purple C3"]),
+    ("Ben", ["grey P11"]),
+    ("Cleo", ["wall A2", "wall A3"]),
+    ("Anna", ["roof C3", "tea"]),
+    ("Ben", ["grey O11", "wall R2"]),
+    ("Cleo", ["wall A4", "wall A5"]),
+    ("Anna", ["brown E12", "tea"]),
+]
 
 
 def turns_of(record):
@@ -91,8 +102,9 @@ def test_story_becomes_turns_under_the_old_revision_profile():
 
 
 def test_sequence_numbers_are_optional():
-    unnumbered = " , ".join(item.split(" ", 1)[1] if item[0].isdigit() else item
-                            for item in STORY.split(" , "))
+    unnumbered = " , ".join(
+        item.split(" ", 1)[1] if item[0].isdigit() else item for item in STORY.split(" , ")
+    )
     assert "11 Done" not in unnumbered
     record, _ = read(unnumbered)
     assert turns_of(record) == STORY_TURNS
@@ -117,11 +129,23 @@ def test_bare_done_is_a_pass_of_the_player_in_seat_order(verb):
 
 
 def test_start_seat_is_the_first_player_and_seat_a_keeps_the_extra_merchant():
-    text = story("Start P1", "onboard m B 0 K 7", "onboard p B 0 P 11", "onboard p B 1 C 3", "done",
-                 "onboard p C 2 P 7", "onboard w C 0 Q 13", "done", header="medina 3 1")
+    text = story(
+        "Start P1",
+        "onboard m B 0 K 7",
+        "onboard p B 0 P 11",
+        "onboard p B 1 C 3",
+        "done",
+        "onboard p C 2 P 7",
+        "onboard w C 0 Q 13",
+        "done",
+        header="medina 3 1",
+    )
     record, outcome = read(text, players=["Anna", "Ben", "Cleo"])
     assert record.players == ["Ben", "Cleo", "Anna"]
-    assert turns_of(record) == [("Ben", ["grey P11", "black C3"]), ("Cleo", ["brown P7", "wall Q13"])]
+    assert turns_of(record) == [
+        ("Ben", ["grey P11", "black C3"]),
+        ("Cleo", ["brown P7", "wall Q13"]),
+    ]
     assert record.problems.warnings == []
     # the site's supplies: Ben (seat B) paid for the start merchant, Anna (seat A) holds the extra one
     assert record.supply == {"Ben": {"merchant": 7}, "Anna": {"merchant": 9}}
@@ -137,12 +161,20 @@ def test_seat_a_starting_needs_no_supply_setup():
 
 def test_revision_picks_the_profile():
     assert [profile_id("medina", r) for r in (1, 100, 101, 102, 103, 104)] == [
-        "boardspace-original-r100", "boardspace-original-r100", "boardspace-original-r101",
-        "boardspace-original-r102", "boardspace-original", "boardspace-original"]
+        "boardspace-original-r100",
+        "boardspace-original-r100",
+        "boardspace-original-r101",
+        "boardspace-original-r102",
+        "boardspace-original",
+        "boardspace-original",
+    ]
     # the second edition came with revision 101: nothing older exists
     assert [profile_id("medina-v2", r) for r in (100, 101, 102, 104)] == [
-        "boardspace-second-edition-r101", "boardspace-second-edition-r101", "boardspace-second-edition-r102",
-        "boardspace-second-edition"]
+        "boardspace-second-edition-r101",
+        "boardspace-second-edition-r101",
+        "boardspace-second-edition-r102",
+        "boardspace-second-edition",
+    ]
     record, _ = read(story(*OPENING, header="Medina 102 3 77 0"))
     assert record.ruleset.id == "boardspace-original-r102"
 
@@ -177,22 +209,29 @@ def test_record_ending_after_done_has_no_mid_turn_warning():
 
 
 def test_illegal_placement_in_an_unfinished_turn_is_reported():
-    record, outcome = read(story(*OPENING, "onboard p B 0 O 10"))  # grey diagonal to the open grey P11
-    assert [(p.code, p.turn, p.placement) for p in outcome.problems] == [("building-not-adjacent", 2, 1)]
+    record, outcome = read(
+        story(*OPENING, "onboard p B 0 O 10")
+    )  # grey diagonal to the open grey P11
+    assert [(p.code, p.turn, p.placement) for p in outcome.problems] == [
+        ("building-not-adjacent", 2, 1)
+    ]
     assert record.problems.warnings == []
 
 
-@pytest.mark.parametrize("action, words", [
-    ("jump K 7", "unknown verb"),
-    ("dropb K 8", "without holding"),
-    ("pickb K 8", "no piece was dropped"),
-    ("pick p B 0", "seat B's rack during seat A's turn"),
-    ("pick p A 7", "not a colour"),
-    ("pick x A 0", "holds no piece of a player"),
-    ("onboard p A 0 Z 99", "not a cell of this board"),
-    ("drop p A 0", "without holding"),
-    ("onboard p A 0", "expected `OnBoard"),
-])
+@pytest.mark.parametrize(
+    "action, words",
+    [
+        ("jump K 7", "unknown verb"),
+        ("dropb K 8", "without holding"),
+        ("pickb K 8", "no piece was dropped"),
+        ("pick p B 0", "seat B's rack during seat A's turn"),
+        ("pick p A 7", "not a colour"),
+        ("pick x A 0", "holds no piece of a player"),
+        ("onboard p A 0 Z 99", "not a cell of this board"),
+        ("drop p A 0", "without holding"),
+        ("onboard p A 0", "expected `OnBoard"),
+    ],
+)
 def test_unreadable_action_names_its_number(action, words):
     text = story("Start P0", "onboard m A 0 K 7", action)
     record, outcome = read(text)
@@ -218,13 +257,16 @@ def test_done_while_holding_and_a_drop_into_another_rack_are_refused():
 
 
 def test_first_piece_must_be_the_start_merchant():
-    (problem,) = read(story("Start P0", "onboard p A 0 P 11", "onboard p A 1 C 3", "done"))[0].problems.errors
+    (problem,) = read(story("Start P0", "onboard p A 0 P 11", "onboard p A 1 C 3", "done"))[
+        0
+    ].problems.errors
     assert "first piece is a grey, not the start merchant" in problem.message
 
 
 def test_start_merchant_must_stand_off_the_edge_row():
-    (problem,) = read(story("Start P0", "onboard m A 0 B 5", "onboard p A 0 P 11", "onboard p A 1 C 3",
-                            "done"))[0].problems.errors
+    (problem,) = read(
+        story("Start P0", "onboard m A 0 B 5", "onboard p A 0 P 11", "onboard p A 1 C 3", "done")
+    )[0].problems.errors
     assert problem.code == "bad-setup" and "B5" in problem.message
 
 
@@ -233,13 +275,16 @@ def test_resignation_ends_the_record():
     assert len(record.turns) == 1 and record.problems.errors == []
 
 
-@pytest.mark.parametrize("text, words", [
-    ("story 3 0 , 0 Start P0 .end.", "names no Medina variant"),
-    ("story medina three , 0 Start P0 .end.", "expected `<variant> <players>`"),
-    ("(;GM[Hive]SU[Hive 1 2 3];P0[0 Start P0])", "not a Medina game"),
-    ("(;GM[Medina];P0[0 Start P0])", "no SU[...]"),
-    ("(;GM[Medina]SU[Medina-v2 2];P0[0 Start P0])", "no random key"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("story 3 0 , 0 Start P0 .end.", "names no Medina variant"),
+        ("story medina three , 0 Start P0 .end.", "expected `<variant> <players>`"),
+        ("(;GM[Hive]SU[Hive 1 2 3];P0[0 Start P0])", "not a Medina game"),
+        ("(;GM[Medina];P0[0 Start P0])", "no SU[...]"),
+        ("(;GM[Medina]SU[Medina-v2 2];P0[0 Start P0])", "no random key"),
+    ],
+)
 def test_unreadable_headers(text, words):
     (problem,) = read(text)[0].problems.errors
     assert problem.code == "boardspace-header" and words in problem.message
@@ -253,7 +298,9 @@ def test_sgf_syntax_errors_name_the_line():
 
 def test_player_count_outside_the_profile():
     (problem,) = read(story("Start P0", header="medina 2 0"))[0].problems.errors
-    assert problem.code == "unsupported-player-count" and "boardspace-original-r100" in problem.message
+    assert (
+        problem.code == "unsupported-player-count" and "boardspace-original-r100" in problem.message
+    )
 
 
 def test_bad_seat_in_start():

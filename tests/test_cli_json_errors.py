@@ -15,10 +15,14 @@ from medina_cli.study.backend import StudyError
 
 GAME = str(EXAMPLES / "original-2001-4p.yaml")
 # Ben's grey D4 is fine, his wall D5 is not (walls go on the ring): replay stops inside turn 2
-ILLEGAL = record_text("original-2001", ["Anna", "Ben", "Cleo"], ["Anna: wall A12, wall A11", "Ben: grey D4, wall D5"])
+ILLEGAL = record_text(
+    "original-2001", ["Anna", "Ben", "Cleo"], ["Anna: wall A12, wall A11", "Ben: grey D4, wall D5"]
+)
 FILES = {  # written into the test's folder; `{name}` in a case's arguments is its path there
     "illegal.yaml": ILLEGAL.encode(),
-    "unknown-edition.yaml": ILLEGAL.replace("ruleset: original-2001", "ruleset: no-such-edition").encode(),
+    "unknown-edition.yaml": ILLEGAL.replace(
+        "ruleset: original-2001", "ruleset: no-such-edition"
+    ).encode(),
     "malformed.yaml": b"medina: record/1\nruleset: [\n",
     "binary.yaml": b"\x00\x01\xff",
     "a-file.txt": b"not a folder\n",
@@ -28,7 +32,12 @@ RECORD_CASES = [  # (what is wrong, arguments after FILE or instead of it, error
     ("missing", ["{tmp}/nope.yaml"], "file-not-found", 2),
     ("not-text", ["{binary.yaml}"], "not-text", 2),
     ("malformed", ["{malformed.yaml}"], "yaml-syntax", 1),
-    ("unknown-edition-in-record", ["{unknown-edition.yaml}"], "unknown-ruleset", 2),  # the record cannot be read
+    (
+        "unknown-edition-in-record",
+        ["{unknown-edition.yaml}"],
+        "unknown-ruleset",
+        2,
+    ),  # the record cannot be read
     ("illegal-turn", ["{illegal.yaml}"], "wrong-square", 1),
     ("directory", ["{tmp}"], "usage", 2),
     ("bad-ruleset", [GAME, "--ruleset", "no-such-edition"], "unknown-ruleset", 2),
@@ -40,18 +49,43 @@ SIMULATE_CASES = [  # (what is wrong, arguments, error code, exit status)
     ("no-ruleset", [], "usage", 2),
     ("ruleset-and-rulesets", ["-r", "original-2001", "--rulesets", "bsw-dm-2003"], "usage", 2),
     ("bad-ruleset", ["-r", "no-such-edition"], "unknown-ruleset", 2),
-    ("bad-ruleset-in-rulesets", ["--rulesets", "original-2001,no-such-edition"], "unknown-ruleset", 2),
+    (
+        "bad-ruleset-in-rulesets",
+        ["--rulesets", "original-2001,no-such-edition"],
+        "unknown-ruleset",
+        2,
+    ),
     ("empty-rulesets-entry", ["--rulesets", "original-2001,,bsw-dm-2003"], "usage", 2),
     ("player-count", ["-r", "original-2001", "--players", "2"], "unsupported-player-count", 2),
     ("agents-count", ["-r", "original-2001", "--agents", "random,random"], "usage", 2),
-    ("unknown-agent", ["-r", "original-2001", "--agents", "bogus,random,random,random"], "usage", 2),
+    (
+        "unknown-agent",
+        ["-r", "original-2001", "--agents", "bogus,random,random,random"],
+        "usage",
+        2,
+    ),
     ("bad-set", ["-r", "original-2001", "--set", "no.such=1"], "bad-set", 2),
-    ("out-with-set", ["-r", "original-2001", "--out", "{tmp}/out", "--set", "towers.reconnect=never"], "usage", 2),
+    (
+        "out-with-set",
+        ["-r", "original-2001", "--out", "{tmp}/out", "--set", "towers.reconnect=never"],
+        "usage",
+        2,
+    ),
     ("resume-without-out", ["-r", "original-2001", "--resume"], "usage", 2),
     ("resume-without-study", ["-r", "original-2001", "--out", "{tmp}", "--resume"], "usage", 2),
     ("out-not-a-folder", ["-r", "original-2001", "--out", "{a-file.txt}"], "cannot-write", 2),
-    ("out-same-ids", ["--rulesets", "original-2001,original-2001", "--out", "{tmp}/out"], "usage", 2),
-    ("jobs-and-scheduler", ["-r", "original-2001", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "usage", 2),
+    (
+        "out-same-ids",
+        ["--rulesets", "original-2001,original-2001", "--out", "{tmp}/out"],
+        "usage",
+        2,
+    ),
+    (
+        "jobs-and-scheduler",
+        ["-r", "original-2001", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"],
+        "usage",
+        2,
+    ),
 ]
 READINGS_CASES = [
     ("bad-ruleset", ["-r", "no-such-edition"], "unknown-ruleset", 2),
@@ -60,14 +94,22 @@ READINGS_CASES = [
     ("with-rulesets", ["--rulesets", "original-2001,bsw-dm-2003"], "usage", 2),
     ("with-agents", ["-r", "original-2001", "--agents", "random,random,random,random"], "usage", 2),
 ]
-UNDO_CASES = [case for case in RECORD_CASES
-              if case[0] in ("missing", "not-text", "malformed", "unknown-edition-in-record", "directory")]
-CASES = ([(("hint",), "medina-hint/1", *case) for case in RECORD_CASES]
-         + [(("status",), "medina-status/1", *case) for case in RECORD_CASES if "agent" not in case[0]]
-         + [(("undo",), "medina-undo/1", *case) for case in UNDO_CASES]
-         + [(("analyse",), "medina-analyse/1", *case) for case in RECORD_CASES]
-         + [(("simulate", "-g", "2"), "medina-simulate/1", *case) for case in SIMULATE_CASES]
-         + [(("simulate", "-g", "2", "--readings"), "medina-simulate-readings/1", *case) for case in READINGS_CASES])
+UNDO_CASES = [
+    case
+    for case in RECORD_CASES
+    if case[0] in ("missing", "not-text", "malformed", "unknown-edition-in-record", "directory")
+]
+CASES = (
+    [(("hint",), "medina-hint/1", *case) for case in RECORD_CASES]
+    + [(("status",), "medina-status/1", *case) for case in RECORD_CASES if "agent" not in case[0]]
+    + [(("undo",), "medina-undo/1", *case) for case in UNDO_CASES]
+    + [(("analyse",), "medina-analyse/1", *case) for case in RECORD_CASES]
+    + [(("simulate", "-g", "2"), "medina-simulate/1", *case) for case in SIMULATE_CASES]
+    + [
+        (("simulate", "-g", "2", "--readings"), "medina-simulate-readings/1", *case)
+        for case in READINGS_CASES
+    ]
+)
 
 
 @pytest.fixture
@@ -80,8 +122,12 @@ def folder(tmp_path):
 def filled(args: list[str], folder) -> list[str]:
     """The arguments with `{tmp}` the test's folder and `{name}` the file `name` in it."""
     places = {"{tmp}": str(folder), **{f"{{{name}}}": str(folder / name) for name in FILES}}
-    return [places.get(arg[:arg.index("}") + 1], "") + arg[arg.index("}") + 1:] if arg.startswith("{") else arg
-            for arg in args]
+    return [
+        places.get(arg[: arg.index("}") + 1], "") + arg[arg.index("}") + 1 :]
+        if arg.startswith("{")
+        else arg
+        for arg in args
+    ]
 
 
 def check_document(code: int, out: str, err: str, form: str, error: str, status: int) -> dict:
@@ -93,10 +139,15 @@ def check_document(code: int, out: str, err: str, form: str, error: str, status:
     return doc
 
 
-@pytest.mark.parametrize("command, form, what, args, error, status", CASES,
-                         ids=[f"{' '.join(c[0][::2])}-{c[2]}" for c in CASES])
+@pytest.mark.parametrize(
+    "command, form, what, args, error, status",
+    CASES,
+    ids=[f"{' '.join(c[0][::2])}-{c[2]}" for c in CASES],
+)
 def test_a_failure_is_the_commands_one_document(folder, command, form, what, args, error, status):
-    greedy = ["--agent", "greedy"] if command[0] == "hint" and "--agent" not in args else []  # quick
+    greedy = (
+        ["--agent", "greedy"] if command[0] == "hint" and "--agent" not in args else []
+    )  # quick
     before = {name: (folder / name).read_bytes() for name in FILES}
     args = [*command, *filled(args, folder), *greedy]
     doc = check_document(*run(*args, "--json"), form, error, status)
@@ -106,20 +157,29 @@ def test_a_failure_is_the_commands_one_document(folder, command, form, what, arg
         assert doc["file"] is not None and doc.get("placements", []) == []
     code, _, _ = run(*args)
     assert code == status  # the status without --json
-    assert before == {name: (folder / name).read_bytes() for name in FILES}  # undo refused: nothing changed
+    assert before == {
+        name: (folder / name).read_bytes() for name in FILES
+    }  # undo refused: nothing changed
 
 
-@pytest.mark.parametrize("failure, error", [
-    (StudyError("--scheduler tcp://10.0.0.5:8786: lost the scheduler"), "usage"),
-    (PermissionError(13, "Permission denied", "out/original-2001-1.yaml"), "cannot-write"),
-], ids=["lost-cluster", "cannot-write-a-record"])
+@pytest.mark.parametrize(
+    "failure, error",
+    [
+        (StudyError("--scheduler tcp://10.0.0.5:8786: lost the scheduler"), "usage"),
+        (PermissionError(13, "Permission denied", "out/original-2001-1.yaml"), "cannot-write"),
+    ],
+    ids=["lost-cluster", "cannot-write-a-record"],
+)
 def test_a_study_that_fails_midway_is_the_document_too(monkeypatch, failure, error):
     import medina_cli.study.simulate
 
     def fail(*args, **kw):
         raise failure
+
     monkeypatch.setattr(medina_cli.study.simulate, "simulate", fail)
-    check_document(*run("simulate", "-r", "original-2001", "-g", "2", "--json"), "medina-simulate/1", error, 2)
+    check_document(
+        *run("simulate", "-r", "original-2001", "-g", "2", "--json"), "medina-simulate/1", error, 2
+    )
     code, out, err = run("simulate", "-r", "original-2001", "-g", "2")
     assert (code, out) == (2, "") and len(err.splitlines()) == 1
 
@@ -127,7 +187,11 @@ def test_a_study_that_fails_midway_is_the_document_too(monkeypatch, failure, err
 def test_hint_and_analyse_carry_the_records_warnings_and_leave_stderr_alone(tmp_path):
     """A valid record's warnings (its last turn is in progress) are in the document, not on stderr."""
     game = tmp_path / "in-progress.yaml"
-    game.write_text(record_text("original-2001", ["Anna", "Ben", "Cleo"], ["Anna: wall A12, wall A11", "Ben: grey D4"]))
+    game.write_text(
+        record_text(
+            "original-2001", ["Anna", "Ben", "Cleo"], ["Anna: wall A12, wall A11", "Ben: grey D4"]
+        )
+    )
     for command in ("hint", "analyse"):
         code, out, err = run(command, game, "--agent", "greedy", "--json")
         doc = json.loads(out)
@@ -137,4 +201,8 @@ def test_hint_and_analyse_carry_the_records_warnings_and_leave_stderr_alone(tmp_
 
 def test_a_usage_error_in_the_document_names_what_it_is_about():
     code, out, err = run("hint", GAME, "--agent", "random", "--json")
-    assert code == 2 and err == "" and json.loads(out)["errors"][0]["message"].startswith("--agent random: ")
+    assert (
+        code == 2
+        and err == ""
+        and json.loads(out)["errors"][0]["message"].startswith("--agent random: ")
+    )

@@ -14,14 +14,18 @@ import pytest
 from conftest import EXAMPLES
 
 MEDINA = Path(sys.executable).with_name("medina")
-pytestmark = pytest.mark.skipif(not MEDINA.exists(), reason=f"no installed `medina` next to {sys.executable}")
+pytestmark = pytest.mark.skipif(
+    not MEDINA.exists(), reason=f"no installed `medina` next to {sys.executable}"
+)
 
 HEAD = "medina: record/1\nruleset: original-2001\nplayers: [Anna, Ben, Cleo]\nsetup:\n  merchant: J7\nturns:\n"
 OPENING = "  - Anna: wall A12, wall A11\n"  # line 7
 
 
 def medina(*args, stdin: bytes | None = None):
-    proc = subprocess.run([str(MEDINA), *map(str, args)], input=stdin, capture_output=True, timeout=60)
+    proc = subprocess.run(
+        [str(MEDINA), *map(str, args)], input=stdin, capture_output=True, timeout=60
+    )
     out, err = proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
     assert "Traceback" not in out + err
     return proc.returncode, out, err
@@ -43,26 +47,86 @@ def problem_lines(text: str, code: str) -> list[str]:
 
 # (case, record text, code, line, "turn N[ placement K]" or None, player or None)
 INVALID = [
-    ("malformed-yaml", HEAD + "  - Anna: [wall A12\n", "yaml-syntax", 7, None, None),  # the unclosed `[`
+    (
+        "malformed-yaml",
+        HEAD + "  - Anna: [wall A12\n",
+        "yaml-syntax",
+        7,
+        None,
+        None,
+    ),  # the unclosed `[`
     ("wrong-tag", HEAD.replace("record/1", "board/1") + OPENING, "bad-format-tag", 1, None, None),
-    ("unknown-colour", HEAD + OPENING + "  - Ben: purple D4, wall B13\n", "unknown-piece", 8, "turn 2 placement 1",
-     "Ben"),
-    ("cell-off-board", HEAD + OPENING + "  - Ben: grey D4, wall B14\n", "bad-cell", 8, "turn 2 placement 2", "Ben"),
-    ("wall-in-interior", HEAD + OPENING + "  - Ben: grey D4, wall D5\n", "wrong-square", 8, "turn 2 placement 2",
-     "Ben"),
-    ("building-on-ring", HEAD + OPENING + "  - Ben: grey A5, wall B13\n", "wrong-square", 8, "turn 2 placement 1",
-     "Ben"),
-    ("out-of-turn", HEAD + OPENING + "  - Cleo: wall B13, wall C13\n", "out-of-turn", 8, "turn 2", "Cleo"),
-    ("three-placements", HEAD + OPENING + "  - Ben: wall B13, wall C13, wall D13\n", "too-many-placements", 8,
-     "turn 2 placement 3", "Ben"),
-    ("never-held", HEAD + OPENING + "  - Ben: grey D4, neutral D4\n", "not-in-supply", 8, "turn 2 placement 2", "Ben"),
-    ("illegal-building", HEAD + "  - Anna: grey D4, grey H8\n", "building-not-adjacent", 7, "turn 1 placement 2",
-     "Anna"),
+    (
+        "unknown-colour",
+        HEAD + OPENING + "  - Ben: purple D4, wall B13\n",
+        "unknown-piece",
+        8,
+        "turn 2 placement 1",
+        "Ben",
+    ),
+    (
+        "cell-off-board",
+        HEAD + OPENING + "  - Ben: grey D4, wall B14\n",
+        "bad-cell",
+        8,
+        "turn 2 placement 2",
+        "Ben",
+    ),
+    (
+        "wall-in-interior",
+        HEAD + OPENING + "  - Ben: grey D4, wall D5\n",
+        "wrong-square",
+        8,
+        "turn 2 placement 2",
+        "Ben",
+    ),
+    (
+        "building-on-ring",
+        HEAD + OPENING + "  - Ben: grey A5, wall B13\n",
+        "wrong-square",
+        8,
+        "turn 2 placement 1",
+        "Ben",
+    ),
+    (
+        "out-of-turn",
+        HEAD + OPENING + "  - Cleo: wall B13, wall C13\n",
+        "out-of-turn",
+        8,
+        "turn 2",
+        "Cleo",
+    ),
+    (
+        "three-placements",
+        HEAD + OPENING + "  - Ben: wall B13, wall C13, wall D13\n",
+        "too-many-placements",
+        8,
+        "turn 2 placement 3",
+        "Ben",
+    ),
+    (
+        "never-held",
+        HEAD + OPENING + "  - Ben: grey D4, neutral D4\n",
+        "not-in-supply",
+        8,
+        "turn 2 placement 2",
+        "Ben",
+    ),
+    (
+        "illegal-building",
+        HEAD + "  - Anna: grey D4, grey H8\n",
+        "building-not-adjacent",
+        7,
+        "turn 1 placement 2",
+        "Anna",
+    ),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("text, code, line, turn, player", [c[1:] for c in INVALID], ids=[c[0] for c in INVALID])
+@pytest.mark.parametrize(
+    "text, code, line, turn, player", [c[1:] for c in INVALID], ids=[c[0] for c in INVALID]
+)
 def test_invalid_record(tmp_path, text, code, line, turn, player):
     path, status, out, err = validate_file(tmp_path, text)
     assert status == 1
@@ -76,7 +140,11 @@ def test_invalid_record(tmp_path, text, code, line, turn, player):
 
 @pytest.mark.slow
 def test_a_piece_the_player_no_longer_holds(tmp_path):
-    text = HEAD + OPENING + "  - Ben: wall B13, wall C13\n  - Cleo: wall Q13, wall P13\n  - Anna: wall A10, grey D4\n"
+    text = (
+        HEAD
+        + OPENING
+        + "  - Ben: wall B13, wall C13\n  - Cleo: wall Q13, wall P13\n  - Anna: wall A10, grey D4\n"
+    )
     path, status, out, _err = validate_file(tmp_path, text, "--set", "supply.3.walls=2")
     assert status == 1
     (message,) = problem_lines(out, "not-in-supply")
@@ -95,8 +163,9 @@ def test_alias_bomb_is_refused_quickly(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("nesting", ["[" * 100_000 + "]" * 100_000, "\n" + "- " * 30_000 + "x"],
-                         ids=["flow", "block"])
+@pytest.mark.parametrize(
+    "nesting", ["[" * 100_000 + "]" * 100_000, "\n" + "- " * 30_000 + "x"], ids=["flow", "block"]
+)
 def test_deeply_nested_yaml_is_refused(tmp_path, nesting):
     """Far inside the size limit, yet deep enough to overflow a recursive parser's C stack."""
     _path, status, out, err = validate_file(tmp_path, HEAD + "x-deep: " + nesting + "\n")
@@ -119,9 +188,15 @@ def test_fifty_megabyte_file_is_unusable(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("junk", [bytes(range(256)) * 4, b"\x89PNG\r\n\x1a\n" + b"\xff" * 100,
-                                  "medina: record/1\nevent: Caf\xe9\n".encode("latin-1")],
-                         ids=["bytes", "png", "latin-1"])
+@pytest.mark.parametrize(
+    "junk",
+    [
+        bytes(range(256)) * 4,
+        b"\x89PNG\r\n\x1a\n" + b"\xff" * 100,
+        "medina: record/1\nevent: Caf\xe9\n".encode("latin-1"),
+    ],
+    ids=["bytes", "png", "latin-1"],
+)
 def test_binary_junk_is_unusable(tmp_path, junk):
     path, status, out, err = validate_file(tmp_path, junk)
     assert status == 2
@@ -154,7 +229,10 @@ def test_directories_are_searched_for_yaml_files(tmp_path):
     status, out, _err = medina("validate", tmp_path, "--json")
     assert status == 1
     results = json.loads(out)["results"]
-    assert [(Path(r["file"]).name, r["valid"]) for r in results] == [("b.yml", False), ("a.yaml", True)]
+    assert [(Path(r["file"]).name, r["valid"]) for r in results] == [
+        ("b.yml", False),
+        ("a.yaml", True),
+    ]
     empty = tmp_path / "empty"
     empty.mkdir()
     assert medina("validate", empty)[0] == 2
@@ -162,40 +240,60 @@ def test_directories_are_searched_for_yaml_files(tmp_path):
 
 @pytest.mark.slow
 def test_stdin(tmp_path):
-    status, out, _err = medina("validate", "-", stdin=(HEAD + "  - Ben: wall A12, wall A11\n").encode())
+    status, out, _err = medina(
+        "validate", "-", stdin=(HEAD + "  - Ben: wall A12, wall A11\n").encode()
+    )
     assert status == 1
     (message,) = problem_lines(out, "out-of-turn")
     assert message.startswith("<stdin>:7: turn 1, Ben: ")
-    status, out, _err = medina("validate", "-", stdin=(EXAMPLES / "original-2001-3p.yaml").read_bytes())
+    status, out, _err = medina(
+        "validate", "-", stdin=(EXAMPLES / "original-2001-3p.yaml").read_bytes()
+    )
     assert status == 0 and "<stdin>: valid (finished" in out
 
 
 @pytest.mark.slow
 def test_json_document_shape(tmp_path):
-    path, status, out, _err = validate_file(tmp_path, HEAD + OPENING + "  - Ben: grey D4, grey H8\n", "--json")
+    path, status, out, _err = validate_file(
+        tmp_path, HEAD + OPENING + "  - Ben: grey D4, grey H8\n", "--json"
+    )
     assert status == 1
     doc = json.loads(out)
     assert list(doc) == ["format", "results"] and doc["format"] == "medina-validate/1"
     (result,) = doc["results"]
     assert set(result) == {"file", "ruleset", "valid", "finished", "errors", "warnings"}
     assert (result["file"], result["ruleset"], result["valid"], result["finished"]) == (
-        str(path), "original-2001", False, False)
+        str(path),
+        "original-2001",
+        False,
+        False,
+    )
     (error,) = result["errors"]
     assert set(error) == {"turn", "placement", "player", "line", "code", "message"}
     assert (error["turn"], error["placement"], error["player"], error["line"], error["code"]) == (
-        2, 2, "Ben", 8, "building-not-adjacent")
+        2,
+        2,
+        "Ben",
+        8,
+        "building-not-adjacent",
+    )
     assert isinstance(error["message"], str) and "\n" not in error["message"]
     assert result["warnings"] == []
 
 
 @pytest.mark.slow
 def test_json_turn_level_error_has_null_placement(tmp_path):
-    _path, status, out, _err = validate_file(tmp_path, HEAD + "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n",
-                                             "--json")
+    _path, status, out, _err = validate_file(
+        tmp_path, HEAD + "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n", "--json"
+    )
     assert status == 1
     (error,) = json.loads(out)["results"][0]["errors"]
     assert (error["code"], error["turn"], error["placement"], error["player"]) == (
-        "too-few-placements", 1, None, "Anna")
+        "too-few-placements",
+        1,
+        None,
+        "Anna",
+    )
 
 
 @pytest.mark.slow
@@ -210,13 +308,19 @@ def test_json_for_unreadable_input(tmp_path):
 def test_unfinished_record_is_valid_with_a_warning(tmp_path):
     path, status, out, err = validate_file(tmp_path, HEAD + OPENING)
     assert status == 0
-    assert [line for line in err.splitlines() if line.startswith("warning: ")] == [  # warnings on stderr
-        f"warning: {path}: the record stops before the game ends (Ben could still place) [unfinished]"]
+    assert [
+        line for line in err.splitlines() if line.startswith("warning: ")
+    ] == [  # warnings on stderr
+        f"warning: {path}: the record stops before the game ends (Ben could still place) [unfinished]"
+    ]
     assert out.startswith(f"{path}: valid (unfinished;") and out.count("\n") == 1
     path, status, out, err = validate_file(tmp_path, HEAD + OPENING, "--json")
     (result,) = json.loads(out)["results"]
     assert (result["valid"], result["finished"], [w["code"] for w in result["warnings"]]) == (
-        True, False, ["unfinished"])
+        True,
+        False,
+        ["unfinished"],
+    )
 
 
 @pytest.mark.slow
@@ -228,22 +332,33 @@ def test_result_mismatch(tmp_path):
     path, status, out, _err = validate_file(tmp_path, wrong)
     assert status == 1
     (message,) = problem_lines(out, "result-mismatch")
-    line = next(number for number, text in enumerate(wrong.splitlines(), 1) if text.startswith("result:"))
+    line = next(
+        number for number, text in enumerate(wrong.splitlines(), 1) if text.startswith("result:")
+    )
     assert message.startswith(f"{path}:{line}: Ben: ")
-    assert f"claims {int(claimed.group(1)) + 3} for Ben, the replay scores {claimed.group(1)}" in message
+    assert (
+        f"claims {int(claimed.group(1)) + 3} for Ben, the replay scores {claimed.group(1)}"
+        in message
+    )
 
 
 @pytest.mark.slow
 def test_ruleset_option_overrides_the_file(tmp_path):
-    (tmp_path / "single.yaml").write_text("medina: ruleset/1\nextends: original-2001\n"
-                                          "turns:\n  opening_single: {3: 1, 4: 1}\n")
+    (tmp_path / "single.yaml").write_text(
+        "medina: ruleset/1\nextends: original-2001\nturns:\n  opening_single: {3: 1, 4: 1}\n"
+    )
     text = HEAD + "  - Anna: wall A12\n  - Ben: wall B13, wall C13\n"
     _path, status, out, _err = validate_file(tmp_path, text)
     assert status == 1 and problem_lines(out, "too-few-placements")
     _path, status, out, _err = validate_file(tmp_path, text, "--ruleset", tmp_path / "single.yaml")
     assert status == 0, out
-    _path, status, out, _err = validate_file(tmp_path, text.replace("original-2001", "bsw-dm-2003"), "--json",
-                                            "--ruleset", "original-2001")
+    _path, status, out, _err = validate_file(
+        tmp_path,
+        text.replace("original-2001", "bsw-dm-2003"),
+        "--json",
+        "--ruleset",
+        "original-2001",
+    )
     assert json.loads(out)["results"][0]["ruleset"] == "original-2001"
 
 
@@ -254,9 +369,14 @@ def test_set_option(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("args, code", [(("--ruleset", "original-1999"), "unknown-ruleset"),
-                                        (("--set", "no.such.param=1"), "bad-set"),
-                                        (("--set", "towers.reconnect=sometimes"), "bad-set")])
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (("--ruleset", "original-1999"), "unknown-ruleset"),
+        (("--set", "no.such.param=1"), "bad-set"),
+        (("--set", "towers.reconnect=sometimes"), "bad-set"),
+    ],
+)
 def test_bad_options_are_usage_errors(tmp_path, args, code):
     _path, status, out, err = validate_file(tmp_path, HEAD + OPENING, *args)
     assert status == 2

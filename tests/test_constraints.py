@@ -18,8 +18,13 @@ from medina_cli.errors import CODES
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 
 NAMES = ["Anna", "Ben", "Cleo", "Dan"]
-VARIANTS = [(), ("merchants.new_chain_max_neighbours=1",), ("merchants.new_chain_max_neighbours=2",),
-            ("roofs.on_blocked_palace=false",), ("retirement=[no_building_fits, all_players_own]",)]
+VARIANTS = [
+    (),
+    ("merchants.new_chain_max_neighbours=1",),
+    ("merchants.new_chain_max_neighbours=2",),
+    ("roofs.on_blocked_palace=false",),
+    ("retirement=[no_building_fits, all_players_own]",),
+]
 
 
 def layered(game, piece: str, seat: int, layers=None) -> int:
@@ -34,15 +39,23 @@ def layered(game, piece: str, seat: int, layers=None) -> int:
 
 
 def codes_of(layers) -> set[str]:
-    return {code for layer in layers
-            for code in (codes_of((*layer.within, *layer.first, *layer.otherwise)) if isinstance(layer, Either)
-                         else {layer.code})}
+    return {
+        code
+        for layer in layers
+        for code in (
+            codes_of((*layer.within, *layer.first, *layer.otherwise))
+            if isinstance(layer, Either)
+            else {layer.code}
+        )
+    }
 
 
 def check(game, piece: str, cell: int) -> None:
     seat = game.seat_to_move
     assert game._piece_mask(seat, piece) == layered(game, piece, seat), piece
-    for cached, cells in list(game._board_masks.items()):  # the cache holds what the board layers give now
+    for cached, cells in list(
+        game._board_masks.items()
+    ):  # the cache holds what the board layers give now
         if cached in game.variant._constraints:
             assert cells == game.variant._board_functions[cached](game, cached, None), cached
     legal = bool(dict(game.legal_masks()).get(piece, 0) >> cell & 1)
@@ -56,24 +69,42 @@ def check(game, piece: str, cell: int) -> None:
         assert code == "forced-roof" and game.forced
     else:  # a rule of this piece refuses it, and says so with the cell
         assert code in codes_of(game.variant._constraints[piece].layers) and message.startswith(
-            f"{piece} {game.variant.geometry.name(cell)}: "), (piece, reason)
+            f"{piece} {game.variant.geometry.name(cell)}: "
+        ), (piece, reason)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset", builtin_ids())
-@settings(max_examples=5, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
+@settings(
+    max_examples=5,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+)
 @given(data=st.data())
 def test_explain_names_the_layer_that_refuses_exactly_what_the_generator_refuses(ruleset, data):
     loaded = load_ruleset(ruleset)
     players = data.draw(st.sampled_from(loaded.player_counts), label="players")
-    rules = load_ruleset(ruleset, data.draw(st.sampled_from(VARIANTS), label="variant")).for_players(players)
+    rules = load_ruleset(
+        ruleset, data.draw(st.sampled_from(VARIANTS), label="variant")
+    ).for_players(players)
     geo = geometry_for(rules)
     cells = [geo.name(c) for c in bits(geo.interior & ~geo.edge_row)]
     merchant = data.draw(st.sampled_from(cells), label="merchant")
-    well = data.draw(st.sampled_from([c for c in cells if c != merchant]), label="well") if rules.well.enabled else None
+    well = (
+        data.draw(st.sampled_from([c for c in cells if c != merchant]), label="well")
+        if rules.well.enabled
+        else None
+    )
     game = medina.Game(rules, NAMES[:players], merchant=merchant, well=well)
-    choices = data.draw(st.randoms(use_true_random=False), label="choices")  # each answer a choice that shrinks
+    choices = data.draw(
+        st.randoms(use_true_random=False), label="choices"
+    )  # each answer a choice that shrinks
     while not game.is_over():
         held = [piece for piece in game.variant.pieces if game.supply[game.seat_to_move][piece]]
         for _ in range(3):
@@ -86,8 +117,11 @@ def draw_cell(choices, game, piece: str) -> int:
     """Any cell, or one the piece may take, one only the turn refuses, or one on or next to a piece."""
     legal = dict(game.legal_masks()).get(piece, 0)
     held = game._piece_mask(game.seat_to_move, piece)
-    kinds = {"legal": legal, "refused by the turn": held & ~legal,
-             "near a piece": game.variant.geometry.king(game._occupied | game.walls) & ~legal}
+    kinds = {
+        "legal": legal,
+        "refused by the turn": held & ~legal,
+        "near a piece": game.variant.geometry.king(game._occupied | game.walls) & ~legal,
+    }
     kind = choices.choice(["any", *(name for name, cells in kinds.items() if cells)])
     if kind == "any":
         return choices.randrange(game.variant.geometry.size)

@@ -17,15 +17,23 @@ def test_generated_doc_is_current(name):
     assert on_disk == generate.OUTPUTS[name](), f"{name} is stale: run `python docs/generate.py`"
 
 
-CITED_FILE_RE = re.compile(r"(?<![\w./\"-])((?:\.\./|[\w-]+/)*[\w-]+\.(?:md|py))\b(?!\")")  # a quoted name is data
+CITED_FILE_RE = re.compile(
+    r"(?<![\w./\"-])((?:\.\./|[\w-]+/)*[\w-]+\.(?:md|py))\b(?!\")"
+)  # a quoted name is data
 
 
 def _cited_files():
     """(citing file, cited name) for every .md or .py file named in the docs, the package, the rulesets,
     the tests and their fixtures."""
-    citing = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "medina_cli").rglob("*.py"),
-              *(ROOT / "rulesets").glob("*.yaml"), *(ROOT / "tests").rglob("*.py"), *(ROOT / "tests").rglob("*.yaml"),
-              *(ROOT / "benchmarks").glob("*.py")]
+    citing = [
+        ROOT / "README.md",
+        *(ROOT / "docs").glob("*.md"),
+        *(ROOT / "medina_cli").rglob("*.py"),
+        *(ROOT / "rulesets").glob("*.yaml"),
+        *(ROOT / "tests").rglob("*.py"),
+        *(ROOT / "tests").rglob("*.yaml"),
+        *(ROOT / "benchmarks").glob("*.py"),
+    ]
     for path in citing:
         for name in CITED_FILE_RE.findall(path.read_text(encoding="utf-8")):
             yield path, name
@@ -38,7 +46,9 @@ def test_every_file_the_project_cites_is_shipped_with_it():
     names = {path.name for path in ROOT.rglob("*") if ".venv" not in path.parts}
     missing = []
     for path, name in _cited_files():
-        if name.rsplit("/", 1)[-1] in WRITTEN_BY_THE_TOOL or name.split(".")[0].isupper():  # FILE.md: a placeholder
+        if (
+            name.rsplit("/", 1)[-1] in WRITTEN_BY_THE_TOOL or name.split(".")[0].isupper()
+        ):  # FILE.md: a placeholder
             continue
         places = (path.parent, ROOT, ROOT / "docs", ROOT / "medina_cli")
         found = any((place / name).exists() for place in places) if "/" in name else name in names
@@ -50,9 +60,16 @@ def test_every_file_the_project_cites_is_shipped_with_it():
 def test_every_install_line_installs_from_the_checkout_with_extras_that_exist():
     """The package is not published: README and the docs install it from a checkout (`.`, `'.[extra]'`)."""
     import tomllib
-    extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"])
-    lines = [line for doc in (ROOT / "README.md", *(ROOT / "docs").glob("*.md"))
-             for line in doc.read_text(encoding="utf-8").splitlines() if "pip install" in line]
+
+    extras = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    )
+    lines = [
+        line
+        for doc in (ROOT / "README.md", *(ROOT / "docs").glob("*.md"))
+        for line in doc.read_text(encoding="utf-8").splitlines()
+        if "pip install" in line
+    ]
     assert len(lines) >= 4
     for line in lines:
         target = re.search(r"pip install (?:-e |-q )*(\S+)", line).group(1).strip("'\"`")
@@ -62,11 +79,12 @@ def test_every_install_line_installs_from_the_checkout_with_extras_that_exist():
 
 # --- README's quick start: its commands still print what it shows -------------------------------------
 
+
 def _quick_start() -> tuple[str, str]:
     """(README before the quick start, the quick start section)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     start = readme.index("\n## Quick start")
-    return readme[:start], readme[start:readme.index("\n## ", start + 1)]
+    return readme[:start], readme[start : readme.index("\n## ", start + 1)]
 
 
 def _shown_commands() -> list[tuple[str, list[str]]]:
@@ -75,7 +93,7 @@ def _shown_commands() -> list[tuple[str, list[str]]]:
     shown: list[tuple[str, list[str]]] = []
     for indent, block in blocks:
         for line in block.splitlines():
-            line = line[len(indent):]
+            line = line[len(indent) :]
             if line.startswith("$ "):
                 shown.append((line[2:], []))
             else:
@@ -87,7 +105,10 @@ def _prints(shown: list[str], printed: list[str]) -> bool:
     """Do the `printed` lines read as `shown`: each run of shown lines between `…` lines printed whole and in
     order, and the first and last runs at the start and end unless a `…` stands before or after them?"""
     pattern = "".join(".*" if line == "…" else re.escape(line.rstrip() + "\n") for line in shown)
-    return re.fullmatch(pattern, "".join(line.rstrip() + "\n" for line in printed), flags=re.S) is not None
+    return (
+        re.fullmatch(pattern, "".join(line.rstrip() + "\n" for line in printed), flags=re.S)
+        is not None
+    )
 
 
 def test_the_quick_start_comes_right_after_the_two_set_up_commands():
@@ -95,7 +116,9 @@ def test_the_quick_start_comes_right_after_the_two_set_up_commands():
     first, second = re.findall(r"```sh\n(.*?)```", before, flags=re.S)[:2]
     assert "pip install . &&" in first and "pip install '.[test]'" in second
     assert "\n## " not in before  # the quick start is the first section
-    assert len(_shown_commands()) >= 5 and all(command.startswith("medina ") for command, _ in _shown_commands())
+    assert len(_shown_commands()) >= 5 and all(
+        command.startswith("medina ") for command, _ in _shown_commands()
+    )
 
 
 def test_the_quick_start_commands_print_what_it_shows(tmp_path):
@@ -103,10 +126,18 @@ def test_the_quick_start_commands_print_what_it_shows(tmp_path):
     import subprocess
     import sys
     from pathlib import Path
+
     (tmp_path / "examples").symlink_to(ROOT / "examples")
     medina = Path(sys.executable).parent / "medina"
     for command, shown in _shown_commands():
-        done = subprocess.run([str(medina), *shlex.split(command)[1:]], cwd=tmp_path, capture_output=True, text=True,
-                              timeout=600)
+        done = subprocess.run(
+            [str(medina), *shlex.split(command)[1:]],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         printed = (done.stdout + done.stderr).splitlines()
-        assert done.returncode == 0 and _prints(shown, printed), f"$ {command}\n" + "\n".join(printed)
+        assert done.returncode == 0 and _prints(shown, printed), f"$ {command}\n" + "\n".join(
+            printed
+        )

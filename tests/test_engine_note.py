@@ -29,26 +29,63 @@ def no_native_engine(monkeypatch):
 
 def noted(err: str) -> bool:
     lines = [line for line in err.splitlines() if line.startswith(NOTE)]
-    assert len(lines) <= 1 and all("times as long; for the native one install a C compiler" in line for line in lines)
+    assert len(lines) <= 1 and all(
+        "times as long; for the native one install a C compiler" in line for line in lines
+    )
     return bool(lines)
 
 
-@pytest.mark.parametrize("args", [
-    ("--version",),
-    ("hint", GAME, "--to", "4", "--agent", "greedy"),
-    ("analyse", GAME, "--agent", "greedy"),
-    ("simulate", "-r", "second-edition-2014", "-p", "2", "-g", "1", "--agents", "mcts:2,random"),
-    ("study", "--rulesets", "second-edition-2014", "--players", "2", "--agents", "random", "--games", "1",
-     "--out", "{tmp}/study"),
-    ("play", "{tmp}/game.yaml", "-r", "second-edition-2014", "--seat", "random", "--seat", "random"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--version",),
+        ("hint", GAME, "--to", "4", "--agent", "greedy"),
+        ("analyse", GAME, "--agent", "greedy"),
+        (
+            "simulate",
+            "-r",
+            "second-edition-2014",
+            "-p",
+            "2",
+            "-g",
+            "1",
+            "--agents",
+            "mcts:2,random",
+        ),
+        (
+            "study",
+            "--rulesets",
+            "second-edition-2014",
+            "--players",
+            "2",
+            "--agents",
+            "random",
+            "--games",
+            "1",
+            "--out",
+            "{tmp}/study",
+        ),
+        (
+            "play",
+            "{tmp}/game.yaml",
+            "-r",
+            "second-edition-2014",
+            "--seat",
+            "random",
+            "--seat",
+            "random",
+        ),
+    ],
+)
 def test_the_python_engine_says_what_it_costs(no_native_engine, tmp_path, args):
     code, out, err = run(*(str(arg).replace("{tmp}", str(tmp_path)) for arg in args))
     assert code == 0 and noted(err), err
     assert args[0] != "--version" or out.endswith("(python engine)\n")
 
 
-@pytest.mark.parametrize("args", [("validate", GAME), ("simulate", "-r", "second-edition-2014", "-p", "2", "-g", "1")])
+@pytest.mark.parametrize(
+    "args", [("validate", GAME), ("simulate", "-r", "second-edition-2014", "-p", "2", "-g", "1")]
+)
 def test_commands_that_do_not_search_say_nothing_of_it(no_native_engine, args):
     code, _, err = run(*args)
     assert code == 0 and not noted(err)
@@ -81,10 +118,15 @@ def test_analyse_draws_its_progress_line_before_the_first_placement(monkeypatch)
 
     seen: list[tuple] = []
     monkeypatch.setattr(progress, "sys", SimpleNamespace(stderr=Terminal()))
-    monkeypatch.setattr(progress, "start_display", lambda unit, total, first, rate, left: (Display(), None))
+    monkeypatch.setattr(
+        progress, "start_display", lambda unit, total, first, rate, left: (Display(), None)
+    )
     reviewed = analysis.analyse
-    monkeypatch.setattr(analysis, "analyse",
-                        lambda *args, **kw: (seen.append(("reviewing",)), reviewed(*args, **kw))[1])
+    monkeypatch.setattr(
+        analysis,
+        "analyse",
+        lambda *args, **kw: (seen.append(("reviewing",)), reviewed(*args, **kw))[1],
+    )
     record = read_record(str(GAME))
     document = hint.run_analysis(record, "greedy", 0, 1)
     total = len(document["placements"])

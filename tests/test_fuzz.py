@@ -30,7 +30,9 @@ from fuzzkit import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-FUZZ = settings(deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
 NAMES = ["game.yaml", "game.sgf", "game.txt", "board.yml"]
 
 
@@ -47,8 +49,11 @@ def test_readers_take_mutated_files(kind, rng):
     check_reader(Case(kind, name, mutate(text, rng).encode("utf-8", "surrogatepass")))
 
 
-@pytest.mark.parametrize("kind,command", [(kind, command) for kind in KINDS for command in COMMANDS[kind]],
-                         ids=lambda x: " ".join(x) if isinstance(x, tuple) else x)
+@pytest.mark.parametrize(
+    "kind,command",
+    [(kind, command) for kind in KINDS for command in COMMANDS[kind]],
+    ids=lambda x: " ".join(x) if isinstance(x, tuple) else x,
+)
 @settings(FUZZ, max_examples=20)
 @given(rng=st.randoms(use_true_random=False))
 def test_commands_take_mutated_files(kind, command, rng):
@@ -58,8 +63,11 @@ def test_commands_take_mutated_files(kind, command, rng):
 
 @pytest.mark.slow
 @settings(FUZZ, max_examples=150)
-@given(content=st.binary(max_size=300) | st.text(max_size=300).map(str.encode), name=st.sampled_from(NAMES),
-       command=st.sampled_from(ANY_COMMANDS))
+@given(
+    content=st.binary(max_size=300) | st.text(max_size=300).map(str.encode),
+    name=st.sampled_from(NAMES),
+    command=st.sampled_from(ANY_COMMANDS),
+)
 def test_commands_take_any_bytes_or_text(content, name, command):
     _run(Case("any", name, content), [command])
 

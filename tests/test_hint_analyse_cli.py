@@ -13,7 +13,11 @@ from terminal import on_terminal, plain
 
 from medina_cli.render.verdicts import hint_text
 
-ORANGE_OPEN = ["Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11"]
+ORANGE_OPEN = [
+    "Anna: orange C3, orange C4",
+    "Ben: orange C5, orange C6",
+    "Cleo: orange C7, brown F11",
+]
 ORANGE_CELLS = {"C3", "C4", "C5", "C6", "C7"}
 MISSED = [*ORANGE_OPEN, "Anna: wall A2, wall A3", "Ben: roof C4, black P10"]
 
@@ -25,12 +29,22 @@ def write(tmp_path, turns, name="game.yaml"):
 
 
 def test_hint_json_names_the_mover_and_the_roof(tmp_path):
-    code, out, _ = run("hint", write(tmp_path, ORANGE_OPEN), "--agent", "greedy", "--top", "3", "--json")
+    code, out, _ = run(
+        "hint", write(tmp_path, ORANGE_OPEN), "--agent", "greedy", "--top", "3", "--json"
+    )
     doc = json.loads(out)
     assert code == 0 and doc["format"] == "medina-hint/1"
     assert (doc["player"], doc["turn"], doc["placement"]) == ("Anna", 4, 1)
-    assert len(doc["hints"]) == 3 and doc["hints"][0]["placement"] in {"roof C3", "roof C4", "roof C5", "roof C6", "roof C7"}
-    assert [h["value"] for h in doc["hints"]] == sorted((h["value"] for h in doc["hints"]), reverse=True)
+    assert len(doc["hints"]) == 3 and doc["hints"][0]["placement"] in {
+        "roof C3",
+        "roof C4",
+        "roof C5",
+        "roof C6",
+        "roof C7",
+    }
+    assert [h["value"] for h in doc["hints"]] == sorted(
+        (h["value"] for h in doc["hints"]), reverse=True
+    )
 
 
 def test_hint_text_and_game_over(tmp_path):
@@ -41,11 +55,20 @@ def test_hint_text_and_game_over(tmp_path):
 
 def test_hint_at_the_end_says_the_ranking_it_would_have_used(examples_dir):
     finished = examples_dir / "original-2001-3p.yaml"
-    for options, ranked_by in (([], "repeats"), (["--turn"], "repeats"), (["--agent", "greedy"], "value"),
-                               (["--agent", "greedy", "--turn"], "value")):
+    for options, ranked_by in (
+        ([], "repeats"),
+        (["--turn"], "repeats"),
+        (["--agent", "greedy"], "value"),
+        (["--agent", "greedy", "--turn"], "value"),
+    ):
         code, out, _ = run("hint", finished, "--json", *options)
         doc = json.loads(out)
-        assert code == 0 and doc["player"] is None and doc["hints"] == [] and doc["ranked_by"] == ranked_by
+        assert (
+            code == 0
+            and doc["player"] is None
+            and doc["hints"] == []
+            and doc["ranked_by"] == ranked_by
+        )
 
 
 @pytest.mark.slow
@@ -58,11 +81,19 @@ def test_hint_names_its_ranking_and_each_roofed_palace_once(tmp_path):
     _, out, _ = run("hint", game, "--agent", "mcts:100", "--top", "6", "--json")
     doc = json.loads(out)
     assert doc["ranked_by"] == "repeats"
-    values = [h["value"] for h in doc["hints"]]  # the preferred move, then others chosen among (8 are, here)
+    values = [
+        h["value"] for h in doc["hints"]
+    ]  # the preferred move, then others chosen among (8 are, here)
     assert values[1:] == sorted(values[1:], reverse=True) and doc["hints"][0]["tied_with_best"]
     assert len({h["playouts"] for h in doc["hints"]}) == 1  # each on as many fresh repeats
     roofs = [h for h in doc["hints"] if h["placement"].startswith("roof C")]
-    assert roofs == [{**roofs[0], "placement": "roof C3", "palace": {"colour": "orange", "cells": sorted(ORANGE_CELLS)}}]
+    assert roofs == [
+        {
+            **roofs[0],
+            "placement": "roof C3",
+            "palace": {"colour": "orange", "cells": sorted(ORANGE_CELLS)},
+        }
+    ]
     _, out, _ = run("hint", game, "--agent", "greedy", "--json")
     assert json.loads(out)["ranked_by"] == "value"
 
@@ -70,7 +101,9 @@ def test_hint_names_its_ranking_and_each_roofed_palace_once(tmp_path):
 def test_analyse_table_names_every_column(tmp_path):
     code, out, _ = run("analyse", write(tmp_path, MISSED), "--agent", "greedy")
     header, rule = out.splitlines()[2:4]
-    assert code == 0 and header.split()[-1] == "verdict" and len(rule.split()) == len(header.split())
+    assert (
+        code == 0 and header.split()[-1] == "verdict" and len(rule.split()) == len(header.split())
+    )
 
 
 def test_bad_agents_are_usage_errors(tmp_path):
@@ -93,7 +126,9 @@ def test_analyse_json_rates_every_placement(tmp_path):
 
 
 def test_an_invalid_record_is_not_analysed(tmp_path):
-    code, out, err = run("analyse", write(tmp_path, [*ORANGE_OPEN, "Anna: roof C3, roof C4"]), "--agent", "greedy")
+    code, out, err = run(
+        "analyse", write(tmp_path, [*ORANGE_OPEN, "Anna: roof C3, roof C4"]), "--agent", "greedy"
+    )
     assert code == 1 and out == "" and "not analysed" in err
 
 
@@ -123,16 +158,22 @@ def test_view_refuses_an_analysis_of_another_game(tmp_path):
     saved = tmp_path / "analysis.json"
     saved.write_text(out)
     changed = [*ORANGE_OPEN[:2], "Cleo: orange C7, brown F10"]
-    code, _, err = run("view", write(tmp_path, changed), "--analysis-from", saved, "-o", tmp_path / "x.html")
+    code, _, err = run(
+        "view", write(tmp_path, changed), "--analysis-from", saved, "-o", tmp_path / "x.html"
+    )
     assert code == 2 and "not an analysis of" in err and "brown F10" in err
-    code, _, err = run("view", other, "--analysis-from", tmp_path / "missing.json", "-o", tmp_path / "x.html")
+    code, _, err = run(
+        "view", other, "--analysis-from", tmp_path / "missing.json", "-o", tmp_path / "x.html"
+    )
     assert code == 2 and "cannot read" in err
 
 
 @pytest.mark.slow
 def test_analyse_draws_its_progress_on_a_terminal(tmp_path):
     """On a terminal stderr, a bar counts the placements rated; it is cleared before the table."""
-    code, shown, out = on_terminal("analyse", write(tmp_path, MISSED), "--agent", "greedy", stream="stderr")
+    code, shown, out = on_terminal(
+        "analyse", write(tmp_path, MISSED), "--agent", "greedy", stream="stderr"
+    )
     assert code == 0 and "Anna" in out
     shown = plain(shown)
     assert "internal error" not in shown and "10/10 placements" in shown
@@ -144,6 +185,7 @@ def test_analyse_interrupted_says_so_and_exits_130(tmp_path, monkeypatch):
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(analysis, "analyse", interrupted)
     path = write(tmp_path, MISSED)
     for json_ in ((), ("--json",)):
@@ -160,9 +202,21 @@ def test_analyse_stopped_by_ctrl_c_in_its_worker_processes_says_so(tmp_path):
     from pathlib import Path
 
     from conftest import EXAMPLES
-    proc = subprocess.Popen([str(Path(sys.executable).with_name("medina")), "analyse", EXAMPLES / "original-2001-3p.yaml",
-                             "--agent", "mcts:100000@0.999", "--jobs", "2"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+
+    proc = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("medina")),
+            "analyse",
+            EXAMPLES / "original-2001-3p.yaml",
+            "--agent",
+            "mcts:100000@0.999",
+            "--jobs",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(3)  # well into the analysis (which takes many minutes)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)  # the workers are stopped, not waited for
@@ -174,6 +228,7 @@ def test_analyse_jobs_are_capped_as_simulate_caps_them(tmp_path):
     """`--jobs 1000` starts at most 4 processes per CPU (said once on stderr); the document is the one of
     a single process."""
     import os
+
     game = write(tmp_path, MISSED)
     code, alone, _ = run("analyse", game, "--agent", "greedy", "--json")
     assert code == 0
@@ -195,7 +250,11 @@ def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
         low, high = hint["value_interval"]
         assert low <= hint["value"] <= high and isinstance(hint["tied_with_best"], bool)
     code, out, _ = run("hint", game, "--agent", "mcts:400", "--top", "4", "--explain")
-    assert re.search(r"^\s+1\. roof C3 .*\[[+-]\d+\.\d, [+-]\d+\.\d\](\s+= best|.*\n.*tied with the best)", out, re.M)
+    assert re.search(
+        r"^\s+1\. roof C3 .*\[[+-]\d+\.\d, [+-]\d+\.\d\](\s+= best|.*\n.*tied with the best)",
+        out,
+        re.M,
+    )
     assert "95% interval" in out and "lead over it (paired, on the same simulated games" in out
     assert "is not surely above 0.5 points at 95%" in out
     assert f"; {doc['search']['playouts']} playouts in all)" in out
@@ -206,15 +265,28 @@ def test_hint_rates_a_whole_turn(tmp_path):
     game = write(tmp_path, ORANGE_OPEN)
     code, out, _ = run("hint", game, "--agent", "greedy", "--turn", "--top", "3", "--json")
     doc = json.loads(out)
-    assert code == 0 and doc["whole_turn"] is True and doc["ranked_by"] == "value" and len(doc["hints"]) == 3
+    assert (
+        code == 0
+        and doc["whole_turn"] is True
+        and doc["ranked_by"] == "value"
+        and len(doc["hints"]) == 3
+    )
     assert doc["tie_margin"] is None
     # the best turn roofs the orange palace (5 + its tile, 4) and adds a stable beside it: 10
     best = doc["hints"][0]
-    assert best["value"] == 10 and {best["placement"].split()[0], best["then"]["placement"].split()[0]} == {
-        "roof", "stable"}
-    assert [h["value"] for h in doc["hints"]] == sorted((h["value"] for h in doc["hints"]), reverse=True)
+    assert best["value"] == 10 and {
+        best["placement"].split()[0],
+        best["then"]["placement"].split()[0],
+    } == {"roof", "stable"}
+    assert [h["value"] for h in doc["hints"]] == sorted(
+        (h["value"] for h in doc["hints"]), reverse=True
+    )
     code, out, _ = run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2")
-    assert code == 0 and "the whole turn" in out and len(re.findall(r"^\s+\d\. .*, then ", out, re.M)) == 2
+    assert (
+        code == 0
+        and "the whole turn" in out
+        and len(re.findall(r"^\s+\d\. .*, then ", out, re.M)) == 2
+    )
     code, out, _ = run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2", "--json")
     doc = json.loads(out)
     assert (doc["ranked_by"], doc["tie_margin"], doc["whole_turn"]) == ("repeats", 0.5, True)
@@ -224,8 +296,10 @@ def test_hint_rates_a_whole_turn(tmp_path):
     for hint in doc["hints"]:
         low, high = hint["value_interval"]
         assert low <= hint["value"] <= high and hint["playouts"] == single["hints"][0]["playouts"]
-    assert "not surely above 0.5 points" in run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2",
-                                                "--explain")[1]
+    assert (
+        "not surely above 0.5 points"
+        in run("hint", game, "--agent", "mcts:200", "--turn", "--top", "2", "--explain")[1]
+    )
 
 
 @pytest.mark.slow
@@ -238,18 +312,28 @@ def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(
         assert low <= high and review["paired_playouts"] >= 2
         expected = "blunder" if low >= 12 else "mistake" if low >= 5 else None
         assert review["verdict"] == expected
-    other = [r["paired_playouts"] for r in doc["placements"] if r["best"] != r["played"] and r["loss_interval"] != [0, 0]]
-    assert other and set(other) == {512}  # every loss on the same count: 4 times the bound from 300 / 3
+    other = [
+        r["paired_playouts"]
+        for r in doc["placements"]
+        if r["best"] != r["played"] and r["loss_interval"] != [0, 0]
+    ]
+    assert other and set(other) == {
+        512
+    }  # every loss on the same count: 4 times the bound from 300 / 3
     missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
     assert missed["played"] == "wall A3" and missed["verdict"] in ("mistake", "blunder")
     anna = doc["players"][0]
-    assert anna["mistakes"] + anna["blunders"] == sum(1 for r in doc["placements"] if r["player"] == "Anna"
-                                                      and r["verdict"])
+    assert anna["mistakes"] + anna["blunders"] == sum(
+        1 for r in doc["placements"] if r["player"] == "Anna" and r["verdict"]
+    )
     low, high = anna["mean_loss_interval"]
     assert low <= anna["mean_loss"] <= high
     code, out, _ = run("analyse", write(tmp_path, MISSED), "--agent", "mcts:300")
-    assert re.search(r"^\s+4\.2\s+Anna\s+wall A3\s+roof C\d\s+\d+\.\d\s+\[-?\d+\.\d, \d+\.\d\]\s+(mistake|blunder)$",
-                     out, re.M)
+    assert re.search(
+        r"^\s+4\.2\s+Anna\s+wall A3\s+roof C\d\s+\d+\.\d\s+\[-?\d+\.\d, \d+\.\d\]\s+(mistake|blunder)$",
+        out,
+        re.M,
+    )
 
 
 @pytest.mark.slow
@@ -257,7 +341,9 @@ def test_hint_on_several_processes_says_what_one_says(tmp_path):
     game = write(tmp_path, [*ORANGE_OPEN, "Anna: wall A2"])
     for extra in ((), ("--turn",)):
         _, alone, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", *extra)
-        code, shared, _ = run("hint", game, "--agent", "mcts:300", "--top", "3", "--json", "--jobs", "2", *extra)
+        code, shared, _ = run(
+            "hint", game, "--agent", "mcts:300", "--top", "3", "--json", "--jobs", "2", *extra
+        )
         assert code == 0 and shared == alone
 
 
@@ -272,11 +358,20 @@ def test_view_shows_each_loss_with_its_interval_and_marks_the_verdicts(tmp_path)
     code, _, _ = run("view", game, "--analysis-from", saved, "-o", page_path)
     page = page_path.read_text()
     frames = json.loads(re.search(r'id="frames">(.*?)</script>', page, re.S).group(1))
-    other = [r["paired_playouts"] for r in doc["placements"] if r["best"] != r["played"] and r["loss_interval"] != [0, 0]]
-    assert other and set(other) == {512}  # every loss on the same count: 4 times the bound from 300 / 3
+    other = [
+        r["paired_playouts"]
+        for r in doc["placements"]
+        if r["best"] != r["played"] and r["loss_interval"] != [0, 0]
+    ]
+    assert other and set(other) == {
+        512
+    }  # every loss on the same count: 4 times the bound from 300 / 3
     missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
     low, high = missed["loss_interval"]
-    assert code == 0 and f"interval {low:.1f} to {high:.1f}): a {missed['verdict']}" in frames[8]["advice"]
+    assert (
+        code == 0
+        and f"interval {low:.1f} to {high:.1f}): a {missed['verdict']}" in frames[8]["advice"]
+    )
     marked = sum(1 for r in doc["placements"] if r["verdict"])
     assert page.count('r="4.5"') == marked  # one circle per verdict, none for a loss without one
 
@@ -284,20 +379,41 @@ def test_view_shows_each_loss_with_its_interval_and_marks_the_verdicts(tmp_path)
 def test_a_placement_that_did_better_than_the_preferred_one_says_so():
     """The loss is never below 0, its interval may be: wholly below 0, the move played did better."""
     from medina_cli.render.verdicts import analysis_text
-    review = {"turn": 1, "placement": 1, "player": "Ann", "played": "grey L5", "best": "grey H5", "loss": 0.0,
-              "loss_interval": [-19.5, -1.1], "verdict": None}
-    doc = {"file": "g.yaml", "agent": "mcts:30", "seed": 0, "value": "margin", "confidence": 0.95,
-           "thresholds": {"mistake": 5.0, "blunder": 12.0}, "players": [],
-           "placements": [review, {**review, "turn": 2, "loss_interval": [-3.0, 1.0]}]}
+
+    review = {
+        "turn": 1,
+        "placement": 1,
+        "player": "Ann",
+        "played": "grey L5",
+        "best": "grey H5",
+        "loss": 0.0,
+        "loss_interval": [-19.5, -1.1],
+        "verdict": None,
+    }
+    doc = {
+        "file": "g.yaml",
+        "agent": "mcts:30",
+        "seed": 0,
+        "value": "margin",
+        "confidence": 0.95,
+        "thresholds": {"mistake": 5.0, "blunder": 12.0},
+        "players": [],
+        "placements": [review, {**review, "turn": 2, "loss_interval": [-3.0, 1.0]}],
+    }
     rows = [line for line in analysis_text(doc).splitlines() if "grey L5" in line]
-    assert rows[0].endswith("better than preferred") and not rows[1].endswith("better than preferred")
+    assert rows[0].endswith("better than preferred") and not rows[1].endswith(
+        "better than preferred"
+    )
 
 
 def test_a_record_without_placements_is_analysed_with_every_tabulate_allowed(tmp_path):
     """A table without rows is its headers alone (tabulate 0.9.0 failed to align no columns)."""
     path = tmp_path / "empty.yaml"
-    path.write_text("medina: record/1\nruleset: original-2001\nplayers: [Ann, Ben, Cy]\nsetup:\n  merchant: K7\n"
-                    "turns: []\n", encoding="utf-8")
+    path.write_text(
+        "medina: record/1\nruleset: original-2001\nplayers: [Ann, Ben, Cy]\nsetup:\n  merchant: K7\n"
+        "turns: []\n",
+        encoding="utf-8",
+    )
     code, out, err = run("analyse", path, "--agent", "greedy")
     assert code == 0 and err == ""
     assert "turn    player    played    preferred    loss    interval    verdict" in out
@@ -305,9 +421,25 @@ def test_a_record_without_placements_is_analysed_with_every_tabulate_allowed(tmp
 
 
 def test_hint_text_never_prints_minus_zero():
-    doc = {"player": "Anna", "whole_turn": False, "placement": 1, "turn": 2, "agent": "mcts", "seed": 0,
-           "value": "v", "ranked_by": "value", "search": None,
-           "hints": [{"placement": "wall A2", "value": -0.04, "value_interval": [-0.04, 0.96], "tied_with_best": True}]}
+    doc = {
+        "player": "Anna",
+        "whole_turn": False,
+        "placement": 1,
+        "turn": 2,
+        "agent": "mcts",
+        "seed": 0,
+        "value": "v",
+        "ranked_by": "value",
+        "search": None,
+        "hints": [
+            {
+                "placement": "wall A2",
+                "value": -0.04,
+                "value_interval": [-0.04, 0.96],
+                "tied_with_best": True,
+            }
+        ],
+    }
     line = hint_text(doc, "game.yaml").splitlines()[-1]
     assert "-0.0" not in line and "+0.0 [+0.0, +1.0]" in line
 
@@ -321,7 +453,13 @@ def _interrupted_analysis(arguments: list, out, after: int):
     import time
     from pathlib import Path
 
-    command = [str(Path(sys.executable).with_name("medina")), "analyse", *map(str, arguments), "-o", str(out)]
+    command = [
+        str(Path(sys.executable).with_name("medina")),
+        "analyse",
+        *map(str, arguments),
+        "-o",
+        str(out),
+    ]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
@@ -340,12 +478,27 @@ def test_analyse_keeps_what_is_rated_on_ctrl_c_and_resume_finishes_it(tmp_path):
     """-o fills in as it goes; Ctrl-C prints the partial table and keeps it; --resume ends with the very
     document of a run never interrupted (each placement seeded by its index)."""
     from conftest import EXAMPLES
-    arguments = [EXAMPLES / "original-2001-4p.yaml", "--agent", "mcts:300", "--from", "10", "--to", "30"]
+
+    arguments = [
+        EXAMPLES / "original-2001-4p.yaml",
+        "--agent",
+        "mcts:300",
+        "--from",
+        "10",
+        "--to",
+        "30",
+    ]
     kept = tmp_path / "a.json"
     code, out, err = _interrupted_analysis(arguments, kept, 3)
     partial = json.loads(kept.read_text())
     assert code == 130 and "interrupted: " in err and f"kept in {kept}" in err, err
-    assert 3 <= partial["partial"]["rated"] == len(partial["placements"]) < partial["partial"]["of"] == 42
+    assert (
+        3
+        <= partial["partial"]["rated"]
+        == len(partial["placements"])
+        < partial["partial"]["of"]
+        == 42
+    )
     assert f"({len(partial['placements'])} placements of 42 so far)" in out
     code, out, _ = run("analyse", *arguments, "-o", kept, "--resume")
     assert code == 0 and "turns 10 to 30 (42 placements)" in out
@@ -356,38 +509,117 @@ def test_analyse_keeps_what_is_rated_on_ctrl_c_and_resume_finishes_it(tmp_path):
 
 def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_run(tmp_path):
     from conftest import EXAMPLES
+
     saved = tmp_path / "a.json"
-    code, out, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
-                         "Anna", "--agent", "greedy", "-o", saved)
+    code, out, err = run(
+        "analyse",
+        EXAMPLES / "original-2001-4p.yaml",
+        "--from",
+        "10",
+        "--to",
+        "20",
+        "--player",
+        "Anna",
+        "--agent",
+        "greedy",
+        "-o",
+        saved,
+    )
     doc = json.loads(saved.read_text())
-    assert code == 0 and "the placements of turns 10 to 20 by Anna (4 placements)" in out and f"wrote {saved}" in err
-    assert [(r["turn"], r["player"]) for r in doc["placements"]] == [(13, "Anna")] * 2 + [(17, "Anna")] * 2
-    assert doc["selection"] == {"from": 10, "to": 20, "player": "Anna"} and [p["player"] for p in doc["players"]] == [
-        "Anna"]
-    code, out, _ = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
-                       "Anna", "--agent", "greedy", "--json")
+    assert (
+        code == 0
+        and "the placements of turns 10 to 20 by Anna (4 placements)" in out
+        and f"wrote {saved}" in err
+    )
+    assert [(r["turn"], r["player"]) for r in doc["placements"]] == [(13, "Anna")] * 2 + [
+        (17, "Anna")
+    ] * 2
+    assert doc["selection"] == {"from": 10, "to": 20, "player": "Anna"} and [
+        p["player"] for p in doc["players"]
+    ] == ["Anna"]
+    code, out, _ = run(
+        "analyse",
+        EXAMPLES / "original-2001-4p.yaml",
+        "--from",
+        "10",
+        "--to",
+        "20",
+        "--player",
+        "Anna",
+        "--agent",
+        "greedy",
+        "--json",
+    )
     assert code == 0 and json.loads(out) == {**doc, "errors": [], "warnings": []}
     finished = saved.read_text()
-    code, out, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
-                         "Anna", "--agent", "greedy", "-o", saved, "--resume")
+    code, out, err = run(
+        "analyse",
+        EXAMPLES / "original-2001-4p.yaml",
+        "--from",
+        "10",
+        "--to",
+        "20",
+        "--player",
+        "Anna",
+        "--agent",
+        "greedy",
+        "-o",
+        saved,
+        "--resume",
+    )
     assert code == 0 and "(4 placements)" in out and err == "" and saved.read_text() == finished
-    for bad, words in ((["--player", "Zoe"], "'Zoe' does not play"), (["--from", "9", "--to", "3"], "comes after"),
-                       (["--from", "99"], "no placement in turns 99 to 72"), (["--resume"], "give -o FILE.json")):
+    for bad, words in (
+        (["--player", "Zoe"], "'Zoe' does not play"),
+        (["--from", "9", "--to", "3"], "comes after"),
+        (["--from", "99"], "no placement in turns 99 to 72"),
+        (["--resume"], "give -o FILE.json"),
+    ):
         code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--agent", "greedy", *bad)
         assert code == 2 and words in err, err
-    saved.write_text(json.dumps({**doc, "seed": 5, "partial": {"rated": 0, "of": 4, "reviews": []}}))
-    code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
-                       "Anna", "--agent", "greedy", "-o", saved, "--resume")
+    saved.write_text(
+        json.dumps({**doc, "seed": 5, "partial": {"rated": 0, "of": 4, "reviews": []}})
+    )
+    code, _, err = run(
+        "analyse",
+        EXAMPLES / "original-2001-4p.yaml",
+        "--from",
+        "10",
+        "--to",
+        "20",
+        "--player",
+        "Anna",
+        "--agent",
+        "greedy",
+        "-o",
+        saved,
+        "--resume",
+    )
     assert code == 2 and "--seed 5" in err
     changed = [{**doc["placements"][0], "played": "wall A1"}]
-    saved.write_text(json.dumps({**doc, "placements": changed, "partial": {"rated": 1, "of": 4, "reviews": []}}))
-    code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--from", "10", "--to", "20", "--player",
-                       "Anna", "--agent", "greedy", "-o", saved, "--resume")
+    saved.write_text(
+        json.dumps({**doc, "placements": changed, "partial": {"rated": 1, "of": 4, "reviews": []}})
+    )
+    code, _, err = run(
+        "analyse",
+        EXAMPLES / "original-2001-4p.yaml",
+        "--from",
+        "10",
+        "--to",
+        "20",
+        "--player",
+        "Anna",
+        "--agent",
+        "greedy",
+        "-o",
+        saved,
+        "--resume",
+    )
     assert code == 2 and "'wall A1' in turn 13, which" in err, err
 
 
 def test_analyse_counts_tea_tiles_apart_as_validate_does():
     from conftest import EXAMPLES
+
     path = EXAMPLES / "second-edition-2014-2p.yaml"
     assert "101 placements" in run("validate", path)[1]
     code, out, _ = run("analyse", path, "--agent", "greedy")
@@ -397,20 +629,32 @@ def test_analyse_counts_tea_tiles_apart_as_validate_does():
     assert sum(p["tea_tiles"] for p in doc["players"]) == 5
 
 
-def test_analyse_annotate_writes_a_copy_that_validates_replays_scores_and_views_as_the_original(tmp_path):
+def test_analyse_annotate_writes_a_copy_that_validates_replays_scores_and_views_as_the_original(
+    tmp_path,
+):
     """The copy keeps the record's text and adds the analysis under x-analysis (mistakes as comments);
     annotating it again replaces that block; `view` of it shows the analysis (its chart)."""
     from conftest import EXAMPLES
+
     original = EXAMPLES / "second-edition-2014-2p.yaml"
     copy, again = tmp_path / "annotated.yaml", tmp_path / "again.yaml"
     code, _, err = run("analyse", original, "--agent", "greedy", "--annotate", copy)
     text = copy.read_text()
-    assert code == 0 and f"wrote {copy}" in err and text.startswith(original.read_text().rstrip("\n") + "\n")
-    assert "\nx-analysis:\n  format: medina-analyse/1\n" in text and "a mistake, stable C10 preferred" in text
+    assert (
+        code == 0
+        and f"wrote {copy}" in err
+        and text.startswith(original.read_text().rstrip("\n") + "\n")
+    )
+    assert (
+        "\nx-analysis:\n  format: medina-analyse/1\n" in text
+        and "a mistake, stable C10 preferred" in text
+    )
     for command in (["validate"], ["replay", "--json"], ["score", "--json"]):
         code, out, _ = run(*command, copy)
         expected = run(*command, original)
-        assert code == expected[0] == 0 and out.replace(str(copy), "F") == expected[1].replace(str(original), "F")
+        assert code == expected[0] == 0 and out.replace(str(copy), "F") == expected[1].replace(
+            str(original), "F"
+        )
     assert run("analyse", copy, "--agent", "greedy", "--annotate", again)[0] == 0
     assert again.read_text().count("x-analysis:") == 1
     code, _, _ = run("view", copy, "-o", tmp_path / "page.html")
@@ -419,8 +663,11 @@ def test_analyse_annotate_writes_a_copy_that_validates_replays_scores_and_views_
     assert code == 0 and 'id="analysis-cursor"' not in (tmp_path / "plain.html").read_text()
 
 
-def test_ctrl_c_after_some_placements_prints_them_in_analyse_and_nothing_in_view(tmp_path, monkeypatch):
+def test_ctrl_c_after_some_placements_prints_them_in_analyse_and_nothing_in_view(
+    tmp_path, monkeypatch
+):
     import medina_cli.study.analysis as analysis
+
     real = analysis.analyse
 
     def one_then_interrupted(record, spec, **options):
@@ -428,10 +675,16 @@ def test_ctrl_c_after_some_placements_prints_them_in_analyse_and_nothing_in_view
         reviews = real(record, spec, **{**options, "indices": [0]})
         rated(reviews)
         raise KeyboardInterrupt
+
     monkeypatch.setattr(analysis, "analyse", one_then_interrupted)
     path = write(tmp_path, MISSED)
     code, out, err = run("analyse", path, "--agent", "greedy")
     assert code == 130 and "(1 placement of 10 so far)" in out and "   1.1  Anna" in out
-    assert err == "medina analyse: interrupted: 1 of 10 placements rated (-o FILE.json would keep them)\n"
-    code, out, err = run("view", path, "--analysis", "--agent", "greedy", "-o", tmp_path / "page.html")
+    assert (
+        err
+        == "medina analyse: interrupted: 1 of 10 placements rated (-o FILE.json would keep them)\n"
+    )
+    code, out, err = run(
+        "view", path, "--analysis", "--agent", "greedy", "-o", tmp_path / "page.html"
+    )
     assert (code, out, err) == (130, "", "medina view: interrupted\n")

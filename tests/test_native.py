@@ -30,16 +30,25 @@ from medina_cli.records.record import read_record
 from medina_cli.records.replay import replay
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 
-pytestmark = pytest.mark.skipif(native.core() is None, reason="the native core is not in use (not built, or "
-                                                                   "MEDINA_ENGINE=python)")
+pytestmark = pytest.mark.skipif(
+    native.core() is None,
+    reason="the native core is not in use (not built, or MEDINA_ENGINE=python)",
+)
 HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 LONG_RUN = int(os.environ.get("MEDINA_NATIVE_EXAMPLES", "0"))
 
 
 def drawn(examples: int, **kwargs):
     """The settings of a drawn test: `examples` the same ones every run, or MEDINA_NATIVE_EXAMPLES fresh ones."""
-    return settings(max_examples=LONG_RUN or examples, derandomize=not LONG_RUN, deadline=None, database=None,
-                    **kwargs)
+    return settings(
+        max_examples=LONG_RUN or examples,
+        derandomize=not LONG_RUN,
+        deadline=None,
+        database=None,
+        **kwargs,
+    )
+
+
 NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eve", "Finn"]
 
 
@@ -47,7 +56,9 @@ def new_pair(rules, players: int, merchant: int, well, supply=None) -> tuple[Gam
     """A game from a setup of squares on both engines (the native core's takes cells)."""
     names = NAMES[:players]
     game = Game(rules, names, merchant, well, supply=supply)
-    state = native.start_state(rules, game.variant.geometry.parse(game.setup["merchant"]), game.well, supply, names)
+    state = native.start_state(
+        rules, game.variant.geometry.parse(game.setup["merchant"]), game.well, supply, names
+    )
     return game, state
 
 
@@ -57,37 +68,87 @@ def override_strategy(rules_data):
     colours = list(rules_data.colour_names)
     n = rules_data.players
     small = st.integers(0, 3)
-    return st.lists(st.one_of(
-        st.tuples(st.just("turns.placements"), st.integers(1, 4)),
-        st.tuples(st.just(f"turns.opening_single.{n}"), st.integers(0, 6)),
-        st.tuples(st.just("turns.forced_roof"), st.sampled_from(["off", "only_player_who_can_place",
-                                                                  "only_player_with_roofs",
-                                                                  "only_player_with_pieces"])),
-        st.tuples(st.just("turns.forced_roof_check"), st.sampled_from(["turn_start", "after_first_placement"])),
-        st.tuples(st.just("turns.neutral_spares_forced_roof"), st.booleans()),
-        st.tuples(st.just("roofs.on_blocked_palace"), st.booleans()),
-        st.tuples(st.just("merchants.new_chain_max_neighbours"), st.integers(0, 4)),
-        st.tuples(st.just("towers.reconnect"), st.sampled_from(["once_per_palace_tower", "once_per_palace_arm",
-                                                                 "every_new_contact"])),
-        st.tuples(st.just("towers.stable_contact"), st.sampled_from(["every_wall", "first_north_west_south_east"])),
-        st.tuples(st.sampled_from([f"towers.merchants.{t}" for t in (1, 2, 3, 4)]), st.integers(0, 10)),
-        st.tuples(st.just("tea.colour"), st.sampled_from([None, *colours])),
-        st.tuples(st.just("tea.awards"), st.lists(st.integers(0, 4), max_size=5)),
-        st.tuples(st.just("tea.replaces"), st.sampled_from(["either_placement", "second_placement"])),
-        st.tuples(st.just("tea.keeps_turn_open"), st.booleans()),
-        st.tuples(st.just("tea.blocks_forced_roof"), st.booleans()),
-        st.tuples(st.just("retirement"), st.lists(st.sampled_from(["all_players_own", "no_building_fits"]),
-                                                  unique=True)),
-        st.tuples(st.just("scoring.merchants_touching_stables"), st.booleans()),
-        st.tuples(st.just("scoring.tiebreak"), st.sampled_from(["shared", "largest_palace_then_earliest_claim"])),
-        st.tuples(st.just("well.bonus"), st.integers(0, 20)),
-        st.tuples(st.sampled_from([f"colours.{c}.value" for c in colours]), st.integers(0, 20)),
-        st.tuples(st.sampled_from([f"supply.{n}.{k}" for k in ("per_colour", "roofs", "neutral_roofs", "stables",
-                                                               "merchants", "walls")]), small),
-        st.tuples(st.just(f"board.interior.{n}"), st.lists(st.integers(4, 24), min_size=2, max_size=2)),
-        st.tuples(st.just("board.towers"), st.permutations([1, 2, 3, 4]).map(
-            lambda p: dict(zip(("NW", "NE", "SE", "SW"), p, strict=True)))),
-    ), max_size=6)
+    return st.lists(
+        st.one_of(
+            st.tuples(st.just("turns.placements"), st.integers(1, 4)),
+            st.tuples(st.just(f"turns.opening_single.{n}"), st.integers(0, 6)),
+            st.tuples(
+                st.just("turns.forced_roof"),
+                st.sampled_from(
+                    [
+                        "off",
+                        "only_player_who_can_place",
+                        "only_player_with_roofs",
+                        "only_player_with_pieces",
+                    ]
+                ),
+            ),
+            st.tuples(
+                st.just("turns.forced_roof_check"),
+                st.sampled_from(["turn_start", "after_first_placement"]),
+            ),
+            st.tuples(st.just("turns.neutral_spares_forced_roof"), st.booleans()),
+            st.tuples(st.just("roofs.on_blocked_palace"), st.booleans()),
+            st.tuples(st.just("merchants.new_chain_max_neighbours"), st.integers(0, 4)),
+            st.tuples(
+                st.just("towers.reconnect"),
+                st.sampled_from(
+                    ["once_per_palace_tower", "once_per_palace_arm", "every_new_contact"]
+                ),
+            ),
+            st.tuples(
+                st.just("towers.stable_contact"),
+                st.sampled_from(["every_wall", "first_north_west_south_east"]),
+            ),
+            st.tuples(
+                st.sampled_from([f"towers.merchants.{t}" for t in (1, 2, 3, 4)]), st.integers(0, 10)
+            ),
+            st.tuples(st.just("tea.colour"), st.sampled_from([None, *colours])),
+            st.tuples(st.just("tea.awards"), st.lists(st.integers(0, 4), max_size=5)),
+            st.tuples(
+                st.just("tea.replaces"), st.sampled_from(["either_placement", "second_placement"])
+            ),
+            st.tuples(st.just("tea.keeps_turn_open"), st.booleans()),
+            st.tuples(st.just("tea.blocks_forced_roof"), st.booleans()),
+            st.tuples(
+                st.just("retirement"),
+                st.lists(st.sampled_from(["all_players_own", "no_building_fits"]), unique=True),
+            ),
+            st.tuples(st.just("scoring.merchants_touching_stables"), st.booleans()),
+            st.tuples(
+                st.just("scoring.tiebreak"),
+                st.sampled_from(["shared", "largest_palace_then_earliest_claim"]),
+            ),
+            st.tuples(st.just("well.bonus"), st.integers(0, 20)),
+            st.tuples(st.sampled_from([f"colours.{c}.value" for c in colours]), st.integers(0, 20)),
+            st.tuples(
+                st.sampled_from(
+                    [
+                        f"supply.{n}.{k}"
+                        for k in (
+                            "per_colour",
+                            "roofs",
+                            "neutral_roofs",
+                            "stables",
+                            "merchants",
+                            "walls",
+                        )
+                    ]
+                ),
+                small,
+            ),
+            st.tuples(
+                st.just(f"board.interior.{n}"), st.lists(st.integers(4, 24), min_size=2, max_size=2)
+            ),
+            st.tuples(
+                st.just("board.towers"),
+                st.permutations([1, 2, 3, 4]).map(
+                    lambda p: dict(zip(("NW", "NE", "SE", "SW"), p, strict=True))
+                ),
+            ),
+        ),
+        max_size=6,
+    )
 
 
 RULESETS = builtin_ids()
@@ -106,9 +167,13 @@ def play_both(data, rules, *, check_every: int = 1) -> tuple[Game, object]:
     """A random legal game through both engines, every choice drawn from `data`, compared as it goes.
     The game is drawn on the Python engine first, then played through both, compared: a game hypothesis
     gives up on while it is drawn (it may outgrow the choices it set aside for it) costs no comparison."""
-    merchant, well = random_setup(rules, random.Random(data.draw(st.integers(0, 10 ** 6), label="setup")))
-    choices = data.draw(st.randoms(use_true_random=False), label="choices")  # each answer a choice that shrinks
-    drawn = Game(rules, NAMES[:rules.players], merchant, well)
+    merchant, well = random_setup(
+        rules, random.Random(data.draw(st.integers(0, 10**6), label="setup"))
+    )
+    choices = data.draw(
+        st.randoms(use_true_random=False), label="choices"
+    )  # each answer a choice that shrinks
+    drawn = Game(rules, NAMES[: rules.players], merchant, well)
     while not drawn.is_over():
         legal = drawn.legal_placements()
         drawn.push(legal[choices.randrange(len(legal))])
@@ -139,6 +204,7 @@ def test_random_games_agree_after_every_placement(data):
 def test_readings_and_editions_agree(data):
     """Every built-in ruleset and player count under any combination of the open readings."""
     from medina_cli.rules.schema import READINGS
+
     ruleset = load_ruleset(data.draw(st.sampled_from(RULESETS), label="ruleset"))
     players = data.draw(st.sampled_from(sorted(ruleset.player_counts)), label="players")
     overrides = []
@@ -146,9 +212,15 @@ def test_readings_and_editions_agree(data):
     for reading in READINGS:
         if data.draw(st.booleans(), label=reading.param):
             value = data.draw(st.sampled_from(reading.values), label="value")
-            if reading.param.startswith("colours.") and reading.param.split(".")[1] not in colour_names:
+            if (
+                reading.param.startswith("colours.")
+                and reading.param.split(".")[1] not in colour_names
+            ):
                 continue
-            overrides += [(reading.param, value.value), *(tuple(also.split("=")) for also in value.also)]
+            overrides += [
+                (reading.param, value.value),
+                *(tuple(also.split("=")) for also in value.also),
+            ]
     rules = load_ruleset(ruleset.id, overrides).for_players(players)
     play_both(data, rules)
 
@@ -196,7 +268,9 @@ def test_more_palaces_than_a_signed_byte_counts(tmp_path):
     rules = load_ruleset(str(path)).for_players(6)
     game, state = new_pair(rules, 6, "L12", None)
 
-    def preference(placement):  # a roof; else a building on a cell two apart from every other such cell
+    def preference(
+        placement,
+    ):  # a roof; else a building on a cell two apart from every other such cell
         column, row = placement.square % 26, placement.square // 26
         if placement.piece in ("roof", "neutral"):
             return 0, placement.square
@@ -222,11 +296,14 @@ def test_copy_module_copies_and_pickling_refuses():
     a State, its Tables and the core's Random do not pickle (a TypeError: pickle the game instead)."""
     import copy
     import pickle
+
     rules = load_ruleset("original-2001").for_players(3)
     state = native.start_state(rules, 40, None)
     state.push(state.legal_moves()[3])
     for twin in (copy.copy(state), copy.deepcopy(state), copy.deepcopy([state])[0]):
-        assert twin is not state and twin.observe() == state.observe() and twin.tables is state.tables
+        assert (
+            twin is not state and twin.observe() == state.observe() and twin.tables is state.tables
+        )
         assert twin.depth == 0
         twin.push(twin.legal_moves()[0])
         assert twin.observe() != state.observe()
@@ -239,8 +316,11 @@ def test_copy_module_copies_and_pickling_refuses():
 def record_files() -> list[Path]:
     files = sorted(EXAMPLES.glob("*.yaml"))
     fixtures = ROOT / "tests" / "fixtures"
-    files += sorted(p for p in fixtures.rglob("*")
-                    if p.suffix in (".yaml", ".sgf", ".txt") and "robustness" not in p.parts)
+    files += sorted(
+        p
+        for p in fixtures.rglob("*")
+        if p.suffix in (".yaml", ".sgf", ".txt") and "robustness" not in p.parts
+    )
     corpus = BOARDSPACE_CORPUS / "engine-games"
     files += sorted(corpus.glob("*.sgf")) if corpus.is_dir() else []
     return files
@@ -251,15 +331,26 @@ def test_every_record_replays_identically_through_both_engines():
     replayed = 0
     for path in record_files():
         record = read_record(str(path))
-        if record.ruleset is None or record.merchant is None or "board" in str(record.meta.get("kind", "")):
+        if (
+            record.ruleset is None
+            or record.merchant is None
+            or "board" in str(record.meta.get("kind", ""))
+        ):
             continue
         outcome = replay(record)
         if outcome.game is None:
             continue
         final = outcome.game
-        game = Game(final.rules, final.players, final.setup["merchant"], final.setup["well"],
-                    supply=final.start_supply)
-        state = native.start_state(final.rules, final._start_merchant, final.well, final.start_supply, final.players)
+        game = Game(
+            final.rules,
+            final.players,
+            final.setup["merchant"],
+            final.setup["well"],
+            supply=final.start_supply,
+        )
+        state = native.start_state(
+            final.rules, final._start_merchant, final.well, final.start_supply, final.players
+        )
         assert_same(game, state)
         for placement in final.move_stack:
             game.push(placement)
@@ -272,8 +363,10 @@ def test_every_record_replays_identically_through_both_engines():
 
 # --- the generator -----------------------------------------------------------------------------
 @drawn(50)
-@given(seed=st.one_of(st.text(max_size=30), st.integers(-2 ** 80, 2 ** 80), st.binary(max_size=20)),
-       bounds=st.lists(st.integers(1, 2 ** 40), min_size=1, max_size=30))
+@given(
+    seed=st.one_of(st.text(max_size=30), st.integers(-(2**80), 2**80), st.binary(max_size=20)),
+    bounds=st.lists(st.integers(1, 2**40), min_size=1, max_size=30),
+)
 def test_the_generator_draws_as_random_random(seed, bounds):
     ours, theirs = native.Generator(seed), random.Random(seed)
     for n in bounds:
@@ -289,6 +382,7 @@ def test_the_generator_draws_as_random_random(seed, bounds):
     assert ours.sample(range(30), 7) == theirs.sample(range(30), 7)
     assert ours.getstate() == theirs.getstate()
     import pickle
+
     again = pickle.loads(pickle.dumps(ours))
     assert [again.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
 
@@ -297,21 +391,26 @@ def test_wide_draws_are_random_randoms_and_made_at_once():
     """getrandbits beyond 64 bits, word counts even and uneven, up to 2**24 bits (word by word, such a
     draw took minutes: its time grew with the square of its size)."""
     ours, theirs = native.Generator("wide"), random.Random("wide")
-    for k in (65, 95, 96, 97, 1000, 2 ** 16 + 1, 2 ** 24 + 5):
+    for k in (65, 95, 96, 97, 1000, 2**16 + 1, 2**24 + 5):
         assert ours.getrandbits(k) == theirs.getrandbits(k)
     assert ours.getstate() == theirs.getstate()
 
 
 def test_a_native_playout_draws_as_python_random_play():
     """A whole game played by the core is the game engine.playout plays from the same seed, turn by turn."""
-    for ruleset, players in (("original-2001", 4), ("second-edition-2014", 2), ("boardspace-second-edition", 3)):
+    for ruleset, players in (
+        ("original-2001", 4),
+        ("second-edition-2014", 2),
+        ("boardspace-second-edition", 3),
+    ):
         rules = load_ruleset(ruleset).for_players(players)
         for seed in range(5):
             game = play_random_game(rules, NAMES[:players], random.Random(f"s/{seed}"))
             rng = native.Generator(f"s/{seed}")
             state, turns = native.play_random(rules, random_setup(rules, rng), rng, tea_chance=0.5)
-            assert [(NAMES[seat], tokens) for seat, tokens in turns] == \
-                [(player, [str(p) for p in placements]) for player, placements in game.turns()]
+            assert [(NAMES[seat], tokens) for seat, tokens in turns] == [
+                (player, [str(p) for p in placements]) for player, placements in game.turns()
+            ]
             assert state.outcome()[0] == [p.total for p in score_game(game).players]
 
 
@@ -319,19 +418,49 @@ def test_a_native_playout_draws_as_python_random_play():
 @drawn(6, suppress_health_check=HEALTH)
 @given(data=st.data(), size=st.lists(st.integers(15, 24), min_size=2, max_size=2))
 def test_games_on_boards_beyond_256_cells_agree(data, size):
-    rules = load_ruleset("second-edition-2014", [("board.interior.2", size), ("supply.2.per_colour", 3)]).for_players(2)
+    rules = load_ruleset(
+        "second-edition-2014", [("board.interior.2", size), ("supply.2.per_colour", 3)]
+    ).for_players(2)
     assert native.tables(rules).size == (size[0] + 2) * (size[1] + 2)
     play_both(data, rules, check_every=5)
 
 
 # --- the same documents ------------------------------------------------------------------------
 SAME_DOCUMENTS = [
-    ("simulate", "--rulesets", "original-2001,second-edition-2014", "--players", "3", "--games", "40", "--seed", "5",
-     "--json"),
-    ("simulate", "--ruleset", "second-edition-2014", "--players", "2", "--games", "2", "--agents", "mcts:20,greedy",
-     "--json"),
+    (
+        "simulate",
+        "--rulesets",
+        "original-2001,second-edition-2014",
+        "--players",
+        "3",
+        "--games",
+        "40",
+        "--seed",
+        "5",
+        "--json",
+    ),
+    (
+        "simulate",
+        "--ruleset",
+        "second-edition-2014",
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--agents",
+        "mcts:20,greedy",
+        "--json",
+    ),
     ("hint", str(EXAMPLES / "original-2001-4p.yaml"), "--to", "20", "--agent", "mcts:60", "--json"),
-    ("hint", str(EXAMPLES / "second-edition-2014-2p.yaml"), "--to", "11", "--agent", "greedy", "--json"),
+    (
+        "hint",
+        str(EXAMPLES / "second-edition-2014-2p.yaml"),
+        "--to",
+        "11",
+        "--agent",
+        "greedy",
+        "--json",
+    ),
 ]
 FEW_PIECES = """\
 medina: ruleset/1
@@ -347,10 +476,16 @@ def documents(*args) -> dict[str, str]:
     import os
     import subprocess
     import sys
+
     out = {}
     for engine in ("python", "native"):
-        proc = subprocess.run([sys.executable, "-m", "medina_cli", *args], capture_output=True, text=True, timeout=300,
-                              env={**os.environ, "MEDINA_ENGINE": engine})
+        proc = subprocess.run(
+            [sys.executable, "-m", "medina_cli", *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "MEDINA_ENGINE": engine},
+        )
         assert proc.returncode == 0, proc.stderr
         out[engine] = proc.stdout
     return out
@@ -369,11 +504,23 @@ def test_either_engine_analyses_a_whole_game_alike(tmp_path):
     under second-edition-2014 with few pieces, with claims, both tiles, tea, tower merchants, a retirement,
     passes and the end (its playouts are short: on the Python engine a tenth of an example's analysis)."""
     (tmp_path / "few.yaml").write_text(FEW_PIECES)
-    game = play_random_game(load_ruleset(str(tmp_path / "few.yaml")).for_players(2), NAMES[:2], random.Random(0))
-    assert {e.kind for e in game.events} >= {"claim", "palace-tile", "tower-tile", "tea", "tower-merchants", "retire",
-                                              "pass", "game-end"}
+    game = play_random_game(
+        load_ruleset(str(tmp_path / "few.yaml")).for_players(2), NAMES[:2], random.Random(0)
+    )
+    assert {e.kind for e in game.events} >= {
+        "claim",
+        "palace-tile",
+        "tower-tile",
+        "tea",
+        "tower-merchants",
+        "retire",
+        "pass",
+        "game-end",
+    }
     (tmp_path / "game.yaml").write_text(game.to_record(ruleset="few.yaml"))
-    out = documents("analyse", str(tmp_path / "game.yaml"), "--agent", "mcts:8", "--seed", "1", "--json")
+    out = documents(
+        "analyse", str(tmp_path / "game.yaml"), "--agent", "mcts:8", "--seed", "1", "--json"
+    )
     assert out["native"] == out["python"]
 
 
@@ -381,6 +528,7 @@ def test_the_search_playout_and_greedy_ratings_agree():
     """agents.position.playout and immediate_margins on a Python game and on the native core, same seed."""
     from medina_cli.agents.position import NativePosition, outcome, playout
     from medina_cli.agents.simple import immediate_margins
+
     for ruleset, players in (("original-2001", 4), ("second-edition-2014", 3), ("bsw-dm-2003", 3)):
         rules = load_ruleset(ruleset).for_players(players)
         for seed in range(4):
@@ -391,14 +539,16 @@ def test_the_search_playout_and_greedy_ratings_agree():
                 game.push(legal[rng.randrange(len(legal))])
             position = NativePosition(native.state_of(game), game)
             ours, theirs = native.Generator(seed), random.Random(seed)
-            assert [(game.variant.encode(p), v) for p, v in immediate_margins(game, theirs)] == \
-                immediate_margins(position, ours)
+            assert [
+                (game.variant.encode(p), v) for p, v in immediate_margins(game, theirs)
+            ] == immediate_margins(position, ours)
             trial = game.copy()
             playout(trial, theirs)
             playout(position, ours)
             assert outcome(position) == outcome(trial)
-            assert position.state.observe()["palaces"] == native.state_of(trial).observe()["palaces"]
-
+            assert (
+                position.state.observe()["palaces"] == native.state_of(trial).observe()["palaces"]
+            )
 
 
 # --- the tree search: the native core's against the Python loop, on the same position ------------
@@ -406,15 +556,20 @@ def random_position(data, rules, players: int):
     """A native position of a random game of `rules` (every choice drawn from `data`): the game is played to
     its end, then rebuilt up to a drawn point, often a few placements before the end."""
     from medina_cli.agents.position import NativePosition
-    merchant, well = random_setup(rules, random.Random(data.draw(st.integers(0, 10 ** 6), label="setup")))
+
+    merchant, well = random_setup(
+        rules, random.Random(data.draw(st.integers(0, 10**6), label="setup"))
+    )
     game, state = new_pair(rules, players, merchant, well)
     start, played = state.copy(), []
     while not state.over:
         legal = state.legal_moves()
         played.append(legal[data.draw(st.integers(0, len(legal) - 1), label="choice")])
         state.push(played[-1])
-    before_end = data.draw(st.one_of(st.integers(1, 6), st.integers(1, len(played))), label="placements before the end")
-    for move in played[:max(0, len(played) - before_end)]:
+    before_end = data.draw(
+        st.one_of(st.integers(1, 6), st.integers(1, len(played))), label="placements before the end"
+    )
+    for move in played[: max(0, len(played) - before_end)]:
         start.play(move)
     return NativePosition(start, game)
 
@@ -425,18 +580,28 @@ def assert_same_search(data, position, moves: int = 2, constants: bool = False) 
     with drawn values of the search's constants too (a product by 0.5 is exact: other values show that
     no fused multiply-add or other order of operations rounds otherwise)."""
     from medina_cli.agents import mcts
+
     distinct = position.state.distinct_moves()
     with pytest.MonkeyPatch.context() as patch:
         if constants:
-            patch.setattr(mcts, "EXPLORATION", data.draw(st.sampled_from([mcts.EXPLORATION, 0.3, 0.7, 1.9]),
-                                                         label="exploration"))
-            patch.setattr(mcts, "WIDENING", data.draw(st.sampled_from([mcts.WIDENING, 0.3, 2.5]), label="widening"))
+            patch.setattr(
+                mcts,
+                "EXPLORATION",
+                data.draw(st.sampled_from([mcts.EXPLORATION, 0.3, 0.7, 1.9]), label="exploration"),
+            )
+            patch.setattr(
+                mcts,
+                "WIDENING",
+                data.draw(st.sampled_from([mcts.WIDENING, 0.3, 2.5]), label="widening"),
+            )
         for _ in range(moves):
             move = distinct[data.draw(st.integers(0, len(distinct) - 1), label="move")]
-            key = data.draw(st.integers(0, 2 ** 64 - 1), label="key")
-            start = data.draw(st.sampled_from([0, 0, 2, 4, 8, 1000, 2 ** 32 - 40]), label="start")
+            key = data.draw(st.integers(0, 2**64 - 1), label="key")
+            start = data.draw(st.sampled_from([0, 0, 2, 4, 8, 1000, 2**32 - 40]), label="start")
             stop = start + data.draw(st.integers(0, 40), label="samples")
-            assert mcts.play_batch(position, move, start, stop, key) == mcts._searched(position, move, start, stop, key)
+            assert mcts.play_batch(position, move, start, stop, key) == mcts._searched(
+                position, move, start, stop, key
+            )
 
 
 @pytest.mark.slow
@@ -449,13 +614,22 @@ def test_the_native_search_makes_the_python_searchs_samples(data):
         rules = data.draw(drawn_rules(), label="rules")
     else:
         ruleset = load_ruleset(data.draw(st.sampled_from(RULESETS), label="ruleset"))
-        rules = ruleset.for_players(data.draw(st.sampled_from(sorted(ruleset.player_counts)), label="players"))
+        rules = ruleset.for_players(
+            data.draw(st.sampled_from(sorted(ruleset.player_counts)), label="players")
+        )
     assert_same_search(data, random_position(data, rules, rules.players), constants=True)
 
 
-@pytest.mark.parametrize("ruleset, players", [("original-2001", 4), ("second-edition-2014", 2),
-                                              ("second-edition-2014", 3), ("second-edition-2014", 4),
-                                              ("bsw-dm-2003", 3)])
+@pytest.mark.parametrize(
+    "ruleset, players",
+    [
+        ("original-2001", 4),
+        ("second-edition-2014", 2),
+        ("second-edition-2014", 3),
+        ("second-edition-2014", 4),
+        ("bsw-dm-2003", 3),
+    ],
+)
 @drawn(4, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_the_native_search_agrees_in_each_edition(ruleset, players, data):
@@ -468,21 +642,29 @@ def test_the_native_search_agrees_in_each_edition(ruleset, players, data):
 @drawn(3, suppress_health_check=HEALTH)
 @given(data=st.data())
 def test_the_native_search_agrees_beyond_256_cells(data):
-    rules = load_ruleset("second-edition-2014",
-                         [("board.interior.2", [18, 16]), ("supply.2.per_colour", 3)]).for_players(2)
+    rules = load_ruleset(
+        "second-edition-2014", [("board.interior.2", [18, 16]), ("supply.2.per_colour", 3)]
+    ).for_players(2)
     assert native.tables(rules).size > native.built().MAX_CELLS
     assert_same_search(data, random_position(data, rules, 2))
 
 
-POSITIONS = [("original-2001", 4, 40, 1), ("second-edition-2014", 2, 25, 2), ("bsw-dm-2003", 3, 60, 3)]
+POSITIONS = [
+    ("original-2001", 4, 40, 1),
+    ("second-edition-2014", 2, 25, 2),
+    ("bsw-dm-2003", 3, 60, 3),
+]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset, players, placements, seed", POSITIONS)
-def test_the_mcts_agent_chooses_and_rates_as_with_the_python_search(ruleset, players, placements, seed, monkeypatch):
+def test_the_mcts_agent_chooses_and_rates_as_with_the_python_search(
+    ruleset, players, placements, seed, monkeypatch
+):
     """The default `mcts` agent: the same choice and the same ratings (means, win shares, playouts,
     intervals, ties) whether its batches are searched by the native core or by the Python loop."""
     from medina_cli.agents import make_agent, mcts
+
     rules = load_ruleset(ruleset).for_players(players)
     rng = random.Random(seed)
     game = Game(rules, NAMES[:players], *random_setup(rules, rng))
@@ -494,12 +676,13 @@ def test_the_mcts_agent_chooses_and_rates_as_with_the_python_search(ruleset, pla
     assert make_agent("mcts", seed).rate(game) == ratings
     assert ratings[0].placement == choice and sum(r.playouts for r in ratings) > 100
 
+
 def test_bad_input_to_the_native_api_raises_never_crashes():
     rules = load_ruleset("second-edition-2014").for_players(2)
     table = native.tables(rules)
     state = native.start_state(rules, 40, 60)
     tea = table.tea_move
-    for bad in (-1, tea + 1, 2 ** 40):
+    for bad in (-1, tea + 1, 2**40):
         with pytest.raises((ValueError, OverflowError)):
             state.push(bad)
         assert state.is_legal(bad) is False
@@ -509,7 +692,7 @@ def test_bad_input_to_the_native_api_raises_never_crashes():
         state.pop()
     with pytest.raises(ValueError):
         state.push(state.legal_moves()[-1] + table.size)  # a cell no legal move takes
-    assert state.palace(-5) is None and state.palace(10 ** 6) is None
+    assert state.palace(-5) is None and state.palace(10**6) is None
     with pytest.raises(TypeError):
         state.playout(random.Random(1))
     with pytest.raises(ValueError):
@@ -530,10 +713,15 @@ def test_bad_input_to_the_native_api_raises_never_crashes():
     with pytest.raises(ValueError):
         native.Generator(1).core.setstate((1, 2, 3))
     from medina_cli.engine.placement import PASS_PLACEMENT, TEA_PLACEMENT
+
     game = Game(rules, NAMES[:2], "E5", "J7")
-    assert game.variant.encode(TEA_PLACEMENT) == tea and game.variant.encode(PASS_PLACEMENT) == tea + 1
+    assert (
+        game.variant.encode(TEA_PLACEMENT) == tea and game.variant.encode(PASS_PLACEMENT) == tea + 1
+    )
     with pytest.raises(ValueError):
-        state.push(game.variant.encode(PASS_PLACEMENT))  # no move of the core (a pass was once taken for tea)
+        state.push(
+            game.variant.encode(PASS_PLACEMENT)
+        )  # no move of the core (a pass was once taken for tea)
     over = native.start_state(rules, 40, 60)
     over.playout(native.Generator(2).core, 0.5)
     assert over.over and over.seat is None and over.legal_moves() == []
@@ -543,19 +731,43 @@ def test_bad_input_to_the_native_api_raises_never_crashes():
     assert over.playout(native.Generator(2).core, 0.5) == 0
     search = native.start_state(rules, 40, 60)
     move = search.legal_moves()[0]
-    fine = {"move": move, "key": 7, "start": 0, "stop": 3, "exploration": 0.5, "widening": 1.0, "tea_chance": 0.2,
-            "roof_from": 5}
-    assert len(search.search_samples(**fine)) == 3 and search.search_samples(**{**fine, "stop": 0}) == []
-    for bad in ({"move": tea + 1}, {"move": search.legal_moves()[-1] + table.size}, {"key": -1}, {"key": 2 ** 64},
-                {"start": -1}, {"start": 4}, {"stop": 2 ** 32 + 1}, {"start": 0, "stop": 2 ** 30},
-                {"exploration": float("nan")}, {"widening": -1.0}, {"tea_chance": float("inf")}, {"roof_from": -1}):
+    fine = {
+        "move": move,
+        "key": 7,
+        "start": 0,
+        "stop": 3,
+        "exploration": 0.5,
+        "widening": 1.0,
+        "tea_chance": 0.2,
+        "roof_from": 5,
+    }
+    assert (
+        len(search.search_samples(**fine)) == 3
+        and search.search_samples(**{**fine, "stop": 0}) == []
+    )
+    for bad in (
+        {"move": tea + 1},
+        {"move": search.legal_moves()[-1] + table.size},
+        {"key": -1},
+        {"key": 2**64},
+        {"start": -1},
+        {"start": 4},
+        {"stop": 2**32 + 1},
+        {"start": 0, "stop": 2**30},
+        {"exploration": float("nan")},
+        {"widening": -1.0},
+        {"tea_chance": float("inf")},
+        {"roof_from": -1},
+    ):
         with pytest.raises(ValueError):
             search.search_samples(**{**fine, **bad})
     with pytest.raises(TypeError):
         search.search_samples(**{**fine, "key": 7.0})
     with pytest.raises(ValueError):
         over.search_samples(**fine)  # no move is legal once the game is over
-    assert search.observe() == native.start_state(rules, 40, 60).observe()  # the search leaves its position alone
+    assert (
+        search.observe() == native.start_state(rules, 40, 60).observe()
+    )  # the search leaves its position alone
 
 
 def table_fields(rules) -> dict:
@@ -563,8 +775,9 @@ def table_fields(rules) -> dict:
     fields = {}
 
     class Recorder:
-        MAX_CELLS, MASK_BYTES, Unsupported = (getattr(native.built(), name) for name in (
-            "MAX_CELLS", "MASK_BYTES", "Unsupported"))
+        MAX_CELLS, MASK_BYTES, Unsupported = (
+            getattr(native.built(), name) for name in ("MAX_CELLS", "MASK_BYTES", "Unsupported")
+        )
 
         @staticmethod
         def Tables(**given):
@@ -580,7 +793,7 @@ def test_tables_refuse_sizes_beyond_the_core():
     """Sizes that would overflow the core's arithmetic (a board of 63 x 2**30 cells) are refused."""
     fields = table_fields(load_ruleset("second-edition-2014").for_players(2))
     tables = native.built().Tables
-    for width, height in ((63, 2 ** 30), (2 ** 30, 63), (2 ** 31 - 1, 2 ** 31 - 1), (64, 6), (6, 5)):
+    for width, height in ((63, 2**30), (2**30, 63), (2**31 - 1, 2**31 - 1), (64, 6), (6, 5)):
         with pytest.raises(ValueError, match="board"):
             tables(**{**fields, "width": width, "height": height})
 
@@ -595,14 +808,22 @@ def test_tables_refuse_what_the_core_cannot_hold():
     with pytest.raises(native.built().Unsupported, match="tea_awards"):
         tables(**{**fields, "tea_awards": [native.built().MAX_TEA_AWARD + 1]})
     for bad in (
-                {"tower_cells": [corners[0], 1, corners[1], 1, corners[2], 3, corners[3], 4]},
-                {"tower_cells": [corners[0], 1, corners[0], 2, corners[2], 3, corners[3], 4]},
-                {"towers": (int.from_bytes(fields["towers"], "little") ^ 0b11).to_bytes(len(fields["towers"]),
-                                                                                        "little"),
-                 "ring": (int.from_bytes(fields["ring"], "little") ^ 0b11).to_bytes(len(fields["ring"]), "little")}):
+        {"tower_cells": [corners[0], 1, corners[1], 1, corners[2], 3, corners[3], 4]},
+        {"tower_cells": [corners[0], 1, corners[0], 2, corners[2], 3, corners[3], 4]},
+        {
+            "towers": (int.from_bytes(fields["towers"], "little") ^ 0b11).to_bytes(
+                len(fields["towers"]), "little"
+            ),
+            "ring": (int.from_bytes(fields["ring"], "little") ^ 0b11).to_bytes(
+                len(fields["ring"]), "little"
+            ),
+        },
+    ):
         with pytest.raises(ValueError):
             tables(**{**fields, **bad})
-    assert tables(**{**fields, "tea_awards": [100] * 2000}).size == fields["width"] * fields["height"]
+    assert (
+        tables(**{**fields, "tea_awards": [100] * 2000}).size == fields["width"] * fields["height"]
+    )
 
 
 def test_tables_are_made_once():
@@ -650,19 +871,38 @@ print(native.core() is not None, failed > 0)
 """
 
 
-@pytest.mark.parametrize("call", ["observe", "summary", "masks", "legal_moves", "margins", "copy", "playout",
-                                  "getstate", "search_samples"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        "observe",
+        "summary",
+        "masks",
+        "legal_moves",
+        "margins",
+        "copy",
+        "playout",
+        "getstate",
+        "search_samples",
+    ],
+)
 def test_a_failed_allocation_raises_memory_error(call, tmp_path):
     """Every allocation a native call makes fails in turn (CPython's _testcapi.set_nomemory): the call
     raises MemoryError or returns the whole answer, never a half-built one nor a result with an error set.
     In a process of its own: the failures hit every thread of a process, a test runner's too."""
     import subprocess
     import sys
+
     pytest.importorskip("_testcapi")
     script = tmp_path / "failed_allocations.py"
     script.write_text(FAILED_ALLOCATIONS)
-    done = subprocess.run([sys.executable, str(script), call], capture_output=True, text=True, timeout=120,
-                          cwd=ROOT, env={**os.environ, "MEDINA_ENGINE": "native"})
+    done = subprocess.run(
+        [sys.executable, str(script), call],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={**os.environ, "MEDINA_ENGINE": "native"},
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, "True True\n", "")
 
 
@@ -683,8 +923,15 @@ def test_ctrl_c_stops_a_native_search():
     import subprocess
     import sys
     import time
-    proc = subprocess.Popen([sys.executable, "-c", LONG_SEARCH], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=ROOT, env={**os.environ, "MEDINA_ENGINE": "native"})
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", LONG_SEARCH],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "MEDINA_ENGINE": "native"},
+    )
     try:
         assert proc.stdout.readline() == "searching\n"
         time.sleep(0.5)

@@ -12,7 +12,11 @@ import medina_cli as medina
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 
 NAMES = ["Anna", "Ben Ali", "Cleo,C", "Dan%\n\u00eb"]  # names with the characters the text escapes
-COMBOS = [(ruleset, players) for ruleset in builtin_ids() for players in load_ruleset(ruleset).player_counts]
+COMBOS = [
+    (ruleset, players)
+    for ruleset in builtin_ids()
+    for players in load_ruleset(ruleset).player_counts
+]
 
 
 def random_game(rules, seed: int) -> medina.Game:
@@ -20,12 +24,19 @@ def random_game(rules, seed: int) -> medina.Game:
     geo = medina.Variant.of(rules).geometry
     cells = [geo.name(c) for c in range(geo.size) if (geo.setup_cells >> c) & 1]
     merchant, well = rng.sample(cells, 2)
-    return medina.Game(rules, NAMES[:rules.players], merchant, well if rules.well.enabled else None)
+    return medina.Game(
+        rules, NAMES[: rules.players], merchant, well if rules.well.enabled else None
+    )
 
 
 def same_state(a: medina.Game, b: medina.Game) -> None:
-    assert (a.to_text(), a.key(), a.legal_placements(), a.distinct_placements(), a.can_tea()) == \
-        (b.to_text(), b.key(), b.legal_placements(), b.distinct_placements(), b.can_tea())
+    assert (a.to_text(), a.key(), a.legal_placements(), a.distinct_placements(), a.can_tea()) == (
+        b.to_text(),
+        b.key(),
+        b.legal_placements(),
+        b.distinct_placements(),
+        b.can_tea(),
+    )
     assert medina.score(a).to_json() == medina.score(b).to_json()
 
 
@@ -41,7 +52,10 @@ def test_a_game_read_from_its_text_plays_on_as_the_game_it_came_from(ruleset, pl
             text = game.to_text()
             read = medina.Game.from_text(load_ruleset(ruleset), text)
             assert "\n" not in text and read.to_text() == text and read.move_stack == []
-            assert hash(read.key()) == hash(game.key()) and read.placements_made == game.placements_made
+            assert (
+                hash(read.key()) == hash(game.key())
+                and read.placements_made == game.placements_made
+            )
             original, seed = game.copy(), rng.random()
             for one in (original, read):  # the same continuation on both
                 choices = random.Random(seed)
@@ -63,43 +77,65 @@ def test_equal_positions_reached_in_either_order_have_one_text_and_one_key():
     for placement in ["black C3", "grey K8", "orange G3"]:
         other.push(placement)
     assert one != other  # reached by other placements
-    assert one.to_text() == other.to_text() and one.key() == other.key() and hash(one.key()) == hash(other.key())
-    assert all(medina.Game.from_text(given, one.to_text()).key() == one.key() for given in (rules, one.variant))
+    assert (
+        one.to_text() == other.to_text()
+        and one.key() == other.key()
+        and hash(one.key()) == hash(other.key())
+    )
+    assert all(
+        medina.Game.from_text(given, one.to_text()).key() == one.key()
+        for given in (rules, one.variant)
+    )
     other.pop()
     other.push("orange G4")
     assert one.to_text() != other.to_text() and one.key() != other.key()
     before = one.copy()
     before.pop()  # Ben has not placed yet: another turn state
-    assert before.key() != one.key() and [g.to_text().split(" ")[2] for g in (before, one)] == ["1.2.0.2.0.0",
-                                                                                              "1.2.1.2.0.0"]
+    assert before.key() != one.key() and [g.to_text().split(" ")[2] for g in (before, one)] == [
+        "1.2.0.2.0.0",
+        "1.2.1.2.0.0",
+    ]
 
 
 def test_the_text_of_a_start_position():
-    game = medina.Game(medina.load_ruleset("second-edition-2014", players=2), ["Anna", "Ben"], merchant="K7", well="F5")
-    assert game.to_text() == ("Anna,Ben K7.F5 0.1.0.1.0.0 - K7:K7.K7 - -.-.-.-:-.-.-.-:3.2.1.0 "
-                              "8.8.8.8.4.2.4.12.15:0/8.8.8.8.4.2.4.12.15:0 -")
+    game = medina.Game(
+        medina.load_ruleset("second-edition-2014", players=2),
+        ["Anna", "Ben"],
+        merchant="K7",
+        well="F5",
+    )
+    assert game.to_text() == (
+        "Anna,Ben K7.F5 0.1.0.1.0.0 - K7:K7.K7 - -.-.-.-:-.-.-.-:3.2.1.0 "
+        "8.8.8.8.4.2.4.12.15:0/8.8.8.8.4.2.4.12.15:0 -"
+    )
 
 
 def test_repr_gives_the_game_back():
-    game = medina.Game(medina.load_ruleset("original-2001", players=3), ["Anna", "Ben", "Cleo"], merchant="K7")
+    game = medina.Game(
+        medina.load_ruleset("original-2001", players=3), ["Anna", "Ben", "Cleo"], merchant="K7"
+    )
     for placement in ["grey K8", "roof K8", "wall A2"]:
         game.push(placement)
     again = eval(repr(game), {"Game": medina.Game, "load_ruleset": medina.load_ruleset})
     assert again.key() == game.key() and repr(again) == repr(game)
 
 
-@pytest.mark.parametrize("change, field", [
-    (lambda f: f[:8], "text"),
-    (lambda f: ["Anna,Ben", *f[1:]], "players"),
-    (lambda f: [f[0], "Z99.-", *f[2:]], "players, setup"),
-    (lambda f: [*f[:2], "7.1.0.2.0.0", *f[3:]], "turn"),
-    (lambda f: [*f[:3], "gold:K8:-:-:-:-:-", *f[4:]], "palaces"),
-    (lambda f: [*f[:3], "grey:K8:-:0:K8:0:9h", *f[4:]], "palaces"),
-    (lambda f: [*f[:4], "K7:K7", *f[5:]], "merchants"),
-    (lambda f: [*f[:5], "A2@4x", *f[6:]], "walls"),
-    (lambda f: [*f[:6], "0.-.-.-:-.-.-.-:-.-.-.-", *f[7:]], "tiles"),
-    (lambda f: [*f[:7], "1.2:0/1.2:0/1.2:0", *f[8:]], "supply"),
-    (lambda f: [*f[:8], "gold"], "retired")])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        (lambda f: f[:8], "text"),
+        (lambda f: ["Anna,Ben", *f[1:]], "players"),
+        (lambda f: [f[0], "Z99.-", *f[2:]], "players, setup"),
+        (lambda f: [*f[:2], "7.1.0.2.0.0", *f[3:]], "turn"),
+        (lambda f: [*f[:3], "gold:K8:-:-:-:-:-", *f[4:]], "palaces"),
+        (lambda f: [*f[:3], "grey:K8:-:0:K8:0:9h", *f[4:]], "palaces"),
+        (lambda f: [*f[:4], "K7:K7", *f[5:]], "merchants"),
+        (lambda f: [*f[:5], "A2@4x", *f[6:]], "walls"),
+        (lambda f: [*f[:6], "0.-.-.-:-.-.-.-:-.-.-.-", *f[7:]], "tiles"),
+        (lambda f: [*f[:7], "1.2:0/1.2:0/1.2:0", *f[8:]], "supply"),
+        (lambda f: [*f[:8], "gold"], "retired"),
+    ],
+)
 def test_a_text_that_is_no_position_is_refused_naming_the_field(change, field):
     rules = medina.load_ruleset("original-2001", players=3)
     text = medina.Game(rules, ["Anna", "Ben", "Cleo"], merchant="K7").to_text()

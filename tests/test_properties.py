@@ -25,13 +25,26 @@ from medina_cli.records.record import parse_record
 from medina_cli.records.replay import replay
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 
-COMBOS = [("original-2001", 3), ("original-2001", 4), ("bsw-dm-2003", 3), ("bsw-dm-2003", 4),
-          ("second-edition-2014", 2), ("second-edition-2014", 3), ("second-edition-2014", 4)]
-PROFILE_COMBOS = [(ruleset, players) for ruleset in builtin_ids() if ruleset.startswith("boardspace-")
-                  for players in load_ruleset(ruleset).player_counts]
+COMBOS = [
+    ("original-2001", 3),
+    ("original-2001", 4),
+    ("bsw-dm-2003", 3),
+    ("bsw-dm-2003", 4),
+    ("second-edition-2014", 2),
+    ("second-edition-2014", 3),
+    ("second-edition-2014", 4),
+]
+PROFILE_COMBOS = [
+    (ruleset, players)
+    for ruleset in builtin_ids()
+    if ruleset.startswith("boardspace-")
+    for players in load_ruleset(ruleset).player_counts
+]
 NAMES = ["Anna", "Ben", "Cleo", "Dan"]
 HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large]
-GAMES = settings(max_examples=75, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+GAMES = settings(
+    max_examples=75, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH
+)
 TEA = st.sampled_from([0.0, 0.5, 1.0])
 
 
@@ -66,10 +79,20 @@ class Watcher:
     """Called after every placement of one game: checks the invariants against the previous position."""
 
     def __init__(self, rules, players: int, generator_at: set[int], oracle_at: set[int]):
-        self.rules, self.players, self.generator_at, self.oracle_at = rules, players, generator_at, oracle_at
-        start = {**dict.fromkeys(rules.colour_names, rules.supply.per_colour), "roof": rules.supply.roofs,
-                 "neutral": rules.supply.neutral_roofs, "stable": rules.supply.stables,
-                 "merchant": rules.supply.merchants, "wall": rules.supply.walls}
+        self.rules, self.players, self.generator_at, self.oracle_at = (
+            rules,
+            players,
+            generator_at,
+            oracle_at,
+        )
+        start = {
+            **dict.fromkeys(rules.colour_names, rules.supply.per_colour),
+            "roof": rules.supply.roofs,
+            "neutral": rules.supply.neutral_roofs,
+            "stable": rules.supply.stables,
+            "merchant": rules.supply.merchants,
+            "wall": rules.supply.walls,
+        }
         self.initial = {kind: players * start[kind] for kind in start}
         self.supplies = [dict(start) for _ in range(players)]
         self.counts = dict.fromkeys(start, 0)
@@ -94,7 +117,10 @@ class Watcher:
     def __call__(self, game) -> None:
         counts = board_counts(game)
         placed = [kind for kind in counts if counts[kind] != self.counts[kind]]
-        assert len(placed) == 1 and counts[placed[0]] == self.counts[placed[0]] + 1, (placed, counts)
+        assert len(placed) == 1 and counts[placed[0]] == self.counts[placed[0]] + 1, (
+            placed,
+            counts,
+        )
         self._supplies(game, placed[0], counts)
         self._board(game)
         self._merchants(game)
@@ -106,11 +132,20 @@ class Watcher:
                 check_generator(game)
             if game.placements_made in self.oracle_at:
                 self.checked += 1
-                events = game.events[self.events_seen:]
+                events = game.events[self.events_seen :]
                 # (after a tea tile some skips may belong to the position before this placement)
-                skipped = [] if any(e.kind == "tea" for e in events) else [e.player for e in events if e.kind == "pass"]
+                skipped = (
+                    []
+                    if any(e.kind == "tea" for e in events)
+                    else [e.player for e in events if e.kind == "pass"]
+                )
                 check_oracle(game, self.last_merchant, skipped)
-        self.counts, self.mover, self.walls, self.merchants = counts, game.seat_to_move, game.walls, game.merchants
+        self.counts, self.mover, self.walls, self.merchants = (
+            counts,
+            game.seat_to_move,
+            game.walls,
+            game.merchants,
+        )
         self.tower_holders = {t: p.owner for t, p in game.tower_tile.items() if p is not None}
         self.retired = list(game.retired)
         self.events_seen = len(game.events)
@@ -134,8 +169,12 @@ class Watcher:
             total = sum(s[piece] for s in game.supply) + counts[piece] + self.discarded[piece]
             assert total == initial + extra, piece
         self.supplies = [dict(s) for s in game.supply]
-        self.tea_could_end_turn = bool(game.seat_to_move is not None and game.turn_placed and not game.tea_used
-                                       and game.tea[game.seat_to_move])
+        self.tea_could_end_turn = bool(
+            game.seat_to_move is not None
+            and game.turn_placed
+            and not game.tea_used
+            and game.tea[game.seat_to_move]
+        )
 
     def _expected_supplies(self, game, kind, mover):
         expected = [dict(s) for s in self.supplies]
@@ -167,7 +206,9 @@ class Watcher:
         for palace in game.palaces:
             assert not covered & palace.pieces
             covered |= palace.pieces
-            if self.palace_pieces.get(palace.id) != palace.pieces:  # only a palace that grew can break
+            if (
+                self.palace_pieces.get(palace.id) != palace.pieces
+            ):  # only a palace that grew can break
                 self._palace(game, palace, pieces)
                 self.palace_pieces[palace.id] = palace.pieces
         assert covered == pieces
@@ -215,9 +256,13 @@ class Watcher:
         assert all(side & ~game.walls for side in self.sides)
 
     def _roofs(self, game):
-        owned = [(p.owner, p.colour) for p in game.palaces if p.owner is not None and p.owner != NEUTRAL]
+        owned = [
+            (p.owner, p.colour) for p in game.palaces if p.owner is not None and p.owner != NEUTRAL
+        ]
         assert len(owned) == len(set(owned))
-        assert all(game._owned[seat] == {c for o, c in owned if o == seat} for seat in range(self.players))
+        assert all(
+            game._owned[seat] == {c for o, c in owned if o == seat} for seat in range(self.players)
+        )
 
     def _tiles(self, game):
         """A palace tile lies with a largest claimed palace and moves only to a strictly larger one."""
@@ -250,7 +295,12 @@ def check_generator(game, samples: int = 12) -> None:
     rng = random.Random(game.placements_made)
     for piece, cell in rng.sample(refused, min(samples, len(refused))):
         code, message = explain(game, piece, cell)
-        assert code in CODES and code != "not-legal", (piece, game.variant.geometry.name(cell), code, message)
+        assert code in CODES and code != "not-legal", (
+            piece,
+            game.variant.geometry.name(cell),
+            code,
+            message,
+        )
         if (base.get(piece, 0) >> cell) & 1:
             assert code == "forced-roof", (piece, game.variant.geometry.name(cell), code)
 
@@ -261,19 +311,25 @@ def check_oracle(game, last_merchant: int, skipped: list[str]) -> None:
     geo = game.variant.geometry
     board = oracle.Board.of(game, last_merchant)
     layout = oracle.Layout(board)
-    engine_palaces = sorted((sorted(cells_of(geo, p.buildings)), sorted(cells_of(geo, p.stables)))
-                            for p in game.palaces)
-    assert engine_palaces == sorted((sorted(p.buildings), sorted(p.stables)) for p in layout.palaces)
+    engine_palaces = sorted(
+        (sorted(cells_of(geo, p.buildings)), sorted(cells_of(geo, p.stables))) for p in game.palaces
+    )
+    assert engine_palaces == sorted(
+        (sorted(p.buildings), sorted(p.stables)) for p in layout.palaces
+    )
     retired = layout.retired()
     assert retired == set(game.retired)
     seat = game.seat_to_move
     moves = layout.legal(seat, retired)
     assert placements_of(geo, game._piece_masks(seat)) == moves
     if game.turn_placed == 0 and not game.tea_used:
-        assert moves and game.forced == oracle.forced_at_turn_start(board, seat, game.turn_slots, retired)
+        assert moves and game.forced == oracle.forced_at_turn_start(
+            board, seat, game.turn_slots, retired
+        )
     first = game.turn_placed == 0 and not game.tea_used and game.turn_slots > 1
-    assert placements_of(geo, game.legal_masks()) == oracle.turn_legal(board, seat, moves, roof_due=game.forced,
-                                                                       first=first)
+    assert placements_of(geo, game.legal_masks()) == oracle.turn_legal(
+        board, seat, moves, roof_due=game.forced, first=first
+    )
     for name in skipped:
         assert not layout.legal(game.players.index(name), retired)
 
@@ -285,11 +341,20 @@ def round_trip(game, rules) -> None:
     assert outcome.problems == [] and outcome.finished and outcome.warnings == []
     again = outcome.game
     assert again == game and score_game(again).to_json() == score_game(game).to_json()
-    assert [(e.kind, e.text, e.player) for e in again.events] == [(e.kind, e.text, e.player) for e in game.events]
+    assert [(e.kind, e.text, e.player) for e in again.events] == [
+        (e.kind, e.text, e.player) for e in game.events
+    ]
 
 
-def play_checked(ruleset: str, players: int, data, tea: float, *, oracle_everywhere: bool = False,
-                 sets: tuple = ()):
+def play_checked(
+    ruleset: str,
+    players: int,
+    data,
+    tea: float,
+    *,
+    oracle_everywhere: bool = False,
+    sets: tuple = (),
+):
     """Play one random game under the Watcher, its choices drawn from `data`; the generator and the
     oracle are consulted at a few drawn positions (the oracle at every position if asked).
     The game is played once to draw its choices, then again from the same answers under the Watcher:
@@ -297,7 +362,9 @@ def play_checked(ruleset: str, players: int, data, tea: float, *, oracle_everywh
     costs no checks."""
     rules = load_ruleset(ruleset, sets).for_players(players)
     rng = data.draw(DRAWN_RANDOM, label="random play")
-    positions = data.draw(st.lists(st.integers(1, 119), min_size=3, max_size=3, unique=True), label="checked at")
+    positions = data.draw(
+        st.lists(st.integers(1, 119), min_size=3, max_size=3, unique=True), label="checked at"
+    )
     oracle_at = set(range(1, 1000)) if oracle_everywhere else {positions[2]}
     if rules.merchants.new_chain_max_neighbours:
         oracle_at = set()  # the oracle knows only separate merchant chains
@@ -321,31 +388,45 @@ def test_random_games_keep_the_invariants(ruleset, players, data, tea):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset, players", PROFILE_COMBOS)
-@settings(max_examples=8, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@settings(
+    max_examples=8, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH
+)
 @given(data=st.data(), tea=TEA)
-def test_random_games_keep_the_invariants_under_the_boardspace_profiles(ruleset, players, data, tea):
+def test_random_games_keep_the_invariants_under_the_boardspace_profiles(
+    ruleset, players, data, tea
+):
     game, rules, _watcher = play_checked(ruleset, players, data, tea)
     round_trip(game, rules)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset, players", COMBOS)
-@settings(max_examples=3, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@settings(
+    max_examples=3, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH
+)
 @given(data=st.data(), tea=TEA)
 def test_generator_matches_the_oracle_at_every_position(ruleset, players, data, tea):
     game, _rules, watcher = play_checked(ruleset, players, data, tea, oracle_everywhere=True)
     assert watcher.checked >= game.placements_made - 1
     board = oracle.Board.of(game, watcher.last_merchant)
-    assert not any(oracle.legal(board, seat) for seat in range(players))  # the game ends when nobody can place
+    assert not any(
+        oracle.legal(board, seat) for seat in range(players)
+    )  # the game ends when nobody can place
 
 
 # small supplies make the 2001 forced roof (only one player can still place) frequent
-SHORT_2001 = tuple(f"supply.3.{item}" for item in ("per_colour=2", "stables=2", "merchants=2", "walls=2"))
+SHORT_2001 = tuple(
+    f"supply.3.{item}" for item in ("per_colour=2", "stables=2", "merchants=2", "walls=2")
+)
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH)
+@settings(
+    max_examples=25, deadline=None, derandomize=True, database=None, suppress_health_check=HEALTH
+)
 @given(data=st.data())
 def test_forced_roofs_match_the_oracle_in_short_2001_games(data):
-    game, _rules, watcher = play_checked("original-2001", 3, data, 0.0, oracle_everywhere=True, sets=SHORT_2001)
+    game, _rules, watcher = play_checked(
+        "original-2001", 3, data, 0.0, oracle_everywhere=True, sets=SHORT_2001
+    )
     assert watcher.checked >= game.placements_made - 1

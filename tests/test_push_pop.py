@@ -16,7 +16,11 @@ from medina_cli.engine.board import bits
 from medina_cli.rules.loader import builtin_ids, load_ruleset
 
 NAMES = ["Anna", "Ben", "Cleo", "Dan"]
-COMBOS = [(ruleset, players) for ruleset in builtin_ids() for players in load_ruleset(ruleset).player_counts]
+COMBOS = [
+    (ruleset, players)
+    for ruleset in builtin_ids()
+    for players in load_ruleset(ruleset).player_counts
+]
 
 
 def snapshot(game) -> tuple:
@@ -26,7 +30,9 @@ def snapshot(game) -> tuple:
 
 def same(game, shot) -> bool:
     copy, legal, score = shot
-    return game == copy and game.legal_placements() == legal and medina.score(game).to_json() == score
+    return (
+        game == copy and game.legal_placements() == legal and medina.score(game).to_json() == score
+    )
 
 
 def answers(position) -> tuple:
@@ -36,10 +42,16 @@ def answers(position) -> tuple:
     be parsed again for each question.)"""
     squares = position.variant.geometry.square_of
     place = {id(palace): i for i, palace in enumerate(position.palaces)}
-    return ([position.piece_at(square) for square in squares],
-            [place.get(id(position.palace_of(square))) for square in squares],
-            position.live_chain_ends(), position.well_bonus_cells,
-            [place.get(id(holder)) for holder in (*position.palace_tile.values(), *position.tower_tile.values())])
+    return (
+        [position.piece_at(square) for square in squares],
+        [place.get(id(position.palace_of(square))) for square in squares],
+        position.live_chain_ends(),
+        position.well_bonus_cells,
+        [
+            place.get(id(holder))
+            for holder in (*position.palace_tile.values(), *position.tower_tile.values())
+        ],
+    )
 
 
 def new_game(data, ruleset: str, players: int):
@@ -47,7 +59,11 @@ def new_game(data, ruleset: str, players: int):
     geo = medina.Variant.of(rules).geometry
     cells = [geo.name(c) for c in bits(geo.interior & ~geo.edge_row)]
     merchant = data.draw(st.sampled_from(cells), label="merchant")
-    well = data.draw(st.sampled_from([c for c in cells if c != merchant]), label="well") if rules.well.enabled else None
+    well = (
+        data.draw(st.sampled_from([c for c in cells if c != merchant]), label="well")
+        if rules.well.enabled
+        else None
+    )
     return medina.Game(rules, NAMES[:players], merchant=merchant, well=well)
 
 
@@ -64,8 +80,13 @@ def draw_placement(choices, game):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset, players", COMBOS)
-@settings(max_examples=4, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=4,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data())
 def test_pop_undoes_every_push_and_copies_are_independent(ruleset, players, data):
     game = new_game(data, ruleset, players)
@@ -82,8 +103,12 @@ def test_pop_undoes_every_push_and_copies_are_independent(ruleset, players, data
         seen.append(snapshot(game))
         plain = game.to_plain()
         rebuilt = medina.Position.from_plain(game.rules, plain)
-        assert {**rebuilt.to_plain(), "turn": plain["turn"]} == plain and answers(rebuilt) == answers(game)
-    if clone is not None:  # the original's later pushes left the copy alone, and the copy pops as well
+        assert {**rebuilt.to_plain(), "turn": plain["turn"]} == plain and answers(
+            rebuilt
+        ) == answers(game)
+    if (
+        clone is not None
+    ):  # the original's later pushes left the copy alone, and the copy pops as well
         assert same(clone, seen[copy_at])
         clone.push(clone.legal_placements()[0])
         clone.pop()

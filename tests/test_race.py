@@ -23,14 +23,22 @@ from medina_cli.agents.race import (
     z_value,
 )
 
-ORANGE_OPEN = ("Anna: orange C3, orange C4", "Ben: orange C5, orange C6", "Cleo: orange C7, brown F11")
+ORANGE_OPEN = (
+    "Anna: orange C3, orange C4",
+    "Ben: orange C5, orange C6",
+    "Cleo: orange C7, brown F11",
+)
 
 
 def noise_play(values: dict, spread: float = 10.0):
     """A `play` whose sample k of a move is its value plus noise drawn from stream k alone."""
+
     def play(batches):
-        return [[(values[move] + random.Random(k).gauss(0, spread), 0.5) for k in range(start, stop)]
-                for move, start, stop in batches]
+        return [
+            [(values[move] + random.Random(k).gauss(0, spread), 0.5) for k in range(start, stop)]
+            for move, start, stop in batches
+        ]
+
     return play
 
 
@@ -62,7 +70,9 @@ def test_the_race_keeps_to_its_cap_and_its_order(cap, values):
     assert race.playouts <= max(cap, len(moves) * race.first)
     for arm in race.arms:  # every move's samples are whole batches from 0, in stream order
         assert arm.n in (0, *(stop for _, stop in batch_bounds(0, arm.n or race.first, race.first)))
-        assert arm.margins == [moves[arm.move] + random.Random(k).gauss(0, 10.0) for k in range(arm.n)]
+        assert arm.margins == [
+            moves[arm.move] + random.Random(k).gauss(0, 10.0) for k in range(arm.n)
+        ]
     assert race.ranked()[0] is race.best and race.best.n == max(arm.n for arm in race.arms)
 
 
@@ -92,7 +102,9 @@ def test_the_same_seed_gives_the_same_race_and_another_seed_other_samples():
     again = make_agent("mcts:200", seed=3).search(game)
     other = make_agent("mcts:200", seed=4).search(game)
     assert [(a.move, a.margins) for a in first.arms] == [(a.move, a.margins) for a in again.arms]
-    assert [a.move for a in first.arms] == [a.move for a in other.arms]  # the order is the position's
+    assert [a.move for a in first.arms] == [
+        a.move for a in other.arms
+    ]  # the order is the position's
     assert [a.margins for a in first.arms] != [a.margins for a in other.arms]
 
 
@@ -112,9 +124,19 @@ def test_batches_played_in_any_order_give_the_same_samples():
 def test_a_move_is_judged_against_the_best_on_as_many_samples_of_each():
     """Later samples come from bigger trees: a best whose later samples are better does not beat a move
     with fewer samples, as good as the best's first ones."""
+
     def play(batches):
-        return [[((20.0 if k >= FIRST and move == "deep" else 0.0) + random.Random(k).gauss(0, 1), 0.5)
-                 for k in range(start, stop)] for move, start, stop in batches]
+        return [
+            [
+                (
+                    (20.0 if k >= FIRST and move == "deep" else 0.0) + random.Random(k).gauss(0, 1),
+                    0.5,
+                )
+                for k in range(start, stop)
+            ]
+            for move, start, stop in batches
+        ]
+
     race = Race([Arm("deep"), Arm("shallow")], cap=100, confidence=0.95, play=play)
     deep, shallow = race.arms
     race.first = FIRST

@@ -27,8 +27,11 @@ class Terminal(io.StringIO):
 
 @pytest.fixture
 def position():
-    text = record_text("original-2001", ["Anna", "Ben", "Cleo"],
-                       ["Anna: grey C3, grey C4", "Ben: roof C3, black H8", "Cleo: roof H8, merchant J8"])
+    text = record_text(
+        "original-2001",
+        ["Anna", "Ben", "Cleo"],
+        ["Anna: grey C3, grey C4", "Ben: roof C3, black H8", "Cleo: roof H8, merchant J8"],
+    )
     return replay_text(text)[1].game
 
 
@@ -74,8 +77,11 @@ def test_commands_colour_the_board_on_a_terminal_unless_told_not_to(command):
     assert "\x1b[" in coloured
     assert "\x1b" not in shown(command, str(GAME), "--to", "30", "--no-color")
     assert "\x1b" not in shown(command, str(GAME), "--to", "30", no_color="1")
-    piped = subprocess.run([sys.executable, "-m", "medina_cli", command, str(GAME), "--to", "30"],
-                           capture_output=True, text=True).stdout
+    piped = subprocess.run(
+        [sys.executable, "-m", "medina_cli", command, str(GAME), "--to", "30"],
+        capture_output=True,
+        text=True,
+    ).stdout
     assert "\x1b" not in piped
     assert ANSI.sub("", coloured).replace("\r\n", "\n") == piped
 
@@ -91,7 +97,7 @@ def test_moves_marks_the_empty_cells_where_a_placement_may_go(tmp_path):
     source = tmp_path / "game.yaml"
     source.write_text(text)
     code, out, _ = run("moves", source)
-    board = out[out.index("     A  B"):]
+    board = out[out.index("     A  B") :]
     row1 = next(line for line in board.splitlines() if line.startswith("  1 "))
     assert row1.split()[1:4] == ["T4", "*", "."]  # B1 continues tower 4's run; C1 touches nothing
     game = replay_text(text)[1].game
@@ -99,15 +105,22 @@ def test_moves_marks_the_empty_cells_where_a_placement_may_go(tmp_path):
     for _, cells in game.legal_masks():
         targets |= cells
     assert code == 0 and board.count(" * ") == sum(
-        1 for cell in range(game.variant.size)
-        if targets >> cell & 1 and game.piece_at(game.variant.geometry.name(cell)) is None)  # the empty targets
+        1
+        for cell in range(game.variant.size)
+        if targets >> cell & 1 and game.piece_at(game.variant.geometry.name(cell)) is None
+    )  # the empty targets
 
 
 def test_the_last_placement_is_marked_before_its_piece_with_and_without_colour(position):
     assert last_placed(position) == "J8"
-    plain, coloured = render_board(position, last="J8"), render_board(position, last="J8", colour=True)
+    plain, coloured = (
+        render_board(position, last="J8"),
+        render_board(position, last="J8", colour=True),
+    )
     row_8 = next(line for line in plain.splitlines() if line.startswith("  8 "))
-    assert row_8[4 + 7 * 3:4 + 10 * 3] == " K3 . >m "  # Ben's black H8 roofed by Cleo, then her merchant J8
+    assert (
+        row_8[4 + 7 * 3 : 4 + 10 * 3] == " K3 . >m "
+    )  # Ben's black H8 roofed by Cleo, then her merchant J8
     assert ANSI.sub("", coloured) == plain and plain.count(">") == 1
     assert render_board(position) == plain.replace(">m ", " m ")
     assert legend(position, last=True).endswith("\n> the last placement")
@@ -117,8 +130,11 @@ def test_replay_of_a_finished_game_ends_with_the_scores_and_marks_the_last_place
     code, out, _ = run("replay", GAME)
     sheet = json.loads(run("score", GAME, "--json")[1])
     assert code == 0 and out.splitlines()[-2:] == [
-        "The game is over.", "Final score: " + ", ".join(f"{p['name']} {p['total']}" for p in sheet["players"])
-        + f"; {sheet['winners'][0]} wins."]
+        "The game is over.",
+        "Final score: "
+        + ", ".join(f"{p['name']} {p['total']}" for p in sheet["players"])
+        + f"; {sheet['winners'][0]} wins.",
+    ]
     assert out.count(">") == 2 and "\n> the last placement\n" in out  # on the board, and in its key
     code, out, _ = run("replay", GAME, "--to", "30")
     assert code == 0 and "Final score" not in out and out.splitlines()[-1].endswith("is to move.")

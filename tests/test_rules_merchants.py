@@ -22,7 +22,9 @@ def test_a_lone_merchant_is_an_end_in_every_direction(ruleset):
 def test_a_merchant_must_extend_an_end_of_the_chain(ruleset):
     pos = Position(ruleset, 3, "merchant J8, merchant J9")
     assert pos.reject("merchant K8") == "merchant-not-at-chain-end"  # beside the middle
-    assert pos.reject("merchant C3") == "merchant-not-at-chain-end"  # a new chain while this one lives
+    assert (
+        pos.reject("merchant C3") == "merchant-not-at-chain-end"
+    )  # a new chain while this one lives
     assert pos.legal("merchant J10") and pos.legal("merchant K9") and pos.legal("merchant J6")
 
 
@@ -55,6 +57,8 @@ def test_the_two_neighbour_ban_counts_dead_chains(ruleset):
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
 def test_new_chain_max_neighbours_is_a_ruleset_parameter(ruleset):
-    pos = Position(ruleset, 3, DEAD_CHAIN, merchant="C3", sets=("merchants.new_chain_max_neighbours=1",))
+    pos = Position(
+        ruleset, 3, DEAD_CHAIN, merchant="C3", sets=("merchants.new_chain_max_neighbours=1",)
+    )
     assert pos.legal("merchant D2") and pos.legal("merchant H8")
     assert pos.reject("merchant B3") == "merchant-two-neighbours"

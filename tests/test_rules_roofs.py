@@ -59,13 +59,19 @@ def test_no_neutral_roofs_before_2014(ruleset, players):
     pos = Position(ruleset, players, "grey D4")
     assert pos.game.supply[pos.game.seat_to_move]["neutral"] == 0
     assert pos.reject("neutral D4") == "not-in-supply"
-    assert _refusal(pos, "neutral D4") == f"neutral D4: {ruleset} has no neutral roofs for {players} players"
+    assert (
+        _refusal(pos, "neutral D4")
+        == f"neutral D4: {ruleset} has no neutral roofs for {players} players"
+    )
 
 
 def test_no_neutral_roofs_in_2014_with_four_players():
     pos = Position("second-edition-2014", 4, "grey D4")
     assert pos.reject("neutral D4") == "not-in-supply"
-    assert _refusal(pos, "neutral D4") == "neutral D4: second-edition-2014 has no neutral roofs for 4 players"
+    assert (
+        _refusal(pos, "neutral D4")
+        == "neutral D4: second-edition-2014 has no neutral roofs for 4 players"
+    )
 
 
 @pytest.mark.parametrize("players, count", [(2, 2), (3, 1)])
@@ -75,7 +81,13 @@ def test_neutral_roofs_in_2014_with_two_or_three_players(players, count):
 
 
 def test_neutral_roof_goes_on_any_unroofed_palace_and_belongs_to_nobody():
-    pos = Position("second-edition-2014", 2, "Anna: grey D4", "Ben: orange H8, grey D5", "Anna: roof D4, brown M4")
+    pos = Position(
+        "second-edition-2014",
+        2,
+        "Anna: grey D4",
+        "Ben: orange H8, grey D5",
+        "Anna: roof D4, brown M4",
+    )
     assert pos.legal("neutral H8") and pos.legal("neutral M4")
     assert pos.reject("neutral D5") == "roof-on-roofed-palace"
     assert pos.reject("neutral F4") == "roof-not-on-building"
@@ -87,7 +99,9 @@ def test_neutral_roof_goes_on_any_unroofed_palace_and_belongs_to_nobody():
     pos.play("Ben: neutral C9")
     assert pos.at("C9").owner == NEUTRAL and pos.game.supply[1]["neutral"] == 0
     assert pos.reject("neutral M4") == "not-in-supply"
-    assert _refusal(pos, "neutral M4") == "neutral M4: Ben has no neutral left"  # used up: the player's words
+    assert (
+        _refusal(pos, "neutral M4") == "neutral M4: Ben has no neutral left"
+    )  # used up: the player's words
 
 
 def _refusal(pos, token: str) -> str:
@@ -99,7 +113,9 @@ def _refusal(pos, token: str) -> str:
 
 
 def test_neutral_roof_on_a_colour_the_player_owns_and_own_roof_after_a_neutral_one():
-    pos = Position("second-edition-2014", 3, "Anna: grey D4", "Ben: grey D5", "Cleo: roof D4, grey F9")
+    pos = Position(
+        "second-edition-2014", 3, "Anna: grey D4", "Ben: grey D5", "Cleo: roof D4, grey F9"
+    )
     assert pos.at("D4").owner == 2
     pos.play("Anna: orange H8, brown M4", "Ben: neutral H8, orange L9")
     assert pos.at("H8").owner == NEUTRAL
@@ -132,11 +148,18 @@ def test_a_roof_on_any_building_of_a_palace_is_one_move(piece):
     pos = Position("second-edition-2014", 3, "grey D4, grey D5, grey D6, stable E5", "orange K3")
     game = pos.game
     same = [f"{piece} D4", f"{piece} D5", f"{piece} D6"]
-    assert [str(p) for p in game.legal_placements() if p.piece == piece] == [f"{piece} K3"] + same  # cell order
-    assert [str(p) for p in game.distinct_placements() if p.piece == piece] == [f"{piece} K3", f"{piece} D4"]
+    assert [str(p) for p in game.legal_placements() if p.piece == piece] == [
+        f"{piece} K3"
+    ] + same  # cell order
+    assert [str(p) for p in game.distinct_placements() if p.piece == piece] == [
+        f"{piece} K3",
+        f"{piece} D4",
+    ]
     assert [str(p) for p in game.equivalent_placements(f"{piece} d6")] == same
     assert [str(p) for p in game.equivalent_placements(f"{piece} K3")] == [f"{piece} K3"]
     assert [str(p) for p in game.equivalent_placements("stable E6")] == ["stable E6"]
     pos.play(f"{piece} D5")
-    assert [str(p) for p in game.equivalent_placements(f"{piece} D6")] == [f"{piece} D6"]  # roofed: no move
+    assert [str(p) for p in game.equivalent_placements(f"{piece} D6")] == [
+        f"{piece} D6"
+    ]  # roofed: no move
     assert len(game.distinct_placements()) == len(game.legal_placements())

@@ -16,16 +16,20 @@ def tile_events(game, kind):
 
 # --- palace tiles --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("ruleset", EDITIONS)
 def test_palace_tile_first_claim_then_strictly_larger_only(ruleset):
     pos = Position(ruleset, 3, "grey D4, roof D4, grey H8")
     game = pos.game
     first, second = pos.at("D4"), pos.at("H8")
     assert game.palace_tile["grey"] is first  # the first claim takes it
-    steps = [("roof H8", first),  # 1 against 1: a tie keeps the tile
-             ("stable H9", second),  # anyone's stable makes the second palace larger: it moves at once
-             ("wall A12", second), ("stable D5", second),  # 2 against 2
-             ("stable D3", first)]
+    steps = [
+        ("roof H8", first),  # 1 against 1: a tie keeps the tile
+        ("stable H9", second),  # anyone's stable makes the second palace larger: it moves at once
+        ("wall A12", second),
+        ("stable D5", second),  # 2 against 2
+        ("stable D3", first),
+    ]
     for token, holder in steps:
         pos.play(token)
         assert game.palace_tile["grey"] is holder, token
@@ -64,11 +68,19 @@ def test_a_roof_can_win_a_palace_tile_and_a_tower_tile_at_once(ruleset):
 
 # --- tower tiles ---------------------------------------------------------------------------------
 
+
 def e7_position(**kw):
     """Example E-7 on tower 1 (NW): brown B11 touches wall A11, orange D12 touches D13, grey C9
     gets a stable B9 beside wall A9."""
-    return Position("second-edition-2014", 3, "Anna: wall A12", "Ben: wall A11", "Cleo: brown B11, wall A10",
-                    "Anna: roof B11, wall A9", **kw)
+    return Position(
+        "second-edition-2014",
+        3,
+        "Anna: wall A12",
+        "Ben: wall A11",
+        "Cleo: brown B11, wall A10",
+        "Anna: roof B11, wall A9",
+        **kw,
+    )
 
 
 def test_e7_tower_tile_by_roof_wall_and_stable_with_merchants_for_the_first_holder_only():
@@ -87,19 +99,34 @@ def test_e7_tower_tile_by_roof_wall_and_stable_with_merchants_for_the_first_hold
 
 def test_tower_merchants_can_be_placed_in_the_same_turn():
     sets = supplies(3, per_colour=6, roofs=4, walls=12)  # nobody holds a merchant at the start
-    pos = Position("second-edition-2014", 3, "Anna: wall A12", "Ben: wall A11", "Cleo: brown B11, wall A10",
-                   "Anna: roof B11", sets=sets)
+    pos = Position(
+        "second-edition-2014",
+        3,
+        "Anna: wall A12",
+        "Ben: wall A11",
+        "Cleo: brown B11, wall A10",
+        "Anna: roof B11",
+        sets=sets,
+    )
     assert pos.game.supply[0]["merchant"] == 3 and pos.legal("merchant J8")
     pos.play("merchant J8")
     assert pos.replay().problems == []
 
 
 def test_a_neutral_first_holder_sends_the_tower_merchants_out_of_the_game():
-    pos = Position("second-edition-2014", 3, "Anna: wall A12", "Ben: orange B12", "Cleo: neutral B12, brown D11")
+    pos = Position(
+        "second-edition-2014",
+        3,
+        "Anna: wall A12",
+        "Ben: orange B12",
+        "Cleo: neutral B12, brown D11",
+    )
     game = pos.game
     assert game.tower_tile[1] is pos.at("B12") and pos.at("B12").owner == NEUTRAL
     assert [s["merchant"] for s in game.supply] == [8, 8, 8]
-    assert tile_events(game, "tower-merchants") == ["the 3 merchants of tower 1 leave the game (neutral first holder)"]
+    assert tile_events(game, "tower-merchants") == [
+        "the 3 merchants of tower 1 leave the game (neutral first holder)"
+    ]
     pos.play("Anna: roof D11, wall B13", "Ben: wall C13, wall D13")
     assert game.tower_tile[1] is pos.at("B12")
     pos.play("Cleo: stable D12")  # joins Anna's brown D11 beside wall D13
@@ -123,7 +150,9 @@ POLICIES = {  # ruleset, --set -> (case 1: the other arm, case 2: the same arm a
 
 
 def e8_position(ruleset, policy):
-    pos = Position(ruleset, 3, *E8.split(", ")[:5], sets=(f"towers.reconnect={policy}",) if policy else ())
+    pos = Position(
+        ruleset, 3, *E8.split(", ")[:5], sets=(f"towers.reconnect={policy}",) if policy else ()
+    )
     assert pos.game.tower_tile[3] is pos.at("Q12")  # the wall's placer need not own the palace
     pos.play(*E8.split(", ")[5:])
     assert pos.game.tower_tile[3] is pos.at("M12")
@@ -157,12 +186,18 @@ def test_a_roof_wins_every_tower_its_palace_touches(ruleset):
 
 # --- tea awards (2014) ---------------------------------------------------------------------------
 
+
 def test_e6_tea_awards_3_2_1_0_and_a_neutral_claim_discards_its_award():
-    pos = Position("second-edition-2014", 3, "Anna: purple D4", "Ben: wall A12", "Cleo: roof D4, purple H8")
+    pos = Position(
+        "second-edition-2014", 3, "Anna: purple D4", "Ben: wall A12", "Cleo: roof D4, purple H8"
+    )
     game = pos.game
     assert game.tea == [0, 0, 3]
     pos.play("Anna: neutral H8, purple M4")
-    assert game.tea == [0, 0, 3] and tile_events(game, "tea")[-1] == "2 tea tiles for the neutral claim leave the game"
+    assert (
+        game.tea == [0, 0, 3]
+        and tile_events(game, "tea")[-1] == "2 tea tiles for the neutral claim leave the game"
+    )
     pos.play("Ben: roof M4, purple C10")
     assert game.tea == [0, 1, 3]
     pos.play("Cleo: tea, wall A11", "Anna: roof C10, wall A10")

@@ -11,15 +11,30 @@ from medina_cli.engine.game import IllegalPlacement
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
 def test_a_turn_is_two_placements(ruleset):
     pos = Position(ruleset, 3)
-    assert pos.problem("Anna: wall A12, wall A11, wall A10") == ("too-many-placements", 1, 3, "Anna")
-    assert pos.problem("Anna: wall A12", "Ben: wall B13, wall C13") == ("too-few-placements", 1, None, "Anna")
+    assert pos.problem("Anna: wall A12, wall A11, wall A10") == (
+        "too-many-placements",
+        1,
+        3,
+        "Anna",
+    )
+    assert pos.problem("Anna: wall A12", "Ben: wall B13, wall C13") == (
+        "too-few-placements",
+        1,
+        None,
+        "Anna",
+    )
     assert pos.errors_after("Anna: wall A12, wall A11") == []
 
 
 def test_a_2014_turn_after_the_opening_is_two_placements():
     pos = Position("second-edition-2014", 3, "Anna: wall A12", "Ben: wall A11")
     assert pos.problem("Cleo: wall A10, wall A9, wall A8") == ("too-many-placements", 3, 3, "Cleo")
-    assert pos.problem("Cleo: wall A10", "Anna: wall A9, wall A8") == ("too-few-placements", 3, None, "Cleo")
+    assert pos.problem("Cleo: wall A10", "Anna: wall A9, wall A8") == (
+        "too-few-placements",
+        3,
+        None,
+        "Cleo",
+    )
     assert pos.errors_after("Cleo: wall A10, wall A9") == []
 
 
@@ -28,7 +43,12 @@ def test_2014_opening_two_players_first_player_places_one():
     assert pos.problem("Anna: wall A11, wall A10") == ("too-many-placements", 1, 2, "Anna")
     pos.play("Anna: wall A11")
     assert pos.mover == "Ben"
-    assert pos.problem("Ben: wall A10", "Anna: wall A9, wall A8") == ("too-few-placements", 2, None, "Ben")
+    assert pos.problem("Ben: wall A10", "Anna: wall A9, wall A8") == (
+        "too-few-placements",
+        2,
+        None,
+        "Ben",
+    )
     assert pos.errors_after("Ben: wall A10, wall A9") == []
 
 
@@ -38,21 +58,47 @@ def test_2014_opening_three_or_four_players_first_two_place_one(players):
     assert pos.mover == "Ben"
     assert pos.problem("Ben: wall A11, wall A10") == ("too-many-placements", 2, 2, "Ben")
     pos.play("Ben: wall A11")
-    assert pos.problem("Cleo: wall A10", "Anna: wall A9, wall A8") == ("too-few-placements", 3, None, "Cleo")
+    assert pos.problem("Cleo: wall A10", "Anna: wall A9, wall A8") == (
+        "too-few-placements",
+        3,
+        None,
+        "Cleo",
+    )
     assert pos.errors_after("Cleo: wall A10, wall A9") == []
 
 
 @pytest.mark.parametrize("ruleset", ["original-2001", "bsw-dm-2003"])
 def test_no_opening_rule_before_2014(ruleset):
     assert Position(ruleset, 3).problem("Anna: wall A12", "Ben: wall B13, wall C13") == (
-        "too-few-placements", 1, None, "Anna")
+        "too-few-placements",
+        1,
+        None,
+        "Anna",
+    )
 
 
 ONE_PIECE_LEFT = {  # three walls each; then (turn, player) starts a turn with a single piece left
-    "original-2001": (("Anna: wall A12, wall A11", "Ben: wall B13, wall C13", "Cleo: wall Q13, wall P13"), 4, "Anna"),
-    "bsw-dm-2003": (("Anna: wall A12, wall A11", "Ben: wall B13, wall C13", "Cleo: wall Q13, wall P13"), 4, "Anna"),
-    "second-edition-2014": (("Anna: wall A12", "Ben: wall A11", "Cleo: wall A10, wall A9", "Anna: wall A8, wall A7",
-                             "Ben: wall A6, wall A5"), 6, "Cleo"),
+    "original-2001": (
+        ("Anna: wall A12, wall A11", "Ben: wall B13, wall C13", "Cleo: wall Q13, wall P13"),
+        4,
+        "Anna",
+    ),
+    "bsw-dm-2003": (
+        ("Anna: wall A12, wall A11", "Ben: wall B13, wall C13", "Cleo: wall Q13, wall P13"),
+        4,
+        "Anna",
+    ),
+    "second-edition-2014": (
+        (
+            "Anna: wall A12",
+            "Ben: wall A11",
+            "Cleo: wall A10, wall A9",
+            "Anna: wall A8, wall A7",
+            "Ben: wall A6, wall A5",
+        ),
+        6,
+        "Cleo",
+    ),
 }
 
 
@@ -80,7 +126,9 @@ def test_a_turn_ends_when_nothing_is_legal_after_the_first_placement(ruleset):
 def test_pass_only_when_unable(ruleset):
     pos = BEN_STUCK.position(ruleset)
     assert pos.mover == "Cleo" and not pos.game.can_place(1)
-    assert [e.text for e in pos.game.events if e.kind == "pass"] == ["Ben cannot place anything and is skipped"]
+    assert [e.text for e in pos.game.events if e.kind == "pass"] == [
+        "Ben cannot place anything and is skipped"
+    ]
     assert pos.errors_after("Ben: pass", "Cleo: black I7, roof I7") == []  # pass may be written ...
     assert pos.errors_after("Cleo: black I7, roof I7") == []  # ... or left out
     assert pos.problem("Ben: pass", "Cleo: pass") == ("pass-while-able", 9, None, "Cleo")
@@ -93,7 +141,11 @@ def test_pass_while_a_placement_exists_is_illegal(ruleset):
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
 def test_leaving_out_a_player_who_can_place_is_out_of_turn(ruleset):
-    pos = Position(ruleset, 3, "Anna: wall A12" if ruleset == "second-edition-2014" else "Anna: wall A12, wall A11")
+    pos = Position(
+        ruleset,
+        3,
+        "Anna: wall A12" if ruleset == "second-edition-2014" else "Anna: wall A12, wall A11",
+    )
     assert pos.problem("Cleo: wall B13, wall C13") == ("out-of-turn", 2, None, "Cleo")
     assert pos.problem("Anna: wall B13, wall C13") == ("out-of-turn", 2, None, "Anna")
 
@@ -112,13 +164,17 @@ def test_game_end_when_nobody_can_place_and_nothing_after_it(ruleset):
     outcome = pos.replay("Ben: pass", "Cleo: pass")  # truthful: nobody can place
     assert outcome.problems == [] and outcome.finished and outcome.turns_played == 12
     assert pos.problem("Ben: pass", "Cleo: orange C11") == ("game-over", 12, None, "Cleo")
-    unreadable = pos.replay("Ben: pass", "Cleo: orange")  # a turn that cannot be replayed: not finished
+    unreadable = pos.replay(
+        "Ben: pass", "Cleo: orange"
+    )  # a turn that cannot be replayed: not finished
     assert [p.code for p in unreadable.problems] == ["bad-placement"] and not unreadable.finished
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
 def test_a_pass_after_the_game_has_ended_is_accepted_but_a_placement_is_not(ruleset):
-    pos = Position(ruleset, 3, sets=supplies(3, stables=1))  # over at once: a stable needs a building to touch
+    pos = Position(
+        ruleset, 3, sets=supplies(3, stables=1)
+    )  # over at once: a stable needs a building to touch
     assert pos.game.is_over()
     outcome = pos.replay("Anna: pass", "Ben: pass", "Anna: pass")
     assert outcome.problems == [] and outcome.finished and outcome.warnings == []
@@ -133,6 +189,7 @@ def test_an_unfinished_record_is_valid_with_a_warning():
 
 
 # --- tea (2014) ----------------------------------------------------------------------------------
+
 
 def tea_position():
     """Cleo claims the first purple palace and takes 3 tea tiles."""
@@ -152,7 +209,12 @@ def test_tea_may_stand_first_or_second_but_only_once_per_turn():
     assert pos.errors_after("Cleo: wall B13, tea") == []
     assert pos.problem("Cleo: tea, tea") == ("tea-not-allowed", 6, 2, "Cleo")
     # one piece always
-    assert pos.problem("Cleo: tea", "Anna: wall B13, wall C13") == ("too-few-placements", 6, None, "Cleo")
+    assert pos.problem("Cleo: tea", "Anna: wall B13, wall C13") == (
+        "too-few-placements",
+        6,
+        None,
+        "Cleo",
+    )
     pos.play("Cleo: tea")
     assert pos.reject("tea") == "tea-not-allowed"
     assert pos.game.tea[2] == 2
@@ -167,7 +229,9 @@ def test_tea_needs_a_tile():
 def test_no_tea_in_an_opening_single_placement_turn():
     pos = Position("second-edition-2014", 3, "Anna: purple D4")
     assert pos.problem("Ben: roof D4, tea") == ("too-many-placements", 2, 2, "Ben")
-    pos.game.tea[1] = 1  # even a player holding a tile (impossible by the rules) may not use it here
+    pos.game.tea[1] = (
+        1  # even a player holding a tile (impossible by the rules) may not use it here
+    )
     assert not pos.game.can_tea()
     with pytest.raises(IllegalPlacement) as refused:
         pos.game.push("tea")
@@ -176,15 +240,29 @@ def test_no_tea_in_an_opening_single_placement_turn():
 
 def test_tea_cannot_replace_a_placement_that_was_impossible_anyway():
     sets = supplies(2, per_colour=1, roofs=1, walls=1)
-    pos = Position("second-edition-2014", 2, "Anna: purple D4", "Ben: roof D4, wall A11", "Anna: grey H8, brown M4",
-                   "Ben: grey H9, purple C9", "Anna: orange F9, wall A10", "Ben: tea, brown M5", "Anna: roof H8",
-                   sets=sets)
-    assert pos.game.supply[1] == {**dict.fromkeys(pos.game.supply[1], 0), "orange": 1} and pos.game.tea[1] == 2
+    pos = Position(
+        "second-edition-2014",
+        2,
+        "Anna: purple D4",
+        "Ben: roof D4, wall A11",
+        "Anna: grey H8, brown M4",
+        "Ben: grey H9, purple C9",
+        "Anna: orange F9, wall A10",
+        "Ben: tea, brown M5",
+        "Anna: roof H8",
+        sets=sets,
+    )
+    assert (
+        pos.game.supply[1] == {**dict.fromkeys(pos.game.supply[1], 0), "orange": 1}
+        and pos.game.tea[1] == 2
+    )
     assert pos.problem("Ben: orange F10, tea") == ("too-many-placements", 8, 2, "Ben")
 
 
 def test_a_game_where_nobody_can_place_at_the_start_is_over_at_once():
-    pos = Position("original-2001", 3, sets=supplies(3, stables=1))  # a stable needs a building to touch
+    pos = Position(
+        "original-2001", 3, sets=supplies(3, stables=1)
+    )  # a stable needs a building to touch
     assert not any(pos.game.can_place(seat) for seat in range(3))
     assert pos.game.is_over() and pos.moves("stable") == set()
     assert pos.replay().finished and pos.replay().warnings == []

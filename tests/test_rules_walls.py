@@ -5,8 +5,14 @@ import pytest
 from conftest import EDITIONS
 from rulekit import Position
 
-BOARDS = [("original-2001", 3), ("original-2001", 4), ("bsw-dm-2003", 3), ("second-edition-2014", 2),
-          ("second-edition-2014", 3), ("second-edition-2014", 4)]
+BOARDS = [
+    ("original-2001", 3),
+    ("original-2001", 4),
+    ("bsw-dm-2003", 3),
+    ("second-edition-2014", 2),
+    ("second-edition-2014", 3),
+    ("second-edition-2014", 4),
+]
 
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
@@ -34,7 +40,10 @@ def test_walls_continue_a_run(ruleset):
 
 @pytest.mark.parametrize("ruleset", EDITIONS)
 def test_two_runs_keep_a_gate_between_them(ruleset):
-    runs = ", ".join(f"wall A{top}, wall A{bottom}" for top, bottom in zip(range(12, 7, -1), range(2, 7), strict=True))
+    runs = ", ".join(
+        f"wall A{top}, wall A{bottom}"
+        for top, bottom in zip(range(12, 7, -1), range(2, 7), strict=True)
+    )
     pos = Position(ruleset, 3, runs)
     assert pos.reject("wall A7") == "wall-gate"
     assert "A7" not in pos.moves("wall")

@@ -30,8 +30,10 @@ def tower_holder(game, tower: int) -> str | None:
     return None if palace is None else holder_name(game.players, palace.owner)
 
 
-@pytest.mark.parametrize("turn, holder, green_size", [(5, "Blue", None), (10, "Blue", 4), (12, "Blue", 5),
-                                                      (13, "Blue", 5), (14, "Green", 6)])
+@pytest.mark.parametrize(
+    "turn, holder, green_size",
+    [(5, "Blue", None), (10, "Blue", 4), (12, "Blue", 5), (13, "Blue", 5), (14, "Green", 6)],
+)
 def test_e4_a_tie_keeps_the_palace_tile(turn, holder, green_size):
     game = game_after("e4-palace-tile-tie.yaml", turn)
     assert palace_holder(game, "orange") == holder
@@ -52,7 +54,9 @@ def test_e6_tea_tiles_for_claims_and_the_neutral_claim():
     assert any(e.kind == "tea" and "leave the game" in e.text for e in after_neutral.events)
     game = game_after("e6-tea.yaml", 8)
     assert game.tea == [3, 1, 0]
-    assert game.to_plain()["tea_claims"] == len(game.rules.tea.awards) - 1  # the next claim's award is 0
+    assert (
+        game.to_plain()["tea_claims"] == len(game.rules.tea.awards) - 1
+    )  # the next claim's award is 0
 
 
 def test_e7_tower_tile_and_its_merchants():
@@ -67,11 +71,14 @@ def test_e7_tower_tile_and_its_merchants():
     assert third.tower_tile[1].colour == "grey"
 
 
-@pytest.mark.parametrize("policy, other_arm, same_arm", [
-    ("once_per_palace_tower", "B", "B"),
-    ("once_per_palace_arm", "A", "B"),
-    ("every_new_contact", "A", "A"),
-])
+@pytest.mark.parametrize(
+    "policy, other_arm, same_arm",
+    [
+        ("once_per_palace_tower", "B", "B"),
+        ("once_per_palace_arm", "A", "B"),
+        ("every_new_contact", "A", "A"),
+    ],
+)
 def test_e8_tower_reconnect_under_each_policy(policy, other_arm, same_arm):
     setting = f"towers.reconnect={policy}"
     for name in ("e8-tower-reconnect.yaml", "e8-tower-reconnect-same-arm.yaml"):
@@ -84,7 +91,12 @@ def test_e8_tower_reconnect_under_each_policy(policy, other_arm, same_arm):
 def test_e8_built_in_editions():
     """2001 keeps the first connection per palace and tower; DM 2003 and 2014 count every contact."""
     assert tower_holder(game_after("e8-tower-reconnect.yaml", 7), 3) == "B"
-    assert tower_holder(game_after("e8-tower-reconnect.yaml", 7, "towers.reconnect=every_new_contact"), 3) == "A"
+    assert (
+        tower_holder(
+            game_after("e8-tower-reconnect.yaml", 7, "towers.reconnect=every_new_contact"), 3
+        )
+        == "A"
+    )
     record = read_record(str(TILE_EXAMPLES / "e8-tower-reconnect.yaml"), ruleset="bsw-dm-2003")
     assert tower_holder(replay(record).game, 3) == "A"
 

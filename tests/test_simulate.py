@@ -47,7 +47,11 @@ def study_of(ref, players, games, seed, overrides=(), record_ref=None):
 def simulate(ref, players, games, seed, overrides=(), jobs=1):
     """The summaries of a study's games in game order (read from the games the tasks bring)."""
     study = study_of(ref, players, games, seed, overrides, record_ref=ref)
-    found = sorted((game["game"], game["summary"]) for played in run_study(study, Workers(jobs)) for game in played.games)
+    found = sorted(
+        (game["game"], game["summary"])
+        for played in run_study(study, Workers(jobs))
+        for game in played.games
+    )
     assert [number for number, _ in found] == list(range(1, games + 1))
     return [GameSummary.from_json(json.loads(json.dumps(summary))) for _, summary in found]
 
@@ -69,8 +73,11 @@ def test_seed_gives_the_same_games_with_one_and_two_jobs(tmp_path):
 
 def test_seeds_and_indices_give_different_games():
     rules = rules_for("original-2001", 4)
-    texts = {play_one(rules, seed, index, record_ref="original-2001")[1].split("turns:")[1]
-             for seed in (1, 2) for index in (0, 1)}
+    texts = {
+        play_one(rules, seed, index, record_ref="original-2001")[1].split("turns:")[1]
+        for seed in (1, 2)
+        for index in (0, 1)
+    }
     assert len(texts) == 4
 
 
@@ -83,15 +90,23 @@ def test_summary_counts_what_the_game_holds():
         holders, transfers = {}, [0]
 
         def watch(game, holders=holders, transfers=transfers):
-            now = {**{("palace", c): p for c, p in game.palace_tile.items() if p is not None},
-                   **{("tower", t): p.owner for t, p in game.tower_tile.items() if p is not None}}
-            transfers[0] += sum(1 for tile, holder in now.items() if tile in holders and holders[tile] != holder)
+            now = {
+                **{("palace", c): p for c, p in game.palace_tile.items() if p is not None},
+                **{("tower", t): p.owner for t, p in game.tower_tile.items() if p is not None},
+            }
+            transfers[0] += sum(
+                1 for tile, holder in now.items() if tile in holders and holders[tile] != holder
+            )
             holders.update(now)
 
         game = play_random_game(rules, player_names(4), game_rng(3, index), on_placement=watch)
         sheet = score_game(game)
         assert summary.counts["tile transfers"] == transfers[0]
-        assert sum(summary.points.values()) == sum(summary.totals) == sum(p.total for p in sheet.players)
+        assert (
+            sum(summary.points.values())
+            == sum(summary.totals)
+            == sum(p.total for p in sheet.players)
+        )
         assert summary.counts["passes"] == sum(e.kind == "pass" for e in game.events)
         assert summary.counts["forced roofs"] == sum(e.kind == "forced-roof" for e in game.events)
         assert summary.counts["colour retirements"] == len(game.retired)
@@ -101,8 +116,17 @@ def test_summary_counts_what_the_game_holds():
 def test_statistics_of_known_summaries():
     zero = dict.fromkeys(PER_GAME, 0)
     summaries = [
-        GameSummary([10, 20, 30], [2], {**dict.fromkeys(SOURCES, 0), "walls": 60}, 40, 80, {**zero, "passes": 2}),
-        GameSummary([30, 30, 10], [0, 1], {**dict.fromkeys(SOURCES, 0), "merchants": 70}, 50, 100, zero),
+        GameSummary(
+            [10, 20, 30],
+            [2],
+            {**dict.fromkeys(SOURCES, 0), "walls": 60},
+            40,
+            80,
+            {**zero, "passes": 2},
+        ),
+        GameSummary(
+            [30, 30, 10], [0, 1], {**dict.fromkeys(SOURCES, 0), "merchants": 70}, 50, 100, zero
+        ),
     ]
     stats = Statistics.of("x", 3, summaries)
     assert (stats.winning.mean, stats.winning.sd) == (30, 0)
@@ -121,18 +145,43 @@ def medina(*args):
 
 
 def test_cli_json_side_by_side_and_records_validate(tmp_path):
-    code, out, err = medina("simulate", "--rulesets", "original-2001,second-edition-2014", "--players", 3,
-                            "--games", 6, "--seed", 9, "--jobs", 2, "--out", tmp_path, "--json")
-    assert code == 0 and err == f"wrote 12 games to {tmp_path}\n"  # no progress bar: stderr is not a terminal
+    code, out, err = medina(
+        "simulate",
+        "--rulesets",
+        "original-2001,second-edition-2014",
+        "--players",
+        3,
+        "--games",
+        6,
+        "--seed",
+        9,
+        "--jobs",
+        2,
+        "--out",
+        tmp_path,
+        "--json",
+    )
+    assert (
+        code == 0 and err == f"wrote 12 games to {tmp_path}\n"
+    )  # no progress bar: stderr is not a terminal
     doc = json.loads(out)
     assert doc["format"] == "medina-simulate/1" and doc["games"] == 6 and doc["seed"] == 9
     assert [r["ruleset"] for r in doc["rulesets"]] == ["original-2001", "second-edition-2014"]
     for result in doc["rulesets"]:
         assert sum(result["point_shares"].values()) == pytest.approx(1, abs=1e-3)
         assert sum(result["seat_wins"]) == pytest.approx(1, abs=1e-3)
-        assert set(result["per_game"]) == {"tile_transfers", "passes", "colour_retirements", "forced_roofs"}
-    assert doc["rulesets"][0]["point_shares"]["well"] == 0 < doc["rulesets"][1]["point_shares"]["well"]
-    assert list(tmp_path.glob("*.yaml")) == [] and len(list(tmp_path.glob("*.jsonl"))) < 12  # a file per round
+        assert set(result["per_game"]) == {
+            "tile_transfers",
+            "passes",
+            "colour_retirements",
+            "forced_roofs",
+        }
+    assert (
+        doc["rulesets"][0]["point_shares"]["well"] == 0 < doc["rulesets"][1]["point_shares"]["well"]
+    )
+    assert (
+        list(tmp_path.glob("*.yaml")) == [] and len(list(tmp_path.glob("*.jsonl"))) < 12
+    )  # a file per round
     code, out, _ = medina("simulate", "--out", tmp_path, "--write-records", "all")
     assert code == 0 and len(out.split()) == len(list(tmp_path.glob("*.yaml"))) == 12
     code, out, _ = medina("validate", tmp_path)
@@ -148,20 +197,25 @@ def test_cli_text_table():
 def test_cli_text_table_names_the_well_only_for_rulesets_that_have_one():
     code, out, _ = medina("simulate", "-r", "original-2001", "-p", 3, "-g", 2)
     assert code == 0 and "points from tower tiles" in out and "well" not in out
-    code, out, _ = medina("simulate", "--rulesets", "original-2001,second-edition-2014", "-p", 3, "-g", 2)
+    code, out, _ = medina(
+        "simulate", "--rulesets", "original-2001,second-edition-2014", "-p", 3, "-g", 2
+    )
     row = next(line for line in out.splitlines() if line.startswith("points from well"))
     assert code == 0 and row.split()[3] == "—" and row.split()[4].endswith("%")
 
 
-@pytest.mark.parametrize("args,words", [
-    ((), "needs --ruleset ID or --rulesets A,B,..."),
-    (("-r", "original-2001", "--rulesets", "bsw-dm-2003"), "not both"),
-    (("-r", "original-2001", "-p", 2), "not 2"),
-    (("-r", "no-such-edition"), "unknown ruleset"),
-    (("--rulesets", " , "), "an entry is empty"),
-    (("--rulesets", "original-2001,,bsw-dm-2003"), "an entry is empty"),
-    (("-r", "original-2001", "--set", "towers.reconnect=sometimes"), "towers.reconnect"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        ((), "needs --ruleset ID or --rulesets A,B,..."),
+        (("-r", "original-2001", "--rulesets", "bsw-dm-2003"), "not both"),
+        (("-r", "original-2001", "-p", 2), "not 2"),
+        (("-r", "no-such-edition"), "unknown ruleset"),
+        (("--rulesets", " , "), "an entry is empty"),
+        (("--rulesets", "original-2001,,bsw-dm-2003"), "an entry is empty"),
+        (("-r", "original-2001", "--set", "towers.reconnect=sometimes"), "towers.reconnect"),
+    ],
+)
 def test_cli_usage_errors(args, words):
     code, _out, err = medina("simulate", "-g", 1, *args)
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
@@ -184,7 +238,9 @@ def test_overrides_keep_a_seed_to_the_same_games_with_one_and_two_jobs():
 
 def test_cli_set_applies_to_every_ruleset():
     def placements(*extra):
-        code, out, _ = medina("simulate", "--rulesets", "original-2001,bsw-dm-2003", "-g", 4, "--json", *extra)
+        code, out, _ = medina(
+            "simulate", "--rulesets", "original-2001,bsw-dm-2003", "-g", 4, "--json", *extra
+        )
         assert code == 0
         doc = json.loads(out)
         return doc["overrides"], [r["length"]["placements"]["mean"] for r in doc["rulesets"]]
@@ -197,6 +253,8 @@ def test_cli_set_applies_to_every_ruleset():
 
 
 def test_cli_refuses_out_with_set(tmp_path):
-    code, out, err = medina("simulate", "-r", "original-2001", "-g", 2, "--set", WALLS, "--out", tmp_path / "games")
+    code, out, err = medina(
+        "simulate", "-r", "original-2001", "-g", 2, "--set", WALLS, "--out", tmp_path / "games"
+    )
     assert code == 2 and out == "" and "--out cannot go with --set" in err and "extends:" in err
     assert not (tmp_path / "games").exists()

@@ -25,8 +25,15 @@ def test_agents_rotate_over_the_seats():
 
 
 def test_per_agent_rows_with_intervals():
-    code, doc, _ = simulate("--ruleset", "original-2001", "--games", "8", "--agents", "greedy,random,random,random",
-                            "--json")
+    code, doc, _ = simulate(
+        "--ruleset",
+        "original-2001",
+        "--games",
+        "8",
+        "--agents",
+        "greedy,random,random,random",
+        "--json",
+    )
     rows = {row["agent"]: row for row in doc["agents"]}
     assert code == 0 and list(rows) == ["greedy", "random"]
     assert rows["greedy"]["games"] == 8 and rows["random"]["games"] == 24
@@ -40,19 +47,39 @@ def test_per_agent_rows_with_intervals():
 
 @pytest.mark.slow
 def test_the_document_does_not_depend_on_jobs():
-    args = ("--ruleset", "second-edition-2014", "--players", "2", "--games", "4", "--agents", "mcts:4,greedy", "--json")
+    args = (
+        "--ruleset",
+        "second-edition-2014",
+        "--players",
+        "2",
+        "--games",
+        "4",
+        "--agents",
+        "mcts:4,greedy",
+        "--json",
+    )
     assert simulate(*args, "--jobs", "1")[1] == simulate(*args, "--jobs", "2")[1]
 
 
 def test_without_agents_every_seat_plays_random():
     code, doc, _ = simulate("--ruleset", "original-2001", "--games", "6", "--json")
-    _, pooled, _ = simulate("--ruleset", "original-2001", "--games", "6", "--json", "--agents", "random,random,random,random")
+    _, pooled, _ = simulate(
+        "--ruleset",
+        "original-2001",
+        "--games",
+        "6",
+        "--json",
+        "--agents",
+        "random,random,random,random",
+    )
     assert code == 0 and "agents" not in doc
     assert pooled["rulesets"] == doc["rulesets"]
 
 
-@pytest.mark.parametrize("agents,words", [("greedy,random", "one agent per seat"), ("greedy,deep-blue,random,random",
-                                                                              "unknown agent")])
+@pytest.mark.parametrize(
+    "agents,words",
+    [("greedy,random", "one agent per seat"), ("greedy,deep-blue,random,random", "unknown agent")],
+)
 def test_bad_agents_are_usage_errors(agents, words):
     code, _, err = simulate("--ruleset", "original-2001", "--games", "2", "--agents", agents)
     assert code == 2 and words in err

@@ -24,8 +24,22 @@ from medina_cli.study.stats import (
 def study(tmp_path, rulesets: str, agents: str, games: int, seed: int = 1, players: str = "3"):
     """A small study's --json document and its Markdown report."""
     out = tmp_path / "study"
-    code, stdout, stderr = run("study", "--rulesets", rulesets, "--players", players, "--agents", agents,
-                               "--games", str(games), "--seed", str(seed), "--out", out, "--json")
+    code, stdout, stderr = run(
+        "study",
+        "--rulesets",
+        rulesets,
+        "--players",
+        players,
+        "--agents",
+        agents,
+        "--games",
+        str(games),
+        "--seed",
+        str(seed),
+        "--out",
+        out,
+        "--json",
+    )
     assert code == 0, stderr
     return json.loads(stdout), (out / "report.md").read_text()
 
@@ -69,17 +83,26 @@ def test_thirty_random_games_show_no_seat_advantage_after_the_correction(tmp_pat
     doc, markdown = study(tmp_path, "original-2001", "random", 30)
     seats = doc["setups"][0]["boards"]["original-2001 3p"]["seat_wins"]
     assert [seat["rate"] for seat in seats] == pytest.approx([0.1333, 0.5333, 0.3333], abs=1e-4)
-    assert seats[0]["ci95"][1] < 1 / 3 < seats[1]["ci95"][0]  # each interval on its own leaves 1/3 out
+    assert (
+        seats[0]["ci95"][1] < 1 / 3 < seats[1]["ci95"][0]
+    )  # each interval on its own leaves 1/3 out
     tests = doc["tests"]
     assert [test["figure"] for test in tests] == ["seat 1 wins", "seat 2 wins", "seat 3 wins"]
     assert min(test["p"] for test in tests) < ALPHA  # uncorrected, seats 1 and 2 would be findings
     assert not any(test["holds"] for test in tests)
     assert [seat["fair_share"] for seat in seats] == ["not different"] * 3
-    assert doc["correction"] == {"method": "Holm", "level": 0.05, "tests": 3,
-                                 "family": doc["correction"]["family"]}
+    assert doc["correction"] == {
+        "method": "Holm",
+        "level": 0.05,
+        "tests": 3,
+        "family": doc["correction"]["family"],
+    }
     assert "Holm's correction over all 3 tests" in markdown
     what_holds = markdown.split("### What holds\n\n")[1].split("\n\n")[0]
-    assert what_holds == "- Found nothing (3 of 3 tests). random self-play: no seat advantage on original-2001 3p."
+    assert (
+        what_holds
+        == "- Found nothing (3 of 3 tests). random self-play: no seat advantage on original-2001 3p."
+    )
     assert "above the fair share" not in markdown and "below" not in what_holds
 
 
@@ -88,27 +111,43 @@ def test_findings_come_first_and_one_line_names_what_found_nothing(tmp_path):
     doc, markdown = study(tmp_path, "original-2001,second-edition-2014", "random,greedy", 30)
     tests = doc["tests"]
     assert doc["correction"]["tests"] == len(tests) and all(
-        test["p"] <= test["p_holm"] <= 1 for test in tests)
+        test["p"] <= test["p_holm"] <= 1 for test in tests
+    )
     held = [test for test in tests if test["holds"]]
     assert held and len(held) < len(tests)
     assert all(test["p_holm"] < ALPHA for test in held)
-    skill = [test for test in held if test["figure"] == "stronger agent's wins" and test["test"] == "fair share"]
+    skill = [
+        test
+        for test in held
+        if test["figure"] == "stronger agent's wins" and test["test"] == "fair share"
+    ]
     assert [test["boards"] for test in skill] == [["original-2001 3p"], ["second-edition-2014 3p"]]
     setup = next(s for s in doc["setups"] if s["setup"] == "greedy vs random")
     assert setup["boards"]["original-2001 3p"]["strong"]["fair_share"] == "above"
     # `significant` lists exactly the comparisons between boards that hold
     for s in doc["setups"]:
-        listed = sorted((s["setup"], figure, tuple(pair)) for figure, pairs in s["significant"]["3p"].items()
-                        for pair in pairs)
-        assert listed == sorted((t["setup"], t["figure"], tuple(t["boards"])) for t in held
-                                if t["test"] == "boards" and t["setup"] == s["setup"])
+        listed = sorted(
+            (s["setup"], figure, tuple(pair))
+            for figure, pairs in s["significant"]["3p"].items()
+            for pair in pairs
+        )
+        assert listed == sorted(
+            (t["setup"], t["figure"], tuple(t["boards"]))
+            for t in held
+            if t["test"] == "boards" and t["setup"] == s["setup"]
+        )
     lines = markdown.split("### What holds\n\n")[1].split("\n\n")[0].splitlines()
     assert len(lines) == len(held) + 1 and lines[-1].startswith(
-        f"- Found nothing ({len(tests) - len(held)} of {len(tests)} tests). random self-play: no seat advantage on ")
-    assert ("- greedy vs random, original-2001 3p (30 games): the stronger agent wins 96.7% [83.3, 99.4], above its "
-            "fair share of 33%; its margin over the best other +20.1 [+16.4, +23.7].") in lines
-    assert ("- random self-play: games are longer on second-edition-2014 3p (132.1 [130.2, 134.0]) than on "
-            "original-2001 3p (119.9 [117.4, 122.3]).") in lines
+        f"- Found nothing ({len(tests) - len(held)} of {len(tests)} tests). random self-play: no seat advantage on "
+    )
+    assert (
+        "- greedy vs random, original-2001 3p (30 games): the stronger agent wins 96.7% [83.3, 99.4], above its "
+        "fair share of 33%; its margin over the best other +20.1 [+16.4, +23.7]."
+    ) in lines
+    assert (
+        "- random self-play: games are longer on second-edition-2014 3p (132.1 [130.2, 134.0]) than on "
+        "original-2001 3p (119.9 [117.4, 122.3])."
+    ) in lines
     assert not any("Found nothing" in line for line in lines[:-1])
 
 
@@ -117,48 +156,77 @@ def test_a_source_a_ruleset_does_not_have_has_no_figure_nor_test(tmp_path):
     with one, no well column value nor bar for it; the board with the well keeps its figure."""
     doc, markdown = study(tmp_path, "original-2001,second-edition-2014", "random", 12)
     boards = doc["setups"][0]["boards"]
-    assert "well" not in boards["original-2001 3p"]["sources"] and "well" in boards["second-edition-2014 3p"]["sources"]
+    assert (
+        "well" not in boards["original-2001 3p"]["sources"]
+        and "well" in boards["second-edition-2014 3p"]["sources"]
+    )
     assert not any("well" in test["figure"] for test in doc["tests"])
     assert "points from well" not in doc["setups"][0]["significant"]["3p"]
     assert "points from walls" in doc["setups"][0]["significant"]["3p"]
-    row = next(line for line in markdown.splitlines() if line.startswith("| original-2001 3p |") and "—" in line)
+    row = next(
+        line
+        for line in markdown.splitlines()
+        if line.startswith("| original-2001 3p |") and "—" in line
+    )
     assert row.endswith("| — |")
     chart = (tmp_path / "study" / "charts" / "points.svg").read_text()
-    assert "<title>well: original-2001 3p" not in chart and "<title>well: second-edition-2014 3p" in chart
+    assert (
+        "<title>well: original-2001 3p" not in chart
+        and "<title>well: second-edition-2014 3p" in chart
+    )
 
 
 def test_a_game_costs_each_seats_share_of_the_placements_at_its_agents_speed():
     from medina_cli.study.estimate import Calibration, Estimate, clock
-    board = Calibration(placements=120, placement_seconds=0.001, decision_seconds={"random": 0.0, "greedy": 0.01,
-                                                                                   "mcts": 1.0})
+
+    board = Calibration(
+        placements=120,
+        placement_seconds=0.001,
+        decision_seconds={"random": 0.0, "greedy": 0.01, "mcts": 1.0},
+    )
     assert board.game_seconds(("random",) * 4) == pytest.approx(0.12)
     assert board.game_seconds(("greedy",) * 4) == pytest.approx(120 * 0.011)
-    assert board.game_seconds(("mcts", "greedy", "greedy", "greedy")) == pytest.approx(120 * (0.001 + 1.03 / 4))
-    found = Estimate({("a 4p", "random self-play"): 0.12, ("a 4p", "mcts self-play"): 120.0}, 30, {"mcts": 1.0})
-    assert "(a decision timed here: greedy 2.5 ms, mcts 504 ms)" in Estimate({}, 1, {"random": 0.0, "greedy": 0.0025,
-                                                                                   "mcts": 0.504}).text(1)
+    assert board.game_seconds(("mcts", "greedy", "greedy", "greedy")) == pytest.approx(
+        120 * (0.001 + 1.03 / 4)
+    )
+    found = Estimate(
+        {("a 4p", "random self-play"): 0.12, ("a 4p", "mcts self-play"): 120.0}, 30, {"mcts": 1.0}
+    )
+    assert "(a decision timed here: greedy 2.5 ms, mcts 504 ms)" in Estimate(
+        {}, 1, {"random": 0.0, "greedy": 0.0025, "mcts": 0.504}
+    ).text(1)
     assert found.seconds == pytest.approx(30 * 120.12) and clock(found.seconds) == "1:00:04"
-    assert found.text(2) == ("estimate: the 60 games of this study take about 0:30:02 with 2 worker processes (a "
-                             "decision timed here: mcts 1 s); the time left weighs each setup's games by these "
-                             "times")
+    assert found.text(2) == (
+        "estimate: the 60 games of this study take about 0:30:02 with 2 worker processes (a "
+        "decision timed here: mcts 1 s); the time left weighs each setup's games by these "
+        "times"
+    )
     assert found.text(None, resumed=True) == (
         "estimate: the 60 games of this study take about 1:00:04 on one worker (a cluster divides it among its "
         "workers) (a decision timed here: mcts 1 s); the games finished before are not played again; the time "
-        "left weighs each setup's games by these times")
+        "left weighs each setup's games by these times"
+    )
 
 
 def test_the_calibration_times_each_agent_on_the_boards_of_the_study():
     from medina_cli.rules.loader import load_ruleset
     from medina_cli.study.estimate import estimate
     from medina_cli.study.report import setups
+
     rules = load_ruleset("original-2001").for_players(3)
     found = estimate([("original-2001 3p", rules)], setups(["random", "greedy"]), 10, 1)
-    assert set(found.per_game) == {("original-2001 3p", name) for name in
-                                   ("random self-play", "greedy self-play", "greedy vs random")}
+    assert set(found.per_game) == {
+        ("original-2001 3p", name)
+        for name in ("random self-play", "greedy self-play", "greedy vs random")
+    }
     assert found.decisions["random"] == 0.0 < found.decisions["greedy"]
-    random_games, greedy_games, mixed = (found.per_game["original-2001 3p", name] for name in
-                                         ("random self-play", "greedy self-play", "greedy vs random"))
-    assert 0 < random_games < mixed < greedy_games  # one greedy seat of three costs a third of three
+    random_games, greedy_games, mixed = (
+        found.per_game["original-2001 3p", name]
+        for name in ("random self-play", "greedy self-play", "greedy vs random")
+    )
+    assert (
+        0 < random_games < mixed < greedy_games
+    )  # one greedy seat of three costs a third of three
 
 
 def test_the_progress_of_a_study_weighs_each_setups_games_by_their_cost(tmp_path, monkeypatch):
@@ -168,24 +236,56 @@ def test_the_progress_of_a_study_weighs_each_setups_games_by_their_cost(tmp_path
     from medina_cli.study.runner import Part
 
     ruleset = load_ruleset("original-2001")
-    boards = [report.Board("original-2001 3p", 3, Part("original-2001", ruleset.for_players(3)), ruleset.params)]
+    boards = [
+        report.Board(
+            "original-2001 3p", 3, Part("original-2001", ruleset.for_players(3)), ruleset.params
+        )
+    ]
     cost = {"random self-play": 1.0, "greedy self-play": 90.0, "greedy vs random": 30.0}
-    monkeypatch.setattr(report, "estimate", lambda boards, plan, games, seed: Estimate(
-        {(boards[0][0], name): seconds for name, seconds in cost.items()}, games, {"greedy": 0.1}))
+    monkeypatch.setattr(
+        report,
+        "estimate",
+        lambda boards, plan, games, seed: Estimate(
+            {(boards[0][0], name): seconds for name, seconds in cost.items()},
+            games,
+            {"greedy": 0.1},
+        ),
+    )
     calls, said = [], []
-    report.study_report(boards, ["random", "greedy"], 4, 1, tmp_path / "study", calibrate=True, notify=said.append,
-                        progress=lambda finished, share: calls.append((finished, share)))
-    assert said[0].startswith("estimate: the 12 games of this study take about 0:08:04 with 1 worker process")
+    report.study_report(
+        boards,
+        ["random", "greedy"],
+        4,
+        1,
+        tmp_path / "study",
+        calibrate=True,
+        notify=said.append,
+        progress=lambda finished, share: calls.append((finished, share)),
+    )
+    assert said[0].startswith(
+        "estimate: the 12 games of this study take about 0:08:04 with 1 worker process"
+    )
     shares = dict(calls)
-    assert shares[4] == pytest.approx(4 / 484) and shares[8] == pytest.approx(364 / 484) and shares[12] == 1.0
+    assert (
+        shares[4] == pytest.approx(4 / 484)
+        and shares[8] == pytest.approx(364 / 484)
+        and shares[12] == 1.0
+    )
     calls.clear()
-    report.study_report(boards, ["random", "greedy"], 4, 1, tmp_path / "plain", progress=lambda *args: calls.append(
-        args))
+    report.study_report(
+        boards,
+        ["random", "greedy"],
+        4,
+        1,
+        tmp_path / "plain",
+        progress=lambda *args: calls.append(args),
+    )
     assert calls[-1] == (12,)  # without calibration: games counted alike, as before
 
 
 def test_the_time_left_is_reckoned_from_the_share_of_the_work_done(monkeypatch):
     from medina_cli.cli import progress as module
+
     clock = iter([0.0, 0.0, 9.0, 9.0])
     monkeypatch.setattr(module.time, "monotonic", lambda: next(clock))
     weighed, counted = module.Progress(10), module.Progress(10)
@@ -195,53 +295,111 @@ def test_the_time_left_is_reckoned_from_the_share_of_the_work_done(monkeypatch):
     clock = iter([0.0, 0.0, 9.0, 9.0, 9.0])
     counted(1)
     counted(2)
-    assert counted.left() == pytest.approx(8 / (1 / 9))  # games counted alike: 8 more at one per 9 seconds
+    assert counted.left() == pytest.approx(
+        8 / (1 / 9)
+    )  # games counted alike: 8 more at one per 9 seconds
 
 
 def test_the_study_command_says_its_estimate_before_it_plays(tmp_path):
-    code, _, err = run("study", "--rulesets", "original-2001", "--players", "3", "--agents", "random,greedy",
-                       "--games", "2", "--out", tmp_path / "study")
+    code, _, err = run(
+        "study",
+        "--rulesets",
+        "original-2001",
+        "--players",
+        "3",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "2",
+        "--out",
+        tmp_path / "study",
+    )
     assert code == 0 and err.startswith("estimate: the 6 games of this study take about ")
     assert "with 1 worker process (a decision timed here: greedy " in err.splitlines()[0]
 
 
 def test_a_seat_that_holds_is_a_sentence_and_the_other_seats_of_its_board_are_named_as_finding_nothing():
     from medina_cli.render.study import findings
+
     seat = {"ci95": [0.1, 0.2], "fair_share": "not different"}
-    board = {"games": 400, "seat_wins": [{**seat, "rate": 0.15, "fair_share": "below"}, {**seat, "rate": 0.36},
-                                         {**seat, "rate": 0.24}, {**seat, "rate": 0.25}]}
+    board = {
+        "games": 400,
+        "seat_wins": [
+            {**seat, "rate": 0.15, "fair_share": "below"},
+            {**seat, "rate": 0.36},
+            {**seat, "rate": 0.24},
+            {**seat, "rate": 0.25},
+        ],
+    }
 
     def test(figure, p_holm):
-        return {"setup": "greedy self-play", "test": "fair share", "figure": figure, "boards": ["x 4p"],
-                "p": p_holm / 4, "p_holm": p_holm, "holds": p_holm < ALPHA}
+        return {
+            "setup": "greedy self-play",
+            "test": "fair share",
+            "figure": figure,
+            "boards": ["x 4p"],
+            "p": p_holm / 4,
+            "p_holm": p_holm,
+            "holds": p_holm < ALPHA,
+        }
 
-    doc = {"setups": [{"setup": "greedy self-play", "boards": {"x 4p": board}}],
-           "tests": [test("seat 1 wins", 0.001), test("seat 2 wins", 0.2), test("seat 3 wins", 1.0),
-                     test("seat 4 wins", 1.0)]}
+    doc = {
+        "setups": [{"setup": "greedy self-play", "boards": {"x 4p": board}}],
+        "tests": [
+            test("seat 1 wins", 0.001),
+            test("seat 2 wins", 0.2),
+            test("seat 3 wins", 1.0),
+            test("seat 4 wins", 1.0),
+        ],
+    }
     assert findings(doc) == [
         "greedy self-play, x 4p (400 games): seat 1 wins 15.0% [10.0, 20.0], below the fair share of 25%.",
-        "Found nothing (3 of 4 tests). greedy self-play: no seat advantage on x 4p (seats 2, 3, 4)."]
+        "Found nothing (3 of 4 tests). greedy self-play: no seat advantage on x 4p (seats 2, 3, 4).",
+    ]
 
 
 def test_a_figure_that_differs_between_some_boards_names_the_pairs_that_found_nothing():
     from medina_cli.render.study import findings
 
     def board(placements):
-        return {"games": 50, "placements": {"mean": placements, "ci95": [placements - 1, placements + 1]},
-                "strong": {"win_rate": 0.3, "ci95": [0.2, 0.4], "margin": {"mean": 1.0, "ci95": [0.0, 2.0]}}}
+        return {
+            "games": 50,
+            "placements": {"mean": placements, "ci95": [placements - 1, placements + 1]},
+            "strong": {
+                "win_rate": 0.3,
+                "ci95": [0.2, 0.4],
+                "margin": {"mean": 1.0, "ci95": [0.0, 2.0]},
+            },
+        }
 
     def test(kind, figure, boards, holds):
-        return {"setup": "greedy vs random", "test": kind, "figure": figure, "boards": boards, "p": 0.01,
-                "p_holm": 0.01 if holds else 0.5, "holds": holds}
+        return {
+            "setup": "greedy vs random",
+            "test": kind,
+            "figure": figure,
+            "boards": boards,
+            "p": 0.01,
+            "p_holm": 0.01 if holds else 0.5,
+            "holds": holds,
+        }
 
-    doc = {"setups": [{"setup": "greedy vs random", "boards": {"a 4p": board(130.0), "b 4p": board(140.0),
-                                                               "c 4p": board(135.0)}}],
-           "tests": [test("fair share", "stronger agent's wins", ["a 4p"], False),
-                     test("boards", "placements", ["a 4p", "b 4p"], True),
-                     test("boards", "placements", ["a 4p", "c 4p"], False),
-                     test("boards", "placements", ["b 4p", "c 4p"], False),
-                     test("boards", "margin", ["a 4p", "b 4p"], False)]}
+    doc = {
+        "setups": [
+            {
+                "setup": "greedy vs random",
+                "boards": {"a 4p": board(130.0), "b 4p": board(140.0), "c 4p": board(135.0)},
+            }
+        ],
+        "tests": [
+            test("fair share", "stronger agent's wins", ["a 4p"], False),
+            test("boards", "placements", ["a 4p", "b 4p"], True),
+            test("boards", "placements", ["a 4p", "c 4p"], False),
+            test("boards", "placements", ["b 4p", "c 4p"], False),
+            test("boards", "margin", ["a 4p", "b 4p"], False),
+        ],
+    }
     assert findings(doc) == [
         "greedy vs random: games are longer on b 4p (140.0 [139.0, 141.0]) than on a 4p (130.0 [129.0, 131.0]).",
         "Found nothing (4 of 5 tests). greedy vs random: the stronger agent's wins no different from its fair share "
-        "on a 4p; no difference between the 4p boards in placements (a 4p vs c 4p, b 4p vs c 4p), margin."]
+        "on a 4p; no difference between the 4p boards in placements (a 4p vs c 4p, b 4p vs c 4p), margin.",
+    ]

@@ -14,7 +14,9 @@ from medina_cli.rules.loader import load_ruleset
 from medina_cli.study.games import play_one
 from medina_cli.yamlio import parse_yaml
 
-EXAMPLE_TEXTS = {path.name: path.read_text(encoding="utf-8") for path in sorted(EXAMPLES.glob("*.yaml"))}
+EXAMPLE_TEXTS = {
+    path.name: path.read_text(encoding="utf-8") for path in sorted(EXAMPLES.glob("*.yaml"))
+}
 
 
 def yaml_reading(text: str):
@@ -28,7 +30,10 @@ def reads_the_same(fast, text: str) -> bool:
     """The fast reading equals YAML's: data, lines, and the text as written of every value and key YAML
     read as another type than text (`Lines ==` compares the lines only)."""
     slow = yaml_reading(text)
-    return fast == slow and (fast[1].written, fast[1].written_keys) == (slow[1].written, slow[1].written_keys)
+    return fast == slow and (fast[1].written, fast[1].written_keys) == (
+        slow[1].written,
+        slow[1].written_keys,
+    )
 
 
 def simulated_text(ruleset: str, players: int, index: int) -> str:
@@ -38,7 +43,8 @@ def simulated_text(ruleset: str, players: int, index: int) -> str:
 WRITTEN = [EXAMPLE_TEXTS[name] for name in EXAMPLE_TEXTS] + [
     simulated_text(ruleset, players, index)
     for ruleset, players in (("original-2001", 3), ("bsw-dm-2003", 4), ("second-edition-2014", 2))
-    for index in range(2)]
+    for index in range(2)
+]
 
 
 @pytest.mark.parametrize("text", WRITTEN)
@@ -55,7 +61,7 @@ BASE = EXAMPLE_TEXTS["second-edition-2014-3p.yaml"].replace("event:", "x-note: t
 def edit(text: str, line: int, new: str | None) -> str:
     """Replace line `line` (0-based) by `new` (None: delete it); `new` may hold several lines."""
     rows = text.split("\n")
-    rows[line:line + 1] = [] if new is None else [new]
+    rows[line : line + 1] = [] if new is None else [new]
     return "\n".join(rows)
 
 
@@ -74,16 +80,19 @@ FALLS_BACK = {
     "colon in the placements": edit(BASE, TURN + 1, "  - Ben: grey K5: wall A12"),
     "placements ending in a space": edit(BASE, TURN + 1, "  - Ben: grey K5 "),
     "CRLF line ends": BASE.replace("\n", "\r\n"),
-    "turns inside a quoted scalar": BASE.replace("turns:\n", 'notes: "a\nturns:\n', 1)
-                                        .replace("\nevent:", '\n"\nevent:'),
+    "turns inside a quoted scalar": BASE.replace("turns:\n", 'notes: "a\nturns:\n', 1).replace(
+        "\nevent:", '\n"\nevent:'
+    ),
     "flow sequence left open": BASE.replace("players: [Anna, Ben, Cleo]", "players: [Anna, Ben,"),
     "second turns key": BASE.replace("\nevent:", "\nturns:\n  - Anna: grey K6\nevent:"),
     "no turn lines": BASE.split("turns:")[0] + "turns:\nevent: x\n",
-    "turn lines inside a quoted scalar, a real turns list later":
-        BASE.replace("setup:", 'notes: "a\nturns:\n  - Anna: grey K6\nend"\nsetup:'),
-    "turn lines inside a quoted scalar, an empty turns key later":
-        BASE.split("turns:")[0].replace("setup:", 'notes: "a\nturns:\n  - Anna: grey K6\nend"\nsetup:')
-        + "turns:\nevent: x\n",
+    "turn lines inside a quoted scalar, a real turns list later": BASE.replace(
+        "setup:", 'notes: "a\nturns:\n  - Anna: grey K6\nend"\nsetup:'
+    ),
+    "turn lines inside a quoted scalar, an empty turns key later": BASE.split("turns:")[0].replace(
+        "setup:", 'notes: "a\nturns:\n  - Anna: grey K6\nend"\nsetup:'
+    )
+    + "turns:\nevent: x\n",
 }
 
 
@@ -111,8 +120,8 @@ REVIEWED = {
     "a player name past YAML's key length limit": "\nturns:\n  - " + "A" * 1025 + ": b",
     "turns inside a flow mapping": "{\nturns:\n  - A: b\nc}",
     "turns inside an open flow sequence": "\rturns: [\nturns:\n  - A: b\nc]",
-    "a carriage return before a quoted turns line": "\rturns: \"\nturns:\n  - A: b\nc\"",
-    "a line separator before a quoted turns line": "\u2028turns: \"\nturns:\n  - A: b\nc\"",
+    "a carriage return before a quoted turns line": '\rturns: "\nturns:\n  - A: b\nc"',
+    "a line separator before a quoted turns line": '\u2028turns: "\nturns:\n  - A: b\nc"',
     "a next line character before a quoted turns line": "a: 1\x85turns: 'x\nturns:\n  - A: b\nc'",
     "a syntax error reported past the last line": "{\nturns:\n  - A: b\nc",
 }
@@ -124,7 +133,9 @@ def test_reviewed_inputs_are_left_to_yaml(case):
 
 
 def test_turn_lines_inside_a_quoted_scalar_are_text_to_yaml():
-    data, _lines = yaml_reading(FALLS_BACK["turn lines inside a quoted scalar, an empty turns key later"])
+    data, _lines = yaml_reading(
+        FALLS_BACK["turn lines inside a quoted scalar, an empty turns key later"]
+    )
     assert data["notes"] == "a turns: - Anna: grey K6 end" and data["turns"] is None
 
 
@@ -139,19 +150,55 @@ def test_line_numbers_of_turns_and_of_what_follows_them():
 
 
 # random damage: every edit either keeps the fast reading identical to YAML's, or makes it step aside
-PIECES_OF_TEXT = ["", "  - Anna: grey K6", "  - yes: tea", "  - Ben: no", "  - Cleo: pass", "  # c", "# c", "---",
-                  "...", "turns:", "turns: []", "  - Anna: grey K6 # c", "    wall A1", "\t- Ben: wall A1",
-                  "- Anna: grey K6", "  - Äli: grey K6", "  - P_1: Grey k06, tea", "  -  Anna: grey K6",
-                  "  - Anna:  grey K6", "  - Anna: grey K6 ", "notes: |", "notes: 'a", "' ", "x-a: [1,",
-                  "  - Anna: &a grey K6", "  - Dan: *a", "  - 12: grey K6", "  - Anna: grey K6: wall", "setup:"]
+PIECES_OF_TEXT = [
+    "",
+    "  - Anna: grey K6",
+    "  - yes: tea",
+    "  - Ben: no",
+    "  - Cleo: pass",
+    "  # c",
+    "# c",
+    "---",
+    "...",
+    "turns:",
+    "turns: []",
+    "  - Anna: grey K6 # c",
+    "    wall A1",
+    "\t- Ben: wall A1",
+    "- Anna: grey K6",
+    "  - Äli: grey K6",
+    "  - P_1: Grey k06, tea",
+    "  -  Anna: grey K6",
+    "  - Anna:  grey K6",
+    "  - Anna: grey K6 ",
+    "notes: |",
+    "notes: 'a",
+    "' ",
+    "x-a: [1,",
+    "  - Anna: &a grey K6",
+    "  - Dan: *a",
+    "  - 12: grey K6",
+    "  - Anna: grey K6: wall",
+    "setup:",
+]
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.sampled_from(sorted(EXAMPLE_TEXTS) + ["base"]),
-       edits=st.lists(st.tuples(st.integers(0, 200), st.sampled_from(PIECES_OF_TEXT + [None]),
-                                st.booleans()), min_size=1, max_size=4))
+@settings(
+    max_examples=400,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    name=st.sampled_from(sorted(EXAMPLE_TEXTS) + ["base"]),
+    edits=st.lists(
+        st.tuples(st.integers(0, 200), st.sampled_from(PIECES_OF_TEXT + [None]), st.booleans()),
+        min_size=1,
+        max_size=4,
+    ),
+)
 def test_damaged_records_read_as_yaml_reads_them(name, edits):
     text = BASE if name == "base" else EXAMPLE_TEXTS[name]
     for line, new, insert in edits:
@@ -167,18 +214,53 @@ def test_damaged_records_read_as_yaml_reads_them(name, edits):
 
 # generated turn lines: words YAML reads as other types (booleans, null, numbers, dates) as players and
 # placements, odd spacing and commas, in a record whose other values are read as other types too
-WORDS = ["Anna", "Ben", "yes", "No", "null", "Null", "NULL", "~", "true", "off", "12", "0x1F", "1e3", ".5", ".inf",
-         "2001-01-01", "grey", "K6", "k06", "tea", "pass", "Äli", "P_1", "a1"]
+WORDS = [
+    "Anna",
+    "Ben",
+    "yes",
+    "No",
+    "null",
+    "Null",
+    "NULL",
+    "~",
+    "true",
+    "off",
+    "12",
+    "0x1F",
+    "1e3",
+    ".5",
+    ".inf",
+    "2001-01-01",
+    "grey",
+    "K6",
+    "k06",
+    "tea",
+    "pass",
+    "Äli",
+    "P_1",
+    "a1",
+]
 
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
-@given(turns=st.lists(st.tuples(st.sampled_from(WORDS), st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
-                                st.sampled_from([", ", ",", " , ", " "])), min_size=1, max_size=6),
-       date=st.sampled_from(["2001-01-01", "'2001-01-01'", "12", "yes", "~"]))
+@given(
+    turns=st.lists(
+        st.tuples(
+            st.sampled_from(WORDS),
+            st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
+            st.sampled_from([", ", ",", " , ", " "]),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    date=st.sampled_from(["2001-01-01", "'2001-01-01'", "12", "yes", "~"]),
+)
 def test_generated_turn_lines_read_as_yaml_reads_them(turns, date):
     lines = [f"  - {player}: {separator.join(words)}" for player, words, separator in turns]
-    text = BASE.replace("turns:\n", "turns:\n" + "\n".join(lines) + "\n", 1).replace("event:", f"date: {date}\nevent:")
+    text = BASE.replace("turns:\n", "turns:\n" + "\n".join(lines) + "\n", 1).replace(
+        "event:", f"date: {date}\nevent:"
+    )
     fast = _parse_turn_lines(text, "r.yaml")
     if fast is not None:
         assert reads_the_same(fast, text)

@@ -43,22 +43,43 @@ def test_move_codes_are_piece_times_size_plus_cell_and_decode_inverts_encode():
         IllegalPlacement,
         Placement,
     )
-    for ruleset, players, setup in (("original-2001", 4, ("K7",)), ("second-edition-2014", 2, ("F5", "K8"))):
-        game = Game(load_ruleset(ruleset).for_players(players), ["Anna", "Ben", "Cleo", "Dan"][:players], *setup)
+
+    for ruleset, players, setup in (
+        ("original-2001", 4, ("K7",)),
+        ("second-edition-2014", 2, ("F5", "K8")),
+    ):
+        game = Game(
+            load_ruleset(ruleset).for_players(players),
+            ["Anna", "Ben", "Cleo", "Dan"][:players],
+            *setup,
+        )
         variant = game.variant
         for placement in game.legal_placements():
             code = variant.encode(placement)
-            assert code == variant.pieces.index(placement.piece) * variant.size + variant.geometry.parse(placement.cell)
-            assert variant.decode(code) is variant.decode(code) == placement and variant.encode(str(placement)) == code
+            assert code == variant.pieces.index(
+                placement.piece
+            ) * variant.size + variant.geometry.parse(placement.cell)
+            assert (
+                variant.decode(code) is variant.decode(code) == placement
+                and variant.encode(str(placement)) == code
+            )
         tea = len(variant.pieces) * variant.size
-        encoded = (variant.encode(TEA_PLACEMENT), variant.encode("Tea"), variant.encode(PASS_PLACEMENT))
+        encoded = (
+            variant.encode(TEA_PLACEMENT),
+            variant.encode("Tea"),
+            variant.encode(PASS_PLACEMENT),
+        )
         assert encoded == (tea, tea, tea + 1)
         assert (variant.decode(tea), variant.decode(tea + 1)) == (TEA_PLACEMENT, PASS_PLACEMENT)
         assert variant.encode("GRAY k08") == variant.encode(Placement("grey", "K8"))
         for code in (-1, tea + 2, 1.0, True):
             with pytest.raises(ValueError, match="not a move code"):
                 variant.decode(code)
-        for text, refusal in (("gold K8", "unknown-piece"), ("grey S8", "bad-cell"), ("grey", "bad-placement")):
+        for text, refusal in (
+            ("gold K8", "unknown-piece"),
+            ("grey S8", "bad-cell"),
+            ("grey", "bad-placement"),
+        ):
             with pytest.raises(IllegalPlacement) as refused:
                 variant.encode(text)
             assert refused.value.code == refusal
@@ -71,6 +92,7 @@ def test_placement_and_variant_read_a_text_the_same_way():
     import pytest
 
     from medina_cli.engine.placement import IllegalPlacement, Placement
+
     variant = Variant.of(load_ruleset("original-2001").for_players(3))
     for text in ("grey", "grey K8 wall", "grey 8K", "", "teas", None):
         refusals = []

@@ -27,7 +27,9 @@ def view(tmp_path, text: str) -> tuple[int, str, str]:
 
 
 def frames_of(page: str) -> list[dict]:
-    data = re.search(r'<script type="application/json" id="frames">(.*?)</script>', page, re.S).group(1)
+    data = re.search(
+        r'<script type="application/json" id="frames">(.*?)</script>', page, re.S
+    ).group(1)
     return json.loads(data)
 
 
@@ -61,8 +63,11 @@ def test_the_page_needs_no_network(tmp_path):
 
 def test_player_names_cannot_break_out_of_the_page(tmp_path):
     name = HOSTILE.replace('"', "")
-    text = record_text("original-2001", [json.dumps(name), "Ben", "Cleo"],
-                       [f"{json.dumps(name)}: grey C3, grey C4", "Ben: roof C3, black H8"])
+    text = record_text(
+        "original-2001",
+        [json.dumps(name), "Ben", "Cleo"],
+        [f"{json.dumps(name)}: grey C3, grey C4", "Ben: roof C3, black H8"],
+    )
     code, page, _ = view(tmp_path, text)
     assert code == 0 and HOSTILE not in page and "<script>alert" not in page
     assert frames_of(page)[1]["line"].startswith(name)
@@ -70,16 +75,28 @@ def test_player_names_cannot_break_out_of_the_page(tmp_path):
 
 
 def test_an_invalid_record_shows_where_replay_stopped_and_why(tmp_path):
-    text = record_text("original-2001", ["Anna", "Ben", "Cleo"],
-                       ["Anna: grey C3, grey C4", "Ben: black H8, grey M9", "Cleo: stable D3"])
+    text = record_text(
+        "original-2001",
+        ["Anna", "Ben", "Cleo"],
+        ["Anna: grey C3, grey C4", "Ben: black H8, grey M9", "Cleo: stable D3"],
+    )
     code, page, err = view(tmp_path, text)
     frames = frames_of(page)
     assert code == 1 and "building-not-adjacent" in err
-    assert [f["turn"] for f in frames] == [0, 1, 2] and [f["stop"] for f in frames] == [False, False, True]
-    assert "Replay stopped here" in frames[-1]["heading"] and "building-not-adjacent" in frames[-1]["heading"]
+    assert [f["turn"] for f in frames] == [0, 1, 2] and [f["stop"] for f in frames] == [
+        False,
+        False,
+        True,
+    ]
+    assert (
+        "Replay stopped here" in frames[-1]["heading"]
+        and "building-not-adjacent" in frames[-1]["heading"]
+    )
     assert "Replay stopped at turn 2." in page and 'id="jump-stop"' in page
     stop_board = ET.fromstring(TEMPLATE.findall(page)[-1][1])
-    assert [e.get("data-cell") for e in stop_board.iter() if e.get("data-kind") == "illegal"] == ["M9"]
+    assert [e.get("data-cell") for e in stop_board.iter() if e.get("data-kind") == "illegal"] == [
+        "M9"
+    ]
 
 
 def test_a_record_that_cannot_be_replayed_writes_nothing(tmp_path):
@@ -104,7 +121,7 @@ def test_the_last_frame_names_the_winner_and_the_header_the_file(tmp_path):
     path = EXAMPLES / "original-2001-3p.yaml"
     _code, page, _ = view(tmp_path, path.read_text())
     sheet = score_game(replay(read_record(str(path))).game)
-    winner, = sheet.winners
+    (winner,) = sheet.winners
     heading = frames_of(page)[-1]["heading"]
     assert heading.endswith(f"the game is over: {winner} wins with {sheet.totals[winner]} points")
     assert not any("wins" in f["heading"] for f in frames_of(page)[:-1])
@@ -133,8 +150,12 @@ def test_the_viewer_replays_the_record_once_for_all_its_frames(monkeypatch):
     outcome = replay(record)
     games = []
     original = frames_module.replay
-    monkeypatch.setattr(frames_module, "replay", lambda *a, **kw: games.append(1) or original(*a, **kw))
+    monkeypatch.setattr(
+        frames_module, "replay", lambda *a, **kw: games.append(1) or original(*a, **kw)
+    )
     page = viewer_html(outcome)
     assert len(games) == 1 and len(frames_of(page)) == len(record.turns) + 1
-    expected = [list(score_game(replay(record, to_turn=t).game).totals.values()) for t in (0, 9, 30)]
+    expected = [
+        list(score_game(replay(record, to_turn=t).game).totals.values()) for t in (0, 9, 30)
+    ]
     assert [frames_of(page)[t]["scores"] for t in (0, 9, 30)] == expected

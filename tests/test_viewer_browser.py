@@ -19,8 +19,16 @@ from medina_cli.records.replay import replay
 
 pytestmark = pytest.mark.slow  # a browser started for the module
 CHROMIUM = os.environ.get("MEDINA_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 GAME = EXAMPLES / "original-2001-3p.yaml"
 
 
@@ -37,7 +45,9 @@ def browser():
     except ImportError:
         _unavailable("the playwright package is not installed (pip install playwright)")
     if not (os.path.isfile(CHROMIUM) or shutil.which(CHROMIUM)):
-        _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set MEDINA_CHROMIUM)")
+        _unavailable(
+            f"no Chromium at {CHROMIUM} (apt-get install chromium, or set MEDINA_CHROMIUM)"
+        )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
@@ -56,8 +66,14 @@ def open_viewer(browser, tmp_path):
         page = browser.new_page(viewport={"width": 1300, "height": 1000})
         page.requests, page.errors = [], []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
-        page.route("**/*", lambda route: (route.continue_() if route.request.url.startswith("file:")
-                                          else (page.requests.append(route.request.url), route.abort())))
+        page.route(
+            "**/*",
+            lambda route: (
+                route.continue_()
+                if route.request.url.startswith("file:")
+                else (page.requests.append(route.request.url), route.abort())
+            ),
+        )
         page.goto(html.as_uri() + fragment)
         pages.append(page)
         return page
@@ -126,7 +142,9 @@ def test_stepping_changes_the_board_and_the_scores(open_viewer, tmp_path):
 
 
 def test_passes_after_the_end_show_the_final_board_without_marks(open_viewer):
-    text = GAME.read_text().replace("event:", "  - Ben: pass\n  - Cleo: pass\n  - Anna: pass\nevent:", 1)
+    text = GAME.read_text().replace(
+        "event:", "  - Ben: pass\n  - Cleo: pass\n  - Anna: pass\nevent:", 1
+    )
     turns = len(read_record(str(GAME)).turns)
     page = open_viewer(text, f"#turn-{turns}")
     assert board_count(page, "last") > 0
@@ -146,8 +164,11 @@ def test_a_link_to_a_turn_opens_that_turn(open_viewer):
 
 
 def test_an_invalid_record_shows_the_refused_placement(open_viewer):
-    text = record_text("original-2001", ["Anna", "Ben", "Cleo"],
-                       ["Anna: grey C3, grey C4", "Ben: black H8, grey M9", "Cleo: stable D3"])
+    text = record_text(
+        "original-2001",
+        ["Anna", "Ben", "Cleo"],
+        ["Anna: grey C3, grey C4", "Ben: black H8, grey M9", "Cleo: stable D3"],
+    )
     page = open_viewer(text)
     assert "Replay stopped at turn 2" in page.inner_text("#problems")
     page.click("#jump-stop")
@@ -162,7 +183,9 @@ def test_autoplay_steps_on_by_itself_until_paused_or_the_end(open_viewer):
     page.select_option("#speed", label="10 turns/s")
     page.click("#play")
     assert page.get_attribute("#play", "aria-label") == "pause"
-    page.wait_for_function("Number(document.getElementById('position').textContent.split(' / ')[0]) >= 3")
+    page.wait_for_function(
+        "Number(document.getElementById('position').textContent.split(' / ')[0]) >= 3"
+    )
     page.click("#play")
     assert page.get_attribute("#play", "aria-label") == "play"
     paused = position(page)
@@ -183,34 +206,52 @@ def test_autoplay_steps_on_by_itself_until_paused_or_the_end(open_viewer):
 
 def test_each_control_has_its_own_icon_and_next_is_not_play(open_viewer):
     page = open_viewer(GAME.read_text())
-    icons = {name: page.locator(f"#{name} svg").first.inner_html() for name in ("first", "prev", "play", "next", "last")}
+    icons = {
+        name: page.locator(f"#{name} svg").first.inner_html()
+        for name in ("first", "prev", "play", "next", "last")
+    }
     assert len(set(icons.values())) == len(icons)
     # "next" is a bar before a triangle (step forward), not the bare triangle of "play"
     assert page.locator("#next svg path").get_attribute("d").count("z") == 2
 
 
-def test_with_an_analysis_it_steps_placement_by_placement_on_the_chart_s_axis(open_viewer, tmp_path):
+def test_with_an_analysis_it_steps_placement_by_placement_on_the_chart_s_axis(
+    open_viewer, tmp_path
+):
     """The slider counts placements as the chart does: each step places one piece and moves the chart's
     cursor one placement on, to the point of the placement just made."""
     saved = tmp_path / "analysis.json"
     assert run("analyse", GAME, "--agent", "greedy", "-o", saved)[0] == 0
     page = open_viewer(GAME.read_text(), "", "--analysis-from", saved)
     placements = len(read_record(str(GAME)).placements())
-    assert position(page) == f"0 / {placements}" and f"placement (1 to {placements})" in page.inner_text("#analysis")
+    assert position(
+        page
+    ) == f"0 / {placements}" and f"placement (1 to {placements})" in page.inner_text("#analysis")
 
     def cursor() -> float:
         return float(page.get_attribute("#analysis-cursor", "x1"))
 
-    def point(index: int) -> float:  # the chart's circle or polyline vertex x of placement `index` (1-based)
+    def point(
+        index: int,
+    ) -> float:  # the chart's circle or polyline vertex x of placement `index` (1-based)
         left, right = 46, 640 - 10
         return round(left + (right - left) * index / placements, 1)
+
     assert cursor() == point(0)
     page.keyboard.press("ArrowRight")
     assert position(page) == f"1 / {placements}" and board_count(page, "building") == 1
-    assert page.inner_text("#heading").startswith("Turn 1 of 58, placement 1 of 2, Anna: orange G11")
+    assert page.inner_text("#heading").startswith(
+        "Turn 1 of 58, placement 1 of 2, Anna: orange G11"
+    )
     assert cursor() == point(1) and "Anna played orange G11" in page.inner_text("#advice")
     page.keyboard.press("ArrowRight")
-    assert position(page) == f"2 / {placements}" and board_count(page, "building") == 2 and cursor() == point(2)
-    assert "brown L3" in page.inner_text("#advice") and "orange G11" not in page.inner_text("#advice")
+    assert (
+        position(page) == f"2 / {placements}"
+        and board_count(page, "building") == 2
+        and cursor() == point(2)
+    )
+    assert "brown L3" in page.inner_text("#advice") and "orange G11" not in page.inner_text(
+        "#advice"
+    )
     page.keyboard.press("End")
     assert cursor() == point(placements) and "the game is over" in page.inner_text("#heading")

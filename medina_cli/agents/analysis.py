@@ -51,12 +51,20 @@ class Advice:
 
     def to_json(self) -> dict:
         search = None if self.playouts is None else {"playouts": self.playouts, "sure": self.sure}
-        return {"player": self.player, "ranked_by": self.ranked_by, "confidence": self.confidence,
-                "whole_turn": self.whole_turn, "search": search, "tie_margin": self.tie_margin,
-                "hints": [h.to_json() for h in self.hints]}
+        return {
+            "player": self.player,
+            "ranked_by": self.ranked_by,
+            "confidence": self.confidence,
+            "whole_turn": self.whole_turn,
+            "search": search,
+            "tie_margin": self.tie_margin,
+            "hints": [h.to_json() for h in self.hints],
+        }
 
 
-def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bool = False, play=None) -> Advice:
+def advise(
+    game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bool = False, play=None
+) -> Advice:
     """The agent's advice for the player to move at `game` (none when the game is over): its `top`
     moves, or with `whole_turn` its `top` best turns (both placements, best value first). `play`: how
     its searches make their batches (`MctsAgent.search`)."""
@@ -77,9 +85,18 @@ def advise(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bo
         playouts, sure = race.playouts, race.sure
     for rating in rated:
         rating.palace = roof_palace(game, rating.placement)
-    return Advice(game.to_move, ranked_by, agent.confidence, rated, False, playouts, sure,
-                  TIE_MARGIN if agent.estimates else None, len(game.players),
-                  even_margin(game) if agent.estimates else None)
+    return Advice(
+        game.to_move,
+        ranked_by,
+        agent.confidence,
+        rated,
+        False,
+        playouts,
+        sure,
+        TIE_MARGIN if agent.estimates else None,
+        len(game.players),
+        even_margin(game) if agent.estimates else None,
+    )
 
 
 def value_first(ratings: list[Rating]) -> list[Rating]:
@@ -104,12 +121,25 @@ class TurnHint:
 
     first: Rating
     then: Rating | None
-    either_order: bool = False  # the two placements commute: the other order reaches the same position
+    either_order: bool = (
+        False  # the two placements commute: the other order reaches the same position
+    )
 
     def to_json(self) -> dict:
-        then = None if self.then is None else {
-            key: value for key, value in self.then.to_json().items() if key in ("placement", "palace")}
-        return {**self.first.to_json(), "then": then, **({"either_order": True} if self.either_order else {})}
+        then = (
+            None
+            if self.then is None
+            else {
+                key: value
+                for key, value in self.then.to_json().items()
+                if key in ("placement", "palace")
+            }
+        )
+        return {
+            **self.first.to_json(),
+            "then": then,
+            **({"either_order": True} if self.either_order else {}),
+        }
 
 
 def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None) -> Advice:
@@ -139,16 +169,32 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
         seconds = Repeats(second)
         pair = seconds.rating(seconds.best)
         then = Rating(pair.placement, pair.value, palace=roof_palace(after, pair.placement))
-        pairs.append((Rating(first, pair.value, pair.win, pair.playouts, interval=pair.interval), then,
-                      seconds.means[id(seconds.best)]))
+        pairs.append(
+            (
+                Rating(first, pair.value, pair.win, pair.playouts, interval=pair.interval),
+                then,
+                seconds.means[id(seconds.best)],
+            )
+        )
         playouts, sure = playouts + second.playouts, sure and second.sure
     _, tied = tied_series([means for *_, means in pairs], agent.confidence)
     for (rating, _, _), is_tied in zip(pairs, tied, strict=True):
         rating.palace, rating.tied = roof_palace(game, rating.placement), is_tied
     by_first = {id(rating): (rating, then) for rating, then, _ in pairs}
-    turns = [TurnHint(*by_first[id(rating)]) for rating in value_first([rating for rating, *_ in pairs])]
+    turns = [
+        TurnHint(*by_first[id(rating)]) for rating in value_first([rating for rating, *_ in pairs])
+    ]
     turns = merged_orders(game, turns)
-    return Advice(game.to_move, "repeats", agent.confidence, turns, True, playouts + race.playouts, sure, TIE_MARGIN)
+    return Advice(
+        game.to_move,
+        "repeats",
+        agent.confidence,
+        turns,
+        True,
+        playouts + race.playouts,
+        sure,
+        TIE_MARGIN,
+    )
 
 
 def _reached(game, first, then) -> dict:
@@ -161,8 +207,12 @@ def _reached(game, first, then) -> dict:
     after.push(first)
     after.push(then)
     plain = after.to_plain()
-    plain["palaces"] = tuple(palace[:5] + ("this turn" if palace[5] is not None and palace[5] >= claims_before
-                                           else palace[5],) + palace[6:] for palace in plain["palaces"])
+    plain["palaces"] = tuple(
+        palace[:5]
+        + ("this turn" if palace[5] is not None and palace[5] >= claims_before else palace[5],)
+        + palace[6:]
+        for palace in plain["palaces"]
+    )
     return plain
 
 
@@ -176,7 +226,11 @@ def best_line(game, opening: list[str], spec: str, seed: int | str, length: int)
         if after.is_over():
             break
         player = after.to_move
-        placement = opening[index] if index < len(opening) else make_agent(spec, f"{seed}/line/{index}").choose(after)
+        placement = (
+            opening[index]
+            if index < len(opening)
+            else make_agent(spec, f"{seed}/line/{index}").choose(after)
+        )
         line.append({"player": player, "placement": str(placement)})
         after.push(placement)
     return line
@@ -190,8 +244,16 @@ def _exact_turns(game, agent, spec: str, seed: int | str, top: int) -> list[Turn
         then = None if after is None else make_agent(spec, f"{seed}/{index}").rate(after)[0]
         if then is not None:
             then.palace = roof_palace(after, then.placement)
-        out.append(TurnHint(Rating(first.placement, first.value if then is None else then.value,
-                                   palace=roof_palace(game, first.placement)), then))
+        out.append(
+            TurnHint(
+                Rating(
+                    first.placement,
+                    first.value if then is None else then.value,
+                    palace=roof_palace(game, first.placement),
+                ),
+                then,
+            )
+        )
     out.sort(key=lambda hint: -hint.first.value)
     for hint in out:
         hint.first.tied = hint.first.value == out[0].first.value
@@ -203,8 +265,12 @@ def merged_orders(game, turns: list[TurnHint]) -> list[TurnHint]:
     position (`_reached`) as one listed before it is left out, and that one is marked `either_order`."""
     kept: list[tuple[TurnHint, dict | None]] = []
     for hint in turns:
-        reached = None if hint.then is None else _reached(game, hint.first.placement, hint.then.placement)
-        same = next((earlier for earlier, plain in kept if reached is not None and plain == reached), None)
+        reached = (
+            None if hint.then is None else _reached(game, hint.first.placement, hint.then.placement)
+        )
+        same = next(
+            (earlier for earlier, plain in kept if reached is not None and plain == reached), None
+        )
         if same is None:
             kept.append((hint, reached))
         else:
@@ -221,7 +287,7 @@ def _after(game, placement):
 
 
 def verdict(low: float) -> str | None:
-    """"blunder", "mistake" or None for a loss whose interval's lower end is `low` (the loss itself,
+    """ "blunder", "mistake" or None for a loss whose interval's lower end is `low` (the loss itself,
     where it is exact)."""
     return "blunder" if low >= BLUNDER else "mistake" if low >= MISTAKE else None
 
@@ -237,9 +303,13 @@ class PlacementReview:
     played_value: float
     best_value: float
     choices: int  # legal placements there
-    loss_interval: tuple[float, float] | None = None  # of the paired difference best − played; None: exact
+    loss_interval: tuple[float, float] | None = (
+        None  # of the paired difference best − played; None: exact
+    )
     paired: int = 0  # samples of each the loss rests on (0: exact)
-    best_move: str = ""  # the preferred move as the agent names it (a roof on its palace's lowest cell)
+    best_move: str = (
+        ""  # the preferred move as the agent names it (a roof on its palace's lowest cell)
+    )
     tied_moves: tuple[str, ...] = ()  # the moves tied with it, so named (it among them)
 
     @property
@@ -248,10 +318,20 @@ class PlacementReview:
 
     def to_json(self) -> dict:
         interval = None if self.loss_interval is None else [round(x, 2) for x in self.loss_interval]
-        return {"turn": self.turn, "placement": self.placement, "player": self.player, "played": self.played,
-                "best": self.best, "loss": round(self.loss, 2), "played_value": round(self.played_value, 2),
-                "best_value": round(self.best_value, 2), "choices": self.choices, "loss_interval": interval,
-                "paired_playouts": self.paired, "verdict": self.verdict}
+        return {
+            "turn": self.turn,
+            "placement": self.placement,
+            "player": self.player,
+            "played": self.played,
+            "best": self.best,
+            "loss": round(self.loss, 2),
+            "played_value": round(self.played_value, 2),
+            "best_value": round(self.best_value, 2),
+            "choices": self.choices,
+            "loss_interval": interval,
+            "paired_playouts": self.paired,
+            "verdict": self.verdict,
+        }
 
 
 @dataclass
@@ -262,13 +342,25 @@ class PlayerSummary:
     mistakes: int
     blunders: int
     mean_loss_interval: tuple[float, float] | None = None
-    tea_tiles: int = 0  # of `placements`, those that are tea tiles (`validate` counts the others as placements)
+    tea_tiles: int = (
+        0  # of `placements`, those that are tea tiles (`validate` counts the others as placements)
+    )
 
     def to_json(self) -> dict:
-        interval = None if self.mean_loss_interval is None else [round(x, 2) for x in self.mean_loss_interval]
-        return {"player": self.player, "placements": self.placements, "mean_loss": round(self.mean_loss, 2),
-                "mistakes": self.mistakes, "blunders": self.blunders, "mean_loss_interval": interval,
-                "tea_tiles": self.tea_tiles}
+        interval = (
+            None
+            if self.mean_loss_interval is None
+            else [round(x, 2) for x in self.mean_loss_interval]
+        )
+        return {
+            "player": self.player,
+            "placements": self.placements,
+            "mean_loss": round(self.mean_loss, 2),
+            "mistakes": self.mistakes,
+            "blunders": self.blunders,
+            "mean_loss_interval": interval,
+            "tea_tiles": self.tea_tiles,
+        }
 
 
 def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) -> PlacementReview:
@@ -276,35 +368,69 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
     agent's preferred move (named as played when it is the same move, a roof on the same palace) and
     the loss."""
     turn, placement, player = where
-    blank: dict[str, Any] = {"turn": turn, "placement": placement, "player": player, "played": str(played),
-                             "choices": len(game.legal_placements())}
+    blank: dict[str, Any] = {
+        "turn": turn,
+        "placement": placement,
+        "player": player,
+        "played": str(played),
+        "choices": len(game.legal_placements()),
+    }
     same = game.equivalent_placements(played)
     if len(game.distinct_placements()) == 1:
-        return PlacementReview(**blank, best=str(played), loss=0.0, played_value=0.0, best_value=0.0,
-                               best_move=str(same[0]), tied_moves=(str(same[0]),))
+        return PlacementReview(
+            **blank,
+            best=str(played),
+            loss=0.0,
+            played_value=0.0,
+            best_value=0.0,
+            best_move=str(same[0]),
+            tied_moves=(str(same[0]),),
+        )
     agent = make_agent(spec, seed)
     if not isinstance(agent, MctsAgent):  # greedy: exact values
         ratings = agent.rate(game)
         mine = next(r for r in ratings if r.placement in same)
         best = mine if ratings[0].placement in same else ratings[0]
-        return PlacementReview(**blank, best=str(played if best is mine else best.placement),
-                               loss=max(0.0, best.value - mine.value), played_value=mine.value, best_value=best.value,
-                               best_move=str(best.placement),
-                               tied_moves=tuple(str(r.placement) for r in ratings if r.tied))
+        return PlacementReview(
+            **blank,
+            best=str(played if best is mine else best.placement),
+            loss=max(0.0, best.value - mine.value),
+            played_value=mine.value,
+            best_value=best.value,
+            best_move=str(best.placement),
+            tied_moves=tuple(str(r.placement) for r in ratings if r.tied),
+        )
     race = agent.search(game, include=played)
     arm = next(arm for arm in race.arms if race.placement(arm) in same)
     repeats = Repeats(race, include=arm)
     best_arm, tied = repeats.best, repeats.tied()
-    named: dict[str, Any] = {"best_move": str(race.placement(best_arm)),
-                             "tied_moves": tuple(str(race.placement(a)) for a in race.ranked() if id(a) in tied)}
+    named: dict[str, Any] = {
+        "best_move": str(race.placement(best_arm)),
+        "tied_moves": tuple(str(race.placement(a)) for a in race.ranked() if id(a) in tied),
+    }
     if arm is best_arm:
         value = repeats.value(best_arm)
-        return PlacementReview(**blank, best=str(played), loss=0.0, played_value=value, best_value=value,
-                               loss_interval=(0.0, 0.0), paired=repeats.samples, **named)
+        return PlacementReview(
+            **blank,
+            best=str(played),
+            loss=0.0,
+            played_value=value,
+            best_value=value,
+            loss_interval=(0.0, 0.0),
+            paired=repeats.samples,
+            **named,
+        )
     loss = repeats.loss(arm)
-    return PlacementReview(**blank, best=str(race.placement(best_arm)), loss=max(0.0, loss.mean),
-                           played_value=repeats.value(arm), best_value=repeats.value(best_arm),
-                           loss_interval=(loss.low, loss.high), paired=loss.n, **named)
+    return PlacementReview(
+        **blank,
+        best=str(race.placement(best_arm)),
+        loss=max(0.0, loss.mean),
+        played_value=repeats.value(arm),
+        best_value=repeats.value(best_arm),
+        loss_interval=(loss.low, loss.high),
+        paired=loss.n,
+        **named,
+    )
 
 
 def review_placements(context: tuple, start: int, stop: int) -> list[PlacementReview]:
@@ -333,20 +459,37 @@ def summarise(players: list[str], reviews: list[PlacementReview]) -> list[Player
         mean = sum(r.loss for r in mine) / count if count else 0.0
         interval = None
         if any(r.loss_interval is not None for r in mine):
-            halves = [(r.loss_interval[1] - r.loss_interval[0]) / 2 for r in mine if r.loss_interval is not None]
+            halves = [
+                (r.loss_interval[1] - r.loss_interval[0]) / 2
+                for r in mine
+                if r.loss_interval is not None
+            ]
             half = math.sqrt(sum(h * h for h in halves)) / count
             interval = (max(0.0, mean - half), mean + half)
         verdicts = [r.verdict for r in mine]
-        out.append(PlayerSummary(player, count, mean, verdicts.count("mistake"), verdicts.count("blunder"), interval,
-                                 sum(r.played == TEA for r in mine)))
+        out.append(
+            PlayerSummary(
+                player,
+                count,
+                mean,
+                verdicts.count("mistake"),
+                verdicts.count("blunder"),
+                interval,
+                sum(r.played == TEA for r in mine),
+            )
+        )
     return out
 
 
-VALUE_MEANING = ("the final margin the mover can expect (own total minus the best other player's, in points); "
-                 "win: the estimated chance to win")
-GREEDY_MEANING = ("the mover's margin (own total minus the best other player's) if the game ended right after; a "
-                  f"roof on a palace smaller than {SMALL_PALACE}: the margin now minus 1 (greedy keeps its roofs for "
-                  "larger palaces)")
+VALUE_MEANING = (
+    "the final margin the mover can expect (own total minus the best other player's, in points); "
+    "win: the estimated chance to win"
+)
+GREEDY_MEANING = (
+    "the mover's margin (own total minus the best other player's) if the game ended right after; a "
+    f"roof on a palace smaller than {SMALL_PALACE}: the margin now minus 1 (greedy keeps its roofs for "
+    "larger palaces)"
+)
 
 
 def value_meaning(spec: str) -> str:
@@ -356,23 +499,44 @@ def value_meaning(spec: str) -> str:
 RANKING_MEANING = {  # how `medina hint` words its advice's `ranked_by`
     "value": "the highest first",
     "repeats": "the highest value first (the moves the search chose among, and the best of the others it "
-               "sampled, each searched as often); "
-               "a value is the mean of searches of the move from fresh trees, on the same simulated games for "
-               "every move"}
+    "sampled, each searched as often); "
+    "a value is the mean of searches of the move from fresh trees, on the same simulated games for "
+    "every move",
+}
 
 
-def hint_document(file: str, seed: int | str, spec: str | None = None, where: tuple = (None, None),
-                  advice: Advice | None = None) -> dict:
+def hint_document(
+    file: str,
+    seed: int | str,
+    spec: str | None = None,
+    where: tuple = (None, None),
+    advice: Advice | None = None,
+) -> dict:
     """The medina-hint/1 document (without `errors` and `warnings`) of the `advice` the agent `spec` gives
     for the record `file` at `where` (turn, placement); before it, as far as it is known (what an error
     leaves it at)."""
-    doc: dict[str, object] = {"format": "medina-hint/1", "file": file, "agent": spec, "seed": seed, "player": None,
-                              "turn": None, "placement": None,
-                              "value": None if spec is None else value_meaning(spec), "ranked_by": None, "hints": []}
+    doc: dict[str, object] = {
+        "format": "medina-hint/1",
+        "file": file,
+        "agent": spec,
+        "seed": seed,
+        "player": None,
+        "turn": None,
+        "placement": None,
+        "value": None if spec is None else value_meaning(spec),
+        "ranked_by": None,
+        "hints": [],
+    }
     if advice is None:
         return doc
-    return {**doc, "turn": where[0], "placement": where[1], **advice.to_json(), "even_win": even_win(advice.seats),
-            "even_margin": None if advice.even is None else round(advice.even, 2)}
+    return {
+        **doc,
+        "turn": where[0],
+        "placement": where[1],
+        **advice.to_json(),
+        "even_win": even_win(advice.seats),
+        "even_margin": None if advice.even is None else round(advice.even, 2),
+    }
 
 
 EVEN_PLAYOUTS = 512  # the simulated games behind `even_margin`
@@ -402,56 +566,94 @@ def even_win(seats: int | None) -> float | None:
 
 def analysis_document_before(file: str, seed: int, spec: str | None = None) -> dict:
     """The medina-analyse/1 document as far as it is known before the analysis (what an error leaves it at)."""
-    return {"format": "medina-analyse/1", "file": file, "agent": spec, "seed": seed,
-            "value": None if spec is None else value_meaning(spec),
-            "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
-            "placements": [], "players": []}
+    return {
+        "format": "medina-analyse/1",
+        "file": file,
+        "agent": spec,
+        "seed": seed,
+        "value": None if spec is None else value_meaning(spec),
+        "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
+        "placements": [],
+        "players": [],
+    }
 
 
-def analysis_document(record, spec: str, seed: int, reviews: list[PlacementReview], selection: dict | None = None,
-                      selected: int | None = None) -> dict:
+def analysis_document(
+    record,
+    spec: str,
+    seed: int,
+    reviews: list[PlacementReview],
+    selection: dict | None = None,
+    selected: int | None = None,
+) -> dict:
     """The medina-analyse/1 document of a record's reviews; `selection` the turns and player asked for
     (`select`; its key only when one is given: the players summed up are then those it selects);
     `selected` the placements it selects, where fewer are reviewed yet (a partial document, with what
     `resumed_reviews` needs to go on)."""
     player = (selection or {}).get("player")
-    doc = {"format": "medina-analyse/1", "file": record.file, "agent": spec, "seed": seed,
-           "value": value_meaning(spec), "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
-           "confidence": make_agent(spec).confidence,
-           "placements": [r.to_json() for r in reviews],
-           "players": [p.to_json() for p in summarise(record.players if player is None else [player], reviews)]}
+    doc = {
+        "format": "medina-analyse/1",
+        "file": record.file,
+        "agent": spec,
+        "seed": seed,
+        "value": value_meaning(spec),
+        "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
+        "confidence": make_agent(spec).confidence,
+        "placements": [r.to_json() for r in reviews],
+        "players": [
+            p.to_json() for p in summarise(record.players if player is None else [player], reviews)
+        ],
+    }
     if selection:
         doc["selection"] = selection
     if selected is not None and len(reviews) < selected:
-        doc["partial"] = {"rated": len(reviews), "of": selected,
-                          "reviews": [[getattr(r, f.name) for f in fields(r)] for r in reviews]}
+        doc["partial"] = {
+            "rated": len(reviews),
+            "of": selected,
+            "reviews": [[getattr(r, f.name) for f in fields(r)] for r in reviews],
+        }
     return doc
 
 
-def select(record, first: int | None = None, last: int | None = None, player: str | None = None
-           ) -> tuple[dict, list[int]]:
+def select(
+    record, first: int | None = None, last: int | None = None, player: str | None = None
+) -> tuple[dict, list[int]]:
     """The selection (its document form, None values left out) and the indices into
     `record.placements()` of the placements of turns `first..last` (inclusive; None: from the start, to
     the end) made by `player` (None: anyone)."""
-    selection = {key: value for key, value in (("from", first), ("to", last), ("player", player)) if value is not None}
-    indices = [index for index, (turn, _, who, _) in enumerate(record.placements())
-               if (first is None or turn >= first) and (last is None or turn <= last) and player in (None, who)]
+    selection = {
+        key: value
+        for key, value in (("from", first), ("to", last), ("player", player))
+        if value is not None
+    }
+    indices = [
+        index
+        for index, (turn, _, who, _) in enumerate(record.placements())
+        if (first is None or turn >= first)
+        and (last is None or turn <= last)
+        and player in (None, who)
+    ]
     return selection, indices
 
 
-def resumed_reviews(doc: dict, record, spec: str, seed: int, selection: dict) -> list[PlacementReview] | str | None:
+def resumed_reviews(
+    doc: dict, record, spec: str, seed: int, selection: dict
+) -> list[PlacementReview] | str | None:
     """The reviews a partial medina-analyse/1 document holds (None: it is finished), or why it cannot be
     resumed on `record` with this agent, seed and selection."""
     if not isinstance(doc, dict) or doc.get("format") != "medina-analyse/1":
         return "not a medina-analyse/1 document"
     theirs = (doc.get("agent"), doc.get("seed"), doc.get("selection", {}))
     if theirs != (spec, seed, selection):
-        return (f"it was written with --agent {theirs[0]}, --seed {theirs[1]} and selection {theirs[2] or 'all'}, "
-                f"not {spec}, {seed} and {selection or 'all'}")
+        return (
+            f"it was written with --agent {theirs[0]}, --seed {theirs[1]} and selection {theirs[2] or 'all'}, "
+            f"not {spec}, {seed} and {selection or 'all'}"
+        )
     played = {(turn, k): str(placement) for turn, k, _, placement in record.placements()}
     for review in doc.get("placements", []):
-        if not isinstance(review, dict) or played.get((review.get("turn"), review.get("placement"))) != review.get(
-                "played"):
+        if not isinstance(review, dict) or played.get(
+            (review.get("turn"), review.get("placement"))
+        ) != review.get("played"):
             return f"it rates {review.get('played')!r} in turn {review.get('turn')}, which {record.file} does not have"
     if "partial" not in doc:
         return None

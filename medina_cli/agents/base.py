@@ -55,8 +55,12 @@ class Agent:
     spec: str
     rates = False  # does `rate` give meaningful values?
     estimates = False  # are they estimates (with intervals), not exact?
-    confidence: float | None = None  # the confidence of its intervals and verdicts, where it estimates
-    ranked_by = "value"  # what orders `rate`'s list: "value", or "playouts" (the most searched first)
+    confidence: float | None = (
+        None  # the confidence of its intervals and verdicts, where it estimates
+    )
+    ranked_by = (
+        "value"  # what orders `rate`'s list: "value", or "playouts" (the most searched first)
+    )
 
     def __init__(self, seed: int | str = 0):
         self.rng = generator(f"medina-agent/{self.spec}/{seed}")
@@ -97,5 +101,8 @@ class AgentSpec(NamedTuple):
     confidence: float | None = None
 
     def __str__(self) -> str:
-        return (self.name + (f":{self.playouts}" if self.playouts is not None else "")
-                + (f"@{float(self.confidence)!r}" if self.confidence is not None else ""))  # repr: reads back
+        return (
+            self.name
+            + (f":{self.playouts}" if self.playouts is not None else "")
+            + (f"@{float(self.confidence)!r}" if self.confidence is not None else "")
+        )  # repr: reads back

@@ -61,8 +61,9 @@ def play_batch(position, move, start: int, stop: int, key: int) -> list[tuple[fl
     playout per sample; sample k draws from stream (key, k). On a NativePosition the native core runs
     the whole search, with the same samples as `_searched`, which plays it on any position."""
     if isinstance(position, NativePosition):
-        return position.state.search_samples(move, key, start, stop, EXPLORATION, WIDENING, PLAYOUT_TEA_CHANCE,
-                                             SMALL_PALACE)
+        return position.state.search_samples(
+            move, key, start, stop, EXPLORATION, WIDENING, PLAYOUT_TEA_CHANCE, SMALL_PALACE
+        )
     return _searched(position, move, start, stop, key)
 
 
@@ -85,7 +86,9 @@ def play_batches(position, key: int, batches: list[tuple]) -> list[list[tuple[fl
     return [play_batch(position, move, start, stop, key) for move, start, stop in batches]
 
 
-def play_batches_of(context: tuple, start: int, stop: int) -> list[tuple[int, list[tuple[float, float]]]]:
+def play_batches_of(
+    context: tuple, start: int, stop: int
+) -> list[tuple[int, list[tuple[float, float]]]]:
     """Worker entry: batches start..stop-1 of a search, `context` = (game_recipe of its position, its key,
     its batches (move, start, stop)); each batch's index with its samples."""
     recipe, key, batches = context
@@ -146,7 +149,9 @@ class MctsAgent(Agent):
     ranked_by = "playouts"
     confidence: float
 
-    def __init__(self, seed: int | str = 0, playouts: int | None = None, confidence: float | None = None):
+    def __init__(
+        self, seed: int | str = 0, playouts: int | None = None, confidence: float | None = None
+    ):
         self.playouts = playouts or DEFAULT_PLAYOUTS
         self.confidence = confidence or DEFAULT_CONFIDENCE
         self.spec = str(AgentSpec("mcts", playouts, confidence))
@@ -164,12 +169,19 @@ class MctsAgent(Agent):
         (default `play_batches`, here and in order)."""
         now = margin(totals(game), seat_to_move(game))
         position = search_position(game, self.rng)  # the native core's copy where it runs
-        arms = [Arm(move, value > now) for move, value in immediate_margins(position, position_stream(game))]
+        arms = [
+            Arm(move, value > now)
+            for move, value in immediate_margins(position, position_stream(game))
+        ]
         key = self.rng.getrandbits(64)
         runner = play or play_batches
-        race = Race(arms, cap=self.playouts, confidence=self.confidence,
-                    play=lambda batches: runner(position, key, batches),
-                    placement=lambda move: as_placement(position, move))
+        race = Race(
+            arms,
+            cap=self.playouts,
+            confidence=self.confidence,
+            play=lambda batches: runner(position, key, batches),
+            placement=lambda move: as_placement(position, move),
+        )
         included = None
         if include is not None:
             move = as_move(position, game.equivalent_placements(include)[0])
@@ -187,5 +199,14 @@ class MctsAgent(Agent):
 def ratings(race: Race, confidence: float) -> list[Rating]:
     """The race's moves as Ratings, the most searched first."""
     z, floor, tied = z_value(confidence, two_sided=True), race.pooled_sd(), race.tied()
-    return [Rating(race.placement(arm), arm.mean, arm.win, arm.n, interval=arm.interval(z, floor),
-                   tied=id(arm) in tied) for arm in race.ranked()]
+    return [
+        Rating(
+            race.placement(arm),
+            arm.mean,
+            arm.win,
+            arm.n,
+            interval=arm.interval(z, floor),
+            tied=id(arm) in tied,
+        )
+        for arm in race.ranked()
+    ]

@@ -61,7 +61,11 @@ def as_placement(position, move) -> Placement:
 
 def as_move(position, placement: Placement):
     """A Placement of the game as a search position's move."""
-    return position.game.variant.encode(placement) if isinstance(position, NativePosition) else placement
+    return (
+        position.game.variant.encode(placement)
+        if isinstance(position, NativePosition)
+        else placement
+    )
 
 
 def seat_to_move(game) -> int:
@@ -75,7 +79,7 @@ def totals(game) -> list[int]:
 
 def margin(scores: list[int], seat: int) -> int:
     """`seat`'s total minus the best other total (positive: ahead)."""
-    return scores[seat] - max(scores[:seat] + scores[seat + 1:])
+    return scores[seat] - max(scores[:seat] + scores[seat + 1 :])
 
 
 def outcome(game) -> tuple[list[int], list[float]]:
@@ -113,7 +117,8 @@ def may_score(game, placement, cells: int) -> bool:
     if piece in ("roof", "neutral"):
         return True
     return piece in ("stable", "merchant", "wall") and bool(
-        (cells >> game.variant.encode(placement) % game.variant.size) & 1)
+        (cells >> game.variant.encode(placement) % game.variant.size) & 1
+    )
 
 
 def stream(key: int, k: int) -> random.Random:
@@ -126,8 +131,9 @@ def position_stream(game) -> random.Random:
     """A stream fixed by the position alone (its setup and placements), not by any seed: the order in
     which a search considers moves the greedy rating cannot tell apart."""
     setup = game.setup
-    return native.generator(f"medina-position/{setup['merchant']}/{setup['well']}/"
-                            f"{'/'.join(map(str, game.move_stack))}")
+    return native.generator(
+        f"medina-position/{setup['merchant']}/{setup['well']}/{'/'.join(map(str, game.move_stack))}"
+    )
 
 
 def playout(game, rng) -> None:
@@ -144,9 +150,17 @@ def game_recipe(position) -> tuple:
     """What rebuilds a search's position in another process (hashable): the rules, players, setup,
     start supplies and placements of its game."""
     game = getattr(position, "game", position)  # a NativePosition's game, or the game itself
-    supply = tuple((name, tuple(sorted(counts.items()))) for name, counts in sorted(game.start_supply.items()))
-    return (game.rules, tuple(game.players), game.setup["merchant"], game.setup["well"], supply,
-            tuple(str(placement) for placement in game.move_stack))
+    supply = tuple(
+        (name, tuple(sorted(counts.items()))) for name, counts in sorted(game.start_supply.items())
+    )
+    return (
+        game.rules,
+        tuple(game.players),
+        game.setup["merchant"],
+        game.setup["well"],
+        supply,
+        tuple(str(placement) for placement in game.move_stack),
+    )
 
 
 @lru_cache(maxsize=4)
@@ -154,7 +168,9 @@ def rebuilt(recipe: tuple):
     """The search position a `game_recipe` describes (the native core's copy where it runs); kept for the
     next batches of the same search."""
     rules, players, merchant, well, supply, placements = recipe
-    game = Game(rules, list(players), merchant, well, {name: dict(counts) for name, counts in supply})
+    game = Game(
+        rules, list(players), merchant, well, {name: dict(counts) for name, counts in supply}
+    )
     for placement in placements:
         game.push(placement)
     return search_position(game, native.generator(0))
@@ -166,7 +182,11 @@ def roof_palace(game, placement) -> tuple[str, list[str]] | None:
     if placement.piece not in ("roof", "neutral"):
         return None
     palace = game.palace_of(placement.square)
-    return None if palace is None else (palace.colour, [p.cell for p in game.equivalent_placements(placement)])
+    return (
+        None
+        if palace is None
+        else (palace.colour, [p.cell for p in game.equivalent_placements(placement)])
+    )
 
 
 def palace_size(game, placement) -> int:

@@ -30,7 +30,9 @@ from statistics import NormalDist
 
 FIRST = 2  # the fewest first samples of every move considered
 LEADERS = 4  # halving stops here; these race on until sure or out of playouts
-PROTECTED = 16  # samples a move that gains points at once has before it may be set aside by its mean
+PROTECTED = (
+    16  # samples a move that gains points at once has before it may be set aside by its mean
+)
 
 
 def batch_bounds(start: int, stop: int, first: int) -> list[tuple[int, int]]:
@@ -185,8 +187,15 @@ class Race:
     makes samples: for each (move, start, stop), the (margin, win share) of samples start..stop-1;
     `placement(move)` names a move."""
 
-    def __init__(self, arms: list[Arm], *, cap: int, confidence: float, play: Play,
-                 placement: Callable[[object], object] = lambda move: move):
+    def __init__(
+        self,
+        arms: list[Arm],
+        *,
+        cap: int,
+        confidence: float,
+        play: Play,
+        placement: Callable[[object], object] = lambda move: move,
+    ):
         self.arms, self.cap, self.confidence, self.play = arms, cap, confidence, play
         self.name = placement
         self.considered, self.first = plan(cap, len(arms))
@@ -207,7 +216,7 @@ class Race:
         dof = sum(arm.n - 1 for arm in self.arms if arm.n > 1)
         if not dof:
             return 0.0
-        return math.sqrt(sum((arm.n - 1) * arm.sd ** 2 for arm in self.arms if arm.n > 1) / dof)
+        return math.sqrt(sum((arm.n - 1) * arm.sd**2 for arm in self.arms if arm.n > 1) / dof)
 
     def z_beats(self) -> float:
         return z_value(self.confidence, len(self.compared) - 1)
@@ -227,7 +236,9 @@ class Race:
     # --- sampling -----------------------------------------------------------------------------
     def fill(self, arms: list[Arm], n: int) -> None:
         """Sample each of `arms` up to `n` (a batch bound)."""
-        batches = [(arm, start, stop) for arm in arms for start, stop in batch_bounds(arm.n, n, self.first)]
+        batches = [
+            (arm, start, stop) for arm in arms for start, stop in batch_bounds(arm.n, n, self.first)
+        ]
         if not batches:
             return
         results = self.play([(arm.move, start, stop) for arm, start, stop in batches])
@@ -240,7 +251,7 @@ class Race:
     def run(self, include: Arm | None = None) -> None:
         """Race the moves until sure or until the next round would pass the cap; `include` races
         whatever its prior."""
-        alive = self.arms[:self.considered]
+        alive = self.arms[: self.considered]
         if include is not None and include not in alive:
             alive.append(include)
         n = self.first
@@ -255,7 +266,9 @@ class Race:
             alive.sort(key=lambda arm: -arm.mean)
             if len(alive) > LEADERS:
                 keep = max(LEADERS, math.ceil(len(alive) / 2))
-                alive = alive[:keep] + [arm for arm in alive[keep:] if arm.gains and arm.n < PROTECTED]
+                alive = alive[:keep] + [
+                    arm for arm in alive[keep:] if arm.gains and arm.n < PROTECTED
+                ]
             affordable = (self.cap - self.playouts) // n  # moves whose samples can double
             if affordable < 2:
                 return

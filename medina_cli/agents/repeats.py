@@ -32,14 +32,20 @@ from statistics import fmean
 from .base import Rating
 from .race import Arm, Race, spread, t_value
 
-REPEATS = 8  # repeats in `samples` playouts; the fresh repeats that judge the moves against the best
+REPEATS = (
+    8  # repeats in `samples` playouts; the fresh repeats that judge the moves against the best
+)
 CHOOSING = 2  # the best is chosen on CHOOSING times REPEATS repeats
 FRESH = CHOOSING * REPEATS  # the first fresh repeat
 CONTENDERS = 4  # the race's most searched moves, chosen among whatever their repeat 0
 MOST = 8  # moves chosen among, besides the included one
 PAIRED = 4  # a loss rests on PAIRED times REPEATS fresh repeats of the best and of the played move
-BASE = 1 << 31  # the stream of repeat 0's first playout: past any race's samples (the cap is below it)
-TIE_MARGIN = 0.5  # points: a move is tied with the best unless the best is better by more than this, surely
+BASE = (
+    1 << 31
+)  # the stream of repeat 0's first playout: past any race's samples (the cap is below it)
+TIE_MARGIN = (
+    0.5  # points: a move is tied with the best unless the best is better by more than this, surely
+)
 
 
 @dataclass(frozen=True)
@@ -63,19 +69,28 @@ class Repeats:
         self.size = self.samples // REPEATS
         self.means: dict[int, dict[int, float]] = {}  # by move: repeat r's mean margin
         self.wins: dict[int, dict[int, float]] = {}  # by move: repeat r's mean win share
-        self.screened = [arm for arm in race.arms if arm.n or arm is include]  # the greedy rating's order
+        self.screened = [
+            arm for arm in race.arms if arm.n or arm is include
+        ]  # the greedy rating's order
         self._search(self.screened, range(1))
         most_searched = race.ranked()[:CONTENDERS]
-        self.arms = most_searched + self._halved([arm for arm in self.screened if all(
-            arm is not m for m in most_searched)], MOST - len(most_searched))
+        self.arms = most_searched + self._halved(
+            [arm for arm in self.screened if all(arm is not m for m in most_searched)],
+            MOST - len(most_searched),
+        )
         if include is not None and all(arm is not include for arm in self.arms):
             self.arms.append(include)
         self._search(self.arms, range(FRESH))
-        self.best = max(self.arms, key=lambda arm: fmean(self.means[id(arm)].values()))  # the first of equal
+        self.best = max(
+            self.arms, key=lambda arm: fmean(self.means[id(arm)].values())
+        )  # the first of equal
         self._search(self.arms, range(FRESH, FRESH + REPEATS))
-        self.pooled, self.dof = pooled_spread([self._differences(self.best, arm) for arm in self.arms
-                                               if arm is not self.best])
-        self.comparisons = len(race.compared) - 1  # the ties' tests share the confidence (Bonferroni)
+        self.pooled, self.dof = pooled_spread(
+            [self._differences(self.best, arm) for arm in self.arms if arm is not self.best]
+        )
+        self.comparisons = (
+            len(race.compared) - 1
+        )  # the ties' tests share the confidence (Bonferroni)
         self._search(self.only_screened(), range(FRESH, FRESH + 1))
 
     def only_screened(self) -> list[Arm]:
@@ -98,8 +113,12 @@ class Repeats:
     def _search(self, arms: list[Arm], repeats: range) -> None:
         """Each of `arms` searched on the `repeats` it lacks."""
         size = self.size
-        batches = [(arm, r) for arm in arms for r in repeats if r not in self.means.get(id(arm), {})]
-        results = self.race.play([(arm.move, BASE + r * size, BASE + (r + 1) * size) for arm, r in batches])
+        batches = [
+            (arm, r) for arm in arms for r in repeats if r not in self.means.get(id(arm), {})
+        ]
+        results = self.race.play(
+            [(arm.move, BASE + r * size, BASE + (r + 1) * size) for arm, r in batches]
+        )
         for (arm, r), margins in zip(batches, results, strict=True):
             self.means.setdefault(id(arm), {})[r] = fmean(margin for margin, _ in margins)
             self.wins.setdefault(id(arm), {})[r] = fmean(win for _, win in margins)
@@ -117,10 +136,12 @@ class Repeats:
         """The `top` moves a hint lists: the best first, then, highest value first, the other moves
         chosen among and the best by their fresh repeat of those only screened (each of these searched
         first on REPEATS fresh repeats, as those chosen among)."""
+
         def value_first(arms: list[Arm]) -> list[Arm]:
             return sorted(arms, key=lambda arm: -self.value(arm))
+
         others = [arm for arm in self.arms if arm is not self.best]
-        screened = value_first(self.only_screened())[:max(0, top - 1 - len(others))]
+        screened = value_first(self.only_screened())[: max(0, top - 1 - len(others))]
         self._search(screened, range(FRESH, FRESH + REPEATS))
         return [self.best, *value_first(others + screened)][:top]
 
@@ -136,25 +157,41 @@ class Repeats:
         spread of the fresh repeats of the moves chosen among, with theirs), its win share and the
         playouts behind them."""
         means = self._fresh(arm)
-        value, low, high = interval(means, *pooled_spread([self._fresh(chosen) for chosen in self.arms]),
-                                    self.race.confidence, two_sided=True)
+        value, low, high = interval(
+            means,
+            *pooled_spread([self._fresh(chosen) for chosen in self.arms]),
+            self.race.confidence,
+            two_sided=True,
+        )
         wins = [win for r, win in self.wins[id(arm)].items() if r >= FRESH]
-        return Rating(self.race.placement(arm), value, fmean(wins), len(means) * self.size, interval=(low, high),
-                      tied=tied)
+        return Rating(
+            self.race.placement(arm),
+            value,
+            fmean(wins),
+            len(means) * self.size,
+            interval=(low, high),
+            tied=tied,
+        )
 
     def _differences(self, a: Arm, b: Arm) -> list[float]:
         """a − b on each fresh repeat both have."""
         mine, theirs = self.means[id(a)], self.means[id(b)]
         return [mine[r] - theirs[r] for r in sorted(mine.keys() & theirs.keys()) if r >= FRESH]
 
-    def difference(self, a: Arm, b: Arm, comparisons: int = 1, *, two_sided: bool = False) -> Difference:
+    def difference(
+        self, a: Arm, b: Arm, comparisons: int = 1, *, two_sided: bool = False
+    ) -> Difference:
         """a − b over their paired fresh repeats, with the interval mean ± t·se at the race's confidence
         (`t_value`'s `comparisons`, `two_sided`): the spread of the differences, with its degrees of
         freedom, or the pooled spread of the best's differences from the others, with theirs, where
         that is larger."""
         diffs = self._differences(a, b)
-        return Difference(len(diffs) * self.size, *interval(diffs, self.pooled, self.dof, self.race.confidence,
-                                                            comparisons, two_sided=two_sided))
+        return Difference(
+            len(diffs) * self.size,
+            *interval(
+                diffs, self.pooled, self.dof, self.race.confidence, comparisons, two_sided=two_sided
+            ),
+        )
 
     def loss(self, played: Arm) -> Difference:
         """The best − `played` over PAIRED times REPEATS fresh repeats of each, with its two-sided
@@ -166,25 +203,41 @@ class Repeats:
         """The ids of the race's moves tied with the best: those the best does not beat on their fresh
         repeats by more than TIE_MARGIN (one-sided, at the race's confidence over every move the race
         compared)."""
-        return {id(arm) for arm in self.screened
-                if self.difference(self.best, arm, self.comparisons).low <= TIE_MARGIN}
+        return {
+            id(arm)
+            for arm in self.screened
+            if self.difference(self.best, arm, self.comparisons).low <= TIE_MARGIN
+        }
 
 
 def pooled_spread(lists: list[list[float]]) -> tuple[float, int]:
     """The pooled spread of `lists` (the root mean of their squared spreads) and its degrees of freedom."""
     if not lists:
         return 0.0, 0
-    return math.sqrt(fmean(spread(values) ** 2 for values in lists)), sum(len(values) - 1 for values in lists)
+    return math.sqrt(fmean(spread(values) ** 2 for values in lists)), sum(
+        len(values) - 1 for values in lists
+    )
 
 
-def interval(values: list[float], pooled: float, pooled_dof: int, confidence: float, comparisons: int = 1, *,
-             two_sided: bool = False) -> tuple[float, float, float]:
+def interval(
+    values: list[float],
+    pooled: float,
+    pooled_dof: int,
+    confidence: float,
+    comparisons: int = 1,
+    *,
+    two_sided: bool = False,
+) -> tuple[float, float, float]:
     """(mean, low, high) of `values`: mean ± t·sd/√n, sd the spread of `values` with its degrees of
     freedom, or the `pooled` spread with `pooled_dof` where that is larger (and has any), t Student's
     at those degrees for `confidence` (`t_value`'s `comparisons`, `two_sided`)."""
     mean, own = fmean(values), spread(values)
     sd, dof = (own, len(values) - 1) if own > pooled or not pooled_dof else (pooled, pooled_dof)
-    half = t_value(confidence, max(1, dof), comparisons, two_sided=two_sided) * sd / math.sqrt(len(values))
+    half = (
+        t_value(confidence, max(1, dof), comparisons, two_sided=two_sided)
+        * sd
+        / math.sqrt(len(values))
+    )
     return mean, mean - half, mean + half
 
 
@@ -192,13 +245,24 @@ def tied_series(series: list[dict[int, float]], confidence: float) -> tuple[int,
     """Moves from different searches of the same size, each given by its repeats' means by repeat (repeat r
     of each on the same streams): the index of the best, the highest mean of its first FRESH repeats, and
     for each whether it is tied with it, as `Repeats.tied` judges (on their paired fresh repeats)."""
-    best = max(range(len(series)), key=lambda i: fmean(m for r, m in series[i].items() if r < FRESH))
-    diffs = [[series[best][r] - other[r] for r in sorted(series[best].keys() & other.keys()) if r >= FRESH]
-             for other in series]
+    best = max(
+        range(len(series)), key=lambda i: fmean(m for r, m in series[i].items() if r < FRESH)
+    )
+    diffs = [
+        [
+            series[best][r] - other[r]
+            for r in sorted(series[best].keys() & other.keys())
+            if r >= FRESH
+        ]
+        for other in series
+    ]
     pooled, pooled_dof = pooled_spread([d for i, d in enumerate(diffs) if i != best])
     tied = []
     for i, d in enumerate(diffs):
-        tied.append(i == best or interval(d, pooled, pooled_dof, confidence, len(series) - 1)[1] <= TIE_MARGIN)
+        tied.append(
+            i == best
+            or interval(d, pooled, pooled_dof, confidence, len(series) - 1)[1] <= TIE_MARGIN
+        )
     return best, tied
 
 

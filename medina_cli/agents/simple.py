@@ -43,7 +43,10 @@ class GreedyAgent(Agent):
         """Every distinct move by its margin right after it, best first; `tied`: as good as the best."""
         position = search_position(game, self.rng)  # the native core's copy where it runs
         rated = immediate_margins(position, self.rng)
-        return [Rating(as_placement(position, p), value, tied=value == rated[0][1]) for p, value in rated]
+        return [
+            Rating(as_placement(position, p), value, tied=value == rated[0][1])
+            for p, value in rated
+        ]
 
 
 def immediate_margins(game, rng) -> list[tuple[object, int]]:

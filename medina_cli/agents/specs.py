@@ -26,12 +26,23 @@ def parse_spec(spec: str) -> AgentSpec:
     if name != "mcts":
         raise _bad_spec(spec, f"unknown agent; the agents are {', '.join(agent_names())}")
     budget = budget.strip()
-    if budget and not (budget.isascii() and budget.isdigit() and len(budget) <= 8 and 1 <= int(budget) <= MAX_PLAYOUTS):
-        raise _bad_spec(spec, f"the playout budget of mcts must be a whole number ≥ 1 (at most {MAX_PLAYOUTS:,}), "
-                        f"not {brief(budget)}")
+    if budget and not (
+        budget.isascii()
+        and budget.isdigit()
+        and len(budget) <= 8
+        and 1 <= int(budget) <= MAX_PLAYOUTS
+    ):
+        raise _bad_spec(
+            spec,
+            f"the playout budget of mcts must be a whole number ≥ 1 (at most {MAX_PLAYOUTS:,}), "
+            f"not {brief(budget)}",
+        )
     if at and not _is_confidence(confidence):
-        raise _bad_spec(spec, f"the confidence of mcts must be a number between 0.5 and 1 (e.g. 0.99), not "
-                              f"{brief(confidence)}")
+        raise _bad_spec(
+            spec,
+            f"the confidence of mcts must be a number between 0.5 and 1 (e.g. 0.99), not "
+            f"{brief(confidence)}",
+        )
     return AgentSpec(name, int(budget) if budget else None, float(confidence) if at else None)
 
 

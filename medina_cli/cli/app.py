@@ -50,11 +50,13 @@ def _print_version(wanted: bool) -> None:
     if not wanted:
         return
     from importlib.metadata import PackageNotFoundError, version
+
     try:
         number = version("medina-cli")
     except PackageNotFoundError:  # run from a source tree that is not installed
         from .. import __version__ as number
     from .. import engine_name
+
     typer.echo(f"medina-cli {number} ({engine_name()} engine)")
     note_engine_cost()
     raise typer.Exit()
@@ -68,19 +70,30 @@ def _completion_option(action: str):
     """A callback for `--show-completion [SHELL]` or `--install-completion [SHELL]`: the named shell, else the
     one this runs in (common.OPTIONAL_VALUE; typer's own options take no shell: `--show-completion zsh` printed bash's
     script)."""
+
     def callback(ctx, param, value: str | None) -> None:
         if value is None or ctx.resilient_parsing:
             return
         shell = value or _current_shell()
         if shell not in SHELLS:
-            said = f"{value!r} is not a shell medina completes" if value else "cannot tell which shell this is"
-            raise typer.BadParameter(f"{said}; name one: --{action}-completion bash, zsh, fish or powershell")
-        (completion.show_callback if action == "show" else completion.install_callback)(ctx, param, shell)
+            said = (
+                f"{value!r} is not a shell medina completes"
+                if value
+                else "cannot tell which shell this is"
+            )
+            raise typer.BadParameter(
+                f"{said}; name one: --{action}-completion bash, zsh, fish or powershell"
+            )
+        (completion.show_callback if action == "show" else completion.install_callback)(
+            ctx, param, shell
+        )
+
     return callback
 
 
 def _current_shell() -> str | None:
     import shellingham  # typer's own dependency, which it detects the shell with
+
     try:
         return shellingham.detect_shell()[0]
     except shellingham.ShellDetectionFailure:
@@ -89,17 +102,39 @@ def _current_shell() -> str | None:
 
 @app.callback()
 def _options(
-    version: Annotated[bool, typer.Option(
-        "--version", callback=_print_version, is_eager=True,
-        help="Print the version and the engine in use (native or python; MEDINA_ENGINE picks) and exit.")] = False,
-    install_completion: Annotated[str | None, typer.Option(
-        "--install-completion", metavar="[SHELL]", callback=_completion_option("install"),
-        expose_value=False, is_eager=True, help="Turn on shell completion in SHELL's start-up file (bash, zsh, fish or "
-        "powershell; default: the shell this runs in).")] = None,
-    show_completion: Annotated[str | None, typer.Option(
-        "--show-completion", metavar="[SHELL]", callback=_completion_option("show"),
-        expose_value=False, is_eager=True, help="Print SHELL's completion script (bash, zsh, fish or powershell; "
-        "default: the shell this runs in), to put it where you like.")] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and the engine in use (native or python; MEDINA_ENGINE picks) and exit.",
+        ),
+    ] = False,
+    install_completion: Annotated[
+        str | None,
+        typer.Option(
+            "--install-completion",
+            metavar="[SHELL]",
+            callback=_completion_option("install"),
+            expose_value=False,
+            is_eager=True,
+            help="Turn on shell completion in SHELL's start-up file (bash, zsh, fish or "
+            "powershell; default: the shell this runs in).",
+        ),
+    ] = None,
+    show_completion: Annotated[
+        str | None,
+        typer.Option(
+            "--show-completion",
+            metavar="[SHELL]",
+            callback=_completion_option("show"),
+            expose_value=False,
+            is_eager=True,
+            help="Print SHELL's completion script (bash, zsh, fish or powershell; "
+            "default: the shell this runs in), to put it where you like.",
+        ),
+    ] = None,
 ) -> None:
     """Replay, validate and score recorded games of the board game Medina under its rule editions.
 
@@ -132,6 +167,7 @@ def main() -> None:
     """Console entry point: exit 0/1/2 as docs/format.md says; unexpected failures become one line."""
     from .. import EngineUnavailable, engine_name
     from ..errors import MedinaError, Problem
+
     tolerate_output_encoding()
     guard_standard_output()
     try:
@@ -139,7 +175,9 @@ def main() -> None:
     except EngineUnavailable as exc:
         sys.stderr.write(f"{exc}\n")
         sys.exit(2)
-    if hasattr(signal, "SIGPIPE"):  # a closed pipe (`| head`) ends the process quietly, as Unix tools do
+    if hasattr(
+        signal, "SIGPIPE"
+    ):  # a closed pipe (`| head`) ends the process quietly, as Unix tools do
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         try:
@@ -162,6 +200,8 @@ def main() -> None:
     except Exception as exc:  # the last guard: a bug must still not show a traceback
         if os.environ.get("MEDINA_DEBUG"):
             raise
-        sys.stderr.write(f"medina: internal error: {type(exc).__name__}: {exc} "
-                         "(set MEDINA_DEBUG=1 for details; please report it)\n")
+        sys.stderr.write(
+            f"medina: internal error: {type(exc).__name__}: {exc} "
+            "(set MEDINA_DEBUG=1 for details; please report it)\n"
+        )
         sys.exit(2)

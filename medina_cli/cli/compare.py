@@ -22,20 +22,41 @@ from .common import (
     with_problems,
 )
 
-FileArgument = Annotated[str, typer.Argument(
-    metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
-RulesetsOption = Annotated[str | None, typer.Option(
-    "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
-    help="Rulesets to compare (ids or files, comma-separated; default: the record's own, then every built-in "
-    "edition for its player count; site profiles only when named).")]
-VariantOption = Annotated[list[str] | None, typer.Option(
-    "--variant", metavar="SPEC", help="A column of its own: SPEC is [LABEL:]ID,PARAM=VALUE,... (a ruleset id "
-    "or file with overrides; quote it; commas inside brackets or braces stay in the value; see docs/format.md). "
-    "Repeatable; added after the --rulesets columns, or after the default ones. Without LABEL the column is "
-    "named by its overrides.")]
-ReadingsOption = Annotated[bool, typer.Option(
-    "--readings", help="Replay the record under every other reading of each open rule point of its ruleset "
-    "(medina rules params lists them), one at a time: which change the winner, the legality, the scores.")]
+FileArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin."
+    ),
+]
+RulesetsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--rulesets",
+        metavar="A,B,...",
+        autocompletion=complete_rulesets,
+        help="Rulesets to compare (ids or files, comma-separated; default: the record's own, then every built-in "
+        "edition for its player count; site profiles only when named).",
+    ),
+]
+VariantOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--variant",
+        metavar="SPEC",
+        help="A column of its own: SPEC is [LABEL:]ID,PARAM=VALUE,... (a ruleset id "
+        "or file with overrides; quote it; commas inside brackets or braces stay in the value; see docs/format.md). "
+        "Repeatable; added after the --rulesets columns, or after the default ones. Without LABEL the column is "
+        "named by its overrides.",
+    ),
+]
+ReadingsOption = Annotated[
+    bool,
+    typer.Option(
+        "--readings",
+        help="Replay the record under every other reading of each open rule point of its ruleset "
+        "(medina rules params lists them), one at a time: which change the winner, the legality, the scores.",
+    ),
+]
 
 
 def compare(
@@ -56,8 +77,18 @@ def compare(
 
     doc = document_before_replay("<stdin>" if file == "-" else file, readings) if json_ else None
     if readings and (rulesets is not None or variants):
-        stop([Problem("usage", "plays the record's own ruleset against its open readings; it does not go with "
-                      "--rulesets or --variant", file="--readings")], 2, doc)
+        stop(
+            [
+                Problem(
+                    "usage",
+                    "plays the record's own ruleset against its open readings; it does not go with "
+                    "--rulesets or --variant",
+                    file="--readings",
+                )
+            ],
+            2,
+            doc,
+        )
     refs = names_or_exit(rulesets, "--rulesets", doc) if rulesets is not None else None
     try:
         parsed_variants = [parse_variant(text) for text in variants or ()]
@@ -72,6 +103,7 @@ def compare(
         emit_json(with_problems(comparison.to_json(), []))
     else:
         from ..render.comparison import comparison_report
+
         say("\n".join(comparison_report(comparison)))
     raise typer.Exit(0 if comparison.comparable else 1)
 
@@ -106,12 +138,24 @@ def _compared(record, refs, parsed_variants, overrides: tuple, doc: dict | None)
         refs = list(dict.fromkeys(refs))
     else:
         refs = default_rulesets(record)
-    loaded = [load_or_exit(ref, overrides, doc=doc, option=option) for ref in refs]  # unusable ruleset, --set: exit 2
+    loaded = [
+        load_or_exit(ref, overrides, doc=doc, option=option) for ref in refs
+    ]  # unusable ruleset, --set: exit 2
     columns = dict(zip(column_labels(refs, loaded), loaded, strict=True))
     for label, ref, changes in parsed_variants:
         if label in columns:
-            stop([Problem("usage", f"{label!r}: another column has this name; give the variant a label of its own "
-                          "(LABEL:ID,...)", file="--variant")], 2, doc)
+            stop(
+                [
+                    Problem(
+                        "usage",
+                        f"{label!r}: another column has this name; give the variant a label of its own "
+                        "(LABEL:ID,...)",
+                        file="--variant",
+                    )
+                ],
+                2,
+                doc,
+            )
         columns[label] = load_or_exit(load_or_exit(ref, overrides, doc=doc), changes, doc=doc)
     return compare_record(record, columns)
 
@@ -140,12 +184,15 @@ def parse_variant(text: str) -> tuple[str, str, tuple[str, ...]]:
         label, ref = "", head
     label, ref = label.strip(), ref.strip()
     if not ref or "=" in ref or not all(changes) or not all("=" in change for change in changes):
-        raise ValueError(f"{text!r}: expected [LABEL:]ID,PARAM=VALUE,..., e.g. "
-                         "'arm:ID,towers.reconnect=once_per_palace_arm' (ID: a ruleset, `medina rules list`)")
+        raise ValueError(
+            f"{text!r}: expected [LABEL:]ID,PARAM=VALUE,..., e.g. "
+            "'arm:ID,towers.reconnect=once_per_palace_arm' (ID: a ruleset, `medina rules list`)"
+        )
     return label or " ".join((ref, *changes)), ref, changes
 
 
 # --- the readings sweep ----------------------------------------------------------------------------
+
 
 def _readings(record, overrides: tuple, doc: dict | None) -> None:
     """Print the record under each other reading of its ruleset's open rule points (with --json, `doc`
@@ -158,5 +205,6 @@ def _readings(record, overrides: tuple, doc: dict | None) -> None:
         emit_json(with_problems(sweep.to_json(), []))
     else:
         from ..render.comparison import readings_report
+
         say("\n".join(readings_report(sweep)))
     raise typer.Exit(0 if sweep.baseline.comparable else 1)

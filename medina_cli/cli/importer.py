@@ -23,23 +23,53 @@ from .common import (
     write_atomically,
 )
 
-app = typer.Typer(help="Convert game records from other sites into record/1 files.\n\nExit status: 0 converted, "
-                  "1 the record cannot be read, 2 unusable input or usage error.", no_args_is_help=True,
-                  cls=Group)
+app = typer.Typer(
+    help="Convert game records from other sites into record/1 files.\n\nExit status: 0 converted, "
+    "1 the record cannot be read, 2 unusable input or usage error.",
+    no_args_is_help=True,
+    cls=Group,
+)
 
 
-SiteFilesArgument = Annotated[list[str], typer.Argument(
-    metavar="FILE...", parser=shown_as("path"), help="boardspace.net .sgf files or stories, directories "
-    "(every .sgf file and story below them but hidden ones), or - for stdin (alone).")]
-OutputOption = Annotated[str | None, typer.Option(
-    "--output", "-o", metavar="PATH", help="Write the record/1 file here (default: standard output); with "
-    "several inputs or a directory, the directory to write each input's NAME.yaml into (made if missing).")]
-ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite the -o file (or files) if it exists.")]
-PlayersOption = Annotated[str | None, typer.Option(
-    "--players", metavar="A,B,...", help="Player names in seat order, comma-separated (default: the file's "
-    "names, or P0, P1, ... for a story, which has none).")]
-ImportJsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document saying what was written "
-                                                "(see docs/format.md); without -o it holds the record.")]
+SiteFilesArgument = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="FILE...",
+        parser=shown_as("path"),
+        help="boardspace.net .sgf files or stories, directories "
+        "(every .sgf file and story below them but hidden ones), or - for stdin (alone).",
+    ),
+]
+OutputOption = Annotated[
+    str | None,
+    typer.Option(
+        "--output",
+        "-o",
+        metavar="PATH",
+        help="Write the record/1 file here (default: standard output); with "
+        "several inputs or a directory, the directory to write each input's NAME.yaml into (made if missing).",
+    ),
+]
+ForceOption = Annotated[
+    bool, typer.Option("--force", help="Overwrite the -o file (or files) if it exists.")
+]
+PlayersOption = Annotated[
+    str | None,
+    typer.Option(
+        "--players",
+        metavar="A,B,...",
+        help="Player names in seat order, comma-separated (default: the file's "
+        "names, or P0, P1, ... for a story, which has none).",
+    ),
+]
+ImportJsonOption = Annotated[
+    bool,
+    typer.Option(
+        "--json",
+        help="Print one JSON document saying what was written "
+        "(see docs/format.md); without -o it holds the record.",
+    ),
+]
 
 
 @app.command("boardspace", cls=Command)
@@ -62,11 +92,17 @@ def boardspace(
     _import_many(files, output, force, players, json_)
 
 
-def _import_one(file: str, output: str | None, force: bool, players: str | None, json_: bool) -> NoReturn:
+def _import_one(
+    file: str, output: str | None, force: bool, players: str | None, json_: bool
+) -> NoReturn:
     """One input, to the -o file or standard output; exits."""
     to_stdout = output in (None, "-")
     conversion = Conversion(file, None if to_stdout else output)
-    names = names_or_exit(players, "--players", conversion.doc if json_ else None) if players is not None else None
+    names = (
+        names_or_exit(players, "--players", conversion.doc if json_ else None)
+        if players is not None
+        else None
+    )
     try:
         text = conversion.converted(names, force, warnings=not json_)
         if not to_stdout:
@@ -86,32 +122,68 @@ def _import_one(file: str, output: str | None, force: bool, players: str | None,
     raise typer.Exit(0)
 
 
-def _import_many(files: list[str], output: str | None, force: bool, players: str | None, json_: bool) -> NoReturn:
+def _import_many(
+    files: list[str], output: str | None, force: bool, players: str | None, json_: bool
+) -> NoReturn:
     """Every input into the directory `output`, as OUTPUT/NAME.yaml (a directory's files by their path
     below it), one failure not stopping the others; exits with the worst status."""
     from ..errors import Problem
+
     results: list[dict] = []
-    doc: dict[str, Any] = {"format": "medina-imports/1", "output": output, "results": results, "skipped": [],
-                           "errors": [], "warnings": []}
+    doc: dict[str, Any] = {
+        "format": "medina-imports/1",
+        "output": output,
+        "results": results,
+        "skipped": [],
+        "errors": [],
+        "warnings": [],
+    }
     shown_doc = doc if json_ else None
     if output is None or output == "-":
-        usage_error("-o", "several inputs or a directory are written into a directory: give -o DIR", shown_doc)
+        usage_error(
+            "-o",
+            "several inputs or a directory are written into a directory: give -o DIR",
+            shown_doc,
+        )
     if "-" in files:
-        usage_error("-", "standard input is imported alone (one record, one output); give the files instead",
-                    shown_doc)
+        usage_error(
+            "-",
+            "standard input is imported alone (one record, one output); give the files instead",
+            shown_doc,
+        )
     if Path(output).suffix.lower() in (".yaml", ".yml") and not os.path.isdir(output):
-        usage_error(f"-o {output}", "several inputs or a directory are written into a directory, one NAME.yaml "
-                    "for each; name a directory", shown_doc)
+        usage_error(
+            f"-o {output}",
+            "several inputs or a directory are written into a directory, one NAME.yaml "
+            "for each; name a directory",
+            shown_doc,
+        )
     names = names_or_exit(players, "--players", shown_doc) if players is not None else None
     inputs, doc["skipped"] = _site_inputs(files)
     if not inputs:
-        stop([Problem("usage", "no boardspace.net records (.sgf files or stories) found", file=", ".join(files))],
-             2, shown_doc)
+        stop(
+            [
+                Problem(
+                    "usage",
+                    "no boardspace.net records (.sgf files or stories) found",
+                    file=", ".join(files),
+                )
+            ],
+            2,
+            shown_doc,
+        )
     try:
         Path(output).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        stop([Problem("cannot-write", f"cannot make the directory: {exc.strerror or exc}", file=output)], 2,
-             shown_doc)
+        stop(
+            [
+                Problem(
+                    "cannot-write", f"cannot make the directory: {exc.strerror or exc}", file=output
+                )
+            ],
+            2,
+            shown_doc,
+        )
     status = 0
     written_from: dict[str, str] = {}  # each output so far -> the input written to it
     for source, name in inputs:
@@ -119,9 +191,20 @@ def _import_many(files: list[str], output: str | None, force: bool, players: str
         conversion = Conversion(source, target)
         try:
             if target in written_from:
-                conversion.fail([Problem("file-exists", f"is also the output of {written_from[target]}; rename "
-                                         "one of the two inputs", file=target)], 2)
-            conversion.write(conversion.converted(names, force, warnings=not json_), make_folder=True)
+                conversion.fail(
+                    [
+                        Problem(
+                            "file-exists",
+                            f"is also the output of {written_from[target]}; rename "
+                            "one of the two inputs",
+                            file=target,
+                        )
+                    ],
+                    2,
+                )
+            conversion.write(
+                conversion.converted(names, force, warnings=not json_), make_folder=True
+            )
             written_from[target] = source
             if not json_:
                 warn(conversion.wrote())
@@ -136,7 +219,9 @@ def _import_many(files: list[str], output: str | None, force: bool, players: str
     else:
         failed = sum(bool(result["errors"]) for result in results)
         skipped = f"; {len(doc['skipped'])} other files passed over" if doc["skipped"] else ""
-        warn(f"{len(results)} files: {len(results) - failed} converted into {output}, {failed} not{skipped}")
+        warn(
+            f"{len(results)} files: {len(results) - failed} converted into {output}, {failed} not{skipped}"
+        )
     raise typer.Exit(status)
 
 
@@ -144,13 +229,16 @@ def _site_inputs(files: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
     """([(input, its output's name)], other files passed over): a file named as given becomes its NAME.yaml;
     a directory, every boardspace.net record below it, each by its path below the directory."""
     from ..records.inputs import site_records_below
+
     inputs, skipped = [], []
     for given in files:
         if not os.path.isdir(given):
             inputs.append((given, Path(given).with_suffix(".yaml").name))
             continue
         found, others = site_records_below(given)
-        inputs += [(path, str(Path(os.path.relpath(path, given)).with_suffix(".yaml"))) for path in found]
+        inputs += [
+            (path, str(Path(os.path.relpath(path, given)).with_suffix(".yaml"))) for path in found
+        ]
         skipped += others
     return inputs, skipped
 
@@ -169,6 +257,7 @@ class Conversion:
 
     def __init__(self, file: str, output: str | None):
         from ..records.boardspace import import_document
+
         self.doc = import_document("<stdin>" if file == "-" else file, output)
         self.input, self.output = file, output
 
@@ -184,6 +273,7 @@ class Conversion:
             read_site_game,
         )
         from ..yamlio import read_text
+
         if self.output is not None:
             self._check_output(self.output, force)
         try:
@@ -192,8 +282,16 @@ class Conversion:
             if names:
                 wrong_names = players_refusal(names, read_site_game(text, name).players)
                 if wrong_names:
-                    self.fail([Problem("bad-players", f"--players {', '.join(names)}: {wrong_names}", file=name)],
-                              2)
+                    self.fail(
+                        [
+                            Problem(
+                                "bad-players",
+                                f"--players {', '.join(names)}: {wrong_names}",
+                                file=name,
+                            )
+                        ],
+                        2,
+                    )
             record = parse_boardspace(text, name, players=names)
         except MedinaError as exc:
             self.fail(exc.problems, exit_status(exc))
@@ -209,6 +307,7 @@ class Conversion:
     def _check_output(self, output: str, force: bool) -> None:
         """An -o file (`output`) that exists needs --force; the input itself is never overwritten."""
         from ..errors import Problem
+
         target = Path(output)
         if self.input != "-" and target.exists() and target.resolve() == Path(self.input).resolve():
             why = "the output would overwrite the input; choose another file"
@@ -221,21 +320,28 @@ class Conversion:
     def write(self, text: str, *, make_folder: bool = False) -> None:
         """`text` written atomically to the output (its folder made first if `make_folder`); raises Failed."""
         from ..errors import Problem
+
         output = self.output
-        assert output is not None  # written only where -o names the output (else it goes to standard output)
+        assert (
+            output is not None
+        )  # written only where -o names the output (else it goes to standard output)
         target = Path(output)
         try:
             if make_folder:
                 target.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(target, text)
         except OSError as exc:
-            self.fail([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=output)], 2)
+            self.fail(
+                [Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=output)], 2
+            )
 
     def wrote(self) -> str:
         """The line that says what was written."""
         doc = self.doc
-        return (f"{doc['file']}: wrote {self.output} ({doc['ruleset']}, {len(doc['players'])} players, "
-                f"{doc['turns']} turns)")
+        return (
+            f"{doc['file']}: wrote {self.output} ({doc['ruleset']}, {len(doc['players'])} players, "
+            f"{doc['turns']} turns)"
+        )
 
     def fail(self, problems, status: int) -> NoReturn:
         """Raise Failed, the `problems` in the document."""

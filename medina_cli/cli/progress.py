@@ -25,7 +25,9 @@ class Progress:
         self.started = False
         self.started_at = 0.0
         self.drawn_at = 0.0
-        self.display: Any = None  # rich's Progress (imported when first drawn), from the first drawing on
+        self.display: Any = (
+            None  # rich's Progress (imported when first drawn), from the first drawing on
+        )
         self.task: Any = None  # its task's id
 
     def __call__(self, finished: int, total: int | None = None, share: float | None = None) -> None:
@@ -41,7 +43,9 @@ class Progress:
             return
         self.drawn_at = now
         if self.display is None:
-            self.display, self.task = start_display(self.unit, self.total, finished, self.rate, self.left)
+            self.display, self.task = start_display(
+                self.unit, self.total, finished, self.rate, self.left
+            )
         self.display.update(self.task, completed=finished, total=self.total)
         self.display.refresh()
 
@@ -49,7 +53,11 @@ class Progress:
         """Units per second since this run's first count (units done before it not counted), or None
         before any unit has finished in it."""
         elapsed = time.monotonic() - self.started_at
-        return (self.finished - self.first) / elapsed if self.finished > self.first and elapsed > 0 else None
+        return (
+            (self.finished - self.first) / elapsed
+            if self.finished > self.first and elapsed > 0
+            else None
+        )
 
     def left(self) -> float | None:
         """Seconds left: from the share of the work done in this run when it is known, else from the
@@ -93,7 +101,15 @@ def played_or_exit(play, progress: Progress, kept, out: str | None, doc: dict | 
         usage_error(None, f"{exc}{'' if isinstance(exc, StudyRefused) else kept()}", doc)
     except OSError as exc:  # writing a record failed (disk full, permissions)
         progress.clear()
-        stop([Problem("cannot-write", f"cannot write: {exc.strerror or exc}", file=exc.filename or out)], 2, doc)
+        stop(
+            [
+                Problem(
+                    "cannot-write", f"cannot write: {exc.strerror or exc}", file=exc.filename or out
+                )
+            ],
+            2,
+            doc,
+        )
     except KeyboardInterrupt:
         progress.clear()
         warn(f"interrupted{kept()}")
@@ -102,13 +118,18 @@ def played_or_exit(play, progress: Progress, kept, out: str | None, doc: dict | 
     return found
 
 
-DASK_LOGGERS = ("distributed", "distributed.client", "distributed.gc")  # those Dask's defaults give a level
+DASK_LOGGERS = (
+    "distributed",
+    "distributed.client",
+    "distributed.gc",
+)  # those Dask's defaults give a level
 
 
 def quiet_dask_logs(scheduler: str | None) -> None:
     """With a cluster, Dask's own log lines stay off the terminal unless asked for (DASK_LOGGING)."""
     if scheduler is not None:
         import os
+
         os.environ.setdefault("DASK_LOGGING", str(dict.fromkeys(DASK_LOGGERS, "critical")))
 
 
@@ -127,7 +148,9 @@ def start_display(unit: str, total: int, first: int, rate, left):
 
         def render(self, task) -> Text:
             speed = rate()
-            return Text(f"{speed:.0f} {unit}/s," if speed else f"- {unit}/s,", style="progress.data.speed")
+            return Text(
+                f"{speed:.0f} {unit}/s," if speed else f"- {unit}/s,", style="progress.data.speed"
+            )
 
     class TimeLeft(ProgressColumn):
         """The time the remaining units take (H:MM:SS), "-:--:--" while it is unknown."""
@@ -139,10 +162,21 @@ def start_display(unit: str, total: int, first: int, rate, left):
             if seconds_left is None:
                 return Text("-:--:--", style="progress.remaining")
             minutes, seconds = divmod(round(seconds_left), 60)
-            return Text(f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}", style="progress.remaining")
+            return Text(
+                f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}", style="progress.remaining"
+            )
 
-    display = Display(BarColumn(), MofNCompleteColumn(), TextColumn(f"{unit},"), Rate(), TimeLeft(),
-                      TextColumn("left"), console=Console(stderr=True), auto_refresh=False, transient=True)
+    display = Display(
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(f"{unit},"),
+        Rate(),
+        TimeLeft(),
+        TextColumn("left"),
+        console=Console(stderr=True),
+        auto_refresh=False,
+        transient=True,
+    )
     task = display.add_task(unit, total=total, completed=first)
     display.start()
     return display, task

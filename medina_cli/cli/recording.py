@@ -40,16 +40,37 @@ count.__name__ = "count"  # what --help calls the argument's type
 
 
 def new_command(
-    file: Annotated[str, typer.Argument(
-        metavar="FILE", parser=shown_as("path"), help="The record file to write (.yaml).")],
-    ruleset: Annotated[str, typer.Option(
-        "--ruleset", "-r", metavar="ID|PATH", autocompletion=complete_ruleset,
-        help="The edition played: a built-in id or a ruleset YAML file.")],
-    players: Annotated[str, typer.Option(
-        "--players", metavar="A,B,...", help="The players in seat order, comma-separated; the first starts.")],
-    merchant: Annotated[str, typer.Option("--merchant", metavar="CELL", help="The start merchant's cell.")],
-    well: Annotated[str | None, typer.Option(
-        "--well", metavar="CELL", help="The well's cell (editions with a well).")] = None,
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE", parser=shown_as("path"), help="The record file to write (.yaml)."
+        ),
+    ],
+    ruleset: Annotated[
+        str,
+        typer.Option(
+            "--ruleset",
+            "-r",
+            metavar="ID|PATH",
+            autocompletion=complete_ruleset,
+            help="The edition played: a built-in id or a ruleset YAML file.",
+        ),
+    ],
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            metavar="A,B,...",
+            help="The players in seat order, comma-separated; the first starts.",
+        ),
+    ],
+    merchant: Annotated[
+        str, typer.Option("--merchant", metavar="CELL", help="The start merchant's cell.")
+    ],
+    well: Annotated[
+        str | None,
+        typer.Option("--well", metavar="CELL", help="The well's cell (editions with a well)."),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
     json_: JsonOption = False,
 ) -> None:
@@ -67,8 +88,17 @@ def new_command(
     if file == "-":
         usage_error("medina new", "the record is written to a file: give its name, not -", doc)
     if Path(file).exists() and not force:
-        stop([Problem("file-exists", "exists; choose another name, or give --force to overwrite it", file=file)], 2,
-             doc)
+        stop(
+            [
+                Problem(
+                    "file-exists",
+                    "exists; choose another name, or give --force to overwrite it",
+                    file=file,
+                )
+            ],
+            2,
+            doc,
+        )
     names = names_or_exit(players, "--players", doc)
     loaded = load_or_exit(ruleset, option="--ruleset", doc=doc)
     text, problems = new_record(loaded, ruleset, names, merchant, well, file)
@@ -78,19 +108,36 @@ def new_command(
     if json_:
         emit_json(with_problems(new_document(file, text), []))
         return
-    say(f"{file}: {loaded.id}, players {', '.join(names)}; {names[0]} starts. "
-        f"Record each turn with: medina add {file} PLACEMENT...")
+    say(
+        f"{file}: {loaded.id}, players {', '.join(names)}; {names[0]} starts. "
+        f"Record each turn with: medina add {file} PLACEMENT..."
+    )
 
 
 def add_command(
-    file: Annotated[str, typer.Argument(metavar="FILE", parser=shown_as("path"), help="A record/1 file.")],
-    actions: Annotated[list[str], typer.Argument(
-        metavar="PLACEMENT...", parser=shown_as("placement"), autocompletion=complete_placement,
-        help="`<piece> <cell>` (\"grey K8\"), `tea` or `pass`; several in order, or comma-separated; "
-        "`Ann: roof C10` says whose it is.")],
-    player: Annotated[str | None, typer.Option(
-        "--player", "-p", metavar="NAME", autocompletion=complete_player,
-        help="Whose placements these are: each is refused unless it falls to NAME.")] = None,
+    file: Annotated[
+        str, typer.Argument(metavar="FILE", parser=shown_as("path"), help="A record/1 file.")
+    ],
+    actions: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PLACEMENT...",
+            parser=shown_as("placement"),
+            autocompletion=complete_placement,
+            help='`<piece> <cell>` ("grey K8"), `tea` or `pass`; several in order, or comma-separated; '
+            "`Ann: roof C10` says whose it is.",
+        ),
+    ],
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            "-p",
+            metavar="NAME",
+            autocompletion=complete_player,
+            help="Whose placements these are: each is refused unless it falls to NAME.",
+        ),
+    ] = None,
     json_: JsonOption = False,
 ) -> None:
     """Append placements to a record, each checked against the position as `validate` checks it: to
@@ -111,7 +158,9 @@ def add_command(
 
     doc = Appended(None, None).to_json(file) if json_ else None  # nothing written yet
     _one_record_file(file, "add", doc)
-    done = _or_exit(lambda: record_placements(file, actions, player=player, waiting=_waiting(file)), doc)
+    done = _or_exit(
+        lambda: record_placements(file, actions, player=player, waiting=_waiting(file)), doc
+    )
     status = 1 if done.text is None else 0
     if json_:
         warnings = warnings_to_show(done.outcome) if not status else []
@@ -128,9 +177,17 @@ def add_command(
 
 
 def undo_command(
-    file: Annotated[str, typer.Argument(metavar="FILE", parser=shown_as("path"), help="A record/1 file.")],
-    count: Annotated[int, typer.Argument(
-        metavar="N", parser=count, help="How many placements to take back (tea tiles and passes count).")] = 1,
+    file: Annotated[
+        str, typer.Argument(metavar="FILE", parser=shown_as("path"), help="A record/1 file.")
+    ],
+    count: Annotated[
+        int,
+        typer.Argument(
+            metavar="N",
+            parser=count,
+            help="How many placements to take back (tea tiles and passes count).",
+        ),
+    ] = 1,
     json_: JsonOption = False,
 ) -> None:
     """Take back the last N placements of a record (default 1), the last first: a placement is cut from
@@ -148,7 +205,11 @@ def undo_command(
     done = _or_exit(lambda: take_back(file, count, waiting=_waiting(file)), doc)
     status = 1 if done.text is None else 0
     if json_:
-        emit_json(with_problems(done.to_json(), done.problems, warnings_to_show(done.outcome) if not status else []))
+        emit_json(
+            with_problems(
+                done.to_json(), done.problems, warnings_to_show(done.outcome) if not status else []
+            )
+        )
     elif status:
         report_problems(done.problems)
         warn(f"{file}: not changed")
@@ -159,8 +220,12 @@ def undo_command(
 
 
 def status_command(
-    file: Annotated[str, typer.Argument(
-        metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")],
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin."
+        ),
+    ],
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,
@@ -180,9 +245,12 @@ def status_command(
     _, outcome = replayed_or_exit(file, ruleset, set_, None, doc)
     status = 1 if outcome.problems else 0
     if json_:
-        emit_json(with_problems(status_document(outcome), outcome.problems, warnings_to_show(outcome)))
+        emit_json(
+            with_problems(status_document(outcome), outcome.problems, warnings_to_show(outcome))
+        )
     else:
         from ..render.text import colour_wanted, status_text
+
         say("\n".join(status_text(outcome, colour=colour_wanted(no_color))))
     raise typer.Exit(status)
 
@@ -197,6 +265,7 @@ def _one_record_file(file: str, command: str, doc: dict | None = None) -> None:
 def _or_exit(change, doc: dict | None = None):
     """`change()`, or exit with what stopped it (with --json, in `doc`)."""
     from ..errors import MedinaError
+
     try:
         return change()
     except MedinaError as exc:
@@ -205,11 +274,14 @@ def _or_exit(change, doc: dict | None = None):
 
 def _waiting(file: str):
     """What to say while another command holds the record."""
-    return lambda seconds: warn(f"{file}: another command is changing it; waiting (up to {seconds:g} s)")
+    return lambda seconds: warn(
+        f"{file}: another command is changing it; waiting (up to {seconds:g} s)"
+    )
 
 
 def _write(file: str, text: str, doc: dict | None = None) -> None:
     from .common import cannot_write, write_atomically
+
     try:
         write_atomically(Path(file), text)
     except OSError as exc:

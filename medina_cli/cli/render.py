@@ -21,18 +21,33 @@ from .common import (
     write_output,
 )
 
-InputArgument = Annotated[str, typer.Argument(
-    metavar="FILE", parser=shown_as("path"), help="A record/1 or board/1 file, or - for stdin.")]
+InputArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="FILE", parser=shown_as("path"), help="A record/1 or board/1 file, or - for stdin."
+    ),
+]
 
 
 def render_command(
     file: InputArgument,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="PATH", show_default=False,
-        help="Write the picture to this .svg file (default: standard output, unless it is a terminal).")] = "-",
+    output: Annotated[
+        str,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="PATH",
+            show_default=False,
+            help="Write the picture to this .svg file (default: standard output, unless it is a terminal).",
+        ),
+    ] = "-",
     to: ToOption = None,
-    legal: Annotated[bool, typer.Option("--legal", help="Mark the legal placements of the player to move.")] = False,
-    last: Annotated[bool, typer.Option("--last", help="Mark the placements of the last turn shown.")] = False,
+    legal: Annotated[
+        bool, typer.Option("--legal", help="Mark the legal placements of the player to move.")
+    ] = False,
+    last: Annotated[
+        bool, typer.Option("--last", help="Mark the placements of the last turn shown.")
+    ] = False,
     ruleset: RulesetOption = None,
     set_: SetOption = None,
 ) -> None:
@@ -49,7 +64,9 @@ def render_command(
     loaded = load_record_or_board(file, ruleset, set_)
     if isinstance(loaded, Board):
         if to is not None or legal or last:
-            usage_error(loaded.file, "--to, --legal and --last apply to records, not to a finished board")
+            usage_error(
+                loaded.file, "--to, --legal and --last apply to records, not to a finished board"
+            )
         svg, problems = _board_picture(loaded)
     else:
         svg, problems = _record_picture(loaded, to, legal, last)

@@ -26,8 +26,12 @@ from .common import (
     write_output,
 )
 
-FileArgument = Annotated[str, typer.Argument(
-    metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin.")]
+FileArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="FILE", parser=shown_as("path"), help="A record/1 file, or - for stdin."
+    ),
+]
 
 
 def _problems_of(outcome) -> dict:
@@ -41,10 +45,22 @@ def replay_command(
     to: ToOption = None,
     ruleset: RulesetOption = None,
     set_: SetOption = None,
-    final_board: Annotated[bool, typer.Option(
-        "--final-board", help="Print the final position as a board/1 file (tiles filled in) instead.")] = False,
-    output: Annotated[str | None, typer.Option(
-        "--output", "-o", metavar="PATH", help="With --final-board: write the board to this file.")] = None,
+    final_board: Annotated[
+        bool,
+        typer.Option(
+            "--final-board",
+            help="Print the final position as a board/1 file (tiles filled in) instead.",
+        ),
+    ] = False,
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="PATH",
+            help="With --final-board: write the board to this file.",
+        ),
+    ] = None,
     json_: JsonOption = False,
     no_color: NoColorOption = False,
 ) -> None:
@@ -68,6 +84,7 @@ def replay_command(
         emit_json({**replay_document(doc["file"], outcome), **_problems_of(outcome)})
     else:
         from ..render.text import colour_wanted, replay_report
+
         say("\n".join(replay_report(outcome, colour=colour_wanted(no_color))))
     raise typer.Exit(1 if outcome.problems else 0)
 
@@ -79,7 +96,9 @@ def _write_final_board(file: str, record, outcome, output: str | None) -> None:
     if outcome.problems:
         raise typer.Exit(1)
     if not outcome.finished:
-        warn(f"{record.file}: the game is not over; the board shows the position after turn {outcome.turns_played}")
+        warn(
+            f"{record.file}: the game is not over; the board shows the position after turn {outcome.turns_played}"
+        )
     write_output(output or "-", write_board(outcome.game, record.ruleset.ref), file)
     raise typer.Exit(0)
 
@@ -115,5 +134,6 @@ def moves(
         emit_json({**moves_document(doc["file"], outcome, keep), **_problems_of(outcome)})
     else:
         from ..render.text import colour_wanted, moves_report
+
         say("\n".join(moves_report(outcome, keep, colour=colour_wanted(no_color))))
     raise typer.Exit(1 if outcome.problems else 0)

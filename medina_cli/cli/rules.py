@@ -20,13 +20,22 @@ from .common import (
     with_problems,
 )
 
-app = typer.Typer(help="The rule editions: list them, show one resolved, compare them, list the parameters.\n\n"
-                  "Exit status: 0 done, 2 an unknown, unreadable or invalid ruleset, or another usage error.",
-                  no_args_is_help=True, cls=Group)
+app = typer.Typer(
+    help="The rule editions: list them, show one resolved, compare them, list the parameters.\n\n"
+    "Exit status: 0 done, 2 an unknown, unreadable or invalid ruleset, or another usage error.",
+    no_args_is_help=True,
+    cls=Group,
+)
 
-RefArgument = Annotated[str, typer.Argument(metavar="ID|PATH", parser=shown_as("ruleset"),
-                                            autocompletion=complete_ruleset,
-                                            help="A built-in ruleset id or a ruleset YAML file.")]
+RefArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="ID|PATH",
+        parser=shown_as("ruleset"),
+        autocompletion=complete_ruleset,
+        help="A built-in ruleset id or a ruleset YAML file.",
+    ),
+]
 
 
 @app.command("list", cls=Command)
@@ -65,9 +74,15 @@ def show(ref: RefArgument, set_: SetOption = None, json_: JsonOption = False) ->
 
 @app.command("diff", cls=Command)
 def diff(
-    refs: Annotated[list[str], typer.Argument(metavar="A B [C...]", parser=shown_as("ruleset"),
-                                              autocompletion=complete_ruleset,
-                                              help="Two or more ruleset ids or files.")],
+    refs: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="A B [C...]",
+            parser=shown_as("ruleset"),
+            autocompletion=complete_ruleset,
+            help="Two or more ruleset ids or files.",
+        ),
+    ],
     json_: JsonOption = False,
 ) -> None:
     """A table of every parameter that differs between rulesets, values side by side.
@@ -80,8 +95,18 @@ def diff(
     if len(refs) < 2:
         from ..errors import Problem
         from ..rules.loader import builtin_ids
-        stop([Problem("usage", f"needs at least two rulesets (ids or files); built-in ids: {', '.join(builtin_ids())}",
-                      file="medina rules diff")], 2, doc)
+
+        stop(
+            [
+                Problem(
+                    "usage",
+                    f"needs at least two rulesets (ids or files); built-in ids: {', '.join(builtin_ids())}",
+                    file="medina rules diff",
+                )
+            ],
+            2,
+            doc,
+        )
     differences = Differences([load_or_exit(ref, doc=doc) for ref in refs], refs)
     if json_:
         emit_json(with_problems(differences.to_json(), []))

@@ -32,10 +32,15 @@ if TYPE_CHECKING:
 
 
 def score(
-    files: Annotated[list[str], typer.Argument(
-        metavar="FILE...", parser=shown_as("path"),
-        help="Record/1 or board/1 files, directories (every record and board below them but "
-        "hidden ones and rulesets), or - for stdin.")],
+    files: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="FILE...",
+            parser=shown_as("path"),
+            help="Record/1 or board/1 files, directories (every record and board below them but "
+            "hidden ones and rulesets), or - for stdin.",
+        ),
+    ],
     to: ToOption = None,
     ruleset: RulesetOption = None,
     set_: SetOption = None,
@@ -55,8 +60,17 @@ def score(
     many = len(files) > 1 or any(path != "-" and os.path.isdir(path) for path in files)
     paths = expand_inputs(files, boards=True)
     if not paths:
-        stop([Problem("usage", "no record or board files (*.yaml, *.yml, *.sgf) found", file=", ".join(files))], 2,
-             scores_json() if json_ else None)
+        stop(
+            [
+                Problem(
+                    "usage",
+                    "no record or board files (*.yaml, *.yml, *.sgf) found",
+                    file=", ".join(files),
+                )
+            ],
+            2,
+            scores_json() if json_ else None,
+        )
     run = ScoreRun(many, json_, no_color)
     table = standings(run.sheets_counted(paths, to, ruleset, set_))
     if json_:
@@ -81,10 +95,15 @@ class ScoreRun:
         """Each game scored in turn, shown (or its document kept) and let go: only its sheet, when it
         counts, reaches the standings, so memory does not grow with the number of games."""
         from ..render.score import scores_json
+
         for number, path in enumerate(paths):
             game = _score_one(path, "<stdin>" if path == "-" else path, to, ruleset, set_)
             if game.usage:  # a bad --ruleset, --set or --to: the same for every file
-                stop(game.errors, 2, (scores_json(self.docs) if self.many else game.doc) if self.as_json else None)
+                stop(
+                    game.errors,
+                    2,
+                    (scores_json(self.docs) if self.many else game.doc) if self.as_json else None,
+                )
             self.status = max(self.status, game.status)
             if self.as_json:
                 self.docs.append(game.doc)
@@ -115,6 +134,7 @@ class ScoredGame:
     @property
     def doc(self) -> dict:
         from ..render.score import score_json
+
         return with_problems(score_json(self.name, self.sheet), self.errors, self.warnings)
 
     def show(self, no_color: bool) -> None:
@@ -124,8 +144,18 @@ class ScoredGame:
         if self.sheet is not None:
             from ..render.score import sheet_report
             from ..render.text import colour_wanted
-            say("\n".join(sheet_report(self.name, self.position, self.sheet, self.state or "",
-                                       colour=colour_wanted(no_color))))
+
+            say(
+                "\n".join(
+                    sheet_report(
+                        self.name,
+                        self.position,
+                        self.sheet,
+                        self.state or "",
+                        colour=colour_wanted(no_color),
+                    )
+                )
+            )
 
 
 def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
@@ -139,13 +169,20 @@ def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
     try:
         source = read_record_or_board(path, ruleset, tuple(set_ or ()))
     except MedinaError as exc:
-        game.errors, game.status, game.usage = exc.problems, exit_status(exc), isinstance(exc, BadArgument)
+        game.errors, game.status, game.usage = (
+            exc.problems,
+            exit_status(exc),
+            isinstance(exc, BadArgument),
+        )
         return game
     game.name = source.file
     if isinstance(source, Board):
         if to is not None:
-            game.errors, game.status, game.usage = [Problem("usage", "--to applies to records, not to a board",
-                                                            file=source.file)], 2, True
+            game.errors, game.status, game.usage = (
+                [Problem("usage", "--to applies to records, not to a board", file=source.file)],
+                2,
+                True,
+            )
             return game
         game.errors = source.problems.errors
         if game.errors:
@@ -159,7 +196,11 @@ def _score_one(path: str, name: str, to, ruleset, set_) -> ScoredGame:
     game.warnings = warnings_to_show(outcome)
     game.status = 1 if game.errors else 0
     if outcome.game is not None:
-        game.position, game.sheet, game.state = outcome.game, score_sheet(outcome.game), state_words(outcome)
+        game.position, game.sheet, game.state = (
+            outcome.game,
+            score_sheet(outcome.game),
+            state_words(outcome),
+        )
         game.sheet.finished = outcome.finished
         game.counts = outcome.finished and not game.errors
     return game

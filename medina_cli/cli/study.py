@@ -25,38 +25,107 @@ from .common import (
     with_problems,
 )
 
-RulesetsOption = Annotated[str, typer.Option(
-    "--rulesets", metavar="A,B,...", autocompletion=complete_rulesets,
-    help="The rulesets to compare, comma-separated: built-in ids or ruleset files (house rules).")]
-OutOption = Annotated[str, typer.Option(
-    "--out", "-o", metavar="DIR", help="The study's folder: every game as it finishes (a folder per player "
-    "count and setup, as simulate --out writes them), then the report: report.md, report.html (charts "
-    "inline), report.json.")]
-PlayersOption = Annotated[str, typer.Option(
-    "--players", "-p", metavar="N[,M]", help="Players per game; several counts comma-separated (each ruleset "
-    "at each count it takes).")]
-AgentsOption = Annotated[str, typer.Option(
-    "--agents", metavar="A,B,...", help="The agents, weakest first (random, greedy, mcts, mcts:N, mcts:N@C): "
-    "each plays against itself, and each against the one before it (one seat of it, the other seats of "
-    "that one).")]
-GamesOption = Annotated[int, typer.Option("--games", "-g", metavar="N", parser=whole_number(1),
-                                          help="Games per ruleset, player count and setup.")]
-SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")]
-ResumeOption = Annotated[bool, typer.Option(
-    "--resume", help="Finish the study in --out DIR after an interruption (the options must be its own).")]
-SoFarOption = Annotated[bool, typer.Option(
-    "--so-far", help="Play nothing: write the report of the games finished in --out so far (the study must be "
-    "there, with these options); it says that the study is incomplete and how many games each figure rests "
-    "on.")]
-JobsOption = Annotated[int, typer.Option("--jobs", "-j", metavar="N", parser=whole_number(1),
-                                         help="Worker processes on this machine (the games do not depend on it).")]
-SchedulerOption = Annotated[str | None, typer.Option(
-    "--scheduler", metavar="ADDRESS", help="Play the games on the Dask cluster whose scheduler is at ADDRESS.")]
-ReportOption = Annotated[str | None, typer.Option(
-    "--report", metavar="FILE.md", help="Also write the Markdown report to FILE.md, its charts in the folder "
-    "FILE beside it.")]
-TitleOption = Annotated[str | None, typer.Option(
-    "--title", metavar="TEXT", help="The report's title (default: Study of A, B, ...).")]
+RulesetsOption = Annotated[
+    str,
+    typer.Option(
+        "--rulesets",
+        metavar="A,B,...",
+        autocompletion=complete_rulesets,
+        help="The rulesets to compare, comma-separated: built-in ids or ruleset files (house rules).",
+    ),
+]
+OutOption = Annotated[
+    str,
+    typer.Option(
+        "--out",
+        "-o",
+        metavar="DIR",
+        help="The study's folder: every game as it finishes (a folder per player "
+        "count and setup, as simulate --out writes them), then the report: report.md, report.html (charts "
+        "inline), report.json.",
+    ),
+]
+PlayersOption = Annotated[
+    str,
+    typer.Option(
+        "--players",
+        "-p",
+        metavar="N[,M]",
+        help="Players per game; several counts comma-separated (each ruleset "
+        "at each count it takes).",
+    ),
+]
+AgentsOption = Annotated[
+    str,
+    typer.Option(
+        "--agents",
+        metavar="A,B,...",
+        help="The agents, weakest first (random, greedy, mcts, mcts:N, mcts:N@C): "
+        "each plays against itself, and each against the one before it (one seat of it, the other seats of "
+        "that one).",
+    ),
+]
+GamesOption = Annotated[
+    int,
+    typer.Option(
+        "--games",
+        "-g",
+        metavar="N",
+        parser=whole_number(1),
+        help="Games per ruleset, player count and setup.",
+    ),
+]
+SeedOption = Annotated[
+    int, typer.Option("--seed", "-s", metavar="N", help="Seed: the same seed plays the same games.")
+]
+ResumeOption = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        help="Finish the study in --out DIR after an interruption (the options must be its own).",
+    ),
+]
+SoFarOption = Annotated[
+    bool,
+    typer.Option(
+        "--so-far",
+        help="Play nothing: write the report of the games finished in --out so far (the study must be "
+        "there, with these options); it says that the study is incomplete and how many games each figure rests "
+        "on.",
+    ),
+]
+JobsOption = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        metavar="N",
+        parser=whole_number(1),
+        help="Worker processes on this machine (the games do not depend on it).",
+    ),
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Play the games on the Dask cluster whose scheduler is at ADDRESS.",
+    ),
+]
+ReportOption = Annotated[
+    str | None,
+    typer.Option(
+        "--report",
+        metavar="FILE.md",
+        help="Also write the Markdown report to FILE.md, its charts in the folder FILE beside it.",
+    ),
+]
+TitleOption = Annotated[
+    str | None,
+    typer.Option(
+        "--title", metavar="TEXT", help="The report's title (default: Study of A, B, ...)."
+    ),
+]
 
 
 def study_command(
@@ -89,10 +158,29 @@ def study_command(
     boards = _boards(names_or_exit(rulesets, "--rulesets", doc), _counts(players, doc), out, doc)
     specs = _agents(agents, doc)
     note_engine_cost()
-    document = _play(boards, specs, games, seed, out, resume, so_far, capped_jobs(jobs), scheduler, doc)
-    document["command"] = shlex.join(["medina", "study", "--rulesets", rulesets, "--players", players, "--agents",
-                                      agents, "--games", str(games), "--seed", str(seed), "--out", out]
-                                     + (["--report", report] if report else []) + (["--title", title] if title else []))
+    document = _play(
+        boards, specs, games, seed, out, resume, so_far, capped_jobs(jobs), scheduler, doc
+    )
+    document["command"] = shlex.join(
+        [
+            "medina",
+            "study",
+            "--rulesets",
+            rulesets,
+            "--players",
+            players,
+            "--agents",
+            agents,
+            "--games",
+            str(games),
+            "--seed",
+            str(seed),
+            "--out",
+            out,
+        ]
+        + (["--report", report] if report else [])
+        + (["--title", title] if title else [])
+    )
     title = title or f"Study of {', '.join(dict.fromkeys(board.part.ruleset for board in boards))}"
     written = _written(document, out, title, report, doc)
     if doc is not None:
@@ -104,11 +192,21 @@ def study_command(
 def _written(document: dict, out: str, title: str, report: str | None, doc: dict | None) -> list:
     """The report written into `out` (and to `report`): the files written; one that cannot be exits 2."""
     from ..render.study import write_report
+
     try:
         return write_report(document, Path(out), title, None if report is None else Path(report))
     except OSError as exc:
-        stop([Problem("cannot-write", f"cannot write the report: {exc.strerror or exc}", file=exc.filename or out)], 2,
-             doc)
+        stop(
+            [
+                Problem(
+                    "cannot-write",
+                    f"cannot write the report: {exc.strerror or exc}",
+                    file=exc.filename or out,
+                )
+            ],
+            2,
+            doc,
+        )
 
 
 def _play(boards, specs, games, seed, out, resume, so_far, jobs, scheduler, doc) -> dict:
@@ -121,16 +219,32 @@ def _play(boards, specs, games, seed, out, resume, so_far, jobs, scheduler, doc)
     quiet_dask_logs(scheduler)
     progress = Progress(games * len(boards) * (2 * len(specs) - 1))
     found = played_or_exit(
-        lambda: study_report(boards, specs, games, seed, Path(out), resume=resume, play=not so_far,
-                             progress=progress, notify=progress.note, calibrate=True,
-                             workers=Workers(jobs, scheduler, notify=progress.note)),
-        progress, lambda: "" if so_far else _kept(out, progress), out, doc)
+        lambda: study_report(
+            boards,
+            specs,
+            games,
+            seed,
+            Path(out),
+            resume=resume,
+            play=not so_far,
+            progress=progress,
+            notify=progress.note,
+            calibrate=True,
+            workers=Workers(jobs, scheduler, notify=progress.note),
+        ),
+        progress,
+        lambda: "" if so_far else _kept(out, progress),
+        out,
+        doc,
+    )
     return found.to_json()
 
 
 def _kept(out: str, progress) -> str:
-    return (f": {progress.finished} of {progress.total} games are finished in {out}; the same command with "
-            "--resume plays the rest")
+    return (
+        f": {progress.finished} of {progress.total} games are finished in {out}; the same command with "
+        "--resume plays the rest"
+    )
 
 
 def _counts(players: str, doc: dict | None) -> list[int]:
@@ -142,8 +256,11 @@ def _counts(players: str, doc: dict | None) -> list[int]:
 
 def _agents(agents: str, doc: dict | None) -> list[str]:
     from ..agents import UnknownAgent, parse_spec
+
     try:
-        return list(dict.fromkeys(str(parse_spec(spec)) for spec in names_or_exit(agents, "--agents", doc)))
+        return list(
+            dict.fromkeys(str(parse_spec(spec)) for spec in names_or_exit(agents, "--agents", doc))
+        )
     except UnknownAgent as exc:
         usage_error("--agents", str(exc), doc)
 
@@ -159,15 +276,33 @@ def _boards(refs: list[str], counts: list[int], out: str, doc: dict | None) -> l
         ruleset = load_or_exit(ref, doc=doc, option="--rulesets")
         taken = [count for count in counts if not ruleset.players_refusal(count, ref)]
         if not taken:
-            usage_error(f"--rulesets {ref}", f"{ruleset.players_refusal(counts[0], ref)} (--players "
-                        f"{','.join(map(str, counts))})", doc)
+            usage_error(
+                f"--rulesets {ref}",
+                f"{ruleset.players_refusal(counts[0], ref)} (--players "
+                f"{','.join(map(str, counts))})",
+                doc,
+            )
         for count in set(counts) - set(taken):
-            warn(f"--rulesets {ref}: not at {count} players ({ruleset.players_refusal(count, ref)})")
-        named = ruleset_ref_from(Path(out) / "setup", ref)  # the records lie in a folder per setup below --out
-        boards += [Board(board_label(ruleset.id, count), count, Part(ruleset.id, ruleset.for_players(count), named),
-                         ruleset.params) for count in taken]
+            warn(
+                f"--rulesets {ref}: not at {count} players ({ruleset.players_refusal(count, ref)})"
+            )
+        named = ruleset_ref_from(
+            Path(out) / "setup", ref
+        )  # the records lie in a folder per setup below --out
+        boards += [
+            Board(
+                board_label(ruleset.id, count),
+                count,
+                Part(ruleset.id, ruleset.for_players(count), named),
+                ruleset.params,
+            )
+            for count in taken
+        ]
     boards.sort(key=lambda board: counts.index(board.players))
     if len({(b.part.ruleset, b.players) for b in boards}) != len(boards):
-        usage_error("--rulesets", "two of the rulesets have the same id, so their records would overwrite each other",
-                    doc)
+        usage_error(
+            "--rulesets",
+            "two of the rulesets have the same id, so their records would overwrite each other",
+            doc,
+        )
     return boards

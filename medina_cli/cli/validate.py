@@ -21,10 +21,15 @@ from .common import (
 
 
 def validate(
-    files: Annotated[list[str], typer.Argument(
-        metavar="FILE...", parser=shown_as("path"),
-        help="Record files, directories (every *.yaml, *.yml and *.sgf below them but hidden ones, "
-        "rulesets and boards) or - for stdin.")],
+    files: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="FILE...",
+            parser=shown_as("path"),
+            help="Record files, directories (every *.yaml, *.yml and *.sgf below them but hidden ones, "
+            "rulesets and boards) or - for stdin.",
+        ),
+    ],
     ruleset: RulesetOption = None,
     set_: SetOption = None,
     json_: JsonOption = False,
@@ -41,7 +46,15 @@ def validate(
     doc = validate_document(results) if json_ else None
     paths = expand_inputs(files)
     if not paths:
-        stop([Problem("usage", "no record files (*.yaml, *.yml, *.sgf) found", file=", ".join(files))], 2, doc)
+        stop(
+            [
+                Problem(
+                    "usage", "no record files (*.yaml, *.yml, *.sgf) found", file=", ".join(files)
+                )
+            ],
+            2,
+            doc,
+        )
     for path in paths:
         result, file_status = _validated(path, ruleset, tuple(set_ or ()), json_, doc)
         results.append(result)
@@ -53,7 +66,9 @@ def validate(
     raise typer.Exit(status)
 
 
-def _validated(path: str, ruleset, overrides: tuple, json_: bool, doc: dict | None) -> tuple[dict, int]:
+def _validated(
+    path: str, ruleset, overrides: tuple, json_: bool, doc: dict | None
+) -> tuple[dict, int]:
     """One file's medina-validate/1 result and exit status, said as it comes unless --json (its errors
     and verdict on stdout, its warnings on stderr); a bad --ruleset or --set exits 2 (in `doc`)."""
     from ..errors import BadArgument, MedinaError

@@ -6,8 +6,17 @@ from typing import Annotated
 
 import typer
 
-from .common import (RulesetOption, SetOption, check_suffix, load_record, refuse_terminal, report_replay, usage_error,
-                     warn, write_output)
+from .common import (
+    RulesetOption,
+    SetOption,
+    check_suffix,
+    load_record,
+    refuse_terminal,
+    report_replay,
+    usage_error,
+    warn,
+    write_output,
+)
 from .hint import AgentOption, JobsOption, SeedOption, agent_or_exit, run_analysis
 from .replay import FileArgument
 
@@ -17,11 +26,15 @@ def _saved_analysis(path: str, record) -> dict:
     import json
 
     from ..render.analysis import check_matches
+
     try:
         with open(path, encoding="utf-8") as handle:
             doc = json.load(handle)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        usage_error(f"--analysis-from {path}", f"cannot read it as JSON: {getattr(exc, 'strerror', None) or exc}")
+        usage_error(
+            f"--analysis-from {path}",
+            f"cannot read it as JSON: {getattr(exc, 'strerror', None) or exc}",
+        )
     why = check_matches(doc, record)
     if why is not None:
         usage_error(f"--analysis-from {path}", f"not an analysis of {record.file}: {why}")
@@ -33,6 +46,7 @@ def _annotations(record) -> dict | None:
     this record (else a warning, and None)."""
     from ..render.analysis import check_matches
     from ..render.verdicts import ANNOTATION_KEY
+
     doc = record.meta.get(ANNOTATION_KEY)
     if doc is None:
         return None
@@ -43,15 +57,33 @@ def _annotations(record) -> dict | None:
     return doc
 
 
-PageOption = Annotated[str, typer.Option(
-    "--output", "-o", metavar="PATH", show_default=False,
-    help="Write the page to this .html or .htm file (default: standard output, unless it is a terminal).")]
-AnalysisOption = Annotated[bool, typer.Option(
-    "--analysis", help="Analyse the game first (as medina analyse; see --agent, --jobs) and show the "
-    "expected margins as a chart and the agent's preferred placement on every frame (a record written by "
-    "medina analyse --annotate shows its own analysis without it).")]
-AnalysisFromOption = Annotated[str | None, typer.Option(
-    "--analysis-from", metavar="JSON", help="Show a saved analysis of this record (medina analyse --json).")]
+PageOption = Annotated[
+    str,
+    typer.Option(
+        "--output",
+        "-o",
+        metavar="PATH",
+        show_default=False,
+        help="Write the page to this .html or .htm file (default: standard output, unless it is a terminal).",
+    ),
+]
+AnalysisOption = Annotated[
+    bool,
+    typer.Option(
+        "--analysis",
+        help="Analyse the game first (as medina analyse; see --agent, --jobs) and show the "
+        "expected margins as a chart and the agent's preferred placement on every frame (a record written by "
+        "medina analyse --annotate shows its own analysis without it).",
+    ),
+]
+AnalysisFromOption = Annotated[
+    str | None,
+    typer.Option(
+        "--analysis-from",
+        metavar="JSON",
+        help="Show a saved analysis of this record (medina analyse --json).",
+    ),
+]
 
 
 def view_command(
@@ -78,7 +110,10 @@ def view_command(
     check_suffix(output, (".html", ".htm"), "an HTML page")
     refuse_terminal(output, "an HTML page", ".html", "view")
     if analysis and analysis_from is not None:
-        usage_error("--analysis", "give --analysis (analyse now) or --analysis-from JSON (a saved analysis), not both")
+        usage_error(
+            "--analysis",
+            "give --analysis (analyse now) or --analysis-from JSON (a saved analysis), not both",
+        )
     record = load_record(file, ruleset, set_)
     outcome = replay(record)
     report_replay(outcome)

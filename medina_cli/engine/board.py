@@ -78,20 +78,29 @@ class Geometry:
         self.orth_of = [self.orth(1 << i) for i in range(self.size)]
         self.king_of = [self.king(1 << i) for i in range(self.size)]
         self.edge_row = interior & self.orth(self.ring)
-        self.setup_cells = interior & ~self.edge_row  # where the start merchant and the well may stand
+        self.setup_cells = (
+            interior & ~self.edge_row
+        )  # where the start merchant and the well may stand
         # the single interior neighbour of each wall space
         self.inner_of = {c: lowest_cell(self.orth_of[c] & interior) for c in bits(self.ring)}
         self.cell_names = [f"{chr(65 + i % w)}{i // w + 1}" for i in range(self.size)]
         self.square_of = tuple((i // w) * ROW + i % w for i in range(self.size))  # cell -> square
         self.cell_of_square = {square: cell for cell, square in enumerate(self.square_of)}
-        self.cell_of_name = {spelling: i for i, name in enumerate(self.cell_names)
-                             for spelling in (name, name.lower())}
+        self.cell_of_name = {
+            spelling: i
+            for i, name in enumerate(self.cell_names)
+            for spelling in (name, name.lower())
+        }
 
     # --- masks ---------------------------------------------------------------------------------
     def orth(self, m: int) -> int:
         """Cells orthogonally next to any cell of `m` (not including `m` itself unless adjacent)."""
-        return (((m << 1) & self.not_first_col) | ((m >> 1) & self.not_last_col)
-                | (m >> self.width) | ((m << self.width) & self.full))
+        return (
+            ((m << 1) & self.not_first_col)
+            | ((m >> 1) & self.not_last_col)
+            | (m >> self.width)
+            | ((m << self.width) & self.full)
+        )
 
     def king(self, m: int) -> int:
         """`m` with every cell within king distance 1 (orthogonal or diagonal) of it."""
@@ -113,8 +122,19 @@ class Geometry:
     def more_neighbours_than(self, m: int, k: int) -> int:
         """Cells with more than `k` orthogonal neighbours in `m` (none when k >= 4)."""
         w = self.width
-        at_least = [self.full, 0, 0, 0, 0]  # at_least[j]: cells with j or more neighbours counted so far
-        for side in ((m << 1) & self.not_first_col, (m >> 1) & self.not_last_col, m >> w, (m << w) & self.full):
+        at_least = [
+            self.full,
+            0,
+            0,
+            0,
+            0,
+        ]  # at_least[j]: cells with j or more neighbours counted so far
+        for side in (
+            (m << 1) & self.not_first_col,
+            (m >> 1) & self.not_last_col,
+            m >> w,
+            (m << w) & self.full,
+        ):
             for j in range(4, 0, -1):
                 at_least[j] |= at_least[j - 1] & side
         return at_least[k + 1] if k < 4 else 0
@@ -147,23 +167,35 @@ class Geometry:
         return "interior"
 
     def describe_extent(self) -> str:
-        return (f"{self.name(0)}-{self.name(self.size - 1)}; "
-                f"interior {self.name(self.width + 1)}-{self.name(self.size - self.width - 2)}")
+        return (
+            f"{self.name(0)}-{self.name(self.size - 1)}; "
+            f"interior {self.name(self.width + 1)}-{self.name(self.size - self.width - 2)}"
+        )
 
     def setup_refusals(self, cells: dict[str, int]) -> list[tuple[str, str]]:
         """Why a setup (`merchant`, `well` -> cell) cannot be played, as (key, words): each piece inside,
         off the edge row, the two on different cells. The one owner of these rules (records and Game)."""
-        refusals = [(key, f"setup {key} {self.name(cell)}: must be an interior cell off the edge row")
-                    for key, cell in cells.items() if not (self.setup_cells >> cell) & 1]
-        if not refusals and cells.get("merchant") is not None and cells.get("merchant") == cells.get("well"):
+        refusals = [
+            (key, f"setup {key} {self.name(cell)}: must be an interior cell off the edge row")
+            for key, cell in cells.items()
+            if not (self.setup_cells >> cell) & 1
+        ]
+        if (
+            not refusals
+            and cells.get("merchant") is not None
+            and cells.get("merchant") == cells.get("well")
+        ):
             refusals.append(("well", "the start merchant and the well must be on different cells"))
         return refusals
 
     def straight_two(self, cell: int) -> int:
         """Interior cells two steps from `cell` in a straight orthogonal line (a well's bonus cells)."""
         y, x = divmod(cell, self.width)
-        return sum(1 << (cy * self.width + cx) for cx, cy in ((x + 2, y), (x - 2, y), (x, y + 2), (x, y - 2))
-                   if 1 <= cx <= self.columns and 1 <= cy <= self.rows)
+        return sum(
+            1 << (cy * self.width + cx)
+            for cx, cy in ((x + 2, y), (x - 2, y), (x, y + 2), (x, y - 2))
+            if 1 <= cx <= self.columns and 1 <= cy <= self.rows
+        )
 
 
 @lru_cache(maxsize=16)

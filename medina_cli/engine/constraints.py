@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 ALL = -1  # the mask of every cell
 
 Mask = Callable[..., int]  # (game, piece, seat) -> the cells allowed
-Words = str | Callable[..., str]  # a text with {piece}, {cell} and {player}, or (game, piece, cell, seat) -> text
+Words = (
+    str | Callable[..., str]
+)  # a text with {piece}, {cell} and {player}, or (game, piece, cell, seat) -> text
 
 
 class Layer:
@@ -39,8 +41,15 @@ class Layer:
 
     __slots__ = ("allows", "code", "on_board", "per_seat", "words")
 
-    def __init__(self, code: str, allows: Mask | None = None, words: Words = "", *,
-                 on_board: Callable[[Geometry], int] | None = None, per_seat: bool = False):
+    def __init__(
+        self,
+        code: str,
+        allows: Mask | None = None,
+        words: Words = "",
+        *,
+        on_board: Callable[[Geometry], int] | None = None,
+        per_seat: bool = False,
+    ):
         self.code, self.words, self.per_seat, self.on_board = code, words, per_seat, on_board
         if on_board is not None:
             allows = _on_board_mask(on_board)
@@ -67,9 +76,15 @@ class Condition(Layer):
 
     __slots__ = ("holds",)
 
-    def __init__(self, code: str, holds: Callable[..., bool], words: Words, *, per_seat: bool = False):
-        super().__init__(code, lambda game, piece, seat: ALL if holds(game, piece, seat) else 0, words,
-                         per_seat=per_seat)
+    def __init__(
+        self, code: str, holds: Callable[..., bool], words: Words, *, per_seat: bool = False
+    ):
+        super().__init__(
+            code,
+            lambda game, piece, seat: ALL if holds(game, piece, seat) else 0,
+            words,
+            per_seat=per_seat,
+        )
         self.holds = holds
 
 
@@ -88,7 +103,9 @@ class Either:
     per_seat = False
     on_board = None
 
-    def __init__(self, within: tuple[Layer, ...], first: tuple[Layer, ...], otherwise: tuple[Layer, ...]):
+    def __init__(
+        self, within: tuple[Layer, ...], first: tuple[Layer, ...], otherwise: tuple[Layer, ...]
+    ):
         self.within, self.first, self.otherwise = within, first, otherwise
         self.allows = self.compile(None)
         within_cells, first_only = _and_of(within), _and_of(first)
@@ -96,22 +113,35 @@ class Either:
         def first_cells(game: Game, piece: str, seat: int | None) -> int:
             """The cells the first layers allow (none: the otherwise layers apply)."""
             return within_cells(game, piece, seat) & first_only(game, piece, seat)
+
         self.first_cells = first_cells
 
     def compile(self, geo: Geometry | None) -> Mask:
         """Its cells as one function (see `_and_of` for `geo`). On a board, the cells its `within` layers
         allow are kept with the game's board masks (they read the position, not the piece: the colours
         share them)."""
-        within_cells, first_only, otherwise_only = _and_of(self.within, geo), _and_of(self.first, geo), \
-            _and_of(self.otherwise, geo)
+        within_cells, first_only, otherwise_only = (
+            _and_of(self.within, geo),
+            _and_of(self.first, geo),
+            _and_of(self.otherwise, geo),
+        )
         if geo is None:
+
             def allows(game: Game, piece: str, seat: int | None) -> int:
                 within = within_cells(game, piece, seat)
-                return within & first_only(game, piece, seat) or within & otherwise_only(game, piece, seat)
+                return within & first_only(game, piece, seat) or within & otherwise_only(
+                    game, piece, seat
+                )
+
             return allows
 
         firsts, otherwises = _plain_masks(self.first, geo), _plain_masks(self.otherwise, geo)
-        if firsts is not None and otherwises is not None and len(firsts) == 2 and len(otherwises) in (1, 2):
+        if (
+            firsts is not None
+            and otherwises is not None
+            and len(firsts) == 2
+            and len(otherwises) in (1, 2)
+        ):
             # the layer sets of every Either, written out (the generator's innermost loop)
             (first, second), third, fourth = firsts, otherwises[0], otherwises[-1]
 
@@ -120,8 +150,10 @@ class Either:
                 within = cached.get(self)
                 if within is None:
                     within = cached[self] = within_cells(game, piece, seat)
-                return (within & first(game, piece, seat) & second(game, piece, seat)
-                        or within & third(game, piece, seat) & fourth(game, piece, seat))
+                return within & first(game, piece, seat) & second(
+                    game, piece, seat
+                ) or within & third(game, piece, seat) & fourth(game, piece, seat)
+
             return allows_written_out
 
         def allows_on_board(game: Game, piece: str, seat: int | None) -> int:
@@ -129,12 +161,18 @@ class Either:
             within = cached.get(self)
             if within is None:
                 within = cached[self] = within_cells(game, piece, seat)
-            return within & first_only(game, piece, seat) or within & otherwise_only(game, piece, seat)
+            return within & first_only(game, piece, seat) or within & otherwise_only(
+                game, piece, seat
+            )
+
         return allows_on_board
 
     def layers(self, game: Game, piece: str) -> tuple[Layer, ...]:
         """The layers that apply in this position, in order."""
-        return (*self.within, *(self.first if self.first_cells(game, piece, None) else self.otherwise))
+        return (
+            *self.within,
+            *(self.first if self.first_cells(game, piece, None) else self.otherwise),
+        )
 
 
 def _plain_masks(layers: Sequence[Layer | Either], geo: Geometry) -> list[Mask] | None:
@@ -155,13 +193,17 @@ def _and_of(layers: Sequence[Layer | Either], geo: Geometry | None = None) -> Ma
     masks: list[Mask]
     if geo is not None:
         constant = _fold(layer.on_board(geo) for layer in mask_layers if layer.on_board is not None)
-        masks = [layer.compile(geo) if isinstance(layer, Either) else layer.allows
-                 for layer in mask_layers if layer.on_board is None]
+        masks = [
+            layer.compile(geo) if isinstance(layer, Either) else layer.allows
+            for layer in mask_layers
+            if layer.on_board is None
+        ]
     else:
         masks = [layer.allows for layer in mask_layers]
     # written out up to three masks (every layer set of the pieces), without a wrapper where the AND is one
     # layer's own function: the generator's innermost loop
     if len(masks) > 3:
+
         def cells(game: Game, piece: str, seat: int | None) -> int:
             allowed = constant
             for allows in masks:
@@ -171,13 +213,20 @@ def _and_of(layers: Sequence[Layer | Either], geo: Geometry | None = None) -> Ma
         first, second, third = masks
 
         def cells(game: Game, piece: str, seat: int | None) -> int:
-            return constant & first(game, piece, seat) & second(game, piece, seat) & third(game, piece, seat)
+            return (
+                constant
+                & first(game, piece, seat)
+                & second(game, piece, seat)
+                & third(game, piece, seat)
+            )
     elif len(masks) == 2:
         first, second = masks
         if constant == ALL:
+
             def cells(game: Game, piece: str, seat: int | None) -> int:
                 return first(game, piece, seat) & second(game, piece, seat)
         else:
+
             def cells(game: Game, piece: str, seat: int | None) -> int:
                 return constant & first(game, piece, seat) & second(game, piece, seat)
     elif len(masks) == 1:
@@ -185,24 +234,30 @@ def _and_of(layers: Sequence[Layer | Either], geo: Geometry | None = None) -> Ma
         if constant == ALL:
             cells = only
         else:
+
             def cells(game: Game, piece: str, seat: int | None) -> int:
                 return constant & only(game, piece, seat)
     else:
+
         def cells(game: Game, piece: str, seat: int | None) -> int:
             return constant
+
     if not conditions:
         return cells
     if len(conditions) > 1:
+
         def cells_where_they_hold(game: Game, piece: str, seat: int | None) -> int:
             for holds in conditions:
                 if not holds(game, piece, seat):
                     return 0
             return cells(game, piece, seat)
+
         return cells_where_they_hold
     holds = conditions[0]
 
     def cells_where_it_holds(game: Game, piece: str, seat: int | None) -> int:
         return cells(game, piece, seat) if holds(game, piece, seat) else 0
+
     return cells_where_it_holds
 
 
@@ -224,9 +279,13 @@ class Constraints:
     def compile(self, geo: Geometry) -> tuple[Mask, Mask | None]:
         """On `geo`'s board: the AND of its board layers (the game caches it per position), and the AND of
         its per-seat layers but `Held`, which the generator's loop checks itself (None: no other)."""
-        assert sum(isinstance(layer, Held) for layer in self.layers) == 1, "every piece has its Held rule"
+        assert sum(isinstance(layer, Held) for layer in self.layers) == 1, (
+            "every piece has its Held rule"
+        )
         board = _and_of([layer for layer in self.layers if not layer.per_seat], geo)
-        per_seat = [layer for layer in self.layers if layer.per_seat and not isinstance(layer, Held)]
+        per_seat = [
+            layer for layer in self.layers if layer.per_seat and not isinstance(layer, Held)
+        ]
         return board, _and_of(per_seat, geo) if per_seat else None
 
 
@@ -236,7 +295,9 @@ def refusing_layer(game: Game, piece: str, cell: int, seat: int) -> Layer | None
     return _first_refusal(game.variant._constraints[piece].layers, game, piece, cell, seat)
 
 
-def _first_refusal(layers: Sequence[Layer | Either], game: Game, piece: str, cell: int, seat: int) -> Layer | None:
+def _first_refusal(
+    layers: Sequence[Layer | Either], game: Game, piece: str, cell: int, seat: int
+) -> Layer | None:
     for layer in layers:
         if (layer.allows(game, piece, seat if layer.per_seat else None) >> cell) & 1:
             continue
@@ -255,10 +316,13 @@ def _not_on(text: str) -> Callable[[Game, str, int, int], str]:
 
 def _palace_there(text: str) -> Callable[[Game, str, int, int], str]:
     """Words naming the colour of the palace on the cell: `text` with `{colour}` and `{player}` fields."""
-    return lambda game, piece, cell, seat: text.format(colour=game._palace_at[cell].colour, player=game.players[seat])
+    return lambda game, piece, cell, seat: text.format(
+        colour=game._palace_at[cell].colour, player=game.players[seat]
+    )
 
 
 SPACING = "too close to another palace (palaces may not touch, not even diagonally)"
+
 
 # --- every piece --------------------------------------------------------------------------------
 def _not_held(game: Game, piece: str, cell: int, seat: int) -> str:
@@ -269,25 +333,51 @@ def _not_held(game: Game, piece: str, cell: int, seat: int) -> str:
     return f"{game.rules.ruleset_id} has no {pieces} for {len(game.players)} players"
 
 
-IN_SUPPLY = Held("not-in-supply", lambda game, piece, seat: game.supply[seat][piece] > 0, _not_held, per_seat=True)
+IN_SUPPLY = Held(
+    "not-in-supply",
+    lambda game, piece, seat: game.supply[seat][piece] > 0,
+    _not_held,
+    per_seat=True,
+)
 
 # --- walls --------------------------------------------------------------------------------------
-ON_RING = Layer("wrong-square", words=_not_on("walls go on the wall ring around the city, not on "),
-                on_board=lambda geo: geo.ring)
-NO_WALL_THERE = Layer("cell-occupied", lambda game, piece, seat: ~game.walls, "there is already a wall there")
-CONTINUES_RUN = Layer("wall-not-connected", lambda game, piece, seat: game._geo.orth(game.walls | game._geo.towers),
-                      "a wall must continue a run from a tower (no wall or tower next to it)")
-KEEPS_GATES = Layer("wall-gate", lambda game, piece, seat: ~game._geo.gates(game.walls),
-                    "it would join two wall runs; every side keeps a gate")
+ON_RING = Layer(
+    "wrong-square",
+    words=_not_on("walls go on the wall ring around the city, not on "),
+    on_board=lambda geo: geo.ring,
+)
+NO_WALL_THERE = Layer(
+    "cell-occupied", lambda game, piece, seat: ~game.walls, "there is already a wall there"
+)
+CONTINUES_RUN = Layer(
+    "wall-not-connected",
+    lambda game, piece, seat: game._geo.orth(game.walls | game._geo.towers),
+    "a wall must continue a run from a tower (no wall or tower next to it)",
+)
+KEEPS_GATES = Layer(
+    "wall-gate",
+    lambda game, piece, seat: ~game._geo.gates(game.walls),
+    "it would join two wall runs; every side keeps a gate",
+)
 
 # --- inside the city ----------------------------------------------------------------------------
-INSIDE = Layer("wrong-square", words=_not_on("a {piece} goes inside the city, not on "),
-               on_board=lambda geo: geo.interior)
-EMPTY = Layer("cell-occupied", lambda game, piece, seat: ~game._occupied,
-              lambda game, piece, cell, seat: f"{game._geo.name(cell)} already holds "
-                                              f"{'the well' if cell == game.well else 'a piece'}")
-OFF_WELL = Layer("well-zone", lambda game, piece, seat: ~game._well_zone,
-                 "no building or stable on the well or next to it")
+INSIDE = Layer(
+    "wrong-square",
+    words=_not_on("a {piece} goes inside the city, not on "),
+    on_board=lambda geo: geo.interior,
+)
+EMPTY = Layer(
+    "cell-occupied",
+    lambda game, piece, seat: ~game._occupied,
+    lambda game, piece, cell, seat: (
+        f"{game._geo.name(cell)} already holds {'the well' if cell == game.well else 'a piece'}"
+    ),
+)
+OFF_WELL = Layer(
+    "well-zone",
+    lambda game, piece, seat: ~game._well_zone,
+    "no building or stable on the well or next to it",
+)
 SITE = (INSIDE, EMPTY, OFF_WELL)  # where a building or a stable may stand at all
 # a cell next to a palace is within its reach, and must be within no other palace's
 CLEAR_OF_OTHER_PALACES = Layer("spacing", lambda game, piece, seat: ~game._reach_twice, SPACING)
@@ -299,8 +389,10 @@ def _extension_refusal(game: Game, colour: str, cell: int, seat: int) -> str:
     palace = game._open_palace[colour]
     assert palace is not None  # the layer refuses only where an open palace of the colour can grow
     first = game._geo.name(next(bits(palace.buildings)))
-    return (f"the unfinished {colour} palace at {first} can still grow, so a {colour} building must extend it "
-            "(orthogonally next to one of its buildings)")
+    return (
+        f"the unfinished {colour} palace at {first} can still grow, so a {colour} building must extend it "
+        "(orthogonally next to one of its buildings)"
+    )
 
 
 def _open_palace_sides(game: Game, colour: str, seat: int | None) -> int:
@@ -309,15 +401,21 @@ def _open_palace_sides(game: Game, colour: str, seat: int | None) -> int:
     return 0 if palace is None else palace.building_orth
 
 
-NOT_RETIRED = Condition("colour-retired", lambda game, colour, seat: colour not in game.retired,
-                        "{piece} has retired; no {piece} building may be placed again")
+NOT_RETIRED = Condition(
+    "colour-retired",
+    lambda game, colour, seat: colour not in game.retired,
+    "{piece} has retired; no {piece} building may be placed again",
+)
 EXTENDS_OPEN_PALACE = Layer("building-not-adjacent", _open_palace_sides, _extension_refusal)
 # a building extends the unroofed palace of its colour while that can grow, else starts a new palace
 EXTEND_ELSE_NEW = Either(SITE, (EXTENDS_OPEN_PALACE, CLEAR_OF_OTHER_PALACES), (CLEAR_OF_PALACES,))
 
 # --- stables ------------------------------------------------------------------------------------
-BESIDE_BUILDING = Layer("stable-not-adjacent", lambda game, piece, seat: game._building_orth,
-                        "a stable must touch a building orthogonally")
+BESIDE_BUILDING = Layer(
+    "stable-not-adjacent",
+    lambda game, piece, seat: game._building_orth,
+    "a stable must touch a building orthogonally",
+)
 
 
 # --- roofs --------------------------------------------------------------------------------------
@@ -338,16 +436,30 @@ def _not_owned(game: Game, piece: str, seat: int) -> int:
     return cells
 
 
-ON_BUILDING = Layer("roof-not-on-building", lambda game, piece, seat: game._all_buildings(),
-                    "a roof must go on a building")
-UNROOFED = Layer("roof-on-roofed-palace", lambda game, piece, seat: ~game._roofed_buildings,
-                 _palace_there("the {colour} palace there already has a roof"))
-NOT_BLOCKED = Layer("roof-on-blocked-palace",
-                    lambda game, piece, seat: ALL if game.rules.roofs.on_blocked_palace else _growing(game),
-                    _palace_there("the {colour} palace there can take no more buildings, and this ruleset does not "
-                                  "let a blocked palace be roofed"))
-COLOUR_NOT_OWNED = Layer("roof-colour-owned", _not_owned,
-                         _palace_there("{player} already owns a {colour} palace (one roof per colour)"), per_seat=True)
+ON_BUILDING = Layer(
+    "roof-not-on-building",
+    lambda game, piece, seat: game._all_buildings(),
+    "a roof must go on a building",
+)
+UNROOFED = Layer(
+    "roof-on-roofed-palace",
+    lambda game, piece, seat: ~game._roofed_buildings,
+    _palace_there("the {colour} palace there already has a roof"),
+)
+NOT_BLOCKED = Layer(
+    "roof-on-blocked-palace",
+    lambda game, piece, seat: ALL if game.rules.roofs.on_blocked_palace else _growing(game),
+    _palace_there(
+        "the {colour} palace there can take no more buildings, and this ruleset does not "
+        "let a blocked palace be roofed"
+    ),
+)
+COLOUR_NOT_OWNED = Layer(
+    "roof-colour-owned",
+    _not_owned,
+    _palace_there("{player} already owns a {colour} palace (one roof per colour)"),
+    per_seat=True,
+)
 
 
 # --- merchants ----------------------------------------------------------------------------------
@@ -361,24 +473,47 @@ TWO_NEIGHBOURS = "a merchant may not touch two or more merchants"
 
 def _crowd_refusal(game: Game, piece: str, cell: int, seat: int) -> str:
     limit = game.rules.merchants.new_chain_max_neighbours
-    return TWO_NEIGHBOURS if limit <= 1 else f"the first merchant of a new chain may touch at most {limit} merchants"
+    return (
+        TWO_NEIGHBOURS
+        if limit <= 1
+        else f"the first merchant of a new chain may touch at most {limit} merchants"
+    )
 
 
-BESIDE_AT_MOST_ONE = Layer("merchant-two-neighbours",
-                           lambda game, piece, seat: ~game._geo.at_least_two_neighbours(game.merchants),
-                           TWO_NEIGHBOURS)
-AT_CHAIN_END = Layer("merchant-not-at-chain-end", lambda game, piece, seat: game._geo.orth(game.live_chain_ends()),
-                     _chain_end_refusal)
+BESIDE_AT_MOST_ONE = Layer(
+    "merchant-two-neighbours",
+    lambda game, piece, seat: ~game._geo.at_least_two_neighbours(game.merchants),
+    TWO_NEIGHBOURS,
+)
+AT_CHAIN_END = Layer(
+    "merchant-not-at-chain-end",
+    lambda game, piece, seat: game._geo.orth(game.live_chain_ends()),
+    _chain_end_refusal,
+)
 # a new chain's first merchant touches at most `merchants.new_chain_max_neighbours` merchants, and
 # never two where that is 0 or 1 (kept apart: a merchant beside two is refused as one for any chain)
-NEW_CHAIN_CROWD = Layer("merchant-two-neighbours", lambda game, piece, seat: ~game._geo.more_neighbours_than(
-                            game.merchants, max(1, game.rules.merchants.new_chain_max_neighbours)),
-                        _crowd_refusal)
-NEW_CHAIN = Layer("merchant-new-chain", lambda game, piece, seat: ~game._geo.more_neighbours_than(
-                      game.merchants, game.rules.merchants.new_chain_max_neighbours),
-                  "the chain cannot grow, so a new chain starts, but its first merchant may not touch other merchants")
+NEW_CHAIN_CROWD = Layer(
+    "merchant-two-neighbours",
+    lambda game, piece, seat: (
+        ~game._geo.more_neighbours_than(
+            game.merchants, max(1, game.rules.merchants.new_chain_max_neighbours)
+        )
+    ),
+    _crowd_refusal,
+)
+NEW_CHAIN = Layer(
+    "merchant-new-chain",
+    lambda game, piece, seat: (
+        ~game._geo.more_neighbours_than(
+            game.merchants, game.rules.merchants.new_chain_max_neighbours
+        )
+    ),
+    "the chain cannot grow, so a new chain starts, but its first merchant may not touch other merchants",
+)
 # a merchant extends the live chain while that can grow, else starts a new chain
-EXTEND_ELSE_NEW_CHAIN = Either((INSIDE, EMPTY), (BESIDE_AT_MOST_ONE, AT_CHAIN_END), (NEW_CHAIN_CROWD, NEW_CHAIN))
+EXTEND_ELSE_NEW_CHAIN = Either(
+    (INSIDE, EMPTY), (BESIDE_AT_MOST_ONE, AT_CHAIN_END), (NEW_CHAIN_CROWD, NEW_CHAIN)
+)
 
 # --- the pieces ---------------------------------------------------------------------------------
 BUILDING = Constraints(NOT_RETIRED, IN_SUPPLY, EXTEND_ELSE_NEW)

@@ -27,8 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 NEUTRAL_HOLDER = "neutral"
-RETIREMENT_WORDS = {"all_players_own": "every player owns a palace of it",
-                    "no_building_fits": "no building of it fits anywhere"}
+RETIREMENT_WORDS = {
+    "all_players_own": "every player owns a palace of it",
+    "no_building_fits": "no building of it fits anywhere",
+}
 
 
 # a value: never changed once made (not frozen: 6x quicker to make)
@@ -51,7 +53,11 @@ class Event:
         return _SENTENCES[self.kind](self)
 
     def __repr__(self) -> str:
-        shown = [f"{name}={getattr(self, name)!r}" for name in self.__slots__[1:] if getattr(self, name) is not None]
+        shown = [
+            f"{name}={getattr(self, name)!r}"
+            for name in self.__slots__[1:]
+            if getattr(self, name) is not None
+        ]
         return f"Event({', '.join([repr(self.kind), *shown])})"
 
     @property
@@ -71,8 +77,11 @@ def _claim(e: Event) -> str:
 
 
 def _palace_tile(e: Event) -> str:
-    where = (f"a neutral palace (size {e.size}): it stays on the board" if e.player is None
-             else f"{e.player} (palace size {e.size})")
+    where = (
+        f"a neutral palace (size {e.size}): it stays on the board"
+        if e.player is None
+        else f"{e.player} (palace size {e.size})"
+    )
     return f"the {e.colour} palace tile goes to {where}"
 
 

@@ -22,7 +22,9 @@ def explain(game: Game, piece: str, cell: int) -> tuple[str, str] | None:
     if game._is_legal(piece, cell):
         return None
     seat = game.seat_to_move
-    assert seat is not None  # a game over refuses every placement before it is explained (`Game._play`)
+    assert (
+        seat is not None
+    )  # a game over refuses every placement before it is explained (`Game._play`)
     what = f"{piece} {game._geo.name(cell)}"
     layer = refusing_layer(game, piece, cell, seat)
     if layer is not None:
@@ -34,9 +36,12 @@ def _turn_refusal(game: Game, what: str) -> tuple[str, str]:
     """Why the turn refuses `what` (a placement, or a piece) that every rule of the piece allows."""
     seat, forced_roof = game.seat_to_move, game.variant._forced_roof
     if game.forced:
-        assert seat is not None and forced_roof is not None  # only a ruleset's trigger forces a roof, in a turn
-        return "forced-roof", (f"{what}: {game.players[seat]} must place one of his roofs this turn "
-                               f"({forced_roof[1]})")
+        assert (
+            seat is not None and forced_roof is not None
+        )  # only a ruleset's trigger forces a roof, in a turn
+        return "forced-roof", (
+            f"{what}: {game.players[seat]} must place one of his roofs this turn ({forced_roof[1]})"
+        )
     return "not-legal", f"{what}: not a legal placement here"
 
 
@@ -53,7 +58,10 @@ def explain_none(game: Game, piece: str, cells: int | None = None) -> tuple[str,
         left = allowed & layer.allows(game, piece, seat if layer.per_seat else None)
         if not left:
             if isinstance(layer, Condition):
-                return layer.code, f"{piece}: {layer.refusal(game, piece, next(bits(allowed)), seat)}"
+                return (
+                    layer.code,
+                    f"{piece}: {layer.refusal(game, piece, next(bits(allowed)), seat)}",
+                )
             return explain(game, piece, next(bits(allowed)))
         allowed = left
     return _turn_refusal(game, piece)

@@ -51,7 +51,9 @@ class _MaskCache(dict[object, int]):
 
     def __missing__(self, piece: str) -> int:
         game = self.game()
-        assert game is not None  # the cache is its game's `_board_masks`: looked up, the game is alive
+        assert (
+            game is not None
+        )  # the cache is its game's `_board_masks`: looked up, the game is alive
         cells = self[piece] = game._boards[piece](game, piece, None)
         return cells
 
@@ -80,22 +82,38 @@ class Game(Position):
     tea: list[int]
     _chain_ends: tuple[int, int]
 
-    def __init__(self, rules: Rules | Ruleset, players: list[str], merchant: str | int, well: str | int | None = None,
-                 supply: dict[str, dict[str, int]] | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules | Ruleset,
+        players: list[str],
+        merchant: str | int,
+        well: str | int | None = None,
+        supply: dict[str, dict[str, int]] | None = None,
+    ) -> None:
         """`supply`: player -> {piece: count} where a player starts otherwise than the ruleset says."""
         rules = self._rules_for(rules, players)
         if len(players) != rules.players or len(set(players)) != len(players):
-            raise ValueError(f"players {list(players)}: these rules are for {rules.players} distinct players")
+            raise ValueError(
+                f"players {list(players)}: these rules are for {rules.players} distinct players"
+            )
         Position.__init__(self, rules, players)
         variant = self.variant
         self._boards, self._seat_functions, self._cheap_first = (
-            variant._board_functions, variant._seat_functions, variant._cheap_first)  # the generator's, at hand
+            variant._board_functions,
+            variant._seat_functions,
+            variant._cheap_first,
+        )  # the generator's, at hand
         merchant = self._setup_cell(merchant, "merchant")
         if rules.well.enabled != (well is not None):
-            raise ValueError(f"{rules.ruleset_id} places a well at setup: give well=CELL" if rules.well.enabled
-                             else f"well {well!r}: {rules.ruleset_id} has no well")
+            raise ValueError(
+                f"{rules.ruleset_id} places a well at setup: give well=CELL"
+                if rules.well.enabled
+                else f"well {well!r}: {rules.ruleset_id} has no well"
+            )
         well = None if well is None else self._setup_cell(well, "well")
-        for _, words in self._geo.setup_refusals({"merchant": merchant} | ({} if well is None else {"well": well})):
+        for _, words in self._geo.setup_refusals(
+            {"merchant": merchant} | ({} if well is None else {"well": well})
+        ):
             raise ValueError(words)  # as a record of this setup is refused
         self.start_supply = self._checked_supply(supply or {})
         for name, counts in self.start_supply.items():
@@ -138,7 +156,10 @@ class Game(Position):
     def setup(self) -> dict[str, str | None]:
         """The start merchant's and the well's cells by name: {"merchant": "K7", "well": None}."""
         name = self._geo.name
-        return {"merchant": name(self._start_merchant), "well": None if self.well is None else name(self.well)}
+        return {
+            "merchant": name(self._start_merchant),
+            "well": None if self.well is None else name(self.well),
+        }
 
     def is_over(self) -> bool:
         """Nobody can place anything any more."""
@@ -171,7 +192,9 @@ class Game(Position):
         elif self.seat_to_move is None:
             raise IllegalPlacement("game-over", "the game has already ended")
         else:
-            raise IllegalPlacement("pass-while-able", f"{self.to_move} passes but has a legal placement")
+            raise IllegalPlacement(
+                "pass-while-able", f"{self.to_move} passes but has a legal placement"
+            )
 
     @property
     def move_stack(self) -> list[Placement]:
@@ -189,39 +212,79 @@ class Game(Position):
             raise IndexError("pop from an empty move stack")
         frame = _Frame._make(self._frames.pop())
         log = self._log
-        for entry in reversed(log[frame.log:]):
+        for entry in reversed(log[frame.log :]):
             self._undo(entry)
-        del log[frame.log:]
+        del log[frame.log :]
         if frame.cell is not None:
             self.supply[frame.seat][frame.piece] += 1
-        del self.events[frame.events:]
-        del self.palaces[frame.palaces:]
-        del self.retired[frame.retired:]
+        del self.events[frame.events :]
+        del self.palaces[frame.palaces :]
+        del self.retired[frame.retired :]
         self._restore(frame.scalars)
         self._board_masks.clear()
         return self._placement_of(frame.piece, frame.cell)
 
     def _scalars(self) -> tuple[Any, ...]:
         """The position's scalar fields, as a push saves them for `_restore` (the turn's first)."""
-        return (self.turn_placed, self.tea_used, self.seat_to_move, self.turn_slots, self.turns_started, self.forced,
-                self.placements_made, self._stables, self.merchants, self.walls, self._occupied,
-                self._roofed_buildings, self._reach_once, self._reach_twice, self._building_orth, self._chain_ends,
-                self._tea_claims, self._claims)
+        return (
+            self.turn_placed,
+            self.tea_used,
+            self.seat_to_move,
+            self.turn_slots,
+            self.turns_started,
+            self.forced,
+            self.placements_made,
+            self._stables,
+            self.merchants,
+            self.walls,
+            self._occupied,
+            self._roofed_buildings,
+            self._reach_once,
+            self._reach_twice,
+            self._building_orth,
+            self._chain_ends,
+            self._tea_claims,
+            self._claims,
+        )
 
     def _restore(self, scalars: tuple[Any, ...]) -> None:
         """Put back the scalar fields `_scalars` saved."""
-        (self.turn_placed, self.tea_used, self.seat_to_move, self.turn_slots, self.turns_started, self.forced,
-         self.placements_made, self._stables, self.merchants, self.walls, self._occupied,
-         self._roofed_buildings, self._reach_once, self._reach_twice, self._building_orth, self._chain_ends,
-         self._tea_claims, self._claims) = scalars
+        (
+            self.turn_placed,
+            self.tea_used,
+            self.seat_to_move,
+            self.turn_slots,
+            self.turns_started,
+            self.forced,
+            self.placements_made,
+            self._stables,
+            self.merchants,
+            self.walls,
+            self._occupied,
+            self._roofed_buildings,
+            self._reach_once,
+            self._reach_twice,
+            self._building_orth,
+            self._chain_ends,
+            self._tea_claims,
+            self._claims,
+        ) = scalars
 
     def _undo(self, entry: LogEntry) -> None:
         """Undo one entry of the log: the entry names its container (and the palace by id)."""
         what, key, *old = entry
         if what == "palace":
             palace = self.palaces[key]
-            (palace.buildings, palace.stables, palace.owner, palace.roof, palace.claim_order, palace.building_orth,
-             palace.reach, palace.connected) = old
+            (
+                palace.buildings,
+                palace.stables,
+                palace.owner,
+                palace.roof,
+                palace.claim_order,
+                palace.building_orth,
+                palace.reach,
+                palace.connected,
+            ) = old
         elif what == "_palace_at":
             del self._palace_at[key]
         elif what == "_buildings":
@@ -258,8 +321,10 @@ class Game(Position):
         new.palaces = palaces = [Palace(*p.state()) for p in self.palaces]
         new._palace_at = {cell: palaces[p.id] for cell, p in self._palace_at.items()}
         new._open_palace, new.palace_tile, new.tower_tile = (
-            _rebound(self._open_palace, palaces), _rebound(self.palace_tile, palaces),
-            _rebound(self.tower_tile, palaces))
+            _rebound(self._open_palace, palaces),
+            _rebound(self.palace_tile, palaces),
+            _rebound(self.tower_tile, palaces),
+        )
         new._wall_arm = dict(self._wall_arm)
         new._tower_merchants_left = dict(self._tower_merchants_left)
         new.retired = list(self.retired)
@@ -274,9 +339,18 @@ class Game(Position):
         """The position as plain data (`Position.to_plain`), with the turn state: the seat to move
         (None once the game is over), turns started, placements and tea tiles of the turn so far and
         the placements it allows, whether a roof is due, placements made in the game."""
-        return {**Position.to_plain(self),
-                "turn": (self.seat_to_move, self.turns_started, self.turn_placed, self.tea_used, self.turn_slots,
-                         self.forced, self.placements_made)}
+        return {
+            **Position.to_plain(self),
+            "turn": (
+                self.seat_to_move,
+                self.turns_started,
+                self.turn_placed,
+                self.tea_used,
+                self.turn_slots,
+                self.forced,
+                self.placements_made,
+            ),
+        }
 
     def to_text(self) -> str:
         """The position and turn on one line, as `Game.from_text` reads it (`engine.position_text` says
@@ -299,9 +373,14 @@ class Game(Position):
         """The same position and turn state, reached by the same placements, with the same events."""
         if not isinstance(other, Game):
             return NotImplemented
-        return (Position.__eq__(self, other) and self._indices() == other._indices()
-                and self._frames_key() == other._frames_key() and self.events == other.events
-                and self.setup == other.setup and self.start_supply == other.start_supply)
+        return (
+            Position.__eq__(self, other)
+            and self._indices() == other._indices()
+            and self._frames_key() == other._frames_key()
+            and self.events == other.events
+            and self.setup == other.setup
+            and self.start_supply == other.start_supply
+        )
 
     __hash__ = None
 
@@ -321,10 +400,13 @@ class Game(Position):
         Raises ValueError for rules with overrides and no `ruleset`: a record cannot name overrides."""
         ref = ruleset or self.rules.record_ref
         if ref is None:
-            raise ValueError(f"{self.rules.ruleset_id} with overrides: a record names a ruleset, not overrides; "
-                             "give to_record(ruleset=PATH) a ruleset file that holds them")
+            raise ValueError(
+                f"{self.rules.ruleset_id} with overrides: a record names a ruleset, not overrides; "
+                "give to_record(ruleset=PATH) a ruleset file that holds them"
+            )
         # the record writer sits above the engine: imported when used
         from ..records.model import game_record
+
         return game_record(self, ref)
 
     def turns(self) -> list[tuple[str, list[Placement]]]:
@@ -358,14 +440,21 @@ class Game(Position):
         index, cell = divmod(code, variant.size)
         piece = variant.pieces[index] if index < len(variant.pieces) else None
         palace = self._palace_at.get(cell) if piece in ("roof", "neutral") else None
-        if piece is None or palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
+        if (
+            piece is None
+            or palace is None
+            or palace.owner is not None
+            or not (palace.buildings >> cell) & 1
+        ):
             return [variant.decode(code)]
         return [self._placement_of(piece, c) for c in bits(palace.buildings)]
 
     def _distinct_masks(self) -> list[tuple[str, int]]:
         """`legal_masks()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
-        return [(piece, self._lowest_of_each_palace(cells) if piece in ("roof", "neutral") else cells)
-                for piece, cells in self.legal_masks()]
+        return [
+            (piece, self._lowest_of_each_palace(cells) if piece in ("roof", "neutral") else cells)
+            for piece, cells in self.legal_masks()
+        ]
 
     def distinct_placements(self) -> list[Placement]:
         """`legal_placements()` with each move once: a roof or neutral roof only on each palace's lowest cell."""
@@ -405,7 +494,9 @@ class Game(Position):
     def can_place(self, seat: int) -> bool:
         """Has the player in `seat` anything he may place now? IndexError for a seat the game does not have."""
         if not 0 <= seat < len(self.players):
-            raise IndexError(f"seat {seat!r}: the seats of this game are 0 to {len(self.players) - 1}")
+            raise IndexError(
+                f"seat {seat!r}: the seats of this game are 0 to {len(self.players) - 1}"
+            )
         supply, boards = self.supply[seat], self._board_masks
         for piece, per_seat in self._cheap_first:
             if supply[piece]:
@@ -432,7 +523,9 @@ class Game(Position):
             return [("roof", roof)] if roof else masks
         if not roof:
             owned = self._owned[seat]
-            return [(piece, m) for piece, m in masks if piece in self._buildings and piece not in owned]
+            return [
+                (piece, m) for piece, m in masks if piece in self._buildings and piece not in owned
+            ]
         out = []
         for piece, cells in masks:
             if piece == "neutral":
@@ -456,7 +549,8 @@ class Game(Position):
             return False
         if self.turn_placed == 0:
             return self.rules.tea.replaces == "either_placement" and (
-                not self.forced or any(p == "roof" for p, _ in self.legal_masks()))
+                not self.forced or any(p == "roof" for p, _ in self.legal_masks())
+            )
         return self.turn_placed < self.turn_slots and not self.forced
 
     # --- playing -------------------------------------------------------------------------------
@@ -466,6 +560,7 @@ class Game(Position):
             raise IllegalPlacement("game-over", "the game has already ended")
         if not self._is_legal(piece, cell):
             from .explain import explain
+
             refusal = explain(self, piece, cell)
             assert refusal is not None  # `_is_legal` refused it
             raise IllegalPlacement(*refusal)
@@ -474,17 +569,23 @@ class Game(Position):
         self.turn_placed += 1
         if piece == "roof":
             self.forced = False
-        elif self.turn_placed == 1 and self.variant._roof_checked_after_first and not (
-                piece == "neutral" and self.rules.turns.neutral_spares_forced_roof):
+        elif (
+            self.turn_placed == 1
+            and self.variant._roof_checked_after_first
+            and not (piece == "neutral" and self.rules.turns.neutral_spares_forced_roof)
+        ):
             self._force_second_roof(self.seat_to_move)
         if self.turn_made >= self.turn_slots or not (
-                self.legal_masks() if self.forced else self._can_go_on(self.seat_to_move)):
+            self.legal_masks() if self.forced else self._can_go_on(self.seat_to_move)
+        ):
             self._end_turn(self.seat_to_move)
 
     def _can_go_on(self, seat: int) -> bool:
         """After a placement: has `seat` anything left to do this turn? A piece that fits, or (where
         the ruleset counts it) a tea tile, which must then be used."""
-        return self.can_place(seat) or bool(self.rules.tea.keeps_turn_open and self.tea[seat] and not self.tea_used)
+        return self.can_place(seat) or bool(
+            self.rules.tea.keeps_turn_open and self.tea[seat] and not self.tea_used
+        )
 
     def _use_tea(self) -> None:
         """`push("tea")`."""
@@ -520,13 +621,35 @@ class Game(Position):
 
     def _begin(self, piece: str, cell: int | None, seat: int) -> None:
         """Record what the push about to be made (by `seat`) needs for `pop`."""
-        self._frames.append((piece, cell, seat, self._scalars(), len(self.events),
-                             len(self.palaces), len(self.retired), len(self._log)))
+        self._frames.append(
+            (
+                piece,
+                cell,
+                seat,
+                self._scalars(),
+                len(self.events),
+                len(self.palaces),
+                len(self.retired),
+                len(self._log),
+            )
+        )
 
     def _touch(self, palace: Palace) -> None:
         """Log a palace's fields before this push changes them."""
-        self._log.append(("palace", palace.id, palace.buildings, palace.stables, palace.owner, palace.roof,
-                          palace.claim_order, palace.building_orth, palace.reach, palace.connected))
+        self._log.append(
+            (
+                "palace",
+                palace.id,
+                palace.buildings,
+                palace.stables,
+                palace.owner,
+                palace.roof,
+                palace.claim_order,
+                palace.building_orth,
+                palace.reach,
+                palace.connected,
+            )
+        )
 
     def turn_open(self) -> bool:
         """True while the player to move has begun a turn (placed or used tea) and may go on."""
@@ -551,8 +674,11 @@ class Game(Position):
         single = self.turns_started < self.rules.turns.opening_single
         self.turn_slots = 1 if single else self.rules.turns.placements
         self.turns_started += 1
-        self.forced = (not self.variant._roof_checked_after_first and self._forced_trigger(seat)
-                       and self._roof_reachable(seat))
+        self.forced = (
+            not self.variant._roof_checked_after_first
+            and self._forced_trigger(seat)
+            and self._roof_reachable(seat)
+        )
         if self.forced:
             self._announce_forced_roof(seat)
 
@@ -572,8 +698,13 @@ class Game(Position):
         masks = self._piece_masks(seat)
         if any(piece == "roof" for piece, _ in masks):
             return True
-        return (self.turn_slots > 1 and self.supply[seat]["roof"] > 0
-                and any(piece in self._buildings and piece not in self._owned[seat] for piece, _ in masks))
+        return (
+            self.turn_slots > 1
+            and self.supply[seat]["roof"] > 0
+            and any(
+                piece in self._buildings and piece not in self._owned[seat] for piece, _ in masks
+            )
+        )
 
     def _forced_trigger(self, seat: int) -> bool:
         """Does the ruleset's forced roof (`turns.forced_roof`) hold for `seat` now?"""
@@ -662,8 +793,16 @@ class Game(Position):
         if owner != NEUTRAL:
             self._log.append(("owned", owner, palace.colour))
             self._owned[owner].add(palace.colour)
-        self.events.append(Event("claim", self._player(owner), self._owner_name(owner), palace.colour,
-                                 self._geo.name(cell), palace.size))
+        self.events.append(
+            Event(
+                "claim",
+                self._player(owner),
+                self._owner_name(owner),
+                palace.colour,
+                self._geo.name(cell),
+                palace.size,
+            )
+        )
         self._palace_tile_check(palace)
         self._tea_award(palace)
         self._connect_walls(palace, self._geo.orth(palace.pieces) & self.walls)
@@ -680,19 +819,25 @@ class Game(Position):
             self._palace_tile_check(palace)
             walls = self._geo.orth_of[cell] & self.walls
             self._connect_walls(palace, self._stable_contact(cell, walls))
-            palace.connected |= {self._wall_arm[wall] for wall in bits(walls)}  # every wall it touches
+            palace.connected |= {
+                self._wall_arm[wall] for wall in bits(walls)
+            }  # every wall it touches
 
     def _stable_contact(self, cell: int, walls: int) -> int:
         """The walls a new stable next to `walls` connects through (`towers.stable_contact`)."""
         if self.rules.towers.stable_contact == "every_wall" or walls & (walls - 1) == 0:
             return walls
         width = self._geo.width
-        return next(1 << (cell + step) for step in (width, -1, -width, 1) if walls >> (cell + step) & 1)
+        return next(
+            1 << (cell + step) for step in (width, -1, -width, 1) if walls >> (cell + step) & 1
+        )
 
     def _place_merchant(self, cell: int) -> None:
         bit = 1 << cell
         first, last = self._chain_ends
-        ends = self.live_chain_ends()  # the generator's ends: a merchant next to one extends the chain
+        ends = (
+            self.live_chain_ends()
+        )  # the generator's ends: a merchant next to one extends the chain
         if self._geo.orth_of[cell] & ends and not self._geo.orth_of[cell] & self.merchants & ~ends:
             if first == last:
                 self._chain_ends = (first, cell)
@@ -727,9 +872,17 @@ class Game(Position):
             return
         self._log.append(("palace_tile", palace.colour, None if holder is None else holder.id))
         self.palace_tile[palace.colour] = palace
-        self.events.append(Event("palace-tile", self._player(palace.owner), self._owner_name(palace.owner),
-                                 palace.colour, size=palace.size, tile=palace.colour,
-                                 previous=None if holder is None else self._owner_name(holder.owner)))
+        self.events.append(
+            Event(
+                "palace-tile",
+                self._player(palace.owner),
+                self._owner_name(palace.owner),
+                palace.colour,
+                size=palace.size,
+                tile=palace.colour,
+                previous=None if holder is None else self._owner_name(holder.owner),
+            )
+        )
 
     def _tea_award(self, palace: Palace) -> None:
         if palace.colour != self.rules.tea.colour:
@@ -744,8 +897,15 @@ class Game(Position):
         if owner != NEUTRAL:
             self._log.append(("tea", owner, self.tea[owner]))
             self.tea[owner] += award
-        self.events.append(Event("tea", self._player(palace.owner), self._owner_name(palace.owner), count=award,
-                                 reason="awarded"))
+        self.events.append(
+            Event(
+                "tea",
+                self._player(palace.owner),
+                self._owner_name(palace.owner),
+                count=award,
+                reason="awarded",
+            )
+        )
 
     def _connect_walls(self, palace: Palace, walls: int) -> None:
         arms_by_tower: dict[int, set[tuple[int, str]]] = {}
@@ -756,7 +916,9 @@ class Game(Position):
             self._connect(palace, tower, arms_by_tower[tower])
 
     def _connect(self, palace: Palace, tower: int, arms: set[tuple[int, str]]) -> None:
-        assert palace.owner is not None and palace.roof is not None  # only a claimed palace connects to towers
+        assert (
+            palace.owner is not None and palace.roof is not None
+        )  # only a claimed palace connects to towers
         policy = self.rules.towers.reconnect
         if policy == "once_per_palace_tower" and any(a[0] == tower for a in palace.connected):
             return
@@ -771,16 +933,29 @@ class Game(Position):
         player, holder = self._player(palace.owner), self._owner_name(palace.owner)
         if previous is None or previous.owner != palace.owner:
             previous_name = None if previous is None else self._owner_name(previous.owner)
-            self.events.append(Event("tower-tile", player, holder, palace.colour, self._geo.name(palace.roof),
-                                     tile=tower, previous=previous_name))
+            self.events.append(
+                Event(
+                    "tower-tile",
+                    player,
+                    holder,
+                    palace.colour,
+                    self._geo.name(palace.roof),
+                    tile=tower,
+                    previous=previous_name,
+                )
+            )
         if tower in self._tower_merchants_left:
             waiting = self._tower_merchants_left.pop(tower)
             log.append(("_tower_merchants_left", tower, waiting))
             if waiting:
                 if palace.owner != NEUTRAL:
-                    log.append(("supply", palace.owner, "merchant", self.supply[palace.owner]["merchant"]))
+                    log.append(
+                        ("supply", palace.owner, "merchant", self.supply[palace.owner]["merchant"])
+                    )
                     self.supply[palace.owner]["merchant"] += waiting
-                self.events.append(Event("tower-merchants", player, holder, tile=tower, count=waiting))
+                self.events.append(
+                    Event("tower-merchants", player, holder, tile=tower, count=waiting)
+                )
 
     # --- colour retirement ---------------------------------------------------------------------
     def _check_retirement(self, piece: str) -> None:
@@ -799,8 +974,13 @@ class Game(Position):
                 for seat, supply in enumerate(self.supply):
                     self._log.append(("supply", seat, colour, supply[colour]))
                     supply[colour] = 0
-                self.events.append(Event("retire", colour=colour,
-                                         reason="all_players_own" if everyone else "no_building_fits"))
+                self.events.append(
+                    Event(
+                        "retire",
+                        colour=colour,
+                        reason="all_players_own" if everyone else "no_building_fits",
+                    )
+                )
 
     # --- the API's habits (python-chess's) and the checks of the constructor -----------------------
     def is_legal(self, placement: str | Placement) -> bool:
@@ -832,6 +1012,7 @@ class Game(Position):
         at an illegal turn (`read_record` and `replay` say more)."""
         # the record reader sits above the engine: imported when used
         from ..records.record import game_of_record
+
         return game_of_record(path)
 
     def __str__(self) -> str:
@@ -839,19 +1020,24 @@ class Game(Position):
         below, the rows' numbers on both sides (north first). The text board sits above the engine:
         imported here, when it is drawn."""
         from ..render.text import render_board
+
         return render_board(self)
 
     @staticmethod
     def _rules_for(rules: Rules | Ruleset, players: object) -> Rules:
         """The `Rules` a game of `players` plays: `rules` itself, or a `Ruleset`'s for this many players;
         TypeError for anything else."""
-        if not isinstance(players, (list, tuple)) or not all(isinstance(name, str) for name in players):
+        if not isinstance(players, (list, tuple)) or not all(
+            isinstance(name, str) for name in players
+        ):
             raise TypeError(f"players {players!r:.80}: a list of names")
         if is_ruleset(rules):
             rules = rules.for_players(len(players))
         if not hasattr(rules, "colour_names"):
-            raise TypeError(f"rules {rules!r:.80}: a Rules or a Ruleset, as medina.load_ruleset gives them "
-                            f"(e.g. load_ruleset(\"original-2001\", players=3))")
+            raise TypeError(
+                f"rules {rules!r:.80}: a Rules or a Ruleset, as medina.load_ruleset gives them "
+                f'(e.g. load_ruleset("original-2001", players=3))'
+            )
         return rules
 
     def _checked_supply(self, supply: object) -> dict[str, dict[str, int]]:
@@ -861,21 +1047,35 @@ class Game(Position):
             raise TypeError(f"supply {supply!r:.80}: a mapping of players to {{piece: count}}")
         variant = self.variant
         checked: dict[str, dict[str, int]] = {}
-        pieces = {word: piece for word, piece in variant.spellings.items() if piece in variant.supplied}
+        pieces = {
+            word: piece for word, piece in variant.spellings.items() if piece in variant.supplied
+        }
         for name, counts in supply.items():
             if name not in self.players:
-                raise ValueError(f"supply names {name!r}, who is not a player ({', '.join(self.players)})")
+                raise ValueError(
+                    f"supply names {name!r}, who is not a player ({', '.join(self.players)})"
+                )
             if not isinstance(counts, dict):
-                raise TypeError(f"supply for {name}: {counts!r:.80} is not a mapping of pieces to counts")
+                raise TypeError(
+                    f"supply for {name}: {counts!r:.80} is not a mapping of pieces to counts"
+                )
             checked[name] = {}
             for piece, count in counts.items():
                 canonical = pieces.get(piece.lower()) if isinstance(piece, str) else None
                 if canonical is None:
-                    raise ValueError(f"supply for {name}: {piece!r} is not a piece of {self.rules.ruleset_id} "
-                                     f"({variant.piece_list})")
-                if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MOST_SUPPLIED:
-                    raise ValueError(f"supply for {name}: {piece} {count!r} is not a whole number from 0 to "
-                                     f"{MOST_SUPPLIED}")
+                    raise ValueError(
+                        f"supply for {name}: {piece!r} is not a piece of {self.rules.ruleset_id} "
+                        f"({variant.piece_list})"
+                    )
+                if (
+                    isinstance(count, bool)
+                    or not isinstance(count, int)
+                    or not 0 <= count <= MOST_SUPPLIED
+                ):
+                    raise ValueError(
+                        f"supply for {name}: {piece} {count!r} is not a whole number from 0 to "
+                        f"{MOST_SUPPLIED}"
+                    )
                 checked[name][canonical] = count
         return checked
 

@@ -37,7 +37,9 @@ def read_words(text: str) -> tuple[str, str | None]:
     if len(words) == 1 and words[0].lower() in (TEA, PASS):
         return words[0].lower(), None
     if len(words) != 2 or not CELL_RE.match(words[1]):
-        raise IllegalPlacement("bad-placement", f"{text!r} is not `<piece> <cell>` (e.g. `grey K8`) or `tea`")
+        raise IllegalPlacement(
+            "bad-placement", f"{text!r} is not `<piece> <cell>` (e.g. `grey K8`) or `tea`"
+        )
     return words[0].lower(), words[1]
 
 
@@ -58,9 +60,13 @@ class Placement(namedtuple("Placement", ("piece", "square"))):
         if isinstance(cell, str):
             square = parse_square(cell)
             if square is None:
-                raise IllegalPlacement("bad-cell", f"{cell!r} is not a cell (a column A-Z and a row 1-26)")
+                raise IllegalPlacement(
+                    "bad-cell", f"{cell!r} is not a cell (a column A-Z and a row 1-26)"
+                )
         elif cell is not None and not (isinstance(cell, int) and 0 <= cell < ROW * ROW):
-            raise IllegalPlacement("bad-cell", f"{cell!r} is not a square number (0 to {ROW * ROW - 1})")
+            raise IllegalPlacement(
+                "bad-cell", f"{cell!r} is not a square number (0 to {ROW * ROW - 1})"
+            )
         return tuple.__new__(cls, (piece.lower(), square))
 
     @property

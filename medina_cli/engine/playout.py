@@ -67,7 +67,9 @@ def uniform_placement(masks: list[tuple[str, int]], rng: random.Random) -> tuple
     raise AssertionError("unreachable: pick is below the total")
 
 
-def _random_move(game: Game, rng: random.Random, tea_chance: float, roof_from: int | None) -> tuple[str, int | None]:
+def _random_move(
+    game: Game, rng: random.Random, tea_chance: float, roof_from: int | None
+) -> tuple[str, int | None]:
     """Uniform random play's next move as an engine (piece, cell), ("tea", None) for a tea tile;
     with `roof_from`, a roof on the largest palace its player may roof when that has `roof_from`
     pieces or more."""
@@ -84,13 +86,21 @@ def _random_move(game: Game, rng: random.Random, tea_chance: float, roof_from: i
     return uniform_placement(masks, rng)
 
 
-def random_placement(game: Game, rng: random.Random, *, tea_chance: float = TEA_CHANCE) -> Placement:
+def random_placement(
+    game: Game, rng: random.Random, *, tea_chance: float = TEA_CHANCE
+) -> Placement:
     """Uniform random play's next placement for the player to move."""
     return game._placement_of(*_random_move(game, rng, tea_chance, None))
 
 
-def play_out(game: Game, rng: random.Random, *, tea_chance: float = TEA_CHANCE, roof_from: int | None = None,
-             on_placement: Callable[[Game], object] | None = None) -> None:
+def play_out(
+    game: Game,
+    rng: random.Random,
+    *,
+    tea_chance: float = TEA_CHANCE,
+    roof_from: int | None = None,
+    on_placement: Callable[[Game], object] | None = None,
+) -> None:
     """Play `game` to its end by uniform random play (the draws of `random_placement`); with `roof_from`,
     each player roofs the largest palace he may once it has `roof_from` pieces or more.
     `on_placement(game)` runs after every placement (for invariants)."""
@@ -104,8 +114,12 @@ def play_out(game: Game, rng: random.Random, *, tea_chance: float = TEA_CHANCE, 
             on_placement(game)
 
 
-def play(game: Game, choose: Callable[[Game], Placement], *,
-         on_placement: Callable[[Game], object] | None = None) -> None:
+def play(
+    game: Game,
+    choose: Callable[[Game], Placement],
+    *,
+    on_placement: Callable[[Game], object] | None = None,
+) -> None:
     """Play `game` to its end, each placement of the player to move chosen by `choose(game)`."""
     while game.seat_to_move is not None:
         placement = choose(game)
@@ -114,9 +128,15 @@ def play(game: Game, choose: Callable[[Game], Placement], *,
             on_placement(game)
 
 
-def play_random_game(rules: Rules, players: list[str], rng: random.Random, *, tea_chance: float = TEA_CHANCE,
-                     on_placement: Callable[[Game], object] | None = None,
-                     setup: tuple[int, int | None] | None = None) -> Game:
+def play_random_game(
+    rules: Rules,
+    players: list[str],
+    rng: random.Random,
+    *,
+    tea_chance: float = TEA_CHANCE,
+    on_placement: Callable[[Game], object] | None = None,
+    setup: tuple[int, int | None] | None = None,
+) -> Game:
     """One complete game of uniform random play from `setup` (start merchant, well as squares; default:
     drawn by `random_setup`); `on_placement(game)` runs after every placement (for invariants)."""
     game = Game(rules, players, *(setup or random_setup(rules, rng)))

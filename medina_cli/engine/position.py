@@ -55,12 +55,24 @@ class Palace:
 
     def state(self) -> PalaceState:
         """Its fields, for `Palace(*state)`: a copy, or an undo entry."""
-        return (self.id, self.colour, self.buildings, self.stables, self.owner, self.roof, self.claim_order,
-                self.building_orth, self.reach, self.connected)
+        return (
+            self.id,
+            self.colour,
+            self.buildings,
+            self.stables,
+            self.owner,
+            self.roof,
+            self.claim_order,
+            self.building_orth,
+            self.reach,
+            self.connected,
+        )
 
 
 # a palace's fields in order: id, colour, buildings, stables, owner, roof, claim_order, building_orth, reach, connected
-PalaceState = tuple[int, str, int, int, int | None, int | None, int | None, int, int, frozenset[tuple[int, str]]]
+PalaceState = tuple[
+    int, str, int, int, int | None, int | None, int | None, int, int, frozenset[tuple[int, str]]
+]
 Plain = dict[str, Any]  # a position as plain data (`Position.to_plain`): its values of many kinds
 
 
@@ -80,12 +92,18 @@ class Position:
         self.well: int | None = None
         self.well_bonus_cells = self._well_zone = 0
         self.palace_tile: dict[str, Palace | None] = dict.fromkeys(variant.colours)
-        self.tower_tile: dict[int, Palace | None] = dict.fromkeys(sorted(variant.tower_of_cell.values()))
+        self.tower_tile: dict[int, Palace | None] = dict.fromkeys(
+            sorted(variant.tower_of_cell.values())
+        )
         self.supply: list[dict[str, int]] | None = [dict(variant.supply) for _ in players]
         self.tea: list[int] | None = [0] * len(players)
         self.retired: list[str] = []
-        self._chain_ends: tuple[int, int] | None = None  # the live merchant chain's first and last merchant
-        self._wall_arm: dict[int, tuple[int, str]] = {}  # wall cell -> the (tower, axis) run it belongs to
+        self._chain_ends: tuple[int, int] | None = (
+            None  # the live merchant chain's first and last merchant
+        )
+        self._wall_arm: dict[
+            int, tuple[int, str]
+        ] = {}  # wall cell -> the (tower, axis) run it belongs to
         self._tower_merchants_left = dict(rules.towers.merchants)
         self._tea_claims = self._claims = 0
         self._index()
@@ -97,7 +115,9 @@ class Position:
         self._open_palace: dict[str, Palace | None] = dict.fromkeys(variant.colours)
         self._palace_at: dict[int, Palace] = {}
         self._owned: list[set[str]] = [set() for _ in self.players]
-        self._stables = self._roofed_buildings = self._reach_once = self._reach_twice = self._building_orth = 0
+        self._stables = self._roofed_buildings = self._reach_once = self._reach_twice = (
+            self._building_orth
+        ) = 0
         for palace in self.palaces:
             palace.building_orth = geo.orth(palace.buildings)
             palace.reach = geo.king(palace.pieces)
@@ -120,12 +140,21 @@ class Position:
     def _indices(self) -> tuple[object, ...]:
         """The indices, as plain data: equal for a position kept up to date move by move and for one
         built afresh from its plain data."""
-        return (tuple(sorted((cell, p.id) for cell, p in self._palace_at.items())),
-                tuple(None if p is None else p.id for p in self._open_palace.values()),
-                tuple(tuple(sorted(colours)) for colours in self._owned), tuple(self._buildings.items()),
-                tuple((p.building_orth, p.reach) for p in self.palaces), self._stables, self._occupied,
-                self._roofed_buildings, self._reach_once, self._reach_twice, self._building_orth, self._well_zone,
-                self.well_bonus_cells)
+        return (
+            tuple(sorted((cell, p.id) for cell, p in self._palace_at.items())),
+            tuple(None if p is None else p.id for p in self._open_palace.values()),
+            tuple(tuple(sorted(colours)) for colours in self._owned),
+            tuple(self._buildings.items()),
+            tuple((p.building_orth, p.reach) for p in self.palaces),
+            self._stables,
+            self._occupied,
+            self._roofed_buildings,
+            self._reach_once,
+            self._reach_twice,
+            self._building_orth,
+            self._well_zone,
+            self.well_bonus_cells,
+        )
 
     def _all_buildings(self) -> int:
         """Every building on the board."""
@@ -173,7 +202,11 @@ class Position:
         palace = self._palace_at.get(number)
         if palace is not None:
             return palace.colour if palace.buildings & bit else "stable"
-        for piece, mask in (("merchant", self.merchants), ("wall", self.walls), ("tower", geo.towers)):
+        for piece, mask in (
+            ("merchant", self.merchants),
+            ("wall", self.walls),
+            ("tower", geo.towers),
+        ):
             if mask & bit:
                 return piece
         return "well" if number == self.well else None
@@ -194,8 +227,10 @@ class Position:
         for palace in self.palaces:
             glyph.update((c, letters[palace.colour]) for c in bits(palace.buildings))
             glyph.update((c, "s") for c in bits(palace.stables))
-        return "\n".join(" ".join(glyph.get(y * geo.width + x, ".") for x in range(geo.width))
-                         for y in range(geo.height - 1, -1, -1))
+        return "\n".join(
+            " ".join(glyph.get(y * geo.width + x, ".") for x in range(geo.width))
+            for y in range(geo.height - 1, -1, -1)
+        )
 
     def __repr__(self) -> str:
         return f"<Position {self.rules.ruleset_id}, {', '.join(self.players)}: {len(self.palaces)} palaces>"
@@ -205,6 +240,7 @@ class Position:
         here, when a picture is drawn, and not before (python-chess's `_repr_svg_` imports `chess.svg`
         the same way)."""
         from ..render.svg import picture
+
         return picture(self)
 
     # --- as plain data ----------------------------------------------------------------------------
@@ -216,18 +252,37 @@ class Position:
         pieces = self.variant.pieces
         return {
             "players": tuple(self.players),
-            "palaces": tuple((p.colour, p.buildings, p.stables, p.owner, p.roof, p.claim_order,
-                              tuple(sorted(p.connected))) for p in self.palaces),
-            "merchants": self.merchants, "walls": self.walls, "well": self.well,
-            "palace_tile": tuple(None if p is None else index[id(p)] for p in self.palace_tile.values()),
-            "tower_tile": tuple((t, None if p is None else index[id(p)]) for t, p in self.tower_tile.items()),
-            "supply": None if self.supply is None else tuple(tuple(s[p] for p in pieces) for s in self.supply),
+            "palaces": tuple(
+                (
+                    p.colour,
+                    p.buildings,
+                    p.stables,
+                    p.owner,
+                    p.roof,
+                    p.claim_order,
+                    tuple(sorted(p.connected)),
+                )
+                for p in self.palaces
+            ),
+            "merchants": self.merchants,
+            "walls": self.walls,
+            "well": self.well,
+            "palace_tile": tuple(
+                None if p is None else index[id(p)] for p in self.palace_tile.values()
+            ),
+            "tower_tile": tuple(
+                (t, None if p is None else index[id(p)]) for t, p in self.tower_tile.items()
+            ),
+            "supply": None
+            if self.supply is None
+            else tuple(tuple(s[p] for p in pieces) for s in self.supply),
             "tea": None if self.tea is None else tuple(self.tea),
             "retired": tuple(self.retired),
             "chain_ends": self._chain_ends,
             "wall_arms": tuple(sorted((cell, *arm) for cell, arm in self._wall_arm.items())),
             "tower_merchants": tuple(sorted(self._tower_merchants_left.items())),
-            "tea_claims": self._tea_claims, "claims": self._claims,
+            "tea_claims": self._tea_claims,
+            "claims": self._claims,
         }
 
     @classmethod
@@ -240,19 +295,30 @@ class Position:
         return position
 
     def _set_plain(self, plain: Plain) -> None:
-        self.palaces = [Palace(i, colour, buildings, stables, owner, roof, order, connected=frozenset(connected))
-                        for i, (colour, buildings, stables, owner, roof, order, connected)
-                        in enumerate(plain.get("palaces", ()))]
+        self.palaces = [
+            Palace(
+                i, colour, buildings, stables, owner, roof, order, connected=frozenset(connected)
+            )
+            for i, (colour, buildings, stables, owner, roof, order, connected) in enumerate(
+                plain.get("palaces", ())
+            )
+        ]
         self.merchants, self.walls = plain.get("merchants", 0), plain.get("walls", 0)
         self.well = plain.get("well")
         if "palace_tile" in plain:
-            self.palace_tile = {c: None if i is None else self.palaces[i]
-                                for c, i in zip(self.palace_tile, plain["palace_tile"], strict=True)}
+            self.palace_tile = {
+                c: None if i is None else self.palaces[i]
+                for c, i in zip(self.palace_tile, plain["palace_tile"], strict=True)
+            }
         for tower, i in plain.get("tower_tile", ()):
             self.tower_tile[tower] = None if i is None else self.palaces[i]
         if "supply" in plain:
             supply, pieces = plain["supply"], self.variant.pieces
-            self.supply = None if supply is None else [dict(zip(pieces, counts, strict=True)) for counts in supply]
+            self.supply = (
+                None
+                if supply is None
+                else [dict(zip(pieces, counts, strict=True)) for counts in supply]
+            )
         if "tea" in plain:
             self.tea = None if plain["tea"] is None else list(plain["tea"])
         self.retired = list(plain.get("retired", ()))
@@ -269,4 +335,3 @@ class Position:
         return self.rules == other.rules and self.to_plain() == other.to_plain()
 
     __hash__ = None  # type: ignore[assignment]  # a position changes as a game goes on (typeshed: no unhashable type)
-

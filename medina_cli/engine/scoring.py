@@ -37,11 +37,22 @@ class PalaceScore:
     def cells(self) -> list[str]:
         """Its buildings and stables, north row first, west to east (named only when shown)."""
         geo = self.geo
-        return [geo.name(c) for c in sorted(bits(self.pieces), key=lambda c: (-(c // geo.width), c % geo.width))]
+        return [
+            geo.name(c)
+            for c in sorted(bits(self.pieces), key=lambda c: (-(c // geo.width), c % geo.width))
+        ]
 
     def to_json(self) -> Json:
-        return {"colour": self.colour, "cells": self.cells, "buildings": self.buildings, "stables": self.stables,
-                "merchants": self.merchants, "walls": self.walls, "well": self.well, "points": self.points}
+        return {
+            "colour": self.colour,
+            "cells": self.cells,
+            "buildings": self.buildings,
+            "stables": self.stables,
+            "merchants": self.merchants,
+            "walls": self.walls,
+            "well": self.well,
+            "points": self.points,
+        }
 
     def __repr__(self) -> str:
         """Its cells by name, not its mask of 2**N: `PalaceScore(colour='grey', cells=['C4', 'C3'], ...)`."""
@@ -62,8 +73,13 @@ class PlayerScore:
         return sum(p.points for p in self.palaces) + self.tile_points
 
     def to_json(self) -> Json:
-        return {"name": self.name, "total": self.total, "palaces": [p.to_json() for p in self.palaces],
-                "palace_tiles": self.palace_tiles, "tower_tiles": self.tower_tiles}
+        return {
+            "name": self.name,
+            "total": self.total,
+            "palaces": [p.to_json() for p in self.palaces],
+            "palace_tiles": self.palace_tiles,
+            "tower_tiles": self.tower_tiles,
+        }
 
 
 @dataclass
@@ -80,16 +96,24 @@ class ScoreSheet:
         return {p.name: p.total for p in self.players}
 
     def to_json(self) -> Json:
-        return {"format": "medina-score/1", "ruleset": self.ruleset, "finished": self.finished,
-                "players": [p.to_json() for p in self.players], "undetermined": self.undetermined,
-                "winners": self.winners}
+        return {
+            "format": "medina-score/1",
+            "ruleset": self.ruleset,
+            "finished": self.finished,
+            "players": [p.to_json() for p in self.players],
+            "undetermined": self.undetermined,
+            "winners": self.winners,
+        }
 
 
-def palace_score(rules: Rules, geo: Geometry, palace: Palace, merchants: int, walls: int,
-                 well_bonus_cells: int) -> PalaceScore:
+def palace_score(
+    rules: Rules, geo: Geometry, palace: Palace, merchants: int, walls: int, well_bonus_cells: int
+) -> PalaceScore:
     pieces = palace.buildings | palace.stables
     around = geo.orth(pieces)
-    merchant_touch = geo.orth(pieces if rules.scoring.merchants_touching_stables else palace.buildings)
+    merchant_touch = geo.orth(
+        pieces if rules.scoring.merchants_touching_stables else palace.buildings
+    )
     return PalaceScore(
         colour=palace.colour,
         pieces=pieces,
@@ -104,15 +128,23 @@ def palace_score(rules: Rules, geo: Geometry, palace: Palace, merchants: int, wa
     )
 
 
-def score_position(position: Position, *, finished: bool, undetermined: Sequence[Json] = ()) -> ScoreSheet:
+def score_position(
+    position: Position, *, finished: bool, undetermined: Sequence[Json] = ()
+) -> ScoreSheet:
     """Score every player of `position` (the tiles a board/1 file leaves `undetermined` counted for nobody)."""
     rules, geo = position.rules, position.variant.geometry
-    merchants, walls, well_bonus_cells = position.merchants, position.walls, position.well_bonus_cells
+    merchants, walls, well_bonus_cells = (
+        position.merchants,
+        position.walls,
+        position.well_bonus_cells,
+    )
     sheet = [PlayerScore(name) for name in position.players]
     colour_order = rules.colour_names
     for palace in sorted(position.palaces, key=lambda p: (colour_order.index(p.colour), p.id)):
         if palace.owner is not None and palace.owner != NEUTRAL:
-            sheet[palace.owner].palaces.append(palace_score(rules, geo, palace, merchants, walls, well_bonus_cells))
+            sheet[palace.owner].palaces.append(
+                palace_score(rules, geo, palace, merchants, walls, well_bonus_cells)
+            )
     palace_tiles, tower_tiles = tile_holders(position)
     values = {c.name: c.value for c in rules.colours}
     for colour in rules.colour_names:
@@ -133,11 +165,19 @@ def winners_of(tiebreak: str, sheet: list[PlayerScore]) -> list[str]:
     best = max(p.total for p in sheet)
     tied = [p for p in sheet if p.total == best]
     if tiebreak == "largest_palace_then_earliest_claim" and len(tied) > 1:
+
         def strength(player: PlayerScore) -> tuple[int, float]:
             largest = max((p.size for p in player.palaces), default=0)
-            earliest = min((p.claim_order for p in player.palaces if p.size == largest and p.claim_order is not None),
-                           default=float("inf"))
+            earliest = min(
+                (
+                    p.claim_order
+                    for p in player.palaces
+                    if p.size == largest and p.claim_order is not None
+                ),
+                default=float("inf"),
+            )
             return (-largest, earliest)
+
         top = min(strength(p) for p in tied)
         tied = [p for p in tied if strength(p) == top]
     return [p.name for p in tied]
@@ -145,8 +185,10 @@ def winners_of(tiebreak: str, sheet: list[PlayerScore]) -> list[str]:
 
 def tile_holders(position: Position) -> tuple[dict[str, int | None], dict[int, int | None]]:
     """Who holds each palace and tower tile: seat index, NEUTRAL or None."""
-    return ({c: (p.owner if p else None) for c, p in position.palace_tile.items()},
-            {t: (p.owner if p else None) for t, p in position.tower_tile.items()})
+    return (
+        {c: (p.owner if p else None) for c, p in position.palace_tile.items()},
+        {t: (p.owner if p else None) for t, p in position.tower_tile.items()},
+    )
 
 
 def score_game(game: Game) -> ScoreSheet:
@@ -181,10 +223,14 @@ def standings(sheets: list[ScoreSheet]) -> list[Json]:
     table: dict[str, Json] = {}
     for sheet in sheets:
         for player in sheet.players:
-            row = table.setdefault(player.name, {"player": player.name, "games": 0, "wins": 0, "shared_wins": 0,
-                                                 "points": 0})
+            row = table.setdefault(
+                player.name,
+                {"player": player.name, "games": 0, "wins": 0, "shared_wins": 0, "points": 0},
+            )
             row["games"] += 1
             row["points"] += player.total
             if player.name in sheet.winners:
                 row["wins" if len(sheet.winners) == 1 else "shared_wins"] += 1
-    return sorted(table.values(), key=lambda r: (-r["wins"], -r["shared_wins"], -r["points"], r["player"]))
+    return sorted(
+        table.values(), key=lambda r: (-r["wins"], -r["shared_wins"], -r["points"], r["player"])
+    )

@@ -19,13 +19,16 @@ def _others_stuck(game: Game, seat: int) -> bool:
 
 
 def _others_hold_nothing(game: Game, seat: int) -> bool:
-    return all(not any(game.supply[other].values()) for other in range(len(game.players)) if other != seat)
+    return all(
+        not any(game.supply[other].values()) for other in range(len(game.players)) if other != seat
+    )
 
 
 def _only_one_with_roofs(game: Game, seat: int) -> bool:
     supply = game.supply
-    return supply[seat]["roof"] > 0 and all(supply[other]["roof"] == 0 for other in range(len(game.players))
-                                            if other != seat)
+    return supply[seat]["roof"] > 0 and all(
+        supply[other]["roof"] == 0 for other in range(len(game.players)) if other != seat
+    )
 
 
 # turns.forced_roof -> (does it hold for `seat` in `game`?, why, in words); "off": never

@@ -35,7 +35,9 @@ if TYPE_CHECKING:
     from ..rules.loader import Ruleset
     from ..rules.typed import Rules
 
-MOST_SUPPLIED = 99  # the most pieces of one kind a game's `supply` (a record's setup.supply) may give a player
+MOST_SUPPLIED = (
+    99  # the most pieces of one kind a game's `supply` (a record's setup.supply) may give a player
+)
 
 
 def is_ruleset(rules: object) -> TypeIs[Ruleset]:
@@ -53,38 +55,64 @@ class Variant:
         geo = self.geometry
         # the board, as plain data: bit i of a mask is cell i, `row * width + column` of this board
         self.width, self.height, self.size = geo.width, geo.height, geo.size
-        self.ring, self.interior, self.towers, self.edge_row = geo.ring, geo.interior, geo.towers, geo.edge_row
+        self.ring, self.interior, self.towers, self.edge_row = (
+            geo.ring,
+            geo.interior,
+            geo.towers,
+            geo.edge_row,
+        )
         self.orth_of, self.king_of = tuple(geo.orth_of), tuple(geo.king_of)
         self.tower_of_cell = dict(geo.tower_of_cell)  # corner cell -> tower number
         # the pieces, in the order the generator lists them: the colours, then the fixed pieces
         self.colours: tuple[str, ...] = rules.colour_names
         self.pieces: tuple[str, ...] = (*self.colours, *FIXED_PIECES)
         supply = rules.supply
-        self.supply: dict[str, int] = {**dict.fromkeys(self.colours, supply.per_colour),
-                                        **{piece: getattr(supply, key) for piece, key in FIXED_PIECES.items()}}
+        self.supply: dict[str, int] = {
+            **dict.fromkeys(self.colours, supply.per_colour),
+            **{piece: getattr(supply, key) for piece, key in FIXED_PIECES.items()},
+        }
         # the pieces a player of this count is given (a merchant always: the start merchant, tower merchants)
-        self.supplied: tuple[str, ...] = tuple(p for p in self.pieces if p == "merchant" or self.supply[p])
+        self.supplied: tuple[str, ...] = tuple(
+            p for p in self.pieces if p == "merchant" or self.supply[p]
+        )
         self.piece_list = ", ".join(sorted(self.supplied))  # the pieces as every message lists them
-        self.spellings: dict[str, str] = {piece: piece for piece in self.pieces}  # any case -> canonical piece
+        self.spellings: dict[str, str] = {
+            piece: piece for piece in self.pieces
+        }  # any case -> canonical piece
         self.spellings.update((alias.lower(), c.name) for c in rules.colours for alias in c.aliases)
-        tea_code = len(self.pieces) * self.size  # move codes (`encode`): each piece's first, tea, pass
-        self._first_code = {**{piece: i * self.size for i, piece in enumerate(self.pieces)}, TEA: tea_code,
-                            PASS: tea_code + 1}
+        tea_code = (
+            len(self.pieces) * self.size
+        )  # move codes (`encode`): each piece's first, tea, pass
+        self._first_code = {
+            **{piece: i * self.size for i, piece in enumerate(self.pieces)},
+            TEA: tea_code,
+            PASS: tea_code + 1,
+        }
         # the compiled rules
         self._constraints = constraints_of(self.pieces)  # piece -> its layers, in order
         compiled = {piece: c.compile(geo) for piece, c in self._constraints.items()}
-        self._board_functions = {piece: board for piece, (board, _) in compiled.items()}  # the AND of its board layers
+        self._board_functions = {
+            piece: board for piece, (board, _) in compiled.items()
+        }  # the AND of its board layers
         # (piece, the AND of its per-seat layers but Held, or None) in piece order, and walls first
         self._seat_functions = tuple((piece, per_seat) for piece, (_, per_seat) in compiled.items())
         self._seat_function_of = dict(self._seat_functions)
         self._cheap_first = self._seat_functions[::-1]  # walls are the cheapest mask to compute
         triggers = rules.retirement
-        checks = {piece: (piece == "roof" and "all_players_own" in triggers,  # may complete all_players_own
-                          piece != "wall" and "no_building_fits" in triggers)  # may leave no_building_fits
-                  for piece in self.pieces}
-        self._retirement_checks = {piece: c for piece, c in checks.items() if any(c)}  # pieces that may retire
+        checks = {
+            piece: (
+                piece == "roof" and "all_players_own" in triggers,  # may complete all_players_own
+                piece != "wall" and "no_building_fits" in triggers,
+            )  # may leave no_building_fits
+            for piece in self.pieces
+        }
+        self._retirement_checks = {
+            piece: c for piece, c in checks.items() if any(c)
+        }  # pieces that may retire
         self._roof_checked_after_first = rules.turns.forced_roof_check == "after_first_placement"
-        self._forced_roof = FORCED_ROOF.get(rules.turns.forced_roof)  # (does it hold for a seat?, why) or None
+        self._forced_roof = FORCED_ROOF.get(
+            rules.turns.forced_roof
+        )  # (does it hold for a seat?, why) or None
 
     @staticmethod
     def of(rules: Rules) -> Variant:
@@ -125,11 +153,16 @@ class Variant:
             square = parse_square(cell)
         canonical = self.spellings.get(piece)
         if canonical is None:
-            raise IllegalPlacement("unknown-piece", f"{piece!r} is not a piece of {self.rules.ruleset_id}"
-                                   f"{did_you_mean(piece, self.supplied)} (pieces: {self.piece_list})")
+            raise IllegalPlacement(
+                "unknown-piece",
+                f"{piece!r} is not a piece of {self.rules.ruleset_id}"
+                f"{did_you_mean(piece, self.supplied)} (pieces: {self.piece_list})",
+            )
         if square not in self.geometry.cell_of_square:
-            raise IllegalPlacement("bad-cell", f"{cell!r} is not a cell of this board "
-                                   f"({self.geometry.describe_extent()})")
+            raise IllegalPlacement(
+                "bad-cell",
+                f"{cell!r} is not a cell of this board ({self.geometry.describe_extent()})",
+            )
         return tuple.__new__(Placement, (canonical, square))
 
     # --- move codes: the one conversion between a placement and an int ---------------------------
@@ -145,14 +178,23 @@ class Variant:
         """The placement of a move code (`encode`'s inverse); ValueError for an int that is none."""
         if type(code) is int and 0 <= code < len(self._placements):
             return self._placements[code]
-        raise ValueError(f"{code!r} is not a move code of {self.rules.ruleset_id} (0 to {len(self._placements) - 1})")
+        raise ValueError(
+            f"{code!r} is not a move code of {self.rules.ruleset_id} (0 to {len(self._placements) - 1})"
+        )
 
     @cached_property
     def _placements(self) -> tuple[Placement, ...]:
         """Every placement by its move code."""
         square_of = self.geometry.square_of
-        return (*(tuple.__new__(Placement, (piece, square_of[cell])) for piece in self.pieces
-                  for cell in range(self.size)), TEA_PLACEMENT, PASS_PLACEMENT)
+        return (
+            *(
+                tuple.__new__(Placement, (piece, square_of[cell]))
+                for piece in self.pieces
+                for cell in range(self.size)
+            ),
+            TEA_PLACEMENT,
+            PASS_PLACEMENT,
+        )
 
     @cached_property
     def _codes(self) -> dict[Placement, int]:
@@ -198,6 +240,8 @@ def _compiled(rules: Rules) -> Variant:
     return Variant(rules)
 
 
-IDENTITIES_KEPT = 64  # Rules objects known by identity (each kept alive here, so that its id is not reused)
+IDENTITIES_KEPT = (
+    64  # Rules objects known by identity (each kept alive here, so that its id is not reused)
+)
 _BY_IDENTITY: dict[int, tuple[Rules, Variant]] = {}  # id(rules) -> (rules, its variant)
 _IDENTITIES_LOCK = threading.Lock()

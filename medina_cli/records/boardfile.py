@@ -27,6 +27,8 @@ BOARD_TAG_RE = re.compile(r"^medina:\s*[\"']?board/1[\"']?\s*(#.*)?$", re.M)
 def looks_like_board(text: str) -> bool:
     """Does this text declare `medina: board/1`? (decides board vs record without parsing twice)"""
     return bool(BOARD_TAG_RE.search(text))
+
+
 TOP_KEYS = ("medina", "ruleset", "players", "grid", "roofs", "tiles")
 BLOCK_SCALAR = re.compile(r"^\s*grid\s*:\s*[|>][-+0-9]*\s*(#.*)?$")
 NOBODY = "none"
@@ -43,7 +45,11 @@ class OpenTile:
 
     def to_json(self, players: list[str]) -> dict:
         where = {"colour": self.key} if self.kind == "palace" else {"tower": self.key}
-        return {"tile": self.kind, **where, "candidates": [holder_name(players, c) for c in self.candidates]}
+        return {
+            "tile": self.kind,
+            **where,
+            "candidates": [holder_name(players, c) for c in self.candidates],
+        }
 
 
 @dataclass
@@ -75,7 +81,9 @@ def read_board(path: str, *, ruleset: str | None = None, overrides=()) -> Board:
     return parse_board(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir_of(path))
 
 
-def parse_board(text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None) -> Board:
+def parse_board(
+    text: str, name: str, *, ruleset: str | None = None, overrides=(), base_dir=None
+) -> Board:
     board = Board(file=name)
     parsed = parse_or_collect(text, name, board.problems)
     if parsed is None:
@@ -112,12 +120,28 @@ class _BoardReader(HeaderReader):
         """The board's position: its pieces, owners and the tiles it decides (no supplies, tea tiles or
         live merchant chain: a board/1 file does not record them)."""
         index = {id(p): p.id for p in self.palaces}
-        return Position.from_plain(self.r.rules, {
-            "players": self.r.players, "merchants": self.merchants, "walls": self.walls, "well": self.well,
-            "palaces": [(p.colour, p.buildings, p.stables, p.owner, p.roof, None, ()) for p in self.palaces],
-            "palace_tile": [None if p is None else index[id(p)] for p in self.palace_tile.values()],
-            "tower_tile": [(t, None if p is None else index[id(p)]) for t, p in self.tower_tile.items()],
-            "supply": None, "tea": None, "chain_ends": None})
+        return Position.from_plain(
+            self.r.rules,
+            {
+                "players": self.r.players,
+                "merchants": self.merchants,
+                "walls": self.walls,
+                "well": self.well,
+                "palaces": [
+                    (p.colour, p.buildings, p.stables, p.owner, p.roof, None, ())
+                    for p in self.palaces
+                ],
+                "palace_tile": [
+                    None if p is None else index[id(p)] for p in self.palace_tile.values()
+                ],
+                "tower_tile": [
+                    (t, None if p is None else index[id(p)]) for t, p in self.tower_tile.items()
+                ],
+                "supply": None,
+                "tea": None,
+                "chain_ends": None,
+            },
+        )
 
     def read(self) -> None:
         data, b = self.data, self.r
@@ -125,13 +149,23 @@ class _BoardReader(HeaderReader):
             self.error("bad-format-tag", "the file is empty")
             return
         if not isinstance(data, dict) or data.get("medina") != FORMAT_TAG:
-            found = self.lines.shown(data.get("medina"), "medina") if isinstance(data, dict) else "no mapping"
-            self.error("bad-format-tag", f"`medina:` must be {FORMAT_TAG!r}, found {found}", ("medina",))
+            found = (
+                self.lines.shown(data.get("medina"), "medina")
+                if isinstance(data, dict)
+                else "no mapping"
+            )
+            self.error(
+                "bad-format-tag", f"`medina:` must be {FORMAT_TAG!r}, found {found}", ("medina",)
+            )
             return
         for key in data:
             if not (isinstance(key, str) and (key.startswith("x-") or key in TOP_KEYS)):
-                self.error("unknown-key", f"unknown key {self.lines.shown_key(key)} (valid: {', '.join(TOP_KEYS)}; "
-                           "prefix your own keys with x-)", (key,))
+                self.error(
+                    "unknown-key",
+                    f"unknown key {self.lines.shown_key(key)} (valid: {', '.join(TOP_KEYS)}; "
+                    "prefix your own keys with x-)",
+                    (key,),
+                )
         if not self._ruleset() or not self._players():
             return
         self.geo = Variant.of(b.rules).geometry
@@ -152,21 +186,37 @@ class _BoardReader(HeaderReader):
         b, geo, rules = self.r, self.geo, self.r.rules
         grid = self.data.get("grid")
         if not isinstance(grid, str):
-            self.error("board-grid" if grid is not None else "missing-key",
-                       f"`grid` must be text, one line per row (found {yaml_type(grid)})", ("grid",))
+            self.error(
+                "board-grid" if grid is not None else "missing-key",
+                f"`grid` must be text, one line per row (found {yaml_type(grid)})",
+                ("grid",),
+            )
             return False
         key_line = self.lines.of("grid")
         source = self.text.splitlines()
-        block = key_line is not None and key_line <= len(source) and BLOCK_SCALAR.match(source[key_line - 1])
-        rows = [("".join(raw.split()), key_line + 1 + i if block and key_line is not None else key_line)
-                for i, raw in enumerate(grid.split("\n")) if raw.strip()]
+        block = (
+            key_line is not None
+            and key_line <= len(source)
+            and BLOCK_SCALAR.match(source[key_line - 1])
+        )
+        rows = [
+            ("".join(raw.split()), key_line + 1 + i if block and key_line is not None else key_line)
+            for i, raw in enumerate(grid.split("\n"))
+            if raw.strip()
+        ]
         size = f"{geo.height} rows of {geo.width} cells ({rules.players}-player {rules.ruleset_id} board)"
         if len(rows) != geo.height:
-            self.error("board-grid", f"the grid has {len(rows)} rows; expected {size}, north row first", ("grid",))
+            self.error(
+                "board-grid",
+                f"the grid has {len(rows)} rows; expected {size}, north row first",
+                ("grid",),
+            )
             return False
         for cells, line in rows:
             if len(cells) != geo.width:
-                self.error("board-grid", f"a grid row has {len(cells)} cells; expected {size}", line=line)
+                self.error(
+                    "board-grid", f"a grid row has {len(cells)} cells; expected {size}", line=line
+                )
         if b.problems.errors:
             return False
         self.row_lines = [line for _, line in rows]  # north row first
@@ -194,13 +244,19 @@ class _BoardReader(HeaderReader):
                     else:
                         self.buildings[letters[kind]] |= bit
         if rules.well.enabled and wells.bit_count() != 1:
-            self.error("board-grid", f"{rules.ruleset_id} has exactly one well (`w`); the grid has "
-                       f"{wells.bit_count()}", ("grid",))
+            self.error(
+                "board-grid",
+                f"{rules.ruleset_id} has exactly one well (`w`); the grid has {wells.bit_count()}",
+                ("grid",),
+            )
         elif wells:
             self.well = next(bits(wells))
             if not geo.setup_cells >> self.well & 1:
-                self.error("bad-setup", f"the well at {geo.name(self.well)} must stand off the edge row",
-                           line=self._line(self.well))
+                self.error(
+                    "bad-setup",
+                    f"the well at {geo.name(self.well)} must stand off the edge row",
+                    line=self._line(self.well),
+                )
         return not b.problems.errors
 
     def _cell(self, cell: int, char: str, letters: dict) -> str | None:
@@ -211,17 +267,26 @@ class _BoardReader(HeaderReader):
         if kind == "ring":
             if char in "#.":
                 return None
-            return "towers stand on the corners only" if char == "T" else \
-                f"{char!r} on the wall ring: only # (wall) or . (gap) go there"
+            return (
+                "towers stand on the corners only"
+                if char == "T"
+                else f"{char!r} on the wall ring: only # (wall) or . (gap) go there"
+            )
         if char in "T#":
             return f"{char!r} inside the city: walls and towers belong on the ring"
         lower = char.lower()
         if lower in ".msw" or lower in letters:
-            return None if lower != "w" or self.r.rules.well.enabled else f"{self.r.ruleset.id} has no well"
+            return (
+                None
+                if lower != "w" or self.r.rules.well.enabled
+                else f"{self.r.ruleset.id} has no well"
+            )
         buildings = ", ".join(f"{k} {v}" for k, v in letters.items())
-        return (f"unknown letter {char!r}: use . empty, m merchant, s stable"
-                + (", w well" if self.r.rules.well.enabled else "")
-                + f" or a building of {self.r.ruleset.id} ({buildings})")
+        return (
+            f"unknown letter {char!r}: use . empty, m merchant, s stable"
+            + (", w well" if self.r.rules.well.enabled else "")
+            + f" or a building of {self.r.ruleset.id} ({buildings})"
+        )
 
     # --- palaces ---------------------------------------------------------------------------------
     def _palaces(self) -> None:
@@ -239,25 +304,38 @@ class _BoardReader(HeaderReader):
         for stable in bits(self.stables):
             touched = [p for p in self.palaces if geo.orth_of[stable] & p.buildings]
             if not touched:
-                self.error("board-stable", f"the stable at {geo.name(stable)} touches no building",
-                           line=self._line(stable))
+                self.error(
+                    "board-stable",
+                    f"the stable at {geo.name(stable)} touches no building",
+                    line=self._line(stable),
+                )
             elif len(touched) > 1:
-                self.error("board-spacing", f"the stable at {geo.name(stable)} touches two palaces: "
-                           f"{self._named(touched[0])} and {self._named(touched[1])}", line=self._line(stable))
+                self.error(
+                    "board-spacing",
+                    f"the stable at {geo.name(stable)} touches two palaces: "
+                    f"{self._named(touched[0])} and {self._named(touched[1])}",
+                    line=self._line(stable),
+                )
             else:
                 touched[0].stables |= 1 << stable
         for i, palace in enumerate(self.palaces):
             near = geo.king(palace.pieces)
-            for other in self.palaces[i + 1:]:
+            for other in self.palaces[i + 1 :]:
                 if near & other.pieces:
                     cell = next(bits(near & other.pieces))
-                    self.error("board-spacing", f"{self._named(palace)} and {self._named(other)} touch at "
-                               f"{geo.name(cell)}: palaces need a free cell between them, diagonals included",
-                               line=self._line(cell))
+                    self.error(
+                        "board-spacing",
+                        f"{self._named(palace)} and {self._named(other)} touch at "
+                        f"{geo.name(cell)}: palaces need a free cell between them, diagonals included",
+                        line=self._line(cell),
+                    )
         if self.well is not None:
             for cell in bits(geo.king(1 << self.well) & sum(p.pieces for p in self.palaces)):
-                self.error("well-zone", f"{geo.name(cell)}: no building or stable on the well or next to it",
-                           line=self._line(cell))
+                self.error(
+                    "well-zone",
+                    f"{geo.name(cell)}: no building or stable on the well or next to it",
+                    line=self._line(cell),
+                )
 
     def _line(self, cell: int) -> int | None:
         """The line of the grid row that holds `cell`."""
@@ -276,13 +354,19 @@ class _BoardReader(HeaderReader):
         most = b.rules.merchants.new_chain_max_neighbours
         if most > 1:
             return
-        rule = (f"merchants.new_chain_max_neighbours is {most} in {b.rules.ruleset_id}: a new chain may "
-                + ("not touch a merchant" if most == 0 else "touch at most one merchant"))
+        rule = (
+            f"merchants.new_chain_max_neighbours is {most} in {b.rules.ruleset_id}: a new chain may "
+            + ("not touch a merchant" if most == 0 else "touch at most one merchant")
+        )
         if most == 0:
             for cell in bits(self.merchants & geo.more_neighbours_than(self.merchants, 2)):
                 arms = self._cell_names(geo.orth_of[cell] & self.merchants)
-                self.error("board-merchants", f"the merchants at {geo.name(cell)} and {arms} branch at "
-                           f"{geo.name(cell)}: a merchant chain is a line ({rule})", line=self._line(cell))
+                self.error(
+                    "board-merchants",
+                    f"the merchants at {geo.name(cell)} and {arms} branch at "
+                    f"{geo.name(cell)}: a merchant chain is a line ({rule})",
+                    line=self._line(cell),
+                )
         loop = self.merchants
         while True:  # strip the ends until only loops (and what joins them) remain
             ends = loop & ~geo.at_least_two_neighbours(loop)
@@ -290,13 +374,19 @@ class _BoardReader(HeaderReader):
                 break
             loop &= ~ends
         if loop:
-            self.error("board-merchants", f"the merchants at {self._cell_names(loop)} close a loop, which no "
-                       f"placement can ({rule})", line=self._line(_first_cell(geo, loop)))
+            self.error(
+                "board-merchants",
+                f"the merchants at {self._cell_names(loop)} close a loop, which no "
+                f"placement can ({rule})",
+                line=self._line(_first_cell(geo, loop)),
+            )
 
     def _cell_names(self, mask: int) -> str:
         """`mask`'s cells by column, then row: "B3, C3, C4"."""
         geo = self.geo
-        return ", ".join(geo.name(c) for c in sorted(bits(mask), key=lambda c: (c % geo.width, c // geo.width)))
+        return ", ".join(
+            geo.name(c) for c in sorted(bits(mask), key=lambda c: (c % geo.width, c // geo.width))
+        )
 
     # --- walls -----------------------------------------------------------------------------------
     def _walls(self) -> None:
@@ -307,19 +397,30 @@ class _BoardReader(HeaderReader):
             tail = walled[::-1].index(0) if 0 in walled else len(cells)
             towers = f"towers {geo.tower_of_cell[start]} and {geo.tower_of_cell[end]}"
             if head == len(cells):
-                self.error("board-gate", f"the wall between {towers} is closed: every side keeps a gate "
-                           f"({geo.name(cells[0])}-{geo.name(cells[-1])})", line=self._line(cells[0]))
+                self.error(
+                    "board-gate",
+                    f"the wall between {towers} is closed: every side keeps a gate "
+                    f"({geo.name(cells[0])}-{geo.name(cells[-1])})",
+                    line=self._line(cells[0]),
+                )
                 continue
             inner = slice(head, len(cells) - tail)
             loose = [c for c, w in zip(cells[inner], walled[inner], strict=True) if w]
             if loose:
                 names = [geo.name(c) for c in loose]
-                walls = f"the wall at {names[0]} between {towers} does" if len(loose) == 1 else \
-                    f"the walls at {', '.join(names)} between {towers} do"
-                self.error("board-gate", f"{walls} not continue a run from a tower", line=self._line(loose[0]))
+                walls = (
+                    f"the wall at {names[0]} between {towers} does"
+                    if len(loose) == 1
+                    else f"the walls at {', '.join(names)} between {towers} do"
+                )
+                self.error(
+                    "board-gate",
+                    f"{walls} not continue a run from a tower",
+                    line=self._line(loose[0]),
+                )
             for c in cells[:head]:
                 self.wall_tower[c] = geo.tower_of_cell[start]
-            for c in cells[len(cells) - tail:]:
+            for c in cells[len(cells) - tail :]:
                 self.wall_tower[c] = geo.tower_of_cell[end]
 
     # --- roofs -----------------------------------------------------------------------------------
@@ -327,16 +428,24 @@ class _BoardReader(HeaderReader):
         b, geo = self.r, self.geo
         roofs = self.data.get("roofs", {})
         if not isinstance(roofs, dict):
-            self.error("yaml-wrong-type", "`roofs` must map a building cell of each roofed palace to its owner "
-                       "(a player or neutral)", ("roofs",))
+            self.error(
+                "yaml-wrong-type",
+                "`roofs` must map a building cell of each roofed palace to its owner "
+                "(a player or neutral)",
+                ("roofs",),
+            )
             return
         palace_at = {c: p for p in self.palaces for c in bits(p.pieces)}
         for key, owner in roofs.items():
             path = ("roofs", key)
             cell = geo.parse(key) if isinstance(key, str) else None
             if cell is None:
-                self.error("bad-cell", f"roof at {self.lines.shown_key(*path)}: not a cell of this board "
-                           f"({geo.describe_extent()})", path)
+                self.error(
+                    "bad-cell",
+                    f"roof at {self.lines.shown_key(*path)}: not a cell of this board "
+                    f"({geo.describe_extent()})",
+                    path,
+                )
                 continue
             name = geo.name(cell)
             palace = palace_at.get(cell)
@@ -345,26 +454,44 @@ class _BoardReader(HeaderReader):
                 self.error("board-roof", f"the roof at {name} is on {what}", path)
                 continue
             if palace.roof is not None:
-                self.error("board-roof", f"{self._named(palace)} has two roofs ({geo.name(palace.roof)} and {name})",
-                           path)
+                self.error(
+                    "board-roof",
+                    f"{self._named(palace)} has two roofs ({geo.name(palace.roof)} and {name})",
+                    path,
+                )
                 continue
             if not isinstance(owner, str):
-                self.error("yaml-not-text", f"the owner of the roof at {name}, {self.lines.shown(owner, *path)}, is "
-                           f"read by YAML as {yaml_type(owner)}; quote the name", path)
+                self.error(
+                    "yaml-not-text",
+                    f"the owner of the roof at {name}, {self.lines.shown(owner, *path)}, is "
+                    f"read by YAML as {yaml_type(owner)}; quote the name",
+                    path,
+                )
                 continue
             if owner == "neutral":
                 seat = NEUTRAL
             elif owner in b.players:
                 seat = b.players.index(owner)
-                roofs = [p.roof for p in self.palaces
-                         if p.owner == seat and p.colour == palace.colour and p.roof is not None]
+                roofs = [
+                    p.roof
+                    for p in self.palaces
+                    if p.owner == seat and p.colour == palace.colour and p.roof is not None
+                ]
                 if roofs:
-                    self.error("board-ownership", f"{owner} would own two {palace.colour} palaces "
-                               f"({geo.name(roofs[0])} and {name}); a player roofs one palace per colour", path)
+                    self.error(
+                        "board-ownership",
+                        f"{owner} would own two {palace.colour} palaces "
+                        f"({geo.name(roofs[0])} and {name}); a player roofs one palace per colour",
+                        path,
+                    )
                     continue
             else:
-                self.error("board-ownership", f"the roof at {name} names {owner!r}, who is not a player "
-                           f"({', '.join(b.players)}, or neutral)", path)
+                self.error(
+                    "board-ownership",
+                    f"the roof at {name} names {owner!r}, who is not a player "
+                    f"({', '.join(b.players)}, or neutral)",
+                    path,
+                )
                 continue
             palace.owner, palace.roof = seat, cell
 
@@ -372,19 +499,36 @@ class _BoardReader(HeaderReader):
     def _supply(self) -> None:
         b, rules = self.r, self.r.rules
         n, supply = len(b.players), rules.supply
-        counts = [(f"{c} buildings", self.buildings[c].bit_count(), n * supply.per_colour)
-                  for c in rules.colour_names]
-        counts += [("stables", self.stables.bit_count(), n * supply.stables),
-                   ("walls", self.walls.bit_count(), n * supply.walls),
-                   ("merchants", self.merchants.bit_count(),
-                    n * supply.merchants + 1 + sum(rules.towers.merchants.values())),
-                   ("neutral roofs", sum(p.owner == NEUTRAL for p in self.palaces), n * supply.neutral_roofs)]
-        counts += [(f"roofs of {name}", sum(p.owner == seat for p in self.palaces), supply.roofs)
-                   for seat, name in enumerate(b.players)]
+        counts = [
+            (f"{c} buildings", self.buildings[c].bit_count(), n * supply.per_colour)
+            for c in rules.colour_names
+        ]
+        counts += [
+            ("stables", self.stables.bit_count(), n * supply.stables),
+            ("walls", self.walls.bit_count(), n * supply.walls),
+            (
+                "merchants",
+                self.merchants.bit_count(),
+                n * supply.merchants + 1 + sum(rules.towers.merchants.values()),
+            ),
+            (
+                "neutral roofs",
+                sum(p.owner == NEUTRAL for p in self.palaces),
+                n * supply.neutral_roofs,
+            ),
+        ]
+        counts += [
+            (f"roofs of {name}", sum(p.owner == seat for p in self.palaces), supply.roofs)
+            for seat, name in enumerate(b.players)
+        ]
         for what, count, most in counts:
             if count > most:
-                self.error("board-supply", f"{count} {what} on the board; {n} players of {rules.ruleset_id} "
-                           f"have only {most}", ("grid",) if "roof" not in what else ("roofs",))
+                self.error(
+                    "board-supply",
+                    f"{count} {what} on the board; {n} players of {rules.ruleset_id} "
+                    f"have only {most}",
+                    ("grid",) if "roof" not in what else ("roofs",),
+                )
 
     # --- tiles -----------------------------------------------------------------------------------
     def _tiles(self) -> None:
@@ -393,22 +537,40 @@ class _BoardReader(HeaderReader):
         values = {c.name: c.value for c in rules.colours}
         for colour in rules.colour_names:
             largest = self._largest_claimed(colour)
-            self.palace_tile[colour] = self._holder(("palace", colour), f"the {colour} palace tile", largest,
-                                                 given, values[colour], "a largest claimed palace of its colour")
+            self.palace_tile[colour] = self._holder(
+                ("palace", colour),
+                f"the {colour} palace tile",
+                largest,
+                given,
+                values[colour],
+                "a largest claimed palace of its colour",
+            )
         for tower in sorted(self.geo.tower_cell):
-            self.tower_tile[tower] = self._holder(("tower", tower), f"tower tile {tower}", self._touching(tower),
-                                               given, tower, "the owner of a claimed palace touching its walls")
+            self.tower_tile[tower] = self._holder(
+                ("tower", tower),
+                f"tower tile {tower}",
+                self._touching(tower),
+                given,
+                tower,
+                "the owner of a claimed palace touching its walls",
+            )
 
     def _holder(self, tile, what, palaces, given, value, who) -> Palace | None:
         """The palace holding `tile`: as given (if plausible), decided by the position, or open."""
-        owners = list(dict.fromkeys(sorted((p.owner for p in palaces), key=lambda o: (o == NEUTRAL, o))))
+        owners = list(
+            dict.fromkeys(sorted((p.owner for p in palaces), key=lambda o: (o == NEUTRAL, o)))
+        )
         if tile in given:
             owner, path = given[tile]
             if (owner is None and not palaces) or owner in owners:
                 return next((p for p in palaces if p.owner == owner), None)
             possible = ", ".join(holder_name(self.r.players, o) for o in owners) or NOBODY
-            self.error("board-tiles", f"{what} cannot be with {holder_name(self.r.players, owner)}: it is held by "
-                       f"{who} (here: {possible})", path)
+            self.error(
+                "board-tiles",
+                f"{what} cannot be with {holder_name(self.r.players, owner)}: it is held by "
+                f"{who} (here: {possible})",
+                path,
+            )
             return None
         if len(owners) > 1:
             self.r.undetermined.append(OpenTile(tile[0], tile[1], value, owners))
@@ -419,15 +581,21 @@ class _BoardReader(HeaderReader):
         """(kind, key) -> (owner, path) from `tiles:`; bad entries are reported."""
         tiles = self.data.get("tiles", {})
         if not isinstance(tiles, dict):
-            self.error("board-tiles", "`tiles` must be a mapping with `palace:` and `tower:`", ("tiles",))
+            self.error(
+                "board-tiles", "`tiles` must be a mapping with `palace:` and `tower:`", ("tiles",)
+            )
             return {}
         colours = Variant.of(self.r.rules).spellings
         out = {}
         for kind, entries in tiles.items():
             if kind not in ("palace", "tower") or not isinstance(entries, dict):
                 written = self.lines.written_keys.get(("tiles", kind), kind)
-                self.error("board-tiles", f"`tiles: {written}` is not a mapping `palace: {{colour: holder}}` or "
-                           "`tower: {number: holder}`", ("tiles", kind))
+                self.error(
+                    "board-tiles",
+                    f"`tiles: {written}` is not a mapping `palace: {{colour: holder}}` or "
+                    "`tower: {number: holder}`",
+                    ("tiles", kind),
+                )
                 continue
             for key, holder in entries.items():
                 path = ("tiles", kind, key)
@@ -439,8 +607,11 @@ class _BoardReader(HeaderReader):
                     towers = self.geo.tower_cell
                     tile_key = next((t for t in towers if key in (t, str(t))), None)
                 if tile_key is None:
-                    self.error("board-tiles", f"no {kind} tile {self.lines.shown_key(*path)} in {self.r.ruleset.id}",
-                               path)
+                    self.error(
+                        "board-tiles",
+                        f"no {kind} tile {self.lines.shown_key(*path)} in {self.r.ruleset.id}",
+                        path,
+                    )
                     continue
                 owner = self._tile_owner(holder, path)
                 if owner is not False:
@@ -455,8 +626,12 @@ class _BoardReader(HeaderReader):
             return NEUTRAL
         if isinstance(holder, str) and holder in self.r.players:
             return self.r.players.index(holder)
-        self.error("board-tiles", f"tile holder {self.lines.shown(holder, *path)} is not a player "
-                   f"({', '.join(self.r.players)}), neutral or none", path)
+        self.error(
+            "board-tiles",
+            f"tile holder {self.lines.shown(holder, *path)} is not a player "
+            f"({', '.join(self.r.players)}), neutral or none",
+            path,
+        )
         return False
 
 
@@ -476,20 +651,27 @@ def _sides(geo: Geometry):
 
 # --- scoring -------------------------------------------------------------------------------------
 
+
 def score_board(board: Board) -> ScoreSheet:
     """The board's score sheet. Open tiles are left out of the totals; `winners` is named only when
     every way of assigning them gives the same winners."""
     rules = board.rules
     assert board.position is not None, "scored only once read without errors"
-    sheet = score_position(board.position, finished=True,
-                           undetermined=[t.to_json(board.players) for t in board.undetermined])
+    sheet = score_position(
+        board.position,
+        finished=True,
+        undetermined=[t.to_json(board.players) for t in board.undetermined],
+    )
     outcomes = set()
     for assignment in product(*(t.candidates for t in board.undetermined)):
         extra = [0] * len(board.players)
         for tile, owner in zip(board.undetermined, assignment, strict=True):
             if owner != NEUTRAL:
                 extra[owner] += tile.value
-        players = [replace(p, tile_points=p.tile_points + e) for p, e in zip(sheet.players, extra, strict=True)]
+        players = [
+            replace(p, tile_points=p.tile_points + e)
+            for p, e in zip(sheet.players, extra, strict=True)
+        ]
         outcomes.add(tuple(winners_of(rules.scoring.tiebreak, players)))
     sheet.winners = list(outcomes.pop()) if len(outcomes) == 1 else []
     return sheet
@@ -497,22 +679,39 @@ def score_board(board: Board) -> ScoreSheet:
 
 # --- the canonical writer ------------------------------------------------------------------------
 
+
 def write_board(position: Position, ruleset_ref: str) -> str:
     """board/1 text for a position (a game's, or a board's), with every tile holder written out."""
     geo, rules = position.variant.geometry, position.rules
     rows = position.grid().split("\n")  # the grid, as a board/1 file writes it
-    roofed = sorted(((p.roof, p.owner) for p in position.palaces if p.owner is not None and p.roof is not None),
-                    key=lambda roof_owner: (-(roof_owner[0] // geo.width), roof_owner[0] % geo.width))
+    roofed = sorted(
+        ((p.roof, p.owner) for p in position.palaces if p.owner is not None and p.roof is not None),
+        key=lambda roof_owner: (-(roof_owner[0] // geo.width), roof_owner[0] % geo.width),
+    )
     players = position.players
     palace_holders, tower_holders = tile_holders(position)
-    out = [f"medina: {FORMAT_TAG}", f"ruleset: {yaml_flow(ruleset_ref)}",
-           "players: [" + ", ".join(yaml_flow(p) for p in players) + "]", "grid: |",
-           *(f"  {row}" for row in rows),
-           "roofs: {" + ", ".join(f"{geo.name(roof)}: {yaml_flow(holder_name(players, owner))}"
-                                  for roof, owner in roofed) + "}",
-           "tiles:",
-           "  palace: {" + ", ".join(f"{c}: {yaml_flow(holder_name(players, palace_holders[c]))}"
-                                     for c in rules.colour_names) + "}",
-           "  tower: {" + ", ".join(f"{t}: {yaml_flow(holder_name(players, tower_holders[t]))}"
-                                    for t in sorted(tower_holders)) + "}"]
+    out = [
+        f"medina: {FORMAT_TAG}",
+        f"ruleset: {yaml_flow(ruleset_ref)}",
+        "players: [" + ", ".join(yaml_flow(p) for p in players) + "]",
+        "grid: |",
+        *(f"  {row}" for row in rows),
+        "roofs: {"
+        + ", ".join(
+            f"{geo.name(roof)}: {yaml_flow(holder_name(players, owner))}" for roof, owner in roofed
+        )
+        + "}",
+        "tiles:",
+        "  palace: {"
+        + ", ".join(
+            f"{c}: {yaml_flow(holder_name(players, palace_holders[c]))}" for c in rules.colour_names
+        )
+        + "}",
+        "  tower: {"
+        + ", ".join(
+            f"{t}: {yaml_flow(holder_name(players, tower_holders[t]))}"
+            for t in sorted(tower_holders)
+        )
+        + "}",
+    ]
     return "\n".join(out) + "\n"

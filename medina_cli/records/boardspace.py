@@ -23,9 +23,13 @@ from .replay import replay
 
 SGF_START = re.compile(r"\s*\(\s*;")
 STORY_START = re.compile(r"[^:\n]*?\bstory\s+[^,:\n]*,", re.IGNORECASE)
-SGF_TOKEN = re.compile(r"\[((?:\\.|[^\\\]])*)\]|([A-Za-z][A-Za-z0-9]*)|(;)|([()])|(\s+)|(.)", re.DOTALL)
+SGF_TOKEN = re.compile(
+    r"\[((?:\\.|[^\\\]])*)\]|([A-Za-z][A-Za-z0-9]*)|(;)|([()])|(\s+)|(.)", re.DOTALL
+)
 STORY_WORD = re.compile(r"\bstory\b", re.IGNORECASE)
-NUMBER = re.compile(r"-?\d{1,20}")  # a longer one is no number of a record (int() refuses past 4,300 digits)
+NUMBER = re.compile(
+    r"-?\d{1,20}"
+)  # a longer one is no number of a record (int() refuses past 4,300 digits)
 INDEX = re.compile(r"\d{1,9}")  # a seat or rack index
 
 PROFILES = {"medina": "boardspace-original", "medina-v2": "boardspace-second-edition"}
@@ -55,7 +59,9 @@ def profile_id(variant: str, revision: int) -> str:
     """The built-in boardspace profile for a variant (`medina`, `medina-v2`) at an engine revision;
     a revision older than every profile of the variant plays under its oldest one."""
     base, known = PROFILES[variant], set(builtin_ids())
-    profiles = [(first, base + suffix) for first, suffix in REVISION_PROFILES if base + suffix in known]
+    profiles = [
+        (first, base + suffix) for first, suffix in REVISION_PROFILES if base + suffix in known
+    ]
     return next((ruleset for first, ruleset in profiles if revision >= first), profiles[-1][1])
 
 
@@ -78,6 +84,7 @@ def boardspace_setup(geo, key: int) -> tuple[int, int]:
 
 
 # --- the two record forms --------------------------------------------------------------------------
+
 
 @dataclass
 class SiteAction:
@@ -103,9 +110,13 @@ class SiteGame:
     key: int | None
     line: int  # where the game type stands
     first_seat: int | None = None
-    names: dict[int, str] = field(default_factory=dict)  # seat -> the name the file gives (P<seat>[id ...])
+    names: dict[int, str] = field(
+        default_factory=dict
+    )  # seat -> the name the file gives (P<seat>[id ...])
     actions: list[SiteAction] = field(default_factory=list)
-    facts: dict = field(default_factory=dict)  # date, game name, result message, as the file gives them
+    facts: dict = field(
+        default_factory=dict
+    )  # date, game name, result message, as the file gives them
 
 
 def read_site_game(text: str, name: str) -> SiteGame:
@@ -117,19 +128,40 @@ def _game_type(words: list[str], name: str, line: int) -> SiteGame:
     """`<variant> <players> [<first seat>]` (old) or `<variant> <revision> <players> <key> [<first seat>]`."""
     shown = " ".join(words)
     if not words or words[0].lower() not in PROFILES:
-        raise fail("boardspace-header", f"game type {shown!r} names no Medina variant "
-                   f"({' or '.join(PROFILES)})", file=name, line=line)
+        raise fail(
+            "boardspace-header",
+            f"game type {shown!r} names no Medina variant ({' or '.join(PROFILES)})",
+            file=name,
+            line=line,
+        )
     digits = words[1:]
     if not digits or not all(NUMBER.fullmatch(w) for w in digits) or len(digits) > 4:
-        raise fail("boardspace-header", f"game type {shown!r}: expected `<variant> <players>` or "
-                   "`<variant> <revision> <players> <random key>`", file=name, line=line)
+        raise fail(
+            "boardspace-header",
+            f"game type {shown!r}: expected `<variant> <players>` or "
+            "`<variant> <revision> <players> <random key>`",
+            file=name,
+            line=line,
+        )
     numbers = [int(w) for w in digits]
     variant = words[0].lower()
     if len(numbers) <= 2:
-        return SiteGame(variant, UNNUMBERED_REVISION, numbers[0], None, line,
-                        first_seat=numbers[1] if len(numbers) == 2 else None)
-    return SiteGame(variant, numbers[0], numbers[1], numbers[2], line,
-                    first_seat=numbers[3] if len(numbers) == 4 else None)
+        return SiteGame(
+            variant,
+            UNNUMBERED_REVISION,
+            numbers[0],
+            None,
+            line,
+            first_seat=numbers[1] if len(numbers) == 2 else None,
+        )
+    return SiteGame(
+        variant,
+        numbers[0],
+        numbers[1],
+        numbers[2],
+        line,
+        first_seat=numbers[3] if len(numbers) == 4 else None,
+    )
 
 
 def _action(text: str, position: int, line: int) -> SiteAction | None:
@@ -143,14 +175,18 @@ def _action(text: str, position: int, line: int) -> SiteAction | None:
 def _read_story(text: str, name: str) -> SiteGame:
     match = STORY_WORD.search(text)
     if match is None:
-        raise fail("boardspace-header", "neither a boardspace.net SGF file nor a story (no `story` word)", file=name)
+        raise fail(
+            "boardspace-header",
+            "neither a boardspace.net SGF file nor a story (no `story` word)",
+            file=name,
+        )
     line = text.count("\n", 0, match.start()) + 1
-    body = text[match.end():].split(".end.", 1)[0]
+    body = text[match.end() :].split(".end.", 1)[0]
     header, _, moves = body.partition(",")
     game = _game_type(header.split(), name, line)
     line += header.count("\n")
     for item in moves.split(","):
-        leading = item[:len(item) - len(item.lstrip())]
+        leading = item[: len(item) - len(item.lstrip())]
         action = _action(item, len(game.actions), line + leading.count("\n"))
         if action is not None:
             game.actions.append(action)
@@ -165,7 +201,12 @@ def _sgf_properties(text: str, name: str) -> list[tuple[str, str, int]]:
         value, word, semicolon, paren, _space, other = match.groups()
         if value is not None:
             if ident is None:
-                raise fail("boardspace-syntax", "a `[...]` value without a property name", file=name, line=line)
+                raise fail(
+                    "boardspace-syntax",
+                    "a `[...]` value without a property name",
+                    file=name,
+                    line=line,
+                )
             props.append((ident, re.sub(r"\\(.)", r"\1", value, flags=re.DOTALL), line))
         elif word is not None:
             ident = word.upper()
@@ -184,9 +225,18 @@ def _read_sgf(text: str, name: str) -> SiteGame:
     for ident, value, line in props:
         by_name.setdefault(ident, (value, line))
     if "GM" in by_name and by_name["GM"][0].strip().lower() != "medina":
-        raise fail("boardspace-header", f"GM[{by_name['GM'][0]}]: not a Medina game", file=name, line=by_name["GM"][1])
+        raise fail(
+            "boardspace-header",
+            f"GM[{by_name['GM'][0]}]: not a Medina game",
+            file=name,
+            line=by_name["GM"][1],
+        )
     if "SU" not in by_name:
-        raise fail("boardspace-header", "no SU[...] setup property (variant, revision, players, random key)", file=name)
+        raise fail(
+            "boardspace-header",
+            "no SU[...] setup property (variant, revision, players, random key)",
+            file=name,
+        )
     setup, setup_line = by_name["SU"]
     game = _game_type(setup.split(), name, setup_line)
     for ident, value, line in props:
@@ -200,12 +250,16 @@ def _read_sgf(text: str, name: str) -> SiteGame:
         action = _action(value, len(game.actions), line)
         if action is not None:
             game.actions.append(action)
-    game.facts = {key: by_name[prop][0] for key, prop in (("date", "DT"), ("game", "GN"), ("result", "RE"))
-                  if prop in by_name}
+    game.facts = {
+        key: by_name[prop][0]
+        for key, prop in (("date", "DT"), ("game", "GN"), ("result", "RE"))
+        if prop in by_name
+    }
     return game
 
 
 # --- actions into turns ----------------------------------------------------------------------------
+
 
 class Unreadable(Exception):
     """An action that cannot be read or does not fit; the message names it."""
@@ -280,8 +334,10 @@ class TurnBuilder:
         elif verb == "resign" or verb.startswith("gameover"):  # nothing more is played
             return True
         else:
-            raise Unreadable(f"unknown verb {action.words[0]!r} (Medina records use Start, Pick, Drop, Dropb, "
-                             "Pickb, OnBoard, Done)")
+            raise Unreadable(
+                f"unknown verb {action.words[0]!r} (Medina records use Start, Pick, Drop, Dropb, "
+                "Pickb, OnBoard, Done)"
+            )
         return False
 
     def finish(self) -> None:
@@ -309,23 +365,33 @@ class TurnBuilder:
         rack, letter, index = words[0].lower(), words[1].upper(), words[2]
         seat = ord(letter) - 65 if len(letter) == 1 else -1
         if not 0 <= seat < self.players:
-            raise Unreadable(f"{words[1]!r} is not a seat letter A..{seat_letter(self.players - 1)}")
+            raise Unreadable(
+                f"{words[1]!r} is not a seat letter A..{seat_letter(self.players - 1)}"
+            )
         if rack == BUILDING_RACK:
             if not INDEX.fullmatch(index) or int(index) >= len(self.colours):
-                raise Unreadable(f"building index {index!r} is not a colour 0..{len(self.colours) - 1}")
+                raise Unreadable(
+                    f"building index {index!r} is not a colour 0..{len(self.colours) - 1}"
+                )
             name = self.colours[int(index)]
         elif rack in RACK_PIECES:
             name = RACK_PIECES[rack]
         else:
-            raise Unreadable(f"rack {words[0]!r} holds no piece of a player (racks: P, D, N, M, W, S, T)")
+            raise Unreadable(
+                f"rack {words[0]!r} holds no piece of a player (racks: P, D, N, M, W, S, T)"
+            )
         if seat != self.seat:
-            raise Unreadable(f"takes a piece from seat {letter}'s rack during seat {seat_letter(self.seat)}'s turn")
+            raise Unreadable(
+                f"takes a piece from seat {letter}'s rack during seat {seat_letter(self.seat)}'s turn"
+            )
         return Piece(name, rack, seat)
 
     def _cell(self, words: list[str]) -> int:
         cell = self.geo.parse("".join(words))
         if cell is None:
-            raise Unreadable(f"{' '.join(words)!r} is not a cell of this board ({self.geo.describe_extent()})")
+            raise Unreadable(
+                f"{' '.join(words)!r} is not a cell of this board ({self.geo.describe_extent()})"
+            )
         return cell
 
     def _place(self, piece: Piece, where: list[str]) -> None:
@@ -342,8 +408,10 @@ class TurnBuilder:
         if rack == TEA_DISCARD_RACK and piece.name == "tea":
             self.pieces.append(piece)
         elif rack != piece.rack or words[1].upper() != seat_letter(piece.seat):
-            raise Unreadable(f"puts a {piece.name} from rack {piece.rack.upper()} {seat_letter(piece.seat)} "
-                             f"into rack {words[0]} {words[1]}")
+            raise Unreadable(
+                f"puts a {piece.name} from rack {piece.rack.upper()} {seat_letter(piece.seat)} "
+                f"into rack {words[0]} {words[1]}"
+            )
         self.held = None
 
     def _pick_back(self, cell: int) -> None:
@@ -351,13 +419,22 @@ class TurnBuilder:
             if self.pieces[i].cell == cell:
                 self.held = self.pieces.pop(i)
                 return
-        raise Unreadable(f"picks up from {self.geo.name(cell)}, where no piece was dropped this turn")
+        raise Unreadable(
+            f"picks up from {self.geo.name(cell)}, where no piece was dropped this turn"
+        )
 
 
 # --- into record/1 ---------------------------------------------------------------------------------
 
-def parse_boardspace(text: str, name: str, *, ruleset: str | Ruleset | None = None, overrides=(),
-                     players: list[str] | None = None) -> Record:
+
+def parse_boardspace(
+    text: str,
+    name: str,
+    *,
+    ruleset: str | Ruleset | None = None,
+    overrides=(),
+    players: list[str] | None = None,
+) -> Record:
     """A boardspace record as a `Record` (under its profile, or under `ruleset`); problems are collected
     like record/1's. `players` renames the seats (stories carry no names)."""
     record = Record(file=name)
@@ -375,21 +452,35 @@ def import_document(file: str, output: str | None, record: Record | None = None)
     """The medina-import/1 document (without `record`, the text added when it goes to standard output) of
     the `record` converted from `file` into `output` (None: standard output); without `record`, as far as
     it is known before the conversion (what an error leaves it at)."""
-    doc: dict[str, object] = {"format": "medina-import/1", "file": file, "output": output, "ruleset": None,
-                              "players": None, "turns": None, "errors": [], "warnings": []}
+    doc: dict[str, object] = {
+        "format": "medina-import/1",
+        "file": file,
+        "output": output,
+        "ruleset": None,
+        "players": None,
+        "turns": None,
+        "errors": [],
+        "warnings": [],
+    }
     if record is None:
         return doc
     assert record.ruleset is not None, "a record converted without errors has its ruleset"
-    doc.update(ruleset=record.ruleset.id, players=record.players, turns=len(record.turns),
-               warnings=[w.to_json() for w in record.problems.warnings])
+    doc.update(
+        ruleset=record.ruleset.id,
+        players=record.players,
+        turns=len(record.turns),
+        warnings=[w.to_json() for w in record.problems.warnings],
+    )
     return doc
 
 
 def players_refusal(names: list[str], seats: int) -> str | None:
     """Why player names given for a game do not name every seat of it once, or None."""
     if len(names) != seats:
-        return (f"{len(names)} name{'s' if len(names) != 1 else ''} for a {seats}-player game; "
-                f"give {seats}, comma-separated in seat order")
+        return (
+            f"{len(names)} name{'s' if len(names) != 1 else ''} for a {seats}-player game; "
+            f"give {seats}, comma-separated in seat order"
+        )
     if len(set(names)) != len(names):
         return "a name given twice; every player needs a name of his own"
     if "neutral" in names:
@@ -403,7 +494,9 @@ class _Converter:
         self.ruleset_ref, self.overrides, self.names = ruleset, overrides, players
 
     def error(self, code: str, message: str, **where) -> MedinaError:
-        return fail(code, message, file=self.r.file, line=where.pop("line", self.game.line), **where)
+        return fail(
+            code, message, file=self.r.file, line=where.pop("line", self.game.line), **where
+        )
 
     def convert(self) -> None:
         game, r = self.game, self.r
@@ -424,23 +517,32 @@ class _Converter:
             self._drawn_setup(geometry_for(site_rules), geometry_for(rules), rules.well.enabled)
         else:
             self._start_merchant(turns, rules, by_seat, problem)
-        r.turns = [self._entry(number, turn, by_seat, builder.geo) for number, turn in enumerate(turns, 1)]
+        r.turns = [
+            self._entry(number, turn, by_seat, builder.geo) for number, turn in enumerate(turns, 1)
+        ]
         r.meta = self._meta(start, by_seat)
         if problem is not None:
             r.problems.errors.append(problem)
         elif turns and not turns[-1].done:
             self._unfinished_turn(builder.held)
         elif builder.held is not None:
-            self.r.problems.warn("boardspace-mid-turn", f"the record ends in the middle of {by_seat[builder.seat]}'s "
-                                 f"turn, holding a {builder.held.name} that was never placed (no final `Done`)",
-                                 file=self.r.file, line=builder.line, turn=len(turns) + 1,
-                                 player=by_seat[builder.seat])
+            self.r.problems.warn(
+                "boardspace-mid-turn",
+                f"the record ends in the middle of {by_seat[builder.seat]}'s "
+                f"turn, holding a {builder.held.name} that was never placed (no final `Done`)",
+                file=self.r.file,
+                line=builder.line,
+                turn=len(turns) + 1,
+                player=by_seat[builder.seat],
+            )
 
     def _ruleset(self, profile: str) -> Ruleset:
         try:
             return load_ruleset(self.ruleset_ref or profile, self.overrides)
         except MedinaError as exc:
-            exc.problem.file = exc.problem.file or ("--set" if exc.problem.code == "bad-set" else "--ruleset")
+            exc.problem.file = exc.problem.file or (
+                "--set" if exc.problem.code == "bad-set" else "--ruleset"
+            )
             raise BadArgument.of(exc) from exc
 
     def _build(self, builder: TurnBuilder, by_seat: list[str]) -> Problem | None:
@@ -450,24 +552,40 @@ class _Converter:
                 if builder.play(action):
                     break
             except Unreadable as exc:
-                return Problem("boardspace-action", f"action {action.number} `{action}`: {exc}", file=self.r.file,
-                               line=action.line, turn=len(builder.turns) + 1,
-                               player=None if builder.first is None else by_seat[builder.seat])
+                return Problem(
+                    "boardspace-action",
+                    f"action {action.number} `{action}`: {exc}",
+                    file=self.r.file,
+                    line=action.line,
+                    turn=len(builder.turns) + 1,
+                    player=None if builder.first is None else by_seat[builder.seat],
+                )
         builder.finish()
         return None
 
     def _seat_names(self) -> list[str]:
-        names = self.names or [self.game.names.get(seat, f"P{seat}") for seat in range(self.game.players)]
-        if (len(names) != self.game.players or len(set(names)) != len(names) or "neutral" in names
-                or any(not n or n != n.strip() for n in names)):
-            raise self.error("bad-players", f"player names {names}: need {self.game.players} distinct names, "
-                             "none empty or `neutral`")
+        names = self.names or [
+            self.game.names.get(seat, f"P{seat}") for seat in range(self.game.players)
+        ]
+        if (
+            len(names) != self.game.players
+            or len(set(names)) != len(names)
+            or "neutral" in names
+            or any(not n or n != n.strip() for n in names)
+        ):
+            raise self.error(
+                "bad-players",
+                f"player names {names}: need {self.game.players} distinct names, "
+                "none empty or `neutral`",
+            )
         return names
 
     def _drawn_setup(self, site_geo, geo, has_well: bool) -> None:
         if self.game.key is None:
-            raise self.error("boardspace-header", "the setup names no random key, which places the well and "
-                             "the start merchant")
+            raise self.error(
+                "boardspace-header",
+                "the setup names no random key, which places the well and the start merchant",
+            )
         merchant, well = boardspace_setup(site_geo, self.game.key)
         merchant, well = site_geo.square_of[merchant], site_geo.square_of[well]
         self.r.merchant = merchant if merchant in geo.cell_of_square else None
@@ -478,39 +596,66 @@ class _Converter:
         gives seat A one merchant more than the others; when another seat starts, `setup.supply` says so
         (the starter one merchant fewer, seat A one more), so the supplies are the site's."""
         if rules.well.enabled:
-            raise self.error("bad-setup", f"{rules.ruleset_id} needs a well; this boardspace game has none")
+            raise self.error(
+                "bad-setup", f"{rules.ruleset_id} needs a well; this boardspace game has none"
+            )
         if not turns or not turns[0].pieces:
             if problem is None:
-                raise self.error("boardspace-action", "the starting player's first turn places no start merchant")
+                raise self.error(
+                    "boardspace-action", "the starting player's first turn places no start merchant"
+                )
             return
         first = turns[0].pieces.pop(0)
         geo = geometry_for(rules)
         if first.name != "merchant":
-            raise self.error("boardspace-action", f"the starting player's first piece is a {first.name}, "
-                             "not the start merchant", line=turns[0].line, turn=1, player=by_seat[first.seat])
+            raise self.error(
+                "boardspace-action",
+                f"the starting player's first piece is a {first.name}, not the start merchant",
+                line=turns[0].line,
+                turn=1,
+                player=by_seat[first.seat],
+            )
         cell = first.cell
         assert cell is not None, "a merchant, unlike a tea tile, is dropped on a cell"
         if not geo.setup_cells >> cell & 1:
-            raise self.error("bad-setup", f"the start merchant {geo.name(cell)} is not an interior cell off "
-                             "the edge row", line=turns[0].line, turn=1, player=by_seat[first.seat])
+            raise self.error(
+                "bad-setup",
+                f"the start merchant {geo.name(cell)} is not an interior cell off the edge row",
+                line=turns[0].line,
+                turn=1,
+                player=by_seat[first.seat],
+            )
         self.r.merchant = geo.square_of[cell]
         if first.seat != 0:  # the starter paid for it, and seat A holds the extra merchant
             merchants = rules.supply.merchants
-            self.r.supply = {by_seat[first.seat]: {"merchant": merchants - 1}, by_seat[0]: {"merchant": merchants + 1}}
+            self.r.supply = {
+                by_seat[first.seat]: {"merchant": merchants - 1},
+                by_seat[0]: {"merchant": merchants + 1},
+            }
 
     def _entry(self, number: int, turn: SiteTurn, by_seat, geo) -> TurnEntry:
         square_of = geo.square_of
-        actions = [TEA_PLACEMENT if p.name == "tea" else Placement(p.name, square_of[p.cell]) for p in turn.pieces]
+        actions = [
+            TEA_PLACEMENT if p.name == "tea" else Placement(p.name, square_of[p.cell])
+            for p in turn.pieces
+        ]
         return TurnEntry(number, by_seat[turn.seat], turn.line, actions or [PASS_PLACEMENT])
 
     def _meta(self, start: int, by_seat) -> dict:
         game = self.game
         source = Path(self.r.file).name
-        notes = [f"imported from boardspace.net ({source}): {game.variant}, engine revision {game.revision}, "
-                 f"{game.players} players"]
+        notes = [
+            f"imported from boardspace.net ({source}): {game.variant}, engine revision {game.revision}, "
+            f"{game.players} players"
+        ]
         if "result" in game.facts:
             notes.append(f"the site's result: {game.facts['result']}")
-        site = {"variant": game.variant, "revision": game.revision, "seats": by_seat, "start": f"P{start}"}
+        site = {
+            "variant": game.variant,
+            "revision": game.revision,
+            "seats": by_seat,
+            "start": f"P{start}",
+        }
         if game.key is not None:
             site["key"] = game.key
         if "game" in game.facts:
@@ -529,13 +674,21 @@ class _Converter:
         outcome = replay(self.r)
         if outcome.in_progress:
             self.r.turns.pop()
-            self.r.problems.warn("boardspace-turn-dropped", f"the record stops inside {last.player}'s turn, which "
-                                 "still owed a placement; that turn is left out", **where)
+            self.r.problems.warn(
+                "boardspace-turn-dropped",
+                f"the record stops inside {last.player}'s turn, which "
+                "still owed a placement; that turn is left out",
+                **where,
+            )
             return
         if any(p.turn == last.number for p in outcome.errors):
             return  # the turn is illegal: its error says more
         placed = len(last.actions)
         holding = f", holding a {held.name} that was never placed" if held is not None else ""
-        self.r.problems.warn("boardspace-mid-turn", f"the record ends in the middle of {last.player}'s turn "
-                             f"(no final `Done`{holding}): its {placed} placement{'s are' if placed != 1 else ' is'} "
-                             "kept, though the site never confirmed the turn", **where)
+        self.r.problems.warn(
+            "boardspace-mid-turn",
+            f"the record ends in the middle of {last.player}'s turn "
+            f"(no final `Done`{holding}): its {placed} placement{'s are' if placed != 1 else ' is'} "
+            "kept, though the site never confirmed the turn",
+            **where,
+        )

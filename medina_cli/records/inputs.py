@@ -11,8 +11,11 @@ from pathlib import Path
 
 RECORD_SUFFIXES = (".yaml", ".yml", ".sgf")
 OTHER_FORMAT_RE = re.compile(r"^medina:\s*[\"']?(ruleset|board)/1[\"']?\s*(#.*)?$", re.M)
-SKIPPED = {"ruleset": "a ruleset, not a record", "board": "a finished board, not a record (use medina score)",
-           "special": "not a regular file (a pipe, socket or device: reading it could wait for ever)"}
+SKIPPED = {
+    "ruleset": "a ruleset, not a record",
+    "board": "a finished board, not a record (use medina score)",
+    "special": "not a regular file (a pipe, socket or device: reading it could wait for ever)",
+}
 
 
 def visible_files_below(top: str) -> list[str]:
@@ -41,7 +44,9 @@ def site_records_below(top: str) -> tuple[list[str], list[str]]:
     records: list[str] = []
     others: list[str] = []
     for path in visible_files_below(top):
-        (records if path.lower().endswith(".sgf") or _begins_as_site_record(path) else others).append(path)
+        (
+            records if path.lower().endswith(".sgf") or _begins_as_site_record(path) else others
+        ).append(path)
     return records, others
 
 
@@ -49,6 +54,7 @@ def _begins_as_site_record(path: str) -> bool:
     """Do the first 4 KiB of the file at `path` begin a boardspace.net record? (What is not a regular file
     is never opened: a pipe could block.)"""
     from .boardspace import is_boardspace
+
     if not os.path.isfile(path):
         return False
     try:
@@ -81,6 +87,9 @@ def read_record_or_board(path: str, ruleset: str | None = None, overrides=()):
     from ..yamlio import base_dir_of, read_text
     from .boardfile import looks_like_board, parse_board
     from .record import parse_record
+
     name, text = read_text(path)
     parse = parse_board if looks_like_board(text) else parse_record
-    return parse(text, name, ruleset=ruleset, overrides=tuple(overrides), base_dir=base_dir_of(path))
+    return parse(
+        text, name, ruleset=ruleset, overrides=tuple(overrides), base_dir=base_dir_of(path)
+    )

@@ -21,10 +21,14 @@ from .replay import replay
 if TYPE_CHECKING:
     from ..engine.game import Game
 
-_placement = Placement._make  # a placement of a canonical piece on a square of the board: checked by the reader
+_placement = (
+    Placement._make
+)  # a placement of a canonical piece on a square of the board: checked by the reader
 TOP_KEYS = ("medina", "ruleset", "players", "setup", "turns", "event", "date", "notes", "result")
-FORMAT_HINTS = {"board/1": " (a finished board: `medina score` and `medina render` take it)",
-                "ruleset/1": " (a ruleset: use `medina rules show`)"}
+FORMAT_HINTS = {
+    "board/1": " (a finished board: `medina score` and `medina render` take it)",
+    "ruleset/1": " (a ruleset: use `medina rules show`)",
+}
 
 
 def refuse_board(record: Record) -> None:
@@ -39,7 +43,9 @@ def read_record(path: str, *, ruleset: str | None = None, overrides=()) -> Recor
     """Read a record file (`-` for stdin). Raises MedinaError only when nothing can be read at all;
     every other problem is collected in `record.problems`."""
     name, text = read_text(path)
-    return parse_record(text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir_of(path))
+    return parse_record(
+        text, name, ruleset=ruleset, overrides=overrides, base_dir=base_dir_of(path)
+    )
 
 
 def game_of_record(path: str) -> Game:
@@ -52,8 +58,15 @@ def game_of_record(path: str) -> Game:
     return outcome.game
 
 
-def parse_record(text: str, name: str, *, ruleset: str | Ruleset | None = None, overrides=(), base_dir=None,
-                 ignore_well: bool = False) -> Record:
+def parse_record(
+    text: str,
+    name: str,
+    *,
+    ruleset: str | Ruleset | None = None,
+    overrides=(),
+    base_dir=None,
+    ignore_well: bool = False,
+) -> Record:
     """A record/1 text, or a boardspace.net record (`.sgf` or story), which is converted.
     `ignore_well`: set the setup's well aside when the ruleset has none (to compare editions)."""
     if is_boardspace(name, text):
@@ -97,7 +110,8 @@ def _parse_turn_lines(text: str, name: str):
         return None
     pairs = TURN_LINE_RE.findall(text, start, end)
     if not all(map(_reads_as_text, {player for player, _ in pairs})) or not all(
-            _reads_as_text(tokens) for _, tokens in pairs if " " not in tokens):
+        _reads_as_text(tokens) for _, tokens in pairs if " " not in tokens
+    ):
         return None
     try:  # the same text with the turn lines blanked: the line of everything else is unchanged
         data, lines = parse_yaml(text[:start] + "\n" * len(pairs) + text[end:], name)
@@ -114,7 +128,9 @@ def _parse_turn_lines(text: str, name: str):
 
 def _reads_as_text(plain: str) -> bool:
     """Does YAML read this plain scalar as text (rather than a boolean, null, number or date)?"""
-    return not any(regexp.match(plain) for _, regexp in LOADER.yaml_implicit_resolvers.get(plain[:1], ()))
+    return not any(
+        regexp.match(plain) for _, regexp in LOADER.yaml_implicit_resolvers.get(plain[:1], ())
+    )
 
 
 class _Reader(HeaderReader):
@@ -123,25 +139,40 @@ class _Reader(HeaderReader):
     def read(self) -> None:
         data = self.data
         if not isinstance(data, dict):
-            self.error("bad-format-tag", "the file is empty" if data is None else
-                       "not a Medina record: expected a mapping starting with `medina: record/1`")
+            self.error(
+                "bad-format-tag",
+                "the file is empty"
+                if data is None
+                else "not a Medina record: expected a mapping starting with `medina: record/1`",
+            )
             return
         tag = data.get("medina")
         if tag != FORMAT_TAG:
             hint = FORMAT_HINTS.get(tag, "") if isinstance(tag, str) else ""
             self.r.other_format = tag if isinstance(tag, str) and tag in FORMAT_HINTS else None
-            self.error("bad-format-tag", f"`medina:` must be {FORMAT_TAG!r}, found {self.lines.shown(tag, 'medina')}"
-                       f"{hint}", ("medina",))
+            self.error(
+                "bad-format-tag",
+                f"`medina:` must be {FORMAT_TAG!r}, found {self.lines.shown(tag, 'medina')}{hint}",
+                ("medina",),
+            )
             return
         for key in data:
             if not isinstance(key, str):
-                self.error("yaml-not-text", f"top-level key {self.lines.shown_key(key)} is read by YAML as "
-                           f"{yaml_type(key)}, not text", (key,))
+                self.error(
+                    "yaml-not-text",
+                    f"top-level key {self.lines.shown_key(key)} is read by YAML as "
+                    f"{yaml_type(key)}, not text",
+                    (key,),
+                )
             elif key.startswith("x-"):
                 self.r.meta[key] = data[key]
             elif key not in TOP_KEYS:
-                self.error("unknown-key", f"unknown key {key!r}{did_you_mean(key, TOP_KEYS)} "
-                           f"(valid: {', '.join(TOP_KEYS)}; prefix your own keys with x-)", (key,))
+                self.error(
+                    "unknown-key",
+                    f"unknown key {key!r}{did_you_mean(key, TOP_KEYS)} "
+                    f"(valid: {', '.join(TOP_KEYS)}; prefix your own keys with x-)",
+                    (key,),
+                )
         self._meta()
         if not self._ruleset() or not self._players():
             return
@@ -153,16 +184,24 @@ class _Reader(HeaderReader):
         for key in ("event", "date"):
             if key in self.data:
                 value = self.data[key]
-                if key == "date" and isinstance(value, datetime.date):  # an unquoted date: the text as written
+                if key == "date" and isinstance(
+                    value, datetime.date
+                ):  # an unquoted date: the text as written
                     value = self.lines.written[(key,)]
                 if not isinstance(value, str):
-                    self.error("yaml-not-text", f"`{key}`: {self.lines.shown(value, key)} is read by YAML as "
-                               f"{yaml_type(value)}; quote it to make it text", (key,))
+                    self.error(
+                        "yaml-not-text",
+                        f"`{key}`: {self.lines.shown(value, key)} is read by YAML as "
+                        f"{yaml_type(value)}; quote it to make it text",
+                        (key,),
+                    )
                 else:
                     self.r.meta[key] = value
         if "notes" in self.data:
             notes = self.data["notes"]
-            if isinstance(notes, str) or (isinstance(notes, list) and all(isinstance(n, str) for n in notes)):
+            if isinstance(notes, str) or (
+                isinstance(notes, list) and all(isinstance(n, str) for n in notes)
+            ):
                 self.r.meta["notes"] = notes
             else:
                 self.error("bad-notes", "`notes` must be text or a list of text", ("notes",))
@@ -171,45 +210,75 @@ class _Reader(HeaderReader):
         setup = self.data.get("setup")
         rules = self.r.rules
         if not isinstance(setup, dict):
-            self.error("bad-setup" if setup is not None else "missing-key",
-                       "`setup` must be a mapping with the start merchant"
-                       + (" and the well" if rules.well.enabled else ""), ("setup",))
+            self.error(
+                "bad-setup" if setup is not None else "missing-key",
+                "`setup` must be a mapping with the start merchant"
+                + (" and the well" if rules.well.enabled else ""),
+                ("setup",),
+            )
             return
         wanted = ("merchant", "well") if rules.well.enabled else ("merchant",)
         for key in setup:
             if (isinstance(key, str) and key.startswith("x-")) or key == "supply":
                 continue
-            if key == "well" and (self.ignore_well or self.r.other_rules) and not rules.well.enabled:
+            if (
+                key == "well"
+                and (self.ignore_well or self.r.other_rules)
+                and not rules.well.enabled
+            ):
                 # as compare says
-                self.r.well_set_aside = Problem("well-set-aside", f"played without the record's well "
-                                                f"{brief(setup[key])} ({self.r.ruleset.id} has none; its cell is free)",
-                                                file=self.r.file, line=self.lines.of("setup", "well"))
+                self.r.well_set_aside = Problem(
+                    "well-set-aside",
+                    f"played without the record's well "
+                    f"{brief(setup[key])} ({self.r.ruleset.id} has none; its cell is free)",
+                    file=self.r.file,
+                    line=self.lines.of("setup", "well"),
+                )
                 continue
             if key not in wanted:
                 extra = " (this ruleset has no well)" if key == "well" else ""
-                hint = did_you_mean(key, wanted + ("supply",)) if isinstance(key, str) and not extra else ""
-                self.error("unknown-key", f"unknown setup key {self.lines.shown_key('setup', key)}{extra}; "
-                           f"valid: {', '.join(wanted + ('supply',))}{hint}", ("setup", key))
+                hint = (
+                    did_you_mean(key, wanted + ("supply",))
+                    if isinstance(key, str) and not extra
+                    else ""
+                )
+                self.error(
+                    "unknown-key",
+                    f"unknown setup key {self.lines.shown_key('setup', key)}{extra}; "
+                    f"valid: {', '.join(wanted + ('supply',))}{hint}",
+                    ("setup", key),
+                )
         geo = Variant.of(rules).geometry
         cells = {}
         for key in wanted:
             if key not in setup:
-                self.error("bad-setup", f"setup has no {key}: this ruleset needs `{key}: CELL` under setup "
-                           "(an interior cell off the edge row)", ("setup",))
+                self.error(
+                    "bad-setup",
+                    f"setup has no {key}: this ruleset needs `{key}: CELL` under setup "
+                    "(an interior cell off the edge row)",
+                    ("setup",),
+                )
                 continue
             value = setup[key]
             cell = geo.parse(value) if isinstance(value, str) else None
             if cell is None:
-                self.error("bad-cell", f"setup {key}: {self.lines.shown(value, 'setup', key)} is not a cell of "
-                           f"this board ({geo.describe_extent()})", ("setup", key))
+                self.error(
+                    "bad-cell",
+                    f"setup {key}: {self.lines.shown(value, 'setup', key)} is not a cell of "
+                    f"this board ({geo.describe_extent()})",
+                    ("setup", key),
+                )
             else:
                 cells[key] = cell
         for key, words in geo.setup_refusals(cells):
             self.error("bad-setup", words, ("setup", key))
-            if cells.pop(key) == cells.get("merchant"):  # the well on the merchant's cell: no setup to go on with
+            if cells.pop(key) == cells.get(
+                "merchant"
+            ):  # the well on the merchant's cell: no setup to go on with
                 return
-        self.r.merchant, self.r.well = (None if key not in cells else geo.square_of[cells[key]]
-                                        for key in ("merchant", "well"))
+        self.r.merchant, self.r.well = (
+            None if key not in cells else geo.square_of[cells[key]] for key in ("merchant", "well")
+        )
         if "supply" in setup:
             self._supply(setup["supply"])
 
@@ -218,32 +287,54 @@ class _Reader(HeaderReader):
         `{Ben: {merchant: 7}}` (a site's seating, a handicap)."""
         path = ("setup", "supply")
         if not isinstance(supply, dict):
-            self.error("bad-setup", "setup supply must map players to {piece: count}, e.g. `{Ben: {merchant: 7}}`",
-                       path)
+            self.error(
+                "bad-setup",
+                "setup supply must map players to {piece: count}, e.g. `{Ben: {merchant: 7}}`",
+                path,
+            )
             return
-        pieces = self._supplied(Variant.of(self.r.rules).spellings)  # as in turns: no neutral where none is supplied
+        pieces = self._supplied(
+            Variant.of(self.r.rules).spellings
+        )  # as in turns: no neutral where none is supplied
         for name, counts in supply.items():
             where = path + (name,)
             if name not in self.r.players:
-                self.error("bad-setup", f"setup supply names {self.lines.shown_key(*where)}, who is not a player "
-                           f"({', '.join(self.r.players)})", where)
+                self.error(
+                    "bad-setup",
+                    f"setup supply names {self.lines.shown_key(*where)}, who is not a player "
+                    f"({', '.join(self.r.players)})",
+                    where,
+                )
                 continue
             if not isinstance(counts, dict):
-                self.error("bad-setup", f"setup supply for {name}: expected {{piece: count}}, e.g. `{{merchant: 7}}`",
-                           where)
+                self.error(
+                    "bad-setup",
+                    f"setup supply for {name}: expected {{piece: count}}, e.g. `{{merchant: 7}}`",
+                    where,
+                )
                 continue
             clean = {}
             for piece, count in counts.items():
                 canonical = pieces.get(piece.lower()) if isinstance(piece, str) else None
                 if canonical is None:
-                    self.error("bad-setup", f"setup supply for {name}: {self.lines.shown_key(*where, piece)} is not a "
-                               f"piece of {self.r.ruleset.id} ({', '.join(sorted(set(pieces.values())))})",
-                               where + (piece,))
-                elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MOST_SUPPLIED:
-                    self.error("bad-setup", f"setup supply for {name}: {piece} "
-                               f"{self.lines.shown(count, *where, piece)} is not a whole number "
-                               f"from 0 to {MOST_SUPPLIED}",
-                               where + (piece,))
+                    self.error(
+                        "bad-setup",
+                        f"setup supply for {name}: {self.lines.shown_key(*where, piece)} is not a "
+                        f"piece of {self.r.ruleset.id} ({', '.join(sorted(set(pieces.values())))})",
+                        where + (piece,),
+                    )
+                elif (
+                    isinstance(count, bool)
+                    or not isinstance(count, int)
+                    or not 0 <= count <= MOST_SUPPLIED
+                ):
+                    self.error(
+                        "bad-setup",
+                        f"setup supply for {name}: {piece} "
+                        f"{self.lines.shown(count, *where, piece)} is not a whole number "
+                        f"from 0 to {MOST_SUPPLIED}",
+                        where + (piece,),
+                    )
                 else:
                     clean[canonical] = count
             self.r.supply[name] = clean
@@ -263,7 +354,9 @@ class _Reader(HeaderReader):
         for error, *later in self.unknown_pieces.values():
             turns = sorted(set(later) - {error.turn})
             if turns:
-                error.message += f"; also in turn{'s' if len(turns) > 1 else ''} {in_words(turns, 'and')}"
+                error.message += (
+                    f"; also in turn{'s' if len(turns) > 1 else ''} {in_words(turns, 'and')}"
+                )
 
     def _turns_not_a_list(self, turns):
         message = "`turns` must be a list of `- player: placements`"
@@ -272,7 +365,9 @@ class _Reader(HeaderReader):
             key = next(iter(turns))
             path = ("turns", key)
             if isinstance(key, str) and key.startswith("-"):
-                message += f": a dash and a space begin each turn, `- {key[1:].lstrip()}:`, not `{key}:`"
+                message += (
+                    f": a dash and a space begin each turn, `- {key[1:].lstrip()}:`, not `{key}:`"
+                )
             else:
                 message += f": begin each turn with a dash and a space, `- {key}:`"
         self.error("yaml-wrong-type", message, path)
@@ -282,35 +377,65 @@ class _Reader(HeaderReader):
         line = self.lines.of(*path)
         if not isinstance(item, dict) or len(item) != 1:
             message = "a turn must be a one-key mapping `player: placements`"
-            if isinstance(item, str):  # `Anna grey K8` or `Anna:grey K8`, which YAML reads as one text
+            if isinstance(
+                item, str
+            ):  # `Anna grey K8` or `Anna:grey K8`, which YAML reads as one text
                 name, _, rest = item.partition(":" if item.split(":")[0] in self.r.players else " ")
                 if name in self.r.players:
-                    message += f"; put a colon and a space after the player: `{name}: {rest.strip()}`"
+                    message += (
+                        f"; put a colon and a space after the player: `{name}: {rest.strip()}`"
+                    )
             self.error("bad-turn", message, path, turn=number)
             return TurnEntry(number, "?", line, [], readable=False)
-        (player, text), = item.items()
+        ((player, text),) = item.items()
         if not isinstance(player, str):
             shown = self.lines.shown_key(*path, player)
-            self.error("yaml-not-text", f"player {shown} is read by YAML as {yaml_type(player)}; quote the name",
-                       path, turn=number)
+            self.error(
+                "yaml-not-text",
+                f"player {shown} is read by YAML as {yaml_type(player)}; quote the name",
+                path,
+                turn=number,
+            )
             return TurnEntry(number, shown, line, [], readable=False)
         entry = TurnEntry(number, player, line, [])
         if player not in self.r.players:
-            self.error("unknown-player", f"{player!r} is not in players ({', '.join(self.r.players)})"
-                       f"{did_you_mean(player, self.r.players)}", path, turn=number, player=player)
+            self.error(
+                "unknown-player",
+                f"{player!r} is not in players ({', '.join(self.r.players)})"
+                f"{did_you_mean(player, self.r.players)}",
+                path,
+                turn=number,
+                player=player,
+            )
             entry.readable = False
         if isinstance(text, list) and text and all(isinstance(t, str) for t in text):
-            self.error("bad-turn", f"the placements are written as a list in brackets; write them without: "
-                       f"`{player}: {', '.join(text)}`", path, turn=number, player=player)
+            self.error(
+                "bad-turn",
+                f"the placements are written as a list in brackets; write them without: "
+                f"`{player}: {', '.join(text)}`",
+                path,
+                turn=number,
+                player=player,
+            )
             entry.readable = False
             return entry
         if not isinstance(text, str) or not text.strip():
             written = self.lines.written.get(path + (player,))
-            found = ("nothing" if isinstance(text, str) or written == "" else yaml_type(text) if written is None
-                     else f"`{written}`, read by YAML as {yaml_type(text)}")
-            self.error("bad-turn", f"the turn lists no placements (found {found}); write them after the colon, "
-                       "e.g. `Anna: grey K8, wall A12`, or `pass`", path,
-                       turn=number, player=player)
+            found = (
+                "nothing"
+                if isinstance(text, str) or written == ""
+                else yaml_type(text)
+                if written is None
+                else f"`{written}`, read by YAML as {yaml_type(text)}"
+            )
+            self.error(
+                "bad-turn",
+                f"the turn lists no placements (found {found}); write them after the colon, "
+                "e.g. `Anna: grey K8, wall A12`, or `pass`",
+                path,
+                turn=number,
+                player=player,
+            )
             entry.readable = False
             return entry
         tokens = text.split(",")
@@ -323,53 +448,87 @@ class _Reader(HeaderReader):
                 if piece is not None and cell is not None:
                     entry.actions.append(_placement((piece, square_of[cell])))
                     continue
-            action = self._other_action(token, words, pieces, geo, path, number, k, player, last=k == len(tokens))
+            action = self._other_action(
+                token, words, pieces, geo, path, number, k, player, last=k == len(tokens)
+            )
             if action is None:
-                if entry.readable:  # the first placement that cannot be read: the replay stops before it
+                if (
+                    entry.readable
+                ):  # the first placement that cannot be read: the replay stops before it
                     entry.read_before_problem = len(entry.actions)
                 entry.readable = False
             else:
                 entry.actions.append(action)
                 has_pass = has_pass or action == PASS_PLACEMENT
         if has_pass and len(tokens) > 1:
-            self.error("bad-turn", "`pass` is the whole turn; it cannot be combined with placements", path,
-                       turn=number, player=player)
+            self.error(
+                "bad-turn",
+                "`pass` is the whole turn; it cannot be combined with placements",
+                path,
+                turn=number,
+                player=player,
+            )
             entry.readable, entry.read_before_problem = False, None
         return entry
 
-    def _other_action(self, token, words, pieces, geo, path, turn, k, player, last) -> Placement | None:
+    def _other_action(
+        self, token, words, pieces, geo, path, turn, k, player, last
+    ) -> Placement | None:
         """Any other token: a cell spelt otherwise (K07), `tea` or `pass`; else report why (first failing part)."""
         if len(words) == 1 and words[0].lower() in ("tea", "pass"):
             return TEA_PLACEMENT if words[0].lower() == "tea" else PASS_PLACEMENT
         where = {"turn": turn, "placement": k, "player": player}
         if len(words) != 2:
-            self.error("bad-placement", _slip(words, k, last, pieces, geo)
-                       or f"{token.strip()!r} is not `<piece> <cell>`, `tea` or `pass`", path, **where)
+            self.error(
+                "bad-placement",
+                _slip(words, k, last, pieces, geo)
+                or f"{token.strip()!r} is not `<piece> <cell>`, `tea` or `pass`",
+                path,
+                **where,
+            )
             return None
         piece_word, cell_word = words
         cell = geo.parse(cell_word)
         if piece_word.lower() in pieces and cell is not None:
             return _placement((pieces[piece_word.lower()], geo.square_of[cell]))
-        if cell is None and piece_word.lower() not in pieces and cell_word.lower() in pieces and geo.parse(piece_word) \
-                is not None:
-            self.error("bad-placement", f"{token.strip()!r}: the piece comes first, then the cell: "
-                       f"`{cell_word} {piece_word}`", path, **where)
+        if (
+            cell is None
+            and piece_word.lower() not in pieces
+            and cell_word.lower() in pieces
+            and geo.parse(piece_word) is not None
+        ):
+            self.error(
+                "bad-placement",
+                f"{token.strip()!r}: the piece comes first, then the cell: "
+                f"`{cell_word} {piece_word}`",
+                path,
+                **where,
+            )
             return None
         if piece_word.lower() not in pieces:
             if piece_word.lower() in self.unknown_pieces:  # said once, at its first use
                 self.unknown_pieces[piece_word.lower()].append(turn)
                 return None
             from difflib import get_close_matches
+
             supplied = self._supplied(pieces)
             valid = Variant.of(self.r.rules).piece_list
             guess = get_close_matches(piece_word.lower(), supplied, n=1)
             hint = f"; did you mean {supplied[guess[0]]!r}?" if guess else ""
-            self.error("unknown-piece", f"{piece_word!r} is not a piece of {self.r.ruleset.id}{hint} (pieces: {valid})",
-                       path, **where)
+            self.error(
+                "unknown-piece",
+                f"{piece_word!r} is not a piece of {self.r.ruleset.id}{hint} (pieces: {valid})",
+                path,
+                **where,
+            )
             self.unknown_pieces[piece_word.lower()] = [self.r.problems.errors[-1]]
         else:
-            self.error("bad-cell", f"{cell_word!r} is not a cell of this board ({geo.describe_extent()})",
-                       path, **where)
+            self.error(
+                "bad-cell",
+                f"{cell_word!r} is not a cell of this board ({geo.describe_extent()})",
+                path,
+                **where,
+            )
         return None
 
     def _supplied(self, pieces: dict) -> dict:
@@ -389,11 +548,18 @@ class _Reader(HeaderReader):
         for name, value in result.items():
             if name not in self.r.players:
                 hint = did_you_mean(name, self.r.players) if isinstance(name, str) else ""
-                self.error("bad-result", f"result names {self.lines.shown_key(*path, name)}, who is not a player{hint}",
-                           path + (name,))
+                self.error(
+                    "bad-result",
+                    f"result names {self.lines.shown_key(*path, name)}, who is not a player{hint}",
+                    path + (name,),
+                )
             elif isinstance(value, bool) or not isinstance(value, int):
-                self.error("bad-result", f"result for {name}: {self.lines.shown(value, *path, name)} is not a whole "
-                           "number", path + (name,))
+                self.error(
+                    "bad-result",
+                    f"result for {name}: {self.lines.shown(value, *path, name)} is not a whole "
+                    "number",
+                    path + (name,),
+                )
             else:
                 clean[name] = value
                 self.r.result_lines[name] = self.lines.of(*path, name)
@@ -407,8 +573,11 @@ def _slip(words, k, last, pieces, geo) -> str | None:
     """What went wrong, in plain words, with a placement that is not two words: an empty one (a comma
     too many) or several placements without the commas between them."""
     if not words:
-        return ("a comma after the last placement: remove it" if last and k > 1 else
-                "an empty placement (two commas in a row, or one at the start): remove the extra comma")
+        return (
+            "a comma after the last placement: remove it"
+            if last and k > 1
+            else "an empty placement (two commas in a row, or one at the start): remove the extra comma"
+        )
     placements, rest = [], list(words)
     while rest:
         if rest[0].lower() in ("tea", "pass"):

@@ -32,11 +32,20 @@ from .model import Record, ruleset_ref_from, write_record
 from .record import parse_record, refuse_board
 from .replay import Replay, replay
 
-SAFE_TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")  # nothing YAML could read as structure
+SAFE_TOKEN_RE = re.compile(
+    r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*"
+)  # nothing YAML could read as structure
 
 
-def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant: str | None, well: str | None,
-               path: str, meta: dict | None = None) -> tuple[str | None, list[Problem]]:
+def new_record(
+    ruleset: Ruleset,
+    ruleset_ref: str,
+    players: list[str],
+    merchant: str | None,
+    well: str | None,
+    path: str,
+    meta: dict | None = None,
+) -> tuple[str | None, list[Problem]]:
     """The text of a record at `path` with no turns yet, or None and what is wrong with the values given
     (`ruleset_ref` as given on the command line: a path is rewritten relative to the record's folder;
     `meta`: `x-` keys to write after the turns)."""
@@ -50,24 +59,38 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
     for option, value in (("merchant", merchant), ("well", well)):
         if value is None:
             if rules.well.enabled and option == "well":
-                problems.append(Problem("bad-setup", f"{ruleset.id} has a well: give --well CELL", file=path))
+                problems.append(
+                    Problem("bad-setup", f"{ruleset.id} has a well: give --well CELL", file=path)
+                )
             continue
         if option == "well" and not rules.well.enabled:
-            problems.append(Problem("bad-setup", f"{ruleset.id} has no well: leave out --well", file=path))
+            problems.append(
+                Problem("bad-setup", f"{ruleset.id} has no well: leave out --well", file=path)
+            )
             continue
         cell = geo.parse(value)
         if cell is None:
-            problems.append(Problem("bad-cell", f"--{option} {value!r} is not a cell of this board "
-                                    f"({geo.describe_extent()})", file=path))
+            problems.append(
+                Problem(
+                    "bad-cell",
+                    f"--{option} {value!r} is not a cell of this board ({geo.describe_extent()})",
+                    file=path,
+                )
+            )
         else:
             cells[option] = cell
     if problems:
         return None, problems
     folder = Path(path).parent
     well_cell = cells.get("well")
-    text = write_record(ruleset_ref=ruleset_ref_from(folder, ruleset_ref), players=players,
-                        merchant=geo.square_of[cells["merchant"]],
-                        well=None if well_cell is None else geo.square_of[well_cell], turns=[], meta=meta)
+    text = write_record(
+        ruleset_ref=ruleset_ref_from(folder, ruleset_ref),
+        players=players,
+        merchant=geo.square_of[cells["merchant"]],
+        well=None if well_cell is None else geo.square_of[well_cell],
+        turns=[],
+        meta=meta,
+    )
     for problem in (found := parse_record(text, path, base_dir=folder).problems.errors):
         problem.line = None  # a line of a file not written yet
     return (None if found else text), found
@@ -76,14 +99,27 @@ def new_record(ruleset: Ruleset, ruleset_ref: str, players: list[str], merchant:
 def new_document(file: str, text: str | None = None) -> dict:
     """The medina-new/1 document (without `errors` and `warnings`) of the record `text` written at `file`:
     its ruleset, players, setup and who starts; without `text` (none written), as far as it is known."""
-    doc: dict[str, Any] = {"format": "medina-new/1", "file": file, "ruleset": None, "players": [], "merchant": None,
-                           "well": None, "to_move": None}
+    doc: dict[str, Any] = {
+        "format": "medina-new/1",
+        "file": file,
+        "ruleset": None,
+        "players": [],
+        "merchant": None,
+        "well": None,
+        "to_move": None,
+    }
     if text is None:
         return doc
     record = parse_record(text, file, base_dir=Path(file).parent)
     assert record.ruleset is not None and record.merchant is not None  # the text `new_record` wrote
-    return {**doc, "ruleset": record.ruleset.id, "players": record.players, "merchant": square_name(record.merchant),
-            "well": None if record.well is None else square_name(record.well), "to_move": record.players[0]}
+    return {
+        **doc,
+        "ruleset": record.ruleset.id,
+        "players": record.players,
+        "merchant": square_name(record.merchant),
+        "well": None if record.well is None else square_name(record.well),
+        "to_move": record.players[0],
+    }
 
 
 def drawn_setup(rules, seed) -> tuple[str, str | None]:
@@ -91,6 +127,7 @@ def drawn_setup(rules, seed) -> tuple[str, str | None]:
     import random
 
     from ..engine.playout import random_setup
+
     merchant, well = random_setup(rules, random.Random(f"medina-setup/{seed}"))
     return square_name(merchant), None if well is None else square_name(well)
 
@@ -138,8 +175,13 @@ def locked(path: str, *, wait: float | None = None, waiting=None):
             except BlockingIOError:
                 waited = time.monotonic() - start
                 if waited > wait:
-                    raise fail("record-busy", f"another command has been changing it for {wait:g} s; try again "
-                               "when it has finished", file=path, error=UnusableInput) from None
+                    raise fail(
+                        "record-busy",
+                        f"another command has been changing it for {wait:g} s; try again "
+                        "when it has finished",
+                        file=path,
+                        error=UnusableInput,
+                    ) from None
                 if waiting is not None and not told and waited > LOCK_NOTICE:
                     told = True
                     waiting(wait)
@@ -165,19 +207,31 @@ def _changed(name: str, text: str, expect: str | None) -> Problem | None:
     """A record changed by someone else since `expect` was read."""
     if expect is None or text == expect:
         return None
-    return Problem("record-changed", "changed by another command since it was read; nothing was written",
-                   file=name)
+    return Problem(
+        "record-changed",
+        "changed by another command since it was read; nothing was written",
+        file=name,
+    )
 
 
 def _save(path: str, name: str, text: str) -> None:
     try:
         write_atomically(Path(path), text)
     except OSError as exc:
-        raise fail("cannot-write", f"cannot write: {exc.strerror or exc}", file=name, error=UnusableInput) from None
+        raise fail(
+            "cannot-write", f"cannot write: {exc.strerror or exc}", file=name, error=UnusableInput
+        ) from None
 
 
-def record_placements(path: str, actions: list[str], *, player: str | None = None, expect: str | None = None,
-                      waiting=None, from_shell: bool = True) -> Appended:
+def record_placements(
+    path: str,
+    actions: list[str],
+    *,
+    player: str | None = None,
+    expect: str | None = None,
+    waiting=None,
+    from_shell: bool = True,
+) -> Appended:
     """`append_actions` on the record file at `path`, written when accepted, under its lock. `expect`:
     the text the caller last saw; the record is left alone (`record-changed`) if it is not that any
     more. Raises MedinaError when the record cannot be read or written, BadArgument when the actions
@@ -187,7 +241,9 @@ def record_placements(path: str, actions: list[str], *, player: str | None = Non
         changed = _changed(name, text, expect)
         if changed is not None:
             return Appended(None, None, [changed])
-        done = append_actions(text, name, actions, base_dir=base_dir_of(path), player=player, from_shell=from_shell)
+        done = append_actions(
+            text, name, actions, base_dir=base_dir_of(path), player=player, from_shell=from_shell
+        )
         if done.text is not None and done.text != text:
             _save(real, name, done.text)
     return done
@@ -225,7 +281,7 @@ def keep_key(path: str, key: str, value, *, expect: str) -> str | None:
             newline = "\r\n" if "\r\n" in text else "\n"
             edited = text + ("" if text.endswith("\n") else newline) + line + newline
         elif found[0].start_mark.line == found[1].end_mark.line and found[0].start_mark.column == 0:
-            edited = text[:found[0].start_mark.index] + line + text[found[1].end_mark.index:]
+            edited = text[: found[0].start_mark.index] + line + text[found[1].end_mark.index :]
         else:
             return None
         _save(real, name, edited)
@@ -233,6 +289,7 @@ def keep_key(path: str, key: str, value, *, expect: str) -> str | None:
 
 
 # --- placements as typed -------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Step:
@@ -243,8 +300,9 @@ class Step:
     player: str | None = None
 
 
-def read_steps(args: list[str], record: Record, player: str | None = None, *,
-               from_shell: bool = True) -> tuple[list[Step], list[Problem]]:
+def read_steps(
+    args: list[str], record: Record, player: str | None = None, *, from_shell: bool = True
+) -> tuple[list[Step], list[Problem]]:
     """The actions of a command line's arguments, each `[PLAYER:] ACTION[, ACTION...]`, for `player` where
     no argument names one. Words the shell split apart (an unquoted `roof C3`, `Ann: roof C3`) are joined
     again; a piece or cell alone is said to want quoting (`from_shell`), else only to want its other half.
@@ -260,15 +318,28 @@ def read_steps(args: list[str], record: Record, player: str | None = None, *,
         if isinstance(named, Problem):
             raise BadArgument(named)
         if named is not None and player is not None and named != player:
-            raise fail("usage", f"{arg!r} names {named}, and --player {player}: name one player", file="--player",
-                       error=BadArgument)
+            raise fail(
+                "usage",
+                f"{arg!r} names {named}, and --player {player}: name one player",
+                file="--player",
+                error=BadArgument,
+            )
         for part in rest.split(","):
             words = part.split()
             if len(words) == 1 and (words[0].lower() in pieces or geo.parse(words[0]) is not None):
                 lacks = "cell" if words[0].lower() in pieces else "piece"
-                advice = "; quote each one as a single argument, e.g. \"roof K8\"" if from_shell else ", e.g. `roof K8`"
-                problems.append(Problem("bad-placement", f"{words[0]!r} has no {lacks}: a placement is `<piece> "
-                                        f"<cell>`{advice}", file=record.file))
+                advice = (
+                    '; quote each one as a single argument, e.g. "roof K8"'
+                    if from_shell
+                    else ", e.g. `roof K8`"
+                )
+                problems.append(
+                    Problem(
+                        "bad-placement",
+                        f"{words[0]!r} has no {lacks}: a placement is `<piece> <cell>`{advice}",
+                        file=record.file,
+                    )
+                )
             steps.append(Step(part, named or player))
     return steps, problems
 
@@ -288,14 +359,19 @@ def _joined(args: list[str], pieces: dict, geo) -> list[str]:
 def _piece_then_cell(before: str, after: str, pieces: dict, geo) -> bool:
     last = before.rpartition(",")[2].rpartition(":")[2].split()
     first = after.split(",")[0].split()
-    return len(last) == 1 and last[0].lower() in pieces and len(first) == 1 and geo.parse(first[0]) is not None
+    return (
+        len(last) == 1
+        and last[0].lower() in pieces
+        and len(first) == 1
+        and geo.parse(first[0]) is not None
+    )
 
 
 def _named(arg: str, record: Record) -> tuple[str | Problem | None, str]:
     """(the player an argument names before a colon, or None, or why that is no player; the rest)."""
     for name in sorted(record.players, key=len, reverse=True):
         if arg.startswith(f"{name}:"):
-            return name, arg[len(name) + 1:]
+            return name, arg[len(name) + 1 :]
     head, colon, rest = arg.partition(":")
     if colon and head.strip() and "," not in head:
         return _unknown_player(head.strip(), record), rest
@@ -310,11 +386,17 @@ def named_player(arg: str, record: Record) -> str | None:
 
 def _unknown_player(name: str, record: Record) -> Problem:
     from ..errors import did_you_mean
-    return Problem("unknown-player", f"{name!r} is not a player of this record ({', '.join(record.players)})"
-                   f"{did_you_mean(name, record.players)}", file=record.file)
+
+    return Problem(
+        "unknown-player",
+        f"{name!r} is not a player of this record ({', '.join(record.players)})"
+        f"{did_you_mean(name, record.players)}",
+        file=record.file,
+    )
 
 
 # --- appending -----------------------------------------------------------------------------------
+
 
 @dataclass
 class Appended:
@@ -325,7 +407,9 @@ class Appended:
     outcome: Replay | None
     problems: list[Problem] = field(default_factory=list)
     entries: list[int] = field(default_factory=list)  # the numbers of the turns written to
-    placed: list[tuple[int, str, str]] = field(default_factory=list)  # (turn, player, token) of each accepted
+    placed: list[tuple[int, str, str]] = field(
+        default_factory=list
+    )  # (turn, player, token) of each accepted
 
     def lines(self) -> list[str]:
         """What was recorded, turn by turn, and who is next: `turn 2, Ben: grey K8` ... `next: ...`."""
@@ -333,7 +417,8 @@ class Appended:
         record = self.outcome.record
         entries = [record.turns[number - 1] for number in self.entries]
         return [f"turn {e.number}, {e.player}: {', '.join(record.tokens(e))}" for e in entries] + [
-            next_words(self.outcome)]
+            next_words(self.outcome)
+        ]
 
     def to_json(self, file: str) -> dict:
         """The medina-add/1 document (without `errors` and `warnings`): each placement written, in order,
@@ -341,11 +426,17 @@ class Appended:
         written = self.text is not None
         outcome = self.outcome if written else None  # (written: the replay of the new text)
         turn, placement = (outcome.next_placement() if outcome else None) or (None, None)
-        return {"format": "medina-add/1", "file": file,
-                "added": [{"turn": turn_, "player": player, "placement": token}
-                          for turn_, player, token in (self.placed if written else [])],
-                "to_move": outcome.game.to_move if outcome and outcome.game else None, "turn": turn,
-                "placement": placement}
+        return {
+            "format": "medina-add/1",
+            "file": file,
+            "added": [
+                {"turn": turn_, "player": player, "placement": token}
+                for turn_, player, token in (self.placed if written else [])
+            ],
+            "to_move": outcome.game.to_move if outcome and outcome.game else None,
+            "turn": turn,
+            "placement": placement,
+        }
 
     def refused(self, problems: list[Problem], outcome: Replay | None = None) -> Appended:
         """Refused at this point: no text, the problems, and what had been accepted before (see `unwritten`)."""
@@ -360,15 +451,26 @@ class Appended:
         return f"{self.outcome.record.file}: this command's placements before it are not written either ({went})"
 
 
-def append_actions(text: str, name: str, actions: list[str], *, base_dir, player: str | None = None,
-                   from_shell: bool = True) -> Appended:
+def append_actions(
+    text: str,
+    name: str,
+    actions: list[str],
+    *,
+    base_dir,
+    player: str | None = None,
+    from_shell: bool = True,
+) -> Appended:
     """`text` with each action (`[PLAYER:] <piece> <cell>`, `tea` or `pass`; see `read_steps`) appended in
     turn: to the turn in progress, else as a new turn of the player to move (`pass`: of the next seat after
     the last turn). An action meant for a player who is not the one it would go to is refused. Refused,
     text unchanged, at the first problem `validate` would report. `from_shell`: as `read_steps`."""
     if is_boardspace(name, text):
-        raise fail("bad-format-tag", "a boardspace.net record: convert it with `medina import boardspace` first",
-                   file=name, error=UnusableInput)
+        raise fail(
+            "bad-format-tag",
+            "a boardspace.net record: convert it with `medina import boardspace` first",
+            file=name,
+            error=UnusableInput,
+        )
     record = parse_record(text, name, base_dir=base_dir)
     refuse_board(record)
     outcome = replay(record)
@@ -382,19 +484,31 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir, player
     for step in steps:
         token = _canonical(step.token, pieces, geo)
         if token is None:
-            return done.refused([Problem("bad-placement", f"{step.token.strip()!r} is not `<piece> <cell>`, "
-                                         "`tea` or `pass`", file=name)])
+            return done.refused(
+                [
+                    Problem(
+                        "bad-placement",
+                        f"{step.token.strip()!r} is not `<piece> <cell>`, `tea` or `pass`",
+                        file=name,
+                    )
+                ]
+            )
         game, turns = outcome.game, outcome.record.turns
         if game.turn_open():
             player_of_new_turn = None  # goes on with the turn in progress
         elif token == "pass" or game.is_over():
-            player_of_new_turn = outcome.record.players[(outcome.record.players.index(turns[-1].player) + 1)
-                                                        % len(outcome.record.players) if turns else 0]
+            player_of_new_turn = outcome.record.players[
+                (outcome.record.players.index(turns[-1].player) + 1) % len(outcome.record.players)
+                if turns
+                else 0
+            ]
         else:
             player_of_new_turn = game.to_move
         mover = player_of_new_turn or game.to_move
         if step.player not in (None, mover) and (token == "pass" or not game.is_over()):
-            assert step.player is not None and mover is not None  # a pass names the next seat, else the game goes on
+            assert (
+                step.player is not None and mover is not None
+            )  # a pass names the next seat, else the game goes on
             return done.refused([_not_to_move(outcome, token, step.player, mover)])
         assert done.text is not None  # refused texts returned above
         edited = _edit(done.text, token, player_of_new_turn)
@@ -404,9 +518,16 @@ def append_actions(text: str, name: str, actions: list[str], *, base_dir, player
             if outcome.problems:
                 return done.refused(outcome.problems, outcome)
         if edited is None or len(record.turns) != len(turns) + (player_of_new_turn is not None):
-            return done.refused([Problem(
-                "bad-turn", "the turns are written in a layout `medina add` cannot extend (it writes one turn a "
-                "line, `  - Anna: grey K8, black C3`); add this turn by hand", file=name)])
+            return done.refused(
+                [
+                    Problem(
+                        "bad-turn",
+                        "the turns are written in a layout `medina add` cannot extend (it writes one turn a "
+                        "line, `  - Anna: grey K8, black C3`); add this turn by hand",
+                        file=name,
+                    )
+                ]
+            )
         done.text, done.outcome = edited, outcome
         done.placed.append((len(record.turns), record.turns[-1].player, token))
         if done.entries[-1:] != [len(record.turns)]:
@@ -428,13 +549,23 @@ def _not_to_move(outcome: Replay, token: str, claimed: str, mover: str) -> Probl
         open_turn = game.turn_open()
         line = record.turns[-1].line if open_turn else None
         of = placement - 1 + left
-        message = f"{claimed} named for {token}, but it is {mover}'s turn (placement {placement} of {of}"
+        message = (
+            f"{claimed} named for {token}, but it is {mover}'s turn (placement {placement} of {of}"
+        )
         if open_turn:
             message += f"; {mover} has placed {', '.join(record.tokens(record.turns[-1]))}"
         message += ")"
         if game.forced:
             message += "; a roof is due this turn"
-    return Problem("out-of-turn", message, file=record.file, line=line, turn=turn, placement=placement, player=mover)
+    return Problem(
+        "out-of-turn",
+        message,
+        file=record.file,
+        line=line,
+        turn=turn,
+        placement=placement,
+        player=mover,
+    )
 
 
 def next_words(outcome: Replay) -> str:
@@ -448,6 +579,7 @@ def next_words(outcome: Replay) -> str:
 
 
 # --- taking back ---------------------------------------------------------------------------------
+
 
 @dataclass
 class Undone:
@@ -463,20 +595,29 @@ class Undone:
     def lines(self) -> list[str]:
         """`took back turn 5, Ben: roof K8` for each placement taken back, then who is next."""
         assert self.outcome is not None  # lines tell what `remove_actions` did
-        return [f"took back turn {turn}, {player}: {token}" for turn, player, token in self.removed] + [
-            next_words(self.outcome)]
+        return [
+            f"took back turn {turn}, {player}: {token}" for turn, player, token in self.removed
+        ] + [next_words(self.outcome)]
 
     def to_json(self) -> dict:
         """The medina-undo/1 document (without `errors` and `warnings`)."""
-        next_placement = self.outcome.next_placement() if self.outcome and self.outcome.game else None
+        next_placement = (
+            self.outcome.next_placement() if self.outcome and self.outcome.game else None
+        )
         turn, placement = next_placement or (None, None)
-        return {"format": "medina-undo/1", "file": self.file,
-                "removed": [{"turn": turn_, "player": player, "placement": token}
-                            for turn_, player, token in (self.removed if self.text is not None else [])],
-                "to_move": self.outcome.game.to_move if self.text is not None and self.outcome and self.outcome.game
-                else None,
-                "turn": turn if self.text is not None else None,
-                "placement": placement if self.text is not None else None}
+        return {
+            "format": "medina-undo/1",
+            "file": self.file,
+            "removed": [
+                {"turn": turn_, "player": player, "placement": token}
+                for turn_, player, token in (self.removed if self.text is not None else [])
+            ],
+            "to_move": self.outcome.game.to_move
+            if self.text is not None and self.outcome and self.outcome.game
+            else None,
+            "turn": turn if self.text is not None else None,
+            "placement": placement if self.text is not None else None,
+        }
 
 
 def remove_actions(text: str, name: str, count: int, *, base_dir) -> Undone:
@@ -485,8 +626,13 @@ def remove_actions(text: str, name: str, count: int, *, base_dir) -> Undone:
     text unchanged, when the record's header cannot be read, its turns are laid out otherwise than one
     per line, or what is left does not replay as valid; BadArgument when it holds fewer than `count`."""
     if is_boardspace(name, text):
-        raise fail("bad-format-tag", "a boardspace.net record: it is not changed in place (convert it with "
-                   "`medina import boardspace` first)", file=name, error=UnusableInput)
+        raise fail(
+            "bad-format-tag",
+            "a boardspace.net record: it is not changed in place (convert it with "
+            "`medina import boardspace` first)",
+            file=name,
+            error=UnusableInput,
+        )
     record = parse_record(text, name, base_dir=base_dir)
     refuse_board(record)
     broken = [problem for problem in record.problems.errors if problem.turn is None]
@@ -499,13 +645,27 @@ def remove_actions(text: str, name: str, count: int, *, base_dir) -> Undone:
         assert done.text is not None  # refusals returned
         cut = _drop_last(done.text)
         if cut is None:
-            return Undone(name, None, replay(record), [Problem(
-                "bad-turn", "the turns are written in a layout `medina undo` cannot shorten (it takes back what "
-                "`medina add` writes, one turn a line); edit the file by hand", file=name)])
+            return Undone(
+                name,
+                None,
+                replay(record),
+                [
+                    Problem(
+                        "bad-turn",
+                        "the turns are written in a layout `medina undo` cannot shorten (it takes back what "
+                        "`medina add` writes, one turn a line); edit the file by hand",
+                        file=name,
+                    )
+                ],
+            )
         if cut == "empty":
             held = len(done.removed)
-            raise fail("usage", f"holds {held} placement{'s' * (held != 1)}; cannot take back {count}", file=name,
-                       error=BadArgument)
+            raise fail(
+                "usage",
+                f"holds {held} placement{'s' * (held != 1)}; cannot take back {count}",
+                file=name,
+                error=BadArgument,
+            )
         done.text, turn, player, token = cut
         done.removed.append((turn, player, _canonical(token, pieces, geo) or token))
     assert done.text is not None  # refusals returned
@@ -541,17 +701,30 @@ def _edit(text: str, token: str, player: str | None) -> str | None:
     if turns is None:
         if player is None:
             return None
-        return text + ("" if text.endswith("\n") or not text else newline) + f"turns:{newline}  - {line}{newline}"
+        return (
+            text
+            + ("" if text.endswith("\n") or not text else newline)
+            + f"turns:{newline}  - {line}{newline}"
+        )
     key, value = turns
-    empty = (value.tag == "tag:yaml.org,2002:null" or (isinstance(value, yaml.SequenceNode) and not value.value))
+    empty = value.tag == "tag:yaml.org,2002:null" or (
+        isinstance(value, yaml.SequenceNode) and not value.value
+    )
     if empty:
         if player is None:
             return None
-        return f"{text[:key.end_mark.index]}:{newline}  - {line}{text[value.end_mark.index:]}"
+        return f"{text[: key.end_mark.index]}:{newline}  - {line}{text[value.end_mark.index :]}"
     if not isinstance(value, yaml.SequenceNode) or value.flow_style:
         return None
-    last = value.value[-1].value[-1][1]  # the placements of the last turn (the record was read as valid)
-    if not isinstance(last, yaml.ScalarNode) or last.style not in (None, "", "'", '"'):  # plain ("" in libyaml), quoted
+    last = value.value[-1].value[-1][
+        1
+    ]  # the placements of the last turn (the record was read as valid)
+    if not isinstance(last, yaml.ScalarNode) or last.style not in (
+        None,
+        "",
+        "'",
+        '"',
+    ):  # plain ("" in libyaml), quoted
         return None
     end = last.end_mark.index
     if player is None:
@@ -567,7 +740,10 @@ def _turns_of(root) -> tuple | None:
     """The (key, value) nodes of the top-level `turns`, or None."""
     if not isinstance(root, yaml.MappingNode):
         return None
-    return next(((key, value) for key, value in root.value if key.tag == STR_TAG and key.value == "turns"), None)
+    return next(
+        ((key, value) for key, value in root.value if key.tag == STR_TAG and key.value == "turns"),
+        None,
+    )
 
 
 def _drop_last(text: str):
@@ -580,8 +756,11 @@ def _drop_last(text: str):
     except yaml.YAMLError:
         return None
     turns = _turns_of(root)
-    if turns is None or turns[1].tag == "tag:yaml.org,2002:null" or (
-            isinstance(turns[1], yaml.SequenceNode) and not turns[1].value):
+    if (
+        turns is None
+        or turns[1].tag == "tag:yaml.org,2002:null"
+        or (isinstance(turns[1], yaml.SequenceNode) and not turns[1].value)
+    ):
         return "empty"
     key, value = turns
     if not isinstance(value, yaml.SequenceNode) or value.flow_style:
@@ -590,15 +769,18 @@ def _drop_last(text: str):
     if not isinstance(item, yaml.MappingNode) or item.flow_style or len(item.value) != 1:
         return None
     player, last = item.value[0]
-    if not isinstance(player, yaml.ScalarNode) or not isinstance(last, yaml.ScalarNode) or last.style not in (
-            None, "", "'", '"'):
+    if (
+        not isinstance(player, yaml.ScalarNode)
+        or not isinstance(last, yaml.ScalarNode)
+        or last.style not in (None, "", "'", '"')
+    ):
         return None
     quoted = bool(last.style)
     start, end = last.start_mark.index + quoted, last.end_mark.index - quoted
     body, where = text[start:end], (len(value.value), player.value)
     comma = body.rfind(",")
     if comma >= 0:
-        return f"{text[:start + comma]}{text[end:]}", *where, body[comma + 1:].strip()
+        return f"{text[: start + comma]}{text[end:]}", *where, body[comma + 1 :].strip()
     line_start = text.rfind("\n", 0, text.rfind("-", 0, item.start_mark.index)) + 1
     line_end = text.find("\n", last.end_mark.index)
     after = len(text) if line_end < 0 else line_end + 1
@@ -606,6 +788,10 @@ def _drop_last(text: str):
         return f"{text[:line_start]}{text[after:]}", *where, body.strip()
     key_line_end = text.find("\n", key.end_mark.index)  # `turns:` and perhaps a comment
     key_line_end -= text[key_line_end - 1] == "\r"
-    comment = text[key.end_mark.index:key_line_end].partition("#")
+    comment = text[key.end_mark.index : key_line_end].partition("#")
     kept = f" #{comment[2]}" if comment[1] else ""
-    return f"{text[:key.end_mark.index]}: []{kept}{text[key_line_end:line_start]}{text[after:]}", *where, body.strip()
+    return (
+        f"{text[: key.end_mark.index]}: []{kept}{text[key_line_end:line_start]}{text[after:]}",
+        *where,
+        body.strip(),
+    )

@@ -15,16 +15,30 @@ from .model import Record
 class Replay:
     record: Record
     game: Game | None
-    turns_played: int = 0  # entries of `turns` replayed completely (the last one may be a turn in progress)
+    turns_played: int = (
+        0  # entries of `turns` replayed completely (the last one may be a turn in progress)
+    )
     turns_asked: int = 0  # entries of `turns` the replay was to play (all, or the first `to_turn`)
     partial: int = 0  # placements of the refused turn that were made before the refusal
-    errors: list[Problem] = field(default_factory=list)  # the illegal turn the replay stopped at, if any
-    stopped_at: Problem | None = None  # why the replay stopped before the end: an illegal or an unreadable turn's
-    result_errors: list[Problem] = field(default_factory=list)  # claimed scores that differ from the replay's
+    errors: list[Problem] = field(
+        default_factory=list
+    )  # the illegal turn the replay stopped at, if any
+    stopped_at: Problem | None = (
+        None  # why the replay stopped before the end: an illegal or an unreadable turn's
+    )
+    result_errors: list[Problem] = field(
+        default_factory=list
+    )  # claimed scores that differ from the replay's
     warnings: list[Problem] = field(default_factory=list)
-    turn_events: list[tuple[int, list]] = field(default_factory=list)  # (turn number, events) per turn
-    in_progress: bool = False  # the record's last entry is a turn still open (transcribed as it is played)
-    positions: list[Game] = field(default_factory=list)  # with keep_positions: a copy after the setup and each turn
+    turn_events: list[tuple[int, list]] = field(
+        default_factory=list
+    )  # (turn number, events) per turn
+    in_progress: bool = (
+        False  # the record's last entry is a turn still open (transcribed as it is played)
+    )
+    positions: list[Game] = field(
+        default_factory=list
+    )  # with keep_positions: a copy after the setup and each turn
     # (a pass's is the one before it: the same object)
 
     @property
@@ -80,13 +94,23 @@ class Replay:
         is to move, every player's supply (with tea tiles where the ruleset has them)."""
         game = self._played
         supplies, tea = game.supply, game.tea
-        assert supplies is not None and tea is not None, "a game keeps its players' supplies (only a board may not)"
+        assert supplies is not None and tea is not None, (
+            "a game keeps its players' supplies (only a board may not)"
+        )
         turn, placement = self.next_placement() or (None, None)
-        supply = {name: {**supplies[seat], **({"tea": tea[seat]} if game.rules.tea.colour else {})}
-                  for seat, name in enumerate(game.players)}
-        return {"after_turn": self.turns_played, "placements_into_next_turn": self.partial,
-                "finished": game.is_over(), "to_move": game.to_move, "turn": turn, "placement": placement,
-                "supply": supply}
+        supply = {
+            name: {**supplies[seat], **({"tea": tea[seat]} if game.rules.tea.colour else {})}
+            for seat, name in enumerate(game.players)
+        }
+        return {
+            "after_turn": self.turns_played,
+            "placements_into_next_turn": self.partial,
+            "finished": game.is_over(),
+            "to_move": game.to_move,
+            "turn": turn,
+            "placement": placement,
+            "supply": supply,
+        }
 
     def to_json(self) -> dict:
         """The medina-replay/1 fields of the replay: the ruleset, players, setup (with its events), each
@@ -101,10 +125,22 @@ class Replay:
                 setup["events"] = [event_json(e) for e in events]
                 continue
             entry = entries[number]
-            turns.append({"turn": number, "player": entry.player, "line": entry.line,
-                          "placements": record.tokens(entry), "events": [event_json(e) for e in events]})
-        return {"ruleset": ruleset.id, "players": record.players, "setup": setup, "turns": turns,
-                "position": self.position_json()}
+            turns.append(
+                {
+                    "turn": number,
+                    "player": entry.player,
+                    "line": entry.line,
+                    "placements": record.tokens(entry),
+                    "events": [event_json(e) for e in events],
+                }
+            )
+        return {
+            "ruleset": ruleset.id,
+            "players": record.players,
+            "setup": setup,
+            "turns": turns,
+            "position": self.position_json(),
+        }
 
     def log_lines(self) -> list[str]:
         """The record's heading and setup, then the event log: each turn's player and placements, its
@@ -112,15 +148,20 @@ class Replay:
         record, ruleset = self.record, self.record.ruleset
         assert ruleset is not None, "a replayed record's ruleset was read"
         setup = record.setup
-        lines = [f"{record.file}: {ruleset.id}, players {', '.join(record.players)}",
-                 f"setup: start merchant {setup['merchant']}" + (f", well {setup['well']}" if setup["well"] else ""),
-                 ""]
+        lines = [
+            f"{record.file}: {ruleset.id}, players {', '.join(record.players)}",
+            f"setup: start merchant {setup['merchant']}"
+            + (f", well {setup['well']}" if setup["well"] else ""),
+            "",
+        ]
         entries = {entry.number: entry for entry in record.turns}
         width = max(len(p) for p in record.players)
         for number, events in self.turn_events:
             if number:
                 entry = entries[number]
-                lines.append(f"{number:>4}  {entry.player:<{width}}  {', '.join(record.tokens(entry))}")
+                lines.append(
+                    f"{number:>4}  {entry.player:<{width}}  {', '.join(record.tokens(entry))}"
+                )
             lines += [f"{'':>4}  {'':<{width}}    * {event}" for event in events]
         return lines
 
@@ -141,25 +182,43 @@ class Replay:
     def finished(self) -> bool:
         """Did the replay reach the end of the game (every turn asked for replayed legally, and nobody
         can place)? A wrong claimed `result` does not change it."""
-        return self.game is not None and self.game.is_over() and self.turns_played == self.turns_asked
+        return (
+            self.game is not None and self.game.is_over() and self.turns_played == self.turns_asked
+        )
 
 
 def replay_document(file: str, outcome: Replay | None = None) -> dict:
     """The medina-replay/1 document of `outcome` (without `errors` and `warnings`) for the record `file`;
     without `outcome`, as far as it is known before the replay (what an error leaves it at)."""
-    doc: dict[str, object] = {"format": "medina-replay/1", "file": file, "ruleset": None, "players": [],
-                              "setup": None, "turns": [], "position": None}
+    doc: dict[str, object] = {
+        "format": "medina-replay/1",
+        "file": file,
+        "ruleset": None,
+        "players": [],
+        "setup": None,
+        "turns": [],
+        "position": None,
+    }
     return doc if outcome is None else {**doc, **outcome.to_json()}
 
 
 def event_json(event) -> dict:
     """An event as JSON: its kind, player and sentence, then whatever fields its kind has."""
-    extra = {f.name: getattr(event, f.name) for f in fields(event) if f.name not in ("kind", "player", "text")}
+    extra = {
+        f.name: getattr(event, f.name)
+        for f in fields(event)
+        if f.name not in ("kind", "player", "text")
+    }
     return {"kind": event.kind, "player": event.player, "text": event.text, **extra}
 
 
-def replay(record: Record, *, to_turn: int | None = None, check_result: bool = True,
-           keep_positions: bool = False) -> Replay:
+def replay(
+    record: Record,
+    *,
+    to_turn: int | None = None,
+    check_result: bool = True,
+    keep_positions: bool = False,
+) -> Replay:
     """Play `record` (through its first `to_turn` entries, if given) and collect what goes wrong.
     `keep_positions`: keep a copy of the game after the setup and after each turn replayed in full (the
     same copy again after a pass)."""
@@ -167,16 +226,25 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
         return Replay(record, None, warnings=[w for w in (record.well_set_aside,) if w])
     game = record.start_game()
     stop = len(record.turns) if to_turn is None else min(to_turn, len(record.turns))
-    result = Replay(record, game, turns_asked=stop, turn_events=[(0, list(game.events))],
-                    warnings=[w for w in (record.well_set_aside,) if w])
+    result = Replay(
+        record,
+        game,
+        turns_asked=stop,
+        turn_events=[(0, list(game.events))],
+        warnings=[w for w in (record.well_set_aside,) if w],
+    )
     if keep_positions:
         result.positions.append(game.copy())
     for entry in record.turns[:stop]:
         before, made = len(game.events), game.placements_made
         if not entry.readable:  # its own problem is already reported; the rest cannot be trusted
-            result.stopped_at = next((p for p in record.problems.errors if p.turn == entry.number), None)
-            if entry.read_before_problem:  # the placements before the one that cannot be read, as for an illegal one
-                read = replace(entry, actions=entry.actions[:entry.read_before_problem])
+            result.stopped_at = next(
+                (p for p in record.problems.errors if p.turn == entry.number), None
+            )
+            if (
+                entry.read_before_problem
+            ):  # the placements before the one that cannot be read, as for an illegal one
+                read = replace(entry, actions=entry.actions[: entry.read_before_problem])
                 problem = _play_turn(game, record, read, may_stop_early=True)
                 result.turn_events.append((entry.number, game.events[before:]))
                 result.partial = game.placements_made - made
@@ -192,21 +260,38 @@ def replay(record: Record, *, to_turn: int | None = None, check_result: bool = T
             result.partial = game.placements_made - made
             break
         result.turns_played = entry.number
-        if keep_positions:  # a pass changes nothing: its position is the one before, shared, not copied
-            result.positions.append(result.positions[-1] if entry.actions[0] == PASS_PLACEMENT else game.copy())
+        if (
+            keep_positions
+        ):  # a pass changes nothing: its position is the one before, shared, not copied
+            result.positions.append(
+                result.positions[-1] if entry.actions[0] == PASS_PLACEMENT else game.copy()
+            )
         if game.turn_open():  # only the record's last entry may leave its turn open
             result.in_progress = True
-            result.warnings.append(_problem(
-                record, entry, "turn-in-progress", f"the turn is in progress: {game.turn_made} of "
-                f"its {game.turn_slots} placements made{' (a roof is still due)' if game.forced else ''}"))
+            result.warnings.append(
+                _problem(
+                    record,
+                    entry,
+                    "turn-in-progress",
+                    f"the turn is in progress: {game.turn_made} of "
+                    f"its {game.turn_slots} placements made{' (a roof is still due)' if game.forced else ''}",
+                )
+            )
     if to_turn is None and not result.errors and not record.problems.errors:
         _finish_checks(result, game, check_result)
     return result
 
 
 def _problem(record, entry, code, message, placement=None) -> Problem:
-    return Problem(code, message, file=record.file, line=entry.line, turn=entry.number,
-                   placement=placement, player=entry.player)
+    return Problem(
+        code,
+        message,
+        file=record.file,
+        line=entry.line,
+        turn=entry.number,
+        placement=placement,
+        player=entry.player,
+    )
 
 
 def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Problem | None:
@@ -214,12 +299,18 @@ def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Probl
     player = entry.player
     if entry.actions[0] == PASS_PLACEMENT:  # truthful after the game's end too: nobody can place
         if game.can_place(record.players.index(player)):
-            return _problem(record, entry, "pass-while-able", f"{player} passes but has a legal placement")
+            return _problem(
+                record, entry, "pass-while-able", f"{player} passes but has a legal placement"
+            )
         return None
     if game.is_over():
-        return _problem(record, entry, "game-over", "the game had already ended (nobody could place anything)")
+        return _problem(
+            record, entry, "game-over", "the game had already ended (nobody could place anything)"
+        )
     if player != game.to_move:
-        return _problem(record, entry, "out-of-turn", f"it is {game.to_move}'s turn, not {player}'s")
+        return _problem(
+            record, entry, "out-of-turn", f"it is {game.to_move}'s turn, not {player}'s"
+        )
     slots = game.turn_slots
     for k, action in enumerate(entry.actions, 1):
         if k > 1 and not game.turn_open():  # the entry's turn ended with its previous placement
@@ -230,16 +321,29 @@ def _play_turn(game: Game, record: Record, entry, may_stop_early: bool) -> Probl
             return _problem(record, entry, exc.code, exc.message, k)
     if game.turn_open() and not may_stop_early:
         if game.forced:
-            return _problem(record, entry, "forced-roof", f"{entry.player} had to place one of his roofs this turn")
+            return _problem(
+                record,
+                entry,
+                "forced-roof",
+                f"{entry.player} had to place one of his roofs this turn",
+            )
         seat = game.seat_to_move
         assert seat is not None, "the turn is open: someone is to move"
         if not game.can_place(seat):
-            return _problem(record, entry, "too-few-placements",
-                            f"{entry.player} placed {game.turn_placed} piece{'s' if game.turn_placed != 1 else ''} and "
-                            "holds a tea tile: under this ruleset the turn goes on and the tile must be used")
-        return _problem(record, entry, "too-few-placements",
-                        f"{entry.player} placed {game.turn_placed} piece{'s' if game.turn_placed != 1 else ''} "
-                        f"but could still place; a turn has {game.turn_slots} placements unless none is left")
+            return _problem(
+                record,
+                entry,
+                "too-few-placements",
+                f"{entry.player} placed {game.turn_placed} piece{'s' if game.turn_placed != 1 else ''} and "
+                "holds a tea tile: under this ruleset the turn goes on and the tile must be used",
+            )
+        return _problem(
+            record,
+            entry,
+            "too-few-placements",
+            f"{entry.player} placed {game.turn_placed} piece{'s' if game.turn_placed != 1 else ''} "
+            f"but could still place; a turn has {game.turn_slots} placements unless none is left",
+        )
     return None
 
 
@@ -248,7 +352,9 @@ def _turn_over(game: Game, slots: int, done: int) -> str:
     if slots < game.rules.turns.placements:
         single = game.rules.turns.opening_single
         turns = "turn of the game has" if single == 1 else f"{single} turns of the game have"
-        return f"the turn was over after {done}: in this edition the first {turns} a single placement"
+        return (
+            f"the turn was over after {done}: in this edition the first {turns} a single placement"
+        )
     if done < slots:
         return f"the turn was over after {done}: nothing else could be placed"
     tea = " (a tea tile may replace one of them)" if game.rules.tea.colour else ""
@@ -258,20 +364,41 @@ def _turn_over(game: Game, slots: int, done: int) -> str:
 def _finish_checks(result: Replay, game: Game, check_result: bool) -> None:
     record = result.record
     if not game.is_over():
-        result.warnings.append(Problem("unfinished", "the record stops before the game ends "
-                                       f"({game.to_move} could still place)", file=record.file))
+        result.warnings.append(
+            Problem(
+                "unfinished",
+                f"the record stops before the game ends ({game.to_move} could still place)",
+                file=record.file,
+            )
+        )
         if record.result is not None:
-            result.warnings.append(Problem("result-unchecked", "`result` is not checked: the game is unfinished",
-                                           file=record.file))
+            result.warnings.append(
+                Problem(
+                    "result-unchecked",
+                    "`result` is not checked: the game is unfinished",
+                    file=record.file,
+                )
+            )
         return
     if record.result and record.other_rules:
-        result.warnings.append(Problem("result-unchecked", f"`result` is not checked: it was claimed under the "
-                                       f"record's own ruleset, and the record is played {record.other_rules}",
-                                       file=record.file))
+        result.warnings.append(
+            Problem(
+                "result-unchecked",
+                f"`result` is not checked: it was claimed under the "
+                f"record's own ruleset, and the record is played {record.other_rules}",
+                file=record.file,
+            )
+        )
     elif check_result and record.result:
         totals = score_game(game).totals
         for name, claimed in record.result.items():
             if totals[name] != claimed:
-                result.result_errors.append(Problem("result-mismatch", f"result claims {claimed} for {name}, "
-                                                    f"the replay scores {totals[name]}", file=record.file,
-                                                    line=record.result_lines.get(name), player=name))
+                result.result_errors.append(
+                    Problem(
+                        "result-mismatch",
+                        f"result claims {claimed} for {name}, the replay scores {totals[name]}",
+                        file=record.file,
+                        line=record.result_lines.get(name),
+                        player=name,
+                    )
+                )

@@ -19,16 +19,31 @@ def status_document(outcome: Replay | None = None) -> dict:
     the standings, final once the game is over); without `outcome`, as far as it is known before the
     replay (what an error leaves it at)."""
     if outcome is None:
-        return {"format": "medina-status/1", "file": None, "ruleset": None, "players": [], "position": None,
-                "score": None}
+        return {
+            "format": "medina-status/1",
+            "file": None,
+            "ruleset": None,
+            "players": [],
+            "position": None,
+            "score": None,
+        }
     record, game = outcome.record, outcome.game
     assert game is not None and record.ruleset is not None  # the status of a record that replays
     sheet = score_game(game)
     sheet.finished = outcome.finished
-    position = {**outcome.position_json(), "placements_left": outcome.placements_left(),
-                "forced": bool(game.forced) and not game.is_over()}
-    return {"format": "medina-status/1", "file": record.file, "ruleset": record.ruleset.id,
-            "players": record.players, "position": position, "score": sheet.to_json()}
+    position = {
+        **outcome.position_json(),
+        "placements_left": outcome.placements_left(),
+        "forced": bool(game.forced) and not game.is_over(),
+    }
+    return {
+        "format": "medina-status/1",
+        "file": record.file,
+        "ruleset": record.ruleset.id,
+        "players": record.players,
+        "position": position,
+        "score": sheet.to_json(),
+    }
 
 
 def status_report(outcome: Replay) -> list[str]:
@@ -38,16 +53,26 @@ def status_report(outcome: Replay) -> list[str]:
     assert game is not None and record.ruleset is not None  # the status of a record that replays
     doc = status_document(outcome)
     position, sheet = doc["position"], doc["score"]
-    lines = [f"{record.file}: {record.ruleset.id}, {in_words(record.players, 'and')}; {outcome.position_words()}"]
+    lines = [
+        f"{record.file}: {record.ruleset.id}, {in_words(record.players, 'and')}; {outcome.position_words()}"
+    ]
     lines[0] += outcome.stop_words()
     if position["to_move"] is None:
         lines.append("The game is over.")
     else:
         left = position["placements_left"]
-        lines.append(f"{position['to_move']} is to move: {ordinal(position['placement'])} placement of turn "
-                     f"{position['turn']}, {left} placement{'s' * (left != 1)} left in the turn"
-                     + (" (a roof is due this turn)" if position["forced"] else ""))
-    return lines + ["", "Supply left:", supply_table(game), "", score_words(sheet, final=position["to_move"] is None)]
+        lines.append(
+            f"{position['to_move']} is to move: {ordinal(position['placement'])} placement of turn "
+            f"{position['turn']}, {left} placement{'s' * (left != 1)} left in the turn"
+            + (" (a roof is due this turn)" if position["forced"] else "")
+        )
+    return lines + [
+        "",
+        "Supply left:",
+        supply_table(game),
+        "",
+        score_words(sheet, final=position["to_move"] is None),
+    ]
 
 
 def score_words(sheet: dict, *, final: bool) -> str:
@@ -63,10 +88,14 @@ def supply_table(game) -> str:
     """Every player's pieces left, a row each (tea tiles where the ruleset has them; neutral roofs where
     it supplies them)."""
     from tabulate import tabulate
+
     pieces = [p for p in game.variant.pieces if p != "neutral" or game.rules.supply.neutral_roofs]
     headers = ["player", *pieces] + (["tea"] if game.rules.tea.colour else [])
-    rows = [[name, *(game.supply[seat][piece] for piece in pieces)]
-            + ([game.tea[seat]] if game.rules.tea.colour else []) for seat, name in enumerate(game.players)]
+    rows = [
+        [name, *(game.supply[seat][piece] for piece in pieces)]
+        + ([game.tea[seat]] if game.rules.tea.colour else [])
+        for seat, name in enumerate(game.players)
+    ]
     return tabulate(rows, headers=headers, tablefmt="simple")
 
 
@@ -82,25 +111,42 @@ class PlacementFilter:
         for piece in pieces:
             canonical = spellings.get(piece.strip().lower())
             if canonical not in variant.supplied:
-                raise BadArgument(Problem("usage", f"{piece!r} is not a piece of {record.ruleset.id}"
-                                          f"{did_you_mean(piece.strip().lower(), variant.supplied)} "
-                                          f"(pieces: {variant.piece_list})", file="--piece"))
+                raise BadArgument(
+                    Problem(
+                        "usage",
+                        f"{piece!r} is not a piece of {record.ruleset.id}"
+                        f"{did_you_mean(piece.strip().lower(), variant.supplied)} "
+                        f"(pieces: {variant.piece_list})",
+                        file="--piece",
+                    )
+                )
             self.pieces.add(canonical)
         for cell in cells:
             number = geo.parse(cell)
             if number is None:
-                raise BadArgument(Problem("usage", f"{cell!r} is not a cell of this board ({geo.describe_extent()})",
-                                          file="--cell"))
+                raise BadArgument(
+                    Problem(
+                        "usage",
+                        f"{cell!r} is not a cell of this board ({geo.describe_extent()})",
+                        file="--cell",
+                    )
+                )
             self.cells.add(geo.name(number))
 
     def __call__(self, placement) -> bool:
         piece, _, cell = str(placement).partition(" ")
-        return bool(cell) and (not self.pieces or piece in self.pieces) and (not self.cells or cell in self.cells)
+        return (
+            bool(cell)
+            and (not self.pieces or piece in self.pieces)
+            and (not self.cells or cell in self.cells)
+        )
 
     def words(self) -> str:
         """What is kept, in words (empty when everything is)."""
-        parts = [in_words(sorted(self.pieces)) if self.pieces else "", f"on {in_words(sorted(self.cells))}"
-                 if self.cells else ""]
+        parts = [
+            in_words(sorted(self.pieces)) if self.pieces else "",
+            f"on {in_words(sorted(self.cells))}" if self.cells else "",
+        ]
         return " ".join(part for part in parts if part)
 
 
@@ -121,17 +167,31 @@ def moves_document(file: str | None = None, outcome: Replay | None = None, keep=
     """The medina-moves/1 document (without `errors` and `warnings`): the legal placements of the player
     to move where `outcome` stands (those `keep` keeps), as tokens; without `outcome`, as far as it is
     known before the replay (what an error leaves it at)."""
-    doc: dict[str, Any] = {"format": "medina-moves/1", "after_turn": None, "player": None, "turn": None,
-                           "placement": None, "placements": [], "file": file}
+    doc: dict[str, Any] = {
+        "format": "medina-moves/1",
+        "after_turn": None,
+        "player": None,
+        "turn": None,
+        "placement": None,
+        "placements": [],
+        "file": file,
+    }
     if outcome is None:
         return doc
     game = outcome.game
     assert game is not None  # the moves of a record that replays
     groups = legal_by_piece(game, keep)
     turn, placement = outcome.next_placement() or (None, None)
-    return {**doc, "after_turn": outcome.turns_played, "player": game.to_move, "turn": turn,
-            "placement": placement, "placements": sorted(f"{piece} {cell}" for piece, cells in groups.items()
-                                                         for cell in cells)}
+    return {
+        **doc,
+        "after_turn": outcome.turns_played,
+        "player": game.to_move,
+        "turn": turn,
+        "placement": placement,
+        "placements": sorted(
+            f"{piece} {cell}" for piece, cells in groups.items() for cell in cells
+        ),
+    }
 
 
 def moves_lines(outcome: Replay, keep: PlacementFilter) -> list[str]:
@@ -147,8 +207,10 @@ def moves_lines(outcome: Replay, keep: PlacementFilter) -> list[str]:
     groups = legal_by_piece(game, keep)
     turn, placement = upcoming
     which = f", {ordinal(placement)} placement of turn {turn}" if placement > 1 else ""
-    lines = [f"{record.file} {where}: {game.to_move} to move{which}, {total} legal placement{'s' if total != 1 else ''}"
-             + (" (a roof is forced this turn)" if game.forced else "")]
+    lines = [
+        f"{record.file} {where}: {game.to_move} to move{which}, {total} legal placement{'s' if total != 1 else ''}"
+        + (" (a roof is forced this turn)" if game.forced else "")
+    ]
     if keep.words():
         lines.append(f"  {keep.words()}: {sum(map(len, groups.values())) or 'none'} of them")
     lines += listing_lines(groups) or [f"    {line}" for line in refusal_lines(game, keep)]
@@ -163,6 +225,7 @@ def refusal_lines(game, keep: PlacementFilter) -> list[str]:
     refuses it, in the words `medina add` uses (`grey C3: C3 already holds a piece [cell-occupied]`); a
     reason given for several cells once."""
     from ..engine.explain import explain_none
+
     variant = game.variant
     pieces = [piece for piece in variant.pieces if piece in (keep.pieces or variant.supplied)]
     masks = [1 << variant.geometry.parse(cell) for cell in sorted(keep.cells)] or [None]

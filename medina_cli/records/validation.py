@@ -15,15 +15,26 @@ def validate_document(results: list[dict]) -> dict:
 def result_json(outcome: Replay) -> dict:
     """A replayed record's entry in medina-validate/1."""
     record, errors = outcome.record, outcome.problems
-    return {"file": record.file, "ruleset": record.ruleset.id if record.ruleset else None, "valid": not errors,
-            "finished": outcome.finished, "errors": [e.to_json() for e in errors],
-            "warnings": [w.to_json() for w in outcome.warnings]}
+    return {
+        "file": record.file,
+        "ruleset": record.ruleset.id if record.ruleset else None,
+        "valid": not errors,
+        "finished": outcome.finished,
+        "errors": [e.to_json() for e in errors],
+        "warnings": [w.to_json() for w in outcome.warnings],
+    }
 
 
 def unreadable_json(name: str, problems: list[Problem]) -> dict:
     """The medina-validate/1 entry of a file that cannot be read as a record."""
-    return {"file": name, "ruleset": None, "valid": False, "finished": False,
-            "errors": [problem.to_json() for problem in problems], "warnings": []}
+    return {
+        "file": name,
+        "ruleset": None,
+        "valid": False,
+        "finished": False,
+        "errors": [problem.to_json() for problem in problems],
+        "warnings": [],
+    }
 
 
 def verdict_line(outcome: Replay) -> str:
@@ -36,16 +47,21 @@ def verdict_line(outcome: Replay) -> str:
         first = outcome.errors[0] if outcome.errors else None
         if first is not None and first.turn is not None:
             unchecked = (["later turns"] if first.turn < len(record.turns) else []) + (
-                ["the claimed result"] if record.result else [])
+                ["the claimed result"] if record.result else []
+            )
             if unchecked:
                 stopped = f"; checking stopped at turn {first.turn}: {' and '.join(unchecked)} not checked"
         return f"{record.file}: INVALID ({count} error{'s' if count != 1 else ''}{stopped})"
     game, ruleset = outcome.game, record.ruleset
     assert game is not None and ruleset is not None, "a record replayed without problems was played"
-    placed = sum(placement.cell is not None for placement in game.move_stack)  # tea tiles are no pieces
+    placed = sum(
+        placement.cell is not None for placement in game.move_stack
+    )  # tea tiles are no pieces
     turns = len(record.turns)
-    facts = (f"{ruleset.id}, {len(record.players)} players, {turns} turn{'s' if turns != 1 else ''}, "
-             f"{placed} placement{'s' if placed != 1 else ''}")
+    facts = (
+        f"{ruleset.id}, {len(record.players)} players, {turns} turn{'s' if turns != 1 else ''}, "
+        f"{placed} placement{'s' if placed != 1 else ''}"
+    )
     state = "finished" if outcome.finished else "unfinished"
     return f"{record.file}: valid ({state}; {facts})"
 

@@ -20,7 +20,9 @@ class Frame:
     events: list = field(default_factory=list)
     stop: Problem | None = None  # the Problem that stopped the replay at this turn
     illegal: int | None = None  # the cell of the refused placement
-    placement: int | None = None  # stepping by placement: the placements of the turn made (None: the whole turn)
+    placement: int | None = (
+        None  # stepping by placement: the placements of the turn made (None: the whole turn)
+    )
 
     @property
     def illegal_mark(self) -> tuple[int, str] | None:
@@ -31,7 +33,9 @@ class Frame:
 
 def stop_problem(outcome: Replay):
     """The earliest problem tied to a turn: replay cannot go past it."""
-    at_turns = [(p.turn, index, p) for index, p in enumerate(outcome.problems) if p.turn is not None]
+    at_turns = [
+        (p.turn, index, p) for index, p in enumerate(outcome.problems) if p.turn is not None
+    ]
     return min(at_turns)[2] if at_turns else None
 
 
@@ -46,8 +50,12 @@ def _frame(outcome: Replay, number: int, game, stop=None, events: list | None = 
         entry = record.turns[number - 1]
         cell_of = game.variant.geometry.cell_of_square
         placed = [cell_of[a.square] for a in entry.actions if a.square is not None]
-        frame.placed = placed[:outcome.partial] if stop is not None else placed
-        if stop in outcome.errors and stop.placement is not None and stop.placement <= len(entry.actions):
+        frame.placed = placed[: outcome.partial] if stop is not None else placed
+        if (
+            stop in outcome.errors
+            and stop.placement is not None
+            and stop.placement <= len(entry.actions)
+        ):
             frame.illegal = cell_of.get(entry.actions[stop.placement - 1].square)
     return frame
 
@@ -64,9 +72,14 @@ def final_frame(outcome: Replay) -> Frame:
 def all_frames(outcome: Replay) -> list[Frame]:
     """The setup, every replayed turn, and the turn where replay stopped (if it did). A pass's frame
     shares the game of the frame before it (the same object): the frames of many passes take little."""
-    positions = replay(outcome.record, to_turn=outcome.turns_played, check_result=False, keep_positions=True).positions
+    positions = replay(
+        outcome.record, to_turn=outcome.turns_played, check_result=False, keep_positions=True
+    ).positions
     events = dict(outcome.turn_events)
-    frames = [_frame(outcome, number, game, events=events.get(number, [])) for number, game in enumerate(positions)]
+    frames = [
+        _frame(outcome, number, game, events=events.get(number, []))
+        for number, game in enumerate(positions)
+    ]
     stop = stop_problem(outcome)
     if stop is not None and stop.turn == outcome.turns_played + 1:
         frames.append(_frame(outcome, stop.turn, outcome.game, stop))
@@ -80,8 +93,11 @@ def placement_frames(outcome: Replay, frames: list[Frame]) -> list[Frame]:
     out: list[Frame] = []
     cell_of = frames[0].game.variant.geometry.cell_of_square
     for index, frame in enumerate(frames):
-        actions = [] if not frame.turn or frame.stop is not None else [
-            a for a in outcome.record.turns[frame.turn - 1].actions if a.piece != "pass"]
+        actions = (
+            []
+            if not frame.turn or frame.stop is not None
+            else [a for a in outcome.record.turns[frame.turn - 1].actions if a.piece != "pass"]
+        )
         if len(actions) < 2:
             out.append(frame)
             continue

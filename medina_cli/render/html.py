@@ -238,26 +238,47 @@ def _frame_data(record, frame: Frame, count: int, sheet) -> dict:
     game = frame.game
     if frame.turn == 0:
         setup = record.setup
-        line = "Setup: start merchant " + setup["merchant"] + (f", well {setup['well']}" if setup["well"] else "")
+        line = (
+            "Setup: start merchant "
+            + setup["merchant"]
+            + (f", well {setup['well']}" if setup["well"] else "")
+        )
     else:
         entry = record.turns[frame.turn - 1]
         tokens = record.tokens(entry)
         step = ""
         if frame.placement is not None:
             step = f", placement {frame.placement} of {len(tokens)}"
-            tokens = tokens[frame.placement - 1:frame.placement]
+            tokens = tokens[frame.placement - 1 : frame.placement]
         line = f"{entry.player}: {', '.join(tokens)}"
     if frame.stop is not None:
         heading = f"Turn {frame.turn}, {line}. Replay stopped here: {frame.stop.message} [{frame.stop.code}]"
     else:
-        state = f"the game is over: {_result(sheet)}" if game.is_over() else f"{game.to_move} to move"
-        heading = (f"Turn {frame.turn} of {count}{step}, {line}; {state}" if frame.turn else f"{line}; {state}")
-    return {"turn": frame.turn, "line": line, "heading": heading, "stop": frame.stop is not None,
-            "events": [str(event) for event in frame.events]
-            + ([f"replay stopped: {frame.stop.message} [{frame.stop.code}]"] if frame.stop is not None else []),
-            "scores": [p.total for p in sheet.players],
-            "tiles": [_tile_words(p, tea)
-                      for p, tea in zip(sheet.players, game.tea or [0] * len(sheet.players), strict=True)]}
+        state = (
+            f"the game is over: {_result(sheet)}" if game.is_over() else f"{game.to_move} to move"
+        )
+        heading = (
+            f"Turn {frame.turn} of {count}{step}, {line}; {state}"
+            if frame.turn
+            else f"{line}; {state}"
+        )
+    return {
+        "turn": frame.turn,
+        "line": line,
+        "heading": heading,
+        "stop": frame.stop is not None,
+        "events": [str(event) for event in frame.events]
+        + (
+            [f"replay stopped: {frame.stop.message} [{frame.stop.code}]"]
+            if frame.stop is not None
+            else []
+        ),
+        "scores": [p.total for p in sheet.players],
+        "tiles": [
+            _tile_words(p, tea)
+            for p, tea in zip(sheet.players, game.tea or [0] * len(sheet.players), strict=True)
+        ],
+    }
 
 
 def _same_pictures(frames: list[Frame], notes: list[dict]) -> list[tuple[int, int]]:
@@ -265,8 +286,14 @@ def _same_pictures(frames: list[Frame], notes: list[dict]) -> list[tuple[int, in
     pass shares the one before it), nothing placed, no stop and the same preferred placement."""
     runs: list[tuple[int, int]] = []
     for index, frame in enumerate(frames):
-        if runs and not frame.placed and frame.stop is None and frame.game is frames[index - 1].game \
-                and not frames[index - 1].placed and notes[index].get("preferred") == notes[index - 1].get("preferred"):
+        if (
+            runs
+            and not frame.placed
+            and frame.stop is None
+            and frame.game is frames[index - 1].game
+            and not frames[index - 1].placed
+            and notes[index].get("preferred") == notes[index - 1].get("preferred")
+        ):
             runs[-1] = (runs[-1][0], index)
         else:
             runs.append((index, index))
@@ -278,7 +305,9 @@ def _result(sheet) -> str:
     best = max(sheet.totals.values())
     if len(sheet.winners) == 1:
         return f"{sheet.winners[0]} wins with {best} points"
-    return f"{', '.join(sheet.winners[:-1])} and {sheet.winners[-1]} share the win with {best} points"
+    return (
+        f"{', '.join(sheet.winners[:-1])} and {sheet.winners[-1]} share the win with {best} points"
+    )
 
 
 def viewer_html(outcome, analysis: dict | None = None) -> str:
@@ -290,8 +319,11 @@ def viewer_html(outcome, analysis: dict | None = None) -> str:
     keys = [(turn, placement) for turn, placement, *_ in record.placements()]
     if analysis:
         frames = placement_frames(outcome, frames)  # the chart's axis: a step per placement
-    notes = (frame_notes(analysis, [(f.turn, f.placement) for f in frames], keys) if analysis
-             else [{} for _ in frames])
+    notes = (
+        frame_notes(analysis, [(f.turn, f.placement) for f in frames], keys)
+        if analysis
+        else [{} for _ in frames]
+    )
     templates, data = [], []
     sheet = None
     for first, last in _same_pictures(frames, notes):
@@ -306,37 +338,67 @@ def viewer_html(outcome, analysis: dict | None = None) -> str:
         preferred = notes[first].get("preferred")
         if preferred is not None:
             preferred = (game.variant.geometry.parse(preferred[0].split()[-1]), preferred[1])
-        picture = svg.board_svg(game, title=f"The board {where}", description=render_board(game),
-                                last=frame.placed, illegal=frame.illegal_mark, legend=False, preferred=preferred)
+        picture = svg.board_svg(
+            game,
+            title=f"The board {where}",
+            description=render_board(game),
+            last=frame.placed,
+            illegal=frame.illegal_mark,
+            legend=False,
+            preferred=preferred,
+        )
         templates.append(f'<template id="frame-{first}">{picture}</template>')
         for index in range(first, last + 1):
             if index == 0 or frames[index].game is not frames[index - 1].game:
                 sheet = score_game(frames[index].game)
-            data.append(_frame_data(record, frames[index], count, sheet) | {"board": first}
-                        | {k: v for k, v in notes[index].items() if k != "preferred"})
+            data.append(
+                _frame_data(record, frames[index], count, sheet)
+                | {"board": first}
+                | {k: v for k, v in notes[index].items() if k != "preferred"}
+            )
     opening = frames[0].game
     stopped = frames[-1].stop is not None
     problems = [f"<p>{escape(p.human())}</p>" for p in outcome.problems]
     if stopped:
-        problems.insert(0, f'<p><strong>Replay stopped at turn {frames[-1].turn}.</strong> '
-                           '<button id="jump-stop" type="button">Show that turn</button></p>')
+        problems.insert(
+            0,
+            f"<p><strong>Replay stopped at turn {frames[-1].turn}.</strong> "
+            '<button id="jump-stop" type="button">Show that turn</button></p>',
+        )
     problems += [f"<p>Note: {escape(w.human())}</p>" for w in outcome.warnings]
-    rows = "".join(f'<tr><td>{svg.seat_badge(seat)}</td><td class="name">{seat + 1} {escape(name)}</td>'
-                   '<td class="points">0</td><td class="delta"></td><td class="tiles"></td></tr>'
-                   for seat, name in enumerate(record.players))
+    rows = "".join(
+        f'<tr><td>{svg.seat_badge(seat)}</td><td class="name">{seat + 1} {escape(name)}</td>'
+        '<td class="points">0</td><td class="delta"></td><td class="tiles"></td></tr>'
+        for seat, name in enumerate(record.players)
+    )
     title = f"Medina: {os.path.basename(record.file)}"
-    subtitle = (f"{record.ruleset.title} ({record.ruleset.id}); players in seat order: "
-                + ", ".join(record.players) + f"; {count} turns recorded")
+    subtitle = (
+        f"{record.ruleset.title} ({record.ruleset.id}); players in seat order: "
+        + ", ".join(record.players)
+        + f"; {count} turns recorded"
+    )
     meta = [f"{key} {record.meta[key]}" for key in ("event", "date") if key in record.meta]
     replacements = {
-        "@@VERSION@@": escape(__version__), "@@TITLE@@": escape(title),
+        "@@VERSION@@": escape(__version__),
+        "@@TITLE@@": escape(title),
         "@@SUBTITLE@@": escape(subtitle + ("; " + ", ".join(meta) if meta else "")),
-        "@@PROBLEM_CLASS@@": "" if problems else "none", "@@PROBLEMS@@": "".join(problems),
+        "@@PROBLEM_CLASS@@": "" if problems else "none",
+        "@@PROBLEMS@@": "".join(problems),
         "@@LAST@@": str(len(frames) - 1),
-        "@@LEGEND@@": svg.legend_svg(opening, title="Legend", last=True, illegal=stopped, preferred=bool(analysis)),
-        "@@ANALYSIS@@": (f'<div id="analysis">{chart_svg(analysis, record.players, keys)}'
-                         '<p id="advice" aria-live="polite">'
-                         '</p></div>') if analysis else "",
-        "@@SCORE_ROWS@@": rows, "@@TEMPLATES@@": "\n".join(templates), "@@FRAMES@@": _json_for_script(data),
+        "@@LEGEND@@": svg.legend_svg(
+            opening, title="Legend", last=True, illegal=stopped, preferred=bool(analysis)
+        ),
+        "@@ANALYSIS@@": (
+            f'<div id="analysis">{chart_svg(analysis, record.players, keys)}'
+            '<p id="advice" aria-live="polite">'
+            "</p></div>"
+        )
+        if analysis
+        else "",
+        "@@SCORE_ROWS@@": rows,
+        "@@TEMPLATES@@": "\n".join(templates),
+        "@@FRAMES@@": _json_for_script(data),
     }
-    return re.sub(r"@@[A-Z_]+@@", lambda match: replacements[match.group(0)], PAGE)  # one pass: no re-expansion
+    return re.sub(
+        r"@@[A-Z_]+@@", lambda match: replacements[match.group(0)], PAGE
+    )  # one pass: no re-expansion

@@ -8,13 +8,29 @@ every picture also prints a letter or digit on each piece, so colour is never th
 from __future__ import annotations
 
 NAMED_COLOURS = {
-    "grey": "#a6a6a6", "gray": "#a6a6a6", "black": "#2e2e2e", "brown": "#8c5a2e", "orange": "#f39a2b",
-    "purple": "#7e57c2", "violet": "#7e57c2", "red": "#c62828", "green": "#2e7d32", "blue": "#1565c0",
-    "yellow": "#fdd835", "white": "#f5f5f5", "pink": "#ec87b8",
+    "grey": "#a6a6a6",
+    "gray": "#a6a6a6",
+    "black": "#2e2e2e",
+    "brown": "#8c5a2e",
+    "orange": "#f39a2b",
+    "purple": "#7e57c2",
+    "violet": "#7e57c2",
+    "red": "#c62828",
+    "green": "#2e7d32",
+    "blue": "#1565c0",
+    "yellow": "#fdd835",
+    "white": "#f5f5f5",
+    "pink": "#ec87b8",
 }
 FALLBACK_COLOURS = ("#607d8b", "#795548", "#00838f", "#9e9d24", "#ad1457", "#4e342e")
-SEATS = (("blue", "#0072b2"), ("vermilion", "#d55e00"), ("green", "#009e73"), ("yellow", "#f0e442"),
-         ("sky blue", "#56b4e9"), ("pink", "#cc79a7"))
+SEATS = (
+    ("blue", "#0072b2"),
+    ("vermilion", "#d55e00"),
+    ("green", "#009e73"),
+    ("yellow", "#f0e442"),
+    ("sky blue", "#56b4e9"),
+    ("pink", "#cc79a7"),
+)
 NEUTRAL = ("white", "#ffffff")
 
 # board furniture
@@ -46,17 +62,18 @@ def seat_colour(seat: int) -> tuple[str, str]:
 
 def ink(background: str) -> str:
     """Black or white, whichever reads better on `background`."""
-    r, g, b = (int(background[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(background[i : i + 2], 16) for i in (1, 3, 5))
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
 
 
 def luminance(colour: str) -> float:
     """Relative luminance (WCAG 2) of a #rrggbb colour."""
+
     def linear(c: int) -> float:
         share = c / 255
         return share / 12.92 if share <= 0.04045 else ((share + 0.055) / 1.055) ** 2.4
 
-    r, g, b = (linear(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
+    r, g, b = (linear(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
@@ -68,13 +85,13 @@ def contrast(first: str, second: str) -> float:
 
 def lighten(colour: str, amount: float = 0.5) -> str:
     """`colour` mixed with white (0: unchanged, 1: white)."""
-    parts = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    parts = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in parts)
 
 
 def ansi(colour: str, *, background: bool = False) -> str:
     """SGR parameters selecting the xterm-256 colour nearest to `colour`."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     steps = (0, 95, 135, 175, 215, 255)
 
     def nearest(value: int) -> int:

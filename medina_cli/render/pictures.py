@@ -13,9 +13,13 @@ from .text import legend, render_board
 def board_picture(board) -> str:
     """A valid finished board, with each player's total."""
     position = board.position
-    return board_svg(position, title=f"Medina: {board.file}, {board.ruleset.id}, finished board",
-                     description=render_board(position) + "\n" + legend(position), totals=score_board(board).totals,
-                     position_caption=f"{board.file}, {board.ruleset.id}, finished board")
+    return board_svg(
+        position,
+        title=f"Medina: {board.file}, {board.ruleset.id}, finished board",
+        description=render_board(position) + "\n" + legend(position),
+        totals=score_board(board).totals,
+        position_caption=f"{board.file}, {board.ruleset.id}, finished board",
+    )
 
 
 def record_picture(outcome, *, legal: bool = False, last: bool = False) -> str:
@@ -29,9 +33,17 @@ def record_picture(outcome, *, legal: bool = False, last: bool = False) -> str:
     caption = "" if frame.stop is None else f"Replay stopped: {frame.stop.in_context()}"
     if caption:
         description += f"\n{caption}"
-    return board_svg(game, title=title, description=description, legal=game.legal_placements() if legal else None,
-                     last=frame.placed if last else (), illegal=frame.illegal_mark, caption=caption,
-                     totals=score_game(game).totals, position_caption=where)
+    return board_svg(
+        game,
+        title=title,
+        description=description,
+        legal=game.legal_placements() if legal else None,
+        last=frame.placed if last else (),
+        illegal=frame.illegal_mark,
+        caption=caption,
+        totals=score_game(game).totals,
+        position_caption=where,
+    )
 
 
 def where_words(frame) -> str:

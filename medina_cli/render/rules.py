@@ -13,50 +13,91 @@ if TYPE_CHECKING:
     from ..rules.loader import Ruleset
     from ..rules.schema import Spec
 
-IDENTITY = ("medina", "id", "title", "extends", "sources")  # what a ruleset is called, not how it plays
+IDENTITY = (
+    "medina",
+    "id",
+    "title",
+    "extends",
+    "sources",
+)  # what a ruleset is called, not how it plays
 ABSENT = object()  # the value of a parameter a ruleset does not have
 
 
 def list_json(rulesets: Sequence[Ruleset]) -> dict:
     """The medina-rules/1 document: each ruleset's id, title, player counts and sources."""
-    return {"format": "medina-rules/1", "rulesets": [
-        {"id": r.id, "title": r.title, "players": r.player_counts, "sources": r.sources} for r in rulesets]}
+    return {
+        "format": "medina-rules/1",
+        "rulesets": [
+            {"id": r.id, "title": r.title, "players": r.player_counts, "sources": r.sources}
+            for r in rulesets
+        ],
+    }
 
 
 def list_lines(rulesets: Sequence[Ruleset]) -> list[str]:
     """A table of the rulesets (id, player counts, title), then each one's sources."""
     from tabulate import tabulate
-    lines = [tabulate([[r.id, ", ".join(map(str, r.player_counts)), r.title] for r in rulesets],
-                      headers=["id", "players", "title"], tablefmt="simple")]
+
+    lines = [
+        tabulate(
+            [[r.id, ", ".join(map(str, r.player_counts)), r.title] for r in rulesets],
+            headers=["id", "players", "title"],
+            tablefmt="simple",
+        )
+    ]
     for r in rulesets:
-        lines += ["", f"{r.id} sources:", *(f"  - {source}" for source in r.sources or ["(none given)"])]
+        lines += [
+            "",
+            f"{r.id} sources:",
+            *(f"  - {source}" for source in r.sources or ["(none given)"]),
+        ]
     return lines
 
 
 def resolved(ruleset: Ruleset) -> dict:
     """The ruleset as a stand-alone ruleset/1 document: identity first, `extends` already applied."""
     params = {k: v for k, v in ruleset.params.items() if k not in IDENTITY}
-    return {"medina": "ruleset/1", "id": ruleset.id, "title": ruleset.title, "sources": ruleset.sources, **params}
+    return {
+        "medina": "ruleset/1",
+        "id": ruleset.id,
+        "title": ruleset.title,
+        "sources": ruleset.sources,
+        **params,
+    }
 
 
 def show_json(ruleset: Ruleset | None = None) -> dict:
     """The medina-rules-show/1 document (without `errors` and `warnings`): the ruleset resolved; without
     one, as far as it is known before it is loaded."""
-    return {"format": "medina-rules-show/1", "ruleset": None if ruleset is None else resolved(ruleset)}
+    return {
+        "format": "medina-rules-show/1",
+        "ruleset": None if ruleset is None else resolved(ruleset),
+    }
 
 
 def show_yaml(ruleset: Ruleset) -> str:
     """The ruleset resolved as ruleset YAML: its identity in block style, then its parameters."""
     import yaml
 
-    class Dumper(yaml.SafeDumper):  # shared default values must not become anchors: rulesets refuse aliases
+    class Dumper(
+        yaml.SafeDumper
+    ):  # shared default values must not become anchors: rulesets refuse aliases
         def ignore_aliases(self, data: object) -> bool:
             return True
 
     document = resolved(ruleset)
     identity = {k: document.pop(k) for k in ("medina", "id", "title", "sources")}
-    return "\n".join(yaml.dump(part, Dumper=Dumper, sort_keys=False, allow_unicode=True, default_flow_style=flow_style,
-                               width=100).rstrip() for part, flow_style in ((identity, False), (document, None)))
+    return "\n".join(
+        yaml.dump(
+            part,
+            Dumper=Dumper,
+            sort_keys=False,
+            allow_unicode=True,
+            default_flow_style=flow_style,
+            width=100,
+        ).rstrip()
+        for part, flow_style in ((identity, False), (document, None))
+    )
 
 
 def flatten(params: dict, prefix: str = "") -> dict[str, object]:
@@ -81,7 +122,9 @@ def flow(value: object) -> str:
 
 def shown(value: object) -> str:
     """A value for the table people read: a word as it is (`off`, where YAML would quote it), else `flow`."""
-    return value if isinstance(value, str) and value.strip() and value.isprintable() else flow(value)
+    return (
+        value if isinstance(value, str) and value.strip() and value.isprintable() else flow(value)
+    )
 
 
 class Differences:
@@ -94,23 +137,38 @@ class Differences:
         self.names = ids if len(set(ids)) == len(ids) else list(refs)
         flat = [flatten(r.params) for r in rulesets]
         sections = list(SCHEMA.fields)
-        paths = sorted(dict.fromkeys(path for table in flat for path in table),
-                       key=lambda path: sections.index(path.split(".")[0]))
+        paths = sorted(
+            dict.fromkeys(path for table in flat for path in table),
+            key=lambda path: sections.index(path.split(".")[0]),
+        )
         values = [(path, [table.get(path, ABSENT) for table in flat]) for path in paths]
-        self.differing = [(path, values) for path, values in values if len(set(map(flow, values))) > 1]
+        self.differing = [
+            (path, values) for path, values in values if len(set(map(flow, values))) > 1
+        ]
 
     def to_json(self) -> dict:
         """The medina-rules-diff/1 document (without `errors` and `warnings`)."""
-        return diff_json(self.names, [{"parameter": path, "values": [None if v is ABSENT else v for v in values]}
-                                      for path, values in self.differing])
+        return diff_json(
+            self.names,
+            [
+                {"parameter": path, "values": [None if v is ABSENT else v for v in values]}
+                for path, values in self.differing
+            ],
+        )
 
     def lines(self) -> list[str]:
         """The differing parameters as a table, values side by side."""
         from tabulate import tabulate
+
         if not self.differing:
             return [f"{' and '.join(self.names)}: no parameter differs"]
-        lines = [tabulate([[path, *map(shown, values)] for path, values in self.differing],
-                          headers=["parameter", *self.names], tablefmt="simple")]
+        lines = [
+            tabulate(
+                [[path, *map(shown, values)] for path, values in self.differing],
+                headers=["parameter", *self.names],
+                tablefmt="simple",
+            )
+        ]
         if any(value is ABSENT for _, values in self.differing for value in values):
             lines.append("(— : the ruleset has no such parameter)")
         return lines
@@ -125,8 +183,11 @@ def diff_json(refs: Sequence[str], differences: Sequence[dict] = ()) -> dict:
 def params_json() -> dict:
     """The medina-rules-params/2 document: every parameter with its allowed values and readings."""
     from ..rules.schema import parameters
-    return {"format": "medina-rules-params/2",
-            "parameters": [parameter_json(path, spec) for path, spec in parameters()]}
+
+    return {
+        "format": "medina-rules-params/2",
+        "parameters": [parameter_json(path, spec) for path, spec in parameters()],
+    }
 
 
 def parameter_json(path: str, spec: Spec) -> dict:
@@ -134,12 +195,25 @@ def parameter_json(path: str, spec: Spec) -> dict:
     from ..rules.schema import REQUIRED, MapOf, readings_of
 
     required = spec.default is REQUIRED
-    return {"parameter": path, "type": spec.type_name, "allowed": spec.allowed_values(),
-            "keys": spec.key.allowed_values() if isinstance(spec, MapOf) else None,
-            "default": None if required else spec.default, "required": required, "meaning": spec.doc,
-            "readings": [{"param": r.param, "point": r.point, "values": [
-                {"value": v.value, "source": v.source, "also": list(v.also)} for v in r.values]}
-                for r in readings_of(path)]}
+    return {
+        "parameter": path,
+        "type": spec.type_name,
+        "allowed": spec.allowed_values(),
+        "keys": spec.key.allowed_values() if isinstance(spec, MapOf) else None,
+        "default": None if required else spec.default,
+        "required": required,
+        "meaning": spec.doc,
+        "readings": [
+            {
+                "param": r.param,
+                "point": r.point,
+                "values": [
+                    {"value": v.value, "source": v.source, "also": list(v.also)} for v in r.values
+                ],
+            }
+            for r in readings_of(path)
+        ],
+    }
 
 
 def params_lines() -> list[str]:
@@ -149,14 +223,21 @@ def params_lines() -> list[str]:
     from ..rules.schema import parameter_rows, reading_lines
 
     widths = (None, None, 30, 24, 50)
-    rows = [[wrap(cell, width) for cell, width in zip(row, widths, strict=True)]
-            for row in parameter_rows()]
-    return [tabulate(rows, headers=["parameter", "type", "allowed", "default", "meaning"], tablefmt="simple"), "",
-            "Open readings (rule points no rules text we have settles; R-n: the rulings' numbers). "
-            "A ruleset that uses\n"
-            "one of a point's readings, and does not list it in settled_readings, is played under the others by\n"
-            "`medina compare FILE --readings` and `medina simulate --readings`:",
-            *("  " + line for line in reading_lines())]
+    rows = [
+        [wrap(cell, width) for cell, width in zip(row, widths, strict=True)]
+        for row in parameter_rows()
+    ]
+    return [
+        tabulate(
+            rows, headers=["parameter", "type", "allowed", "default", "meaning"], tablefmt="simple"
+        ),
+        "",
+        "Open readings (rule points no rules text we have settles; R-n: the rulings' numbers). "
+        "A ruleset that uses\n"
+        "one of a point's readings, and does not list it in settled_readings, is played under the others by\n"
+        "`medina compare FILE --readings` and `medina simulate --readings`:",
+        *("  " + line for line in reading_lines()),
+    ]
 
 
 def wrap(text: str, width: int | None) -> str:
@@ -165,4 +246,7 @@ def wrap(text: str, width: int | None) -> str:
 
     if width is None:
         return text
-    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or text
+    return (
+        "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False))
+        or text
+    )

@@ -12,8 +12,18 @@ from .text import legend, render_board
 def score_json(name: str, sheet=None) -> dict:
     """A file's medina-score/1 document (without `errors` and `warnings`): its score sheet, or with none
     (it could not be scored) an empty one."""
-    base = sheet.to_json() if sheet else {"format": "medina-score/1", "ruleset": None, "finished": False,
-                                          "players": [], "undetermined": [], "winners": []}
+    base = (
+        sheet.to_json()
+        if sheet
+        else {
+            "format": "medina-score/1",
+            "ruleset": None,
+            "finished": False,
+            "players": [],
+            "undetermined": [],
+            "winners": [],
+        }
+    )
     return {**base, "file": name}
 
 
@@ -35,33 +45,72 @@ def sheet_report(name: str, position, sheet, state: str, *, colour: bool = False
     """The board, each player's palaces and tiles with the points they bring, the tiles the position
     leaves undetermined, and the winner."""
     rules = position.rules
-    lines = [f"{name}: {rules.ruleset_id}, {len(position.players)} players: {state}",
-             render_board(position, colour=colour), legend(position, colour=colour)]
+    lines = [
+        f"{name}: {rules.ruleset_id}, {len(position.players)} players: {state}",
+        render_board(position, colour=colour),
+        legend(position, colour=colour),
+    ]
     values = {c.name: c.value for c in rules.colours}
-    headers = ["palace", "cells", "buildings", "stables", "merchants", "walls", *(["well"] * rules.well.enabled),
-               "points"]
+    headers = [
+        "palace",
+        "cells",
+        "buildings",
+        "stables",
+        "merchants",
+        "walls",
+        *(["well"] * rules.well.enabled),
+        "points",
+    ]
     blank = [""] * (len(headers) - 3)
     for player in sheet.players:
-        rows: list[list | str] = [[p.colour, " ".join(p.cells), p.buildings, p.stables, p.merchants, p.walls,
-                 *([p.well] * rules.well.enabled), p.points] for p in player.palaces]
+        rows: list[list | str] = [
+            [
+                p.colour,
+                " ".join(p.cells),
+                p.buildings,
+                p.stables,
+                p.merchants,
+                p.walls,
+                *([p.well] * rules.well.enabled),
+                p.points,
+            ]
+            for p in player.palaces
+        ]
         tiles = [["palace tile", colour, *blank, values[colour]] for colour in player.palace_tiles]
         tiles += [["tower tile", str(tower), *blank, tower] for tower in player.tower_tiles]
         for block in (tiles, [["total", "", *blank, player.total]]):
             if rows and block:
                 rows.append(SEPARATING_LINE)
             rows.extend(block)
-        lines += ["", f"{player.name}: {player.total} points" + ("" if player.palaces else " (owns no palace)")]
+        lines += [
+            "",
+            f"{player.name}: {player.total} points"
+            + ("" if player.palaces else " (owns no palace)"),
+        ]
         if player.palaces or tiles:
-            lines.append(tabulate(rows, headers=headers, tablefmt="simple",
-                                  maxcolwidths=[None, 32] + [None] * (len(headers) - 2)))
+            lines.append(
+                tabulate(
+                    rows,
+                    headers=headers,
+                    tablefmt="simple",
+                    maxcolwidths=[None, 32] + [None] * (len(headers) - 2),
+                )
+            )
     lines.append("")
     if sheet.undetermined:
-        lines.append("Undetermined tiles (the position alone does not decide them; the totals leave them out):")
+        lines.append(
+            "Undetermined tiles (the position alone does not decide them; the totals leave them out):"
+        )
         for tile in sheet.undetermined:
-            what = (f"{tile['colour']} palace tile ({values[tile['colour']]} points)" if tile["tile"] == "palace"
-                    else f"tower tile {tile['tower']} ({tile['tower']} points)")
+            what = (
+                f"{tile['colour']} palace tile ({values[tile['colour']]} points)"
+                if tile["tile"] == "palace"
+                else f"tower tile {tile['tower']} ({tile['tower']} points)"
+            )
             lines.append(f"  {what}: {in_words(tile['candidates'])}")
-        lines.append("  (name their holders under `tiles:` in the board file to complete the score)")
+        lines.append(
+            "  (name their holders under `tiles:` in the board file to complete the score)"
+        )
     return lines + [winner_line(sheet, state)]
 
 
@@ -86,11 +135,24 @@ def standings_report(table: list[dict], counted: int, left_out: list[str]) -> li
     """The standings per player name over the `counted` games (those `left_out` named); with none counted,
     why there are none."""
     if not counted:
-        return [f"No standings: they count valid, finished games, and none of these {len(left_out)} is one "
-                f"(invalid or unfinished: {', '.join(left_out)})."]
-    lines = [f"Standings over {counted} game{'s' if counted != 1 else ''}"
-             + (f" (left out, invalid or unfinished: {', '.join(left_out)})" if left_out else "") + ":"]
+        return [
+            f"No standings: they count valid, finished games, and none of these {len(left_out)} is one "
+            f"(invalid or unfinished: {', '.join(left_out)})."
+        ]
+    lines = [
+        f"Standings over {counted} game{'s' if counted != 1 else ''}"
+        + (f" (left out, invalid or unfinished: {', '.join(left_out)})" if left_out else "")
+        + ":"
+    ]
     if table:
-        lines.append(tabulate([[r["player"], r["games"], r["wins"], r["shared_wins"], r["points"]] for r in table],
-                              headers=["player", "games", "wins", "shared wins", "points"], tablefmt="simple"))
+        lines.append(
+            tabulate(
+                [
+                    [r["player"], r["games"], r["wins"], r["shared_wins"], r["points"]]
+                    for r in table
+                ],
+                headers=["player", "games", "wins", "shared wins", "points"],
+                tablefmt="simple",
+            )
+        )
     return lines

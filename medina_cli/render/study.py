@@ -22,7 +22,9 @@ FAIR = {"above": "above", "below": "below", "not different": "not different from
 @dataclass
 class Block:
     kind: str  # "h1", "h2", "h3", "p", "code", "list", "table", "chart"
-    content: Any  # text (headings, p, code, a chart's name), list[str] (list), (header, rows) (table)
+    content: (
+        Any  # text (headings, p, code, a chart's name), list[str] (list), (header, rows) (table)
+    )
 
 
 def percent(rate: float | None, interval) -> str:
@@ -45,37 +47,55 @@ def players_of(label: str) -> int:
 
 # --- the blocks ---------------------------------------------------------------------------------------
 
+
 def blocks(doc: dict, title: str) -> list[Block]:
     """The report's blocks: what holds first, then each setup's tables, then the charts."""
     out = [Block("h1", title)]
     if doc.get("command"):
-        out += [Block("p", "Reproduce everything below (results, tables and charts) with one command:"),
-                Block("code", doc["command"])]
+        out += [
+            Block("p", "Reproduce everything below (results, tables and charts) with one command:"),
+            Block("code", doc["command"]),
+        ]
     if doc.get("complete") is False:
-        out.append(Block("p", f"This study is INCOMPLETE: {doc['games_finished']} of its {doc['games_planned']} games "
-                              "are finished, and every figure below rests on the games finished for its board and "
-                              "setup, counted in the column 'games' of its table and beside each finding; a "
-                              "setup with none is not shown. The same command with --resume plays the rest."))
+        out.append(
+            Block(
+                "p",
+                f"This study is INCOMPLETE: {doc['games_finished']} of its {doc['games_planned']} games "
+                "are finished, and every figure below rests on the games finished for its board and "
+                "setup, counted in the column 'games' of its table and beside each finding; a "
+                "setup with none is not shown. The same command with --resume plays the rest.",
+            )
+        )
     tests = doc["correction"]["tests"]
-    out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals, "
-                      "each on its own (Wilson for win rates, the normal approximation for means). A finding is a "
-                      f"two-sided test that holds after Holm's correction over all {tests} "
-                      f"test{'' if tests == 1 else 's'} of this report, so that the chance of any false finding "
-                      "stays below 5%. The family: each seat's win rate against the fair share (self-play; the "
-                      "score test), the stronger agent's against its fair share (a setup of two agents), and between "
-                      "each two boards of a player count seat 1's wins and the stronger agent's (pooled z test), the "
-                      "margin, the length and the points from each source both rulesets have (Welch's z), under "
-                      f"every setup. Boards are tested only on {COMPARED} games or more; a source of points that a "
-                      "ruleset does not have (such as a well) has neither figure nor test."),
-           Block("h3", "What holds"), Block("list", findings(doc))]
+    out += [
+        Block(
+            "p",
+            f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals, "
+            "each on its own (Wilson for win rates, the normal approximation for means). A finding is a "
+            f"two-sided test that holds after Holm's correction over all {tests} "
+            f"test{'' if tests == 1 else 's'} of this report, so that the chance of any false finding "
+            "stays below 5%. The family: each seat's win rate against the fair share (self-play; the "
+            "score test), the stronger agent's against its fair share (a setup of two agents), and between "
+            "each two boards of a player count seat 1's wins and the stronger agent's (pooled z test), the "
+            "margin, the length and the points from each source both rulesets have (Welch's z), under "
+            f"every setup. Boards are tested only on {COMPARED} games or more; a source of points that a "
+            "ruleset does not have (such as a well) has neither figure nor test.",
+        ),
+        Block("h3", "What holds"),
+        Block("list", findings(doc)),
+    ]
     for setup in doc["setups"]:
         out += setup_blocks(setup)
     out += [Block("h3", "Charts")] + [Block("chart", name) for name in chart_names(doc)]
     return out
 
 
-MORE = {"seat 1 wins": "seat 1 wins more often", "margin": "the winner's margin is larger",
-        "placements": "games are longer", "stronger agent's wins": "the stronger agent wins more often"}
+MORE = {
+    "seat 1 wins": "seat 1 wins more often",
+    "margin": "the winner's margin is larger",
+    "placements": "games are longer",
+    "stronger agent's wins": "the stronger agent wins more often",
+}
 
 
 def figure_text(figures: dict, figure: str) -> tuple[float, str]:
@@ -84,9 +104,14 @@ def figure_text(figures: dict, figure: str) -> tuple[float, str]:
         seat = figures["seat_wins"][int(figure.split()[1]) - 1]
         return seat["rate"], percent(seat["rate"], seat["ci95"])
     if figure == "stronger agent's wins":
-        return figures["strong"]["win_rate"], percent(figures["strong"]["win_rate"], figures["strong"]["ci95"])
-    tally = figures["points"][figure.removeprefix("points from ")] if figure.startswith("points from ") \
+        return figures["strong"]["win_rate"], percent(
+            figures["strong"]["win_rate"], figures["strong"]["ci95"]
+        )
+    tally = (
+        figures["points"][figure.removeprefix("points from ")]
+        if figure.startswith("points from ")
         else figures[figure]
+    )
     return tally["mean"], mean_text(tally)
 
 
@@ -100,14 +125,23 @@ def finding(test: dict, setups: dict) -> str:
         fair = 1 / players_of(board)
         side = "above" if value > fair else "below"
         if test["figure"] == "stronger agent's wins":
-            return (f"{test['setup']}, {board} ({games(figures)}): the stronger agent wins {text}, {side} its fair "
-                    f"share of {100 * fair:.0f}%; its margin over the best other "
-                    f"{mean_text(figures['strong']['margin'], signed=True)}.")
-        return (f"{test['setup']}, {board} ({games(figures)}): {test['figure'].removesuffix(' wins')} wins {text}, "
-                f"{side} the fair share of {100 * fair:.0f}%.")
+            return (
+                f"{test['setup']}, {board} ({games(figures)}): the stronger agent wins {text}, {side} its fair "
+                f"share of {100 * fair:.0f}%; its margin over the best other "
+                f"{mean_text(figures['strong']['margin'], signed=True)}."
+            )
+        return (
+            f"{test['setup']}, {board} ({games(figures)}): {test['figure'].removesuffix(' wins')} wins {text}, "
+            f"{side} the fair share of {100 * fair:.0f}%."
+        )
     (high, high_board), (low, low_board) = sorted(
-        ((figure_text(boards[board], test["figure"]), board) for board in test["boards"]), reverse=True)
-    phrase = MORE.get(test["figure"]) or f"more points come from {test['figure'].removeprefix('points from ')}"
+        ((figure_text(boards[board], test["figure"]), board) for board in test["boards"]),
+        reverse=True,
+    )
+    phrase = (
+        MORE.get(test["figure"])
+        or f"more points come from {test['figure'].removeprefix('points from ')}"
+    )
     return f"{test['setup']}: {phrase} on {high_board} ({high[1]}) than on {low_board} ({low[1]})."
 
 
@@ -116,11 +150,16 @@ def nothing_found(tests: list[dict]) -> str:
     (naming them where another seat of the board differs) or stronger agent did not differ from the fair
     share, and the figures that did not differ between the boards of a player count (naming the pairs
     where another pair differs)."""
-    groups: dict[tuple, list[dict]] = {}  # the tests of a board against the fair share, or of a figure
+    groups: dict[
+        tuple, list[dict]
+    ] = {}  # the tests of a board against the fair share, or of a figure
     for test in tests:
         board = test["boards"][0]
-        key = (test["setup"], "fair share", board, test["figure"] == "stronger agent's wins") \
-            if test["test"] == "fair share" else (test["setup"], "boards", board.rsplit(" ", 1)[1], test["figure"])
+        key = (
+            (test["setup"], "fair share", board, test["figure"] == "stronger agent's wins")
+            if test["test"] == "fair share"
+            else (test["setup"], "boards", board.rsplit(" ", 1)[1], test["figure"])
+        )
         groups.setdefault(key, []).append(test)
     said: dict[str, dict[str, list[str]]] = {}  # setup -> what -> the names of what found nothing
     for (setup, kind, where, what), group in groups.items():
@@ -128,17 +167,28 @@ def nothing_found(tests: list[dict]) -> str:
         if not quiet:
             continue
         if kind == "fair share":
-            part = "the stronger agent's wins no different from its fair share on" if what else \
-                "no seat advantage on"
-            name = where if len(quiet) == len(group) else \
-                f"{where} (seat{'s' if len(quiet) > 1 else ''} {', '.join(t['figure'].split()[1] for t in quiet)})"
+            part = (
+                "the stronger agent's wins no different from its fair share on"
+                if what
+                else "no seat advantage on"
+            )
+            name = (
+                where
+                if len(quiet) == len(group)
+                else f"{where} (seat{'s' if len(quiet) > 1 else ''} {', '.join(t['figure'].split()[1] for t in quiet)})"
+            )
         else:
             part = f"no difference between the {where} boards in"
-            name = what if len(quiet) == len(group) else \
-                f"{what} ({', '.join(' vs '.join(test['boards']) for test in quiet)})"
+            name = (
+                what
+                if len(quiet) == len(group)
+                else f"{what} ({', '.join(' vs '.join(test['boards']) for test in quiet)})"
+            )
         said.setdefault(setup, {}).setdefault(part, []).append(name)
-    setups = [f"{setup}: " + "; ".join(f"{part} {', '.join(names)}" for part, names in parts.items())
-              for setup, parts in said.items()]
+    setups = [
+        f"{setup}: " + "; ".join(f"{part} {', '.join(names)}" for part, names in parts.items())
+        for setup, parts in said.items()
+    ]
     missed = sum(not test["holds"] for test in tests)
     return f"Found nothing ({missed} of {len(tests)} tests). " + ". ".join(setups) + "."
 
@@ -153,8 +203,12 @@ def findings(doc: dict) -> list[str]:
         lines.append(f"No test: no board has {COMPARED} games.")
     elif not all(test["holds"] for test in tests):
         lines.append(nothing_found(tests))
-    untested = [f"{setup['setup']}, {board} ({games(f)})" for setup in doc["setups"]
-                for board, f in played(setup).items() if f["games"] < COMPARED]
+    untested = [
+        f"{setup['setup']}, {board} ({games(f)})"
+        for setup in doc["setups"]
+        for board, f in played(setup).items()
+        if f["games"] < COMPARED
+    ]
     if untested:
         lines.append(f"Too few games to test (fewer than {COMPARED}): " + "; ".join(untested) + ".")
     return lines
@@ -180,32 +234,82 @@ def setup_blocks(setup: dict) -> list[Block]:
         return []
     out = [Block("h3", f"{setup['setup']} ({setup['seats']})")]
     most = max(len(f["seat_wins"]) for f in boards.values())
-    header = ["board", "games", *(f"seat {s + 1} wins" for s in range(most)), "margin 1st-2nd", "placements"]
-    rows = [[board, str(f["games"]), *(percent(seat["rate"], seat["ci95"]) for seat in f["seat_wins"]),
-             *([""] * (most - len(f["seat_wins"]))), mean_text(f["margin"]), mean_text(f["placements"])]
-            for board, f in boards.items()]
+    header = [
+        "board",
+        "games",
+        *(f"seat {s + 1} wins" for s in range(most)),
+        "margin 1st-2nd",
+        "placements",
+    ]
+    rows = [
+        [
+            board,
+            str(f["games"]),
+            *(percent(seat["rate"], seat["ci95"]) for seat in f["seat_wins"]),
+            *([""] * (most - len(f["seat_wins"]))),
+            mean_text(f["margin"]),
+            mean_text(f["placements"]),
+        ]
+        for board, f in boards.items()
+    ]
     out.append(Block("table", (header, rows)))
     shown = [source for source in SOURCES if any(source in sources(f) for f in boards.values())]
-    out.append(Block("p", "Points per game from each source (all players together; — where the ruleset has no such "
-                          "source):"))
-    out.append(Block("table", (["board", *shown], [[board, *(mean_text(f["points"][s]) if s in sources(f) else "—"
-                                                             for s in shown)] for board, f in boards.items()])))
+    out.append(
+        Block(
+            "p",
+            "Points per game from each source (all players together; — where the ruleset has no such "
+            "source):",
+        )
+    )
+    out.append(
+        Block(
+            "table",
+            (
+                ["board", *shown],
+                [
+                    [board, *(mean_text(f["points"][s]) if s in sources(f) else "—" for s in shown)]
+                    for board, f in boards.items()
+                ],
+            ),
+        )
+    )
     if "strong" in next(iter(boards.values())):
-        rows = [[board, percent(f["strong"]["win_rate"], f["strong"]["ci95"]),
-                 f"{100 / players_of(board):.0f}% ({FAIR[f['strong']['fair_share']] if f['games'] >= COMPARED else 'untested'})",
-                 mean_text(f["strong"]["margin"], signed=True)] for board, f in boards.items()]
-        out.append(Block("table", (["board", "stronger agent wins", "fair share", "its margin over the best other"],
-                                   rows)))
+        rows = [
+            [
+                board,
+                percent(f["strong"]["win_rate"], f["strong"]["ci95"]),
+                f"{100 / players_of(board):.0f}% "
+                f"({FAIR[f['strong']['fair_share']] if f['games'] >= COMPARED else 'untested'})",
+                mean_text(f["strong"]["margin"], signed=True),
+            ]
+            for board, f in boards.items()
+        ]
+        out.append(
+            Block(
+                "table",
+                (
+                    [
+                        "board",
+                        "stronger agent wins",
+                        "fair share",
+                        "its margin over the best other",
+                    ],
+                    rows,
+                ),
+            )
+        )
     return out
 
 
 # --- charts ---------------------------------------------------------------------------------------------
 
-CAPTIONS = {"seat-wins": "Win rate per seat with 95% intervals (dashed: the fair share)",
-            "margin": "The winner's lead over the second, mean with 95% interval",
-            "length": "Placements per game, mean with 95% interval",
-            "points": "Points per game from each source, mean with 95% interval",
-            "skill": "The stronger agent's win rate with 95% interval (dashed: its fair share)"}
+CAPTIONS = {
+    "seat-wins": "Win rate per seat with 95% intervals (dashed: the fair share)",
+    "margin": "The winner's lead over the second, mean with 95% interval",
+    "length": "Placements per game, mean with 95% interval",
+    "points": "Points per game from each source, mean with 95% interval",
+    "skill": "The stronger agent's win rate with 95% interval (dashed: its fair share)",
+}
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 
 
@@ -223,24 +327,68 @@ def charts(doc: dict) -> dict[str, str]:
     groups = []
     for setup in selfplay:
         for board, f in setup["boards"].items():
-            groups.append((f"{board}\n{setup['setup']}",
-                           [(f"seat {s + 1}", seat["rate"], seat["ci95"]) for s, seat in enumerate(f["seat_wins"])],
-                           1 / len(f["seat_wins"])))
+            groups.append(
+                (
+                    f"{board}\n{setup['setup']}",
+                    [
+                        (f"seat {s + 1}", seat["rate"], seat["ci95"])
+                        for s, seat in enumerate(f["seat_wins"])
+                    ],
+                    1 / len(f["seat_wins"]),
+                )
+            )
     out["seat-wins"] = bar_chart(CAPTIONS["seat-wins"], groups, "win rate", percent_axis=True)
     for name, key in (("margin", "margin"), ("length", "placements")):
-        out[name] = bar_chart(CAPTIONS[name], [(setup["setup"], [(board, f[key]["mean"], f[key]["ci95"])
-                                                                   for board, f in setup["boards"].items()], None)
-                                               for setup in selfplay], "points" if key == "margin" else "placements")
-    out["points"] = bar_chart(CAPTIONS["points"], [
-        (source, bars, None) for source in SOURCES
-        if (bars := [(f"{board}, {setup['setup']}", f["points"][source]["mean"], f["points"][source]["ci95"])
-                     for setup in selfplay for board, f in setup["boards"].items() if source in sources(f)])],
-        "points per game")
+        out[name] = bar_chart(
+            CAPTIONS[name],
+            [
+                (
+                    setup["setup"],
+                    [
+                        (board, f[key]["mean"], f[key]["ci95"])
+                        for board, f in setup["boards"].items()
+                    ],
+                    None,
+                )
+                for setup in selfplay
+            ],
+            "points" if key == "margin" else "placements",
+        )
+    out["points"] = bar_chart(
+        CAPTIONS["points"],
+        [
+            (source, bars, None)
+            for source in SOURCES
+            if (
+                bars := [
+                    (
+                        f"{board}, {setup['setup']}",
+                        f["points"][source]["mean"],
+                        f["points"][source]["ci95"],
+                    )
+                    for setup in selfplay
+                    for board, f in setup["boards"].items()
+                    if source in sources(f)
+                ]
+            )
+        ],
+        "points per game",
+    )
     if skill:
-        out["skill"] = bar_chart(CAPTIONS["skill"], [
-            (f"{board}\n{setup['setup']}", [("stronger agent", f["strong"]["win_rate"], f["strong"]["ci95"])],
-             1 / players_of(board)) for setup in skill for board, f in setup["boards"].items()],
-            "win rate", percent_axis=True)
+        out["skill"] = bar_chart(
+            CAPTIONS["skill"],
+            [
+                (
+                    f"{board}\n{setup['setup']}",
+                    [("stronger agent", f["strong"]["win_rate"], f["strong"]["ci95"])],
+                    1 / players_of(board),
+                )
+                for setup in skill
+                for board, f in setup["boards"].items()
+            ],
+            "win rate",
+            percent_axis=True,
+        )
     return out
 
 
@@ -248,11 +396,22 @@ WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 760, 360, 56, 12, 30, 126
 LEGEND_CHARACTERS = 110  # per legend row
 
 
-def bar_chart(title: str, groups: Sequence[tuple[str, Sequence[tuple[str, float | None, list | None]], float | None]],
-              axis: str, *, percent_axis: bool = False) -> str:
+def bar_chart(
+    title: str,
+    groups: Sequence[tuple[str, Sequence[tuple[str, float | None, list | None]], float | None]],
+    axis: str,
+    *,
+    percent_axis: bool = False,
+) -> str:
     """Grouped bars with their intervals as whiskers; `groups`: (label, [(series, value, [low, high])],
     a reference value drawn dashed across the group or None)."""
-    values = [v for _, bars, _ in groups for _, value, ci in bars for v in ([value] + list(ci or [])) if v is not None]
+    values = [
+        v
+        for _, bars, _ in groups
+        for _, value, ci in bars
+        for v in ([value] + list(ci or []))
+        if v is not None
+    ]
     values += [ref for *_, ref in groups if ref is not None]
     top = max(values + [0.0]) * 1.1 or 1.0
     bottom = min(values + [0.0])
@@ -261,20 +420,47 @@ def bar_chart(title: str, groups: Sequence[tuple[str, Sequence[tuple[str, float 
     def y(value: float) -> float:
         return TOP + (top - value) / (top - bottom) * (HEIGHT - TOP - BOTTOM)
 
-    svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {WIDTH} {HEIGHT}", role="img")
+    svg = ET.Element(
+        "svg", xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {WIDTH} {HEIGHT}", role="img"
+    )
     svg.set("font-family", "DejaVu Sans, Verdana, sans-serif")
     svg.set("font-size", "11")
     ET.SubElement(svg, "title").text = title
-    ET.SubElement(svg, "text", x=str(WIDTH / 2), y="16", attrib={"text-anchor": "middle", "font-size": "13"}).text = title
-    ET.SubElement(svg, "line", x1=str(LEFT), x2=str(LEFT), y1=str(TOP), y2=str(HEIGHT - BOTTOM), stroke="#555")
-    ET.SubElement(svg, "line", x1=str(LEFT), x2=str(WIDTH - RIGHT), y1=f"{y(0):.1f}", y2=f"{y(0):.1f}", stroke="#555")
+    ET.SubElement(
+        svg, "text", x=str(WIDTH / 2), y="16", attrib={"text-anchor": "middle", "font-size": "13"}
+    ).text = title
+    ET.SubElement(
+        svg, "line", x1=str(LEFT), x2=str(LEFT), y1=str(TOP), y2=str(HEIGHT - BOTTOM), stroke="#555"
+    )
+    ET.SubElement(
+        svg,
+        "line",
+        x1=str(LEFT),
+        x2=str(WIDTH - RIGHT),
+        y1=f"{y(0):.1f}",
+        y2=f"{y(0):.1f}",
+        stroke="#555",
+    )
     for tick in ticks(bottom, top):
         label = f"{100 * tick:.0f}%" if percent_axis else f"{tick:g}"
-        ET.SubElement(svg, "text", x=str(LEFT - 4), y=f"{y(tick) + 4:.1f}", attrib={"text-anchor": "end"}).text = label
-        ET.SubElement(svg, "line", x1=str(LEFT - 3), x2=str(LEFT), y1=f"{y(tick):.1f}", y2=f"{y(tick):.1f}",
-                      stroke="#555")
-    ET.SubElement(svg, "text", transform=f"translate(14 {(TOP + HEIGHT - BOTTOM) / 2:.0f}) rotate(-90)",
-                  attrib={"text-anchor": "middle"}).text = axis
+        ET.SubElement(
+            svg, "text", x=str(LEFT - 4), y=f"{y(tick) + 4:.1f}", attrib={"text-anchor": "end"}
+        ).text = label
+        ET.SubElement(
+            svg,
+            "line",
+            x1=str(LEFT - 3),
+            x2=str(LEFT),
+            y1=f"{y(tick):.1f}",
+            y2=f"{y(tick):.1f}",
+            stroke="#555",
+        )
+    ET.SubElement(
+        svg,
+        "text",
+        transform=f"translate(14 {(TOP + HEIGHT - BOTTOM) / 2:.0f}) rotate(-90)",
+        attrib={"text-anchor": "middle"},
+    ).text = axis
     series = list(dict.fromkeys(name for _, bars, _ in groups for name, _, _ in bars))
     span = (WIDTH - LEFT - RIGHT) / max(1, len(groups))
     for g, (label, bars, reference) in enumerate(groups):
@@ -285,35 +471,79 @@ def bar_chart(title: str, groups: Sequence[tuple[str, Sequence[tuple[str, float 
                 continue
             x = x0 + span * 0.1 + b * width
             colour = PALETTE[series.index(name) % len(PALETTE)]
-            bar = ET.SubElement(svg, "rect", x=f"{x:.1f}", y=f"{min(y(value), y(0)):.1f}", width=f"{width * 0.9:.1f}",
-                                height=f"{abs(y(0) - y(value)):.1f}", fill=colour)
-            ET.SubElement(bar, "title").text = f"{label.replace(chr(10), ', ')}: {name}: {value:g}" + (
-                "" if ci is None else f" [{ci[0]:g}, {ci[1]:g}]")
+            bar = ET.SubElement(
+                svg,
+                "rect",
+                x=f"{x:.1f}",
+                y=f"{min(y(value), y(0)):.1f}",
+                width=f"{width * 0.9:.1f}",
+                height=f"{abs(y(0) - y(value)):.1f}",
+                fill=colour,
+            )
+            ET.SubElement(bar, "title").text = (
+                f"{label.replace(chr(10), ', ')}: {name}: {value:g}"
+                + ("" if ci is None else f" [{ci[0]:g}, {ci[1]:g}]")
+            )
             if ci is not None:
                 middle = x + width * 0.45
-                ET.SubElement(svg, "line", x1=f"{middle:.1f}", x2=f"{middle:.1f}", y1=f"{y(ci[0]):.1f}",
-                              y2=f"{y(ci[1]):.1f}", stroke="#222")
+                ET.SubElement(
+                    svg,
+                    "line",
+                    x1=f"{middle:.1f}",
+                    x2=f"{middle:.1f}",
+                    y1=f"{y(ci[0]):.1f}",
+                    y2=f"{y(ci[1]):.1f}",
+                    stroke="#222",
+                )
                 for end in ci:
-                    ET.SubElement(svg, "line", x1=f"{middle - 3:.1f}", x2=f"{middle + 3:.1f}", y1=f"{y(end):.1f}",
-                                  y2=f"{y(end):.1f}", stroke="#222")
+                    ET.SubElement(
+                        svg,
+                        "line",
+                        x1=f"{middle - 3:.1f}",
+                        x2=f"{middle + 3:.1f}",
+                        y1=f"{y(end):.1f}",
+                        y2=f"{y(end):.1f}",
+                        stroke="#222",
+                    )
         if reference is not None:
-            ET.SubElement(svg, "line", x1=f"{x0 + span * 0.05:.1f}", x2=f"{x0 + span * 0.95:.1f}",
-                          y1=f"{y(reference):.1f}", y2=f"{y(reference):.1f}", stroke="#000",
-                          attrib={"stroke-dasharray": "4 3"})
-        text = ET.SubElement(svg, "text", x=f"{x0 + span / 2:.1f}", y=str(HEIGHT - BOTTOM + 14),
-                             attrib={"text-anchor": "middle", "font-size": "9"})
+            ET.SubElement(
+                svg,
+                "line",
+                x1=f"{x0 + span * 0.05:.1f}",
+                x2=f"{x0 + span * 0.95:.1f}",
+                y1=f"{y(reference):.1f}",
+                y2=f"{y(reference):.1f}",
+                stroke="#000",
+                attrib={"stroke-dasharray": "4 3"},
+            )
+        text = ET.SubElement(
+            svg,
+            "text",
+            x=f"{x0 + span / 2:.1f}",
+            y=str(HEIGHT - BOTTOM + 14),
+            attrib={"text-anchor": "middle", "font-size": "9"},
+        )
         for line, part in enumerate(label.split("\n")):
-            ET.SubElement(text, "tspan", x=f"{x0 + span / 2:.1f}", dy="0" if line == 0 else "11").text = part
+            ET.SubElement(
+                text, "tspan", x=f"{x0 + span / 2:.1f}", dy="0" if line == 0 else "11"
+            ).text = part
     rows: list[list[int]] = [[]]
     for index, name in enumerate(series):  # legend rows of at most LEGEND_CHARACTERS
         if rows[-1] and sum(len(series[i]) + 4 for i in rows[-1]) + len(name) > LEGEND_CHARACTERS:
             rows.append([])
         rows[-1].append(index)
     for row, indices in enumerate(rows):
-        legend = ET.SubElement(svg, "text", x=str(LEFT), y=str(HEIGHT - BOTTOM + 44 + 13 * row),
-                               attrib={"font-size": "10"})
+        legend = ET.SubElement(
+            svg,
+            "text",
+            x=str(LEFT),
+            y=str(HEIGHT - BOTTOM + 44 + 13 * row),
+            attrib={"font-size": "10"},
+        )
         for index in indices:
-            ET.SubElement(legend, "tspan", fill=PALETTE[index % len(PALETTE)]).text = f"■ {series[index]}   "
+            ET.SubElement(
+                legend, "tspan", fill=PALETTE[index % len(PALETTE)]
+            ).text = f"■ {series[index]}   "
     return ET.tostring(svg, encoding="unicode")
 
 
@@ -327,6 +557,7 @@ def ticks(low: float, high: float) -> list[float]:
 
 
 # --- Markdown and HTML -------------------------------------------------------------------------------------
+
 
 def markdown(doc: dict, title: str, chart_folder: str) -> str:
     """The report in Markdown; the charts are files in `chart_folder` (a path from the Markdown file)."""
@@ -366,15 +597,25 @@ def html(doc: dict, title: str) -> str:
         elif block.kind == "p":
             parts.append(f"<p>{escape(block.content)}</p>")
         elif block.kind == "list":
-            parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in block.content) + "</ul>")
+            parts.append(
+                "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in block.content) + "</ul>"
+            )
         elif block.kind == "table":
             header, rows = block.content
-            parts.append("<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr></thead><tbody>"
-                         + "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-                         + "</tbody></table>")
+            parts.append(
+                "<table><thead><tr>"
+                + "".join(f"<th>{escape(h)}</th>" for h in header)
+                + "</tr></thead><tbody>"
+                + "".join(
+                    "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows
+                )
+                + "</tbody></table>"
+            )
         else:
-            parts.append(f"<figure>{drawn[block.content]}<figcaption>{escape(CAPTIONS[block.content])}.</figcaption>"
-                         "</figure>")
+            parts.append(
+                f"<figure>{drawn[block.content]}<figcaption>{escape(CAPTIONS[block.content])}.</figcaption>"
+                "</figure>"
+            )
     return PAGE.replace("@@TITLE@@", escape(title)).replace("@@BODY@@", "\n".join(parts))
 
 
@@ -385,7 +626,8 @@ PAGE = """<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>@@TITLE@@</title>
 <style>
-body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 18px auto; max-width: 1000px; color: #222; padding: 0 12px; }
+body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 18px auto; max-width: 1000px; color: #222;
+       padding: 0 12px; }
 table { border-collapse: collapse; margin: 8px 0 16px; font-size: 13px; }
 th, td { border: 1px solid #bbb; padding: 3px 7px; text-align: right; }
 th:first-child, td:first-child { text-align: left; }

@@ -27,7 +27,13 @@ ROW = 30  # legend line height
 SWATCH = 0.6  # legend swatches are board cells at this scale
 OWNER_BAND = 5  # width of a roofed palace's frame in its owner's colour
 PIECE_LABELS = {"roof": "R", "neutral": "N", "stable": "S", "merchant": "m", "wall": "#"}
-PIECE_NAMES = {"roof": "roof", "neutral": "neutral roof", "stable": "stable", "merchant": "merchant", "wall": "wall"}
+PIECE_NAMES = {
+    "roof": "roof",
+    "neutral": "neutral roof",
+    "stable": "stable",
+    "merchant": "merchant",
+    "wall": "wall",
+}
 
 
 def _add(parent: ET.Element, tag: str, attrs: dict, text: str | None = None) -> ET.Element:
@@ -48,7 +54,10 @@ def to_text(element: ET.Element) -> str:
 
 
 def _write(element: ET.Element, write) -> None:
-    write(f"<{element.tag}" + "".join(f' {key}="{escape(value)}"' for key, value in element.attrib.items()))
+    write(
+        f"<{element.tag}"
+        + "".join(f' {key}="{escape(value)}"' for key, value in element.attrib.items())
+    )
     if element.text is None and not len(element):
         write("/>")
         return
@@ -64,8 +73,18 @@ def _rect(x: float, y: float, w: float, h: float) -> str:
     return f"M{x:g} {y:g}h{w:g}v{h:g}h{-w:g}z"
 
 
-def _text(parent: ET.Element, x: float, y: float, text: str, size: int, fill: str, *, bold: bool = True,
-          anchor: str = "", halo: str = "") -> None:
+def _text(
+    parent: ET.Element,
+    x: float,
+    y: float,
+    text: str,
+    size: int,
+    fill: str,
+    *,
+    bold: bool = True,
+    anchor: str = "",
+    halo: str = "",
+) -> None:
     """Text centred on (x, y) (baseline lowered by a third of the size)."""
     attrs = {"x": f"{x:g}", "y": f"{y + size * 0.35:g}", "font-size": str(size), "fill": fill}
     if bold:
@@ -79,8 +98,16 @@ def _text(parent: ET.Element, x: float, y: float, text: str, size: int, fill: st
 
 def _circle(parent: ET.Element, cx: float, cy: float, r: float, **paint: str) -> None:
     """A circle; `paint` keyword arguments with `_` for `-` (stroke_width: stroke-width)."""
-    _add(parent, "circle", {"cx": f"{cx:g}", "cy": f"{cy:g}", "r": f"{r:g}",
-                            **{key.replace("_", "-"): value for key, value in paint.items()}})
+    _add(
+        parent,
+        "circle",
+        {
+            "cx": f"{cx:g}",
+            "cy": f"{cy:g}",
+            "r": f"{r:g}",
+            **{key.replace("_", "-"): value for key, value in paint.items()},
+        },
+    )
 
 
 def _path(parent: ET.Element, d: str, **paint: str) -> None:
@@ -101,9 +128,15 @@ def house(parent: ET.Element, x: float, y: float, seat: int, *, scale: float = 1
     label = "N" if seat == NEUTRAL else str(seat + 1)
     cx = x + CELL / 2
     s = scale
-    points = (f"{cx - 11 * s:g},{y + 27 * s:g} {cx - 11 * s:g},{y + 16 * s:g} {cx:g},{y + 6 * s:g} "
-              f"{cx + 11 * s:g},{y + 16 * s:g} {cx + 11 * s:g},{y + 27 * s:g}")
-    _add(parent, "polygon", {"points": points, "fill": fill, "stroke": "#222222", "stroke-width": "1.5"})
+    points = (
+        f"{cx - 11 * s:g},{y + 27 * s:g} {cx - 11 * s:g},{y + 16 * s:g} {cx:g},{y + 6 * s:g} "
+        f"{cx + 11 * s:g},{y + 16 * s:g} {cx + 11 * s:g},{y + 27 * s:g}"
+    )
+    _add(
+        parent,
+        "polygon",
+        {"points": points, "fill": fill, "stroke": "#222222", "stroke-width": "1.5"},
+    )
     _text(parent, cx, y + 19.5 * s, label, round(13 * s), palette.ink(fill))
 
 
@@ -118,15 +151,25 @@ def merchant(parent: ET.Element, x: float, y: float) -> None:
 
 
 def chain_end(parent: ET.Element, x: float, y: float) -> None:
-    _circle(parent, x + CELL / 2, y + CELL / 2, 17, fill="none", stroke=palette.MERCHANT, stroke_width="2",
-            stroke_dasharray="4 3")
+    _circle(
+        parent,
+        x + CELL / 2,
+        y + CELL / 2,
+        17,
+        fill="none",
+        stroke=palette.MERCHANT,
+        stroke_width="2",
+        stroke_dasharray="4 3",
+    )
 
 
 def wall(parent: ET.Element, x: float, y: float) -> None:
     third = CELL / 3
-    seams = (f"M{x:g} {y + third:g}h{CELL}M{x:g} {y + 2 * third:g}h{CELL}M{x + CELL / 2:g} {y:g}v{third:g}"
-             f"M{x + CELL / 4:g} {y + third:g}v{third:g}M{x + 3 * CELL / 4:g} {y + third:g}v{third:g}"
-             f"M{x + CELL / 2:g} {y + 2 * third:g}v{third:g}")
+    seams = (
+        f"M{x:g} {y + third:g}h{CELL}M{x:g} {y + 2 * third:g}h{CELL}M{x + CELL / 2:g} {y:g}v{third:g}"
+        f"M{x + CELL / 4:g} {y + third:g}v{third:g}M{x + 3 * CELL / 4:g} {y + third:g}v{third:g}"
+        f"M{x + CELL / 2:g} {y + 2 * third:g}v{third:g}"
+    )
     _path(parent, _rect(x, y, CELL, CELL), fill=palette.STONE)
     _path(parent, seams, stroke="#5f574e", stroke_width="1.5", fill="none")
 
@@ -139,8 +182,13 @@ def tower(parent: ET.Element, x: float, y: float, number: int) -> None:
 
 
 def gate(parent: ET.Element, x: float, y: float) -> None:
-    _path(parent, f"M{x + 11:g} {y + 36:g}v-13a11 11 0 0 1 22 0v13", fill="none", stroke=palette.STONE,
-          stroke_width="3.5")
+    _path(
+        parent,
+        f"M{x + 11:g} {y + 36:g}v-13a11 11 0 0 1 22 0v13",
+        fill="none",
+        stroke=palette.STONE,
+        stroke_width="3.5",
+    )
 
 
 def well(parent: ET.Element, x: float, y: float) -> None:
@@ -151,47 +199,120 @@ def well(parent: ET.Element, x: float, y: float) -> None:
 
 
 def well_bonus(parent: ET.Element, x: float, y: float, bonus: int) -> None:
-    _path(parent, _rect(x + 1.5, y + 1.5, CELL - 3, CELL - 3), fill="none", stroke=palette.WELL, stroke_width="2",
-          stroke_dasharray="5 3")
-    _add(parent, "rect", {"x": f"{x + 1:g}", "y": f"{y + 1:g}", "width": "20", "height": "13", "rx": "3",
-                          "fill": "#ffffff", "stroke": palette.WELL})
+    _path(
+        parent,
+        _rect(x + 1.5, y + 1.5, CELL - 3, CELL - 3),
+        fill="none",
+        stroke=palette.WELL,
+        stroke_width="2",
+        stroke_dasharray="5 3",
+    )
+    _add(
+        parent,
+        "rect",
+        {
+            "x": f"{x + 1:g}",
+            "y": f"{y + 1:g}",
+            "width": "20",
+            "height": "13",
+            "rx": "3",
+            "fill": "#ffffff",
+            "stroke": palette.WELL,
+        },
+    )
     _text(parent, x + 11, y + 7.5, f"+{bonus}", 10, palette.WELL)
 
 
 def tea_tile(parent: ET.Element, x: float, y: float) -> None:
     """A tea tile: a cup on a light tile."""
-    _add(parent, "rect", {"x": f"{x + 6:g}", "y": f"{y + 6:g}", "width": str(CELL - 12), "height": str(CELL - 12),
-                          "rx": "5", "fill": "#f3ead8", "stroke": palette.TEA, "stroke-width": "2"})
+    _add(
+        parent,
+        "rect",
+        {
+            "x": f"{x + 6:g}",
+            "y": f"{y + 6:g}",
+            "width": str(CELL - 12),
+            "height": str(CELL - 12),
+            "rx": "5",
+            "fill": "#f3ead8",
+            "stroke": palette.TEA,
+            "stroke-width": "2",
+        },
+    )
     _path(parent, f"M{x + 13:g} {y + 17:g}h15v6a7.5 7.5 0 0 1-15 0z", fill=palette.TEA)
-    _path(parent, f"M{x + 28:g} {y + 19:g}a3.5 3.5 0 0 1 0 7", fill="none", stroke=palette.TEA, stroke_width="2")
-    _path(parent, f"M{x + 17:g} {y + 15:g}q-2-2.5 0-5M{x + 23:g} {y + 15:g}q-2-2.5 0-5", fill="none",
-          stroke=palette.TEA, stroke_width="1.5")
+    _path(
+        parent,
+        f"M{x + 28:g} {y + 19:g}a3.5 3.5 0 0 1 0 7",
+        fill="none",
+        stroke=palette.TEA,
+        stroke_width="2",
+    )
+    _path(
+        parent,
+        f"M{x + 17:g} {y + 15:g}q-2-2.5 0-5M{x + 23:g} {y + 15:g}q-2-2.5 0-5",
+        fill="none",
+        stroke=palette.TEA,
+        stroke_width="1.5",
+    )
 
 
 def legal_mark(parent: ET.Element, x: float, y: float, labels: str) -> None:
-    _path(parent, _rect(x + 4, y + 4, CELL - 8, CELL - 8), fill=palette.LEGAL, fill_opacity="0.15",
-          stroke=palette.LEGAL, stroke_width="2", stroke_dasharray="5 3")
+    _path(
+        parent,
+        _rect(x + 4, y + 4, CELL - 8, CELL - 8),
+        fill=palette.LEGAL,
+        fill_opacity="0.15",
+        stroke=palette.LEGAL,
+        stroke_width="2",
+        stroke_dasharray="5 3",
+    )
     _text(parent, x + CELL / 2, y + CELL - 9, labels, 10, palette.LEGAL, halo="#ffffff")
 
 
 def last_mark(parent: ET.Element, x: float, y: float, order: int) -> None:
-    _path(parent, _rect(x + 1, y + 1, CELL - 2, CELL - 2), fill="none", stroke=palette.LAST, stroke_width="3",
-          stroke_dasharray="8 4")
+    _path(
+        parent,
+        _rect(x + 1, y + 1, CELL - 2, CELL - 2),
+        fill="none",
+        stroke=palette.LAST,
+        stroke_width="3",
+        stroke_dasharray="8 4",
+    )
     _circle(parent, x + CELL - 7, y + 7, 7, fill=palette.LAST)
     _text(parent, x + CELL - 7, y + 7, str(order), 10, "#ffffff")
 
 
 def illegal_mark(parent: ET.Element, x: float, y: float) -> None:
-    _path(parent, f"M{x + 6:g} {y + 6:g}L{x + CELL - 6:g} {y + CELL - 6:g}M{x + CELL - 6:g} {y + 6:g}"
-          f"L{x + 6:g} {y + CELL - 6:g}", stroke=palette.ILLEGAL, stroke_width="5", stroke_linecap="round")
-    _circle(parent, x + CELL / 2, y + CELL / 2, 19, fill="none", stroke=palette.ILLEGAL, stroke_width="3")
+    _path(
+        parent,
+        f"M{x + 6:g} {y + 6:g}L{x + CELL - 6:g} {y + CELL - 6:g}M{x + CELL - 6:g} {y + 6:g}"
+        f"L{x + 6:g} {y + CELL - 6:g}",
+        stroke=palette.ILLEGAL,
+        stroke_width="5",
+        stroke_linecap="round",
+    )
+    _circle(
+        parent,
+        x + CELL / 2,
+        y + CELL / 2,
+        19,
+        fill="none",
+        stroke=palette.ILLEGAL,
+        stroke_width="3",
+    )
 
 
 def preferred_mark(parent: ET.Element, x: float, y: float) -> None:
     """The agent's preferred placement (`medina view --analysis`): a diamond outline."""
     cx, cy = x + CELL / 2, y + CELL / 2
-    _path(parent, f"M{cx:g} {y + 3:g}L{x + CELL - 3:g} {cy:g}L{cx:g} {y + CELL - 3:g}L{x + 3:g} {cy:g}Z",
-          fill="none", stroke=palette.PREFERRED, stroke_width="3.5", stroke_linejoin="round")
+    _path(
+        parent,
+        f"M{cx:g} {y + 3:g}L{x + CELL - 3:g} {cy:g}L{cx:g} {y + CELL - 3:g}L{x + 3:g} {cy:g}Z",
+        fill="none",
+        stroke=palette.PREFERRED,
+        stroke_width="3.5",
+        stroke_linejoin="round",
+    )
 
 
 def seat_badge(seat: int) -> str:
@@ -217,8 +338,15 @@ class _Board:
 
     def piece(self, parent: ET.Element, kind: str, cell: int, tip: str = "", **data) -> ET.Element:
         """A new piece's group in `parent` (with its tooltip), for its drawing."""
-        group = _add(parent, "g", {"data-kind": kind, "data-cell": self.geo.name(cell),
-                                   **{f"data-{key}": str(value) for key, value in data.items()}})
+        group = _add(
+            parent,
+            "g",
+            {
+                "data-kind": kind,
+                "data-cell": self.geo.name(cell),
+                **{f"data-{key}": str(value) for key, value in data.items()},
+            },
+        )
         if tip:
             _add(group, "title", {}, tip)
         return group
@@ -254,15 +382,34 @@ class _Board:
             owner = holder_name(position.players, palace.owner)
             pieces = palace.buildings | palace.stables
             tip = f"{palace.colour} palace, size {pieces.bit_count()}, " + (
-                "unroofed" if not roofed else "neutral roof" if palace.owner == NEUTRAL else f"owned by {owner}")
-            group = _add(root, "g", {"data-kind": "palace", "data-colour": palace.colour,
-                                     **({"data-owner": owner} if roofed else {})})
+                "unroofed"
+                if not roofed
+                else "neutral roof"
+                if palace.owner == NEUTRAL
+                else f"owned by {owner}"
+            )
+            group = _add(
+                root,
+                "g",
+                {
+                    "data-kind": "palace",
+                    "data-colour": palace.colour,
+                    **({"data-owner": owner} if roofed else {}),
+                },
+            )
             _add(group, "title", {}, tip)
             _path(group, self._union(pieces, 1.5), fill=palette.OUTLINE)
             inset: float = 3
             if roofed:  # framed in its owner's colour, between two dark edges: readable on any fill
-                _add(group, "path", {"data-band": "owner", "d": self._union(pieces, 2.5),
-                                     "fill": palette.seat_colour(palace.owner)[1]})
+                _add(
+                    group,
+                    "path",
+                    {
+                        "data-band": "owner",
+                        "d": self._union(pieces, 2.5),
+                        "fill": palette.seat_colour(palace.owner)[1],
+                    },
+                )
                 _path(group, self._union(pieces, OWNER_BAND + 2.5), fill=palette.OUTLINE)
                 inset = OWNER_BAND + 3.5
             _path(group, self._union(pieces, inset), fill=fill)
@@ -270,14 +417,30 @@ class _Board:
             for cell in bits(palace.stables):
                 x, y = self.origin(cell)
                 stable = self.piece(group, "stable", cell)
-                _path(stable, _rect(x + inset, y + inset, CELL - 2 * inset, CELL - 2 * inset), fill=stable_fill)
-                _text(stable, x + CELL / 2, y + CELL / 2, "S" if roofed else "s", 16, palette.ink(stable_fill))
+                _path(
+                    stable,
+                    _rect(x + inset, y + inset, CELL - 2 * inset, CELL - 2 * inset),
+                    fill=stable_fill,
+                )
+                _text(
+                    stable,
+                    x + CELL / 2,
+                    y + CELL / 2,
+                    "S" if roofed else "s",
+                    16,
+                    palette.ink(stable_fill),
+                )
             for cell in bits(palace.buildings):
                 x, y = self.origin(cell)
                 building = self.piece(group, "building", cell, colour=palace.colour)
                 if cell == palace.roof:
                     _text(building, x + CELL / 2, y + 35, letter, 11, palette.ink(fill))
-                    house(self.piece(group, "roof", cell, f"roof of {owner}", owner=owner), x, y, palace.owner)
+                    house(
+                        self.piece(group, "roof", cell, f"roof of {owner}", owner=owner),
+                        x,
+                        y,
+                        palace.owner,
+                    )
                 else:
                     _text(building, x + CELL / 2, y + CELL / 2, letter, 18, palette.ink(fill))
 
@@ -291,13 +454,27 @@ class _Board:
                 if (step > 1 or (cell + 1) % geo.width) and merchants >> (cell + step) & 1:
                     links.append(f"M{x + half:g} {y + half:g}l{dx} {dy}")
         if links:
-            _add(root, "path", {"data-kind": "merchant-chain", "d": "".join(links), "stroke": palette.MERCHANT,
-                                "stroke-width": "7", "stroke-linecap": "round"})
+            _add(
+                root,
+                "path",
+                {
+                    "data-kind": "merchant-chain",
+                    "d": "".join(links),
+                    "stroke": palette.MERCHANT,
+                    "stroke-width": "7",
+                    "stroke-linecap": "round",
+                },
+            )
         ends = self.position.live_chain_ends()
         for cell in bits(merchants):
             x, y = self.origin(cell)
             live_end = bool(ends >> cell & 1)
-            group = self.piece(root, "merchant", cell, "merchant (end of the live chain)" if live_end else "merchant")
+            group = self.piece(
+                root,
+                "merchant",
+                cell,
+                "merchant (end of the live chain)" if live_end else "merchant",
+            )
             if live_end:
                 chain_end(group, x, y)
             merchant(group, x, y)
@@ -306,7 +483,9 @@ class _Board:
         position, geo = self.position, self.geo
         for cell in bits(position.walls):
             wall(self.piece(root, "wall", cell), *self.origin(cell))
-        gates = geo.ring & ~position.walls if position.to_move is None else geo.gates(position.walls)
+        gates = (
+            geo.ring & ~position.walls if position.to_move is None else geo.gates(position.walls)
+        )
         for cell in bits(gates):
             gate(self.piece(root, "gate", cell, "gate (stays open)"), *self.origin(cell))
         holders = position.tower_tile
@@ -350,17 +529,27 @@ class _Board:
         by_cell: dict[int, list[str]] = {}
         for placement in placements:
             if placement.square is not None:  # a tea tile has no cell to mark
-                by_cell.setdefault(self.geo.cell_of_square[placement.square], []).append(placement.piece)
+                by_cell.setdefault(self.geo.cell_of_square[placement.square], []).append(
+                    placement.piece
+                )
         for cell, pieces in sorted(by_cell.items()):
             labels = "".join(letters.get(p) or PIECE_LABELS[p] for p in pieces)
-            group = self.piece(root, "legal", cell, f"{self.geo.name(cell)}: legal for " + ", ".join(pieces),
-                               pieces=" ".join(pieces))
+            group = self.piece(
+                root,
+                "legal",
+                cell,
+                f"{self.geo.name(cell)}: legal for " + ", ".join(pieces),
+                pieces=" ".join(pieces),
+            )
             legal_mark(group, *self.origin(cell), labels)
 
     def last(self, root: ET.Element, cells) -> None:
         for order, cell in enumerate(cells, 1):
-            last_mark(self.piece(root, "last", cell, f"placement {order} of the last turn", order=order),
-                      *self.origin(cell), order)
+            last_mark(
+                self.piece(root, "last", cell, f"placement {order} of the last turn", order=order),
+                *self.origin(cell),
+                order,
+            )
 
     def illegal(self, root: ET.Element, cell: int, why: str) -> None:
         illegal_mark(self.piece(root, "illegal", cell, f"illegal: {why}"), *self.origin(cell))
@@ -378,7 +567,9 @@ def _ground(width: int, height: int, columns: int, rows: int) -> ET.Element:
     lines = "".join(f"M{MARGIN + x * CELL} {MARGIN}v{height * CELL}" for x in range(width + 1))
     lines += "".join(f"M{MARGIN} {MARGIN + y * CELL}h{width * CELL}" for y in range(height + 1))
     _path(group, _rect(MARGIN, MARGIN, width * CELL, height * CELL), fill=palette.RING)
-    _path(group, _rect(MARGIN + CELL, MARGIN + CELL, columns * CELL, rows * CELL), fill=palette.SAND)
+    _path(
+        group, _rect(MARGIN + CELL, MARGIN + CELL, columns * CELL, rows * CELL), fill=palette.SAND
+    )
     _path(group, lines, stroke="#c9b68c", stroke_width="1", fill="none")
     for x in range(width):
         cx = MARGIN + x * CELL + CELL / 2
@@ -397,8 +588,19 @@ def _holder_seat(holder) -> int | None:
 
 
 # --- legend ----------------------------------------------------------------------------------------
-def _legend(root: ET.Element, position, *, totals, legal: bool, last: bool, illegal: bool, top: float,
-            width: float, preferred: bool = False, caption: str = "") -> float:
+def _legend(
+    root: ET.Element,
+    position,
+    *,
+    totals,
+    legal: bool,
+    last: bool,
+    illegal: bool,
+    top: float,
+    width: float,
+    preferred: bool = False,
+    caption: str = "",
+) -> float:
     """The legend under the board, added to `root`: players with roof colour, score and tiles; then
     every piece kind; then the letters of the legal marks and the `caption`, each wrapped to the width.
     Returns the height it reaches."""
@@ -423,11 +625,18 @@ def _legend(root: ET.Element, position, *, totals, legal: bool, last: bool, ille
         text = f"{seat + 1} {name} ({colour_name} roofs)"
         if totals is not None:
             text += f": {totals[name]} points"
-        held = [f"palace tile{'s' if len(palace_tiles[seat]) > 1 else ''} {', '.join(map(str, palace_tiles[seat]))}"
-                ] if palace_tiles.get(seat) else []
+        held = (
+            [
+                f"palace tile{'s' if len(palace_tiles[seat]) > 1 else ''} {', '.join(map(str, palace_tiles[seat]))}"
+            ]
+            if palace_tiles.get(seat)
+            else []
+        )
         if tower_tiles.get(seat):
-            held.append(f"tower tile{'s' if len(tower_tiles[seat]) > 1 else ''} "
-                        f"{', '.join(map(str, sorted(tower_tiles[seat])))}")
+            held.append(
+                f"tower tile{'s' if len(tower_tiles[seat]) > 1 else ''} "
+                f"{', '.join(map(str, sorted(tower_tiles[seat])))}"
+            )
         if position.tea is not None and position.tea[seat]:
             held.append(f"{position.tea[seat]} tea tile{'s' if position.tea[seat] > 1 else ''}")
         if held:
@@ -439,26 +648,43 @@ def _legend(root: ET.Element, position, *, totals, legal: bool, last: bool, ille
     keys: list[tuple[Callable[[ET.Element], None], str]] = []  # (draw into a swatch, words)
     for colour in rules.colours:
         fill = palette.building_colour(rules, colour.name)
-        keys.append((partial(building_cell, x=0, y=0, fill=fill, letter=colour.letter),
-                     f"{colour.name} (tile {colour.value})"))
+        keys.append(
+            (
+                partial(building_cell, x=0, y=0, fill=fill, letter=colour.letter),
+                f"{colour.name} (tile {colour.value})",
+            )
+        )
     if rules.supply.neutral_roofs:
         keys.append((lambda g: house(g, 0, 5.5, NEUTRAL), "neutral roof"))
     stable_fill = palette.building_colour(rules, rules.colours[0].name)
-    keys += [(lambda g: stable_cell(g, 0, 0, stable_fill, "S"), "stable"), (lambda g: merchant(g, 0, 0), "merchant")]
+    keys += [
+        (lambda g: stable_cell(g, 0, 0, stable_fill, "S"), "stable"),
+        (lambda g: merchant(g, 0, 0), "merchant"),
+    ]
     if position.live_chain_ends():
+
         def live_chain_end(g: ET.Element) -> None:
             chain_end(g, 0, 0)
             merchant(g, 0, 0)
+
         keys.append((live_chain_end, "live chain end"))
-    keys += [(lambda g: wall(g, 0, 0), "wall"), (lambda g: gate(g, 0, 0), "gate"),
-             (lambda g: tower(g, 0, 0, 1), "tower T1"), (lambda g: house(g, 0, 5.5, 0), "tower tile holder")]
+    keys += [
+        (lambda g: wall(g, 0, 0), "wall"),
+        (lambda g: gate(g, 0, 0), "gate"),
+        (lambda g: tower(g, 0, 0, 1), "tower T1"),
+        (lambda g: house(g, 0, 5.5, 0), "tower tile holder"),
+    ]
     if position.well is not None:
-        keys += [(lambda g: well(g, 0, 0), "well"),
-                 (lambda g: well_bonus(g, 0, 0, rules.well.bonus), "well bonus cell")]
+        keys += [
+            (lambda g: well(g, 0, 0), "well"),
+            (lambda g: well_bonus(g, 0, 0, rules.well.bonus), "well bonus cell"),
+        ]
     if rules.tea.colour:
         keys.append((lambda g: tea_tile(g, 0, 0), "tea tile"))
     if legal:
-        keys.append((lambda g: legal_mark(g, 0, 0, rules.colours[0].letter + "S"), "legal placement"))
+        keys.append(
+            (lambda g: legal_mark(g, 0, 0, rules.colours[0].letter + "S"), "legal placement")
+        )
     if last:
         keys.append((lambda g: last_mark(g, 0, 0, 1), "last turn"))
     if illegal:
@@ -477,9 +703,16 @@ def _legend(root: ET.Element, position, *, totals, legal: bool, last: bool, ille
     notes = []
     if legal:
         codes = [f"{c.letter} {c.name}" for c in rules.colours] + [
-            f"{code} {PIECE_NAMES[piece]}" for piece, code in PIECE_LABELS.items()
-            if piece != "neutral" or rules.supply.neutral_roofs]
-        notes.append(("legal-codes", "Letters on a legal placement: the pieces that may go there: " + ", ".join(codes)))
+            f"{code} {PIECE_NAMES[piece]}"
+            for piece, code in PIECE_LABELS.items()
+            if piece != "neutral" or rules.supply.neutral_roofs
+        ]
+        notes.append(
+            (
+                "legal-codes",
+                "Letters on a legal placement: the pieces that may go there: " + ", ".join(codes),
+            )
+        )
     if caption:
         notes.append(("caption", caption))
     for kind, words in notes:
@@ -500,9 +733,18 @@ def _tiles_by_seat(holders: dict) -> dict[int, list]:
 
 def _document(title: str, description: str = "") -> ET.Element:
     """The `<svg>` element with its title and description (its size is set once drawn)."""
-    root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "viewBox": "", "width": "", "height": "",
-                              "role": "img", "font-family": "DejaVu Sans, Verdana, sans-serif",
-                              "text-anchor": "middle"})
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "viewBox": "",
+            "width": "",
+            "height": "",
+            "role": "img",
+            "font-family": "DejaVu Sans, Verdana, sans-serif",
+            "text-anchor": "middle",
+        },
+    )
     _add(root, "title", {}, title)
     if description:
         _add(root, "desc", {}, description)
@@ -511,13 +753,26 @@ def _document(title: str, description: str = "") -> ET.Element:
 
 def _finished(root: ET.Element, width: float, height: float) -> str:
     """The document's text, sized `width` by `height`."""
-    root.attrib.update({"viewBox": f"0 0 {width:g} {height:g}", "width": f"{width:g}", "height": f"{height:g}"})
+    root.attrib.update(
+        {"viewBox": f"0 0 {width:g} {height:g}", "width": f"{width:g}", "height": f"{height:g}"}
+    )
     return to_text(root) + "\n"
 
 
-def board_svg(position, *, title: str, description: str = "", legal=None, last=(), illegal=None,
-              totals: dict[str, int] | None = None, legend: bool = True, preferred=None, caption: str = "",
-              position_caption: str = "") -> str:
+def board_svg(
+    position,
+    *,
+    title: str,
+    description: str = "",
+    legal=None,
+    last=(),
+    illegal=None,
+    totals: dict[str, int] | None = None,
+    legend: bool = True,
+    preferred=None,
+    caption: str = "",
+    position_caption: str = "",
+) -> str:
     """The SVG document of `position` (a `Position`: a Game's, or a finished board's).
 
     `legal`: the placements to mark (`Placement` values, as `legal_placements()` gives them); `last`: cells
@@ -544,8 +799,20 @@ def board_svg(position, *, title: str, description: str = "", legal=None, last=(
         board.preferred(root, *preferred)
     height = board.height
     if legend:
-        height = _legend(root, position, totals=totals, legal=legal is not None, last=bool(last),
-                         illegal=illegal is not None, top=board.height + 6, width=board.width, caption=caption) + 8
+        height = (
+            _legend(
+                root,
+                position,
+                totals=totals,
+                legal=legal is not None,
+                last=bool(last),
+                illegal=illegal is not None,
+                top=board.height + 6,
+                width=board.width,
+                caption=caption,
+            )
+            + 8
+        )
     if position_caption:
         group = _add(root, "g", {"data-layer": "caption"})
         for line in textwrap.wrap(position_caption, max(20, int((board.width - 2 * MARGIN) / 6.8))):
@@ -557,14 +824,29 @@ def board_svg(position, *, title: str, description: str = "", legal=None, last=(
 def picture(position) -> str:
     """The picture a position shows in a notebook (`_repr_svg_`): the board, the scores in the legend."""
     stage = "nobody to move" if position.to_move is None else f"{position.to_move} to move"
-    return board_svg(position, title=f"Medina: {position.rules.ruleset_id}, {stage}", description=position.grid(),
-                     totals=score_position(position, finished=position.to_move is None).totals)
+    return board_svg(
+        position,
+        title=f"Medina: {position.rules.ruleset_id}, {stage}",
+        description=position.grid(),
+        totals=score_position(position, finished=position.to_move is None).totals,
+    )
 
 
-def legend_svg(position, *, title: str, last: bool = False, illegal: bool = False, preferred: bool = False) -> str:
+def legend_svg(
+    position, *, title: str, last: bool = False, illegal: bool = False, preferred: bool = False
+) -> str:
     """The legend alone (players and their roof colours, every piece kind), as wide as the board."""
     width = _Board(position).width
     root = _document(title)
-    height = _legend(root, position, totals=None, legal=False, last=last, illegal=illegal, top=4, width=width,
-                     preferred=preferred)
+    height = _legend(
+        root,
+        position,
+        totals=None,
+        legal=False,
+        last=last,
+        illegal=illegal,
+        top=4,
+        width=width,
+        preferred=preferred,
+    )
     return _finished(root, width, height + 4)

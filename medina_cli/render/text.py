@@ -26,7 +26,9 @@ def colour_wanted(no_color: bool = False, stream=None) -> bool:
 
 def _style(fill: str, *, bold: bool = False) -> str:
     """SGR parameters for text in the readable ink on a `fill` background."""
-    return ("1;" if bold else "") + f"{palette.ansi(palette.ink(fill))};{palette.ansi(fill, background=True)}"
+    return (
+        "1;" if bold else ""
+    ) + f"{palette.ansi(palette.ink(fill))};{palette.ansi(fill, background=True)}"
 
 
 def _cells(position) -> dict[int, list[Segment]]:
@@ -44,7 +46,10 @@ def _cells(position) -> dict[int, list[Segment]]:
             if cell == palace.roof:
                 seat = NEUTRAL if palace.owner == NEUTRAL else palace.owner
                 owner_mark = "n" if seat == NEUTRAL else str(seat + 1)
-                cells[cell] = [(glyph, style), (owner_mark, _style(palette.seat_colour(seat)[1], bold=True))]
+                cells[cell] = [
+                    (glyph, style),
+                    (owner_mark, _style(palette.seat_colour(seat)[1], bold=True)),
+                ]
             else:
                 cells[cell] = [(glyph + " ", style)]
         stable_style = _style(palette.lighten(fill))
@@ -78,8 +83,9 @@ def last_placed(game) -> str | None:
     return next((placement.cell for placement in reversed(game.move_stack) if placement.cell), None)
 
 
-def render_board(position, *, marks: dict[str, str] | None = None, colour: bool = False,
-                 last: str | None = None) -> str:
+def render_board(
+    position, *, marks: dict[str, str] | None = None, colour: bool = False, last: str | None = None
+) -> str:
     """The position as text; `marks` (cell name -> glyph) overrides glyphs of chosen cells (e.g. legal
     placements); `last` (a cell name) is marked `>` before its piece: the last placement."""
     geo = position.variant.geometry
@@ -106,14 +112,21 @@ def legend(position, *, colour: bool = False, last: bool = False) -> str:
     def swatch(text: str, fill: str) -> str:
         return _paint([(text, _style(fill, bold=True))], colour)
 
-    colours = ", ".join(f"{swatch(c.letter, palette.building_colour(rules, c.name))} {c.name}" for c in rules.colours)
-    seats = ", ".join(f"{swatch(str(i + 1), palette.seat_colour(i)[1])} {name}"
-                      for i, name in enumerate(position.players))
+    colours = ", ".join(
+        f"{swatch(c.letter, palette.building_colour(rules, c.name))} {c.name}"
+        for c in rules.colours
+    )
+    seats = ", ".join(
+        f"{swatch(str(i + 1), palette.seat_colour(i)[1])} {name}"
+        for i, name in enumerate(position.players)
+    )
     if rules.supply.neutral_roofs:
         seats += f", {swatch('n', palette.NEUTRAL[1])} neutral"
-    parts = [f"Buildings: {colours} (upper case: roofed palace; the digit after the roofed cell is its owner: "
-             f"{seats})",
-             "S/s stable (roofed/unroofed palace), m merchant, # wall, T1-T4 towers"]
+    parts = [
+        f"Buildings: {colours} (upper case: roofed palace; the digit after the roofed cell is its owner: "
+        f"{seats})",
+        "S/s stable (roofed/unroofed palace), m merchant, # wall, T1-T4 towers",
+    ]
     if position.well is not None:
         parts.append("w well, + empty well-bonus cell")
     if last:
@@ -126,24 +139,41 @@ def replay_report(outcome, *, colour: bool = False) -> list[str]:
     and where the game stands."""
     from ..engine.scoring import score_game
     from ..records.status import score_words, supply_table
+
     game = outcome.game
     final = [score_words(score_game(game).to_json(), final=True)] if outcome.finished else []
-    return [*outcome.log_lines(), "", f"Position {outcome.position_words()}:", *board_lines(game, colour=colour), "",
-            "Supply left:", supply_table(game), "", outcome.standing(), *final]
+    return [
+        *outcome.log_lines(),
+        "",
+        f"Position {outcome.position_words()}:",
+        *board_lines(game, colour=colour),
+        "",
+        "Supply left:",
+        supply_table(game),
+        "",
+        outcome.standing(),
+        *final,
+    ]
 
 
 def board_lines(game, *, colour: bool = False) -> list[str]:
     """The board of a game with its last placement marked, and the key."""
     last = last_placed(game)
-    return [render_board(game, colour=colour, last=last), legend(game, colour=colour, last=last is not None)]
+    return [
+        render_board(game, colour=colour, last=last),
+        legend(game, colour=colour, last=last is not None),
+    ]
 
 
 def status_text(outcome, *, colour: bool = False) -> list[str]:
     """`medina status` for people: where the game stands and who is to move, the board, the supplies and the
     score now."""
     from ..records.status import status_report
+
     lines = status_report(outcome)
-    at = lines.index("") if "" in lines else len(lines)  # after the lines that say where the game stands
+    at = (
+        lines.index("") if "" in lines else len(lines)
+    )  # after the lines that say where the game stands
     return [*lines[:at], "", *board_lines(outcome.game, colour=colour), *lines[at:]]
 
 
@@ -151,11 +181,20 @@ def moves_report(outcome, keep, *, colour: bool = False) -> list[str]:
     """`medina moves` for people: the legal placements (those `keep` keeps), a line per piece, then the
     board with a mark on every empty cell where one may go."""
     from ..records.status import legal_by_piece, moves_lines
+
     game = outcome.game
     lines = moves_lines(outcome, keep)
     if game.to_move is None:
         return lines
-    empty = {cell for piece, cells in legal_by_piece(game, keep).items() if piece not in ("roof", "neutral")
-             for cell in cells}
-    return lines + ["", render_board(game, marks=dict.fromkeys(empty, " * "), colour=colour),
-                    legend(game, colour=colour), "* an empty cell where a legal placement may go"]
+    empty = {
+        cell
+        for piece, cells in legal_by_piece(game, keep).items()
+        if piece not in ("roof", "neutral")
+        for cell in cells
+    }
+    return lines + [
+        "",
+        render_board(game, marks=dict.fromkeys(empty, " * "), colour=colour),
+        legend(game, colour=colour),
+        "* an empty cell where a legal placement may go",
+    ]

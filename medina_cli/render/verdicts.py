@@ -30,7 +30,9 @@ def hint_legend(doc: dict) -> str:
     if doc.get("even_win") is not None and any("win" in hint for hint in doc["hints"]):
         words.append(f"win: chance to win, ± an even {100 * doc['even_win']:.3g}%")
     if even is not None:
-        words.append(f"edge: expected points over the best other, 0 = even (margin {_tenths(even, '+')})")
+        words.append(
+            f"edge: expected points over the best other, 0 = even (margin {_tenths(even, '+')})"
+        )
     else:
         words.append("margin: points over the best other player")
     if doc.get("search") is not None:
@@ -44,25 +46,33 @@ def hint_explained(doc: dict) -> list[str]:
     """The long text on how to read `medina hint`'s list (`--explain`)."""
     lines = [f"(value, the margin: {doc['value']})"]
     if doc.get("even_margin") is not None:
-        lines.append(f"(edge: the value minus the margin an even game gives each player here, "
-                     f"{_tenths(doc['even_margin'], '+')} (the mean over the seats of their final margins in "
-                     f"simulated games from this position): 0 is even, above it better placed than an equal share; "
-                     f"win: the chance to win, against an equal share of {100 * doc['even_win']:.3g}%; --json gives "
-                     "the value itself)")
-    lines += [
-             f"(ranked by {doc['ranked_by']}, {RANKING_MEANING[doc['ranked_by']]})"]
+        lines.append(
+            f"(edge: the value minus the margin an even game gives each player here, "
+            f"{_tenths(doc['even_margin'], '+')} (the mean over the seats of their final margins in "
+            f"simulated games from this position): 0 is even, above it better placed than an equal share; "
+            f"win: the chance to win, against an equal share of {100 * doc['even_win']:.3g}%; --json gives "
+            "the value itself)"
+        )
+    lines += [f"(ranked by {doc['ranked_by']}, {RANKING_MEANING[doc['ranked_by']]})"]
     search = doc.get("search")
     if search is not None:
         level = f"{100 * doc['confidence']:g}%"
-        sure = ("the search was sure of its best before its cap" if search["sure"] else
-                "the search reached its cap without telling its best apart from every other")
+        sure = (
+            "the search was sure of its best before its cap"
+            if search["sure"]
+            else "the search reached its cap without telling its best apart from every other"
+        )
         sure += f"; {search['playouts']} playouts in all"
-        lines.append(f"([low, high]: the value's {level} interval; = best: the best's lead over it (paired, on the "
-                     f"same simulated games, not from the intervals shown) is not surely above {doc['tie_margin']:g} "
-                     f"points at {level} over all the moves compared, and its interval is not wholly below the "
-                     f"first's; {sure})")
+        lines.append(
+            f"([low, high]: the value's {level} interval; = best: the best's lead over it (paired, on the "
+            f"same simulated games, not from the intervals shown) is not surely above {doc['tie_margin']:g} "
+            f"points at {level} over all the moves compared, and its interval is not wholly below the "
+            f"first's; {sure})"
+        )
     if doc.get("whole_turn"):
-        lines.append("(either order: the two placements commute, both orders reach the same position)")
+        lines.append(
+            "(either order: the two placements commute, both orders reach the same position)"
+        )
     return lines
 
 
@@ -72,7 +82,11 @@ def hint_text(doc: dict, where: str, explain: bool = False) -> str:
     several moves are tied with the best, one line says so instead of marking each."""
     if doc["player"] is None:
         return f"{where}: the game is over; nobody can place anything."
-    what = "the whole turn" if doc.get("whole_turn") else f"placement {doc['placement']} of turn {doc['turn']}"
+    what = (
+        "the whole turn"
+        if doc.get("whole_turn")
+        else f"placement {doc['placement']} of turn {doc['turn']}"
+    )
     lines = [f"{where}: {doc['player']} to move, {what}; agent {doc['agent']}, seed {doc['seed']}"]
     lines += hint_explained(doc) if explain else [hint_legend(doc)]
     hints = doc["hints"]
@@ -80,8 +94,11 @@ def hint_text(doc: dict, where: str, explain: bool = False) -> str:
     for hint in hints:
         then = hint.get("then")
         joined = " and " if hint.get("either_order") else ", then "
-        names.append(_named(hint) + ("" if then is None else f"{joined}{_named(then)}")
-                     + (" (either order)" if hint.get("either_order") else ""))
+        names.append(
+            _named(hint)
+            + ("" if then is None else f"{joined}{_named(then)}")
+            + (" (either order)" if hint.get("either_order") else "")
+        )
     width = max(map(len, names), default=0)
     tied = [rank for rank, hint in enumerate(hints, 1) if hint.get("tied_with_best")]
     many_tied = len(hints) > 2 and 2 * len(tied) > len(hints)
@@ -100,11 +117,19 @@ def hint_text(doc: dict, where: str, explain: bool = False) -> str:
         lines.append(line.rstrip())
     if many_tied:
         apart = [rank for rank in range(1, len(hints) + 1) if rank not in tied]
-        some = f"{len(tied)} of these {len(hints)} moves are" if apart else f"all {len(hints)} moves are"
-        lines.append(f"{some} tied with the best: the search cannot tell them apart"
-                     + (f" (all but {', '.join(map(str, apart))})" if apart else ""))
+        some = (
+            f"{len(tied)} of these {len(hints)} moves are"
+            if apart
+            else f"all {len(hints)} moves are"
+        )
+        lines.append(
+            f"{some} tied with the best: the search cannot tell them apart"
+            + (f" (all but {', '.join(map(str, apart))})" if apart else "")
+        )
     if doc.get("line"):
-        lines.append("line: " + ", ".join(f"{step['player']} {step['placement']}" for step in doc["line"]))
+        lines.append(
+            "line: " + ", ".join(f"{step['player']} {step['placement']}" for step in doc["line"])
+        )
     return "\n".join(lines)
 
 
@@ -116,23 +141,57 @@ def analysis_text(doc: dict) -> str:
         how = "the values are exact"
         rule = "loss"
     else:
-        how = (f"interval: its {100 * confidence:g}% interval, the two placements played out on the same simulated "
-               "games; a loss is never below 0, its interval may be: wholly below 0, the placement played did "
-               "better than the preferred one")
+        how = (
+            f"interval: its {100 * confidence:g}% interval, the two placements played out on the same simulated "
+            "games; a loss is never below 0, its interval may be: wholly below 0, the placement played did "
+            "better than the preferred one"
+        )
         rule = "the interval's lower end"
-    lines = [f"{doc['file']}: {_rated_words(doc)} rated by {doc['agent']}, seed {doc['seed']}",
-             f"(loss: the agent's value of its preferred placement minus that of the one played; {how}; value: "
-             f"{doc['value']}; a mistake: {rule} ≥ {thresholds['mistake']:g}; a blunder: {rule} ≥ "
-             f"{thresholds['blunder']:g})"]
-    rows = [[f"{r['turn']}.{r['placement']}", r["player"], r["played"], r["best"], f"{r['loss']:.1f}",
-             _interval(r.get("loss_interval"), ""), r.get("verdict") or _better(r)] for r in doc["placements"]]
-    lines.append(aligned_table(rows, ["turn", "player", "played", "preferred", "loss", "interval", "verdict"],
-                               ("right", "left", "left", "left", "right", "left", "left")))
+    lines = [
+        f"{doc['file']}: {_rated_words(doc)} rated by {doc['agent']}, seed {doc['seed']}",
+        f"(loss: the agent's value of its preferred placement minus that of the one played; {how}; value: "
+        f"{doc['value']}; a mistake: {rule} ≥ {thresholds['mistake']:g}; a blunder: {rule} ≥ "
+        f"{thresholds['blunder']:g})",
+    ]
+    rows = [
+        [
+            f"{r['turn']}.{r['placement']}",
+            r["player"],
+            r["played"],
+            r["best"],
+            f"{r['loss']:.1f}",
+            _interval(r.get("loss_interval"), ""),
+            r.get("verdict") or _better(r),
+        ]
+        for r in doc["placements"]
+    ]
+    lines.append(
+        aligned_table(
+            rows,
+            ["turn", "player", "played", "preferred", "loss", "interval", "verdict"],
+            ("right", "left", "left", "left", "right", "left", "left"),
+        )
+    )
     lines.append("")
-    players = [[p["player"], p["placements"] - p.get("tea_tiles", 0), p.get("tea_tiles", 0), f"{p['mean_loss']:.2f}",
-                _interval(p.get("mean_loss_interval"), ""), p["mistakes"], p["blunders"]] for p in doc["players"]]
-    lines.append(aligned_table(players, ["player", "placements", "tea tiles", "mean loss", "interval", "mistakes",
-                                         "blunders"], ("left", "right", "right", "right", "left", "right", "right")))
+    players = [
+        [
+            p["player"],
+            p["placements"] - p.get("tea_tiles", 0),
+            p.get("tea_tiles", 0),
+            f"{p['mean_loss']:.2f}",
+            _interval(p.get("mean_loss_interval"), ""),
+            p["mistakes"],
+            p["blunders"],
+        ]
+        for p in doc["players"]
+    ]
+    lines.append(
+        aligned_table(
+            players,
+            ["player", "placements", "tea tiles", "mean loss", "interval", "mistakes", "blunders"],
+            ("left", "right", "right", "right", "left", "right", "right"),
+        )
+    )
     return "\n".join(lines)
 
 
@@ -161,7 +220,9 @@ def _better(review: dict) -> str:
     return "better than preferred" if interval is not None and interval[1] < 0 else ""
 
 
-ANNOTATION_KEY = "x-analysis"  # the record/1 key `medina analyse --annotate` writes its document under
+ANNOTATION_KEY = (
+    "x-analysis"  # the record/1 key `medina analyse --annotate` writes its document under
+)
 ANNOTATION_MARK = "# --- medina analyse --annotate"  # the first line of the block it appends
 
 
@@ -172,13 +233,23 @@ def annotated_record(text: str, doc: dict) -> str:
     import yaml
 
     kept = text.split("\n" + ANNOTATION_MARK)[0] if not text.startswith(ANNOTATION_MARK) else ""
-    lines = [ANNOTATION_MARK + f" (agent {doc['agent']}, seed {doc['seed']}): loss in points of expected margin"]
+    lines = [
+        ANNOTATION_MARK
+        + f" (agent {doc['agent']}, seed {doc['seed']}): loss in points of expected margin"
+    ]
     for review in doc["placements"]:
         if review.get("verdict"):
-            lines.append(f"#   {review['turn']}.{review['placement']} {review['player']} {review['played']}: a "
-                         f"{review['verdict']}, {review['best']} preferred (loss {review['loss']:.1f})")
+            lines.append(
+                f"#   {review['turn']}.{review['placement']} {review['player']} {review['played']}: a "
+                f"{review['verdict']}, {review['best']} preferred (loss {review['loss']:.1f})"
+            )
     if len(lines) == 1:
         lines.append("#   no mistake and no blunder")
-    body = yaml.safe_dump({ANNOTATION_KEY: {key: value for key, value in doc.items() if key != "partial"}},
-                          sort_keys=False, allow_unicode=True, default_flow_style=False, width=1000)
+    body = yaml.safe_dump(
+        {ANNOTATION_KEY: {key: value for key, value in doc.items() if key != "partial"}},
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=1000,
+    )
     return kept.rstrip("\n") + "\n" + "\n".join(lines) + "\n" + body

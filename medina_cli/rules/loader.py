@@ -71,10 +71,14 @@ class Ruleset:
     source: str  # "built-in" or the file path
     params: dict  # fully resolved, validated parameters
     sources: list = field(default_factory=list)
-    record_ref: str | None = None  # how a record names it: the built-in id or the file's absolute path; None
+    record_ref: str | None = (
+        None  # how a record names it: the built-in id or the file's absolute path; None
+    )
     # once overrides apply (a record names a ruleset, not overrides)
     ref: str = ""  # as it was named: a built-in's id, else the path as given (overrides apart)
-    rules_by_players: dict = field(default_factory=dict, repr=False, compare=False)  # for_players cache
+    rules_by_players: dict = field(
+        default_factory=dict, repr=False, compare=False
+    )  # for_players cache
 
     @property
     def player_counts(self) -> list[int]:
@@ -84,7 +88,9 @@ class Ruleset:
         """Why this ruleset (`name`: as the user named it; else its id) cannot be played by `n` players,
         in words; None when it can."""
         counts = self.player_counts
-        return None if n in counts else f"{name or self.id} is for {in_words(counts)} players, not {n}"
+        return (
+            None if n in counts else f"{name or self.id} is for {in_words(counts)} players, not {n}"
+        )
 
     def for_players(self, n: int) -> Rules:
         """The rules for `n` players (built once per ruleset and player count); BadArgument for a count
@@ -102,8 +108,9 @@ def is_path(ref: str) -> bool:
     return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
 
-def load_ruleset(ref: str | Ruleset, overrides: list[str] | tuple | Mapping = (), *,
-                 base_dir: Path | None = None) -> Ruleset:
+def load_ruleset(
+    ref: str | Ruleset, overrides: list[str] | tuple | Mapping = (), *, base_dir: Path | None = None
+) -> Ruleset:
     """Load a built-in id or a ruleset file (or take a loaded `Ruleset`), then apply overrides:
     `--set PARAM=VALUE` strings or a mapping {PARAM: value}. A relative path resolves against
     `base_dir` (the directory of the file that names it), or the current directory when None.
@@ -112,7 +119,9 @@ def load_ruleset(ref: str | Ruleset, overrides: list[str] | tuple | Mapping = ()
         ruleset = copy.copy(ref)
     else:
         shown = _locate(ref, base_dir)
-        ruleset = copy.copy(_load_cached(os.path.realpath(shown), shown, ref))  # apply_overrides copies params
+        ruleset = copy.copy(
+            _load_cached(os.path.realpath(shown), shown, ref)
+        )  # apply_overrides copies params
     if overrides:
         apply_overrides(ruleset, overrides)
     return ruleset
@@ -122,15 +131,21 @@ def _locate(ref: str, base_dir: Path | None) -> str:
     """The file `ref` names, as a path from the current directory (shown in messages)."""
     if is_path(ref):
         if "\0" in ref:  # YAML can write one ("\0"); no file name holds it
-            raise fail("file-not-found", f"ruleset file {ref!r}: cannot read: a file name cannot hold a NUL character")
+            raise fail(
+                "file-not-found",
+                f"ruleset file {ref!r}: cannot read: a file name cannot hold a NUL character",
+            )
         return ref if base_dir is None else str(base_dir / ref)
     builtin = builtin_dir() / f"{ref}.yaml"
     if not os.path.isfile(builtin):  # False, not an error, for a name too long or holding a NUL
         ids = builtin_ids()
         close = difflib.get_close_matches(ref, ids, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
-        raise fail("unknown-ruleset", f"unknown ruleset {brief(ref)}{hint}; built-in rulesets: {', '.join(ids)} "
-                   "(or give a path to a .yaml file)")
+        raise fail(
+            "unknown-ruleset",
+            f"unknown ruleset {brief(ref)}{hint}; built-in rulesets: {', '.join(ids)} "
+            "(or give a path to a .yaml file)",
+        )
     return str(builtin)
 
 
@@ -140,13 +155,21 @@ def _load_cached(resolved: str, shown: str, ref: str) -> Ruleset:
     params = _validate(raw, lines, name, partial=False)
     builtin = Path(resolved).parent == builtin_dir()
     rid = params["id"] or Path(resolved).stem
-    return Ruleset(id=rid, title=params["title"] or rid, source="built-in" if builtin else ref,
-                   params=params, sources=list(params["sources"]), record_ref=rid if builtin else resolved,
-                   ref=rid if builtin else ref)
+    return Ruleset(
+        id=rid,
+        title=params["title"] or rid,
+        source="built-in" if builtin else ref,
+        params=params,
+        sources=list(params["sources"]),
+        record_ref=rid if builtin else resolved,
+        ref=rid if builtin else ref,
+    )
 
 
 MAX_EXTENDS = 32  # rulesets in one `extends:` chain (the built-in ones: 3 at most)
-MAX_CHAIN_TEXT = 256 * 1024  # characters of a ruleset with the files it extends (the built-in ones: a few thousand)
+MAX_CHAIN_TEXT = (
+    256 * 1024
+)  # characters of a ruleset with the files it extends (the built-in ones: a few thousand)
 RULESET_TAG_RE = re.compile(r"^medina:[ \t]*([\"']?)ruleset/1\1[ \t]*(#.*)?$", re.M)
 OTHER_TAG_RE = re.compile(r"^medina:[ \t]*[\"']?(record|board)/1[\"']?[ \t]*(#.*)?$", re.M)
 
@@ -158,28 +181,49 @@ def _read_chain(path: str, shown: str, seen: tuple, read: int = 0) -> tuple[dict
     A file without the line `medina: ruleset/1` is refused unread: a record may name any path, and
     what is not a ruleset is never shown."""
     if path in seen:
-        raise fail("ruleset-extends-cycle", "rulesets extend each other in a cycle: "
-                   + " -> ".join(Path(p).name for p in seen + (path,)))
+        raise fail(
+            "ruleset-extends-cycle",
+            "rulesets extend each other in a cycle: "
+            + " -> ".join(Path(p).name for p in seen + (path,)),
+        )
     try:
         _, text = read_text(path)
         read += len(text)
         if read > MAX_CHAIN_TEXT:
-            raise fail("too-large", f"larger than {MAX_CHAIN_TEXT // 1024} KiB with the rulesets it extends; not read")
+            raise fail(
+                "too-large",
+                f"larger than {MAX_CHAIN_TEXT // 1024} KiB with the rulesets it extends; not read",
+            )
         if not RULESET_TAG_RE.search(text):
             other = OTHER_TAG_RE.search(text)
-            kind = (f"this is a {'game record' if other.group(1) == 'record' else 'finished board'}" if other
-                    else "not a ruleset file")
-            raise fail("ruleset-invalid", kind + ": a ruleset file has the line `medina: ruleset/1` (its content is "
-                       "not shown)")
+            kind = (
+                f"this is a {'game record' if other.group(1) == 'record' else 'finished board'}"
+                if other
+                else "not a ruleset file"
+            )
+            raise fail(
+                "ruleset-invalid",
+                kind + ": a ruleset file has the line `medina: ruleset/1` (its content is "
+                "not shown)",
+            )
         data, lines = parse_yaml(text, shown)
     except MedinaError as exc:  # a ruleset that cannot be read makes the run unusable
         if exc.problem.code == "file-not-found":
-            exc.problem.file, exc.problem.message = None, f"ruleset file {as_named(shown)}: {exc.problem.message}"
+            exc.problem.file, exc.problem.message = (
+                None,
+                f"ruleset file {as_named(shown)}: {exc.problem.message}",
+            )
         else:
             exc.problem.file = shown  # read_text names the resolved path
         raise UnusableInput.of(exc) from exc
     if not isinstance(data, dict):
-        raise fail("ruleset-invalid", "a ruleset file must be a mapping", file=shown, line=1, error=UnusableInput)
+        raise fail(
+            "ruleset-invalid",
+            "a ruleset file must be a mapping",
+            file=shown,
+            line=1,
+            error=UnusableInput,
+        )
     words_back(data, lines.written)
     resolve_written(data)
     _validate(data, lines, shown, partial=True)
@@ -189,13 +233,26 @@ def _read_chain(path: str, shown: str, seen: tuple, read: int = 0) -> tuple[dict
     try:
         parent_shown = _locate(parent, Path(shown).parent)
         if len(seen) + 2 > MAX_EXTENDS:
-            raise fail("ruleset-invalid", f"more than {MAX_EXTENDS} rulesets extend one another from here; "
-                       "not read further", file=shown, line=lines.of("extends"), error=UnusableInput)
-        base, base_lines, _ = _read_chain(os.path.realpath(parent_shown), parent_shown, seen + (path,), read)
+            raise fail(
+                "ruleset-invalid",
+                f"more than {MAX_EXTENDS} rulesets extend one another from here; not read further",
+                file=shown,
+                line=lines.of("extends"),
+                error=UnusableInput,
+            )
+        base, base_lines, _ = _read_chain(
+            os.path.realpath(parent_shown), parent_shown, seen + (path,), read
+        )
     except MedinaError as exc:
-        if exc.problem.file is None:  # the parent is unknown, missing or closes a cycle: this file's fault
+        if (
+            exc.problem.file is None
+        ):  # the parent is unknown, missing or closes a cycle: this file's fault
             problem = exc.problem
-            problem.file, problem.line, problem.message = shown, lines.of("extends"), f"extends: {problem.message}"
+            problem.file, problem.line, problem.message = (
+                shown,
+                lines.of("extends"),
+                f"extends: {problem.message}",
+            )
             raise UnusableInput.of(exc) from exc
         raise
     merged = _merge(base, {k: v for k, v in data.items() if k != "extends"})
@@ -225,8 +282,15 @@ def _validate(data: dict, lines: Lines, name: str, *, partial: bool) -> dict:
             _cross_check(params)
         return params
     except SchemaError as exc:
-        first, *more = [Problem("ruleset-invalid", f"{_dotted(path) or 'top level'}: {message}", file=name,
-                                line=lines.of(*path)) for path, message in exc.every]
+        first, *more = [
+            Problem(
+                "ruleset-invalid",
+                f"{_dotted(path) or 'top level'}: {message}",
+                file=name,
+                line=lines.of(*path),
+            )
+            for path, message in exc.every
+        ]
         raise UnusableInput(first, more=more) from exc
 
 
@@ -258,10 +322,20 @@ def _cross_check(p: dict) -> None:
     letters = set()
     for colour, spec in p["colours"].items():
         if not NAME_RE.match(colour) or colour in OTHER_WORDS:
-            error(("colours", colour), "a colour name is a lower-case word that is not a piece name")
+            error(
+                ("colours", colour), "a colour name is a lower-case word that is not a piece name"
+            )
         letter = spec["letter"]
-        if len(letter) != 1 or not letter.islower() or letter in RESERVED_LETTERS or letter in letters:
-            error(("colours", colour, "letter"), f"{letter!r}: need one distinct lower-case letter other than m, s, w")
+        if (
+            len(letter) != 1
+            or not letter.islower()
+            or letter in RESERVED_LETTERS
+            or letter in letters
+        ):
+            error(
+                ("colours", colour, "letter"),
+                f"{letter!r}: need one distinct lower-case letter other than m, s, w",
+            )
         letters.add(letter)
     if not p["colours"]:
         error(("colours",), "at least one colour is needed")
@@ -269,11 +343,16 @@ def _cross_check(p: dict) -> None:
     open_readings = [r.param for r in READINGS]
     for i, param in enumerate(p["settled_readings"]):
         if param not in open_readings:
-            error(("settled_readings", i), f"{param!r} is not an open reading; the open readings: "
-                  f"{', '.join(open_readings)}")
+            error(
+                ("settled_readings", i),
+                f"{param!r} is not an open reading; the open readings: {', '.join(open_readings)}",
+            )
     tea = p["tea"]["colour"]
     if tea is not None and tea not in p["colours"]:
-        error(("tea", "colour"), f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})")
+        error(
+            ("tea", "colour"),
+            f"{tea!r} is not a colour of this ruleset ({', '.join(p['colours'])})",
+        )
     if errors:
         raise SchemaError.of(errors)
 
@@ -291,10 +370,15 @@ def _check_aliases(colours: dict, error) -> None:
         for i, alias in enumerate(spec["aliases"]):
             word = alias.lower()
             if word in OTHER_WORDS:
-                error(("colours", colour, "aliases", i), f"{alias!r} is a piece or a turn's word, not a colour")
+                error(
+                    ("colours", colour, "aliases", i),
+                    f"{alias!r} is a piece or a turn's word, not a colour",
+                )
             elif owner.setdefault(word, colour) != colour:
-                error(("colours", colour, "aliases", i), f"{alias!r} already spells {owner[word]} "
-                      "(its name, letter or an alias)")
+                error(
+                    ("colours", colour, "aliases", i),
+                    f"{alias!r} already spells {owner[word]} (its name, letter or an alias)",
+                )
 
 
 def _spec_at(path: list[str]):
@@ -344,9 +428,13 @@ def _closest_parameter(param: str) -> str | None:
         elif isinstance(spec, Fields) and part in spec.fields:
             spec = spec.fields[part]
         else:
-            keys = [k for k in spec.fields if i or k not in NOT_PLAY] if isinstance(spec, Fields) else []
+            keys = (
+                [k for k in spec.fields if i or k not in NOT_PLAY]
+                if isinstance(spec, Fields)
+                else []
+            )
             for key in difflib.get_close_matches(part, keys, n=1):
-                guess = [*parts[:i], key, *parts[i + 1:]]
+                guess = [*parts[:i], key, *parts[i + 1 :]]
                 if _spec_at(guess)[0] is not None:
                     return ".".join(guess)
             break
@@ -377,17 +465,25 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
         param, sep, raw = item.partition("=")
         param = param.strip()
         if not sep:
-            raise _bad_set(f"{brief(item)}: expected PARAM=VALUE, e.g. towers.reconnect=every_new_contact")
+            raise _bad_set(
+                f"{brief(item)}: expected PARAM=VALUE, e.g. towers.reconnect=every_new_contact"
+            )
         parts = param.split(".")
         if parts[0] in NOT_PLAY:
             hint = " (to play by another ruleset, use --ruleset)" if parts[0] == "extends" else ""
-            raise _bad_set(f"{brief(item)}: `{parts[0]}` is not a parameter: it names or describes the ruleset and "
-                           f"does not change play{hint}")
+            raise _bad_set(
+                f"{brief(item)}: `{parts[0]}` is not a parameter: it names or describes the ruleset and "
+                f"does not change play{hint}"
+            )
         spec, keys = _spec_at(parts)
         if spec is None:
             guess = _closest_parameter(param)
-            raise _bad_set(f"{brief(item)}: no such parameter" + (f"; did you mean {guess}?" if guess else ".")
-                           + " Valid parameters: " + ", ".join(parameter_names()))
+            raise _bad_set(
+                f"{brief(item)}: no such parameter"
+                + (f"; did you mean {guess}?" if guess else ".")
+                + " Valid parameters: "
+                + ", ".join(parameter_names())
+            )
         raw = raw.strip()
         if given is not None:
             value = given[0]
@@ -413,8 +509,10 @@ def apply_overrides(ruleset: Ruleset, overrides) -> None:
     for item, keys in applied:
         for count in _player_counts_in(keys):
             if isinstance(counts, list) and count not in counts:
-                raise _bad_set(f"{brief(item)}: {ruleset.players_refusal(count)} (to add a player count, --set "
-                               "players as well, with the board and supply for it)")
+                raise _bad_set(
+                    f"{brief(item)}: {ruleset.players_refusal(count)} (to add a player count, --set "
+                    "players as well, with the board and supply for it)"
+                )
     try:
         params = SCHEMA.check(params, (), False)
         _cross_check(params)
@@ -430,7 +528,11 @@ def _override_error(exc: SchemaError, applied: list[tuple[str, tuple]]) -> Medin
     """A value refused after `--set`, blamed on the overrides of that parameter (all of them when the
     trouble is how the ruleset fits together, e.g. `players` without a board for the new count)."""
     path = tuple(exc.path)
-    blamed = [(item, keys) for item, keys in applied if path[:len(keys)] == keys or keys[:len(path)] == path]
+    blamed = [
+        (item, keys)
+        for item, keys in applied
+        if path[: len(keys)] == keys or keys[: len(path)] == path
+    ]
     if len(blamed) == 1 and blamed[0][1] == path:
         return _bad_set(f"{brief(blamed[0][0])}: {exc.message}")
     items = ", ".join(brief(item) for item, _ in blamed or applied)

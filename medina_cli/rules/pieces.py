@@ -4,5 +4,10 @@ without the schema."""
 from __future__ import annotations
 
 # the pieces other than buildings, in the order the engine lists them, with the supply entry of each
-FIXED_PIECES = {"roof": "roofs", "neutral": "neutral_roofs", "stable": "stables", "merchant": "merchants",
-                "wall": "walls"}
+FIXED_PIECES = {
+    "roof": "roofs",
+    "neutral": "neutral_roofs",
+    "stable": "stables",
+    "merchant": "merchants",
+    "wall": "walls",
+}

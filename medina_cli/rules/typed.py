@@ -88,11 +88,16 @@ class _Shape:
             fields = spec.fields if isinstance(spec, Fields) else spec.value.fields
             self.fields = {name: _Shape(sub, name, self.path) for name, sub in fields.items()}
             named = [("name", str)] if _named_sections(spec) else []
-            self.cls = make_dataclass(_class_name(key, bool(named)),
-                                      named + [(name, shape.type) for name, shape in self.fields.items()],
-                                      frozen=True, slots=True,
-                                      namespace={"__post_init__": _checker(self.fields),
-                                                 "__reduce__": _reducer(self.path)})
+            self.cls = make_dataclass(
+                _class_name(key, bool(named)),
+                named + [(name, shape.type) for name, shape in self.fields.items()],
+                frozen=True,
+                slots=True,
+                namespace={
+                    "__post_init__": _checker(self.fields),
+                    "__reduce__": _reducer(self.path),
+                },
+            )
             self.cls.__doc__ = spec.doc if not named else spec.value.doc
             self.cls.__module__ = __name__
             self.type = tuple[self.cls, ...] if named else self.cls
@@ -109,10 +114,17 @@ class _Shape:
             entry = data.get(players, spec.value.default)
             return self.inner.value(entry, players)
         if isinstance(spec, Fields):
-            return self.cls(**{name: shape.value(data[name], players) for name, shape in self.fields.items()})
+            return self.cls(
+                **{name: shape.value(data[name], players) for name, shape in self.fields.items()}
+            )
         if _named_sections(spec):
-            return tuple(self.cls(name, **{key: shape.value(entry[key], players) for key, shape in self.fields.items()})
-                         for name, entry in data.items())
+            return tuple(
+                self.cls(
+                    name,
+                    **{key: shape.value(entry[key], players) for key, shape in self.fields.items()},
+                )
+                for name, entry in data.items()
+            )
         if isinstance(spec, MapOf):
             return FrozenMap(data)
         if isinstance(spec, ListOf):
@@ -123,8 +135,10 @@ class _Shape:
 def _reducer(path: tuple[str, ...]):
     """A `__reduce__` that pickles a section by its place in the schema (`section_class(path)`) and
     its values, so that the generated classes need no importable name."""
+
     def __reduce__(self):
         return _section, (path, tuple(getattr(self, f.name) for f in fields(self)))
+
     return __reduce__
 
 
@@ -139,7 +153,9 @@ def _section(path: tuple[str, ...], values: tuple):
 def _checker(fields: dict):
     """A `__post_init__` refusing a value its schema entry refuses (`dataclasses.replace` included)."""
     scalars = {name: getattr(shape, "inner", shape).spec for name, shape in fields.items()}
-    scalars = {name: spec for name, spec in scalars.items() if isinstance(spec, (Bool, Int, Choice))}
+    scalars = {
+        name: spec for name, spec in scalars.items() if isinstance(spec, (Bool, Int, Choice))
+    }
 
     def __post_init__(self):
         for name, spec in scalars.items():
@@ -147,6 +163,7 @@ def _checker(fields: dict):
                 spec.check(getattr(self, name), (name,))
             except SchemaError as exc:
                 raise ValueError(f"{type(self).__name__}.{name}: {exc.message}") from None
+
     return __post_init__
 
 
@@ -163,7 +180,11 @@ def _scalar_type(spec: Spec):
     return Any
 
 
-_PLAY = {key: _Shape(spec, key) for key, spec in SCHEMA.fields.items() if key not in NOT_PLAY and key != "players"}
+_PLAY = {
+    key: _Shape(spec, key)
+    for key, spec in SCHEMA.fields.items()
+    if key not in NOT_PLAY and key != "players"
+}
 
 
 # names `Rules` had before it mirrored the schema, as docs/api.md published them: still read, never written
@@ -172,7 +193,9 @@ FORMER_NAMES = {"placements_per_turn": "turns.placements", "tower_reconnect": "t
 
 def _former(path: str) -> property:
     section, name = path.split(".")
-    return property(lambda rules: getattr(getattr(rules, section), name), doc=f"The same as `{path}`.")
+    return property(
+        lambda rules: getattr(getattr(rules, section), name), doc=f"The same as `{path}`."
+    )
 
 
 def _colour_names(rules) -> tuple[str, ...]:
@@ -181,29 +204,42 @@ def _colour_names(rules) -> tuple[str, ...]:
 
 Rules = make_dataclass(
     "Rules",
-    [("ruleset_id", str), ("players", int), *((key, shape.type) for key, shape in _PLAY.items()),
-     ("record_ref", str | None, field(default=None, compare=False))],  # provenance, not rules
+    [
+        ("ruleset_id", str),
+        ("players", int),
+        *((key, shape.type) for key, shape in _PLAY.items()),
+        ("record_ref", str | None, field(default=None, compare=False)),
+    ],  # provenance, not rules
     frozen=True,
-    namespace={"colour_names": property(_colour_names, doc="The building colours' names, in order."),
-               **{former: _former(path) for former, path in FORMER_NAMES.items()}})
+    namespace={
+        "colour_names": property(_colour_names, doc="The building colours' names, in order."),
+        **{former: _former(path) for former, path in FORMER_NAMES.items()},
+    },
+)
 Rules.__module__ = __name__
-Rules.__doc__ = ("Everything the engine needs for one player count, resolved from a ruleset: "
-                 "`ruleset_id`, `players` (the count), then one attribute per section of the schema, "
-                 "named as in ruleset files (" + ", ".join(_PLAY) + "), and `record_ref`, how a record names "
-                 "the ruleset (its built-in id or its file's absolute path; None with overrides).")
+Rules.__doc__ = (
+    "Everything the engine needs for one player count, resolved from a ruleset: "
+    "`ruleset_id`, `players` (the count), then one attribute per section of the schema, "
+    "named as in ruleset files (" + ", ".join(_PLAY) + "), and `record_ref`, how a record names "
+    "the ruleset (its built-in id or its file's absolute path; None with overrides)."
+)
 
 
 def rules_for(ruleset_id: str, params: dict, players: int, record_ref: str | None = None) -> Rules:
     """The `Rules` for `players` from a ruleset's resolved parameters (which must support that count)."""
     if players not in params["players"]:
         raise ValueError(players)
-    return Rules(ruleset_id, players, **{key: shape.value(params[key], players) for key, shape in _PLAY.items()},
-                 record_ref=record_ref)
-
+    return Rules(
+        ruleset_id,
+        players,
+        **{key: shape.value(params[key], players) for key, shape in _PLAY.items()},
+        record_ref=record_ref,
+    )
 
 
 def stub() -> str:
     """`typed.pyi`: the generated classes spelt out for type checkers (docs/generate.py writes it)."""
+
     def name(tp) -> str:
         text = tp.__name__ if isinstance(tp, type) else str(tp)
         for prefix in ("typing.", "collections.abc.", f"{__name__}."):
@@ -211,16 +247,33 @@ def stub() -> str:
         return text
 
     def section(cls, doc: str) -> list[str]:
-        return ["", "", "@dataclass(frozen=True)", f"class {cls.__name__}:", f'    """{doc}"""', "",
-                *(f"    {f.name}: {name(f.type)}" for f in fields(cls))]
+        return [
+            "",
+            "",
+            "@dataclass(frozen=True)",
+            f"class {cls.__name__}:",
+            f'    """{doc}"""',
+            "",
+            *(f"    {f.name}: {name(f.type)}" for f in fields(cls)),
+        ]
 
-    lines = ['"""Generated by docs/generate.py from medina_cli/rules/schema.py: the classes typed.py makes, for '
-             'type checkers."""', "", "from collections.abc import Iterator, Mapping",
-             "from dataclasses import dataclass", "from typing import Any, Literal, Optional", "", "",
-             "class FrozenMap(Mapping[Any, Any]):",
-             "    def __init__(self, items: Any = ...) -> None: ...",
-             "    def __getitem__(self, key: Any) -> Any: ...", "    def __iter__(self) -> Iterator[Any]: ...",
-             "    def __len__(self) -> int: ...", "    def __hash__(self) -> int: ..."]
+    lines = [
+        '"""Generated by docs/generate.py from medina_cli/rules/schema.py: the classes typed.py makes, for '
+        'type checkers."""',
+        "",
+        "from collections.abc import Iterator, Mapping",
+        "from dataclasses import dataclass",
+        "from typing import Any, Literal, Optional",
+        "",
+        "",
+        "class FrozenMap(Mapping[Any, Any]):",
+        "    def __init__(self, items: Any = ...) -> None: ...",
+        "    def __getitem__(self, key: Any) -> Any: ...",
+        "    def __iter__(self) -> Iterator[Any]: ...",
+        "    def __len__(self) -> int: ...",
+        "    def __hash__(self) -> int: ...",
+    ]
+
     def classes(shape):
         shape = getattr(shape, "inner", shape)
         for sub in getattr(shape, "fields", {}).values():
@@ -231,14 +284,24 @@ def stub() -> str:
     for shape in _PLAY.values():
         for cls in classes(shape):
             lines += section(cls, cls.__doc__)
-    lines += section(Rules, "Everything the engine needs for one player count, resolved from a ruleset.")
+    lines += section(
+        Rules, "Everything the engine needs for one player count, resolved from a ruleset."
+    )
     lines += ["", "    @property", "    def colour_names(self) -> tuple[str, ...]: ..."]
     for former, path in FORMER_NAMES.items():
         section_name, field_name = path.split(".")
         tp = next(f.type for f in fields(_PLAY[section_name].cls) if f.name == field_name)
         lines += ["", "    @property", f"    def {former}(self) -> {name(tp)}: ..."]
-    lines += ["", "", "FORMER_NAMES: dict[str, str]", "",
-              "", "def rules_for(ruleset_id: str, params: dict[str, Any], players: int, "
-              "record_ref: str | None = ...) -> Rules: ...",
-              "", "", "def stub() -> str: ..."]
+    lines += [
+        "",
+        "",
+        "FORMER_NAMES: dict[str, str]",
+        "",
+        "",
+        "def rules_for(ruleset_id: str, params: dict[str, Any], players: int, "
+        "record_ref: str | None = ...) -> Rules: ...",
+        "",
+        "",
+        "def stub() -> str: ...",
+    ]
     return "\n".join(lines) + "\n"

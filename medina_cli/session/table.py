@@ -52,7 +52,9 @@ class Seat:
     agent: str | None = None
 
     def words(self) -> str:
-        return f"{self.name} (agent {self.agent})" if self.agent else f"{self.name} (at this terminal)"
+        return (
+            f"{self.name} (agent {self.agent})" if self.agent else f"{self.name} (at this terminal)"
+        )
 
 
 def kind_of(spec: str) -> str:
@@ -78,7 +80,9 @@ def read_seats(values: list[str]) -> list[Seat]:
         except UnknownAgent as exc:
             raise fail("usage", str(exc), file=f"--seat {value}", error=BadArgument) from None
         counted[kind] = counted.get(kind, 0) + 1
-        seats.append(Seat(name or kind + (str(counted[kind]) if counted[kind] > 1 else ""), spec.lower()))
+        seats.append(
+            Seat(name or kind + (str(counted[kind]) if counted[kind] > 1 else ""), spec.lower())
+        )
     return seats
 
 
@@ -87,9 +91,14 @@ def _seats_of_players(seats: list[Seat], players: list[str]) -> dict[str, Seat]:
     given twice."""
     unknown = [seat.name for seat in seats if seat.name not in players]
     if unknown:
-        raise fail("usage", f"{in_words(unknown, 'and')} {'is' if len(unknown) == 1 else 'are'} not among the "
-                   f"record's players, {in_words(players, 'and')} (give --seat NAME or NAME=SPEC for each seat "
-                   "that changes)", file="--seat", error=BadArgument)
+        raise fail(
+            "usage",
+            f"{in_words(unknown, 'and')} {'is' if len(unknown) == 1 else 'are'} not among the "
+            f"record's players, {in_words(players, 'and')} (give --seat NAME or NAME=SPEC for each seat "
+            "that changes)",
+            file="--seat",
+            error=BadArgument,
+        )
     given: dict[str, Seat] = {}
     for seat in seats:
         if seat.name in given:
@@ -105,8 +114,12 @@ def _check_hint_agent(spec: str) -> None:
     except UnknownAgent as exc:
         raise fail("usage", str(exc), file="--hint-agent", error=BadArgument) from None
     if not rates:
-        raise fail("usage", f"{spec} does not rate placements; use greedy, mcts or mcts:N", file="--hint-agent",
-                   error=BadArgument)
+        raise fail(
+            "usage",
+            f"{spec} does not rate placements; use greedy, mcts or mcts:N",
+            file="--hint-agent",
+            error=BadArgument,
+        )
 
 
 class Table:
@@ -119,16 +132,32 @@ class Table:
         self.outcome = replay(parse_record(text, path, base_dir=base_dir_of(path)))
 
     @classmethod
-    def start(cls, path: str, ruleset_ref: str, seats: list[Seat], *, merchant: str | None = None,
-              well: str | None = None, seed: int = 0, force: bool = False, hint_agent: str = "mcts") -> Table:
+    def start(
+        cls,
+        path: str,
+        ruleset_ref: str,
+        seats: list[Seat],
+        *,
+        merchant: str | None = None,
+        well: str | None = None,
+        seed: int = 0,
+        force: bool = False,
+        hint_agent: str = "mcts",
+    ) -> Table:
         """A new game: its record written at `path` (never over a file, unless `force`); the setup drawn
         from `seed` where `merchant` and `well` are not given. Raises BadArgument for options that cannot
         be used, UnusableInput when the file exists or cannot be written."""
         from ..rules.loader import load_ruleset
+
         _check_hint_agent(hint_agent)
         if os.path.exists(path) and not force:
-            raise fail("file-exists", f"exists; go on with that game (medina play {path} --continue), or give "
-                       "--force to start a new one over it", file=path, error=UnusableInput)
+            raise fail(
+                "file-exists",
+                f"exists; go on with that game (medina play {path} --continue), or give "
+                "--force to start a new one over it",
+                file=path,
+                error=UnusableInput,
+            )
         try:
             ruleset = load_ruleset(ruleset_ref)
         except MedinaError as exc:
@@ -137,16 +166,29 @@ class Table:
             drawn = recording.drawn_setup(ruleset.for_players(len(seats)), seed)
             merchant, well = merchant or drawn[0], well or drawn[1]
         agents = {seat.name: seat.agent for seat in seats if seat.agent}
-        text, problems = recording.new_record(ruleset, ruleset_ref, [seat.name for seat in seats], merchant, well,
-                                              path, meta={PLAY_KEY: {"agents": agents, "seed": seed}})
+        text, problems = recording.new_record(
+            ruleset,
+            ruleset_ref,
+            [seat.name for seat in seats],
+            merchant,
+            well,
+            path,
+            meta={PLAY_KEY: {"agents": agents, "seed": seed}},
+        )
         if text is None:
             raise BadArgument(problems[0], more=problems[1:])
         recording.save_new(path, text)
         return cls(path, seats, seed, hint_agent, text)
 
     @classmethod
-    def resume(cls, path: str, seats: list[Seat] | None = None, *, seed: int | None = None,
-               hint_agent: str = "mcts") -> Table:
+    def resume(
+        cls,
+        path: str,
+        seats: list[Seat] | None = None,
+        *,
+        seed: int | None = None,
+        hint_agent: str = "mcts",
+    ) -> Table:
         """The game recorded at `path`, its seats as the record keeps them (`x-play`; a player it does not
         name sits at the terminal) but those `seats` give, which the record then keeps. Raises MedinaError
         when the record cannot be read or is invalid, BadArgument when a seat names no player of it."""
@@ -157,7 +199,10 @@ class Table:
         kept = play if isinstance(play, dict) else {}
         kept_agents = kept.get("agents")
         agents = kept_agents if isinstance(kept_agents, dict) else {}
-        recorded = [Seat(player, str(agents[player]) if player in agents else None) for player in record.players]
+        recorded = [
+            Seat(player, str(agents[player]) if player in agents else None)
+            for player in record.players
+        ]
         given = _seats_of_players(seats or [], record.players)
         for seat in recorded:
             if not seat.agent or seat.name in given:
@@ -165,8 +210,12 @@ class Table:
             try:
                 parse_spec(seat.agent)
             except UnknownAgent as exc:
-                raise fail("usage", f"{PLAY_KEY}: {exc}; give a --seat for {seat.name}", file=name,
-                           error=BadArgument) from None
+                raise fail(
+                    "usage",
+                    f"{PLAY_KEY}: {exc}; give a --seat for {seat.name}",
+                    file=name,
+                    error=BadArgument,
+                ) from None
         seats = [given.get(seat.name, seat) for seat in recorded]
         seed = kept.get("seed", 0) if seed is None else seed
         table = cls(path, seats, seed, hint_agent, text)
@@ -180,20 +229,28 @@ class Table:
     def keep_seats(self) -> None:
         """Write the seats and the seed into the record (`x-play`), for `--continue` to read."""
         agents = {seat.name: seat.agent for seat in self.seats if seat.agent}
-        text = recording.keep_key(self.path, PLAY_KEY, {"agents": agents, "seed": self.seed}, expect=self.text)
+        text = recording.keep_key(
+            self.path, PLAY_KEY, {"agents": agents, "seed": self.seed}, expect=self.text
+        )
         if text is None:
-            self.notes.append(f"The seats are not kept in {self.path} (its {PLAY_KEY} is laid out by hand, or the "
-                              "file changed): give them again with --seat to go on with them.")
+            self.notes.append(
+                f"The seats are not kept in {self.path} (its {PLAY_KEY} is laid out by hand, or the "
+                "file changed): give them again with --seat to go on with them."
+            )
             return
         self.text = text
         self.outcome = replay(parse_record(text, self.path, base_dir=base_dir_of(self.path)))
-        self.notes.append(f"The seats are kept in {self.path}: medina play {self.path} --continue goes on with them.")
+        self.notes.append(
+            f"The seats are kept in {self.path}: medina play {self.path} --continue goes on with them."
+        )
 
     # --- where the game stands ---------------------------------------------------------------------
     @property
     def game(self) -> Game:
         game = self.outcome.game
-        assert game is not None  # a table's record replays (`start` writes it, `resume` refuses one that does not)
+        assert (
+            game is not None
+        )  # a table's record replays (`start` writes it, `resume` refuses one that does not)
         return game
 
     @property
@@ -213,13 +270,18 @@ class Table:
     def opening(self) -> list[str]:
         record = self.outcome.record
         assert record.ruleset is not None  # a table's record replays
-        return [f"{self.path}: {record.ruleset.id}; {in_words([seat.words() for seat in self.seats], 'and')}.",
-                *self.notes, "The record is written after every placement. Type help for the commands."]
+        return [
+            f"{self.path}: {record.ruleset.id}; {in_words([seat.words() for seat in self.seats], 'and')}.",
+            *self.notes,
+            "The record is written after every placement. Type help for the commands.",
+        ]
 
     def stopped(self) -> str:
         """Where the game was left, and how to go on with it."""
-        return (f"Stopped {self.outcome.position_words()}; {self.path} holds the game so far. "
-                f"Go on with: medina play {self.path} --continue")
+        return (
+            f"Stopped {self.outcome.position_words()}; {self.path} holds the game so far. "
+            f"Go on with: medina play {self.path} --continue"
+        )
 
     # --- changing it -------------------------------------------------------------------------------
     def play_agent(self) -> recording.Appended:
@@ -228,10 +290,14 @@ class Table:
         the record cannot take it."""
         seat = self.mover
         assert seat is not None and seat.agent is not None  # `run` asks an agent's seat to move
-        choice = make_agent(seat.agent, seed=f"{self.seed}/{len(self.game.move_stack)}").choose(self.game)
+        choice = make_agent(seat.agent, seed=f"{self.seed}/{len(self.game.move_stack)}").choose(
+            self.game
+        )
         done = self.place(str(choice), seat.name)
         refusals = [problem for problem in done.problems if problem.code != "record-changed"]
-        if refusals:  # the record cannot take it (turns laid out by hand otherwise): the game cannot go on
+        if (
+            refusals
+        ):  # the record cannot take it (turns laid out by hand otherwise): the game cannot go on
             raise MedinaError(refusals[0], more=refusals[1:])
         return done
 
@@ -241,8 +307,12 @@ class Table:
         if recording.named_player(line, self.outcome.record) is not None:
             player = None
         try:
-            done = recording.record_placements(self.path, [line], player=player, expect=self.text, from_shell=False)
-        except BadArgument as exc:  # the line names someone who is not a player: refused, the game goes on
+            done = recording.record_placements(
+                self.path, [line], player=player, expect=self.text, from_shell=False
+            )
+        except (
+            BadArgument
+        ) as exc:  # the line names someone who is not a player: refused, the game goes on
             return recording.Appended(None, self.outcome, exc.problems)
         if done.text is not None:
             assert done.outcome is not None  # the replay of the text written
@@ -276,11 +346,14 @@ class Table:
         """The hint `medina hint` gives at this position, in its words (its one legend line included)."""
         seed = f"{self.seed}/{len(self.game.move_stack)}"
         advice = advise(self.game, self.hint_agent, seed=seed, top=HINTS)
-        doc = hint_document(self.path, seed, self.hint_agent, self.outcome.next_placement() or (None, None), advice)
+        doc = hint_document(
+            self.path, seed, self.hint_agent, self.outcome.next_placement() or (None, None), advice
+        )
         return hint_text(doc, self.path).split("\n")
 
 
 # --- the conversation ------------------------------------------------------------------------------
+
 
 def run(table: Table, ask, tell, draw, *, board_always: bool = False) -> bool:
     """Play at the terminal until the game is over (True) or a person stops it (False): agents move by
@@ -335,14 +408,19 @@ def _moves(table: Table, rest: str, tell, draw) -> None:
     record = table.outcome.record
     spellings = Variant.of(record.rules).spellings
     try:
-        keep = PlacementFilter(record, [w for w in words if w.lower() in spellings],
-                               [w for w in words if w.lower() not in spellings])
+        keep = PlacementFilter(
+            record,
+            [w for w in words if w.lower() in spellings],
+            [w for w in words if w.lower() not in spellings],
+        )
     except BadArgument as exc:
         tell(exc.problem.message)
         return
     groups = legal_by_piece(table.game, keep)
     count = sum(map(len, groups.values()))
-    tell(f"{count} legal placement{'s' * (count != 1)}{', ' + keep.words() if keep.words() else ''}:")
+    tell(
+        f"{count} legal placement{'s' * (count != 1)}{', ' + keep.words() if keep.words() else ''}:"
+    )
     for line in listing_lines(groups) or [f"  {line}" for line in refusal_lines(table.game, keep)]:
         tell(line)
     if table.game.legal_placements()[-1:] and " " not in str(table.game.legal_placements()[-1]):
@@ -379,7 +457,9 @@ def _board(table: Table, rest: str, tell, draw) -> None:
 
 
 def _help(table: Table, rest: str, tell, draw) -> None:
-    examples = "grey K8, roof C10" + (", tea" if table.game.rules.tea.colour else "")  # tea where the rules have it
+    examples = "grey K8, roof C10" + (
+        ", tea" if table.game.rules.tea.colour else ""
+    )  # tea where the rules have it
     tell(HELP.format(examples=examples).replace("the hint agent", table.hint_agent))
 
 
@@ -387,5 +467,14 @@ def _quit(table: Table, rest: str, tell, draw) -> bool:
     return False
 
 
-COMMANDS = {"moves": _moves, "hint": _hint, "undo": _undo, "status": _status, "board": _board, "help": _help,
-            "?": _help, "quit": _quit, "exit": _quit}
+COMMANDS = {
+    "moves": _moves,
+    "hint": _hint,
+    "undo": _undo,
+    "status": _status,
+    "board": _board,
+    "help": _help,
+    "?": _help,
+    "quit": _quit,
+    "exit": _quit,
+}

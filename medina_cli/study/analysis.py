@@ -14,10 +14,17 @@ from ..agents.position import game_recipe
 from .parallel import Workers, parallel_map
 
 
-def analyse(record, spec: str, *, seed: int = 0, workers: Workers = Workers(),
-            progress: Callable[[int, int], None] | None = None, indices: list[int] | None = None,
-            done: Sequence[PlacementReview] = (), rated: Callable[[list[PlacementReview]], None] | None = None
-            ) -> list[PlacementReview]:
+def analyse(
+    record,
+    spec: str,
+    *,
+    seed: int = 0,
+    workers: Workers = Workers(),
+    progress: Callable[[int, int], None] | None = None,
+    indices: list[int] | None = None,
+    done: Sequence[PlacementReview] = (),
+    rated: Callable[[list[PlacementReview]], None] | None = None,
+) -> list[PlacementReview]:
     """The review of the placements `indices` of a valid record (default: all; index into
     `record.placements()`), in the record's order, made on the `workers` one placement a task, those
     in `done` not made again; `progress(done, total)` and `rated(reviews so far, in order)` as each
@@ -37,17 +44,29 @@ def analyse(record, spec: str, *, seed: int = 0, workers: Workers = Workers(),
     return reviews
 
 
-def advise_on(game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bool = False,
-              workers: Workers = Workers()) -> Advice:
+def advise_on(
+    game,
+    spec: str,
+    *,
+    seed: int | str = 0,
+    top: int = 5,
+    whole_turn: bool = False,
+    workers: Workers = Workers(),
+) -> Advice:
     """`agents.analysis.advise` with the batches of its searches made on the `workers`."""
     if workers.jobs == 1 and workers.scheduler is None:
         return advise(game, spec, seed=seed, top=top, whole_turn=whole_turn)
     with workers.started() as pool:
+
         def play(position, key: int, batches: list[tuple]) -> list:
             made = [None] * len(batches)
-            for part in pool.map(play_batches_of, [((game_recipe(position), key, batches), 0, len(batches))],
-                                 len(batches)):
+            for part in pool.map(
+                play_batches_of,
+                [((game_recipe(position), key, batches), 0, len(batches))],
+                len(batches),
+            ):
                 for index, samples in part:
                     made[index] = samples
             return made
+
         return advise(game, spec, seed=seed, top=top, whole_turn=whole_turn, play=play)

@@ -46,8 +46,11 @@ def worker_start(parent: int) -> None:
     could not stop its workers, which would wait for tasks for ever)."""
     import signal
     import threading
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=end_with, args=(parent,), name="end with the parent", daemon=True).start()
+    threading.Thread(
+        target=end_with, args=(parent,), name="end with the parent", daemon=True
+    ).start()
 
 
 def end_with(parent: int) -> None:
@@ -111,7 +114,9 @@ class LocalProcesses:
             self.pool.shutdown(wait=True, cancel_futures=True)
             return
         with pipes_to_the_dead_tolerated():
-            processes = list((getattr(self.pool, "_processes", None) or {}).values())  # no public way before 3.14
+            processes = list(
+                (getattr(self.pool, "_processes", None) or {}).values()
+            )  # no public way before 3.14
             for process in processes:
                 process.terminate()
             for process in processes:

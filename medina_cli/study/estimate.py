@@ -14,7 +14,11 @@ from ..engine.game import Game
 from ..engine.playout import random_placement, random_setup
 from .games import RANDOM, player_names, seat_chooser
 
-STAGES = ((0.5,), (0.25, 0.75), (0.125, 0.375, 0.625, 0.875))  # where along a game decisions are timed, in
+STAGES = (
+    (0.5,),
+    (0.25, 0.75),
+    (0.125, 0.375, 0.625, 0.875),
+)  # where along a game decisions are timed, in
 # stages that each leave the positions timed spread evenly over the game
 BUDGET = 1.0  # seconds of one agent's decisions on a board after which no further stage is timed
 
@@ -26,7 +30,9 @@ class Calibration:
 
     placements: int
     placement_seconds: float
-    decision_seconds: dict[str, float]  # agent spec -> seconds a decision (random: 0, within the placement's)
+    decision_seconds: dict[
+        str, float
+    ]  # agent spec -> seconds a decision (random: 0, within the placement's)
 
     def game_seconds(self, seats: tuple[str, ...]) -> float:
         """A game's seconds with these seats: each seat's share of the placements at its agent's speed."""
@@ -53,7 +59,9 @@ def calibrate(rules, agents: list[str], seed: int) -> Calibration:
     placements, seconds, _ = random_game(rules, seed)
     placements = max(1, placements)
     stops = [tuple(int(share * placements) for share in stage) for stage in STAGES]
-    _, _, copies = random_game(rules, seed, tuple(sorted(stop for stage in stops for stop in stage)))
+    _, _, copies = random_game(
+        rules, seed, tuple(sorted(stop for stage in stops for stop in stage))
+    )
     at = {game.placements_made: game for game in copies}
     decisions = {}
     for spec in agents:
@@ -90,24 +98,40 @@ class Estimate:
         (None: a cluster's, which shares the work out as it has workers), and what it rests on; `resumed`:
         the games finished before are not played again."""
         games = self.games * len(self.per_game)
-        workers = (f"{clock(self.seconds / jobs)} with {jobs} worker process{'es' if jobs > 1 else ''}"
-                   if jobs else f"{clock(self.seconds)} on one worker (a cluster divides it among its workers)")
-        timed = ", ".join(f"{spec} {1000 * seconds:.3g} ms" if seconds < 1 else f"{spec} {seconds:.3g} s"
-                          for spec, seconds in self.decisions.items() if spec != RANDOM)
-        return (f"estimate: the {games} games of this study take about {workers}" +
-                (f" (a decision timed here: {timed})" if timed else "") +
-                ("; the games finished before are not played again" if resumed else "") +
-                "; the time left weighs each setup's games by these times")
+        workers = (
+            f"{clock(self.seconds / jobs)} with {jobs} worker process{'es' if jobs > 1 else ''}"
+            if jobs
+            else f"{clock(self.seconds)} on one worker (a cluster divides it among its workers)"
+        )
+        timed = ", ".join(
+            f"{spec} {1000 * seconds:.3g} ms" if seconds < 1 else f"{spec} {seconds:.3g} s"
+            for spec, seconds in self.decisions.items()
+            if spec != RANDOM
+        )
+        return (
+            f"estimate: the {games} games of this study take about {workers}"
+            + (f" (a decision timed here: {timed})" if timed else "")
+            + ("; the games finished before are not played again" if resumed else "")
+            + "; the time left weighs each setup's games by these times"
+        )
 
 
 def estimate(boards, setups, games: int, seed: int) -> Estimate:
     """The estimate of a study: `boards` as (label, rules) of their player count, `setups` each with its
     `name` and `seats(players)`, `games` per board and setup."""
-    agents = list(dict.fromkeys(seat for setup in setups for seat in setup.seats(2)))  # every agent a setup seats
+    agents = list(
+        dict.fromkeys(seat for setup in setups for seat in setup.seats(2))
+    )  # every agent a setup seats
     calibrations = {label: calibrate(rules, agents, seed) for label, rules in boards}
-    per_game = {(label, setup.name): calibrations[label].game_seconds(setup.seats(rules.players))
-                for label, rules in boards for setup in setups}
-    decisions = {spec: statistics.fmean(c.decision_seconds[spec] for c in calibrations.values()) for spec in agents}
+    per_game = {
+        (label, setup.name): calibrations[label].game_seconds(setup.seats(rules.players))
+        for label, rules in boards
+        for setup in setups
+    }
+    decisions = {
+        spec: statistics.fmean(c.decision_seconds[spec] for c in calibrations.values())
+        for spec in agents
+    }
     return Estimate(per_game, games, decisions)
 
 

@@ -57,10 +57,17 @@ def width(games: int) -> int:
 
 def options_of(study: Study, players: int, parameters: list[dict]) -> dict:
     """The options a resumed study must share: `parameters` are the rulesets' resolved parameters."""
-    return {"format": FORMAT, "players": players, "games": study.games, "seed": study.seed,
-            "seats": list(study.seats),
-            "rulesets": [{"id": part.ruleset, "ruleset": part.record_ref, "parameters": _digest(params)}
-                         for part, params in zip(study.parts, parameters, strict=True)]}
+    return {
+        "format": FORMAT,
+        "players": players,
+        "games": study.games,
+        "seed": study.seed,
+        "seats": list(study.seats),
+        "rulesets": [
+            {"id": part.ruleset, "ruleset": part.record_ref, "parameters": _digest(params)}
+            for part, params in zip(study.parts, parameters, strict=True)
+        ],
+    }
 
 
 def _digest(params: dict) -> str:
@@ -92,7 +99,9 @@ def json_of(raw: bytes, limit: int):
 class Damage:
     """The games of a folder that did not check out on --resume (each is played again)."""
 
-    files: list[tuple[Path, str, int]] = field(default_factory=list)  # (the file, what is wrong, its games)
+    files: list[tuple[Path, str, int]] = field(
+        default_factory=list
+    )  # (the file, what is wrong, its games)
 
     def note(self, folder: Path) -> str | None:
         """One line for the user, or None when every game checked out."""
@@ -100,9 +109,11 @@ class Damage:
             return None
         (first, why, _), games = self.files[0], sum(count for _, _, count in self.files)
         more = len(self.files) - 1
-        return (f"{folder}: {games} finished game{'s' if games > 1 else ''} did not check out and "
-                f"{'are' if games > 1 else 'is'} played again: {first.name}: {why}"
-                + (f" (and {more} more)" if more else ""))
+        return (
+            f"{folder}: {games} finished game{'s' if games > 1 else ''} did not check out and "
+            f"{'are' if games > 1 else 'is'} played again: {first.name}: {why}"
+            + (f" (and {more} more)" if more else "")
+        )
 
 
 class StudyFolder:
@@ -112,11 +123,15 @@ class StudyFolder:
         self.study = study
         if players is None:
             rules = study.parts[0].rules
-            assert rules is not None, "a study read from its folder is given its player count (opened)"
+            assert rules is not None, (
+                "a study read from its folder is given its player count (opened)"
+            )
             players = rules.players
         self.players = players
         self.damage = Damage()
-        self.superseded: set[tuple[int, int]] = set()  # (part, index) of damaged games of the first layout
+        self.superseded: set[tuple[int, int]] = (
+            set()
+        )  # (part, index) of damaged games of the first layout
 
     @classmethod
     def opened(cls, path: str | Path) -> StudyFolder:
@@ -124,26 +139,36 @@ class StudyFolder:
         StudyRefused when there is none or its options are damaged."""
         held = cls._held(Path(path) / ".study" / "study.json", Path(path), "(no .study/study.json)")
         parts = tuple(Part(ruleset["id"], None, ruleset["ruleset"]) for ruleset in held["rulesets"])
-        return cls(path, Study(parts, held["games"], held["seed"], tuple(held["seats"])), held["players"])
+        return cls(
+            path, Study(parts, held["games"], held["seed"], tuple(held["seats"])), held["players"]
+        )
 
     def start(self, options: dict) -> None:
         """Begin a new study here; a folder that holds one already is refused (finish it with --resume).
         Raises OSError when the folder cannot be written."""
         if os.path.lexists(self.meta / "study.json"):
-            raise StudyRefused(f"{self.path} holds a study already: add --resume to finish it, or choose another "
-                               "folder")
+            raise StudyRefused(
+                f"{self.path} holds a study already: add --resume to finish it, or choose another "
+                "folder"
+            )
         self.meta.mkdir(parents=True, exist_ok=True)
         write_atomically(self.meta / "study.json", json.dumps(options, indent=2) + "\n")
 
-    def resume(self, options: dict, *, missing: str = "to resume (no .study/study.json): run without --resume "
-               "to start one") -> None:
+    def resume(
+        self,
+        options: dict,
+        *,
+        missing: str = "to resume (no .study/study.json): run without --resume to start one",
+    ) -> None:
         """Go on with the study here; refused when there is none (`missing`: what is said after `DIR holds
         no study`), when its options are damaged or differ (named)."""
         held = self._held(self.meta / "study.json", self.path, missing)
         difference = _difference(held, options)
         if difference:
-            raise StudyRefused(f"--resume: the study in {self.path} was started with {difference}; give the same "
-                               "options, or another --out folder")
+            raise StudyRefused(
+                f"--resume: the study in {self.path} was started with {difference}; give the same "
+                "options, or another --out folder"
+            )
 
     @staticmethod
     def _held(where: Path, folder: Path, missing: str) -> dict:
@@ -157,8 +182,10 @@ class StudyFolder:
             raise StudyRefused(f"{where}: cannot read the study: {why}") from None
         damage = _damage(held)
         if damage:
-            raise StudyRefused(f"{where}: not a study's options ({damage}); the study cannot be resumed: start it "
-                               "again in another folder")
+            raise StudyRefused(
+                f"{where}: not a study's options ({damage}); the study cannot be resumed: start it "
+                "again in another folder"
+            )
         return held
 
     def game_name(self, part: int, index: int) -> str:
@@ -191,7 +218,9 @@ class StudyFolder:
                     continue
                 summary, why = self._checked(part_number, index)
                 if summary is None:
-                    damaged.append((self.game_path(part_number, index), why, range(index, index + 1)))
+                    damaged.append(
+                        (self.game_path(part_number, index), why, range(index, index + 1))
+                    )
                     self.superseded.add((part_number, index))
                     continue
                 found.add(index)
@@ -206,9 +235,14 @@ class StudyFolder:
         prefix, digits = f"{self.study.parts[part].ruleset}-", width(self.study.games)
         rounds = []
         for path in sorted(self.path.glob(f"{glob.escape(prefix)}*.jsonl")):
-            first, dash, last = path.stem[len(prefix):].partition("-")
-            if dash and len(first) == len(last) == digits and first.isdigit() and last.isdigit() \
-                    and 1 <= int(first) <= int(last) <= self.study.games:
+            first, dash, last = path.stem[len(prefix) :].partition("-")
+            if (
+                dash
+                and len(first) == len(last) == digits
+                and first.isdigit()
+                and last.isdigit()
+                and 1 <= int(first) <= int(last) <= self.study.games
+            ):
                 rounds.append((path, int(first) - 1, int(last)))
         return rounds
 
@@ -223,20 +257,34 @@ class StudyFolder:
             check = json_of(last, SUMMARY_BYTES)
         except ValueError:
             check = None
-        if len(raw) > ROUND_BYTES or not isinstance(check, dict) \
-                or check.get("check") != hashlib.sha256(body + b"\n").hexdigest():
+        if (
+            len(raw) > ROUND_BYTES
+            or not isinstance(check, dict)
+            or check.get("check") != hashlib.sha256(body + b"\n").hexdigest()
+        ):
             return None, "it changed since it was written (or was cut short)"
         try:
             lines = body.split(b"\n")
             header = json_of(lines[0], SUMMARY_BYTES)
-            if header != {"format": ROUND_FORMAT, "ruleset": self.study.parts[part].ruleset, "first": start + 1,
-                          "last": stop} or len(lines) != 1 + stop - start:
+            if (
+                header
+                != {
+                    "format": ROUND_FORMAT,
+                    "ruleset": self.study.parts[part].ruleset,
+                    "first": start + 1,
+                    "last": stop,
+                }
+                or len(lines) != 1 + stop - start
+            ):
                 raise ValueError("not this round")
             games = []
             for index, line in zip(range(start, stop), lines[1:], strict=False):
                 doc = json_of(line, ROUND_BYTES)
-                if not isinstance(doc, dict) or doc.get("game") != index + 1 or set(doc) != {"game", "summary", "setup",
-                                                                                              "turns"}:
+                if (
+                    not isinstance(doc, dict)
+                    or doc.get("game") != index + 1
+                    or set(doc) != {"game", "summary", "setup", "turns"}
+                ):
                     raise ValueError("not a game")
                 summary = GameSummary.from_json(doc["summary"])
                 if not self._fits(summary, index):
@@ -251,7 +299,7 @@ class StudyFolder:
         prefix, digits = f"{self.study.parts[part].ruleset}-", width(self.study.games)
         indices = []
         for path in sorted(self.meta.glob(f"{glob.escape(prefix)}*.json")):
-            number = path.stem[len(prefix):]
+            number = path.stem[len(prefix) :]
             if len(number) == digits and number.isdigit() and 1 <= int(number) <= self.study.games:
                 indices.append(int(number) - 1)
         return indices
@@ -259,7 +307,9 @@ class StudyFolder:
     def _checked(self, part: int, index: int) -> tuple[GameSummary | None, str]:
         """The summary of a finished game of the first layout, or None and why it does not check out."""
         try:
-            doc = json_of(read_regular(self.summary_path(part, index), SUMMARY_BYTES), SUMMARY_BYTES)
+            doc = json_of(
+                read_regular(self.summary_path(part, index), SUMMARY_BYTES), SUMMARY_BYTES
+            )
             check = doc.pop("check", None) if isinstance(doc, dict) else None
             summary = GameSummary.from_json(doc)
         except OSError as exc:
@@ -271,7 +321,9 @@ class StudyFolder:
         if check is None:
             return None, "its statistics carry no digest (written by an earlier medina)"
         try:
-            matches = check == check_of(doc, read_regular(self.game_path(part, index), RECORD_BYTES))
+            matches = check == check_of(
+                doc, read_regular(self.game_path(part, index), RECORD_BYTES)
+            )
         except FileNotFoundError:
             return None, "its record is missing"
         except OSError as exc:
@@ -284,23 +336,40 @@ class StudyFolder:
         """Whether a summary can be one of game `index` of this study: a score per seat, winners among
         the seats with the best score, the seats' agents in their rotation."""
         totals, winners, players = summary.totals, summary.winners, self.players
-        return (len(totals) == players and 0 < len(winners) == len(set(winners))
-                and all(seat < players and totals[seat] == max(totals) for seat in winners)
-                and summary.agents == (seat_order(self.study.seats, index) if self.study.seats else []))
+        return (
+            len(totals) == players
+            and 0 < len(winners) == len(set(winners))
+            and all(seat < players and totals[seat] == max(totals) for seat in winners)
+            and summary.agents == (seat_order(self.study.seats, index) if self.study.seats else [])
+        )
 
     def write(self, played: Played) -> None:
         """A task's games as one round, atomically (its last line the digest of the lines before it)."""
         if not played.games:
             return
         ruleset = self.study.parts[played.part].ruleset
-        header = {"format": ROUND_FORMAT, "ruleset": ruleset, "first": played.start + 1, "last": played.stop}
-        body = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in (header, *played.games))
+        header = {
+            "format": ROUND_FORMAT,
+            "ruleset": ruleset,
+            "first": played.start + 1,
+            "last": played.stop,
+        }
+        body = "".join(
+            json.dumps(line, separators=(",", ":")) + "\n" for line in (header, *played.games)
+        )
         digest = hashlib.sha256(body.encode()).hexdigest()
-        write_atomically(self.path / round_name(ruleset, played.start, played.stop, self.study.games),
-                         body + json.dumps({"check": digest}) + "\n")
-        for index in range(played.start, played.stop):  # the damaged files of a game played again go
+        write_atomically(
+            self.path / round_name(ruleset, played.start, played.stop, self.study.games),
+            body + json.dumps({"check": digest}) + "\n",
+        )
+        for index in range(
+            played.start, played.stop
+        ):  # the damaged files of a game played again go
             if (played.part, index) in self.superseded:
-                for path in (self.summary_path(played.part, index), self.game_path(played.part, index)):
+                for path in (
+                    self.summary_path(played.part, index),
+                    self.game_path(played.part, index),
+                ):
                     with contextlib.suppress(FileNotFoundError):
                         path.unlink()
 
@@ -312,28 +381,47 @@ class StudyFolder:
         written: dict[str, tuple[int, int, Path]] = {}  # name -> (part, index, path)
         for part_number in range(len(self.study.parts)):
             for path, start, stop in self._rounds(part_number):
-                if names is not None and not names & {self.game_name(part_number, i) for i in range(start, stop)}:
+                if names is not None and not names & {
+                    self.game_name(part_number, i) for i in range(start, stop)
+                }:
                     continue
                 for index, summary, moves in self._round(path, part_number, start, stop)[0] or ():
                     name = self.game_name(part_number, index)
                     if (names is None or name in names) and name not in written:
                         written[name] = (part_number, index, self.game_path(part_number, index))
                         ref = self.study.parts[part_number].record_ref
-                        assert ref is not None, "an opened study's parts name their rulesets (opened)"
-                        write_atomically(written[name][2], record_text(moves, summary, ref, self.study.seed, index))
+                        assert ref is not None, (
+                            "an opened study's parts name their rulesets (opened)"
+                        )
+                        write_atomically(
+                            written[name][2],
+                            record_text(moves, summary, ref, self.study.seed, index),
+                        )
             for index in self._first_layout(part_number):
                 name = self.game_name(part_number, index)
-                if (names is None or name in names) and name not in written \
-                        and self._checked(part_number, index)[0] is not None:
+                if (
+                    (names is None or name in names)
+                    and name not in written
+                    and self._checked(part_number, index)[0] is not None
+                ):
                     written[name] = (part_number, index, self.game_path(part_number, index))
         missing = sorted((names or set()) - set(written))
         if missing:
-            raise ValueError(f"{self.path} holds no finished game {missing[0]} (one that checks out); its games are "
-                             f"named <ruleset id>-<number>, e.g. {self.game_name(0, 0)}")
+            raise ValueError(
+                f"{self.path} holds no finished game {missing[0]} (one that checks out); its games are "
+                f"named <ruleset id>-<number>, e.g. {self.game_name(0, 0)}"
+            )
         return [path for _, _, path in sorted(written.values())]
 
 
-OPTIONS = {"format": str, "players": int, "games": int, "seed": int, "seats": list, "rulesets": list}
+OPTIONS = {
+    "format": str,
+    "players": int,
+    "games": int,
+    "seed": int,
+    "seats": list,
+    "rulesets": list,
+}
 RULESET_OPTIONS = {"id": str, "ruleset": str, "parameters": str}
 
 
@@ -347,7 +435,9 @@ def _damage(held) -> str | None:
     if not all(isinstance(seat, str) for seat in held["seats"]):
         return "'seats' holds something other than agent names"
     for ruleset in held["rulesets"]:
-        if not isinstance(ruleset, dict) or any(type(ruleset.get(k)) is not kind for k, kind in RULESET_OPTIONS.items()):
+        if not isinstance(ruleset, dict) or any(
+            type(ruleset.get(k)) is not kind for k, kind in RULESET_OPTIONS.items()
+        ):
             return "'rulesets' holds something other than {'id', 'ruleset', 'parameters'}"
     return None
 

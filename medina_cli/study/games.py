@@ -36,11 +36,19 @@ class GameSummary:
     turns: int
     placements: int
     counts: dict[str, int]  # PER_GAME -> how often it happened
-    agents: list[str] = field(default_factory=list)  # the agent spec of each seat (empty: uniform random play)
+    agents: list[str] = field(
+        default_factory=list
+    )  # the agent spec of each seat (empty: uniform random play)
 
     def to_json(self) -> dict:
-        doc = {"totals": self.totals, "winners": self.winners, "points": self.points, "turns": self.turns,
-               "placements": self.placements, "counts": self.counts}
+        doc = {
+            "totals": self.totals,
+            "winners": self.winners,
+            "points": self.points,
+            "turns": self.turns,
+            "placements": self.placements,
+            "counts": self.counts,
+        }
         return doc | ({"agents": self.agents} if self.agents else {})
 
     @classmethod
@@ -50,14 +58,29 @@ class GameSummary:
         if not isinstance(doc, dict) or not set(KEYS) <= set(doc) <= {*KEYS, "agents"}:
             raise ValueError("not a game's statistics")
         totals, winners, agents = doc["totals"], doc["winners"], doc.get("agents", [])
-        if not (_counts(totals) and _counts(winners) and _counts([doc["turns"], doc["placements"]])
-                and _tally(doc["points"], SOURCES) and _tally(doc["counts"], PER_GAME)
-                and isinstance(agents, list) and all(isinstance(a, str) for a in agents)):
+        if not (
+            _counts(totals)
+            and _counts(winners)
+            and _counts([doc["turns"], doc["placements"]])
+            and _tally(doc["points"], SOURCES)
+            and _tally(doc["counts"], PER_GAME)
+            and isinstance(agents, list)
+            and all(isinstance(a, str) for a in agents)
+        ):
             raise ValueError("not a game's statistics")
-        return cls(totals, winners, doc["points"], doc["turns"], doc["placements"], doc["counts"], agents)
+        return cls(
+            totals, winners, doc["points"], doc["turns"], doc["placements"], doc["counts"], agents
+        )
 
 
-KEYS = ("totals", "winners", "points", "turns", "placements", "counts")  # of a summary's JSON, with "agents"
+KEYS = (
+    "totals",
+    "winners",
+    "points",
+    "turns",
+    "placements",
+    "counts",
+)  # of a summary's JSON, with "agents"
 
 
 def _counts(values) -> bool:
@@ -74,8 +97,9 @@ def check_of(summary: dict, record: bytes) -> str:
     """The digest that ties a game's statistics (their JSON, without the digest) to its record in a folder
     of the first layout (folder.py): the SHA-256 of the statistics as compact JSON with sorted keys, a
     line break, and the record's bytes."""
-    return hashlib.sha256(json.dumps(summary, sort_keys=True, separators=(",", ":")).encode() + b"\n"
-                          + record).hexdigest()
+    return hashlib.sha256(
+        json.dumps(summary, sort_keys=True, separators=(",", ":")).encode() + b"\n" + record
+    ).hexdigest()
 
 
 def player_names(count: int) -> list[str]:
@@ -94,6 +118,7 @@ def seat_chooser(spec: str, rng: random.Random, seed: str):
     if spec == RANDOM:
         return lambda game: random_placement(game, rng)
     from ..agents import make_agent
+
     return make_agent(spec, seed).choose
 
 
@@ -114,28 +139,46 @@ class Moves:
     def to_json(self) -> dict:
         """{"setup": {"merchant", "well"}, "turns": ["SEAT TOKEN, TOKEN", ...]} (a turn as one string: quicker
         to write than a list per turn)."""
-        return {"setup": {"merchant": square_name(self.merchant),
-                          "well": None if self.well is None else square_name(self.well)},
-                "turns": [f"{seat} {', '.join(tokens)}" for seat, tokens in self.turns]}
+        return {
+            "setup": {
+                "merchant": square_name(self.merchant),
+                "well": None if self.well is None else square_name(self.well),
+            },
+            "turns": [f"{seat} {', '.join(tokens)}" for seat, tokens in self.turns],
+        }
 
     @classmethod
     def from_json(cls, doc, players: int) -> Moves:
         """The moves `to_json` wrote for a game of `players`; ValueError for anything else."""
         setup = doc.get("setup") if isinstance(doc, dict) else None
         turns = doc.get("turns") if isinstance(doc, dict) else None
-        if not (isinstance(setup, dict) and set(setup) == {"merchant", "well"} and isinstance(turns, list)
-                and all(isinstance(turn, str) for turn in turns)):
+        if not (
+            isinstance(setup, dict)
+            and set(setup) == {"merchant", "well"}
+            and isinstance(turns, list)
+            and all(isinstance(turn, str) for turn in turns)
+        ):
             raise ValueError("not a game's moves")
-        merchant, well = (parse_square(v) if isinstance(v, str) else None for v in (setup["merchant"], setup["well"]))
+        merchant, well = (
+            parse_square(v) if isinstance(v, str) else None
+            for v in (setup["merchant"], setup["well"])
+        )
         split = [turn.partition(" ") for turn in turns]
-        if merchant is None or (well is None) != (setup["well"] is None) or not all(
-                seat.isascii() and seat.isdigit() and int(seat) < players and tokens for seat, _, tokens in split):
+        if (
+            merchant is None
+            or (well is None) != (setup["well"] is None)
+            or not all(
+                seat.isascii() and seat.isdigit() and int(seat) < players and tokens
+                for seat, _, tokens in split
+            )
+        ):
             raise ValueError("not a game's moves")
         return cls(merchant, well, [(int(seat), tokens.split(", ")) for seat, _, tokens in split])
 
 
-def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
-             record_ref: str | None = None) -> tuple[GameSummary, str | None]:
+def play_one(
+    rules, seed: int, index: int, *, seats: tuple[str, ...] = (), record_ref: str | None = None
+) -> tuple[GameSummary, str | None]:
     """Play game `index` of the study (`play_game`); with `record_ref` (how the record names its ruleset)
     also its record/1 text."""
     summary, moves = play_game(rules, seed, index, seats=seats, moves=record_ref is not None)
@@ -144,8 +187,9 @@ def play_one(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
     return summary, record_text(moves, summary, record_ref, seed, index)
 
 
-def play_game(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
-              moves: bool = False) -> tuple[GameSummary, Moves | None]:
+def play_game(
+    rules, seed: int, index: int, *, seats: tuple[str, ...] = (), moves: bool = False
+) -> tuple[GameSummary, Moves | None]:
     """Play game `index` of the study: `seats` names the player of each seat, rotated by `index`
     (`seat_order`; empty: uniform random play throughout); with `moves` also its Moves."""
     rng = game_rng(seed, index)
@@ -158,7 +202,9 @@ def play_game(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
     game = Game(rules, player_names(rules.players), *setup)
     order = seat_order(seats, index) if seats else []
     if seats:
-        choosers = [seat_chooser(spec, rng, f"{seed}/{index}/{seat}") for seat, spec in enumerate(order)]
+        choosers = [
+            seat_chooser(spec, rng, f"{seed}/{index}/{seat}") for seat, spec in enumerate(order)
+        ]
 
         def choose(game: Game) -> Placement:
             seat = game.seat_to_move
@@ -172,16 +218,27 @@ def play_game(rules, seed: int, index: int, *, seats: tuple[str, ...] = (),
     summary.agents = order
     if not moves:
         return summary, None
-    return summary, Moves(*setup, [(game.players.index(player), [str(p) for p in placements])
-                                   for player, placements in game.turns()])
+    return summary, Moves(
+        *setup,
+        [
+            (game.players.index(player), [str(p) for p in placements])
+            for player, placements in game.turns()
+        ],
+    )
 
 
 def record_text(moves: Moves, summary: GameSummary, record_ref: str, seed: int, index: int) -> str:
     """Game `index` of a study with `seed` as record/1 text, with its result; `record_ref` names its ruleset."""
     players = player_names(len(summary.totals))
-    return write_record(ruleset_ref=record_ref, players=players, merchant=moves.merchant, well=moves.well,
-                        turns=[(players[seat], tokens) for seat, tokens in moves.turns],
-                        result=dict(zip(players, summary.totals, strict=True)), meta=_meta(seed, index))
+    return write_record(
+        ruleset_ref=record_ref,
+        players=players,
+        merchant=moves.merchant,
+        well=moves.well,
+        turns=[(players[seat], tokens) for seat, tokens in moves.turns],
+        result=dict(zip(players, summary.totals, strict=True)),
+        meta=_meta(seed, index),
+    )
 
 
 def _meta(seed: int, index: int) -> dict:
@@ -191,7 +248,14 @@ def _meta(seed: int, index: int) -> dict:
 def native_summary(state) -> GameSummary:
     """`summarize` of a game the native core played (its counts are the events `summarize` counts)."""
     totals, winners, points, counts, turns, placements = state.summary()
-    return GameSummary(totals, winners, dict(zip(SOURCES, points, strict=True)), turns, placements, dict(zip(PER_GAME, counts, strict=True)))
+    return GameSummary(
+        totals,
+        winners,
+        dict(zip(SOURCES, points, strict=True)),
+        turns,
+        placements,
+        dict(zip(PER_GAME, counts, strict=True)),
+    )
 
 
 def summarize(game, turns: int) -> GameSummary:
@@ -213,5 +277,11 @@ def summarize(game, turns: int) -> GameSummary:
             counts[COUNTED_EVENTS[event.kind]] += 1
         elif event.kind in ("palace-tile", "tower-tile") and event.previous is not None:
             counts["tile transfers"] += 1  # a tile somebody already held
-    return GameSummary([p.total for p in sheet.players], [game.players.index(w) for w in sheet.winners], points,
-                       turns, game.placements_made, counts)
+    return GameSummary(
+        [p.total for p in sheet.players],
+        [game.players.index(w) for w in sheet.winners],
+        points,
+        turns,
+        game.placements_made,
+        counts,
+    )

@@ -25,8 +25,12 @@ from .backend import InProcess, LocalProcesses
 if TYPE_CHECKING:
     from .cluster import DaskCluster
 
-TASK_SECONDS = 0.5  # of work per task: the cost of sending one (a Dask round trip) is a small part of it
-TAIL_SECONDS = 0.1  # of work at least, as the tasks shrink towards the end (the workers end within it)
+TASK_SECONDS = (
+    0.5  # of work per task: the cost of sending one (a Dask round trip) is a small part of it
+)
+TAIL_SECONDS = (
+    0.1  # of work at least, as the tasks shrink towards the end (the workers end within it)
+)
 MAX_UNITS = 1000  # per task, unless told otherwise: bounds what one result holds in memory
 WAIT_FOR_WORKERS = 60  # seconds a cluster may go without any worker before the work stops
 
@@ -49,19 +53,28 @@ class Workers:
         backend: InProcess | LocalProcesses | DaskCluster
         if self.scheduler is not None:
             from .cluster import DaskCluster
+
             backend = DaskCluster(self.scheduler, self.wait_for_workers, self.notify)
         else:
             backend = InProcess() if self.jobs == 1 else LocalProcesses(self.jobs)
         try:
             yield Pool(backend)
-        except BaseException:  # Ctrl-C, an error, or the caller stopped reading: the running tasks are dropped
+        except (
+            BaseException
+        ):  # Ctrl-C, an error, or the caller stopped reading: the running tasks are dropped
             backend.close(abandon=True)
             raise
         backend.close()
 
 
-def parallel_map(work: Callable, spans: Iterable[tuple], units: int, workers: Workers = Workers(), *,
-                 per_task: int = MAX_UNITS) -> Iterator:
+def parallel_map(
+    work: Callable,
+    spans: Iterable[tuple],
+    units: int,
+    workers: Workers = Workers(),
+    *,
+    per_task: int = MAX_UNITS,
+) -> Iterator:
     """`work(context, start, stop)` over every unit of `spans` (`units` of them in all) on `workers`
     started for this map alone (`Pool.map`)."""
     with workers.started() as pool:
@@ -74,7 +87,9 @@ class Pool:
     def __init__(self, backend):
         self.backend = backend
 
-    def map(self, work: Callable, spans: Iterable[tuple], units: int, *, per_task: int = MAX_UNITS) -> Iterator:
+    def map(
+        self, work: Callable, spans: Iterable[tuple], units: int, *, per_task: int = MAX_UNITS
+    ) -> Iterator:
         """`work(context, start, stop)` over every unit of `spans` (`units` of them in all), at most
         `per_task` units a task, the result of each task yielded as it finishes (in no set order; in
         order in this process). Raises StudyError when the work cannot go on."""

@@ -61,7 +61,11 @@ class Setup:
         return None if self.weak is None else self.strong
 
     def seats(self, players: int) -> tuple[str, ...]:
-        return (self.strong,) * players if self.weak is None else (self.strong,) + (self.weak,) * (players - 1)
+        return (
+            (self.strong,) * players
+            if self.weak is None
+            else (self.strong,) + (self.weak,) * (players - 1)
+        )
 
 
 def setups(agents: list[str]) -> list[Setup]:
@@ -81,7 +85,9 @@ class Figures:
     placements: Tally = field(default_factory=Tally)
     points: dict = field(default_factory=dict)  # source -> Tally of the points from it per game
     scores: list = field(default_factory=list)  # every player's final score
-    strong_wins: Fraction = Fraction(0)  # the one seat of the stronger agent (a setup of two agents)
+    strong_wins: Fraction = Fraction(
+        0
+    )  # the one seat of the stronger agent (a setup of two agents)
     strong_margins: list = field(default_factory=list)  # its total minus the best other total
 
     def __post_init__(self):
@@ -102,8 +108,10 @@ class Figures:
             seat = summary.agents.index(strong)
             if seat in summary.winners:
                 self.strong_wins += Fraction(1, len(summary.winners))
-            self.strong_margins.append(summary.totals[seat] - max(
-                total for other, total in enumerate(summary.totals) if other != seat))
+            self.strong_margins.append(
+                summary.totals[seat]
+                - max(total for other, total in enumerate(summary.totals) if other != seat)
+            )
 
     @property
     def tested(self) -> bool:
@@ -123,8 +131,15 @@ class Figures:
         if len(self.strong_margins) < 2:
             return {"mean": None, "ci95": None}
         mean = statistics.fmean(self.strong_margins)
-        return {"mean": round(mean, 3), "ci95": rounded(mean_interval(mean, statistics.stdev(self.strong_margins),
-                                                                       len(self.strong_margins)), 3)}
+        return {
+            "mean": round(mean, 3),
+            "ci95": rounded(
+                mean_interval(
+                    mean, statistics.stdev(self.strong_margins), len(self.strong_margins)
+                ),
+                3,
+            ),
+        }
 
     def share_p(self, wins: Fraction) -> float:
         """The p-value of `wins` against the fair share of one seat."""
@@ -138,19 +153,28 @@ class Figures:
 
     def to_json(self, strong: bool, holds) -> dict:
         """The board's figures; `holds(figure)` says whether its test against the fair share holds."""
-        doc = {"games": self.games,
-               "seat_wins": [{"rate": round(float(w / self.games), 6) if self.games else None,
-                              "ci95": rounded(self.seat_interval(s), 6),
-                              "fair_share": self.fair_verdict(w, holds(seat_figure(s)))}
-                             for s, w in enumerate(self.seat_wins)],
-               "margin": self.margin.to_json(), "placements": self.placements.to_json(),
-               "points": {source: tally.to_json() for source, tally in self.points.items()},
-               "sources": list(self.sources)}
+        doc = {
+            "games": self.games,
+            "seat_wins": [
+                {
+                    "rate": round(float(w / self.games), 6) if self.games else None,
+                    "ci95": rounded(self.seat_interval(s), 6),
+                    "fair_share": self.fair_verdict(w, holds(seat_figure(s))),
+                }
+                for s, w in enumerate(self.seat_wins)
+            ],
+            "margin": self.margin.to_json(),
+            "placements": self.placements.to_json(),
+            "points": {source: tally.to_json() for source, tally in self.points.items()},
+            "sources": list(self.sources),
+        }
         if strong:
-            doc["strong"] = {"win_rate": round(float(self.strong_wins / self.games), 6) if self.games else None,
-                             "ci95": rounded(self.strong_interval, 6),
-                             "fair_share": self.fair_verdict(self.strong_wins, holds(STRONG)),
-                             "margin": self.strong_margin()}
+            doc["strong"] = {
+                "win_rate": round(float(self.strong_wins / self.games), 6) if self.games else None,
+                "ci95": rounded(self.strong_interval, 6),
+                "fair_share": self.fair_verdict(self.strong_wins, holds(STRONG)),
+                "margin": self.strong_margin(),
+            }
         return doc
 
 
@@ -163,7 +187,11 @@ def seat_figure(seat: int) -> str:
 
 def sources_of(rules) -> tuple[str, ...]:
     """The sources of points a ruleset has (its rules data say): the well only where there is one that pays."""
-    return tuple(source for source in SOURCES if source != "well" or (rules.well.enabled and rules.well.bonus > 0))
+    return tuple(
+        source
+        for source in SOURCES
+        if source != "well" or (rules.well.enabled and rules.well.bonus > 0)
+    )
 
 
 def fair_share_tests(board: str, figures: Figures, skill: bool) -> list[dict]:
@@ -172,9 +200,23 @@ def fair_share_tests(board: str, figures: Figures, skill: bool) -> list[dict]:
     if not figures.tested:
         return []
     if skill:
-        return [{"test": "fair share", "figure": STRONG, "boards": [board], "p": figures.share_p(figures.strong_wins)}]
-    return [{"test": "fair share", "figure": seat_figure(seat), "boards": [board], "p": figures.share_p(wins)}
-            for seat, wins in enumerate(figures.seat_wins)]
+        return [
+            {
+                "test": "fair share",
+                "figure": STRONG,
+                "boards": [board],
+                "p": figures.share_p(figures.strong_wins),
+            }
+        ]
+    return [
+        {
+            "test": "fair share",
+            "figure": seat_figure(seat),
+            "boards": [board],
+            "p": figures.share_p(wins),
+        }
+        for seat, wins in enumerate(figures.seat_wins)
+    ]
 
 
 def board_tests(figures: dict[str, Figures], skill: bool) -> list[dict]:
@@ -184,26 +226,37 @@ def board_tests(figures: dict[str, Figures], skill: bool) -> list[dict]:
     boards = [label for label, board in figures.items() if board.tested]
     out = []
     for i, a in enumerate(boards):
-        for b in boards[i + 1:]:
+        for b in boards[i + 1 :]:
             first, second = figures[a], figures[b]
-            p_values = {seat_figure(0): proportions_p(float(first.seat_wins[0]), first.games,
-                                                      float(second.seat_wins[0]), second.games),
-                        "margin": means_p(first.margin, second.margin),
-                        "placements": means_p(first.placements, second.placements)}
+            p_values = {
+                seat_figure(0): proportions_p(
+                    float(first.seat_wins[0]), first.games, float(second.seat_wins[0]), second.games
+                ),
+                "margin": means_p(first.margin, second.margin),
+                "placements": means_p(first.placements, second.placements),
+            }
             for source in SOURCES:
                 if source in first.sources and source in second.sources:
-                    p_values[f"points from {source}"] = means_p(first.points[source], second.points[source])
+                    p_values[f"points from {source}"] = means_p(
+                        first.points[source], second.points[source]
+                    )
             if skill:
-                p_values[STRONG] = proportions_p(float(first.strong_wins), first.games,
-                                                 float(second.strong_wins), second.games)
-            out += [{"test": "boards", "figure": figure, "boards": [a, b], "p": p} for figure, p in p_values.items()]
+                p_values[STRONG] = proportions_p(
+                    float(first.strong_wins), first.games, float(second.strong_wins), second.games
+                )
+            out += [
+                {"test": "boards", "figure": figure, "boards": [a, b], "p": p}
+                for figure, p in p_values.items()
+            ]
     return out
 
 
-FAMILY = ("every test of this report: each seat's win rate against the fair share (self-play), the stronger "
-          "agent's against its fair share (a setup of two agents), and between each two boards of a player "
-          "count seat 1's wins, the margin, the length, the points from each source both rulesets have and "
-          f"the stronger agent's wins, under every setup, on boards of at least {COMPARED} games")
+FAMILY = (
+    "every test of this report: each seat's win rate against the fair share (self-play), the stronger "
+    "agent's against its fair share (a setup of two agents), and between each two boards of a player "
+    "count seat 1's wins, the margin, the length, the points from each source both rulesets have and "
+    f"the stronger agent's wins, under every setup, on boards of at least {COMPARED} games"
+)
 
 
 @dataclass
@@ -217,7 +270,9 @@ class Report:
     figures: dict = field(default_factory=dict)  # (board label, setup name) -> Figures
 
     def figures_of(self, board: Board, setup: Setup) -> Figures:
-        return self.figures.setdefault((board.label, setup.name), Figures(board.players, board.sources))
+        return self.figures.setdefault(
+            (board.label, setup.name), Figures(board.players, board.sources)
+        )
 
     def groups(self, setup: Setup) -> dict[int, dict[str, Figures]]:
         """A setup's boards (label -> figures) by player count, in the order given."""
@@ -234,8 +289,14 @@ class Report:
         for setup in self.setups:
             skill = setup.weak is not None
             for group in self.groups(setup).values():
-                found = [test for board, figures in group.items() for test in fair_share_tests(board, figures, skill)]
-                tests += [{"setup": setup.name, **test} for test in found + board_tests(group, skill)]
+                found = [
+                    test
+                    for board, figures in group.items()
+                    for test in fair_share_tests(board, figures, skill)
+                ]
+                tests += [
+                    {"setup": setup.name, **test} for test in found + board_tests(group, skill)
+                ]
         for test, adjusted in zip(tests, holm([test["p"] for test in tests]), strict=True):
             test["p"], test["p_holm"] = significant_digits(test["p"]), significant_digits(adjusted)
             test["holds"] = adjusted < ALPHA
@@ -243,36 +304,75 @@ class Report:
 
     def to_json(self) -> dict:
         tests = self.tests()
-        held = {(test["setup"], test["figure"], test["boards"][0]) for test in tests
-                if test["holds"] and test["test"] == "fair share"}
+        held = {
+            (test["setup"], test["figure"], test["boards"][0])
+            for test in tests
+            if test["holds"] and test["test"] == "fair share"
+        }
         by_setup = []
         for setup in self.setups:
             groups = self.groups(setup)
-            boards = {board: figures for group in groups.values() for board, figures in group.items()}
+            boards = {
+                board: figures for group in groups.values() for board, figures in group.items()
+            }
             skill = setup.weak is not None
             significant = {}
             for players, group in groups.items():
                 if len(group) > 1:
-                    figures = [seat_figure(0), "margin", "placements"] + [
-                        f"points from {source}" for source in SOURCES
-                        if sum(source in f.sources for f in group.values()) > 1] + ([STRONG] if skill else [])
-                    significant[f"{players}p"] = {figure: [test["boards"] for test in tests if test["holds"]
-                                                           and test["test"] == "boards" and test["setup"] == setup.name
-                                                           and test["figure"] == figure and test["boards"][0] in group]
-                                                  for figure in figures}
-            by_setup.append({"setup": setup.name, "seats": "every seat" if not skill else
-                             f"one seat of {setup.strong}, the others {setup.weak}",
-                             "boards": {board: f.to_json(skill, lambda figure, board=board, name=setup.name:
-                                                         (name, figure, board) in held)
-                                        for board, f in boards.items()},
-                             "significant": significant})
+                    figures = (
+                        [seat_figure(0), "margin", "placements"]
+                        + [
+                            f"points from {source}"
+                            for source in SOURCES
+                            if sum(source in f.sources for f in group.values()) > 1
+                        ]
+                        + ([STRONG] if skill else [])
+                    )
+                    significant[f"{players}p"] = {
+                        figure: [
+                            test["boards"]
+                            for test in tests
+                            if test["holds"]
+                            and test["test"] == "boards"
+                            and test["setup"] == setup.name
+                            and test["figure"] == figure
+                            and test["boards"][0] in group
+                        ]
+                        for figure in figures
+                    }
+            by_setup.append(
+                {
+                    "setup": setup.name,
+                    "seats": "every seat"
+                    if not skill
+                    else f"one seat of {setup.strong}, the others {setup.weak}",
+                    "boards": {
+                        board: f.to_json(
+                            skill,
+                            lambda figure, board=board, name=setup.name: (
+                                (name, figure, board) in held
+                            ),
+                        )
+                        for board, f in boards.items()
+                    },
+                    "significant": significant,
+                }
+            )
         planned = self.games * len(self.figures)
         finished = sum(figures.games for figures in self.figures.values())
-        return {"format": FORMAT, "seed": self.seed, "games": self.games, "confidence": LEVEL,
-                "boards": self.boards, "setups": by_setup, "complete": finished == planned,
-                "games_finished": finished, "games_planned": planned,
-                "correction": {"method": "Holm", "level": ALPHA, "tests": len(tests), "family": FAMILY},
-                "tests": tests}
+        return {
+            "format": FORMAT,
+            "seed": self.seed,
+            "games": self.games,
+            "confidence": LEVEL,
+            "boards": self.boards,
+            "setups": by_setup,
+            "complete": finished == planned,
+            "games_finished": finished,
+            "games_planned": planned,
+            "correction": {"method": "Holm", "level": ALPHA, "tests": len(tests), "family": FAMILY},
+            "tests": tests,
+        }
 
 
 def significant_digits(p: float) -> float:
@@ -307,9 +407,20 @@ def rounds(games: int) -> list[int]:
     return [*list(range(ROUND, games, ROUND)), games]
 
 
-def study_report(boards: list[Board], agents: list[str], games: int, seed: int, out: Path, *, resume: bool = False,
-                 play: bool = True, workers: Workers = Workers(), progress=None, notify=None,
-                 calibrate: bool = False) -> Report:
+def study_report(
+    boards: list[Board],
+    agents: list[str],
+    games: int,
+    seed: int,
+    out: Path,
+    *,
+    resume: bool = False,
+    play: bool = True,
+    workers: Workers = Workers(),
+    progress=None,
+    notify=None,
+    calibrate: bool = False,
+) -> Report:
     """Play (or, with `resume`, finish) every game of the study in `out` and gather its figures: per player
     count and setup, one runner study in its own folder (`<players>p-<setup>`), played as `simulate`
     plays one. The games are played in rounds (`rounds`): the first ROUND games of every board under
@@ -331,8 +442,11 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
             folder = StudyFolder(out / f"{players}p-{setup.folder}", study)
             options = options_of(study, players, [board.parameters for board in mine])
             if not play:
-                folder.resume(options, missing="to report on (no .study/study.json): --so-far reports on the "
-                              "games of a study begun in --out with these options; begin it without --so-far")
+                folder.resume(
+                    options,
+                    missing="to report on (no .study/study.json): --so-far reports on the "
+                    "games of a study begun in --out with these options; begin it without --so-far",
+                )
             else:
                 folder.resume(options) if resume else folder.start(options)
             runs.append((mine, setup, study, folder))
@@ -342,14 +456,21 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
         found = estimate([(board.label, board.part.rules) for board in boards], plan, games, seed)
         if notify is not None:
             notify(found.text(None if workers.scheduler else workers.jobs, resumed=resume))
-        cost = [statistics.fmean(found.per_game[board.label, setup.name] for board in mine)
-                for mine, setup, _, _ in runs]
-    whole = sum(games * len(mine) * each for (mine, *_), each in zip(runs, cost, strict=True)) or 1.0
+        cost = [
+            statistics.fmean(found.per_game[board.label, setup.name] for board in mine)
+            for mine, setup, _, _ in runs
+        ]
+    whole = (
+        sum(games * len(mine) * each for (mine, *_), each in zip(runs, cost, strict=True)) or 1.0
+    )
 
     def count(run: int, games_now: int) -> None:
         finished[run] = games_now
         if progress is not None and calibrate:
-            progress(sum(finished), share=sum(f * each for f, each in zip(finished, cost, strict=True)) / whole)
+            progress(
+                sum(finished),
+                share=sum(f * each for f, each in zip(finished, cost, strict=True)) / whole,
+            )
         elif progress is not None:
             progress(sum(finished))
 
@@ -363,8 +484,15 @@ def study_report(boards: list[Board], agents: list[str], games: int, seed: int, 
     for limit in rounds(games) if play else ():
         for number, (mine, _setup, study, folder) in enumerate(runs):
             folder.damage.files.clear()
-            simulate(study, mine[0].players, workers=workers, folder=folder, notify=note, until=limit,
-                     progress=partial(count, number))
+            simulate(
+                study,
+                mine[0].players,
+                workers=workers,
+                folder=folder,
+                notify=note,
+                until=limit,
+                progress=partial(count, number),
+            )
     for mine, setup, _study, folder in runs:
         for board in mine:  # every board has its figures
             report.figures_of(board, setup)

@@ -21,7 +21,9 @@ class Statistics:
         self.turns = Tally()
         self.placements = Tally()
         self.sole_wins = [0] * players  # by seat: the games it won alone (whole numbers add fast)
-        self.shared_wins = [Fraction(0)] * players  # a shared win counts 1/k for each of the k winners
+        self.shared_wins = [
+            Fraction(0)
+        ] * players  # a shared win counts 1/k for each of the k winners
         self.happenings = {name: Tally() for name in PER_GAME}
         self.agents: dict[str, AgentStatistics] = {}  # by agent spec
 
@@ -59,13 +61,21 @@ class Statistics:
     def merge(self, other: Statistics) -> None:
         """Add the games of `other` (of the same ruleset): the same as adding each of them, in any order."""
         self.games += other.games
-        for mine, theirs in ((self.winning, other.winning), (self.losing, other.losing), (self.turns, other.turns),
-                             (self.placements, other.placements)):
+        for mine, theirs in (
+            (self.winning, other.winning),
+            (self.losing, other.losing),
+            (self.turns, other.turns),
+            (self.placements, other.placements),
+        ):
             mine.merge(theirs)
         for source in SOURCES:
             self.points[source] += other.points[source]
-        self.sole_wins = [mine + theirs for mine, theirs in zip(self.sole_wins, other.sole_wins, strict=True)]
-        self.shared_wins = [mine + theirs for mine, theirs in zip(self.shared_wins, other.shared_wins, strict=True)]
+        self.sole_wins = [
+            mine + theirs for mine, theirs in zip(self.sole_wins, other.sole_wins, strict=True)
+        ]
+        self.shared_wins = [
+            mine + theirs for mine, theirs in zip(self.shared_wins, other.shared_wins, strict=True)
+        ]
         for name in PER_GAME:
             self.happenings[name].merge(other.happenings[name])
         for spec, agent in other.agents.items():
@@ -80,7 +90,9 @@ class Statistics:
     @property
     def wins(self) -> list[Fraction]:
         """The games each seat won (a shared win counts 1/k for each of the k winners)."""
-        return [sole + shared for sole, shared in zip(self.sole_wins, self.shared_wins, strict=True)]
+        return [
+            sole + shared for sole, shared in zip(self.sole_wins, self.shared_wins, strict=True)
+        ]
 
     @property
     def seat_wins(self) -> list[float]:
@@ -98,16 +110,23 @@ class Statistics:
 
     def figures(self) -> dict[str, Tally]:
         """Every mean figure by its JSON path (for the significance marks)."""
-        return {"scores.winning": self.winning, "scores.losing": self.losing, "length.turns": self.turns,
-                "length.placements": self.placements,
-                **{f"per_game.{key(name)}": tally for name, tally in self.happenings.items()}}
+        return {
+            "scores.winning": self.winning,
+            "scores.losing": self.losing,
+            "length.turns": self.turns,
+            "length.placements": self.placements,
+            **{f"per_game.{key(name)}": tally for name, tally in self.happenings.items()},
+        }
 
     def differs_from(self, other: Statistics) -> list[str]:
         """The figures (JSON paths) in which these games differ from `other`'s at the 95% level."""
         mine, theirs = self.figures(), other.figures()
         marks = [path for path in mine if means_differ(mine[path], theirs[path])]
-        marks += [f"seat_wins[{seat}]" for seat, (a, b) in enumerate(zip(self.wins, other.wins, strict=True))
-                  if proportions_differ(float(a), self.games, float(b), other.games)]
+        marks += [
+            f"seat_wins[{seat}]"
+            for seat, (a, b) in enumerate(zip(self.wins, other.wins, strict=True))
+            if proportions_differ(float(a), self.games, float(b), other.games)
+        ]
         return marks
 
     def to_json(self) -> dict:
@@ -155,15 +174,28 @@ class AgentStatistics:
         return wilson_interval(float(self.wins), self.games)
 
     def to_json(self) -> dict:
-        return {"agent": self.agent, "games": self.games, "wins": round(float(self.wins), 3),
-                "win_rate": round(self.win_rate, 4), "win_rate_ci95": rounded(self.win_interval, 4),
-                "mean_score": round(self.scores.mean, 3), "mean_score_ci95": rounded(self.scores.interval, 3)}
+        return {
+            "agent": self.agent,
+            "games": self.games,
+            "wins": round(float(self.wins), 3),
+            "win_rate": round(self.win_rate, 4),
+            "win_rate_ci95": rounded(self.win_interval, 4),
+            "mean_score": round(self.scores.mean, 3),
+            "mean_score_ci95": rounded(self.scores.interval, 3),
+        }
 
 
-def agent_rows(results: list[Statistics], seats: tuple[str, ...]) -> list[tuple[str, AgentStatistics]]:
+def agent_rows(
+    results: list[Statistics], seats: tuple[str, ...]
+) -> list[tuple[str, AgentStatistics]]:
     """(ruleset, agent statistics) per ruleset, per distinct agent spec in the order `seats` names them
     (not the order in which games finished)."""
-    return [(r.ruleset, r.agents[spec]) for r in results for spec in dict.fromkeys(seats) if spec in r.agents]
+    return [
+        (r.ruleset, r.agents[spec])
+        for r in results
+        for spec in dict.fromkeys(seats)
+        if spec in r.agents
+    ]
 
 
 def agents_json(results: list[Statistics], seats: tuple[str, ...]) -> list[dict]:
@@ -179,15 +211,23 @@ def key(name: str) -> str:
 def comparison_json(results: list[Statistics]) -> dict:
     """Additions to the study document: the confidence level, and beside each ruleset after the first
     the figures that differ significantly from the first's."""
-    return {"confidence": LEVEL,
-            "significant": {r.ruleset: r.differs_from(results[0]) for r in results[1:]}}
+    return {
+        "confidence": LEVEL,
+        "significant": {r.ruleset: r.differs_from(results[0]) for r in results[1:]},
+    }
 
 
 def simulate_json(players: int, games: int, seed: int, overrides=(), results=(), seats=()) -> dict:
     """The medina-simulate/1 document (without `errors` and `warnings`); without `results`, as far as the
     options make it (what an error leaves it at)."""
-    doc = {"format": "medina-simulate/1", "players": players, "games": games, "seed": seed,
-           "overrides": list(overrides), "rulesets": [r.to_json() for r in results]}
+    doc = {
+        "format": "medina-simulate/1",
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "overrides": list(overrides),
+        "rulesets": [r.to_json() for r in results],
+    }
     if results:
         doc.update(comparison_json(results))
     return {**doc, "agents": agents_json(results, seats)} if results and seats else doc

@@ -19,7 +19,9 @@ from .results import Statistics
 if TYPE_CHECKING:
     from ..rules.typed import Rules
 
-GAMES_PER_TASK = 100_000  # without records a task brings back its statistics alone, however many games
+GAMES_PER_TASK = (
+    100_000  # without records a task brings back its statistics alone, however many games
+)
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,9 @@ class Part:
     """One ruleset's games in a study."""
 
     ruleset: str  # its id
-    rules: Rules | None  # the engine's Rules for the study's player count (None: a study read, not played)
+    rules: (
+        Rules | None
+    )  # the engine's Rules for the study's player count (None: a study read, not played)
     record_ref: str | None = None  # how written records name the ruleset; None: write no records
 
 
@@ -68,7 +72,9 @@ def play_chunk(context: tuple, start: int, stop: int) -> Played:
     return Played(part_number, start, stop, statistics, tuple(games))
 
 
-def spans(study: Study, done: Sequence[Collection[int]], until: int | None = None) -> Iterator[tuple]:
+def spans(
+    study: Study, done: Sequence[Collection[int]], until: int | None = None
+) -> Iterator[tuple]:
     """The runs of consecutive games below `until` (default: every game) not in `done[part]` yet, as
     (context, start, stop)."""
     stop = _stop(study, until)
@@ -88,8 +94,12 @@ def _stop(study: Study, until: int | None) -> int:
     return study.games if until is None else min(until, study.games)
 
 
-def run_study(study: Study, workers: Workers = Workers(), done: Sequence[Collection[int]] | None = None,
-              until: int | None = None) -> Iterator[Played]:
+def run_study(
+    study: Study,
+    workers: Workers = Workers(),
+    done: Sequence[Collection[int]] | None = None,
+    until: int | None = None,
+) -> Iterator[Played]:
     """Play every game of `study` below index `until` (default: every game) whose index is not in
     `done[part]` on the `workers`, and yield the games of each task as it finishes (in no set order).
     Raises StudyError when the study cannot go on."""
@@ -97,5 +107,10 @@ def run_study(study: Study, workers: Workers = Workers(), done: Sequence[Collect
     stop = _stop(study, until)
     left = sum(stop - sum(1 for index in indices if index < stop) for indices in done)
     records = any(part.record_ref is not None for part in study.parts)
-    return parallel_map(play_chunk, spans(study, done, until), left, workers,
-                        per_task=MAX_UNITS if records else GAMES_PER_TASK)
+    return parallel_map(
+        play_chunk,
+        spans(study, done, until),
+        left,
+        workers,
+        per_task=MAX_UNITS if records else GAMES_PER_TASK,
+    )

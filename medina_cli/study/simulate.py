@@ -14,9 +14,17 @@ from .results import Statistics
 from .runner import Study, run_study
 
 
-def simulate(study: Study, players: int, *, workers: Workers = Workers(), folder: StudyFolder | None = None,
-             progress: Callable[[int], None] | None = None, notify: Callable[[str], None] | None = None,
-             until: int | None = None, results: list[Statistics] | None = None) -> list[Statistics]:
+def simulate(
+    study: Study,
+    players: int,
+    *,
+    workers: Workers = Workers(),
+    folder: StudyFolder | None = None,
+    progress: Callable[[int], None] | None = None,
+    notify: Callable[[str], None] | None = None,
+    until: int | None = None,
+    results: list[Statistics] | None = None,
+) -> list[Statistics]:
     """The statistics of each part of `study`: the games already in `folder` are read back (those that
     do not check out are played again, and `notify` says so), the rest (below index `until` only,
     when given) played on the `workers` and written there. `progress(finished)` is called with the
@@ -36,7 +44,9 @@ def simulate(study: Study, players: int, *, workers: Workers = Workers(), folder
     if progress is not None:
         progress(finished)
     for played in run_study(study, workers, done, until):
-        with interrupts_held():  # the count said after Ctrl-C is that of the games written, to the last
+        with (
+            interrupts_held()
+        ):  # the count said after Ctrl-C is that of the games written, to the last
             if folder is not None:
                 folder.write(played)
             results[played.part].merge(played.statistics)

@@ -41,7 +41,9 @@ def means_differ(a: Tally, b: Tally) -> bool:
     return means_p(a, b) < ALPHA
 
 
-def proportions_differ(a_successes: float, a_trials: int, b_successes: float, b_trials: int) -> bool:
+def proportions_differ(
+    a_successes: float, a_trials: int, b_successes: float, b_trials: int
+) -> bool:
     """Whether two proportions differ at the 95% level, on its own (proportions_p)."""
     return proportions_p(a_successes, a_trials, b_successes, b_trials) < ALPHA
 
@@ -72,8 +74,10 @@ def proportions_p(a_successes: float, a_trials: int, b_successes: float, b_trial
     if a_trials == 0 or b_trials == 0:
         return 1.0
     pooled = (a_successes + b_successes) / (a_trials + b_trials)
-    return _p_of(a_successes / a_trials - b_successes / b_trials,
-                 math.sqrt(pooled * (1 - pooled) * (1 / a_trials + 1 / b_trials)))
+    return _p_of(
+        a_successes / a_trials - b_successes / b_trials,
+        math.sqrt(pooled * (1 - pooled) * (1 / a_trials + 1 / b_trials)),
+    )
 
 
 def means_p(a: Tally, b: Tally) -> float:
@@ -81,7 +85,7 @@ def means_p(a: Tally, b: Tally) -> float:
     below two values on either side."""
     if a.n < 2 or b.n < 2:
         return 1.0
-    return _p_of(a.mean - b.mean, math.sqrt(a.sd ** 2 / a.n + b.sd ** 2 / b.n))
+    return _p_of(a.mean - b.mean, math.sqrt(a.sd**2 / a.n + b.sd**2 / b.n))
 
 
 def holm(p_values: list[float]) -> list[float]:
@@ -126,7 +130,9 @@ class Tally:
         """The sample standard deviation (0 below two values)."""
         if self.n < 2:
             return 0.0
-        return math.sqrt(Fraction(self.n * self.squares - self.total * self.total) / (self.n * (self.n - 1)))
+        return math.sqrt(
+            Fraction(self.n * self.squares - self.total * self.total) / (self.n * (self.n - 1))
+        )
 
     @property
     def interval(self) -> tuple[float, float] | None:
@@ -135,7 +141,11 @@ class Tally:
         return None if interval is None else (max(0.0, interval[0]), interval[1])
 
     def to_json(self) -> dict:
-        return {"mean": round(self.mean, 3), "sd": round(self.sd, 3), "ci95": rounded(self.interval, 3)}
+        return {
+            "mean": round(self.mean, 3),
+            "sd": round(self.sd, 3),
+            "ci95": rounded(self.interval, 3),
+        }
 
 
 def rounded(interval: tuple[float, float] | None, digits: int) -> list[float] | None:

@@ -57,7 +57,12 @@ class NativeRandom(Protocol):
 
 ENGINE_VARIABLE = "MEDINA_ENGINE"
 ENGINES = ("native", "python")
-FORCED = {"off": 0, "only_player_who_can_place": 1, "only_player_with_roofs": 2, "only_player_with_pieces": 3}
+FORCED = {
+    "off": 0,
+    "only_player_who_can_place": 1,
+    "only_player_with_roofs": 2,
+    "only_player_with_pieces": 3,
+}
 RECONNECT = {"once_per_palace_tower": 0, "once_per_palace_arm": 1, "every_new_contact": 2}
 
 
@@ -71,7 +76,9 @@ def requested() -> str | None:
     if not value:
         return None
     if value not in ENGINES:
-        raise EngineUnavailable(f"{ENGINE_VARIABLE}={os.environ[ENGINE_VARIABLE]!r}: expected native or python")
+        raise EngineUnavailable(
+            f"{ENGINE_VARIABLE}={os.environ[ENGINE_VARIABLE]!r}: expected native or python"
+        )
     return value
 
 
@@ -92,6 +99,7 @@ def _load(name: str) -> ModuleType | None:
     as the tests run) the installed package's; only one built from the C sources beside this file (its
     SOURCE_DIGEST): a core compiled from other sources is never used."""
     import importlib
+
     module: ModuleType | None
     try:
         module = importlib.import_module(f"{__name__}.{name}")
@@ -108,6 +116,7 @@ def _installed(name: str) -> ModuleType | None:
     import importlib.util
     import sys
     from pathlib import Path
+
     here = Path(__file__).resolve().parent
     for entry in sys.path:
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
@@ -136,12 +145,14 @@ def source_digest() -> str | None:
     None where they are not there to read (an installed package: its wheel carries the compiled core
     alone, so that a start neither reads them nor imports hashlib)."""
     from pathlib import Path
+
     here = Path(__file__).resolve().parent
     try:
         texts = [(here / name).read_bytes().replace(b"\r\n", b"\n") for name in SOURCES]
     except OSError:
         return None
     from hashlib import sha256
+
     return sha256(b"".join(texts)).hexdigest()
 
 
@@ -158,9 +169,11 @@ def _core_for(setting: str | None) -> ModuleType | None:
         return None
     module = built()
     if module is None and wanted == "native":
-        raise EngineUnavailable(f"{ENGINE_VARIABLE}=native: this installation has no native engine built from its "
-                                "sources (installed without a C compiler, or the C sources changed since: reinstall); "
-                                "unset it to use the Python engine")
+        raise EngineUnavailable(
+            f"{ENGINE_VARIABLE}=native: this installation has no native engine built from its "
+            "sources (installed without a C compiler, or the C sources changed since: reinstall); "
+            "unset it to use the Python engine"
+        )
     return module
 
 
@@ -187,6 +200,7 @@ def _known(rules: Rules) -> tuple[Rules, NativeTables | None, Variant]:
     known = _BY_RULES.get(id(rules))
     if known is None or known[0] is not rules:
         from ..variant import Variant
+
         variant = Variant.of(rules)
         known = _BY_RULES[id(rules)] = (rules, _tables(variant), variant)
         if len(_BY_RULES) > 64:
@@ -210,8 +224,10 @@ def _tables(variant: Variant) -> NativeTables | None:
     try:
         return _made_tables(native, variant)
     except native.Unsupported as refusal:
-        sys.stderr.write(f"warning: {variant.rules.ruleset_id}: beyond the native engine ({refusal}): "
-                         "playing on the Python engine (slower)\n")
+        sys.stderr.write(
+            f"warning: {variant.rules.ruleset_id}: beyond the native engine ({refusal}): "
+            "playing on the Python engine (slower)\n"
+        )
         return None
 
 
@@ -223,31 +239,52 @@ def _made_tables(native: ModuleType, variant: Variant) -> NativeTables:
 
     def cells(masks: Iterable[int]) -> bytes:
         return b"".join(_mask(m, width) for m in masks)
+
     return native.Tables(
-        width=variant.width, height=variant.height, ring=_mask(variant.ring, width),
-        interior=_mask(variant.interior, width), towers=_mask(variant.towers, width),
-        orth_of=cells(variant.orth_of), king_of=cells(variant.king_of),
-        tower_cells=[x for cell, number in sorted(variant.tower_of_cell.items()) for x in (cell, number)],
+        width=variant.width,
+        height=variant.height,
+        ring=_mask(variant.ring, width),
+        interior=_mask(variant.interior, width),
+        towers=_mask(variant.towers, width),
+        orth_of=cells(variant.orth_of),
+        king_of=cells(variant.king_of),
+        tower_cells=[
+            x for cell, number in sorted(variant.tower_of_cell.items()) for x in (cell, number)
+        ],
         colour_values=[c["value"] for c in p["colours"]],
         supply=[variant.supply[piece] for piece in variant.pieces],
-        players=variant.rules.players, placements=p["turns.placements"], opening_single=p["turns.opening_single"],
+        players=variant.rules.players,
+        placements=p["turns.placements"],
+        opening_single=p["turns.opening_single"],
         forced_rule=FORCED[p["turns.forced_roof"]],
         check_after_first=p["turns.forced_roof_check"] == "after_first_placement",
-        neutral_spares=p["turns.neutral_spares_forced_roof"], on_blocked_palace=p["roofs.on_blocked_palace"],
-        new_chain_max=p["merchants.new_chain_max_neighbours"], reconnect=RECONNECT[p["towers.reconnect"]],
+        neutral_spares=p["turns.neutral_spares_forced_roof"],
+        on_blocked_palace=p["roofs.on_blocked_palace"],
+        new_chain_max=p["merchants.new_chain_max_neighbours"],
+        reconnect=RECONNECT[p["towers.reconnect"]],
         stable_first_nwse=p["towers.stable_contact"] == "first_north_west_south_east",
         tower_merchants=[p["towers.merchants"].get(t, -1) for t in range(5)],
-        tea_colour=colours.index(p["tea.colour"]) if p["tea.colour"] else -1, tea_awards=list(p["tea.awards"]),
-        tea_either=p["tea.replaces"] == "either_placement", tea_keeps_open=p["tea.keeps_turn_open"],
-        tea_blocks_forced=p["tea.blocks_forced_roof"], retire_all_own="all_players_own" in p["retirement"],
+        tea_colour=colours.index(p["tea.colour"]) if p["tea.colour"] else -1,
+        tea_awards=list(p["tea.awards"]),
+        tea_either=p["tea.replaces"] == "either_placement",
+        tea_keeps_open=p["tea.keeps_turn_open"],
+        tea_blocks_forced=p["tea.blocks_forced_roof"],
+        retire_all_own="all_players_own" in p["retirement"],
         retire_no_fit="no_building_fits" in p["retirement"],
         merchants_touch_stables=p["scoring.merchants_touching_stables"],
         tiebreak_largest=p["scoring.tiebreak"] == "largest_palace_then_earliest_claim",
-        well_enabled=p["well.enabled"], well_bonus=p["well.bonus"])
+        well_enabled=p["well.enabled"],
+        well_bonus=p["well.bonus"],
+    )
 
 
-def start_state(rules: Rules, merchant: int, well: int | None, supply: dict[str, dict[str, int]] | None = None,
-                players: list[str] | None = None) -> NativeState | None:
+def start_state(
+    rules: Rules,
+    merchant: int,
+    well: int | None,
+    supply: dict[str, dict[str, int]] | None = None,
+    players: list[str] | None = None,
+) -> NativeState | None:
     """A native position at the start of a game (None where the Python engine must play `rules`);
     `supply`: player -> {piece: count} where a player starts otherwise than the ruleset says."""
     table = tables(rules)
@@ -257,16 +294,22 @@ def start_state(rules: Rules, merchant: int, well: int | None, supply: dict[str,
     if not supply:
         return state(table, merchant, -1 if well is None else well)
     from ..variant import Variant
+
     variant = Variant.of(rules)
     assert players is not None, "a start supply names its players"
-    start = [[{**variant.supply, **supply.get(name, {})}[piece] for piece in variant.pieces] for name in players]
+    start = [
+        [{**variant.supply, **supply.get(name, {})}[piece] for piece in variant.pieces]
+        for name in players
+    ]
     return state(table, merchant, -1 if well is None else well, start)
 
 
 def state_of(game: Game) -> NativeState | None:
     """A native position equal to a Python `Game`'s (its moves replayed through the native core), or
     None where the Python engine must play its rules."""
-    state = start_state(game.rules, game._start_merchant, game.well, game.start_supply, game.players)
+    state = start_state(
+        game.rules, game._start_merchant, game.well, game.start_supply, game.players
+    )
     if state is None:
         return None
     for placement in game.move_stack:
@@ -274,8 +317,14 @@ def state_of(game: Game) -> NativeState | None:
     return state
 
 
-def play_random(rules: Rules, setup: tuple[int, int | None], rng: random.Random, *, tea_chance: float,
-                turns: bool = True) -> tuple[NativeState, list[tuple[int, list[str]]] | None] | None:
+def play_random(
+    rules: Rules,
+    setup: tuple[int, int | None],
+    rng: random.Random,
+    *,
+    tea_chance: float,
+    turns: bool = True,
+) -> tuple[NativeState, list[tuple[int, list[str]]] | None] | None:
     """One complete game of uniform random play (engine.playout.play_out's) from `setup` (start merchant
     and well as squares) in the native core, drawing from `rng` (a `Generator`): (the final State, each
     turn's (seat, [token]) as a record writes them, or None without `turns`); None where the Python
@@ -308,6 +357,7 @@ def _move_texts(variant: Variant) -> tuple[str, ...]:
 
 def sha512(data: ReadableBuffer) -> HASH:
     from hashlib import sha512 as digest  # imported on first use: hashlib costs a cold start
+
     globals()["sha512"] = digest
     return digest(data)
 
@@ -338,7 +388,9 @@ class Generator(random.Random):
     # (typeshed's random.Random.seed takes `version`, which its base _random.Random's does not: it ignores that too)
     def seed(self, a: Seed = None, version: int = 2) -> None:  # type: ignore[override]
         native = built()  # (not core(): it reads the environment, and a seed is hot)
-        assert native is not None, "a Generator is made where the native core is in use (`generator`)"
+        assert native is not None, (
+            "a Generator is made where the native core is in use (`generator`)"
+        )
         self.core: NativeRandom = native.Random(_seed_key(a))
         # instance attributes: a draw costs what random.Random's does (mypy: a method is not to be replaced)
         self.random = self.core.random  # type: ignore[method-assign]
@@ -351,7 +403,9 @@ class Generator(random.Random):
     def getrandbits(self, k: int) -> int:
         return self.core.getrandbits(k)
 
-    def getstate(self) -> tuple[Any, ...]:  # (version 3, the MT19937 words, gauss_next), as random.Random's
+    def getstate(
+        self,
+    ) -> tuple[Any, ...]:  # (version 3, the MT19937 words, gauss_next), as random.Random's
         return 3, self.core.getstate(), self.gauss_next
 
     def setstate(self, state: tuple[Any, ...]) -> None:
