@@ -15,10 +15,10 @@ from ..agents.analysis import advise, hint_document
 from ..agents.base import UnknownAgent
 from ..agents.specs import agent_names, make_agent, parse_spec
 from ..engine.variant import Variant
-from ..errors import BadArgument, MedinaError, UnusableInput, fail, in_words
+from ..errors import BadArgument, MedinaError, Problem, UnusableInput, fail, in_words
 from ..records import recording
 from ..records.record import parse_record
-from ..records.replay import replay
+from ..records.replay import Replay, replay
 from ..records.status import (
     PlacementFilter,
     legal_by_piece,
@@ -314,11 +314,7 @@ class Table:
             BadArgument
         ) as exc:  # the line names someone who is not a player: refused, the game goes on
             return recording.Appended(None, self.outcome, exc.problems)
-        if done.text is not None:
-            assert done.outcome is not None  # the replay of the text written
-            self.text, self.outcome = done.text, done.outcome
-        elif any(problem.code == "record-changed" for problem in done.problems):
-            self.reload()
+        self._follow(done.text, done.outcome, done.problems)
         return done
 
     def take_back(self, player: str) -> recording.Undone | None:
@@ -331,12 +327,17 @@ class Table:
         else:
             return None
         done = recording.take_back(self.path, count + 1, expect=self.text)
-        if done.text is not None:
-            assert done.outcome is not None  # the replay of the text written
-            self.text, self.outcome = done.text, done.outcome
-        elif any(problem.code == "record-changed" for problem in done.problems):
-            self.reload()
+        self._follow(done.text, done.outcome, done.problems)
         return done
+
+    def _follow(self, text: str | None, outcome: Replay | None, problems: list[Problem]) -> None:
+        """The record as a change left it: the text written and its replay, or read anew where another
+        program changed it meanwhile."""
+        if text is not None:
+            assert outcome is not None  # the replay of the text written
+            self.text, self.outcome = text, outcome
+        elif any(problem.code == "record-changed" for problem in problems):
+            self.reload()
 
     def reload(self) -> None:
         _, self.text = read_text(self.path)
