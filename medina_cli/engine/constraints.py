@@ -247,15 +247,24 @@ def _first_refusal(layers: Sequence[Layer | Either], game: Game, piece: str, cel
 
 
 # --- the words ----------------------------------------------------------------------------------
+def _a(word: str) -> str:
+    """`word` after its indefinite article, chosen by its first letter: "a grey", "an orange"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def _not_on(text: str) -> Callable[[Game, str, int, int], str]:
-    """Words for a piece on the wrong kind of square: `text` followed by the square's kind."""
+    """Words for a piece on the wrong kind of square: `text` (with `{a_piece}`) followed by the square's kind."""
     kinds = {"ring": "the wall ring", "tower": "a tower", "interior": "an interior cell"}
-    return lambda game, piece, cell, seat: text.format(piece=piece) + kinds[game._geo.kind(cell)]
+    return lambda game, piece, cell, seat: text.format(a_piece=_a(piece)) + kinds[game._geo.kind(cell)]
 
 
 def _palace_there(text: str) -> Callable[[Game, str, int, int], str]:
-    """Words naming the colour of the palace on the cell: `text` with `{colour}` and `{player}` fields."""
-    return lambda game, piece, cell, seat: text.format(colour=game._palace_at[cell].colour, player=game.players[seat])
+    """Words naming the colour of the palace on the cell: `text` with `{colour}` (or `{a_colour}`, with its
+    article) and `{player}` fields."""
+    def words(game: Game, piece: str, cell: int, seat: int) -> str:
+        colour = game._palace_at[cell].colour
+        return text.format(colour=colour, a_colour=_a(colour), player=game.players[seat])
+    return words
 
 
 SPACING = "too close to another palace (palaces may not touch, not even diagonally)"
@@ -281,7 +290,7 @@ KEEPS_GATES = Layer("wall-gate", lambda game, piece, seat: ~game._geo.gates(game
                     "it would join two wall runs; every side keeps a gate")
 
 # --- inside the city ----------------------------------------------------------------------------
-INSIDE = Layer("wrong-square", words=_not_on("a {piece} goes inside the city, not on "),
+INSIDE = Layer("wrong-square", words=_not_on("{a_piece} goes inside the city, not on "),
                on_board=lambda geo: geo.interior)
 EMPTY = Layer("cell-occupied", lambda game, piece, seat: ~game._occupied,
               lambda game, piece, cell, seat: f"{game._geo.name(cell)} already holds "
@@ -299,7 +308,7 @@ def _extension_refusal(game: Game, colour: str, cell: int, seat: int) -> str:
     palace = game._open_palace[colour]
     assert palace is not None  # the layer refuses only where an open palace of the colour can grow
     first = game._geo.name(next(bits(palace.buildings)))
-    return (f"the unfinished {colour} palace at {first} can still grow, so a {colour} building must extend it "
+    return (f"the unfinished {colour} palace at {first} can still grow, so {_a(colour)} building must extend it "
             "(orthogonally next to one of its buildings)")
 
 
@@ -347,7 +356,7 @@ NOT_BLOCKED = Layer("roof-on-blocked-palace",
                     _palace_there("the {colour} palace there can take no more buildings, and this ruleset does not "
                                   "let a blocked palace be roofed"))
 COLOUR_NOT_OWNED = Layer("roof-colour-owned", _not_owned,
-                         _palace_there("{player} already owns a {colour} palace (one roof per colour)"), per_seat=True)
+                         _palace_there("{player} already owns {a_colour} palace (one roof per colour)"), per_seat=True)
 
 
 # --- merchants ----------------------------------------------------------------------------------
