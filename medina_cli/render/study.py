@@ -57,10 +57,12 @@ def blocks(doc: dict, title: str) -> list[Block]:
                               "setup, counted in the column 'games' of its table and beside each finding; a "
                               "setup with none is not shown. The same command with --resume plays the rest."))
     tests = doc["correction"]["tests"]
+    family = (f"all {tests} test{'' if tests == 1 else 's'} of this report" if tests else
+              f"all the tests of a report (this one has nothing to test: no board has {COMPARED} games)")
     out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals, "
                       "each on its own (Wilson for win rates, the normal approximation for means). A finding is a "
-                      f"two-sided test that holds after Holm's correction over all {tests} "
-                      f"test{'' if tests == 1 else 's'} of this report, so that the chance of any false finding "
+                      f"two-sided test that holds after Holm's correction over {family}, "
+                      "so that the chance of any false finding "
                       "stays below 5%. The family: each seat's win rate against the fair share (self-play; the "
                       "score test), the stronger agent's against its fair share (a setup of two agents), and between "
                       "each two boards of a player count seat 1's wins and the stronger agent's (pooled z test), the "
