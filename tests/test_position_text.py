@@ -128,6 +128,7 @@ def plays_on(game: medina.Game) -> None:
         game.pop()
 
 
+@pytest.mark.slow  # 400 positions, every legal placement of those read pushed and popped (about 35 s)
 @settings(max_examples=400, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(combo=st.sampled_from(COMBOS), seed=st.integers(0, 10 ** 6), length=st.integers(0, 120), data=st.data())
 def test_every_text_the_reader_accepts_plays_on(combo, seed, length, data):
