@@ -43,6 +43,7 @@ _HOMES = {
     "sweep_readings": ".comparison",
     "Readings": ".comparison",
     "engine_name": ".engine.native",
+    "engine_requested": ".engine.native",
     "EngineUnavailable": ".engine.native",
     "Outcome": ".engine.scoring",
     "make_agent": ".agents",
@@ -76,6 +77,7 @@ if TYPE_CHECKING:
     from .engine.game import Game as Game
     from .engine.native import EngineUnavailable as EngineUnavailable
     from .engine.native import engine_name as engine_name
+    from .engine.native import engine_requested as engine_requested
     from .engine.placement import IllegalPlacement as IllegalPlacement
     from .engine.placement import Placement as Placement
     from .engine.position import Position as Position

@@ -55,11 +55,11 @@ def native_perft(game: Game, depth: int) -> Counter | None:
     state = native.state_of(game)
     if state is None:
         return None
-    size = native.tables(game.rules).size
+    piece_and_cell = game.variant.piece_and_cell
 
     def walk(depth: int) -> Counter:
         if depth == 1:
-            return Counter(move // size for move in state.legal_moves())
+            return Counter(piece_and_cell(move)[0] for move in state.legal_moves())
         counts: Counter = Counter()
         for move in state.legal_moves():
             state.push(move)
@@ -67,7 +67,7 @@ def native_perft(game: Game, depth: int) -> Counter | None:
             state.pop()
         return counts
 
-    return Counter({game.variant.decode(piece * size).piece: n for piece, n in walk(depth).items()})
+    return walk(depth)
 
 
 def game_at(ruleset: str, position: dict) -> Game:

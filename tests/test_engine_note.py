@@ -97,6 +97,14 @@ def test_nothing_is_said_where_the_python_engine_is_asked_for(no_native_engine, 
     assert code == 0 and not noted(err)
 
 
+def test_the_engine_asked_for_is_read_where_the_engine_is_chosen(no_native_engine, monkeypatch):
+    """The note asks `engine_requested()` (which reads `native.ENGINE_VARIABLE`), not the variable itself."""
+    monkeypatch.setattr(native, "ENGINE_VARIABLE", "MEDINA_TEST_ENGINE")
+    monkeypatch.setenv("MEDINA_TEST_ENGINE", "python")
+    code, _, err = run("hint", GAME, "--to", "4", "--agent", "greedy")
+    assert code == 0 and not noted(err)
+
+
 def test_analyse_draws_its_progress_line_before_the_first_placement(monkeypatch):
     from medina_cli.cli import hint, progress
     from medina_cli.records.record import read_record

@@ -119,3 +119,22 @@ def test_no_well_zone_without_a_well(ruleset):
     pos = Position(ruleset, 3, merchant="H8")
     assert pos.game.well is None
     assert all(pos.legal(f"grey {cell}") for cell in ("G5", "H6", "H7", "I7"))
+
+
+def test_the_refusals_say_an_before_a_colour_that_starts_with_a_vowel():
+    from medina_cli.engine.placement import IllegalPlacement
+
+    def refusal(pos: Position, placement: str) -> str:
+        with pytest.raises(IllegalPlacement) as refused:
+            pos.game.push(placement)
+        return refused.value.message
+
+    pos = Position("original-2001", 3, "grey D4, orange H8")
+    assert "so an orange building must extend it" in refusal(pos, "orange D7")
+    assert "so a grey building must extend it" in refusal(pos, "grey H11")
+    assert "an orange goes inside the city, not on the wall ring" in refusal(pos, "orange A5")
+    assert "a stable goes inside the city, not on the wall ring" in refusal(pos, "stable A5")
+    pos = Position("original-2001", 3, "orange D4, roof D4, orange H8")
+    owner = pos.game.players[pos.at("D4").owner]
+    pos.until(owner)
+    assert refusal(pos, "roof H8").endswith(f"{owner} already owns an orange palace (one roof per colour)")

@@ -106,6 +106,13 @@ def test_thirty_random_games_show_no_seat_advantage_after_the_correction(tmp_pat
     assert "above the fair share" not in markdown and "below" not in what_holds
 
 
+def test_a_study_with_nothing_to_test_says_so_rather_than_counting_zero_tests(tmp_path):
+    doc, markdown = study(tmp_path, "original-2001", "random", 3)
+    assert doc["correction"]["tests"] == 0 and "over all 0 tests" not in markdown
+    said = "Holm's correction over all the tests of a report (this one has nothing to test: no board has 10 games)"
+    assert said in markdown
+
+
 @pytest.mark.slow  # three setups of 30 games on two boards, greedy among them
 def test_findings_come_first_and_one_line_names_what_found_nothing(tmp_path):
     doc, markdown = study(tmp_path, "original-2001,second-edition-2014", "random,greedy", 30)
@@ -208,7 +215,16 @@ def test_a_game_costs_each_seats_share_of_the_placements_at_its_agents_speed():
     )
 
 
-def test_the_calibration_times_each_agent_on_the_boards_of_the_study():
+def test_a_study_of_less_than_a_second_is_said_to_take_under_a_second():
+    from medina_cli.study.estimate import Estimate
+    quick = Estimate({("a 4p", "random self-play"): 0.012}, 30, {"random": 0.0})
+    assert quick.text(2).startswith("estimate: the 30 games of this study take under a second with 2 worker processes;")
+    assert quick.text(None).startswith("estimate: the 30 games of this study take under a second on one worker")
+    assert Estimate({("a 4p", "random self-play"): 0.05}, 30, {}).text(1).startswith(
+        "estimate: the 30 games of this study take about 0:00:02 with 1 worker process;")
+
+
+
     from medina_cli.rules.loader import load_ruleset
     from medina_cli.study.estimate import estimate
     from medina_cli.study.report import setups
@@ -301,20 +317,9 @@ def test_the_time_left_is_reckoned_from_the_share_of_the_work_done(monkeypatch):
 
 
 def test_the_study_command_says_its_estimate_before_it_plays(tmp_path):
-    code, _, err = run(
-        "study",
-        "--rulesets",
-        "original-2001",
-        "--players",
-        "3",
-        "--agents",
-        "random,greedy",
-        "--games",
-        "2",
-        "--out",
-        tmp_path / "study",
-    )
-    assert code == 0 and err.startswith("estimate: the 6 games of this study take about ")
+    code, _, err = run("study", "--rulesets", "original-2001", "--players", "3", "--agents", "random,greedy",
+                       "--games", "2", "--out", tmp_path / "study")
+    assert code == 0 and err.startswith("estimate: the 6 games of this study take ")
     assert "with 1 worker process (a decision timed here: greedy " in err.splitlines()[0]
 
 

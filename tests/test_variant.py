@@ -88,6 +88,40 @@ def test_move_codes_are_piece_times_size_plus_cell_and_decode_inverts_encode():
         assert refused.value.code == "bad-placement"
 
 
+def test_code_and_piece_and_cell_convert_the_engines_pairs_as_encode_and_decode_do():
+    import pytest
+
+    variant = Variant.of(load_ruleset("second-edition-2014").for_players(2))
+    for code in range(variant.encode("pass") + 1):
+        piece, cell = variant.piece_and_cell(code)
+        assert variant.code(piece, cell) == code and variant.decode(code).piece == piece
+        if cell is not None:
+            assert variant.decode(code).square == variant.geometry.square_of[cell]
+            assert variant.placements_on(piece, 1 << cell) == [variant.decode(code)]
+    assert variant.piece_and_cell(variant.encode("tea")) == ("tea", None)
+    assert variant.code("pass") == variant.encode("pass")
+    assert variant.placements_on("wall", 0b1010) == [variant.decode(variant.code("wall", c)) for c in (1, 3)]
+    for code in (-1, variant.encode("pass") + 1, 1.0, True):
+        with pytest.raises(ValueError, match="not a move code"):
+            variant.piece_and_cell(code)
+
+
+def test_only_the_variant_lays_out_move_codes():
+    """Issue 32: one place converts a placement to an int and back (`piece * size + cell`): no other module
+    splits a move code or reads the variant's tables of them."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    layout = re.compile(r"\._first_code|\._pieces_and_cells|divmod\((code|move)\b|\b(code|move)\s*(//|%)"
+                        r"|encode\(.*\)\s*(//|%)")
+    sources = (*root.glob("medina_cli/**/*.py"), *root.glob("tests/*.py"))
+    found = [f"{path.relative_to(root)}:{number}" for path in sources
+             if path.name not in ("variant.py", "test_variant.py")
+             for number, line in enumerate(path.read_text().splitlines(), 1) if layout.search(line)]
+    assert found == []
+
+
 def test_placement_and_variant_read_a_text_the_same_way():
     import pytest
 

@@ -172,8 +172,8 @@ class Game(Position):
 
     def _placements(self, masks: list[tuple[str, int]]) -> list[Placement]:
         """The placements of (piece, cells) pairs, in order, and tea last where it may replace one."""
-        decode, first_code = self.variant.decode, self.variant._first_code
-        out = [decode(first_code[piece] + cell) for piece, cells in masks for cell in bits(cells)]
+        on = self.variant.placements_on
+        out = [placement for piece, cells in masks for placement in on(piece, cells)]
         if self.can_tea():
             out.append(TEA_PLACEMENT)
         return out
@@ -183,11 +183,10 @@ class Game(Position):
         IllegalPlacement (with its `code` and the rule in words) and leaves the game unchanged if
         the rules refuse it."""
         variant = self.variant
-        code = variant.encode(placement)
-        piece, cell = divmod(code, variant.size)
-        if piece < len(variant.pieces):
-            self._play(variant.pieces[piece], cell)
-        elif code == variant._first_code[TEA]:
+        piece, cell = variant.piece_and_cell(variant.encode(placement))
+        if cell is not None:
+            self._play(piece, cell)
+        elif piece == TEA:
             self._use_tea()
         elif self.seat_to_move is None:
             raise IllegalPlacement("game-over", "the game has already ended")
@@ -203,7 +202,7 @@ class Game(Position):
 
     def _placement_of(self, piece: str, cell: int | None) -> Placement:
         """The Placement of an engine (piece, cell), or tea (cell None)."""
-        return self.variant.decode(self.variant._code(piece, cell))
+        return self.variant.decode(self.variant.code(piece, cell))
 
     def pop(self) -> Placement:
         """Undo the last push exactly (supplies, tiles, retirements, tower merchants, tea, events, the
@@ -437,15 +436,9 @@ class Game(Position):
         (the first is the one `distinct_placements()` lists); for any other placement, just it."""
         variant = self.variant
         code = variant.encode(placement)
-        index, cell = divmod(code, variant.size)
-        piece = variant.pieces[index] if index < len(variant.pieces) else None
-        palace = self._palace_at.get(cell) if piece in ("roof", "neutral") else None
-        if (
-            piece is None
-            or palace is None
-            or palace.owner is not None
-            or not (palace.buildings >> cell) & 1
-        ):
+        piece, cell = variant.piece_and_cell(code)
+        palace = self._palace_at.get(cell) if piece in ("roof", "neutral") and cell is not None else None
+        if cell is None or palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
             return [variant.decode(code)]
         return [self._placement_of(piece, c) for c in bits(palace.buildings)]
 

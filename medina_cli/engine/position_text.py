@@ -215,9 +215,21 @@ class _Reader:
             self.fail(f"{word!r} is not a tower's arm (a tower's number, then h or v)")
         return int(tower), axis
 
-    def read(
-        self, rules: Rules | Ruleset
-    ) -> tuple[Rules, list[str], tuple[str, str | None], Plain, Turn]:
+    def check_palace(self, entry: str, palace: tuple[Any, ...], taken: int) -> None:
+        """Refuses a palace that no game has: no buildings, cells off the city or of another palace, a
+        roof off its buildings, or an owner, roof and claim that are not all given or all `-`."""
+        _, buildings, stables, owner, roof, claim, arms = palace
+        interior = self.variant.interior
+        if not buildings or (buildings | stables) & (~interior | taken) or buildings & stables:
+            self.fail(f"{entry!r}: a palace has buildings, and its buildings and stables stand inside the city, "
+                      "each cell in one palace only")
+        if len({owner is None, roof is None, claim is None}) > 1 or (roof is not None and not buildings >> roof & 1):
+            self.fail(f"{entry!r}: a claimed palace has its owner, a roof on one of its buildings and its claim's "
+                      "number; an unclaimed one - for each")
+        if arms and owner is None:
+            self.fail(f"{entry!r}: only a claimed palace connects to towers")
+
+    def read(self, rules: Rules | Ruleset) -> tuple[Rules, list[str], tuple[str, str | None], Plain, Turn]:
         """(rules, players, setup (the merchant's and the well's cell names), the plain data
         `Position.from_plain` takes, the turn)."""
         fields = self.text.split(" ") if isinstance(self.text, str) else []
@@ -262,42 +274,45 @@ class _Reader:
 
         self.field = "palaces"
         palaces = []
+        taken = 0  # the cells of the palaces read so far
         for entry in [] if values["palaces"] == "-" else values["palaces"].split("/"):
             colour, buildings, stables, owner, roof, claim, arms = self.parts(entry, 7)
             if colour not in variant.colours:
-                self.fail(
-                    f"{colour!r} is not a colour of these rules ({', '.join(variant.colours)})"
-                )
-            if not self.mask(buildings):
-                self.fail(f"{entry!r}: a palace without buildings")
-            palaces.append(
-                (
-                    colour,
-                    self.mask(buildings),
-                    self.mask(stables),
-                    NEUTRAL if owner == "n" else self.number(owner, seats, none=True),
-                    None if roof == "-" else self.cell(roof),
-                    self.number(claim, none=True),
-                    frozenset(self.arm(a) for a in ([] if arms == "-" else arms.split("."))),
-                )
-            )
+                self.fail(f"{colour!r} is not a colour of these rules ({', '.join(variant.colours)})")
+            palace = (colour, self.mask(buildings), self.mask(stables),
+                      NEUTRAL if owner == "n" else self.number(owner, seats, none=True),
+                      None if roof == "-" else self.cell(roof), self.number(claim, none=True),
+                      frozenset(self.arm(a) for a in ([] if arms == "-" else arms.split("."))))
+            self.check_palace(entry, palace, taken)
+            taken |= palace[1] | palace[2]
+            palaces.append(palace)
 
         self.field = "merchants"
         merchants, ends = self.parts(values["merchants"], 2)
-        chain_ends = None if ends == "-" else tuple(self.cells(ends))
-        if chain_ends is not None and len(chain_ends) != 2:
-            self.fail(f"{ends!r}: the live chain's two ends, or -")
+        merchant_cells, chain_ends = self.mask(merchants), tuple(self.cells(ends))
+        if len(chain_ends) != 2 or any(not (merchant_cells >> end) & 1 for end in chain_ends):
+            self.fail(f"{ends!r}: the live chain's two ends, merchants of this field")
+        if merchant_cells & ~variant.interior or merchant_cells & taken:
+            self.fail(f"{merchants!r}: merchants stand inside the city, off the palaces")
 
         self.field = "walls"
-        wall_arms = []
+        wall_arms, walls = [], 0
         for entry in [] if values["walls"] == "-" else values["walls"].split("."):
             cell, arm = self.parts(entry, 2, "@")
             wall_arms.append((self.cell(cell), *self.arm(arm)))
+            if not (variant.ring & ~variant.towers & ~walls) >> wall_arms[-1][0] & 1:
+                self.fail(f"{entry!r}: a wall stands on the wall ring, once, not on a tower")
+            walls |= 1 << wall_arms[-1][0]
 
         self.field = "tiles"
         palace_words, tower_words, waiting_words = self.parts(values["tiles"], 3)
         palace_tiles = self.numbers(palace_words, len(variant.colours), len(palaces), none=True)
         tower_tiles = self.numbers(tower_words, len(self.towers), len(palaces), none=True)
+        if any(i is not None and (palaces[i][0] != colour or palaces[i][3] is None)
+               for colour, i in zip(variant.colours, palace_tiles, strict=True)):
+            self.fail(f"{palace_words!r}: a palace tile is held by a claimed palace of its colour")
+        if any(i is not None and palaces[i][3] is None for i in tower_tiles):
+            self.fail(f"{tower_words!r}: a tower tile is held by a claimed palace")
         waiting = self.numbers(waiting_words, len(self.towers), none=True)
 
         self.field = "supply"
@@ -318,24 +333,12 @@ class _Reader:
             )
 
         claimed = [colour for colour, _, _, owner, *_ in palaces if owner is not None]
-        plain: Plain = {
-            "players": tuple(players),
-            "palaces": tuple(palaces),
-            "merchants": self.mask(merchants),
-            "walls": sum(1 << cell for cell, *_ in wall_arms),
-            "palace_tile": tuple(palace_tiles),
-            "tower_tile": tuple(zip(self.towers, tower_tiles, strict=True)),
-            "supply": tuple(supply),
-            "tea": tuple(tea),
-            "retired": tuple(retired),
-            "chain_ends": chain_ends,
-            "wall_arms": tuple(wall_arms),
-            "tower_merchants": tuple(
-                (t, n) for t, n in zip(self.towers, waiting, strict=True) if n is not None
-            ),
-            "claims": len(claimed),
-            "tea_claims": sum(colour == rules.tea.colour for colour in claimed),
-        }
+        plain: Plain = {"players": tuple(players), "palaces": tuple(palaces), "merchants": merchant_cells,
+                 "walls": walls, "palace_tile": tuple(palace_tiles),
+                 "tower_tile": tuple(zip(self.towers, tower_tiles)), "supply": tuple(supply), "tea": tuple(tea),
+                 "retired": tuple(retired), "chain_ends": chain_ends, "wall_arms": tuple(wall_arms),
+                 "tower_merchants": tuple((t, n) for t, n in zip(self.towers, waiting) if n is not None),
+                 "claims": len(claimed), "tea_claims": sum(colour == rules.tea.colour for colour in claimed)}
         return rules, players, setup, plain, turn
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import did_you_mean
 from ..rules.pieces import FIXED_PIECES
-from .board import Geometry, geometry_for, parse_square, square_name
+from .board import Geometry, bits, geometry_for, parse_square, square_name
 from .constraints import constraints_of
 from .placement import (
     PASS,
@@ -80,14 +80,6 @@ class Variant:
             piece: piece for piece in self.pieces
         }  # any case -> canonical piece
         self.spellings.update((alias.lower(), c.name) for c in rules.colours for alias in c.aliases)
-        tea_code = (
-            len(self.pieces) * self.size
-        )  # move codes (`encode`): each piece's first, tea, pass
-        self._first_code = {
-            **{piece: i * self.size for i, piece in enumerate(self.pieces)},
-            TEA: tea_code,
-            PASS: tea_code + 1,
-        }
         # the compiled rules
         self._constraints = constraints_of(self.pieces)  # piece -> its layers, in order
         compiled = {piece: c.compile(geo) for piece, c in self._constraints.items()}
@@ -176,34 +168,53 @@ class Variant:
 
     def decode(self, code: int) -> Placement:
         """The placement of a move code (`encode`'s inverse); ValueError for an int that is none."""
-        if type(code) is int and 0 <= code < len(self._placements):
-            return self._placements[code]
-        raise ValueError(
-            f"{code!r} is not a move code of {self.rules.ruleset_id} (0 to {len(self._placements) - 1})"
-        )
+        return self._placements[self._checked(code)]
+
+    def code(self, piece: str, cell: int | None = None) -> int:
+        """The move code of a canonical piece on a cell (`code("roof", 40)`); `code("tea")`, `code("pass")`."""
+        return self._first_code[piece] + (cell or 0)
+
+    def piece_and_cell(self, code: int) -> tuple[str, int | None]:
+        """A move code's canonical piece and cell (`code`'s inverse): ("roof", 40), ("tea", None),
+        ("pass", None). ValueError for an int that is no move code."""
+        return self._pieces_and_cells[self._checked(code)]
+
+    def placements_on(self, piece: str, cells: int) -> list[Placement]:
+        """The placements of a canonical piece on each cell of a mask (bit i for cell i), in cell order."""
+        first, placements = self._first_code[piece], self._placements
+        return [placements[first + cell] for cell in bits(cells)]
+
+    def _checked(self, code: int) -> int:
+        """`code` if it is a move code; else ValueError."""
+        if type(code) is int and 0 <= code < len(self._pieces_and_cells):
+            return code
+        raise ValueError(f"{code!r} is not a move code of {self.rules.ruleset_id} "
+                         f"(0 to {len(self._pieces_and_cells) - 1})")
+
+    @cached_property
+    def _pieces_and_cells(self) -> tuple[tuple[str, int | None], ...]:
+        """Every move code's (piece, cell), by its code: the one place the codes are laid out."""
+        return (*((piece, cell) for piece in self.pieces for cell in range(self.size)), (TEA, None), (PASS, None))
+
+    @cached_property
+    def _first_code(self) -> dict[str, int]:
+        """Each piece's first move code (its cell 0), and tea's and pass's."""
+        first: dict[str, int] = {}
+        for code, (piece, _) in enumerate(self._pieces_and_cells):
+            first.setdefault(piece, code)
+        return first
 
     @cached_property
     def _placements(self) -> tuple[Placement, ...]:
         """Every placement by its move code."""
         square_of = self.geometry.square_of
-        return (
-            *(
-                tuple.__new__(Placement, (piece, square_of[cell]))
-                for piece in self.pieces
-                for cell in range(self.size)
-            ),
-            TEA_PLACEMENT,
-            PASS_PLACEMENT,
-        )
+        return tuple(tuple.__new__(Placement, (piece, None if cell is None else square_of[cell]))
+                     for piece, cell in self._pieces_and_cells)
 
     @cached_property
     def _codes(self) -> dict[Placement, int]:
         """Every canonical placement's move code."""
         return {placement: code for code, placement in enumerate(self._placements)}
-
-    def _code(self, piece: str, cell: int | None) -> int:
-        """The move code of the engine's (canonical piece, cell) pair; ("tea", None) for a tea tile."""
-        return self._first_code[piece] + (cell or 0)
 
     def params(self) -> dict[str, Any]:
         """Every rule parameter as plain data: {"turns.placements": 2, "towers.merchants": {2: 1}, ...}

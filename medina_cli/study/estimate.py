@@ -98,22 +98,14 @@ class Estimate:
         (None: a cluster's, which shares the work out as it has workers), and what it rests on; `resumed`:
         the games finished before are not played again."""
         games = self.games * len(self.per_game)
-        workers = (
-            f"{clock(self.seconds / jobs)} with {jobs} worker process{'es' if jobs > 1 else ''}"
-            if jobs
-            else f"{clock(self.seconds)} on one worker (a cluster divides it among its workers)"
-        )
-        timed = ", ".join(
-            f"{spec} {1000 * seconds:.3g} ms" if seconds < 1 else f"{spec} {seconds:.3g} s"
-            for spec, seconds in self.decisions.items()
-            if spec != RANDOM
-        )
-        return (
-            f"estimate: the {games} games of this study take about {workers}"
-            + (f" (a decision timed here: {timed})" if timed else "")
-            + ("; the games finished before are not played again" if resumed else "")
-            + "; the time left weighs each setup's games by these times"
-        )
+        workers = (f"{duration(self.seconds / jobs)} with {jobs} worker process{'es' if jobs > 1 else ''}"
+                   if jobs else f"{duration(self.seconds)} on one worker (a cluster divides it among its workers)")
+        timed = ", ".join(f"{spec} {1000 * seconds:.3g} ms" if seconds < 1 else f"{spec} {seconds:.3g} s"
+                          for spec, seconds in self.decisions.items() if spec != RANDOM)
+        return (f"estimate: the {games} games of this study take {workers}" +
+                (f" (a decision timed here: {timed})" if timed else "") +
+                ("; the games finished before are not played again" if resumed else "") +
+                "; the time left weighs each setup's games by these times")
 
 
 def estimate(boards, setups, games: int, seed: int) -> Estimate:
@@ -139,3 +131,8 @@ def clock(seconds: float) -> str:
     """H:MM:SS, as the progress line shows the time left."""
     minutes, whole = divmod(round(seconds), 60)
     return f"{minutes // 60}:{minutes % 60:02d}:{whole:02d}"
+
+
+def duration(seconds: float) -> str:
+    """A time as the estimate says it: "about H:MM:SS", or "under a second" (not "about 0:00:00")."""
+    return "under a second" if seconds < 1 else f"about {clock(seconds)}"

@@ -70,7 +70,7 @@ class EngineUnavailable(RuntimeError):
     """MEDINA_ENGINE asks for an engine this installation cannot run (or names none)."""
 
 
-def requested() -> str | None:
+def engine_requested() -> str | None:
     """The engine MEDINA_ENGINE names ("native", "python"), None when unset; EngineUnavailable for another word."""
     value = os.environ.get(ENGINE_VARIABLE, "").strip().lower()
     if not value:
@@ -164,7 +164,7 @@ def core() -> ModuleType | None:
 
 @lru_cache(maxsize=8)
 def _core_for(setting: str | None) -> ModuleType | None:
-    wanted = requested()
+    wanted = engine_requested()
     if wanted == "python":
         return None
     module = built()
