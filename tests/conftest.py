@@ -135,8 +135,13 @@ def engine_line() -> str:
 
     name = native.engine_name()
     here = Path(native.__file__).parent
-    if name == "python" and native.engine_requested() is None and any(
-            (here / f"_core{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES):
+    if (
+        name == "python"
+        and native.engine_requested() is None
+        and any(
+            (here / f"_core{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        )
+    ):
         return f"medina engine: {name} (the native core here was built from other C sources: reinstall to test it)"
     return f"medina engine: {name}"
 

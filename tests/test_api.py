@@ -11,10 +11,39 @@ from conftest import EXAMPLES
 import medina_cli as medina
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
-SURFACE = {"load_ruleset", "Game", "Placement", "IllegalPlacement", "Event", "score", "ScoreSheet", "standings",
-           "read_record", "Record", "replay", "Replay", "read_board", "Board", "Rules", "Ruleset", "MedinaError",
-           "UnusableInput", "BadArgument", "Problem", "compare", "Comparison", "sweep_readings", "Readings", "Variant",
-           "engine_name", "engine_requested", "EngineUnavailable", "Position", "Outcome", "make_agent"}
+SURFACE = {
+    "load_ruleset",
+    "Game",
+    "Placement",
+    "IllegalPlacement",
+    "Event",
+    "score",
+    "ScoreSheet",
+    "standings",
+    "read_record",
+    "Record",
+    "replay",
+    "Replay",
+    "read_board",
+    "Board",
+    "Rules",
+    "Ruleset",
+    "MedinaError",
+    "UnusableInput",
+    "BadArgument",
+    "Problem",
+    "compare",
+    "Comparison",
+    "sweep_readings",
+    "Readings",
+    "Variant",
+    "engine_name",
+    "engine_requested",
+    "EngineUnavailable",
+    "Position",
+    "Outcome",
+    "make_agent",
+}
 
 
 def game(ruleset="original-2001", players=PLAYERS, **setup):

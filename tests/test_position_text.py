@@ -123,29 +123,48 @@ def test_repr_gives_the_game_back():
     assert again.key() == game.key() and repr(again) == repr(game)
 
 
-@pytest.mark.parametrize("change, field", [
-    (lambda f: f[:8], "text"),
-    (lambda f: ["Anna,Ben", *f[1:]], "players"),
-    (lambda f: [f[0], "Z99.-", *f[2:]], "players, setup"),
-    (lambda f: [*f[:2], "7.1.0.2.0.0", *f[3:]], "turn"),
-    (lambda f: [*f[:3], "gold:K8:-:-:-:-:-", *f[4:]], "palaces"),
-    (lambda f: [*f[:3], "grey:K8:-:0:K8:0:9h", *f[4:]], "palaces"),
-    (lambda f: [*f[:4], "K7:K7", *f[5:]], "merchants"),
-    (lambda f: [*f[:4], "K7:-", *f[5:]], "merchants"),  # a game always has a live chain
-    (lambda f: [*f[:3], "grey:K8:-:-:-:-:-", "K7.K8:K7.K8", *f[5:]], "merchants"),  # a merchant on a palace
-    (lambda f: [*f[:4], "K7.A5:K7.A5", *f[5:]], "merchants"),  # on the wall ring
-    (lambda f: [*f[:3], "grey:K8:-:0:-:0:-", *f[4:]], "palaces"),  # an owner without a roof
-    (lambda f: [*f[:3], "grey:K8:-:0:K9:0:-", *f[4:]], "palaces"),  # a roof off its buildings
-    (lambda f: [*f[:3], "grey:K8:-:-:-:-:-/black:K8:-:-:-:-:-", *f[4:]], "palaces"),  # one cell, two palaces
-    (lambda f: [*f[:3], "grey:K8:-:-:-:-:4h", *f[4:]], "palaces"),  # an unclaimed palace on a tower
-    (lambda f: [*f[:5], "A2@4v.A2@4h", *f[6:]], "walls"),  # one wall twice
-    (lambda f: [*f[:5], "A1@4v", *f[6:]], "walls"),  # a wall on a tower
-    (lambda f: [*f[:3], "grey:K8:-:-:-:-:-", f[4], f[5], "0.-.-.-:-.-.-.-:-.-.-.-", *f[7:]], "tiles"),
-    (lambda f: [*f[:3], "grey:K8:-:-:-:-:-", f[4], f[5], "-.-.-.-:0.-.-.-:-.-.-.-", *f[7:]], "tiles"),
-    (lambda f: [*f[:5], "A2@4x", *f[6:]], "walls"),
-    (lambda f: [*f[:6], "0.-.-.-:-.-.-.-:-.-.-.-", *f[7:]], "tiles"),
-    (lambda f: [*f[:7], "1.2:0/1.2:0/1.2:0", *f[8:]], "supply"),
-    (lambda f: [*f[:8], "gold"], "retired")])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        (lambda f: f[:8], "text"),
+        (lambda f: ["Anna,Ben", *f[1:]], "players"),
+        (lambda f: [f[0], "Z99.-", *f[2:]], "players, setup"),
+        (lambda f: [*f[:2], "7.1.0.2.0.0", *f[3:]], "turn"),
+        (lambda f: [*f[:3], "gold:K8:-:-:-:-:-", *f[4:]], "palaces"),
+        (lambda f: [*f[:3], "grey:K8:-:0:K8:0:9h", *f[4:]], "palaces"),
+        (lambda f: [*f[:4], "K7:K7", *f[5:]], "merchants"),
+        (lambda f: [*f[:4], "K7:-", *f[5:]], "merchants"),  # a game always has a live chain
+        (
+            lambda f: [*f[:3], "grey:K8:-:-:-:-:-", "K7.K8:K7.K8", *f[5:]],
+            "merchants",
+        ),  # a merchant on a palace
+        (lambda f: [*f[:4], "K7.A5:K7.A5", *f[5:]], "merchants"),  # on the wall ring
+        (lambda f: [*f[:3], "grey:K8:-:0:-:0:-", *f[4:]], "palaces"),  # an owner without a roof
+        (lambda f: [*f[:3], "grey:K8:-:0:K9:0:-", *f[4:]], "palaces"),  # a roof off its buildings
+        (
+            lambda f: [*f[:3], "grey:K8:-:-:-:-:-/black:K8:-:-:-:-:-", *f[4:]],
+            "palaces",
+        ),  # one cell, two palaces
+        (
+            lambda f: [*f[:3], "grey:K8:-:-:-:-:4h", *f[4:]],
+            "palaces",
+        ),  # an unclaimed palace on a tower
+        (lambda f: [*f[:5], "A2@4v.A2@4h", *f[6:]], "walls"),  # one wall twice
+        (lambda f: [*f[:5], "A1@4v", *f[6:]], "walls"),  # a wall on a tower
+        (
+            lambda f: [*f[:3], "grey:K8:-:-:-:-:-", f[4], f[5], "0.-.-.-:-.-.-.-:-.-.-.-", *f[7:]],
+            "tiles",
+        ),
+        (
+            lambda f: [*f[:3], "grey:K8:-:-:-:-:-", f[4], f[5], "-.-.-.-:0.-.-.-:-.-.-.-", *f[7:]],
+            "tiles",
+        ),
+        (lambda f: [*f[:5], "A2@4x", *f[6:]], "walls"),
+        (lambda f: [*f[:6], "0.-.-.-:-.-.-.-:-.-.-.-", *f[7:]], "tiles"),
+        (lambda f: [*f[:7], "1.2:0/1.2:0/1.2:0", *f[8:]], "supply"),
+        (lambda f: [*f[:8], "gold"], "retired"),
+    ],
+)
 def test_a_text_that_is_no_position_is_refused_naming_the_field(change, field):
     rules = medina.load_ruleset("original-2001", players=3)
     text = medina.Game(rules, ["Anna", "Ben", "Cleo"], merchant="K7").to_text()
@@ -162,8 +181,15 @@ def plays_on(game: medina.Game) -> None:
 
 
 @pytest.mark.slow  # 400 positions, every legal placement of those read pushed and popped (about 35 s)
-@settings(max_examples=400, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(combo=st.sampled_from(COMBOS), seed=st.integers(0, 10 ** 6), length=st.integers(0, 120), data=st.data())
+@settings(
+    max_examples=400, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    combo=st.sampled_from(COMBOS),
+    seed=st.integers(0, 10**6),
+    length=st.integers(0, 120),
+    data=st.data(),
+)
 def test_every_text_the_reader_accepts_plays_on(combo, seed, length, data):
     """A position text with a word or two changed (a cell, a number, an entry's `-`) is refused with a
     ValueError naming the field, or it is a game that plays on: every legal placement pushes and pops."""
@@ -178,8 +204,14 @@ def test_every_text_the_reader_accepts_plays_on(combo, seed, length, data):
     geo = game.variant.geometry
     for _ in range(data.draw(st.integers(1, 2), label="changes")):
         where = data.draw(st.integers(0, len(words) // 2), label="word") * 2
-        words[where] = data.draw(st.one_of(st.just("-"), st.integers(0, 12).map(str),
-                                           st.integers(0, geo.size - 1).map(geo.name)), label="new word")
+        words[where] = data.draw(
+            st.one_of(
+                st.just("-"),
+                st.integers(0, 12).map(str),
+                st.integers(0, geo.size - 1).map(geo.name),
+            ),
+            label="new word",
+        )
     try:
         changed = medina.Game.from_text(rules, "".join(words))
     except ValueError as refused:

@@ -137,4 +137,6 @@ def test_the_refusals_say_an_before_a_colour_that_starts_with_a_vowel():
     pos = Position("original-2001", 3, "orange D4, roof D4, orange H8")
     owner = pos.game.players[pos.at("D4").owner]
     pos.until(owner)
-    assert refusal(pos, "roof H8").endswith(f"{owner} already owns an orange palace (one roof per colour)")
+    assert refusal(pos, "roof H8").endswith(
+        f"{owner} already owns an orange palace (one roof per colour)"
+    )

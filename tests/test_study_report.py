@@ -217,13 +217,21 @@ def test_a_game_costs_each_seats_share_of_the_placements_at_its_agents_speed():
 
 def test_a_study_of_less_than_a_second_is_said_to_take_under_a_second():
     from medina_cli.study.estimate import Estimate
+
     quick = Estimate({("a 4p", "random self-play"): 0.012}, 30, {"random": 0.0})
-    assert quick.text(2).startswith("estimate: the 30 games of this study take under a second with 2 worker processes;")
-    assert quick.text(None).startswith("estimate: the 30 games of this study take under a second on one worker")
-    assert Estimate({("a 4p", "random self-play"): 0.05}, 30, {}).text(1).startswith(
-        "estimate: the 30 games of this study take about 0:00:02 with 1 worker process;")
-
-
+    assert quick.text(2).startswith(
+        "estimate: the 30 games of this study take under a second with 2 worker processes;"
+    )
+    assert quick.text(None).startswith(
+        "estimate: the 30 games of this study take under a second on one worker"
+    )
+    assert (
+        Estimate({("a 4p", "random self-play"): 0.05}, 30, {})
+        .text(1)
+        .startswith(
+            "estimate: the 30 games of this study take about 0:00:02 with 1 worker process;"
+        )
+    )
 
     from medina_cli.rules.loader import load_ruleset
     from medina_cli.study.estimate import estimate
@@ -317,8 +325,19 @@ def test_the_time_left_is_reckoned_from_the_share_of_the_work_done(monkeypatch):
 
 
 def test_the_study_command_says_its_estimate_before_it_plays(tmp_path):
-    code, _, err = run("study", "--rulesets", "original-2001", "--players", "3", "--agents", "random,greedy",
-                       "--games", "2", "--out", tmp_path / "study")
+    code, _, err = run(
+        "study",
+        "--rulesets",
+        "original-2001",
+        "--players",
+        "3",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "2",
+        "--out",
+        tmp_path / "study",
+    )
     assert code == 0 and err.startswith("estimate: the 6 games of this study take ")
     assert "with 1 worker process (a decision timed here: greedy " in err.splitlines()[0]
 

@@ -100,7 +100,9 @@ def test_code_and_piece_and_cell_convert_the_engines_pairs_as_encode_and_decode_
             assert variant.placements_on(piece, 1 << cell) == [variant.decode(code)]
     assert variant.piece_and_cell(variant.encode("tea")) == ("tea", None)
     assert variant.code("pass") == variant.encode("pass")
-    assert variant.placements_on("wall", 0b1010) == [variant.decode(variant.code("wall", c)) for c in (1, 3)]
+    assert variant.placements_on("wall", 0b1010) == [
+        variant.decode(variant.code("wall", c)) for c in (1, 3)
+    ]
     for code in (-1, variant.encode("pass") + 1, 1.0, True):
         with pytest.raises(ValueError, match="not a move code"):
             variant.piece_and_cell(code)
@@ -113,12 +115,18 @@ def test_only_the_variant_lays_out_move_codes():
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    layout = re.compile(r"\._first_code|\._pieces_and_cells|divmod\((code|move)\b|\b(code|move)\s*(//|%)"
-                        r"|encode\(.*\)\s*(//|%)")
+    layout = re.compile(
+        r"\._first_code|\._pieces_and_cells|divmod\((code|move)\b|\b(code|move)\s*(//|%)"
+        r"|encode\(.*\)\s*(//|%)"
+    )
     sources = (*root.glob("medina_cli/**/*.py"), *root.glob("tests/*.py"))
-    found = [f"{path.relative_to(root)}:{number}" for path in sources
-             if path.name not in ("variant.py", "test_variant.py")
-             for number, line in enumerate(path.read_text().splitlines(), 1) if layout.search(line)]
+    found = [
+        f"{path.relative_to(root)}:{number}"
+        for path in sources
+        if path.name not in ("variant.py", "test_variant.py")
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if layout.search(line)
+    ]
     assert found == []
 
 

@@ -117,7 +117,8 @@ def may_score(game, placement, cells: int) -> bool:
     if piece in ("roof", "neutral"):
         return True
     return piece in ("stable", "merchant", "wall") and bool(
-        (cells >> game.variant.geometry.cell_of_square[placement.square]) & 1)
+        (cells >> game.variant.geometry.cell_of_square[placement.square]) & 1
+    )
 
 
 def stream(key: int, k: int) -> random.Random:

@@ -580,10 +580,13 @@ def note_engine_cost() -> None:
     """One line on stderr where search runs on the Python engine because no native engine was built (not
     where MEDINA_ENGINE=python asks for it): what it costs, and how to get the native one."""
     from .. import engine_name, engine_requested
+
     if engine_name() == "python" and engine_requested() is None:
-        warn(f"medina: the Python engine runs (no native engine was built at install): search and simulation take "
-             f"about {PYTHON_ENGINE_SLOWER} times as long; for the native one install a C compiler and the Python "
-             "headers, then reinstall (pip install .)")
+        warn(
+            f"medina: the Python engine runs (no native engine was built at install): search and simulation take "
+            f"about {PYTHON_ENGINE_SLOWER} times as long; for the native one install a C compiler and the Python "
+            "headers, then reinstall (pip install .)"
+        )
 
 
 def exit_status(error: MedinaError) -> int:

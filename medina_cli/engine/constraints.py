@@ -316,15 +316,19 @@ def _a(word: str) -> str:
 def _not_on(text: str) -> Callable[[Game, str, int, int], str]:
     """Words for a piece on the wrong kind of square: `text` (with `{a_piece}`) followed by the square's kind."""
     kinds = {"ring": "the wall ring", "tower": "a tower", "interior": "an interior cell"}
-    return lambda game, piece, cell, seat: text.format(a_piece=_a(piece)) + kinds[game._geo.kind(cell)]
+    return lambda game, piece, cell, seat: (
+        text.format(a_piece=_a(piece)) + kinds[game._geo.kind(cell)]
+    )
 
 
 def _palace_there(text: str) -> Callable[[Game, str, int, int], str]:
     """Words naming the colour of the palace on the cell: `text` with `{colour}` (or `{a_colour}`, with its
     article) and `{player}` fields."""
+
     def words(game: Game, piece: str, cell: int, seat: int) -> str:
         colour = game._palace_at[cell].colour
         return text.format(colour=colour, a_colour=_a(colour), player=game.players[seat])
+
     return words
 
 
@@ -368,13 +372,23 @@ KEEPS_GATES = Layer(
 )
 
 # --- inside the city ----------------------------------------------------------------------------
-INSIDE = Layer("wrong-square", words=_not_on("{a_piece} goes inside the city, not on "),
-               on_board=lambda geo: geo.interior)
-EMPTY = Layer("cell-occupied", lambda game, piece, seat: ~game._occupied,
-              lambda game, piece, cell, seat: f"{game._geo.name(cell)} already holds "
-                                              f"{'the well' if cell == game.well else 'a piece'}")
-OFF_WELL = Layer("well-zone", lambda game, piece, seat: ~game._well_zone,
-                 "no building or stable on the well or next to it")
+INSIDE = Layer(
+    "wrong-square",
+    words=_not_on("{a_piece} goes inside the city, not on "),
+    on_board=lambda geo: geo.interior,
+)
+EMPTY = Layer(
+    "cell-occupied",
+    lambda game, piece, seat: ~game._occupied,
+    lambda game, piece, cell, seat: (
+        f"{game._geo.name(cell)} already holds {'the well' if cell == game.well else 'a piece'}"
+    ),
+)
+OFF_WELL = Layer(
+    "well-zone",
+    lambda game, piece, seat: ~game._well_zone,
+    "no building or stable on the well or next to it",
+)
 SITE = (INSIDE, EMPTY, OFF_WELL)  # where a building or a stable may stand at all
 # a cell next to a palace is within its reach, and must be within no other palace's
 CLEAR_OF_OTHER_PALACES = Layer("spacing", lambda game, piece, seat: ~game._reach_twice, SPACING)
@@ -386,8 +400,10 @@ def _extension_refusal(game: Game, colour: str, cell: int, seat: int) -> str:
     palace = game._open_palace[colour]
     assert palace is not None  # the layer refuses only where an open palace of the colour can grow
     first = game._geo.name(next(bits(palace.buildings)))
-    return (f"the unfinished {colour} palace at {first} can still grow, so {_a(colour)} building must extend it "
-            "(orthogonally next to one of its buildings)")
+    return (
+        f"the unfinished {colour} palace at {first} can still grow, so {_a(colour)} building must extend it "
+        "(orthogonally next to one of its buildings)"
+    )
 
 
 def _open_palace_sides(game: Game, colour: str, seat: int | None) -> int:
@@ -431,16 +447,30 @@ def _not_owned(game: Game, piece: str, seat: int) -> int:
     return cells
 
 
-ON_BUILDING = Layer("roof-not-on-building", lambda game, piece, seat: game._all_buildings(),
-                    "a roof must go on a building")
-UNROOFED = Layer("roof-on-roofed-palace", lambda game, piece, seat: ~game._roofed_buildings,
-                 _palace_there("the {colour} palace there already has a roof"))
-NOT_BLOCKED = Layer("roof-on-blocked-palace",
-                    lambda game, piece, seat: ALL if game.rules.roofs.on_blocked_palace else _growing(game),
-                    _palace_there("the {colour} palace there can take no more buildings, and this ruleset does not "
-                                  "let a blocked palace be roofed"))
-COLOUR_NOT_OWNED = Layer("roof-colour-owned", _not_owned,
-                         _palace_there("{player} already owns {a_colour} palace (one roof per colour)"), per_seat=True)
+ON_BUILDING = Layer(
+    "roof-not-on-building",
+    lambda game, piece, seat: game._all_buildings(),
+    "a roof must go on a building",
+)
+UNROOFED = Layer(
+    "roof-on-roofed-palace",
+    lambda game, piece, seat: ~game._roofed_buildings,
+    _palace_there("the {colour} palace there already has a roof"),
+)
+NOT_BLOCKED = Layer(
+    "roof-on-blocked-palace",
+    lambda game, piece, seat: ALL if game.rules.roofs.on_blocked_palace else _growing(game),
+    _palace_there(
+        "the {colour} palace there can take no more buildings, and this ruleset does not "
+        "let a blocked palace be roofed"
+    ),
+)
+COLOUR_NOT_OWNED = Layer(
+    "roof-colour-owned",
+    _not_owned,
+    _palace_there("{player} already owns {a_colour} palace (one roof per colour)"),
+    per_seat=True,
+)
 
 
 # --- merchants ----------------------------------------------------------------------------------

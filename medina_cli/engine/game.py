@@ -437,8 +437,15 @@ class Game(Position):
         variant = self.variant
         code = variant.encode(placement)
         piece, cell = variant.piece_and_cell(code)
-        palace = self._palace_at.get(cell) if piece in ("roof", "neutral") and cell is not None else None
-        if cell is None or palace is None or palace.owner is not None or not (palace.buildings >> cell) & 1:
+        palace = (
+            self._palace_at.get(cell) if piece in ("roof", "neutral") and cell is not None else None
+        )
+        if (
+            cell is None
+            or palace is None
+            or palace.owner is not None
+            or not (palace.buildings >> cell) & 1
+        ):
             return [variant.decode(code)]
         return [self._placement_of(piece, c) for c in bits(palace.buildings)]
 

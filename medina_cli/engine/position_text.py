@@ -221,15 +221,23 @@ class _Reader:
         _, buildings, stables, owner, roof, claim, arms = palace
         interior = self.variant.interior
         if not buildings or (buildings | stables) & (~interior | taken) or buildings & stables:
-            self.fail(f"{entry!r}: a palace has buildings, and its buildings and stables stand inside the city, "
-                      "each cell in one palace only")
-        if len({owner is None, roof is None, claim is None}) > 1 or (roof is not None and not buildings >> roof & 1):
-            self.fail(f"{entry!r}: a claimed palace has its owner, a roof on one of its buildings and its claim's "
-                      "number; an unclaimed one - for each")
+            self.fail(
+                f"{entry!r}: a palace has buildings, and its buildings and stables stand inside the city, "
+                "each cell in one palace only"
+            )
+        if len({owner is None, roof is None, claim is None}) > 1 or (
+            roof is not None and not buildings >> roof & 1
+        ):
+            self.fail(
+                f"{entry!r}: a claimed palace has its owner, a roof on one of its buildings and its claim's "
+                "number; an unclaimed one - for each"
+            )
         if arms and owner is None:
             self.fail(f"{entry!r}: only a claimed palace connects to towers")
 
-    def read(self, rules: Rules | Ruleset) -> tuple[Rules, list[str], tuple[str, str | None], Plain, Turn]:
+    def read(
+        self, rules: Rules | Ruleset
+    ) -> tuple[Rules, list[str], tuple[str, str | None], Plain, Turn]:
         """(rules, players, setup (the merchant's and the well's cell names), the plain data
         `Position.from_plain` takes, the turn)."""
         fields = self.text.split(" ") if isinstance(self.text, str) else []
@@ -278,11 +286,18 @@ class _Reader:
         for entry in [] if values["palaces"] == "-" else values["palaces"].split("/"):
             colour, buildings, stables, owner, roof, claim, arms = self.parts(entry, 7)
             if colour not in variant.colours:
-                self.fail(f"{colour!r} is not a colour of these rules ({', '.join(variant.colours)})")
-            palace = (colour, self.mask(buildings), self.mask(stables),
-                      NEUTRAL if owner == "n" else self.number(owner, seats, none=True),
-                      None if roof == "-" else self.cell(roof), self.number(claim, none=True),
-                      frozenset(self.arm(a) for a in ([] if arms == "-" else arms.split("."))))
+                self.fail(
+                    f"{colour!r} is not a colour of these rules ({', '.join(variant.colours)})"
+                )
+            palace = (
+                colour,
+                self.mask(buildings),
+                self.mask(stables),
+                NEUTRAL if owner == "n" else self.number(owner, seats, none=True),
+                None if roof == "-" else self.cell(roof),
+                self.number(claim, none=True),
+                frozenset(self.arm(a) for a in ([] if arms == "-" else arms.split("."))),
+            )
             self.check_palace(entry, palace, taken)
             taken |= palace[1] | palace[2]
             palaces.append(palace)
@@ -308,8 +323,10 @@ class _Reader:
         palace_words, tower_words, waiting_words = self.parts(values["tiles"], 3)
         palace_tiles = self.numbers(palace_words, len(variant.colours), len(palaces), none=True)
         tower_tiles = self.numbers(tower_words, len(self.towers), len(palaces), none=True)
-        if any(i is not None and (palaces[i][0] != colour or palaces[i][3] is None)
-               for colour, i in zip(variant.colours, palace_tiles, strict=True)):
+        if any(
+            i is not None and (palaces[i][0] != colour or palaces[i][3] is None)
+            for colour, i in zip(variant.colours, palace_tiles, strict=True)
+        ):
             self.fail(f"{palace_words!r}: a palace tile is held by a claimed palace of its colour")
         if any(i is not None and palaces[i][3] is None for i in tower_tiles):
             self.fail(f"{tower_words!r}: a tower tile is held by a claimed palace")
@@ -333,12 +350,24 @@ class _Reader:
             )
 
         claimed = [colour for colour, _, _, owner, *_ in palaces if owner is not None]
-        plain: Plain = {"players": tuple(players), "palaces": tuple(palaces), "merchants": merchant_cells,
-                 "walls": walls, "palace_tile": tuple(palace_tiles),
-                 "tower_tile": tuple(zip(self.towers, tower_tiles)), "supply": tuple(supply), "tea": tuple(tea),
-                 "retired": tuple(retired), "chain_ends": chain_ends, "wall_arms": tuple(wall_arms),
-                 "tower_merchants": tuple((t, n) for t, n in zip(self.towers, waiting) if n is not None),
-                 "claims": len(claimed), "tea_claims": sum(colour == rules.tea.colour for colour in claimed)}
+        plain: Plain = {
+            "players": tuple(players),
+            "palaces": tuple(palaces),
+            "merchants": merchant_cells,
+            "walls": walls,
+            "palace_tile": tuple(palace_tiles),
+            "tower_tile": tuple(zip(self.towers, tower_tiles, strict=True)),
+            "supply": tuple(supply),
+            "tea": tuple(tea),
+            "retired": tuple(retired),
+            "chain_ends": chain_ends,
+            "wall_arms": tuple(wall_arms),
+            "tower_merchants": tuple(
+                (t, n) for t, n in zip(self.towers, waiting, strict=True) if n is not None
+            ),
+            "claims": len(claimed),
+            "tea_claims": sum(colour == rules.tea.colour for colour in claimed),
+        }
         return rules, players, setup, plain, turn
 
 

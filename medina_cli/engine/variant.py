@@ -188,13 +188,19 @@ class Variant:
         """`code` if it is a move code; else ValueError."""
         if type(code) is int and 0 <= code < len(self._pieces_and_cells):
             return code
-        raise ValueError(f"{code!r} is not a move code of {self.rules.ruleset_id} "
-                         f"(0 to {len(self._pieces_and_cells) - 1})")
+        raise ValueError(
+            f"{code!r} is not a move code of {self.rules.ruleset_id} "
+            f"(0 to {len(self._pieces_and_cells) - 1})"
+        )
 
     @cached_property
     def _pieces_and_cells(self) -> tuple[tuple[str, int | None], ...]:
         """Every move code's (piece, cell), by its code: the one place the codes are laid out."""
-        return (*((piece, cell) for piece in self.pieces for cell in range(self.size)), (TEA, None), (PASS, None))
+        return (
+            *((piece, cell) for piece in self.pieces for cell in range(self.size)),
+            (TEA, None),
+            (PASS, None),
+        )
 
     @cached_property
     def _first_code(self) -> dict[str, int]:
@@ -208,8 +214,10 @@ class Variant:
     def _placements(self) -> tuple[Placement, ...]:
         """Every placement by its move code."""
         square_of = self.geometry.square_of
-        return tuple(tuple.__new__(Placement, (piece, None if cell is None else square_of[cell]))
-                     for piece, cell in self._pieces_and_cells)
+        return tuple(
+            tuple.__new__(Placement, (piece, None if cell is None else square_of[cell]))
+            for piece, cell in self._pieces_and_cells
+        )
 
     @cached_property
     def _codes(self) -> dict[Placement, int]:

@@ -67,19 +67,28 @@ def blocks(doc: dict, title: str) -> list[Block]:
             )
         )
     tests = doc["correction"]["tests"]
-    family = (f"all {tests} test{'' if tests == 1 else 's'} of this report" if tests else
-              f"all the tests of a report (this one has nothing to test: no board has {COMPARED} games)")
-    out += [Block("p", f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals, "
-                      "each on its own (Wilson for win rates, the normal approximation for means). A finding is a "
-                      f"two-sided test that holds after Holm's correction over {family}, "
-                      "so that the chance of any false finding "
-                      "stays below 5%. The family: each seat's win rate against the fair share (self-play; the "
-                      "score test), the stronger agent's against its fair share (a setup of two agents), and between "
-                      "each two boards of a player count seat 1's wins and the stronger agent's (pooled z test), the "
-                      "margin, the length and the points from each source both rulesets have (Welch's z), under "
-                      f"every setup. Boards are tested only on {COMPARED} games or more; a source of points that a "
-                      "ruleset does not have (such as a well) has neither figure nor test."),
-           Block("h3", "What holds"), Block("list", findings(doc))]
+    family = (
+        f"all {tests} test{'' if tests == 1 else 's'} of this report"
+        if tests
+        else f"all the tests of a report (this one has nothing to test: no board has {COMPARED} games)"
+    )
+    out += [
+        Block(
+            "p",
+            f"Seed {doc['seed']}, {doc['games']} games per board and setup. Brackets hold 95% intervals, "
+            "each on its own (Wilson for win rates, the normal approximation for means). A finding is a "
+            f"two-sided test that holds after Holm's correction over {family}, "
+            "so that the chance of any false finding "
+            "stays below 5%. The family: each seat's win rate against the fair share (self-play; the "
+            "score test), the stronger agent's against its fair share (a setup of two agents), and between "
+            "each two boards of a player count seat 1's wins and the stronger agent's (pooled z test), the "
+            "margin, the length and the points from each source both rulesets have (Welch's z), under "
+            f"every setup. Boards are tested only on {COMPARED} games or more; a source of points that a "
+            "ruleset does not have (such as a well) has neither figure nor test.",
+        ),
+        Block("h3", "What holds"),
+        Block("list", findings(doc)),
+    ]
     for setup in doc["setups"]:
         out += setup_blocks(setup)
     out += [Block("h3", "Charts")] + [Block("chart", name) for name in chart_names(doc)]

@@ -98,14 +98,22 @@ class Estimate:
         (None: a cluster's, which shares the work out as it has workers), and what it rests on; `resumed`:
         the games finished before are not played again."""
         games = self.games * len(self.per_game)
-        workers = (f"{duration(self.seconds / jobs)} with {jobs} worker process{'es' if jobs > 1 else ''}"
-                   if jobs else f"{duration(self.seconds)} on one worker (a cluster divides it among its workers)")
-        timed = ", ".join(f"{spec} {1000 * seconds:.3g} ms" if seconds < 1 else f"{spec} {seconds:.3g} s"
-                          for spec, seconds in self.decisions.items() if spec != RANDOM)
-        return (f"estimate: the {games} games of this study take {workers}" +
-                (f" (a decision timed here: {timed})" if timed else "") +
-                ("; the games finished before are not played again" if resumed else "") +
-                "; the time left weighs each setup's games by these times")
+        workers = (
+            f"{duration(self.seconds / jobs)} with {jobs} worker process{'es' if jobs > 1 else ''}"
+            if jobs
+            else f"{duration(self.seconds)} on one worker (a cluster divides it among its workers)"
+        )
+        timed = ", ".join(
+            f"{spec} {1000 * seconds:.3g} ms" if seconds < 1 else f"{spec} {seconds:.3g} s"
+            for spec, seconds in self.decisions.items()
+            if spec != RANDOM
+        )
+        return (
+            f"estimate: the {games} games of this study take {workers}"
+            + (f" (a decision timed here: {timed})" if timed else "")
+            + ("; the games finished before are not played again" if resumed else "")
+            + "; the time left weighs each setup's games by these times"
+        )
 
 
 def estimate(boards, setups, games: int, seed: int) -> Estimate:
