@@ -2,7 +2,8 @@
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Optional
+
 
 class FrozenMap(Mapping[Any, Any]):
     def __init__(self, items: Any = ...) -> None: ...
@@ -11,12 +12,14 @@ class FrozenMap(Mapping[Any, Any]):
     def __len__(self) -> int: ...
     def __hash__(self) -> int: ...
 
+
 @dataclass(frozen=True)
 class BoardParams:
     """board geometry"""
 
     interior: tuple[int, ...]
-    towers: Mapping[Literal["NW", "NE", "SE", "SW"], int]
+    towers: Mapping[Literal['NW', 'NE', 'SE', 'SW'], int]
+
 
 @dataclass(frozen=True)
 class Colour:
@@ -26,6 +29,7 @@ class Colour:
     value: int
     letter: str
     aliases: tuple[str, ...]
+
 
 @dataclass(frozen=True)
 class SupplyParams:
@@ -38,6 +42,7 @@ class SupplyParams:
     merchants: int
     walls: int
 
+
 @dataclass(frozen=True)
 class WellParams:
     """the well (placed at setup)"""
@@ -45,17 +50,17 @@ class WellParams:
     enabled: bool
     bonus: int
 
+
 @dataclass(frozen=True)
 class TurnsParams:
     """turn structure"""
 
     placements: int
     opening_single: int
-    forced_roof: Literal[
-        "off", "only_player_who_can_place", "only_player_with_roofs", "only_player_with_pieces"
-    ]
-    forced_roof_check: Literal["turn_start", "after_first_placement"]
+    forced_roof: Literal['off', 'only_player_who_can_place', 'only_player_with_roofs', 'only_player_with_pieces']
+    forced_roof_check: Literal['turn_start', 'after_first_placement']
     neutral_spares_forced_roof: bool
+
 
 @dataclass(frozen=True)
 class RoofsParams:
@@ -63,19 +68,22 @@ class RoofsParams:
 
     on_blocked_palace: bool
 
+
 @dataclass(frozen=True)
 class MerchantsParams:
     """merchant chains"""
 
     new_chain_max_neighbours: int
 
+
 @dataclass(frozen=True)
 class TowersParams:
     """tower tiles"""
 
-    reconnect: Literal["once_per_palace_tower", "once_per_palace_arm", "every_new_contact"]
-    stable_contact: Literal["every_wall", "first_north_west_south_east"]
+    reconnect: Literal['once_per_palace_tower', 'once_per_palace_arm', 'every_new_contact']
+    stable_contact: Literal['every_wall', 'first_north_west_south_east']
     merchants: Mapping[int, int]
+
 
 @dataclass(frozen=True)
 class TeaParams:
@@ -83,16 +91,18 @@ class TeaParams:
 
     colour: str | None
     awards: tuple[int, ...]
-    replaces: Literal["either_placement", "second_placement"]
+    replaces: Literal['either_placement', 'second_placement']
     keeps_turn_open: bool
     blocks_forced_roof: bool
+
 
 @dataclass(frozen=True)
 class ScoringParams:
     """scoring"""
 
     merchants_touching_stables: bool
-    tiebreak: Literal["shared", "largest_palace_then_earliest_claim"]
+    tiebreak: Literal['shared', 'largest_palace_then_earliest_claim']
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -109,22 +119,24 @@ class Rules:
     merchants: MerchantsParams
     towers: TowersParams
     tea: TeaParams
-    retirement: tuple[Literal["all_players_own", "no_building_fits"], ...]
+    retirement: tuple[Literal['all_players_own', 'no_building_fits'], ...]
     scoring: ScoringParams
     record_ref: str | None
 
     @property
     def colour_names(self) -> tuple[str, ...]: ...
+
     @property
     def placements_per_turn(self) -> int: ...
+
     @property
-    def tower_reconnect(
-        self,
-    ) -> Literal["once_per_palace_tower", "once_per_palace_arm", "every_new_contact"]: ...
+    def tower_reconnect(self) -> Literal['once_per_palace_tower', 'once_per_palace_arm', 'every_new_contact']: ...
+
 
 FORMER_NAMES: dict[str, str]
 
-def rules_for(
-    ruleset_id: str, params: dict[str, Any], players: int, record_ref: str | None = ...
-) -> Rules: ...
+
+def rules_for(ruleset_id: str, params: dict[str, Any], players: int, record_ref: str | None = ...) -> Rules: ...
+
+
 def stub() -> str: ...
