@@ -193,6 +193,24 @@ def test_analyse_interrupted_says_so_and_exits_130(tmp_path, monkeypatch):
         assert (code, out, err) == (130, "", "medina analyse: interrupted\n")
 
 
+def test_ctrl_c_before_the_first_placement_is_rated_leaves_a_document_resume_finishes(
+    tmp_path, monkeypatch
+):
+    import medina_cli.study.analysis as analysis
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    path = write(tmp_path, MISSED)
+    kept = tmp_path / "a.json"
+    with monkeypatch.context() as patched:
+        patched.setattr(analysis, "analyse", interrupted)
+        assert run("analyse", path, "--agent", "greedy", "-o", kept)[0] == 130
+    assert json.loads(kept.read_text())["partial"] == {"rated": 0, "of": 10, "reviews": []}
+    code, out, _ = run("analyse", path, "--agent", "greedy", "-o", kept, "--resume")
+    assert code == 0 and "(10 placements)" in out and "partial" not in json.loads(kept.read_text())
+
+
 @pytest.mark.slow
 def test_analyse_stopped_by_ctrl_c_in_its_worker_processes_says_so(tmp_path):
     import signal
