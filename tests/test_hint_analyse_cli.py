@@ -589,7 +589,10 @@ def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_ru
     for bad, words in (
         (["--player", "Zoe"], "'Zoe' does not play"),
         (["--from", "9", "--to", "3"], "comes after"),
-        (["--from", "99"], "no placement in turns 99 to 72"),
+        (
+            ["--from", "99"],
+            "--from 99: " + str(EXAMPLES / "original-2001-4p.yaml") + " has 72 turns",
+        ),
         (["--resume"], "give -o FILE.json"),
     ):
         code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--agent", "greedy", *bad)
@@ -612,7 +615,26 @@ def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_ru
         saved,
         "--resume",
     )
-    assert code == 2 and "--seed 5" in err
+    assert code == 2 and "it was written with --seed 5, not 0 [usage]" in err, err
+    code, _, err = run(
+        "analyse",
+        EXAMPLES / "original-2001-4p.yaml",
+        "--from",
+        "10",
+        "--agent",
+        "mcts:20",
+        "-o",
+        saved,
+        "--resume",
+    )
+    assert (
+        code == 2
+        and (
+            "it was written with --agent greedy, not mcts:20; --seed 5, not 0; --to 20, not without it; "
+            "--player Anna, not without it [usage]"
+        )
+        in err
+    ), err
     changed = [{**doc["placements"][0], "played": "wall A1"}]
     saved.write_text(
         json.dumps({**doc, "placements": changed, "partial": {"rated": 1, "of": 4, "reviews": []}})

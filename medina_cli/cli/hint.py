@@ -387,6 +387,8 @@ def analyse(
         )
     if first is not None and last is not None and first > last:
         usage_error("--from", f"turn {first} comes after --to {last}", doc)
+    if first is not None and first > len(record.turns):
+        usage_error(f"--from {first}", f"{record.file} has {len(record.turns)} turns", doc)
     selection = select(record, first, last, player)
     if selection[0] and not selection[1]:
         who = "" if player is None else f" by {player}"
