@@ -720,6 +720,9 @@ def test_ctrl_c_after_some_placements_prints_them_in_analyse_and_nothing_in_view
     path = write(tmp_path, MISSED)
     code, out, err = run("analyse", path, "--agent", "greedy")
     assert code == 130 and "(1 placement of 10 so far)" in out and "   1.1  Anna" in out
+    summary = {line.split()[0]: line for line in out.splitlines()[-3:]}
+    assert "—" not in summary["Anna"] and "0.00" not in summary["Ben"]  # Ben: nothing rated
+    assert re.match(r"Ben\s+0\s+0\s+—\s+0\s+0$", summary["Ben"]), out
     assert (
         err
         == "medina analyse: interrupted: 1 of 10 placements rated (-o FILE.json would keep them)\n"

@@ -134,7 +134,8 @@ def hint_text(doc: dict, where: str, explain: bool = False) -> str:
 
 
 def analysis_text(doc: dict) -> str:
-    """`medina analyse`'s text: every placement with its loss, interval and verdict; then per player."""
+    """`medina analyse`'s text: every placement with its loss, interval and verdict; then per player (a
+    player with nothing rated yet, "—" for a mean loss)."""
     thresholds = doc["thresholds"]
     confidence = doc.get("confidence")
     if confidence is None:
@@ -178,7 +179,7 @@ def analysis_text(doc: dict) -> str:
             p["player"],
             p["placements"] - p.get("tea_tiles", 0),
             p.get("tea_tiles", 0),
-            f"{p['mean_loss']:.2f}",
+            f"{p['mean_loss']:.2f}" if p["placements"] else "—",
             _interval(p.get("mean_loss_interval"), ""),
             p["mistakes"],
             p["blunders"],
