@@ -193,6 +193,24 @@ def test_analyse_interrupted_says_so_and_exits_130(tmp_path, monkeypatch):
         assert (code, out, err) == (130, "", "medina analyse: interrupted\n")
 
 
+def test_ctrl_c_before_the_first_placement_is_rated_leaves_a_document_resume_finishes(
+    tmp_path, monkeypatch
+):
+    import medina_cli.study.analysis as analysis
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    path = write(tmp_path, MISSED)
+    kept = tmp_path / "a.json"
+    with monkeypatch.context() as patched:
+        patched.setattr(analysis, "analyse", interrupted)
+        assert run("analyse", path, "--agent", "greedy", "-o", kept)[0] == 130
+    assert json.loads(kept.read_text())["partial"] == {"rated": 0, "of": 10, "reviews": []}
+    code, out, _ = run("analyse", path, "--agent", "greedy", "-o", kept, "--resume")
+    assert code == 0 and "(10 placements)" in out and "partial" not in json.loads(kept.read_text())
+
+
 @pytest.mark.slow
 def test_analyse_stopped_by_ctrl_c_in_its_worker_processes_says_so(tmp_path):
     import signal
@@ -417,7 +435,7 @@ def test_a_record_without_placements_is_analysed_with_every_tabulate_allowed(tmp
     code, out, err = run("analyse", path, "--agent", "greedy")
     assert code == 0 and err == ""
     assert "turn    player    played    preferred    loss    interval    verdict" in out
-    assert re.search(r"^Ann +0 +0 +0\.00 +0 +0$", out, re.M)
+    assert re.search(r"^Ann +0 +0 +— +0 +0$", out, re.M)  # nothing rated, not a mean loss of 0
 
 
 def test_hint_text_never_prints_minus_zero():
@@ -571,7 +589,10 @@ def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_ru
     for bad, words in (
         (["--player", "Zoe"], "'Zoe' does not play"),
         (["--from", "9", "--to", "3"], "comes after"),
-        (["--from", "99"], "no placement in turns 99 to 72"),
+        (
+            ["--from", "99"],
+            "--from 99: " + str(EXAMPLES / "original-2001-4p.yaml") + " has 72 turns",
+        ),
         (["--resume"], "give -o FILE.json"),
     ):
         code, _, err = run("analyse", EXAMPLES / "original-2001-4p.yaml", "--agent", "greedy", *bad)
@@ -594,7 +615,26 @@ def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_ru
         saved,
         "--resume",
     )
-    assert code == 2 and "--seed 5" in err
+    assert code == 2 and "it was written with --seed 5, not 0 [usage]" in err, err
+    code, _, err = run(
+        "analyse",
+        EXAMPLES / "original-2001-4p.yaml",
+        "--from",
+        "10",
+        "--agent",
+        "mcts:20",
+        "-o",
+        saved,
+        "--resume",
+    )
+    assert (
+        code == 2
+        and (
+            "it was written with --agent greedy, not mcts:20; --seed 5, not 0; --to 20, not without it; "
+            "--player Anna, not without it [usage]"
+        )
+        in err
+    ), err
     changed = [{**doc["placements"][0], "played": "wall A1"}]
     saved.write_text(
         json.dumps({**doc, "placements": changed, "partial": {"rated": 1, "of": 4, "reviews": []}})
@@ -680,6 +720,9 @@ def test_ctrl_c_after_some_placements_prints_them_in_analyse_and_nothing_in_view
     path = write(tmp_path, MISSED)
     code, out, err = run("analyse", path, "--agent", "greedy")
     assert code == 130 and "(1 placement of 10 so far)" in out and "   1.1  Anna" in out
+    summary = {line.split()[0]: line for line in out.splitlines()[-3:]}
+    assert "—" not in summary["Anna"] and "0.00" not in summary["Ben"]  # Ben: nothing rated
+    assert re.match(r"Ben\s+0\s+0\s+—\s+0\s+0$", summary["Ben"]), out
     assert (
         err
         == "medina analyse: interrupted: 1 of 10 placements rated (-o FILE.json would keep them)\n"

@@ -113,6 +113,41 @@ def test_more_than_half_tied_is_said_in_one_line_instead_of_marks():
     assert hint_text(doc, "g.yaml").count("= best") == 2  # half, not more: each marked
 
 
+def test_two_of_two_tied_is_said_in_one_line_as_three_are():
+    doc = _document([_hint("wall A1", -4.0, 0.25, True), _hint("wall A2", -4.2, 0.25, True)])
+    text = hint_text(doc, "g.yaml")
+    assert "= best" not in text and text.endswith(
+        "both moves are tied with the best: the search cannot tell them apart"
+    )
+    one = _document([_hint("wall A1", -4.0, 0.25, True), _hint("wall A2", -9.0, 0.25, False)])
+    assert hint_text(one, "g.yaml").count("= best") == 1 and "tied with" not in hint_text(
+        one, "g.yaml"
+    )
+
+
+def test_exact_values_tied_are_worth_the_same_not_beyond_a_search():
+    exact = [{"placement": f"wall A{i}", "value": 0, "tied_with_best": True} for i in range(1, 4)]
+    doc = _document(exact, agent="greedy", ranked_by="value", search=None, tie_margin=None)
+    text = hint_text(doc, "g.yaml")
+    assert text.endswith("all 3 moves are tied with the best: they are worth the same")
+    assert "search" not in text
+
+
+def test_a_turn_hint_in_the_middle_of_the_turn_says_the_rest_of_the_turn():
+    doc = _document([_hint("wall A2", -4.0, 0.28, True)], whole_turn=True, placement=2)
+    header = hint_text(doc, "g.yaml").splitlines()[0]
+    assert "the rest of the turn (placement 2 of turn 4)" in header and "whole" not in header
+    whole = hint_text({**doc, "placement": 1}, "g.yaml").splitlines()[0]
+    assert "Anna to move, the whole turn;" in whole
+
+
+def test_the_hint_play_gives_names_no_seed_and_no_explain_option():
+    doc = _document([_hint("wall A2", -4.0, 0.28, True)], seed="0/7")
+    header, legend = hint_text(doc, "g.yaml", command=False).splitlines()[:2]
+    assert header.endswith("agent mcts") and "seed" not in header and "--explain" not in legend
+    assert hint_text(doc, "g.yaml").splitlines()[0].endswith("agent mcts, seed 0/7")
+
+
 def _commuting_pair(game):
     """Two placements of the mover's turn that reach the same position in either order, and a pair that does not."""
     legal = [p for p in game.legal_placements() if p.piece == "wall"][:6]

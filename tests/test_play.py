@@ -68,7 +68,9 @@ def test_a_person_plays_a_whole_game_against_greedy_through_the_terminal(tmp_pat
             if turn >= 5 and not tried["hint"]:
                 tried["hint"] = True
                 screen.type("hint")
-                best = screen.expect(r"agent greedy, seed \S+\n.*\n  1\. (\w+ \w+)").group(1)
+                shown = screen.expect(r"agent greedy\n\(.*\)\n  1\. (\w+ \w+)")
+                assert "--explain" not in shown.group(0)  # not a command of play
+                best = shown.group(1)
                 screen.expect(PROMPT)
                 screen.type(best)
                 screen.expect(f"turn {turn}, Ann: {best}\n")

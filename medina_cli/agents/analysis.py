@@ -643,12 +643,17 @@ def resumed_reviews(
     resumed on `record` with this agent, seed and selection."""
     if not isinstance(doc, dict) or doc.get("format") != "medina-analyse/1":
         return "not a medina-analyse/1 document"
-    theirs = (doc.get("agent"), doc.get("seed"), doc.get("selection", {}))
-    if theirs != (spec, seed, selection):
-        return (
-            f"it was written with --agent {theirs[0]}, --seed {theirs[1]} and selection {theirs[2] or 'all'}, "
-            f"not {spec}, {seed} and {selection or 'all'}"
-        )
+    if not isinstance(doc.get("selection", {}), dict):
+        return "its selection is damaged"
+    theirs = {"agent": doc.get("agent"), "seed": doc.get("seed"), **doc.get("selection", {})}
+    ours = {"agent": spec, "seed": seed, **selection}
+    differ = [
+        _differing(key, theirs.get(key), ours.get(key))
+        for key in dict.fromkeys([*theirs, *ours])
+        if theirs.get(key) != ours.get(key)
+    ]
+    if differ:
+        return f"it was written with {'; '.join(differ)}"
     played = {(turn, k): str(placement) for turn, k, _, placement in record.placements()}
     for review in doc.get("placements", []):
         if not isinstance(review, dict) or played.get(
@@ -661,6 +666,14 @@ def resumed_reviews(
         return [_review_from_values(values) for values in doc["partial"]["reviews"]]
     except (KeyError, TypeError, ValueError):
         return "its partial reviews are damaged"
+
+
+def _differing(key: str, theirs, ours) -> str:
+    """How an option of `medina analyse` (agent, seed, from, to, player) a document was written with
+    differs from the one given, as a user types them: "--agent mcts:20, not mcts:30"."""
+    if theirs is None:
+        return f"without --{key}, not --{key} {ours}"
+    return f"--{key} {theirs}, not {'without it' if ours is None else ours}"
 
 
 def _review_from_values(values: list) -> PlacementReview:

@@ -105,9 +105,9 @@ def run_analysis(
     """The medina-analyse/1 document of a valid record's placements (`selection`, from
     `agents.analysis.select`: default all), with a progress line on a terminal, those `done` not rated
     again; `jobs` at most 4 per CPU, or on the Dask cluster at `scheduler` (one that cannot be used exits
-    2, with --json in `doc`). `out`: a file the document is written to (atomically) after each placement,
-    partial until the last; on Ctrl-C what is rated stays there and, for `medina analyse` itself
-    (`own_command`), its table is printed and the exit is 130."""
+    2, with --json in `doc`). `out`: a file the document is written to (atomically) before the first
+    placement and after each, partial until the last; on Ctrl-C what is rated stays there and, for
+    `medina analyse` itself (`own_command`), its table is printed and the exit is 130."""
     from ..agents.analysis import analysis_document
     from ..study.analysis import analyse
     from ..study.backend import StudyError
@@ -125,6 +125,8 @@ def run_analysis(
         if out is not None:
             save(out, document(so_far))
 
+    if out is not None:  # so that Ctrl-C before the first placement is rated leaves one to resume
+        save(out, document(reviews))
     bar = Progress(selected, unit="placements")
     bar(len(reviews))
     try:
@@ -385,6 +387,8 @@ def analyse(
         )
     if first is not None and last is not None and first > last:
         usage_error("--from", f"turn {first} comes after --to {last}", doc)
+    if first is not None and first > len(record.turns):
+        usage_error(f"--from {first}", f"{record.file} has {len(record.turns)} turns", doc)
     selection = select(record, first, last, player)
     if selection[0] and not selection[1]:
         who = "" if player is None else f" by {player}"

@@ -23,8 +23,8 @@ def _named(hint: dict) -> str:
     return f"{hint['placement']} ({palace['colour']} palace: {' '.join(palace['cells'])})"
 
 
-def hint_legend(doc: dict) -> str:
-    """The one short line that says how to read `medina hint`'s list."""
+def hint_legend(doc: dict, pointer: bool = True) -> str:
+    """The one short line that says how to read `medina hint`'s list; `pointer`: ending with --explain."""
     even = doc.get("even_margin")
     words = [f"highest {'edge' if even is not None else 'margin'} first"]
     if doc.get("even_win") is not None and any("win" in hint for hint in doc["hints"]):
@@ -39,7 +39,7 @@ def hint_legend(doc: dict) -> str:
         words[-1] += f" [{100 * doc['confidence']:g}%]"
     if doc.get("search") is not None:
         words.append(f"{doc['search']['playouts']} playouts")
-    return "(" + "; ".join(words) + "; --explain)"
+    return "(" + "; ".join(words + ["--explain"] * pointer) + ")"
 
 
 def hint_explained(doc: dict) -> list[str]:
@@ -76,19 +76,23 @@ def hint_explained(doc: dict) -> list[str]:
     return lines
 
 
-def hint_text(doc: dict, where: str, explain: bool = False) -> str:
+def hint_text(doc: dict, where: str, explain: bool = False, command: bool = True) -> str:
     """`medina hint`'s text for a position described by `where` (the file and how far it was replayed):
     one legend line (with `explain`, the long text), then the moves as listed; when more than half of
-    several moves are tied with the best, one line says so instead of marking each."""
+    two or more moves are tied with the best, one line says so instead of marking each. `command`
+    False: the hint `play` gives, without the seed (`play` seeds its hints as `hint` cannot) and the
+    --explain pointer."""
     if doc["player"] is None:
         return f"{where}: the game is over; nobody can place anything."
-    what = (
-        "the whole turn"
-        if doc.get("whole_turn")
-        else f"placement {doc['placement']} of turn {doc['turn']}"
-    )
-    lines = [f"{where}: {doc['player']} to move, {what}; agent {doc['agent']}, seed {doc['seed']}"]
-    lines += hint_explained(doc) if explain else [hint_legend(doc)]
+    if not doc.get("whole_turn"):
+        what = f"placement {doc['placement']} of turn {doc['turn']}"
+    elif doc["placement"] == 1:
+        what = "the whole turn"
+    else:
+        what = f"the rest of the turn (placement {doc['placement']} of turn {doc['turn']})"
+    seeded = f", seed {doc['seed']}" if command else ""
+    lines = [f"{where}: {doc['player']} to move, {what}; agent {doc['agent']}{seeded}"]
+    lines += hint_explained(doc) if explain else [hint_legend(doc, command)]
     hints = doc["hints"]
     names = []
     for hint in hints:
@@ -101,7 +105,7 @@ def hint_text(doc: dict, where: str, explain: bool = False) -> str:
         )
     width = max(map(len, names), default=0)
     tied = [rank for rank, hint in enumerate(hints, 1) if hint.get("tied_with_best")]
-    many_tied = len(hints) > 2 and 2 * len(tied) > len(hints)
+    many_tied = len(tied) >= 2 and 2 * len(tied) > len(hints)
     for rank, (hint, name) in enumerate(zip(hints, names, strict=True), 1):
         line = f"{rank:>3}. {name:<{width}}"
         if "win" in hint:
@@ -117,13 +121,14 @@ def hint_text(doc: dict, where: str, explain: bool = False) -> str:
         lines.append(line.rstrip())
     if many_tied:
         apart = [rank for rank in range(1, len(hints) + 1) if rank not in tied]
-        some = (
-            f"{len(tied)} of these {len(hints)} moves are"
-            if apart
-            else f"all {len(hints)} moves are"
-        )
+        if apart:
+            some = f"{len(tied)} of these {len(hints)} moves are"
+        else:
+            some = "both moves are" if len(hints) == 2 else f"all {len(hints)} moves are"
+        estimated = doc.get("ranked_by") == "repeats" or any("value_interval" in h for h in hints)
+        why = "the search cannot tell them apart" if estimated else "they are worth the same"
         lines.append(
-            f"{some} tied with the best: the search cannot tell them apart"
+            f"{some} tied with the best: {why}"
             + (f" (all but {', '.join(map(str, apart))})" if apart else "")
         )
     if doc.get("line"):
@@ -134,7 +139,8 @@ def hint_text(doc: dict, where: str, explain: bool = False) -> str:
 
 
 def analysis_text(doc: dict) -> str:
-    """`medina analyse`'s text: every placement with its loss, interval and verdict; then per player."""
+    """`medina analyse`'s text: every placement with its loss, interval and verdict; then per player (a
+    player with nothing rated yet, "—" for a mean loss)."""
     thresholds = doc["thresholds"]
     confidence = doc.get("confidence")
     if confidence is None:
@@ -178,7 +184,7 @@ def analysis_text(doc: dict) -> str:
             p["player"],
             p["placements"] - p.get("tea_tiles", 0),
             p.get("tea_tiles", 0),
-            f"{p['mean_loss']:.2f}",
+            f"{p['mean_loss']:.2f}" if p["placements"] else "—",
             _interval(p.get("mean_loss_interval"), ""),
             p["mistakes"],
             p["blunders"],

@@ -344,13 +344,14 @@ class Table:
         self.outcome = replay(parse_record(self.text, self.path, base_dir=base_dir_of(self.path)))
 
     def hint_lines(self) -> list[str]:
-        """The hint `medina hint` gives at this position, in its words (its one legend line included)."""
+        """The hint `medina hint` gives at this position, in its words (its one legend line included), less
+        what only `medina hint` itself can use: the seed and the --explain pointer."""
         seed = f"{self.seed}/{len(self.game.move_stack)}"
         advice = advise(self.game, self.hint_agent, seed=seed, top=HINTS)
         doc = hint_document(
             self.path, seed, self.hint_agent, self.outcome.next_placement() or (None, None), advice
         )
-        return hint_text(doc, self.path).split("\n")
+        return hint_text(doc, self.path, command=False).split("\n")
 
 
 # --- the conversation ------------------------------------------------------------------------------
