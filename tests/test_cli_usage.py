@@ -155,6 +155,15 @@ def test_to_before_the_start_says_what_to_counts():
         assert "is not a whole number" not in err
 
 
+def test_to_past_the_end_is_a_warning_so_prefixed():
+    turns = (EXAMPLES / "original-2001-4p.yaml").read_text().count("\n  - ")
+    for command in ("replay", "score", "moves"):
+        code, _, err = run(command, GAME, "--to", "1000")
+        assert code == 0 and err == (
+            f"warning: {GAME}: --to 1000: the record has {turns} turns; showing where it ends\n"
+        )
+
+
 @pytest.mark.parametrize(
     "item, count", [("supply.5.walls=3", 5), ("board.interior.2=[14, 10]", 2), ("supply.6={}", 6)]
 )
