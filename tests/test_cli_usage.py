@@ -212,6 +212,7 @@ def test_medina_engine_picks_the_engine_or_refuses_to_start(value, ok):
     else:
         assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
         assert proc.stderr.startswith("MEDINA_ENGINE=") and "Traceback" not in proc.stderr
+        assert proc.stderr.endswith(" [usage]\n")
 
 
 def test_moves_of_an_invalid_record_lists_them_where_replay_stopped(tmp_path):
