@@ -392,3 +392,10 @@ def test_a_board_given_to_a_command_that_changes_records_is_a_usage_error_and_st
         f"{board}:3: `medina:` must be 'record/1', found 'board/1' (a finished board: `medina score` and "
         "`medina render` take it) [bad-format-tag]\n"
     )
+
+
+def test_simulate_help_names_the_games_write_records_takes():
+    code, out, _ = run("simulate", "--help")
+    words = " ".join(out.replace("│", " ").split())
+    assert code == 0
+    assert "each named by its ruleset and number, e.g. original-2001-0017," in words
