@@ -284,3 +284,22 @@ def test_the_corpus_is_imported_in_one_run_as_file_by_file(tmp_path):
         target = out / path.relative_to(CORPUS).with_suffix(".yaml")
         assert result["output"] == str(target) and result["errors"] == []
         assert target.read_text() == parse_boardspace(path.read_text(), str(path)).to_record()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "// notes on the story-game-java-comment.txt What: one real (partial) game, and more\n",
+        "line one\nthe story of it all, as told\n",
+    ],
+)
+def test_import_of_a_text_that_is_no_boardspace_record_says_so(tmp_path, text):
+    source, target = tmp_path / "notes.txt", tmp_path / "x.yaml"
+    source.write_text(text)
+    done = medina("import", "boardspace", source, "-o", target)
+    line = text.split("story")[0].count("\n") + 1
+    assert done.returncode == 1 and not target.exists()
+    assert done.stderr.startswith(
+        f"{source}:{line}: not a boardspace.net record: expected an SGF file or a story line"
+    )
+    assert "names no Medina variant" not in done.stderr

@@ -155,6 +155,15 @@ def test_to_before_the_start_says_what_to_counts():
         assert "is not a whole number" not in err
 
 
+def test_to_past_the_end_is_a_warning_so_prefixed():
+    turns = (EXAMPLES / "original-2001-4p.yaml").read_text().count("\n  - ")
+    for command in ("replay", "score", "moves"):
+        code, _, err = run(command, GAME, "--to", "1000")
+        assert code == 0 and err == (
+            f"warning: {GAME}: --to 1000: the record has {turns} turns; showing where it ends\n"
+        )
+
+
 @pytest.mark.parametrize(
     "item, count", [("supply.5.walls=3", 5), ("board.interior.2=[14, 10]", 2), ("supply.6={}", 6)]
 )
@@ -203,6 +212,7 @@ def test_medina_engine_picks_the_engine_or_refuses_to_start(value, ok):
     else:
         assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
         assert proc.stderr.startswith("MEDINA_ENGINE=") and "Traceback" not in proc.stderr
+        assert proc.stderr.endswith(" [usage]\n")
 
 
 def test_moves_of_an_invalid_record_lists_them_where_replay_stopped(tmp_path):
@@ -382,3 +392,10 @@ def test_a_board_given_to_a_command_that_changes_records_is_a_usage_error_and_st
         f"{board}:3: `medina:` must be 'record/1', found 'board/1' (a finished board: `medina score` and "
         "`medina render` take it) [bad-format-tag]\n"
     )
+
+
+def test_simulate_help_names_the_games_write_records_takes():
+    code, out, _ = run("simulate", "--help")
+    words = " ".join(out.replace("│", " ").split())
+    assert code == 0
+    assert "each named by its ruleset and number, e.g. original-2001-0017," in words

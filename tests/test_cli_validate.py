@@ -342,6 +342,40 @@ def test_result_mismatch(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "second_placement, code",
+    [
+        ("black D7", "cell-occupied"),  # illegal
+        ("black B99", "bad-cell"),  # unreadable
+        ("purple B9", "unknown-piece"),
+    ],
+)
+def test_every_error_that_stops_checking_says_what_was_not_checked(
+    tmp_path, second_placement, code
+):
+    text = (EXAMPLES / "original-2001-3p.yaml").read_text()
+    assert "  - Ben: grey D7, black B9\n" in text
+    broken = text.replace("  - Ben: grey D7, black B9\n", f"  - Ben: grey D7, {second_placement}\n")
+    path, status, out, _err = validate_file(tmp_path, broken)
+    assert status == 1
+    assert len(problem_lines(out, code)) == 1
+    assert out.splitlines()[-1] == (
+        f"{path}: INVALID (1 error; checking stopped at turn 2: "
+        "later turns and the claimed result not checked)"
+    )
+
+
+def test_a_player_not_in_players_stops_checking(tmp_path):
+    path, status, out, _err = validate_file(
+        tmp_path, HEAD + OPENING + "  - Zed: wall A10, wall A9\n  - Cleo: wall A8, wall A7\n"
+    )
+    assert status == 1
+    assert len(problem_lines(out, "unknown-player")) == 1
+    assert out.splitlines()[-1] == (
+        f"{path}: INVALID (1 error; checking stopped at turn 2: later turns not checked)"
+    )
+
+
 @pytest.mark.slow
 def test_ruleset_option_overrides_the_file(tmp_path):
     (tmp_path / "single.yaml").write_text(

@@ -196,9 +196,19 @@ def test_the_table_for_people():
     ]["by_ruleset"]
     assert winners["original-2001"] != winners["bsw-dm-2003"]  # tower tile 3 is worth 3 points
     assert (
-        f"winner changes: {winners['original-2001'][0]} under original-2001; "
+        f"leader changes: {winners['original-2001'][0]} under original-2001; "
         f"{winners['bsw-dm-2003'][0]} under bsw-dm-2003"
     ) in out
+
+
+def test_the_summary_names_a_leader_where_the_record_is_unfinished(tmp_path):
+    finished = (EXAMPLES / "original-2001-3p.yaml").read_text()
+    unfinished = tmp_path / "unfinished.yaml"
+    unfinished.write_text(finished.partition("  - Ben: stable G12")[0])
+    for path, who in ((EXAMPLES / "original-2001-3p.yaml", "winner"), (unfinished, "leader")):
+        code, out, _ = run("compare", path)
+        assert code == 0
+        assert out.splitlines()[-1].startswith(f"  - {who}: "), out
 
 
 def test_exit_status_and_bad_input(tmp_path):

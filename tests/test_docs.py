@@ -5,6 +5,7 @@ import re
 
 import pytest
 from conftest import ROOT
+from scorekit import run
 
 spec = importlib.util.spec_from_file_location("generate", ROOT / "docs" / "generate.py")
 generate = importlib.util.module_from_spec(spec)
@@ -141,3 +142,37 @@ def test_the_quick_start_commands_print_what_it_shows(tmp_path):
         assert done.returncode == 0 and _prints(shown, printed), f"$ {command}\n" + "\n".join(
             printed
         )
+
+
+# --- README's command table: what it says a command prints -------------------------------------------
+
+
+def test_the_validate_message_form_readme_shows_is_what_validate_prints(tmp_path):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"`(file:line: turn N placement K, Player: [^`]*)`", readme)
+    assert shown, "README shows the form of a validate message with a placement"
+    pattern = (
+        re.escape(shown.group(1))
+        .replace("file", r"\S+")
+        .replace("line", r"\d+")
+        .replace("N", r"\d+")
+        .replace("K", r"\d+")
+        .replace("Player", r"\w+")
+        .replace(r"what\ is\ wrong", ".+")
+        .replace("code", r"[a-z-]+")
+    )
+    game = ROOT / "examples" / "original-2001-3p.yaml"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(game.read_text().replace("black B9", "black B99", 1))
+    code, out, _ = run("validate", bad)
+    assert code == 1 and re.fullmatch(pattern, out.splitlines()[0]), out
+
+
+def test_readme_counts_the_rows_rules_diff_shows_for_bsw_dm_2003():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"the (\w+) rows of `medina rules diff original-2001 bsw-dm-2003`", readme)
+    assert said, "README's bsw-dm-2003 row says how many rows `rules diff` shows"
+    code, out, _ = run("rules", "diff", "original-2001", "bsw-dm-2003")
+    rows = out.strip().splitlines()[2:]  # after the header and its rule
+    assert code == 0
+    assert said.group(1) == ["one", "two", "three", "four", "five", "six"][len(rows) - 1]

@@ -305,7 +305,7 @@ def test_play_marks_the_last_placement_on_the_board_and_takes_board_turn_or_alwa
         (
             ("-r", "original-2001", "--seat", "Ann", "--seat", "greedy"),
             2,
-            "original-2001 is for 3 or 4 players, not 2 [unsupported-player-count]",
+            "--seat: original-2001 is for 3 or 4 players, not 2 [unsupported-player-count]",
         ),
         (
             ("-r", "original-2001", "--seat", "Ann", "--seat", "mcts:x", "--seat", "Ben"),

@@ -409,6 +409,18 @@ def test_a_placement_named_for_a_player_not_to_move_is_refused_saying_whose_turn
     ]
 
 
+def test_a_placement_named_for_a_player_not_to_move_in_a_new_turn_names_its_line(duel):
+    assert run("add", duel, "roof C10")[0] == 0  # Bob's turn 2 is complete: Ann's turn 3 is next
+    before = duel.read_bytes()
+    code, _, err = run("add", duel, "Bob: wall A2")
+    assert code == 1 and duel.read_bytes() == before
+    assert err.splitlines() == [
+        f"{duel}:10: turn 3 placement 1, Ann: Bob named for wall A2, but it is Ann's turn "
+        "(placement 1 of 2) [out-of-turn]",
+        f"{duel}: not changed",
+    ]
+
+
 def test_a_placement_named_for_the_player_to_move_is_recorded(duel):
     code, out, _ = run("add", duel, "Bob: roof C10", "Ann: orange K8")
     assert code == 0 and out.splitlines() == [
@@ -425,7 +437,7 @@ def test_a_placement_named_for_the_player_to_move_is_recorded(duel):
         "add", duel, "Ann: wall A2", "Ann: wall A3"
     )  # Ann's turn is over after the first
     assert code == 1 and err.splitlines() == [
-        f"{duel}: turn 4 placement 1, Bob: Ann named for wall A3, but it is Bob's turn (placement 1 of 2) "
+        f"{duel}:11: turn 4 placement 1, Bob: Ann named for wall A3, but it is Bob's turn (placement 1 of 2) "
         "[out-of-turn]",
         f"{duel}: this command's placements before it are not written either (turn 3, Ann: wall A2)",
         f"{duel}: not changed",
@@ -433,7 +445,7 @@ def test_a_placement_named_for_the_player_to_move_is_recorded(duel):
     code, _, err = run("add", duel, "Ann: wall A2", "Ann: pass")
     assert (
         code == 1
-        and f"{duel}: turn 4, Bob: Ann named for pass, but the next turn is Bob's [out-of-turn]"
+        and f"{duel}:11: turn 4, Bob: Ann named for pass, but the next turn is Bob's [out-of-turn]"
         in err
     )
 

@@ -173,7 +173,7 @@ def main() -> None:
     try:
         engine_name()  # MEDINA_ENGINE=native without a native core (or naming no engine): refuse to start
     except EngineUnavailable as exc:
-        sys.stderr.write(f"{exc}\n")
+        sys.stderr.write(f"{exc} [usage]\n")  # the engine's words, with the CLI's code
         sys.exit(2)
     if hasattr(
         signal, "SIGPIPE"

@@ -696,7 +696,8 @@ def replay_to(record, to: int | None, *, quiet: bool = False):
 
     if to is not None and to > len(record.turns) and not quiet:
         warn(
-            f"{record.file}: --to {to}: the record has {len(record.turns)} turns; showing where it ends"
+            f"warning: {record.file}: --to {to}: the record has {len(record.turns)} turns; "
+            "showing where it ends"
         )
     return replay(record, to_turn=to)
 

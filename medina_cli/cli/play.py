@@ -175,6 +175,10 @@ def play_command(
                 hint_agent=hint_agent,
             )
     except MedinaError as exc:
+        if not continue_:  # the number of players is the number of --seat options
+            for problem in exc.problems:
+                if problem.code == "unsupported-player-count":
+                    problem.file, problem.line = "--seat", None
         stop(exc.problems, exit_status(exc))
     note_engine_cost()
     try:

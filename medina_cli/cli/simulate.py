@@ -75,8 +75,9 @@ WriteRecordsOption = Annotated[
         "--write-records",
         metavar="GAME,...|all",
         help="Play nothing: write these finished games of the study in "
-        "--out DIR as record/1 files (DIR/GAME.yaml, with their result), named <ruleset id>-<number> as "
-        "original-2001-0017, comma-separated, or all; the study's folder says the rest (no other option needed).",
+        "--out DIR as record/1 files (DIR/GAME.yaml, with their result), each named by its ruleset and "
+        "number, e.g. original-2001-0017, comma-separated, or all; the study's folder says the rest (no "
+        "other option needed).",
     ),
 ]
 ResumeOption = Annotated[

@@ -164,6 +164,11 @@ def _game_type(words: list[str], name: str, line: int) -> SiteGame:
     )
 
 
+def _shaped_as_game_type(words: list[str]) -> bool:
+    """`<word> <number>...` (up to 4 numbers): a game type, even of another game than Medina."""
+    return 2 <= len(words) <= 5 and all(NUMBER.fullmatch(w) for w in words[1:])
+
+
 def _action(text: str, position: int, line: int) -> SiteAction | None:
     words = text.split()
     number = position
@@ -183,7 +188,17 @@ def _read_story(text: str, name: str) -> SiteGame:
     line = text.count("\n", 0, match.start()) + 1
     body = text[match.end() :].split(".end.", 1)[0]
     header, _, moves = body.partition(",")
-    game = _game_type(header.split(), name, line)
+    words = header.split()
+    if not (words and words[0].lower() in PROFILES) and not _shaped_as_game_type(words):
+        found = text[match.start() : match.end() + len(header)].split("\n", 1)[0][:50]
+        raise fail(
+            "boardspace-header",
+            "not a boardspace.net record: expected an SGF file or a story line, whose `story` is followed "
+            f"by a game type (`story medina 3 0 , ...`); found {found!r}",
+            file=name,
+            line=line,
+        )
+    game = _game_type(words, name, line)
     line += header.count("\n")
     for item in moves.split(","):
         leading = item[: len(item) - len(item.lstrip())]

@@ -505,19 +505,24 @@ def append_actions(
         else:
             player_of_new_turn = game.to_move
         mover = player_of_new_turn or game.to_move
+        assert done.text is not None  # refused texts returned above
+        edited = _edit(done.text, token, player_of_new_turn)
+        extended = None if edited is None else parse_record(edited, name, base_dir=base_dir)
+        extends = extended is not None and len(extended.turns) == len(turns) + (
+            player_of_new_turn is not None
+        )
         if step.player not in (None, mover) and (token == "pass" or not game.is_over()):
             assert (
                 step.player is not None and mover is not None
             )  # a pass names the next seat, else the game goes on
-            return done.refused([_not_to_move(outcome, token, step.player, mover)])
-        assert done.text is not None  # refused texts returned above
-        edited = _edit(done.text, token, player_of_new_turn)
-        if edited is not None:
-            record = parse_record(edited, name, base_dir=base_dir)
+            line = extended.turns[-1].line if extended is not None and extends else None
+            return done.refused([_not_to_move(outcome, token, step.player, mover, line)])
+        if extended is not None:
+            record = extended
             outcome = replay(record)
             if outcome.problems:
                 return done.refused(outcome.problems, outcome)
-        if edited is None or len(record.turns) != len(turns) + (player_of_new_turn is not None):
+        if not extends:
             return done.refused(
                 [
                     Problem(
@@ -535,19 +540,20 @@ def append_actions(
     return done
 
 
-def _not_to_move(outcome: Replay, token: str, claimed: str, mover: str) -> Problem:
-    """`token` meant for `claimed` where it would be `mover`'s: whose turn it is, which placement of how
-    many, and what the turn holds so far (`Ann named for roof C10, but it is Bob's turn (placement 2 of 2;
-    Bob has placed grey M9)`)."""
+def _not_to_move(
+    outcome: Replay, token: str, claimed: str, mover: str, line: int | None
+) -> Problem:
+    """`token` meant for `claimed` where it would be `mover`'s, at `line` (the line of the turn it would go
+    to): whose turn it is, which placement of how many, and what the turn holds so far (`Ann named for
+    roof C10, but it is Bob's turn (placement 2 of 2; Bob has placed grey M9)`)."""
     record, game, upcoming = outcome.record, outcome.game, outcome.next_placement()
     if token == "pass" or upcoming is None:
-        turn, placement, line = len(record.turns) + 1, None, None
+        turn, placement = len(record.turns) + 1, None
         message = f"{claimed} named for pass, but the next turn is {mover}'s"
     else:
         assert game is not None  # a next placement is one of a game
         (turn, placement), left = upcoming, outcome.placements_left()
         open_turn = game.turn_open()
-        line = record.turns[-1].line if open_turn else None
         of = placement - 1 + left
         message = (
             f"{claimed} named for {token}, but it is {mover}'s turn (placement {placement} of {of}"

@@ -44,13 +44,15 @@ def verdict_line(outcome: Replay) -> str:
     count = len(outcome.problems)
     if count:
         stopped = ""
-        first = outcome.errors[0] if outcome.errors else None
-        if first is not None and first.turn is not None:
-            unchecked = (["later turns"] if first.turn < len(record.turns) else []) + (
+        stop = outcome.stopped_at  # an illegal turn's problem, or an unreadable one's
+        if stop is not None and stop.turn is not None:
+            unchecked = (["later turns"] if stop.turn < len(record.turns) else []) + (
                 ["the claimed result"] if record.result else []
             )
             if unchecked:
-                stopped = f"; checking stopped at turn {first.turn}: {' and '.join(unchecked)} not checked"
+                stopped = (
+                    f"; checking stopped at turn {stop.turn}: {' and '.join(unchecked)} not checked"
+                )
         return f"{record.file}: INVALID ({count} error{'s' if count != 1 else ''}{stopped})"
     game, ruleset = outcome.game, record.ruleset
     assert game is not None and ruleset is not None, "a record replayed without problems was played"

@@ -38,7 +38,7 @@ def comparison_report(comparison) -> list[str]:
             "",
             "No ruleset replays the record without error: there are no scores to compare.",
         ]
-    unfinished = any(not o.game.is_over() for o in comparable)
+    unfinished = _unfinished(comparison)
     rows = [[player, *(o.totals[player] for o in comparable)] for player in players]
     rows.append(
         ["leading" if unfinished else "winner", *(" and ".join(o.winners) for o in comparable)]
@@ -110,14 +110,20 @@ def difference_lines(comparison) -> list[str]:
     else:
         lines.append("  - tiles: every tile ends with the same holder")
     winners = diffs["winners"]["by_ruleset"]
+    who = "leader" if _unfinished(comparison) else "winner"  # as the scores table says
     if diffs["winners"]["changes"]:
         by_ruleset = "; ".join(f"{' and '.join(w)} under {name}" for name, w in winners.items())
-        lines.append(f"  - winner changes: {by_ruleset}")
+        lines.append(f"  - {who} changes: {by_ruleset}")
     else:
         lines.append(
-            f"  - winner: {' and '.join(next(iter(winners.values())))} under every ruleset compared"
+            f"  - {who}: {' and '.join(next(iter(winners.values())))} under every ruleset compared"
         )
     return lines
+
+
+def _unfinished(comparison) -> bool:
+    """Whether a ruleset that replays the record leaves its game unfinished: its winners are leaders."""
+    return any(not o.game.is_over() for o in comparison.comparable)
 
 
 def readings_report(sweep) -> list[str]:
