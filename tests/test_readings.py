@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import record_text
+from conftest import EXAMPLES, record_text
 from scorekit import run
 
 from medina_cli.comparison import sweep_readings
@@ -295,3 +295,17 @@ def test_set_moves_the_baseline_and_a_reading_can_make_the_record_legal(game):
     assert allowed["valid"] and allowed["changes_legality"] and not allowed["changes_winner"]
     out = run("compare", game(BLOCKED), "--readings", "--set", "roofs.on_blocked_palace=false")[1]
     assert "roofs.on_blocked_palace=true  legal under this reading" in out
+
+
+def test_readings_of_a_record_its_ruleset_does_not_apply_to_say_so(tmp_path):
+    """A 2014 record without the well its ruleset needs: the sweep says why it does not apply (it was an
+    internal error) and lists no reading as having no effect."""
+    text = (EXAMPLES / "second-edition-2014-2p.yaml").read_text()
+    path = tmp_path / "nowell.yaml"
+    path.write_text("".join(line for line in text.splitlines(keepends=True) if "well:" not in line))
+    code, out, err = run("compare", path, "--readings")
+    assert (code, err) == (1, "")
+    assert out.strip().splitlines() == [
+        f"{path}: 2 players (Anna, Ben) under second-edition-2014; as written: not applicable: the ruleset "
+        "needs a well; the record's setup has none"
+    ]

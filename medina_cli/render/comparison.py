@@ -56,7 +56,9 @@ def comparison_report(comparison) -> list[str]:
 
 
 def status_words(outcome) -> str:
-    """A column's outcome in words: invalid where, or valid and whether finished."""
+    """A column's outcome in words: not applicable why, invalid where, or valid and whether finished."""
+    if outcome.reason:
+        return f"not applicable: {outcome.reason}"
     if outcome.error:
         e = outcome.error
         where = (
@@ -134,6 +136,8 @@ def readings_report(sweep) -> list[str]:
         f"{sweep.file}: {len(players)} players ({', '.join(players)}) under {sweep.ruleset.id}; "
         f"as written: {status_words(base)}"
     ]
+    if base.reason:  # no reading can make it apply: nothing to compare
+        return lines
     if not sweep.readings:
         return lines + [
             f"{sweep.ruleset.id} has no open reading that applies to it (medina rules params lists them)."
