@@ -1036,7 +1036,7 @@ class Game(Position):
         if not hasattr(rules, "colour_names"):
             raise TypeError(
                 f"rules {rules!r:.80}: a Rules or a Ruleset, as medina.load_ruleset gives them "
-                f'(e.g. load_ruleset("original-2001", players=3))'
+                "(e.g. load_ruleset(ID, players=3), ID one of `medina rules list`)"
             )
         return rules
 
