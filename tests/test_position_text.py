@@ -218,3 +218,23 @@ def test_every_text_the_reader_accepts_plays_on(combo, seed, length, data):
         assert str(refused).startswith("position text, field "), refused
         return
     plays_on(changed)
+
+
+def test_replay_and_status_documents_carry_the_position_text(tmp_path):
+    """`position.text` in medina-replay/1 and medina-status/1 reads back as the replayed position."""
+    import json
+
+    from conftest import EXAMPLES
+    from scorekit import run
+
+    from medina_cli.records.record import read_record
+    from medina_cli.records.replay import replay
+
+    path = EXAMPLES / "second-edition-2014-3p.yaml"
+    record = read_record(str(path))
+    for command, to in (("replay", "12"), ("status", None)):
+        args = (command, path, "--json") + (("--to", to) if to else ())
+        code, out, _ = run(*args)
+        game = replay(record, to_turn=int(to) if to else None).game
+        text = json.loads(out)["position"]["text"]
+        assert code == 0 and medina.Game.from_text(record.rules, text).key() == game.key()

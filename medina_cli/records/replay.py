@@ -91,7 +91,8 @@ class Replay:
 
     def position_json(self) -> dict:
         """Where the replay stands, as `position` in medina-replay/1: turns played, the next placement, who
-        is to move, every player's supply (with tea tiles where the ruleset has them)."""
+        is to move, every player's supply (with tea tiles where the ruleset has them), the position on one
+        line (`Game.to_text`)."""
         game = self._played
         supplies, tea = game.supply, game.tea
         assert supplies is not None and tea is not None, (
@@ -110,6 +111,7 @@ class Replay:
             "turn": turn,
             "placement": placement,
             "supply": supply,
+            "text": game.to_text(),
         }
 
     def to_json(self) -> dict:
