@@ -500,11 +500,11 @@ def test_analyse_keeps_what_is_rated_on_ctrl_c_and_resume_finishes_it(tmp_path):
     arguments = [
         EXAMPLES / "original-2001-4p.yaml",
         "--agent",
-        "mcts:300",
+        "mcts:100",
         "--from",
         "10",
         "--to",
-        "30",
+        "17",
     ]
     kept = tmp_path / "a.json"
     code, out, err = _interrupted_analysis(arguments, kept, 3)
@@ -515,11 +515,11 @@ def test_analyse_keeps_what_is_rated_on_ctrl_c_and_resume_finishes_it(tmp_path):
         <= partial["partial"]["rated"]
         == len(partial["placements"])
         < partial["partial"]["of"]
-        == 42
+        == 16
     )
-    assert f"({len(partial['placements'])} placements of 42 so far)" in out
+    assert f"({len(partial['placements'])} placements of 16 so far)" in out
     code, out, _ = run("analyse", *arguments, "-o", kept, "--resume")
-    assert code == 0 and "turns 10 to 30 (42 placements)" in out
+    assert code == 0 and "turns 10 to 17 (16 placements)" in out
     whole = tmp_path / "b.json"
     assert run("analyse", *arguments, "-o", whole)[0] == 0
     assert kept.read_text() == whole.read_text() and "partial" not in json.loads(whole.read_text())
