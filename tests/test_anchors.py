@@ -68,7 +68,7 @@ def test_every_ruleset_and_player_count_has_its_perft_positions():
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param(case, marks=() if case[1]["placements"] else pytest.mark.slow)
+        pytest.param(case, marks=pytest.mark.slow)  # the native engine counts them in the quick run
         for case in POSITIONS
     ],
     ids=position_id,

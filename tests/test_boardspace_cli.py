@@ -264,6 +264,7 @@ def test_several_inputs_need_an_output_directory(tmp_path, args, said):
     assert doc["format"] == "medina-imports/1" and said in doc["errors"][0]["message"]
 
 
+@pytest.mark.slow
 def test_the_corpus_is_imported_in_one_run_as_file_by_file(tmp_path):
     from conftest import BOARDSPACE_CORPUS as CORPUS
 

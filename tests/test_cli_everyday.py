@@ -45,6 +45,7 @@ def wrong_result(tmp_path):
     [("--set", "towers.reconnect=once_per_palace_arm"), ("-r", "bsw-dm-2003")],
     ids=["set", "ruleset"],
 )
+@pytest.mark.slow
 def test_another_ruleset_or_set_warns_that_the_result_is_not_checked(
     tmp_path, monkeypatch, command, other
 ):
@@ -236,6 +237,7 @@ def command_paths(command=None, path=()):
         yield from command_paths(sub, (*path, name))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", list(command_paths()), ids=lambda p: " ".join(p) or "medina")
 def test_every_help_states_the_exit_statuses(path):
     code, out, _ = run(*path, "--help")
@@ -504,6 +506,7 @@ def test_shell_completion_of_commands_options_rulesets_and_set(words, offered):
         ),  # the --ruleset typed before --piece decides
     ],
 )
+@pytest.mark.slow
 def test_piece_completion_offers_only_the_pieces_the_records_ruleset_supplies(
     example, ruleset, neutral
 ):

@@ -139,6 +139,7 @@ def check_document(code: int, out: str, err: str, form: str, error: str, status:
     return doc
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command, form, what, args, error, status",
     CASES,

@@ -122,6 +122,7 @@ def test_the_quick_start_comes_right_after_the_two_set_up_commands():
     )
 
 
+@pytest.mark.slow
 def test_the_quick_start_commands_print_what_it_shows(tmp_path):
     import shlex
     import subprocess

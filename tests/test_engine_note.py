@@ -77,6 +77,7 @@ def noted(err: str) -> bool:
         ),
     ],
 )
+@pytest.mark.slow
 def test_the_python_engine_says_what_it_costs(no_native_engine, tmp_path, args):
     code, out, err = run(*(str(arg).replace("{tmp}", str(tmp_path)) for arg in args))
     assert code == 0 and noted(err), err

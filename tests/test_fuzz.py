@@ -54,6 +54,7 @@ def test_readers_take_mutated_files(kind, rng):
     [(kind, command) for kind in KINDS for command in COMMANDS[kind]],
     ids=lambda x: " ".join(x) if isinstance(x, tuple) else x,
 )
+@pytest.mark.slow
 @settings(FUZZ, max_examples=20)
 @given(rng=st.randoms(use_true_random=False))
 def test_commands_take_mutated_files(kind, command, rng):

@@ -492,6 +492,7 @@ def _interrupted_analysis(arguments: list, out, after: int):
     return proc.returncode, stdout, stderr
 
 
+@pytest.mark.slow
 def test_analyse_keeps_what_is_rated_on_ctrl_c_and_resume_finishes_it(tmp_path):
     """-o fills in as it goes; Ctrl-C prints the partial table and keeps it; --resume ends with the very
     document of a run never interrupted (each placement seeded by its index)."""
@@ -525,6 +526,7 @@ def test_analyse_keeps_what_is_rated_on_ctrl_c_and_resume_finishes_it(tmp_path):
     assert kept.read_text() == whole.read_text() and "partial" not in json.loads(whole.read_text())
 
 
+@pytest.mark.slow
 def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_run(tmp_path):
     from conftest import EXAMPLES
 
@@ -657,6 +659,7 @@ def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_ru
     assert code == 2 and "'wall A1' in turn 13, which" in err, err
 
 
+@pytest.mark.slow
 def test_analyse_counts_tea_tiles_apart_as_validate_does():
     from conftest import EXAMPLES
 
@@ -669,6 +672,7 @@ def test_analyse_counts_tea_tiles_apart_as_validate_does():
     assert sum(p["tea_tiles"] for p in doc["players"]) == 5
 
 
+@pytest.mark.slow
 def test_analyse_annotate_writes_a_copy_that_validates_replays_scores_and_views_as_the_original(
     tmp_path,
 ):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from conftest import EXAMPLES
 from rulekit import Position
 from scorekit import run
@@ -180,6 +181,7 @@ def test_merged_orders_lists_a_turn_whose_placements_commute_once():
     assert merged[0].to_json()["either_order"] is True and "either_order" not in merged[1].to_json()
 
 
+@pytest.mark.slow
 def test_hint_turn_has_one_entry_per_turn_in_the_order_printed():
     code, out, _ = run(
         "hint",

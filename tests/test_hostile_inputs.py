@@ -324,6 +324,7 @@ def small_study(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_a_pipe_in_a_study_folder_is_refused_at_once(small_study, tmp_path):
     """Fault 17: a FIFO in place of a round of games or of .study/study.json blocked --so-far and --resume."""
     import shutil
@@ -354,6 +355,7 @@ def test_a_pipe_in_a_study_folder_is_refused_at_once(small_study, tmp_path):
         )
 
 
+@pytest.mark.slow
 def test_deeply_nested_json_in_a_study_folder_is_damage_not_an_internal_error(
     small_study, tmp_path
 ):
@@ -385,6 +387,7 @@ def test_deeply_nested_json_in_a_study_folder_is_damage_not_an_internal_error(
 @pytest.mark.skipif(
     not Path("/proc/self/task").is_dir(), reason="reads the processes' children from /proc"
 )
+@pytest.mark.slow
 def test_workers_end_when_their_command_is_killed(tmp_path):
     """Fault 16: `simulate --jobs 2` killed with SIGKILL left its workers waiting for tasks for ever."""
     import signal
@@ -428,6 +431,7 @@ def test_workers_end_when_their_command_is_killed(tmp_path):
     assert alive == []
 
 
+@pytest.mark.slow
 def test_a_study_folder_that_cannot_be_written_is_cannot_write(tmp_path):
     """`study` said [usage] where every other command says [cannot-write]."""
     (tmp_path / "a-file").write_text("")

@@ -127,6 +127,7 @@ def test_a_ruleset_at_every_schema_maximum_fits_the_native_core(maximal_file, ca
 
 @needs_native
 @pytest.mark.parametrize("players", [PLAYER_COUNT.low, PLAYER_COUNT.high])
+@pytest.mark.slow
 def test_a_ruleset_at_every_schema_maximum_plays_alike_on_both_engines(
     maximal_file, players, monkeypatch
 ):
@@ -193,6 +194,7 @@ def test_a_variant_beyond_the_core_plays_on_the_python_engine_with_a_one_line_wa
 
 
 @needs_native
+@pytest.mark.slow
 def test_more_tea_awards_than_claims_play_natively(tmp_path):
     """Fault 15: a valid ruleset with 1,025 tea awards (more than any game has claims) plays on the native
     core, as on the Python engine: no internal error."""

@@ -28,6 +28,7 @@ MEDINA = str(Path(sys.executable).with_name("medina"))
         ("rules", "show", "original-2001"),
     ],
 )
+@pytest.mark.slow
 def test_standard_output_that_cannot_be_written_is_said_in_one_line(args, unbuffered):
     environment = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
     with open("/dev/full", "w") as full:

@@ -107,6 +107,7 @@ def test_the_installed_package_starts_without_reading_c_sources(tmp_path):
     assert proc.stdout.splitlines()[-1] == "False", proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 def test_without_a_compiler_a_core_left_in_build_is_not_installed(tmp_path):
     """`CC=false pip install .` in a checkout built once before: setuptools would take the core an earlier
     build left in build/ as up to date and put it in the wheel; setup.py removes it, so that the wheel has

@@ -248,6 +248,7 @@ def test_the_agents_placements_are_lines_and_the_board_is_drawn_once_before_a_pe
     ]  # --board always: after every placement
 
 
+@pytest.mark.slow
 def test_a_game_of_agents_draws_the_board_at_its_start_and_its_end(tmp_path):
     told = seen_at_the_table(tmp_path, ["greedy", "random", "greedy"])
     boards = [line for line in told if line.startswith("BOARD")]

@@ -86,6 +86,7 @@ def test_commands_colour_the_board_on_a_terminal_unless_told_not_to(command):
     assert ANSI.sub("", coloured).replace("\r\n", "\n") == piped
 
 
+@pytest.mark.slow
 def test_status_colours_its_board_on_a_terminal_unless_told_not_to():
     coloured = shown("status", str(GAME))
     assert "\x1b[" in coloured and "\x1b" not in shown("status", str(GAME), "--no-color")

@@ -253,6 +253,7 @@ def test_a_study_of_less_than_a_second_is_said_to_take_under_a_second():
     )  # one greedy seat of three costs a third of three
 
 
+@pytest.mark.slow
 def test_the_progress_of_a_study_weighs_each_setups_games_by_their_cost(tmp_path, monkeypatch):
     from medina_cli.rules.loader import load_ruleset
     from medina_cli.study import report
