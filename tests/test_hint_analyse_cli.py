@@ -602,7 +602,7 @@ def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_ru
     saved.write_text(
         json.dumps({**doc, "seed": 5, "partial": {"rated": 0, "of": 4, "reviews": []}})
     )
-    code, _, err = run(
+    resumed = [
         "analyse",
         EXAMPLES / "original-2001-4p.yaml",
         "--from",
@@ -611,12 +611,9 @@ def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_ru
         "20",
         "--player",
         "Anna",
-        "--agent",
-        "greedy",
-        "-o",
-        saved,
-        "--resume",
-    )
+    ]
+    resumed += ["--agent", "greedy", "-o", saved, "--resume"]
+    code, _, err = run(*resumed)
     assert code == 2 and "it was written with --seed 5, not 0 [usage]" in err, err
     code, _, err = run(
         "analyse",
@@ -641,21 +638,7 @@ def test_analyse_rates_a_part_of_the_game_and_writes_its_document_in_the_same_ru
     saved.write_text(
         json.dumps({**doc, "placements": changed, "partial": {"rated": 1, "of": 4, "reviews": []}})
     )
-    code, _, err = run(
-        "analyse",
-        EXAMPLES / "original-2001-4p.yaml",
-        "--from",
-        "10",
-        "--to",
-        "20",
-        "--player",
-        "Anna",
-        "--agent",
-        "greedy",
-        "-o",
-        saved,
-        "--resume",
-    )
+    code, _, err = run(*resumed)
     assert code == 2 and "'wall A1' in turn 13, which" in err, err
 
 

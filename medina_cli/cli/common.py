@@ -572,7 +572,7 @@ def warn(text: str) -> None:
 # benchmarks/bench_native.py (CPU time of one process) gave 37 (random games), 49 (playouts), 43 (an mcts:300
 # decision) and 45 (a default mcts decision) times on the idle machine (README's table), and 49, 72, 57 and 62
 # times in a run at load 8 on 2 CPUs (2026-11-28, --games 80 --playouts 60 --positions 3); issue 33 timed
-# `hint examples/original-2001-4p.yaml --to 12` at 6 min 30 s against 6 s (65 times).
+# a hint at turn 12 of the 4-player example at 6 min 30 s against 6 s (65 times).
 PYTHON_ENGINE_SLOWER = 50
 
 
