@@ -7,12 +7,12 @@ it spent, wall clock and CPU time: the machine may be shared, and CPU time is wh
 would take. Then `medina analyse examples/original-2001-4p.yaml --jobs 2` at the default settings,
 wall clock (target ≤ 2 minutes), and `medina hint` at one of its positions on one and two processes.
 
-The ladder, as `medina simulate --agents` plays it (seed 1; seats rotating so that every agent plays
-every seat equally often): the default mcts against mcts:300 and against greedy, one seat of it
+The ladder, as benchmarks/bench_strength.py plays its matches (seed 1; shared setups, the default
+mcts in every seat of each): the default mcts against mcts:300 and against greedy, one seat of it
 against the others, in the 2014 two-player game (a fair share is 50%) and in 4-player original-2001
 (one mcts seat, three of the other: a fair share is 25%). Each line gives the default mcts's win
-rate with its Wilson interval, whether it differs from the fair share, and the mean scores of both
-agents with their intervals.
+rate with its Wilson interval beside the fair share, its Elo and its mean score margin, with their
+intervals.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from pathlib import Path
 from common import compile_package, medina_command
 
 ROOT = Path(__file__).resolve().parents[1]
-LADDER = (
-    ("second-edition-2014", 2, ("mcts", "mcts:300"), 100),
-    ("second-edition-2014", 2, ("mcts", "greedy"), 100),
-    ("original-2001", 4, ("mcts", "mcts:300", "mcts:300", "mcts:300"), 100),
-    ("original-2001", 4, ("mcts", "greedy", "greedy", "greedy"), 100),
+LADDER = (  # (ruleset, players, the default mcts against, games)
+    ("second-edition-2014", 2, "mcts:300", 100),
+    ("second-edition-2014", 2, "greedy", 100),
+    ("original-2001", 4, "mcts:300", 100),
+    ("original-2001", 4, "greedy", 100),
 )
 
 
@@ -132,29 +132,17 @@ def analyse_time() -> None:
 
 
 def strength(jobs: int, scale: float) -> None:
-    from medina_cli.rules.loader import load_ruleset
-    from medina_cli.study.parallel import Workers
-    from medina_cli.study.runner import Part, Study
-    from medina_cli.study.simulate import simulate
+    from bench_strength import Match
 
-    for ref, players, seats, games in LADDER:
+    from medina_cli.study.parallel import Workers
+
+    for ref, players, against, games in LADDER:
         games = max(players, round(games * scale) // players * players)
-        rules = load_ruleset(ref).for_players(players)
+        match = Match("mcts", against, ref, players, games)
         wall = time.perf_counter()
-        results = simulate(
-            Study((Part(ref, rules),), games, 1, seats), players, workers=Workers(jobs)
-        )
-        wall = time.perf_counter() - wall
-        strong, weak = (results[0].agents[spec] for spec in seats[:2])
-        low, high = strong.win_interval
-        fair = 1 / players
-        verdict = "above" if low > fair else "below" if high < fair else "not different from"
+        match.run(Workers(jobs))
         print(
-            f"{ref} {players}p, {seats[0]} against {seats[1]} (one seat of {players}): {games} games "
-            f"({wall:.0f} s, {jobs} jobs): {seats[0]} wins {strong.win_rate:.1%} [{low:.1%}, {high:.1%}], "
-            f"{verdict} the fair {fair:.0%}; mean score {strong.scores.mean:.1f} "
-            f"[{strong.scores.interval[0]:.1f}, {strong.scores.interval[1]:.1f}] against {weak.scores.mean:.1f} "
-            f"[{weak.scores.interval[0]:.1f}, {weak.scores.interval[1]:.1f}]",
+            f"{ref} {players}p ({time.perf_counter() - wall:.0f} s, {jobs} jobs): {match.line()}",
             flush=True,
         )
 

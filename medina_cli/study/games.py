@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..engine import native
@@ -199,20 +200,15 @@ def play_game(
         if played is not None:
             state, turns = played
             return native_summary(state), None if turns is None else Moves(*setup, turns)
-    game = Game(rules, player_names(rules.players), *setup)
     order = seat_order(seats, index) if seats else []
     if seats:
-        choosers = [
-            seat_chooser(spec, rng, f"{seed}/{index}/{seat}") for seat, spec in enumerate(order)
-        ]
-
-        def choose(game: Game) -> Placement:
-            seat = game.seat_to_move
-            assert seat is not None  # play() asks only while someone is to move
-            return choosers[seat](game)
-
-        play(game, choose)
+        game = play_seats(
+            rules,
+            setup,
+            [seat_chooser(spec, rng, f"{seed}/{index}/{seat}") for seat, spec in enumerate(order)],
+        )
     else:
+        game = Game(rules, player_names(rules.players), *setup)
         play_out(game, rng)
     summary = summarize(game, len(game.turns()))
     summary.agents = order
@@ -225,6 +221,22 @@ def play_game(
             for player, placements in game.turns()
         ],
     )
+
+
+def play_seats(
+    rules, setup: tuple[int, int | None], choosers: list[Callable[[Game], Placement]]
+) -> Game:
+    """A game from `setup` (start merchant, well as squares) played to its end, each placement chosen
+    by `choosers[seat](game)` for the seat to move."""
+    game = Game(rules, player_names(rules.players), *setup)
+
+    def choose(game: Game) -> Placement:
+        seat = game.seat_to_move
+        assert seat is not None  # play() asks only while someone is to move
+        return choosers[seat](game)
+
+    play(game, choose)
+    return game
 
 
 def record_text(moves: Moves, summary: GameSummary, record_ref: str, seed: int, index: int) -> str:
