@@ -27,9 +27,11 @@ and 1 always among them, at a count of 1e-3 where not seen, so that the ratio st
 one-sided results), the maximum-likelihood distribution with expected score s is
 p_j = f_j / (1 + θ (x_j - s)), θ solving Σ p_j (x_j - s) = 0, and
 LLR = N Σ f_j log(p1_j / p0_j) over N setups, p0 and p1 those at s(ELO0) and s(ELO1). The match
-stops once LLR ≥ log((1 - beta) / alpha) (H1: A is ELO1 or more stronger) or
-LLR ≤ log(beta / (1 - alpha)) (H0: ELO0 or less), else at `--games`, undecided; alpha (the chance
-of accepting H1 when H0 holds) and beta (H0 when H1 holds) are 0.05 unless `--alpha`, `--beta`.
+stops once LLR ≥ log((1 - beta) / alpha) (H1 accepted: A is ELO1 rather than ELO0 stronger) or
+LLR ≤ log(beta / (1 - alpha)) (H0 accepted), else at `--games`, undecided; alpha (the chance of
+accepting H1 where the Elo is ELO0 or less) and beta (H0 where it is ELO1 or more) are 0.05 unless
+`--alpha`, `--beta`. The decision is taken on setups in index order, so it is the same on any
+`--jobs`; games that other workers finished beyond it are left out.
 
 `--ladder A B C ...`: each agent against the one before it, one line per step; a budget ladder is a
 ladder of budgets doubling (`--ladder mcts:250 mcts:500 mcts:1000`). `--json FILE` writes every
@@ -51,7 +53,7 @@ from pathlib import Path
 
 from common import machine_load
 
-from medina_cli.agents import UnknownAgent, make_agent, parse_spec
+from medina_cli.agents import UnknownAgent, make_agent
 from medina_cli.agents.race import t_value
 from medina_cli.engine.native import engine_name
 from medina_cli.engine.playout import random_setup
@@ -165,8 +167,8 @@ class Sprt:
     def line(self) -> str:
         lower, upper = self.bounds
         verdict = {
-            "H1": f"H1 accepted: A is at least {self.elo1:+g} Elo stronger",
-            "H0": f"H0 accepted: A is at most {self.elo0:+g} Elo stronger",
+            "H1": f"H1 accepted (Elo {self.elo1:+g} rather than {self.elo0:+g})",
+            "H0": f"H0 accepted (Elo {self.elo0:+g} rather than {self.elo1:+g})",
             None: "undecided",
         }[self.decision()]
         return (
@@ -503,9 +505,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("a match takes two agents (A B), a ladder at least two")
     for spec in args.specs:
         try:
-            parse_spec(spec)
+            make_agent(spec)
         except UnknownAgent as error:
             parser.error(str(error))
+    if args.json is not None and not args.json.resolve().parent.is_dir():
+        parser.error(f"--json {args.json}: its folder does not exist")
     if args.games < 1 or args.jobs < 1 or args.players < 2:
         parser.error("--games and --jobs must be at least 1, --players at least 2")
     if args.sprt and not (0 < args.alpha < 1 and 0 < args.beta < 1 and args.sprt[0] < args.sprt[1]):
@@ -571,7 +575,11 @@ def main(argv: list[str] | None = None) -> int:
         if interrupted:
             break
     if args.json is not None:
-        write_atomically(args.json, json.dumps(document(matches, interrupted), indent=2) + "\n")
+        try:
+            write_atomically(args.json, json.dumps(document(matches, interrupted), indent=2) + "\n")
+        except OSError as error:
+            print(f"--json {args.json}: cannot write it: {error.strerror}", file=sys.stderr)
+            return 2
     return 130 if interrupted else 0
 
 
