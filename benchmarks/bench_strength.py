@@ -264,7 +264,8 @@ class Match:
         self.games = -(-self.games // self.players) * self.players  # whole setups
 
     def run(self, workers: Workers, progress: Callable[[Match], None] | None = None) -> None:
-        """Play the games not finished yet (until the SPRT decides, where there is one)."""
+        """Play the match's games in `workers`, every one or until the SPRT decides (where there is one);
+        `progress(match)` after each batch that comes back."""
         rules = load_ruleset(self.ruleset).for_players(self.players)
         context = (rules, self.seed, self.a, self.b)
         tested = 0  # the setups the SPRT has seen
