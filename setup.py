@@ -21,7 +21,7 @@ def source_digest() -> str:
     """The SHA-256 of the C sources (medina_cli.engine.native.source_digest computes the same): a built
     core carries it, and is used only beside the sources it was built from."""
     digest = sha256()
-    for name in ("core.h", "core.c", "_core.c"):
+    for name in ("core.h", "core.c", "_core.c", "search.h", "search.c"):
         digest.update(HERE.joinpath(NATIVE, name).read_bytes().replace(b"\r\n", b"\n"))
     return digest.hexdigest()
 
@@ -87,16 +87,16 @@ setup(
     ext_modules=[  # _core for boards of up to 256 cells, _core_wide (the same sources, wider bitboards) beyond
         Extension(
             "medina_cli.engine.native._core",
-            sources=[f"{NATIVE}/core.c", f"{NATIVE}/_core.c"],
-            depends=[f"{NATIVE}/core.h"],
+            sources=[f"{NATIVE}/core.c", f"{NATIVE}/search.c", f"{NATIVE}/_core.c"],
+            depends=[f"{NATIVE}/core.h", f"{NATIVE}/search.h"],
             define_macros=DIGEST,
             libraries=LIBM,
             optional=True,
         ),
         Extension(
             "medina_cli.engine.native._core_wide",
-            sources=[f"{NATIVE}/core_wide.c", f"{NATIVE}/_core_wide.c"],
-            depends=[f"{NATIVE}/core.h", f"{NATIVE}/core.c", f"{NATIVE}/_core.c"],
+            sources=[f"{NATIVE}/core_wide.c", f"{NATIVE}/search_wide.c", f"{NATIVE}/_core_wide.c"],
+            depends=[f"{NATIVE}/core.h", f"{NATIVE}/core.c", f"{NATIVE}/_core.c", f"{NATIVE}/search.h", f"{NATIVE}/search.c"],
             define_macros=DIGEST,
             libraries=LIBM,
             optional=True,

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "core.h"
+#include "search.h"
 
 #ifndef SOURCE_DIGEST
 #define SOURCE_DIGEST ""        /* setup.py gives the SHA-256 of core.h, core.c and _core.c */
@@ -733,6 +734,78 @@ static PyObject *State_search_samples(StateObject *self, PyObject *args, PyObjec
     return list;
 }
 
+/* SearchParams from a tuple in search.h's order */
+static int params_of(PyObject *obj, SearchParams *p) {
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 8) {
+        PyErr_SetString(PyExc_TypeError, "params: a tuple of 8 numbers (search.h's SearchParams)");
+        return -1;
+    }
+    double x[8];
+    for (int i = 0; i < 8; i++) {
+        x[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(obj, i));
+        if (x[i] == -1.0 && PyErr_Occurred()) return -1;
+        if (!isfinite(x[i]) || x[i] < 0) {
+            PyErr_Format(PyExc_ValueError, "params[%d]: a finite number >= 0", i);
+            return -1;
+        }
+    }
+    if (x[2] > 10000 || x[7] > 100000 || x[4] <= 0) {
+        PyErr_SetString(PyExc_ValueError, "params: rollout <= 10000, small <= 100000, temperature > 0");
+        return -1;
+    }
+    *p = (SearchParams){x[0], x[1], (int)x[2], x[3], x[4], x[5], x[6], (int)x[7]};
+    return 0;
+}
+
+static PyObject *State_evaluate(StateObject *self, PyObject *arg) {
+    SearchParams p;
+    if (params_of(arg, &p) < 0) return NULL;
+    const Variant *v = self->tables->v;
+    double values[MAXP];
+    evaluate(v, self->s, &p, values);
+    PyObject *list = PyList_New(v->players);
+    for (int q = 0; list && q < v->players; q++) {
+        PyObject *item = PyFloat_FromDouble(values[q]);
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, q, item);
+    }
+    return list;
+}
+
+static PyObject *State_mcts(StateObject *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"seed", "iterations", "seconds", "params", NULL};
+    unsigned long long seed;
+    long long iterations;
+    double seconds;
+    PyObject *params_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "KLdO", names, &seed, &iterations, &seconds, &params_obj)) return NULL;
+    SearchParams p;
+    if (params_of(params_obj, &p) < 0) return NULL;
+    if (iterations < 1 || !isfinite(seconds) || seconds < 0) {
+        PyErr_SetString(PyExc_ValueError, "iterations >= 1, seconds >= 0 (0: no limit)");
+        return NULL;
+    }
+    if (self->s->seat < 0) { PyErr_SetString(PyExc_ValueError, "the game is over"); return NULL; }
+    RootMove *out = PyMem_Malloc(sizeof(RootMove) * (MAXPIECES * MAXCELLS + 1));
+    if (!out) return PyErr_NoMemory();
+    int count;
+    int64_t done;
+    int result = mcts_search(self->tables->v, self->s, (uint64_t)seed, iterations, seconds, &p, signalled, out, &count,
+                             &done);
+    PyObject *list = NULL;
+    if (result == SEARCH_NO_MEMORY) PyErr_NoMemory();
+    else if (result == SEARCH_NO_PLACEMENT) PyErr_SetString(PyExc_RuntimeError, "no legal placement for the player to move");
+    else if (result == 0) list = PyList_New(count);  /* SEARCH_INTERRUPTED: the signal handler's exception is set */
+    for (int i = 0; list && i < count; i++) {
+        PyObject *item = Py_BuildValue("(iidd)", out[i].move, out[i].visits, out[i].reward, out[i].margin);
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, i, item);
+    }
+    PyMem_Free(out);
+    if (!list) return NULL;
+    return Py_BuildValue("(NL)", list, (long long)done);
+}
+
 static PyObject *State_get(StateObject *self, void *what) {
     const char *name = what;
     const State *s = self->s;
@@ -774,6 +847,9 @@ static PyMethodDef State_methods[] = {
     {"observe", (PyCFunction)State_observe, METH_NOARGS, "the whole position, for the differential test"},
     {"palace", (PyCFunction)State_palace, METH_O, "(buildings, size) of the palace on a cell, or None"},
     {"margins", (PyCFunction)State_margins, METH_VARARGS, "greedy ratings: [(move, margin)] best first"},
+    {"evaluate", (PyCFunction)State_evaluate, METH_O, "each seat's value in points (search.h's evaluate; params: SearchParams)"},
+    {"mcts", (PyCFunction)(void (*)(void))State_mcts, METH_VARARGS | METH_KEYWORDS,
+     "mcts(seed, iterations, seconds, params): ([(move, visits, mean reward, mean margin)] most visited first, descents)"},
     {"search_samples", (PyCFunction)(void (*)(void))State_search_samples, METH_VARARGS | METH_KEYWORDS,
      "search_samples(move, key, start, stop, exploration, widening, tea_chance, roof_from): samples start..stop-1 "
      "of a UCT search of the position after `move`, as agents.mcts.play_batch makes them: [(margin, win share)] "

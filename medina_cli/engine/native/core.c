@@ -734,8 +734,8 @@ int playout(const Variant *v, State *s, Rng *r, double tea_chance, int roof_from
 }
 
 /* --- scores (engine/scoring.py) ------------------------------------------------------------- */
-static void palace_points(const Variant *v, const State *s, const Palace *p, int *pieces, int *merchants,
-                          int *walls, int *well) {
+static void palace_points_by_source(const Variant *v, const State *s, const Palace *p, int *pieces, int *merchants,
+                                    int *walls, int *well) {
     bb all = bb_or(p->buildings, p->stables);
     bb around = orth(v, all);
     bb touch = v->merchants_touch_stables ? around : orth(v, p->buildings);
@@ -745,13 +745,19 @@ static void palace_points(const Variant *v, const State *s, const Palace *p, int
     *well = v->well_bonus * bb_count(bb_and(all, s->well_bonus_cells));
 }
 
+int palace_points(const Variant *v, const State *s, int id) {
+    int pieces, merchants, walls, well;
+    palace_points_by_source(v, s, &s->palaces[id], &pieces, &merchants, &walls, &well);
+    return pieces + merchants + walls + well;
+}
+
 void totals(const Variant *v, const State *s, int *out) {
     for (int q = 0; q < v->players; q++) out[q] = 0;
     for (int i = 0; i < s->npalaces; i++) {
         const Palace *p = &s->palaces[i];
         if (p->owner < 0) continue;
         int pieces, merchants, walls, well;
-        palace_points(v, s, p, &pieces, &merchants, &walls, &well);
+        palace_points_by_source(v, s, p, &pieces, &merchants, &walls, &well);
         out[p->owner] += pieces + merchants + walls + well;
     }
     for (int c = 0; c < v->ncol; c++) {
@@ -805,7 +811,7 @@ void score_sources(const Variant *v, const State *s, Sources *out) {
         const Palace *p = &s->palaces[i];
         if (p->owner < 0) continue;
         int pieces, merchants, walls, well;
-        palace_points(v, s, p, &pieces, &merchants, &walls, &well);
+        palace_points_by_source(v, s, p, &pieces, &merchants, &walls, &well);
         out->pieces += pieces;
         out->merchants += merchants;
         out->walls += walls;

@@ -127,6 +127,7 @@ int playout(const Variant *v, State *s, Rng *r, double tea_chance, int roof_from
             int16_t *log, int log_size);   /* returns moves played, -1 (no legal placement), -2 (log full) */
 int palace_size(const Palace *p);
 void totals(const Variant *v, const State *s, int *out);
+int palace_points(const Variant *v, const State *s, int id);  /* what palace `id` scores its owner, tiles aside */
 int winners(const Variant *v, const State *s, const int *scores, int *out);  /* bitmask of seats */
 
 typedef struct {
