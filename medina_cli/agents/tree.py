@@ -16,8 +16,10 @@ class SearchParams:
     greedy: float = 0.5
     temperature: float = 4.0
     open_share: float = 0.5
-    roof_in_hand: float = 0.0
+    roof_in_hand: float = 9.0
     small: int = 5
+    finish: int = 0
+    tea_chance: float = 0.2
 
 
 class TreeAgent(Agent):

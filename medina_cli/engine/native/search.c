@@ -194,7 +194,7 @@ static int select_edge(const Tree *t, int node, int seat, const SearchParams *p)
 }
 
 /* Up to p->rollout placements, each greedy's best with the chance p->greedy, else uniform among the
- * distinct moves; 0, or SEARCH_NO_PLACEMENT. */
+ * distinct moves; then with p->finish to the end as `playout` plays; 0, or SEARCH_NO_PLACEMENT. */
 static int rollout(const Variant *v, State *s, Rng *r, const SearchParams *p, Scratch *w) {
     for (int i = 0; i < p->rollout && s->seat >= 0; i++) {
         int move;
@@ -208,6 +208,7 @@ static int rollout(const Variant *v, State *s, Rng *r, const SearchParams *p, Sc
         }
         play_move(v, s, move);
     }
+    if (p->finish && s->seat >= 0 && playout(v, s, r, p->tea_chance, p->small, NULL, 0) < 0) return SEARCH_NO_PLACEMENT;
     return 0;
 }
 
@@ -272,6 +273,13 @@ int mcts_search(const Variant *v, const State *root, uint64_t seed, int64_t iter
         double values[MAXP], margin[MAXP], reward[MAXP];
         evaluate(v, game, p, values);
         rewards_of(v, values, p->temperature, margin, reward);
+        if (game->seat < 0) {  /* the game's end: half the reward is the win share */
+            int scores[MAXP], seats[MAXP], n;
+            totals(v, game, scores);
+            n = winners(v, game, scores, seats);
+            for (int q = 0; q < v->players; q++) reward[q] *= 0.5;
+            for (int i = 0; i < n; i++) reward[seats[i]] += 0.5 / n;
+        }
         for (int i = 0; i < depth; i++) {
             Node *n = &t.nodes[path[i]];
             n->visits++;

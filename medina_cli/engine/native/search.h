@@ -17,6 +17,8 @@ typedef struct {
     double open_share;    /* the part of an open palace's points credited to the seat likely to roof it */
     double roof_in_hand;  /* points for each roof a seat holds and can still use (a colour it owns no palace of) */
     int small;            /* greedy's small palace: a roof on a smaller one rates below every quiet placement */
+    int finish;           /* after the rollout's placements, play to the end as `playout` plays */
+    double tea_chance;    /* ... with this chance of a tea tile where one may replace a placement */
 } SearchParams;
 
 /* Each seat's value of a position in points: its total now, plus `open_share` of the points of every
