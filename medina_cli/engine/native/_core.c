@@ -736,12 +736,12 @@ static PyObject *State_search_samples(StateObject *self, PyObject *args, PyObjec
 
 /* SearchParams from a tuple in search.h's order */
 static int params_of(PyObject *obj, SearchParams *p) {
-    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 10) {
-        PyErr_SetString(PyExc_TypeError, "params: a tuple of 10 numbers (search.h's SearchParams)");
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 12) {
+        PyErr_SetString(PyExc_TypeError, "params: a tuple of 12 numbers (search.h's SearchParams)");
         return -1;
     }
-    double x[10];
-    for (int i = 0; i < 10; i++) {
+    double x[12];
+    for (int i = 0; i < 12; i++) {
         x[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(obj, i));
         if (x[i] == -1.0 && PyErr_Occurred()) return -1;
         if (!isfinite(x[i]) || x[i] < 0) {
@@ -753,7 +753,7 @@ static int params_of(PyObject *obj, SearchParams *p) {
         PyErr_SetString(PyExc_ValueError, "params: rollout <= 10000, small <= 100000, temperature > 0");
         return -1;
     }
-    *p = (SearchParams){x[0], x[1], (int)x[2], x[3], x[4], x[5], x[6], (int)x[7], x[8] != 0, x[9]};
+    *p = (SearchParams){x[0], x[1], (int)x[2], x[3], x[4], x[5], x[6], (int)x[7], x[8] != 0, x[9], x[10], x[11]};
     return 0;
 }
 

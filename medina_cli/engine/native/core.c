@@ -733,6 +733,70 @@ int playout(const Variant *v, State *s, Rng *r, double tea_chance, int roof_from
     return played;
 }
 
+/* search.h's rollouts: as `playout` (tea, roofs), but among the other placements a stable, merchant or wall
+ * next to a palace of the mover weighs `good`, one next only to other seats' palaces `bad`, any other 1. */
+int informed_playout(const Variant *v, State *s, Rng *r, double tea_chance, int roof_from, double good, double bad) {
+    int played = 0;
+    bb masks[MAXPIECES];
+    Boards b;
+    b.have = 0;
+    while (s->seat >= 0) {
+        legal_masks_b(v, s, &b, masks);
+        int move = -1;
+        if (can_tea_b(v, s, &b) && (!masks_any(v, masks) || rng_random(r) < tea_chance)) move = v->tea_move;
+        if (move < 0 && roof_from >= 0 && bb_any(masks[v->roof])) {
+            int best = -1, best_size = -1;
+            bb roofs = masks[v->roof];
+            for (int c = bb_lowest(roofs); c >= 0; c = bb_lowest(roofs)) {
+                roofs.w[c >> 6] &= ~(1ULL << (c & 63));
+                int size = palace_size(&s->palaces[s->palace_at[c]]);
+                if (size > best_size) { best = c; best_size = size; }
+            }
+            if (best_size >= roof_from) move = v->roof * v->size + best;
+        }
+        if (move < 0) {
+            bb own = bb_zero(), other = bb_zero();
+            for (int i = 0; i < s->npalaces; i++) {
+                const Palace *p = &s->palaces[i];
+                if (p->owner == s->seat) own = bb_or(own, bb_or(p->buildings, p->stables));
+                else if (p->owner >= 0) other = bb_or(other, bb_or(p->buildings, p->stables));
+            }
+            own = orth(v, own);
+            other = bb_andnot(orth(v, other), own);
+            bb parts[MAXPIECES][3];
+            double weight[3] = {good, bad, 1.0}, total = 0.0;
+            for (int p = 0; p < v->npieces; p++) {
+                int scoring = p == v->stable || p == v->merchant || p == v->wall;
+                parts[p][0] = scoring ? bb_and(masks[p], own) : bb_zero();
+                parts[p][1] = scoring ? bb_and(masks[p], other) : bb_zero();
+                parts[p][2] = scoring ? bb_andnot(bb_andnot(masks[p], own), other) : masks[p];
+                for (int k = 0; k < 3; k++) total += weight[k] * bb_count(parts[p][k]);
+            }
+            if (total <= 0.0) return -1;
+            double u = rng_random(r) * total;
+            for (int p = 0; p < v->npieces && move < 0; p++)
+                for (int k = 0; k < 3 && move < 0; k++) {
+                    int n = bb_count(parts[p][k]);
+                    if (!n || weight[k] <= 0.0) continue;
+                    if (u < weight[k] * n) {
+                        int pick = (int)(u / weight[k]);
+                        move = p * v->size + bb_nth(parts[p][k], pick < n ? pick : n - 1);
+                    } else {
+                        u -= weight[k] * n;
+                    }
+                }
+            if (move < 0) {  /* rounding left u at the very top: the last cell of any weight */
+                for (int p = v->npieces - 1; p >= 0 && move < 0; p--)
+                    for (int k = 2; k >= 0 && move < 0; k--)
+                        if (bb_any(parts[p][k]) && weight[k] > 0.0) move = p * v->size + bb_nth(parts[p][k], bb_count(parts[p][k]) - 1);
+            }
+        }
+        play_cached(v, s, move, &b);
+        played++;
+    }
+    return played;
+}
+
 /* --- scores (engine/scoring.py) ------------------------------------------------------------- */
 static void palace_points_by_source(const Variant *v, const State *s, const Palace *p, int *pieces, int *merchants,
                                     int *walls, int *well) {

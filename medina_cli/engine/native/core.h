@@ -125,6 +125,7 @@ int distinct_moves(const Variant *v, const State *s, int *out);   /* returns the
 int legal_moves(const Variant *v, const State *s, int *out);
 int playout(const Variant *v, State *s, Rng *r, double tea_chance, int roof_from,
             int16_t *log, int log_size);   /* returns moves played, -1 (no legal placement), -2 (log full) */
+int informed_playout(const Variant *v, State *s, Rng *r, double tea_chance, int roof_from, double good, double bad);
 int palace_size(const Palace *p);
 void totals(const Variant *v, const State *s, int *out);
 int palace_points(const Variant *v, const State *s, int id);  /* what palace `id` scores its owner, tiles aside */

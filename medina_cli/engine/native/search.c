@@ -208,7 +208,8 @@ static int rollout(const Variant *v, State *s, Rng *r, const SearchParams *p, Sc
         }
         play_move(v, s, move);
     }
-    if (p->finish && s->seat >= 0 && playout(v, s, r, p->tea_chance, p->small, NULL, 0) < 0) return SEARCH_NO_PLACEMENT;
+    if (p->finish && s->seat >= 0 && informed_playout(v, s, r, p->tea_chance, p->small, p->good, p->bad) < 0)
+        return SEARCH_NO_PLACEMENT;
     return 0;
 }
 

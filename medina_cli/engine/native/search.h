@@ -19,6 +19,8 @@ typedef struct {
     int small;            /* greedy's small palace: a roof on a smaller one rates below every quiet placement */
     int finish;           /* after the rollout's placements, play to the end as `playout` plays */
     double tea_chance;    /* ... with this chance of a tea tile where one may replace a placement */
+    double good, bad;     /* ... a stable, merchant or wall next to the mover's palace weighing `good`, next
+                             only to others' `bad`, every other placement 1 (informed_playout) */
 } SearchParams;
 
 /* Each seat's value of a position in points: its total now, plus `open_share` of the points of every
