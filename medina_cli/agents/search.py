@@ -51,10 +51,12 @@ class RootMove:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """The root moves a search tried, the most visited first (its choice), and the descents it made."""
+    """The root moves a search tried, the most visited first (its choice), the descents it made, and each
+    seat's mean margin over them (the position's value to each seat)."""
 
     moves: list[RootMove]
     iterations: int
+    margins: list[float]
 
 
 def search(
@@ -69,9 +71,10 @@ def search(
     state = native.state_of(game)
     if state is None:
         raise NotImplementedError("the Python engine's tree search")
-    found, done = state.mcts(seed, iterations, seconds, astuple(params))
+    found, done, margins = state.mcts(seed, iterations, seconds, astuple(params))
     decode = game.variant.decode
     return SearchResult(
         [RootMove(decode(move), visits, reward, margin) for move, visits, reward, margin in found],
         done,
+        margins,
     )

@@ -790,8 +790,9 @@ static PyObject *State_mcts(StateObject *self, PyObject *args, PyObject *kwds) {
     if (!out) return PyErr_NoMemory();
     int count;
     int64_t done;
+    double root_margin[MAXP];
     int result = mcts_search(self->tables->v, self->s, (uint64_t)seed, iterations, seconds, &p, signalled, out, &count,
-                             &done);
+                             &done, root_margin);
     PyObject *list = NULL;
     if (result == SEARCH_NO_MEMORY) PyErr_NoMemory();
     else if (result == SEARCH_NO_PLACEMENT) PyErr_SetString(PyExc_RuntimeError, "no legal placement for the player to move");
@@ -802,8 +803,14 @@ static PyObject *State_mcts(StateObject *self, PyObject *args, PyObject *kwds) {
         PyList_SET_ITEM(list, i, item);
     }
     PyMem_Free(out);
-    if (!list) return NULL;
-    return Py_BuildValue("(NL)", list, (long long)done);
+    PyObject *margins = list ? PyList_New(self->tables->v->players) : NULL;
+    for (int q = 0; margins && q < self->tables->v->players; q++) {
+        PyObject *item = PyFloat_FromDouble(root_margin[q]);
+        if (!item) { Py_CLEAR(margins); break; }
+        PyList_SET_ITEM(margins, q, item);
+    }
+    if (!margins) { Py_XDECREF(list); return NULL; }
+    return Py_BuildValue("(NLN)", list, (long long)done, margins);
 }
 
 static PyObject *State_get(StateObject *self, void *what) {
@@ -849,7 +856,7 @@ static PyMethodDef State_methods[] = {
     {"margins", (PyCFunction)State_margins, METH_VARARGS, "greedy ratings: [(move, margin)] best first"},
     {"evaluate", (PyCFunction)State_evaluate, METH_O, "each seat's value in points (search.h's evaluate; params: SearchParams)"},
     {"mcts", (PyCFunction)(void (*)(void))State_mcts, METH_VARARGS | METH_KEYWORDS,
-     "mcts(seed, iterations, seconds, params): ([(move, visits, mean reward, mean margin)] most visited first, descents)"},
+     "mcts(seed, iterations, seconds, params): ([(move, visits, mean reward, mean margin)] most visited first, descents, [each seat's mean margin])"},
     {"search_samples", (PyCFunction)(void (*)(void))State_search_samples, METH_VARARGS | METH_KEYWORDS,
      "search_samples(move, key, start, stop, exploration, widening, tea_chance, roof_from): samples start..stop-1 "
      "of a UCT search of the position after `move`, as agents.mcts.play_batch makes them: [(margin, win share)] "

@@ -227,7 +227,8 @@ static int by_visits(const void *a, const void *b) {
 }
 
 int mcts_search(const Variant *v, const State *root, uint64_t seed, int64_t iterations, double seconds,
-                const SearchParams *p, int (*interrupted)(void), RootMove *out, int *count, int64_t *done) {
+                const SearchParams *p, int (*interrupted)(void), RootMove *out, int *count, int64_t *done,
+                double *root_margin) {
     int capacity = MAXPIECES * MAXCELLS + 1, result = 0, path_room = 0;
     Tree t = {0};
     Scratch w = {malloc(sizeof(int) * (size_t)capacity), malloc(sizeof(int) * (size_t)capacity),
@@ -292,6 +293,7 @@ int mcts_search(const Variant *v, const State *root, uint64_t seed, int64_t iter
         *done = k + 1;
     }
     const Node *at = &t.nodes[top];
+    for (int q = 0; q < v->players; q++) root_margin[q] = at->visits ? at->margin[q] / at->visits : 0.0;
     for (int e = at->first; e < at->first + (at->count > 0 ? at->count : 0); e++) {
         int child = t.edges[e].child;
         if (child < 0 || !t.nodes[child].visits) continue;
