@@ -11,10 +11,18 @@ give the same result on any machine; a budget in seconds does not.
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+import math
+import random
+import time
+from dataclasses import astuple, dataclass, field
 
 from ..engine import native
+from ..engine.board import bits
 from ..engine.placement import Placement
+from ..engine.playout import nth_bit
+from .evaluation import evaluate
+from .position import outcome
+from .simple import immediate_margins
 
 
 @dataclass(frozen=True)
@@ -70,7 +78,7 @@ def search(
     > 0, its random choices drawn from `seed` (0 <= seed < 2**64)."""
     state = native.state_of(game)
     if state is None:
-        raise NotImplementedError("the Python engine's tree search")
+        return _search(game.copy(), seed, iterations, seconds, params)
     found, done, margins = state.mcts(seed, iterations, seconds, astuple(params))
     decode = game.variant.decode
     return SearchResult(
@@ -78,3 +86,141 @@ def search(
         done,
         margins,
     )
+
+
+# --- the same search on the Python engine (search.c's steps, in its order) -------------------------
+@dataclass
+class _Node:
+    seats: int
+    visits: int = 0
+    edges: list[list] | None = None  # [placement, child key or None], greedy's best first
+    reward: list[float] = field(default_factory=list)
+    margin: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.reward = [0.0] * self.seats
+        self.margin = [0.0] * self.seats
+
+
+def _search(game, seed: int, iterations: int, seconds: float, params: SearchParams) -> SearchResult:
+    rng = random.Random(seed)
+    seats = len(game.players)
+    mover = game.seat_to_move
+    nodes: dict = {}
+    root = nodes.setdefault(game.key(), _Node(seats))
+    deadline = time.monotonic() + seconds if seconds > 0 else None
+    done = 0
+    while done < iterations and not (deadline and done and time.monotonic() > deadline):
+        path, pushed, node = [root], 0, root
+        while game.seat_to_move is not None and node.visits:
+            if node.edges is None:
+                node.edges = [[placement, None] for placement, _ in immediate_margins(game, rng)]
+            edge = _select(node, nodes, game.seat_to_move, params)
+            game.push(edge[0])
+            pushed += 1
+            if edge[1] is None:
+                edge[1] = game.key()
+            node = nodes.setdefault(edge[1], _Node(seats))
+            path.append(node)
+        after = game.copy() if game.seat_to_move is not None else game
+        _rollout(after, rng, params)
+        values = evaluate(after, params)
+        margins = [values[q] - max(values[:q] + values[q + 1 :]) for q in range(seats)]
+        rewards = [1 / (1 + math.exp(-m / params.temperature)) for m in margins]
+        if after.seat_to_move is None:  # the game's end: half the reward is the win share
+            shares = outcome(after)[1]
+            rewards = [0.5 * r + 0.5 * share for r, share in zip(rewards, shares, strict=True)]
+        for visited in path:
+            visited.visits += 1
+            for q in range(seats):
+                visited.reward[q] += rewards[q]
+                visited.margin[q] += margins[q]
+        for _ in range(pushed):
+            game.pop()
+        done += 1
+    moves = []
+    for placement, key in root.edges or []:
+        child = nodes.get(key) if key is not None else None
+        if child is not None and child.visits:
+            moves.append(
+                RootMove(
+                    placement,
+                    child.visits,
+                    child.reward[mover] / child.visits,
+                    child.margin[mover] / child.visits,
+                )
+            )
+    moves.sort(key=lambda m: (-m.visits, -m.reward))
+    return SearchResult(moves, done, [m / max(1, root.visits) for m in root.margin])
+
+
+def _select(node: _Node, nodes: dict, seat: int, params: SearchParams) -> list:
+    """search.c's select_edge: the first untried edge while widening allows, else the highest bound."""
+    assert node.edges
+    allowed = min(len(node.edges), int(1 + params.widening * math.sqrt(node.visits)))
+    log_n = math.log(max(1, node.visits))
+    best, best_value = node.edges[0], -math.inf
+    for edge in node.edges[:allowed]:
+        child = nodes.get(edge[1]) if edge[1] is not None else None
+        if child is None or not child.visits:
+            return edge
+        value = child.reward[seat] / child.visits + params.exploration * math.sqrt(
+            log_n / child.visits
+        )
+        if value > best_value:
+            best, best_value = edge, value
+    return best
+
+
+def _rollout(game, rng: random.Random, params: SearchParams) -> None:
+    """search.c's rollout: params.rollout placements greedy's best (with its chance) or uniform among the
+    distinct ones, then with params.finish to the end as core.c's informed_playout plays."""
+    for _ in range(params.rollout):
+        if game.seat_to_move is None:
+            return
+        if rng.random() < params.greedy:
+            game.push(immediate_margins(game, rng)[0][0])
+        else:
+            distinct = game.distinct_placements()
+            game.push(distinct[rng.randrange(len(distinct))])
+    while params.finish and game.seat_to_move is not None:
+        _informed_placement(game, rng, params)
+
+
+def _informed_placement(game, rng: random.Random, params: SearchParams) -> None:
+    """One placement of core.c's informed_playout."""
+    masks = game.legal_masks()
+    if game.can_tea() and (not masks or rng.random() < params.tea_chance):
+        game._use_tea()
+        return
+    roofs = next((cells for piece, cells in masks if piece == "roof"), 0)
+    if roofs:
+        best = max(bits(roofs), key=lambda c: game._palace_at[c].size)
+        if game._palace_at[best].size >= params.small:
+            game._play("roof", best)
+            return
+    seat, orth = game.seat_to_move, game.variant.geometry.orth
+    own = other = 0
+    for palace in game.palaces:
+        if palace.owner == seat:
+            own |= palace.pieces
+        elif palace.owner is not None and palace.owner >= 0:
+            other |= palace.pieces
+    own = orth(own)
+    other = orth(other) & ~own
+    weights = (params.good, params.bad, 1.0)
+    parts = []
+    for piece, cells in masks:
+        scoring = piece in ("stable", "merchant", "wall")
+        split = (cells & own, cells & other, cells & ~own & ~other) if scoring else (0, 0, cells)
+        parts += [(piece, part, weight) for part, weight in zip(split, weights, strict=True) if part and weight > 0]
+    total = sum(weight * part.bit_count() for _, part, weight in parts)
+    u = rng.random() * total
+    for piece, part, weight in parts:
+        n = part.bit_count()
+        if u < weight * n:
+            game._play(piece, nth_bit(part, min(int(u / weight), n - 1)))
+            return
+        u -= weight * n
+    piece, part, _ = parts[-1]
+    game._play(piece, nth_bit(part, part.bit_count() - 1))
