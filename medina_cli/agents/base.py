@@ -93,16 +93,18 @@ def in_play(game):
 
 
 class AgentSpec(NamedTuple):
-    """An agent spec read: its kind, and for mcts the cap on playouts per decision and the confidence
-    it searches to (None: the defaults). `str()` spells it canonically (`mcts:2000@0.99`)."""
+    """An agent spec read: its kind, and for mcts the playouts (or seconds) per decision and the confidence
+    of its intervals (None: the defaults). `str()` spells it canonically (`mcts:2000@0.99`, `mcts:2s`)."""
 
     name: str
     playouts: int | None = None
     confidence: float | None = None
+    seconds: float | None = None  # a budget of time instead of playouts
 
     def __str__(self) -> str:
         return (
             self.name
             + (f":{self.playouts}" if self.playouts is not None else "")
+            + (f":{self.seconds:g}s" if self.seconds is not None else "")
             + (f"@{float(self.confidence)!r}" if self.confidence is not None else "")
         )  # repr: reads back

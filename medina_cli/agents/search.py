@@ -20,6 +20,7 @@ from ..engine import native
 from ..engine.board import bits
 from ..engine.placement import Placement
 from ..engine.playout import nth_bit
+from .base import Agent, AgentSpec, Rating
 from .evaluation import evaluate
 from .position import outcome
 from .simple import immediate_margins
@@ -86,6 +87,45 @@ def search(
         done,
         margins,
     )
+
+
+DEFAULT_PLAYOUTS = 5000  # descents a decision (each ends in one playout); see MctsAgent
+
+
+class MctsAgent(Agent):
+    """`mcts`, `mcts:N`, `mcts:Ts`: `search` with N descents a decision (DEFAULT_PLAYOUTS), or as many as
+    T seconds of the clock allow (not reproducible: the count depends on the machine and its load); it
+    plays the most visited move."""
+
+    rates = True
+    ranked_by = "playouts"
+
+    def __init__(
+        self,
+        seed: int | str = 0,
+        playouts: int | None = None,
+        confidence: float | None = None,
+        seconds: float | None = None,
+    ):
+        self.playouts = playouts or (10_000_000 if seconds else DEFAULT_PLAYOUTS)
+        self.seconds = seconds or 0.0
+        self.confidence = confidence
+        self.spec = str(AgentSpec("mcts", playouts, confidence, seconds))
+        super().__init__(seed)
+
+    def search(self, game) -> SearchResult:
+        return search(game, self.rng.getrandbits(64), self.playouts, self.seconds)
+
+    def _choose(self, game):
+        return self.search(game).moves[0].placement
+
+    def _rate(self, game, *, include=None) -> list[Rating]:
+        """The root moves of one search, the most visited first, each with its mean margin (`value`) and
+        visits (`playouts`); `include` is ignored (a move the search never tried is not listed)."""
+        return [
+            Rating(move.placement, move.margin, playouts=move.visits)
+            for move in self.search(game).moves
+        ]
 
 
 # --- the same search on the Python engine (search.c's steps, in its order) -------------------------
