@@ -94,7 +94,8 @@ def in_play(game):
 
 class AgentSpec(NamedTuple):
     """An agent spec read: its kind, and for mcts the cap on playouts per decision and the confidence
-    it searches to (None: the defaults). `str()` spells it canonically (`mcts:2000@0.99`)."""
+    it searches to, for alphabeta the depth in `playouts` (None: the defaults). `str()` spells it
+    canonically (`mcts:2000@0.99`, `alphabeta:4`)."""
 
     name: str
     playouts: int | None = None
