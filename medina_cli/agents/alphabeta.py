@@ -27,7 +27,7 @@ MAX_DEPTH = 12  # search.h's ALPHABETA_MAX_DEPTH
 # `alphabeta`'s budget: about 0.25 s a decision on one core with the native core (original-2001, four
 # players, greedy's games: depth 3 takes 0.008 s on average, depth 4 0.5 s but up to 7.5 s, at some
 # 900,000 positions a second)
-DEFAULT_NODES = 200_000
+DEFAULT_NODES = 160_000
 
 
 class AlphaBetaAgent(Agent):
