@@ -397,7 +397,7 @@ int alphabeta_search(const Variant *v, const State *root, Rng *r, int depth, int
     RatedMove *next = malloc(sizeof(RatedMove) * (size_t)capacity);
     *count = *reached = 0;
     *nodes = 0;
-    if (depth > ALPHABETA_MAX_DEPTH) depth = ALPHABETA_MAX_DEPTH;
+    depth = depth < 1 ? 1 : depth > ALPHABETA_MAX_DEPTH ? ALPHABETA_MAX_DEPTH : depth;
     int ok = ab.scratch && ab.trial && next;
     for (int d = 0; d < depth; d++) {
         AlphaBetaPly *at = &ab.ply[d];

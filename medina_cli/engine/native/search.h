@@ -45,7 +45,7 @@ int mcts_search(const Variant *v, const State *root, uint64_t seed, int64_t iter
  * a position is the root seat's evaluation minus the best other seat's, which the root seat maximises
  * and every other seat minimises (the side to move is read from each position: a turn is most often two
  * placements by the same seat), with a finished game valued by its totals (evaluate's). Depth counts
- * placements. Iterative deepening from 1 to `depth` (at most ALPHABETA_MAX_DEPTH) placements: each
+ * placements. Iterative deepening from 1 to `depth` (taken into 1..ALPHABETA_MAX_DEPTH) placements: each
  * iteration searches the root moves best first by the last one (greedy_margins' order, drawing on `r`, at
  * the first) and every other node's best first by greedy_margins. A deeper iteration is abandoned, keeping
  * the last completed one, once more than `max_nodes` nodes have been searched in all (where > 0) or
