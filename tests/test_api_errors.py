@@ -28,7 +28,7 @@ def finished(rules):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:5"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:5", "alphabeta:2"])
 def test_every_agent_refuses_a_finished_game_as_push_does(rules, engine, spec, monkeypatch):
     monkeypatch.setenv(native.ENGINE_VARIABLE, engine)
     game = finished(rules)

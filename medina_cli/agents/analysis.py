@@ -15,11 +15,25 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..engine.placement import TEA
-from .base import Rating
+from .base import Rating, UnknownAgent
 from .mcts import MctsAgent
 from .position import SMALL_PALACE, margin, outcome, playout, roof_palace, search_position, stream
 from .repeats import TIE_MARGIN, Repeats, tied_series
-from .specs import make_agent
+from .specs import make_agent, parse_spec
+
+
+def rating_agent(spec: str, seed: int | str):
+    """The agent that rates for hints and analysis: for `mcts` specs the race search (`mcts.MctsAgent`)
+    until these rest on the tree search (issue 31), else `make_agent`'s."""
+    parsed = parse_spec(spec)
+    if parsed.name != "mcts":
+        return make_agent(spec, seed)
+    if parsed.seconds is not None:
+        raise UnknownAgent(
+            f"agent {spec!r}: hints and analysis take a budget of playouts, not seconds"
+        )
+    return MctsAgent(seed, parsed.playouts, parsed.confidence)
+
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
 BLUNDER = 12.0  # ... and of at least this many a blunder
@@ -68,7 +82,7 @@ def advise(
     """The agent's advice for the player to move at `game` (none when the game is over): its `top`
     moves, or with `whole_turn` its `top` best turns (both placements, best value first). `play`: how
     its searches make their batches (`MctsAgent.search`)."""
-    agent = make_agent(spec, seed)
+    agent = rating_agent(spec, seed)
     ranked_by = "repeats" if agent.estimates else "value" if whole_turn else agent.ranked_by
     if game.is_over():
         return Advice(None, ranked_by, agent.confidence, [], whole_turn)
@@ -148,7 +162,7 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
     repeats), the pair rated on that move's fresh repeats (a first placement that ends the turn on its
     own), highest value first (`value_first`), tied with the best pair (the highest mean on its first
     repeats) as `tied_series` says, the two orders of a turn whose placements commute merged."""
-    agent = make_agent(spec, seed)
+    agent = rating_agent(spec, seed)
     if not isinstance(agent, MctsAgent):
         return Advice(game.to_move, "value", None, _exact_turns(game, agent, spec, seed, top), True)
     assert agent.confidence is not None
@@ -163,7 +177,7 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
         if after is None:
             pairs.append((firsts.rating(arm), None, firsts.means[id(arm)]))
             continue
-        searcher = make_agent(spec, f"{seed}/{index}")
+        searcher = rating_agent(spec, f"{seed}/{index}")
         assert isinstance(searcher, MctsAgent)
         second = searcher.search(after, play=play)
         seconds = Repeats(second)
@@ -229,7 +243,7 @@ def best_line(game, opening: list[str], spec: str, seed: int | str, length: int)
         placement = (
             opening[index]
             if index < len(opening)
-            else make_agent(spec, f"{seed}/line/{index}").choose(after)
+            else rating_agent(spec, f"{seed}/line/{index}").choose(after)
         )
         line.append({"player": player, "placement": str(placement)})
         after.push(placement)
@@ -241,7 +255,7 @@ def _exact_turns(game, agent, spec: str, seed: int | str, top: int) -> list[Turn
     out = []
     for index, first in enumerate(agent.rate(game)[:top]):
         after = _after(game, first.placement)
-        then = None if after is None else make_agent(spec, f"{seed}/{index}").rate(after)[0]
+        then = None if after is None else rating_agent(spec, f"{seed}/{index}").rate(after)[0]
         if then is not None:
             then.palace = roof_palace(after, then.placement)
         out.append(
@@ -386,7 +400,7 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
             best_move=str(same[0]),
             tied_moves=(str(same[0]),),
         )
-    agent = make_agent(spec, seed)
+    agent = rating_agent(spec, seed)
     if not isinstance(agent, MctsAgent):  # greedy: exact values
         ratings = agent.rate(game)
         mine = next(r for r in ratings if r.placement in same)
@@ -598,7 +612,7 @@ def analysis_document(
         "seed": seed,
         "value": value_meaning(spec),
         "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
-        "confidence": make_agent(spec).confidence,
+        "confidence": rating_agent(spec, 0).confidence,
         "placements": [r.to_json() for r in reviews],
         "players": [
             p.to_json() for p in summarise(record.players if player is None else [player], reviews)

@@ -93,18 +93,21 @@ def in_play(game):
 
 
 class AgentSpec(NamedTuple):
-    """An agent spec read: its kind, and for mcts the playouts (or seconds) per decision and the confidence
-    of its intervals (None: the defaults). `str()` spells it canonically (`mcts:2000@0.99`, `mcts:2s`)."""
+    """An agent spec read: its kind; for mcts the playouts (or the seconds) per decision and the
+    confidence of its intervals, for alphabeta the depth (None: the defaults). `str()` spells it
+    canonically (`mcts:2000@0.99`, `mcts:2s`, `alphabeta:4`)."""
 
     name: str
     playouts: int | None = None
     confidence: float | None = None
     seconds: float | None = None  # a budget of time instead of playouts
+    depth: int | None = None
 
     def __str__(self) -> str:
         return (
             self.name
             + (f":{self.playouts}" if self.playouts is not None else "")
             + (f":{self.seconds:g}s" if self.seconds is not None else "")
+            + (f":{self.depth}" if self.depth is not None else "")
             + (f"@{float(self.confidence)!r}" if self.confidence is not None else "")
         )  # repr: reads back

@@ -1,31 +1,52 @@
-"""search.h's evaluate on the Python engine (temporary: the alphabeta branch owns this module)."""
+"""The static evaluation of a position on the Python engine: the same numbers as the native core's
+`State.evaluate` (search.h's `evaluate`), for the searches that run where the core does not."""
 
 from __future__ import annotations
 
-from ..engine.scoring import palace_score, score_game
+from ..engine.position import NEUTRAL
+from ..engine.scoring import palace_score
+from .position import totals
+from .params import SearchParams
 
 
-def evaluate(game, params) -> list[float]:
-    values = [float(p.total) for p in score_game(game).players]
-    seat = game.seat_to_move
-    if seat is None:
+def evaluate(game, params: SearchParams) -> list[float]:
+    """Each seat's value of `game` in points: its total now, plus `params.open_share` of the points of
+    every unroofed palace (its tiles included) for the first seat in turn order (the mover first) that
+    holds a roof and owns no palace of its colour, plus `params.roof_in_hand` for each roof it can still
+    use (one of a colour it owns no palace of). Once the game is over: the totals."""
+    values = [float(total) for total in totals(game)]
+    mover = game.seat_to_move
+    if mover is None:
         return values
-    seats = len(values)
-    supply = game.supply
+    players, variant = len(values), game.variant
+    owned: list[set[str]] = [set() for _ in range(players)]
+    for palace in game.palaces:
+        if palace.owner is not None and palace.owner != NEUTRAL:
+            owned[palace.owner].add(palace.colour)
+    roofs = [supply["roof"] for supply in game.supply]
+    colour_values = {colour.name: colour.value for colour in game.rules.colours}
     for palace in game.palaces:
         if palace.owner is not None:
             continue
-        for k in range(seats):
-            q = (seat + k) % seats
-            if supply[q]["roof"] <= 0 or palace.colour in game._owned[q]:
+        for k in range(players):
+            seat = (mover + k) % players
+            if roofs[seat] <= 0 or palace.colour in owned[seat]:
                 continue
-            score = palace_score(game.rules, game.variant.geometry, palace, game.merchants, game.walls, game.well_bonus_cells if hasattr(game, "well_bonus_cells") else 0)
+            score = palace_score(
+                game.rules,
+                variant.geometry,
+                palace,
+                game.merchants,
+                game.walls,
+                game.well_bonus_cells,
+            )
             points = score.points
-            if game.palace_tile.get(palace.colour) is palace:
-                points += game.rules.colour_value(palace.colour) if hasattr(game.rules, "colour_value") else 0
-            values[q] += params.open_share * points
+            if game.palace_tile[palace.colour] is palace:
+                points += colour_values[palace.colour]
+            points += sum(tower for tower, holder in game.tower_tile.items() if holder is palace)
+            values[seat] += params.open_share * points
             break
-    for q in range(seats):
-        free = len(game.variant.colours) - len(game._owned[q]) if hasattr(game.variant, "colours") else 0
-        values[q] += params.roof_in_hand * min(supply[q]["roof"], free)
+    for seat in range(players):
+        usable = min(roofs[seat], len(variant.colours) - len(owned[seat]))
+        values[seat] += params.roof_in_hand * usable
     return values

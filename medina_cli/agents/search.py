@@ -22,29 +22,9 @@ from ..engine.placement import Placement
 from ..engine.playout import nth_bit
 from .base import Agent, AgentSpec, Rating
 from .evaluation import evaluate
+from .params import DEFAULT_PARAMS, SearchParams
 from .position import outcome
 from .simple import immediate_margins
-
-
-@dataclass(frozen=True)
-class SearchParams:
-    """The search's constants (search.h's SearchParams, in its order); each default says how it was chosen."""
-
-    exploration: float = 0.5
-    widening: float = 1.0
-    rollout: int = 0
-    greedy: float = 0.5
-    temperature: float = 4.0
-    open_share: float = 0.5
-    roof_in_hand: float = 9.0
-    small: int = 5
-    finish: int = 1
-    tea_chance: float = 0.2
-    good: float = 1.0
-    bad: float = 1.0
-
-
-DEFAULT_PARAMS = SearchParams()
 
 
 @dataclass(frozen=True)
@@ -253,7 +233,11 @@ def _informed_placement(game, rng: random.Random, params: SearchParams) -> None:
     for piece, cells in masks:
         scoring = piece in ("stable", "merchant", "wall")
         split = (cells & own, cells & other, cells & ~own & ~other) if scoring else (0, 0, cells)
-        parts += [(piece, part, weight) for part, weight in zip(split, weights, strict=True) if part and weight > 0]
+        parts += [
+            (piece, part, weight)
+            for part, weight in zip(split, weights, strict=True)
+            if part and weight > 0
+        ]
     total = sum(weight * part.bit_count() for _, part, weight in parts)
     u = rng.random() * total
     for piece, part, weight in parts:

@@ -49,20 +49,20 @@ class GreedyAgent(Agent):
         ]
 
 
-def immediate_margins(game, rng) -> list[tuple[object, int]]:
+def immediate_margins(game, rng, small: int = SMALL_PALACE) -> list[tuple[object, int]]:
     """(placement, mover's margin right after it) for every distinct legal move, best first, equal
-    margins in an order drawn from `rng`; a roof on a small palace counts one point below no change.
-    Only placements that may change the score are played out. On a NativePosition the core rates its
-    moves (ints) the same way, with the same draws."""
+    margins in an order drawn from `rng`; a roof on a palace smaller than `small` counts one point below
+    no change. Only placements that may change the score are played out. On a NativePosition the core
+    rates its moves (ints) the same way, with the same draws."""
     if isinstance(game, NativePosition):
-        return game.state.margins(rng.core, SMALL_PALACE)
+        return game.state.margins(rng.core, small)
     seat = seat_to_move(game)
     cells = scoring_cells(game)
     now = margin(totals(game), seat)
     rated = []
     for placement in game.distinct_placements():
         value = now
-        if placement.piece == "roof" and palace_size(game, placement) < SMALL_PALACE:
+        if placement.piece == "roof" and palace_size(game, placement) < small:
             value = now - 1
         elif may_score(game, placement, cells):
             game.push(placement)

@@ -43,7 +43,7 @@ AgentOption = Annotated[
         metavar="SPEC",
         help="The agent that rates placements: mcts (searches until sure at 95%, at "
         "most 3,000 playouts per decision), mcts:N (at most N), mcts@C or mcts:N@C (sure at confidence C, e.g. 0.99), "
-        "or greedy.",
+        "greedy, alphabeta (a paranoid alpha-beta search, about 0.25 s a decision) or alphabeta:D (D placements deep).",
     ),
 ]
 SeedOption = Annotated[

@@ -136,7 +136,13 @@ def _installed(name: str) -> ModuleType | None:
     return None
 
 
-SOURCES = ("core.h", "core.c", "_core.c", "search.h", "search.c")  # what setup.py digests into SOURCE_DIGEST
+SOURCES = (
+    "core.h",
+    "core.c",
+    "_core.c",
+    "search.h",
+    "search.c",
+)  # what setup.py digests into SOURCE_DIGEST
 
 
 @cache

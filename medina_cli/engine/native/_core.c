@@ -813,6 +813,44 @@ static PyObject *State_mcts(StateObject *self, PyObject *args, PyObject *kwds) {
     return Py_BuildValue("(NLN)", list, (long long)done, margins);
 }
 
+static PyObject *State_alphabeta(StateObject *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"rng", "depth", "max_nodes", "seconds", "params", "exact", NULL};
+    PyObject *rng_obj, *params_obj;
+    int depth, exact = 0;
+    long long max_nodes;
+    double seconds;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiLdO|p", names, &rng_obj, &depth, &max_nodes, &seconds, &params_obj,
+                                     &exact))
+        return NULL;
+    Rng *r = rng_of(rng_obj);
+    if (!r) return NULL;
+    SearchParams p;
+    if (params_of(params_obj, &p) < 0) return NULL;
+    if (depth < 1 || depth > ALPHABETA_MAX_DEPTH || max_nodes < 0 || !isfinite(seconds) || seconds < 0) {
+        PyErr_Format(PyExc_ValueError, "depth in 1..%d, max_nodes >= 0, seconds >= 0 (0: no limit)", ALPHABETA_MAX_DEPTH);
+        return NULL;
+    }
+    if (self->s->seat < 0) { PyErr_SetString(PyExc_ValueError, "the game is over"); return NULL; }
+    RatedMove *out = PyMem_Malloc(sizeof(RatedMove) * (MAXPIECES * MAXCELLS + 1));
+    if (!out) return PyErr_NoMemory();
+    int count, reached;
+    int64_t nodes;
+    int result = alphabeta_search(self->tables->v, self->s, r, depth, max_nodes, seconds, exact, &p, signalled, out,
+                                  &count, &reached, &nodes);
+    PyObject *list = NULL;
+    if (result == SEARCH_NO_MEMORY) PyErr_NoMemory();
+    else if (result == SEARCH_NO_PLACEMENT) PyErr_SetString(PyExc_RuntimeError, "no legal placement for the player to move");
+    else if (result == 0) list = PyList_New(count);  /* SEARCH_INTERRUPTED: the signal handler's exception is set */
+    for (int i = 0; list && i < count; i++) {
+        PyObject *item = Py_BuildValue("(id)", out[i].move, out[i].value);
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, i, item);
+    }
+    PyMem_Free(out);
+    if (!list) return NULL;
+    return Py_BuildValue("(NiL)", list, reached, (long long)nodes);
+}
+
 static PyObject *State_get(StateObject *self, void *what) {
     const char *name = what;
     const State *s = self->s;
@@ -857,6 +895,9 @@ static PyMethodDef State_methods[] = {
     {"evaluate", (PyCFunction)State_evaluate, METH_O, "each seat's value in points (search.h's evaluate; params: SearchParams)"},
     {"mcts", (PyCFunction)(void (*)(void))State_mcts, METH_VARARGS | METH_KEYWORDS,
      "mcts(seed, iterations, seconds, params): ([(move, visits, mean reward, mean margin)] most visited first, descents, [each seat's mean margin])"},
+    {"alphabeta", (PyCFunction)(void (*)(void))State_alphabeta, METH_VARARGS | METH_KEYWORDS,
+     "alphabeta(rng, depth, max_nodes, seconds, params, exact=False): a paranoid alpha-beta search (search.h's "
+     "alphabeta_search; 0: no limit), ([(move, value)] best first, depth completed, nodes searched)"},
     {"search_samples", (PyCFunction)(void (*)(void))State_search_samples, METH_VARARGS | METH_KEYWORDS,
      "search_samples(move, key, start, stop, exploration, widening, tea_chance, roof_from): samples start..stop-1 "
      "of a UCT search of the position after `move`, as agents.mcts.play_batch makes them: [(margin, win share)] "
@@ -906,6 +947,7 @@ PyMODINIT_FUNC INIT(MODULE)(void) {
         || PyModule_AddIntConstant(m, "MAX_TOWER_MERCHANTS", MAX_TOWER_MERCHANTS) < 0
         || PyModule_AddIntConstant(m, "MAX_PLACEMENTS", MAX_PLACEMENTS) < 0
         || PyModule_AddIntConstant(m, "MASK_BYTES", NW * 8) < 0
+        || PyModule_AddIntConstant(m, "ALPHABETA_MAX_DEPTH", ALPHABETA_MAX_DEPTH) < 0
         || PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -315,3 +315,138 @@ end:
     free(game);
     return result;
 }
+
+/* --- alpha-beta: a depth-limited paranoid search (see search.h) -------------------------------- */
+typedef struct {  /* one ply's own room: its moves in greedy's order, and the position after one of them */
+    int *moves, *values;
+    State *child;
+} AlphaBetaPly;
+
+typedef struct {
+    const Variant *v;
+    const SearchParams *p;
+    Rng *r;
+    int root_seat, limited, stopped;  /* limited: the budget applies; stopped: ALPHABETA_SPENT or SEARCH_INTERRUPTED */
+    int64_t nodes, max_nodes;
+    double deadline;
+    int (*interrupted)(void);
+    int *scratch;  /* greedy_margins' scratch and trial position, shared by every ply */
+    State *trial;
+    AlphaBetaPly ply[ALPHABETA_MAX_DEPTH];
+} AlphaBeta;
+
+enum { ALPHABETA_SPENT = 1 };
+
+/* The root seat's evaluation minus the best other seat's. */
+static double root_margin(const AlphaBeta *ab, const State *s) {
+    double values[MAXP], best = -INFINITY;
+    evaluate(ab->v, s, ab->p, values);
+    for (int q = 0; q < ab->v->players; q++)
+        if (q != ab->root_seat && values[q] > best) best = values[q];
+    return values[ab->root_seat] - best;
+}
+
+/* Counts a node about to be searched; nonzero (and ab->stopped set) once the search must stop. */
+static int spent(AlphaBeta *ab) {
+    ab->nodes++;
+    if ((ab->nodes & 255) == 0 && ab->interrupted && ab->interrupted()) ab->stopped = SEARCH_INTERRUPTED;
+    else if (ab->limited && ab->max_nodes > 0 && ab->nodes > ab->max_nodes) ab->stopped = ALPHABETA_SPENT;
+    else if (ab->limited && ab->deadline && (ab->nodes & 255) == 0 && now() > ab->deadline) ab->stopped = ALPHABETA_SPENT;
+    return ab->stopped;
+}
+
+/* The value of `s` searched `depth` placements deep at `ply`, fail-soft within (alpha, beta): the root
+ * seat maximises, every other seat minimises; a position without placements is a leaf. */
+static double ab_value(AlphaBeta *ab, const State *s, int depth, int ply, double alpha, double beta) {
+    if (s->seat < 0 || depth == 0) return root_margin(ab, s);
+    AlphaBetaPly *at = &ab->ply[ply];
+    int n = greedy_margins(ab->v, s, ab->r, ab->p->small, at->moves, at->values, ab->scratch, ab->trial);
+    if (!n) return root_margin(ab, s);
+    int maximising = s->seat == ab->root_seat;
+    double best = maximising ? -INFINITY : INFINITY;
+    for (int i = 0; i < n && alpha < beta; i++) {
+        if (spent(ab)) return 0;
+        state_copy(at->child, s);
+        play_move(ab->v, at->child, at->moves[i]);
+        double value = ab_value(ab, at->child, depth - 1, ply + 1, alpha, beta);
+        if (ab->stopped) return 0;
+        if (maximising && value > best) {
+            best = value;
+            if (best > alpha) alpha = best;
+        } else if (!maximising && value < best) {
+            best = value;
+            if (best < beta) beta = best;
+        }
+    }
+    return best;
+}
+
+/* Stable: the higher value first, then the earlier place. */
+static void sort_rated(RatedMove *moves, int n) {
+    for (int i = 1; i < n; i++) {
+        RatedMove x = moves[i];
+        int j = i;
+        for (; j > 0 && moves[j - 1].value < x.value; j--) moves[j] = moves[j - 1];
+        moves[j] = x;
+    }
+}
+
+int alphabeta_search(const Variant *v, const State *root, Rng *r, int depth, int64_t max_nodes, double seconds,
+                     int exact, const SearchParams *p, int (*interrupted)(void), RatedMove *out, int *count,
+                     int *reached, int64_t *nodes) {
+    int capacity = MAXPIECES * MAXCELLS + 1, result = 0;
+    AlphaBeta ab = {v, p, r, root->seat, 0, 0, 0, max_nodes, seconds > 0 ? now() + seconds : 0, interrupted,
+                    malloc(sizeof(int) * 2 * (size_t)capacity), malloc(sizeof(State)), {{0}}};
+    RatedMove *next = malloc(sizeof(RatedMove) * (size_t)capacity);
+    *count = *reached = 0;
+    *nodes = 0;
+    depth = depth < 1 ? 1 : depth > ALPHABETA_MAX_DEPTH ? ALPHABETA_MAX_DEPTH : depth;
+    int ok = ab.scratch && ab.trial && next;
+    for (int d = 0; d < depth; d++) {
+        AlphaBetaPly *at = &ab.ply[d];
+        at->moves = malloc(sizeof(int) * (size_t)capacity);
+        at->values = malloc(sizeof(int) * (size_t)capacity);
+        at->child = malloc(sizeof(State));
+        ok = ok && at->moves && at->values && at->child;
+    }
+    if (!ok) {
+        result = SEARCH_NO_MEMORY;
+        goto end;
+    }
+    int n = root->seat < 0 ? 0 : greedy_margins(v, root, r, p->small, ab.ply[0].moves, ab.ply[0].values, ab.scratch, ab.trial);
+    if (!n) {
+        result = SEARCH_NO_PLACEMENT;
+        goto end;
+    }
+    for (int i = 0; i < n; i++) out[i] = (RatedMove){ab.ply[0].moves[i], ab.ply[0].values[i]};
+    for (int d = 1; d <= depth && !ab.stopped; d++) {
+        ab.limited = d > 1;
+        double alpha = -INFINITY;
+        for (int i = 0; i < n; i++) {
+            if (spent(&ab)) break;
+            state_copy(ab.ply[0].child, root);
+            play_move(v, ab.ply[0].child, out[i].move);
+            double value = ab_value(&ab, ab.ply[0].child, d - 1, 1, exact ? -INFINITY : alpha, INFINITY);
+            if (ab.stopped) break;
+            next[i] = (RatedMove){out[i].move, value};
+            if (value > alpha) alpha = value;
+        }
+        if (ab.stopped) break;
+        sort_rated(next, n);
+        memcpy(out, next, sizeof(RatedMove) * (size_t)n);
+        *reached = d;
+    }
+    if (ab.stopped == SEARCH_INTERRUPTED) result = SEARCH_INTERRUPTED;
+    else *count = n;
+end:
+    *nodes = ab.nodes;
+    for (int d = 0; d < depth; d++) {
+        free(ab.ply[d].moves);
+        free(ab.ply[d].values);
+        free(ab.ply[d].child);
+    }
+    free(ab.scratch);
+    free(ab.trial);
+    free(next);
+    return result;
+}

@@ -44,4 +44,28 @@ int mcts_search(const Variant *v, const State *root, uint64_t seed, int64_t iter
                 const SearchParams *p, int (*interrupted)(void), RootMove *out, int *count, int64_t *done,
                 double *root_margin);
 
+/* A depth-limited paranoid alpha-beta search of `root` (a position where someone is to move): the value of
+ * a position is the root seat's evaluation minus the best other seat's, which the root seat maximises
+ * and every other seat minimises (the side to move is read from each position: a turn is most often two
+ * placements by the same seat), with a finished game valued by its totals (evaluate's). Depth counts
+ * placements. Iterative deepening from 1 to `depth` (taken into 1..ALPHABETA_MAX_DEPTH) placements: each
+ * iteration searches the root moves best first by the last one (greedy_margins' order, drawing on `r`, at
+ * the first) and every other node's best first by greedy_margins. A deeper iteration is abandoned, keeping
+ * the last completed one, once more than `max_nodes` nodes have been searched in all (where > 0) or
+ * `seconds` of wall clock have passed (where > 0); the first always completes. `interrupted` is asked every
+ * 256 nodes (may be NULL). With `exact` every root move is searched with a full window, so every value is
+ * exact; else a move's value below the best is an upper bound (the search is cheaper). Writes every
+ * distinct root move with its value at the last completed depth, best first (the earlier searched first
+ * among equals), to `out` (room for every distinct move), their count to *count, the depth completed to
+ * *reached and the nodes searched to *nodes. Deterministic for a given `r` unless `seconds` > 0. Returns
+ * 0, SEARCH_NO_PLACEMENT, SEARCH_NO_MEMORY or SEARCH_INTERRUPTED. */
+#define ALPHABETA_MAX_DEPTH 12
+typedef struct {
+    int move;
+    double value;
+} RatedMove;
+int alphabeta_search(const Variant *v, const State *root, Rng *r, int depth, int64_t max_nodes, double seconds,
+                     int exact, const SearchParams *p, int (*interrupted)(void), RatedMove *out, int *count,
+                     int *reached, int64_t *nodes);
+
 #endif
