@@ -6,7 +6,8 @@ merchant and well of `medina simulate --seed S`'s game u, and it is played once 
 B in all the others (2 players: every setup twice, the seats swapped). Game g is setup g // players
 with A in seat g % players, each agent seeded by (seed, g, seat), so a rerun on any `--jobs` plays
 the same games, and every figure is taken over the games in index order. `--games` is rounded up to
-whole setups. Any spec `medina_cli.agents.make_agent` accepts names an agent.
+whole setups. Any spec `medina_cli.agents.make_agent` accepts names an agent, and `turn3` (`turn3:N`) the
+default `mcts` (`mcts:N`) of turn 3, the race search, kept for this comparison.
 
 The figures: A's wins, a win shared by k players counting 1/k (as `medina simulate` counts them);
 A's win rate with its 95% Wilson interval (games taken as independent: the pairing by setup only
@@ -213,6 +214,22 @@ def play_games(context: tuple, start: int, stop: int) -> list[GameResult]:
     return [play_match_game(rules, seed, a, b, index) for index in range(start, stop)]
 
 
+BASELINE = "turn3"  # the default of turn 3 (main at 7977d3c): a spec for the benchmarks only
+
+
+def agent_of(spec: str, seed: str = "0"):
+    """The agent `spec` names: any spec make_agent takes, or `turn3`, `turn3:N` (the race search that was
+    the default `mcts`, `mcts:N`, up to turn 3; its documents are unchanged since, byte for byte)."""
+    name, _, budget = spec.partition(":")
+    if name != BASELINE:
+        return make_agent(spec, seed)
+    from medina_cli.agents.mcts import MctsAgent as RaceAgent
+
+    if budget and not budget.isdigit():
+        raise UnknownAgent(f"agent {spec!r}: {BASELINE}:N takes a whole number of playouts")
+    return RaceAgent(seed, int(budget) if budget else None)
+
+
 def play_match_game(rules, seed: int, a: str, b: str, index: int) -> GameResult:
     """Game `index` of a match of `a` against `b`: its setup's merchant and well, A in its seat."""
     players = rules.players
@@ -221,7 +238,7 @@ def play_match_game(rules, seed: int, a: str, b: str, index: int) -> GameResult:
     decisions = [0] * players
 
     def timed(seat: int, spec: str) -> Callable:
-        choose = make_agent(spec, f"{seed}/{index}/{seat}").choose
+        choose = agent_of(spec, f"{seed}/{index}/{seat}").choose
 
         def chooser(game):
             start = time.process_time()
@@ -506,7 +523,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("a match takes two agents (A B), a ladder at least two")
     for spec in args.specs:
         try:
-            make_agent(spec)
+            agent_of(spec)
         except UnknownAgent as error:
             parser.error(str(error))
     if args.json is not None and not args.json.resolve().parent.is_dir():

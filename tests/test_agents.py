@@ -11,6 +11,7 @@ from rulekit import Position
 
 from medina_cli.agents import UnknownAgent, make_agent, parse_spec
 from medina_cli.agents.analysis import MISTAKE, hints, summarise
+from medina_cli.agents.base import AgentSpec
 from medina_cli.agents.position import seat_to_move
 from medina_cli.engine.game import Game
 from medina_cli.engine.playout import random_setup
@@ -62,14 +63,16 @@ def test_a_seed_fixes_the_choices():
 @pytest.mark.parametrize(
     "spec,parsed",
     [
-        ("random", ("random", None, None)),
-        ("greedy", ("greedy", None, None)),
-        ("mcts", ("mcts", None, None)),
-        ("MCTS:250", ("mcts", 250, None)),
-        ("mcts@0.99", ("mcts", None, 0.99)),
-        ("mcts:5000@0.9", ("mcts", 5000, 0.9)),
-        ("mcts:30@0.9999999", ("mcts", 30, 0.9999999)),
-        ("mcts@0.9912345", ("mcts", None, 0.9912345)),
+        ("random", AgentSpec("random")),
+        ("greedy", AgentSpec("greedy")),
+        ("mcts", AgentSpec("mcts")),
+        ("MCTS:250", AgentSpec("mcts", 250)),
+        ("mcts:2s", AgentSpec("mcts", seconds=2.0)),
+        ("mcts:0.25S", AgentSpec("mcts", seconds=0.25)),
+        ("mcts@0.99", AgentSpec("mcts", confidence=0.99)),
+        ("mcts:5000@0.9", AgentSpec("mcts", 5000, 0.9)),
+        ("mcts:30@0.9999999", AgentSpec("mcts", 30, 0.9999999)),
+        ("mcts@0.9912345", AgentSpec("mcts", confidence=0.9912345)),
     ],
 )
 def test_specs(spec, parsed):

@@ -11,6 +11,7 @@ from rulekit import Position
 
 from medina_cli.agents import UnknownAgent, make_agent, parse_spec
 from medina_cli.agents.alphabeta import MAX_DEPTH, alphabeta
+from medina_cli.agents.base import AgentSpec
 from medina_cli.agents.evaluation import evaluate
 from medina_cli.agents.params import SearchParams
 from medina_cli.engine import native
@@ -148,9 +149,9 @@ def test_it_takes_the_big_palace_at_one_placement(engine, monkeypatch):
 @pytest.mark.parametrize(
     "spec,parsed",
     [
-        ("alphabeta", ("alphabeta", None, None)),
-        ("AlphaBeta:3", ("alphabeta", 3, None)),
-        (f"alphabeta:{MAX_DEPTH}", ("alphabeta", MAX_DEPTH, None)),
+        ("alphabeta", AgentSpec("alphabeta")),
+        ("AlphaBeta:3", AgentSpec("alphabeta", depth=3)),
+        (f"alphabeta:{MAX_DEPTH}", AgentSpec("alphabeta", depth=MAX_DEPTH)),
     ],
 )
 def test_alphabeta_specs(spec, parsed):

@@ -55,8 +55,8 @@ def parse_spec(spec: str) -> AgentSpec:
     ):
         raise _bad_spec(
             spec,
-            f"the budget of mcts must be a whole number of playouts ≥ 1 (at most {MAX_PLAYOUTS:,}) "
-            f"or of seconds such as 2s (at most {MAX_SECONDS:g}s), not {brief(budget)}",
+            f"the playout budget of mcts must be a whole number ≥ 1 (at most {MAX_PLAYOUTS:,}), or "
+            f"seconds such as 2s (at most {MAX_SECONDS:g}s), not {brief(budget)}",
         )
     if at and not _is_confidence(confidence):
         raise _bad_spec(
