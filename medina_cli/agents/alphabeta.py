@@ -19,9 +19,9 @@ from dataclasses import astuple
 from ..engine import native
 from .base import Agent, AgentSpec, Rating
 from .evaluation import evaluate
+from .params import SearchParams
 from .position import NativePosition, as_placement, search_position
 from .simple import immediate_margins
-from .params import SearchParams
 
 MAX_DEPTH = 12  # search.h's ALPHABETA_MAX_DEPTH
 # `alphabeta`'s budget: 0.24 s a decision on average (at most 0.56 s), mostly 3 to 5 placements deep,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..engine.position import NEUTRAL
 from ..engine.scoring import palace_score
-from .position import totals
 from .params import SearchParams
+from .position import totals
 
 
 def evaluate(game, params: SearchParams) -> list[float]:
