@@ -531,3 +531,34 @@ def test_a_piece_typed_without_its_cell_gets_no_shell_advice(tmp_path):
         in out
     )
     assert "quote" not in out
+
+
+def test_an_agent_chooses_inside_the_callers_thinking_context(tmp_path):
+    """`run(thinking=...)`: every agent placement is made inside `thinking(name)`, a person's outside."""
+    from contextlib import contextmanager
+
+    from medina_cli.session.table import Table, read_seats
+    from medina_cli.session.table import run as play
+
+    table = Table.start(
+        str(tmp_path / "game.yaml"),
+        "original-2001",
+        read_seats(["greedy", "Ann", "random"]),
+        seed=3,
+    )
+    inside: list[tuple[str, int]] = []
+
+    @contextmanager
+    def thinking(name):
+        before = len(table.game.move_stack)
+        yield
+        inside.append((name, len(table.game.move_stack) - before))
+
+    def ask(prompt: str) -> str:
+        return "quit" if len(table.game.move_stack) > 8 else str(table.game.legal_placements()[0])
+
+    play(table, ask=ask, tell=lambda line: None, draw=lambda game, key: "", thinking=thinking)
+    assert {name for name, _ in inside} == {"greedy", "random"}
+    assert all(placed == 1 for _, placed in inside)
+    by_agents = [placements for player, placements in table.game.turns() if player != "Ann"]
+    assert len(inside) == sum(len(placements) for placements in by_agents) > 0

@@ -17,6 +17,7 @@ from .common import (
     stop,
     usage_error,
 )
+from .progress import thinking
 
 
 def complete_seat(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -183,7 +184,12 @@ def play_command(
     note_engine_cost()
     try:
         finished = run(
-            table, ask=_ask, tell=say, draw=_drawing(no_color), board_always=board == "always"
+            table,
+            ask=_ask,
+            tell=say,
+            draw=_drawing(no_color),
+            board_always=board == "always",
+            thinking=thinking,
         )
     except (EOFError, KeyboardInterrupt) as interruption:
         say()

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 REDRAW_SECONDS = 0.1  # at most ten drawings a second, however fast the units finish
+THINKING_SHOWN_AFTER = (
+    1.0  # seconds an agent thinks before it is shown thinking: shorter needs no sign
+)
 
 
 class Progress:
@@ -82,6 +87,37 @@ class Progress:
         if self.display is not None:
             self.display.stop()
             self.display = None
+
+
+@contextmanager
+def thinking(name: str) -> Iterator[None]:
+    """While the body runs (an agent choosing), on a terminal and from THINKING_SHOWN_AFTER seconds on:
+    "NAME is thinking" with a spinner and the seconds so far on stderr, cleared at the end. The searches
+    let other threads run, so the display moves while they do."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    import threading
+
+    done = threading.Event()
+
+    def show() -> None:
+        if done.wait(THINKING_SHOWN_AFTER):
+            return
+        from rich.console import Console
+
+        started = time.monotonic() - THINKING_SHOWN_AFTER
+        with Console(stderr=True).status(f"{name} is thinking") as status:
+            while not done.wait(REDRAW_SECONDS):
+                status.update(f"{name} is thinking ({time.monotonic() - started:.0f} s)")
+
+    shower = threading.Thread(target=show, daemon=True)
+    shower.start()
+    try:
+        yield
+    finally:
+        done.set()
+        shower.join()
 
 
 def played_or_exit(play, progress: Progress, kept, out: str | None, doc: dict | None):

@@ -357,19 +357,25 @@ class Table:
 # --- the conversation ------------------------------------------------------------------------------
 
 
-def run(table: Table, ask, tell, draw, *, board_always: bool = False) -> bool:
+def run(table: Table, ask, tell, draw, *, board_always: bool = False, thinking=None) -> bool:
     """Play at the terminal until the game is over (True) or a person stops it (False): agents move by
     themselves; a person is asked (`ask(prompt)` gives a line, and raises EOFError or KeyboardInterrupt
     to stop); every line to show goes to `tell`; `draw(game, key)` is the board as text (with its key).
     Each placement is told as a line; the board is drawn where it has changed, before a person's turn and at
-    the end (`board_always`: after every placement)."""
+    the end (`board_always`: after every placement). `thinking(name)`: a context in which an agent chooses
+    (the caller's sign that it is thinking)."""
     for line in table.opening():
         tell(line)
     tell(draw(table.game, True))
     changed = False  # placements made since the board was last drawn
     while table.mover is not None:
         if table.mover.agent:
-            changed |= _show_placed(table.play_agent(), tell)
+            if thinking is None:
+                changed |= _show_placed(table.play_agent(), tell)
+            else:
+                with thinking(table.mover.name):
+                    placed = table.play_agent()
+                changed |= _show_placed(placed, tell)
         else:
             if changed:
                 tell(draw(table.game, False))

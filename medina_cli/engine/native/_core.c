@@ -682,7 +682,13 @@ static PyObject *State_margins(StateObject *self, PyObject *args) {
     return list;
 }
 
-static int signalled(void) { return PyErr_CheckSignals() < 0; }  /* Ctrl-C heard within a search */
+/* Ctrl-C heard within a search (which may run without the GIL: it takes it to ask) */
+static int signalled(void) {
+    PyGILState_STATE held = PyGILState_Ensure();
+    int heard = PyErr_CheckSignals() < 0;
+    PyGILState_Release(held);
+    return heard;
+}
 
 static PyObject *State_search_samples(StateObject *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"move", "key", "start", "stop", "exploration", "widening", "tea_chance", "roof_from", NULL};
@@ -791,8 +797,11 @@ static PyObject *State_mcts(StateObject *self, PyObject *args, PyObject *kwds) {
     int count;
     int64_t done;
     double root_margin[MAXP];
-    int result = mcts_search(self->tables->v, self->s, (uint64_t)seed, iterations, seconds, &p, signalled, out, &count,
-                             &done, root_margin);
+    int result;
+    Py_BEGIN_ALLOW_THREADS  /* other threads (a progress display) run meanwhile; this State is not theirs to touch */
+    result = mcts_search(self->tables->v, self->s, (uint64_t)seed, iterations, seconds, &p, signalled, out, &count,
+                         &done, root_margin);
+    Py_END_ALLOW_THREADS
     PyObject *list = NULL;
     if (result == SEARCH_NO_MEMORY) PyErr_NoMemory();
     else if (result == SEARCH_NO_PLACEMENT) PyErr_SetString(PyExc_RuntimeError, "no legal placement for the player to move");
@@ -835,8 +844,11 @@ static PyObject *State_alphabeta(StateObject *self, PyObject *args, PyObject *kw
     if (!out) return PyErr_NoMemory();
     int count, reached;
     int64_t nodes;
-    int result = alphabeta_search(self->tables->v, self->s, r, depth, max_nodes, seconds, exact, &p, signalled, out,
-                                  &count, &reached, &nodes);
+    int result;
+    Py_BEGIN_ALLOW_THREADS
+    result = alphabeta_search(self->tables->v, self->s, r, depth, max_nodes, seconds, exact, &p, signalled, out,
+                              &count, &reached, &nodes);
+    Py_END_ALLOW_THREADS
     PyObject *list = NULL;
     if (result == SEARCH_NO_MEMORY) PyErr_NoMemory();
     else if (result == SEARCH_NO_PLACEMENT) PyErr_SetString(PyExc_RuntimeError, "no legal placement for the player to move");
