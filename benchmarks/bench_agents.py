@@ -1,18 +1,18 @@
 """The agents: speed from mid-game positions, and a strength ladder with 95% intervals.
 
 Speed (4-player original-2001, positions 40 placements into random games): playouts per second
-(uniform random, and the MCTS playout policy), and the seconds per decision of the default mcts
-(it stops once sure, at most at its cap of playouts), with how often it was sure and the playouts
-it spent, wall clock and CPU time: the machine may be shared, and CPU time is what one free core
-would take. Then `medina analyse examples/original-2001-4p.yaml --jobs 2` at the default settings,
+(uniform random, and turn 3's playout policy), and the seconds per decision of the default mcts, of
+alphabeta and of turn 3's default (the baseline, `turn3` in bench_strength.py), CPU time (what one
+free core would take: the machine may be shared) and wall clock. Then `medina analyse examples/original-2001-4p.yaml --jobs 2` at the default settings,
 wall clock (target ≤ 2 minutes), and `medina hint` at one of its positions on one and two processes.
 
-The ladder, as benchmarks/bench_strength.py plays its matches (seed 1; shared setups, the default
-mcts in every seat of each): the default mcts against mcts:300 and against greedy, one seat of it
-against the others, in the 2014 two-player game (a fair share is 50%) and in 4-player original-2001
-(one mcts seat, three of the other: a fair share is 25%). Each line gives the default mcts's win
-rate with its Wilson interval beside the fair share, its Elo and its mean score margin, with their
-intervals.
+The ladder (`LADDER`), as benchmarks/bench_strength.py plays its matches (seed 1; shared setups, A in
+every seat of each, B in the others): the default mcts against turn 3's default (2014 two-player games,
+a fair share of 50%, and 4-player original-2001, one mcts against three, a fair share of 25%) and
+against alphabeta, then alphabeta > greedy > random, and the budget ladder (each doubling of the
+default's 2,000 playouts, from a quarter to four times it, against the step below). Each line gives
+A's win rate with its Wilson interval beside the fair share, its Elo and its mean score margin, with
+their intervals. All of it takes hours on two cores: `--scale` plays a share of the games.
 """
 
 from __future__ import annotations
@@ -26,11 +26,17 @@ from pathlib import Path
 from common import compile_package, medina_command
 
 ROOT = Path(__file__).resolve().parents[1]
-LADDER = (  # (ruleset, players, the default mcts against, games)
-    ("second-edition-2014", 2, "mcts:300", 100),
-    ("second-edition-2014", 2, "greedy", 100),
-    ("original-2001", 4, "mcts:300", 100),
-    ("original-2001", 4, "greedy", 100),
+LADDER = (  # (ruleset, players, A, B, games): the issue's figures, A in one seat, B in the others
+    ("second-edition-2014", 2, "mcts", "turn3", 400),
+    ("original-2001", 4, "mcts", "turn3", 200),
+    ("second-edition-2014", 2, "mcts", "alphabeta", 200),
+    ("second-edition-2014", 2, "alphabeta", "greedy", 100),
+    ("second-edition-2014", 2, "greedy", "random", 100),
+    # the budget ladder: each doubling of the default's budget against the step below
+    ("second-edition-2014", 2, "mcts:1000", "mcts:500", 200),
+    ("second-edition-2014", 2, "mcts", "mcts:1000", 200),
+    ("second-edition-2014", 2, "mcts:4000", "mcts", 200),
+    ("second-edition-2014", 2, "mcts:8000", "mcts:4000", 200),
 )
 
 
@@ -62,9 +68,11 @@ def timed(run, seconds: float = 3.0) -> tuple[int, float, float]:
 
 
 def speed(positions: int) -> None:
-    from medina_cli.agents import make_agent
-    from medina_cli.agents.mcts import DEFAULT_CONFIDENCE, DEFAULT_PLAYOUTS
+    from bench_strength import agent_of
+
     from medina_cli.agents.position import playout
+    from medina_cli.agents.search import DEFAULT_PLAYOUTS
+    from medina_cli.engine import native
     from medina_cli.engine.playout import play_out
 
     games = mid_game_positions("original-2001", 4, positions)
@@ -75,7 +83,7 @@ def speed(positions: int) -> None:
 
     for name, play in (
         ("uniform random", uniform),
-        ("mcts policy", lambda game: playout(game, rng)),
+        ("turn 3's mcts policy", lambda game: playout(game, rng)),
     ):
         cycle = iter(range(10**9))
         calls, wall, cpu = timed(
@@ -84,21 +92,21 @@ def speed(positions: int) -> None:
         print(
             f"{name} playouts from mid-game, 4p original-2001: {calls / wall:,.0f}/s wall, {calls / cpu:,.0f}/s CPU"
         )
-    walls, cpus, sure, playouts = [], [], 0, 0
-    for seed, game in enumerate(games):
-        agent = make_agent("mcts", seed)
-        wall, cpu = time.perf_counter(), time.process_time()
-        race = agent.search(game)
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
-        sure += race.sure
-        playouts += race.playouts
-    print(
-        f"mcts decision (sure at {DEFAULT_CONFIDENCE:g}, at most {DEFAULT_PLAYOUTS} playouts), 4p original-2001 "
-        f"mid-game, {len(games)} positions: {sum(walls) / len(walls):.2f} s wall (max {max(walls):.2f}), "
-        f"{sum(cpus) / len(cpus):.2f} s CPU (max {max(cpus):.2f}); sure in {sure} of {len(games)}, "
-        f"{playouts / len(games):,.0f} playouts on average (target < 2 s per decision)"
-    )
+    for spec, target in (("mcts", 0.25), ("alphabeta", 0.25), ("turn3", None)):
+        walls, cpus = [], []
+        for seed, game in enumerate(games):
+            agent = agent_of(spec, str(seed))
+            wall, cpu = time.perf_counter(), time.process_time()
+            agent.choose(game)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+        budget = f" ({DEFAULT_PLAYOUTS:,} playouts)" if spec == "mcts" else ""
+        print(
+            f"{spec}{budget} decision, 4p original-2001 mid-game, {len(games)} positions, "
+            f"{native.engine_name()} engine: {sum(cpus) / len(cpus):.3f} s CPU on average "
+            f"(max {max(cpus):.3f}), {sum(walls) / len(walls):.3f} s wall"
+            + (f" (target ≤ {target} s CPU)" if target else " (the baseline)")
+        )
 
 
 def command_time(*args: str) -> tuple[float, float]:
@@ -136,9 +144,9 @@ def strength(jobs: int, scale: float) -> None:
 
     from medina_cli.study.parallel import Workers
 
-    for ref, players, against, games in LADDER:
+    for ref, players, a, b, games in LADDER:
         games = max(players, round(games * scale) // players * players)
-        match = Match("mcts", against, ref, players, games)
+        match = Match(a, b, ref, players, games)
         wall = time.perf_counter()
         match.run(Workers(jobs))
         print(

@@ -69,7 +69,10 @@ def search(
     )
 
 
-DEFAULT_PLAYOUTS = 5000  # descents a decision (each ends in one playout); see MctsAgent
+# Descents a decision (each ends in one playout): 0.21 s of CPU on average (at most 0.43 s) with the native
+# core on 55 positions of four-player original-2001 games between greedy players, the budget of
+# 0.25 s a decision (2 000 at 0.14 s in two-player second-edition-2014 games)
+DEFAULT_PLAYOUTS = 2000
 
 
 class MctsAgent(Agent):
