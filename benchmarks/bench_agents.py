@@ -3,8 +3,9 @@
 Speed (4-player original-2001, positions 40 placements into random games): playouts per second
 (uniform random, and turn 3's playout policy), and the seconds per decision of the default mcts, of
 alphabeta and of turn 3's default (the baseline, `turn3` in bench_strength.py), CPU time (what one
-free core would take: the machine may be shared) and wall clock. Then `medina analyse examples/original-2001-4p.yaml --jobs 2` at the default settings,
-wall clock (target ≤ 2 minutes), and `medina hint` at one of its positions on one and two processes.
+free core would take: the machine may be shared) and wall clock. Then `medina analyse
+examples/original-2001-4p.yaml --jobs 2` at the default settings, wall clock (target ≤ 2 minutes),
+and `medina hint` at one of its positions on one and two processes.
 
 The ladder (`LADDER`), as benchmarks/bench_strength.py plays its matches (seed 1; shared setups, A in
 every seat of each, B in the others): the default mcts against turn 3's default (2014 two-player games,
