@@ -763,6 +763,11 @@ static int params_of(PyObject *obj, SearchParams *p) {
     return 0;
 }
 
+static PyObject *State_key(StateObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(position_key(self->tables->v, self->s));
+}
+
 static PyObject *State_evaluate(StateObject *self, PyObject *arg) {
     SearchParams p;
     if (params_of(arg, &p) < 0) return NULL;
@@ -904,6 +909,7 @@ static PyMethodDef State_methods[] = {
     {"observe", (PyCFunction)State_observe, METH_NOARGS, "the whole position, for the differential test"},
     {"palace", (PyCFunction)State_palace, METH_O, "(buildings, size) of the palace on a cell, or None"},
     {"margins", (PyCFunction)State_margins, METH_VARARGS, "greedy ratings: [(move, margin)] best first"},
+    {"key", (PyCFunction)State_key, METH_NOARGS, "the search's transposition key (search.h's position_key)"},
     {"evaluate", (PyCFunction)State_evaluate, METH_O, "each seat's value in points (search.h's evaluate; params: SearchParams)"},
     {"mcts", (PyCFunction)(void (*)(void))State_mcts, METH_VARARGS | METH_KEYWORDS,
      "mcts(seed, iterations, seconds, params): ([(move, visits, mean reward, mean margin)] most visited first, descents, [each seat's mean margin])"},

@@ -64,7 +64,7 @@ static int palace_cell(const State *s, int id) {  /* a palace's name that no ord
 
 /* A hash of everything that decides the game from here on, the same for any order of the placements
  * that led to it (palace numbers, claim order and the like are left out or named by a cell). */
-static uint64_t position_key(const Variant *v, const State *s) {
+uint64_t position_key(const Variant *v, const State *s) {
     uint64_t h = add(0, (uint64_t)(s->seat + 2) | (uint64_t)s->turn_placed << 8 | (uint64_t)s->turn_slots << 16
                             | (uint64_t)s->tea_used << 24 | (uint64_t)s->forced << 32);
     h = add(h, (uint64_t)s->placements_made | (uint64_t)s->turns_started << 16 | (uint64_t)s->passes << 32

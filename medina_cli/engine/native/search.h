@@ -28,6 +28,10 @@ typedef struct {
  * of its colour, plus `roof_in_hand` a roof it can still use. At the end of the game: the totals. */
 void evaluate(const Variant *v, const State *s, const SearchParams *p, double *out);
 
+/* The search's transposition key: a hash of everything that decides the game from the position on, the same
+ * for any order of the placements that led to it (Game.key() in Python is equal exactly when it is). */
+uint64_t position_key(const Variant *v, const State *s);
+
 /* One root move's statistics: visits of the position after it, and the mean reward and mean margin (the
  * root mover's evaluation minus the best other seat's) over them. */
 typedef struct {
