@@ -1,7 +1,7 @@
 """Agent-made study documents record their engine (issue 31, item 5): `simulate --agents` and `medina
 study`, where a seat is an agent other than `random`, say `"engine"`, and `--resume` refuses to finish
 such a study on the other engine; a study of random play, or a folder written before the engine was
-recorded, is as before."""
+recorded, is as before; a worker on another engine than the study's refuses to play it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ import pytest
 from scorekit import run
 
 from medina_cli.engine import native
+from medina_cli.rules.loader import load_ruleset
+from medina_cli.study.backend import StudyError
+from medina_cli.study.runner import Part, Study, play_chunk, spans
 
 needs_native = pytest.mark.skipif(
     native.built() is None, reason="no native core built: one engine only"
@@ -117,3 +120,19 @@ def test_a_study_made_on_one_engine_is_not_resumed_or_reported_on_the_other(monk
         assert (
             code == 2 and "the python engine, not the native engine" in doc["errors"][0]["message"]
         )
+
+
+@needs_native
+@pytest.mark.parametrize("made", ["native", "python"])
+def test_a_worker_on_the_other_engine_refuses_to_play_the_study(monkeypatch, made):
+    rules = load_ruleset("second-edition-2014").for_players(2)
+    study = Study((Part("second-edition-2014", rules),), 2, 1, ("greedy", "random"))
+    monkeypatch.setenv(native.ENGINE_VARIABLE, made)  # the client's engine
+    [(context, start, stop)] = spans(study, [()])
+    assert play_chunk(context, start, stop).statistics.games == 2
+    monkeypatch.setenv(native.ENGINE_VARIABLE, OTHER[made])  # a worker's
+    with pytest.raises(StudyError) as refused:
+        play_chunk(context, start, stop)
+    assert str(refused.value).startswith(
+        f"a worker plays on the {OTHER[made]} engine, not on the {made} engine of this study"
+    )
