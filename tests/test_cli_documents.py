@@ -105,6 +105,7 @@ CASES = [  # (arguments, the document's keys in order)
             "rulesets",
             "confidence",
             "significant",
+            "engine",
             "agents",
             *PROBLEMS,
         ],

@@ -146,7 +146,7 @@ from medina_cli.study.backend import LocalProcesses
 from medina_cli.study.runner import play_chunk
 if __name__ == "__main__":
     from medina_cli.rules.loader import load_ruleset
-    context = (0, load_ruleset("original-2001").for_players(4), "original-2001", None, 1, ())
+    context = (0, load_ruleset("original-2001").for_players(4), "original-2001", None, 1, (), None)
     for attempt in range(int(sys.argv[1])):
         backend = LocalProcesses(2)
         for start in range(6):

@@ -5,7 +5,7 @@ differ.
 
     DIR/<ruleset>-<first>-<last>.jsonl  a round: games first..last, each its statistics and its moves
                                         (what its record holds), and a digest of the whole file
-    DIR/.study/study.json               the study's options (medina-study/1)
+    DIR/.study/study.json               the study's options (medina-study/1), with agents the engine
     DIR/<ruleset>-<game>.yaml           a game's record/1 file, written when asked for (`write_records`)
 
 Folders of the first layout, a record and a statistics file per game (`DIR/<ruleset>-<game>.yaml`,
@@ -27,9 +27,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.native import ENGINES
 from ..files import write_atomically
 from .backend import StudyRefused
-from .games import GameSummary, Moves, check_of, record_text, seat_order
+from .games import GameSummary, Moves, agents_engine, check_of, record_text, seat_order
 from .runner import Part, Played, Study
 
 FORMAT = "medina-study/1"
@@ -56,8 +57,9 @@ def width(games: int) -> int:
 
 
 def options_of(study: Study, players: int, parameters: list[dict]) -> dict:
-    """The options a resumed study must share: `parameters` are the rulesets' resolved parameters."""
-    return {
+    """The options a resumed study must share: `parameters` are the rulesets' resolved parameters; with
+    an agent other than random, the engine that plays it (`agents_engine`)."""
+    options = {
         "format": FORMAT,
         "players": players,
         "games": study.games,
@@ -68,6 +70,8 @@ def options_of(study: Study, players: int, parameters: list[dict]) -> dict:
             for part, params in zip(study.parts, parameters, strict=True)
         ],
     }
+    engine = agents_engine(study.seats)
+    return options if engine is None else {**options, "engine": engine}
 
 
 def _digest(params: dict) -> str:
@@ -439,6 +443,8 @@ def _damage(held) -> str | None:
             type(ruleset.get(k)) is not kind for k, kind in RULESET_OPTIONS.items()
         ):
             return "'rulesets' holds something other than {'id', 'ruleset', 'parameters'}"
+    if "engine" in held and held["engine"] not in ENGINES:
+        return f"'engine' is none of {', '.join(ENGINES)}"
     return None
 
 
@@ -451,6 +457,12 @@ def _difference(held: dict, given: dict) -> str | None:
             return f"--{option} {held[option]}, not {given[option]}"
     if held["seats"] != given["seats"]:
         return f"the players {','.join(held['seats']) or 'random'}, not {','.join(given['seats']) or 'random'}"
+    # A folder written before studies recorded their engine holds none: its engine is unknown, not
+    # another, so it resumes on either (its games cannot tell which engine played them, and refusing
+    # would strand every study begun before). Otherwise, the seats being equal, both or neither hold one.
+    was, now = held.get("engine"), given.get("engine")
+    if was is not None and now is not None and was != now:
+        return f"the {was} engine, not the {now} engine (MEDINA_ENGINE={was} resumes it)"
     ids = [r["id"] for r in held["rulesets"]]
     if ids != [r["id"] for r in given["rulesets"]]:
         return f"the rulesets {','.join(ids)}, not {','.join(r['id'] for r in given['rulesets'])}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..engine import native
@@ -121,6 +121,14 @@ def seat_chooser(spec: str, rng: random.Random, seed: str):
     from ..agents import make_agent
 
     return make_agent(spec, seed).choose
+
+
+def agents_engine(seats: Iterable[str]) -> str | None:
+    """The engine an agent-made document records, "native" or "python" (`native.engine_name`), where a
+    seat of `seats` is an agent other than `random`; None where every seat plays at random. The searches
+    (mcts, alphabeta) play differently on the two engines; greedy plays the same on both, but every agent
+    is recorded alike so that the rule does not change as the agents do."""
+    return native.engine_name() if any(spec != RANDOM for spec in seats) else None
 
 
 def seat_order(seats: tuple[str, ...], index: int) -> list[str]:

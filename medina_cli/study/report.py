@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .estimate import estimate
 from .folder import StudyFolder, options_of
-from .games import SOURCES, GameSummary
+from .games import SOURCES, GameSummary, agents_engine
 from .parallel import Workers
 from .runner import Part, Study
 from .simulate import simulate
@@ -360,10 +360,12 @@ class Report:
             )
         planned = self.games * len(self.figures)
         finished = sum(figures.games for figures in self.figures.values())
+        engine = agents_engine(agent for setup in self.setups for agent in setup.seats(2))
         return {
             "format": FORMAT,
             "seed": self.seed,
             "games": self.games,
+            **({"engine": engine} if engine else {}),
             "confidence": LEVEL,
             "boards": self.boards,
             "setups": by_setup,

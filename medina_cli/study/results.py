@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .games import PER_GAME, SOURCES, GameSummary
+from .games import PER_GAME, SOURCES, GameSummary, agents_engine
 from .stats import LEVEL, Tally, means_differ, proportions_differ, rounded, wilson_interval
 
 
@@ -219,7 +219,8 @@ def comparison_json(results: list[Statistics]) -> dict:
 
 def simulate_json(players: int, games: int, seed: int, overrides=(), results=(), seats=()) -> dict:
     """The medina-simulate/1 document (without `errors` and `warnings`); without `results`, as far as the
-    options make it (what an error leaves it at)."""
+    options make it (what an error leaves it at). With an agent other than random, the engine that
+    played (`agents_engine`)."""
     doc = {
         "format": "medina-simulate/1",
         "players": players,
@@ -230,4 +231,7 @@ def simulate_json(players: int, games: int, seed: int, overrides=(), results=(),
     }
     if results:
         doc.update(comparison_json(results))
-    return {**doc, "agents": agents_json(results, seats)} if results and seats else doc
+    if not (results and seats):
+        return doc
+    engine = agents_engine(seats)
+    return {**doc, **({"engine": engine} if engine else {}), "agents": agents_json(results, seats)}

@@ -12,7 +12,9 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .games import play_game
+from ..engine import native
+from .backend import StudyError
+from .games import agents_engine, play_game
 from .parallel import MAX_UNITS, Workers, parallel_map
 from .results import Statistics
 
@@ -60,8 +62,15 @@ class Played:
 
 
 def play_chunk(context: tuple, start: int, stop: int) -> Played:
-    """Worker entry: play games start..stop-1 of one part."""
-    part_number, rules, ruleset_id, record_ref, seed, seats = context
+    """Worker entry: play games start..stop-1 of one part. Raises StudyError on a worker whose engine is
+    not the study's (`agents_engine`, as the client found it): its agents would play other games."""
+    part_number, rules, ruleset_id, record_ref, seed, seats, engine = context
+    if engine is not None and native.engine_name() != engine:
+        raise StudyError(
+            f"a worker plays on the {native.engine_name()} engine, not on the {engine} engine of "
+            "this study: give every worker the same engine (MEDINA_ENGINE, or a native core built "
+            "on every worker)"
+        )
     statistics = Statistics(ruleset_id, rules.players)
     games = []
     for index in range(start, stop):
@@ -79,7 +88,15 @@ def spans(
     (context, start, stop)."""
     stop = _stop(study, until)
     for number, part in enumerate(study.parts):
-        context = (number, part.rules, part.ruleset, part.record_ref, study.seed, study.seats)
+        context = (
+            number,
+            part.rules,
+            part.ruleset,
+            part.record_ref,
+            study.seed,
+            study.seats,
+            agents_engine(study.seats),
+        )
         start = 0
         for index in sorted(index for index in done[number] if index < stop):
             if start < index:
