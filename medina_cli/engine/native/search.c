@@ -255,6 +255,7 @@ int mcts_search(const Variant *v, const State *root, uint64_t seed, int64_t iter
     for (int64_t k = 0; k < iterations; k++) {
         if ((k & 255) == 0 && interrupted && interrupted()) { result = SEARCH_INTERRUPTED; goto end; }
         if (deadline && (k & 15) == 0 && k && now() > deadline) break;
+        if ((size_t)t.nodes_used * sizeof(Node) + (size_t)t.edges_used * sizeof(Edge) > SEARCH_MAX_TREE_BYTES) break;
         state_copy(game, root);
         int depth = 0, node = top;
         path[depth++] = node;

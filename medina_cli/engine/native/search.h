@@ -39,9 +39,11 @@ typedef struct {
     double reward, margin;
 } RootMove;
 
+#define SEARCH_MAX_TREE_BYTES ((size_t)512 << 20)  /* a search stops once its tree holds this much */
+
 /* A search of `root` (a position where someone is to move) seeded with `seed`: `iterations` descents (or
- * until `seconds` of wall clock have passed, where > 0), `interrupted` asked every 256 descents (may be
- * NULL). Writes the root moves tried, most visited first, to `out` (room for every distinct move) and
+ * until `seconds` of wall clock have passed, where > 0, or its tree holds SEARCH_MAX_TREE_BYTES: the memory
+ * of a long budget stays bounded), `interrupted` asked every 256 descents (may be NULL). Writes the root moves tried, most visited first, to `out` (room for every distinct move) and
  * their count to *count, the descents made to *done, each seat's mean margin over them to root_margin.
  * Returns 0, SEARCH_NO_PLACEMENT, SEARCH_NO_MEMORY or SEARCH_INTERRUPTED. */
 int mcts_search(const Variant *v, const State *root, uint64_t seed, int64_t iterations, double seconds,
