@@ -294,7 +294,7 @@ BOARD = str(ROOT / "tests/fixtures/boards/e3-second-edition-2014.yaml")
         (
             ("hint", GAME, "--agent", "alphazero"),
             "--agent: agent 'alphazero': unknown agent; the agents are random, "
-            "greedy, mcts, mcts:N, mcts@C, mcts:N@C, alphabeta, alphabeta:D [usage]",
+            "greedy, mcts, mcts:N, mcts:Ts, mcts@C, mcts:N@C, alphabeta, alphabeta:D [usage]",
         ),
         (
             ("hint", GAME, "--agent", "random"),
