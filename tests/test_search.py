@@ -8,7 +8,7 @@ import random
 import pytest
 from rulekit import Position
 
-from medina_cli.agents import make_agent
+from medina_cli.agents import UnknownAgent, make_agent, parse_spec
 from medina_cli.agents.search import search
 from medina_cli.engine import native
 from medina_cli.engine.game import Game
@@ -117,3 +117,25 @@ def test_the_rating_leads_with_the_choice():
     rated = make_agent("mcts:300", seed=2).rate(game)
     assert rated[0].placement == make_agent("mcts:300", seed=2).choose(game)
     assert [r.playouts for r in rated] == sorted((r.playouts for r in rated), reverse=True)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("spec", ["mcts:1", "mcts:2", "mcts:0.001s"])
+def test_the_smallest_budgets_choose_a_legal_move(engine, spec, monkeypatch):
+    monkeypatch.setenv(native.ENGINE_VARIABLE, engine)
+    game = Position("original-2001", 3, *ORANGE_OPEN).game
+    assert make_agent(spec, seed=1).choose(game) in game.legal_placements()
+
+
+@pytest.mark.parametrize("seconds", ["0.001s", "0.5s", "2s", "12.25s", "3600s"])
+def test_a_time_budget_reads_back(seconds):
+    parsed = parse_spec(f"mcts:{seconds}")
+    assert parse_spec(str(parsed)) == parsed and str(parsed) == f"mcts:{seconds}"
+
+
+@pytest.mark.parametrize(
+    "spec", ["mcts:0.0001s", "mcts:1e-05s", "mcts:3601s", "mcts:0s", "mcts:infs", "mcts:1.2345s"]
+)
+def test_bad_time_budgets_are_refused(spec):
+    with pytest.raises(UnknownAgent, match=r"0\.001s to 3600s"):
+        parse_spec(spec)

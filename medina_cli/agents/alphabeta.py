@@ -5,7 +5,8 @@ still usable) minus the best other seat's, which the mover of the decision maxim
 seat minimises. Depth counts placements (a turn is most often two, both the same seat's: the side to
 move is read from each position). Iterative deepening from one placement, the root moves best first by
 the last iteration, every other node's moves best first by the greedy rating. `alphabeta:D` searches D
-placements deep; `alphabeta` deepens until it has searched DEFAULT_NODES positions in the decision and
+placements deep (at most DEPTH_NODES positions: past them it keeps the deepest search it completed);
+`alphabeta` deepens until it has searched DEFAULT_NODES positions in the decision and
 keeps the deepest search it completed. The native core searches (search.h's `alphabeta_search`); on the
 Python engine the same search runs here, with the same draws and results, a hundred times slower.
 """
@@ -19,7 +20,7 @@ from dataclasses import astuple
 from ..engine import native
 from .base import Agent, AgentSpec, Rating
 from .evaluation import evaluate
-from .params import SearchParams
+from .params import DEFAULT_PARAMS, SearchParams
 from .position import NativePosition, as_placement, search_position
 from .simple import immediate_margins
 
@@ -28,6 +29,8 @@ MAX_DEPTH = 12  # search.h's ALPHABETA_MAX_DEPTH
 # with the native core on 48 positions of four-player original-2001 games between greedy players (there
 # depth 3 alone takes 0.008 s on average, depth 4 0.5 s but up to 7.5 s: too slow a tail for a fixed depth)
 DEFAULT_NODES = 160_000
+# `alphabeta:D`'s ceiling: a hundred times that (about 25 s a decision); past it, the deepest completed search
+DEPTH_NODES = 100 * DEFAULT_NODES
 
 
 class AlphaBetaAgent(Agent):
@@ -42,8 +45,8 @@ class AlphaBetaAgent(Agent):
         self, seed: int | str = 0, depth: int | None = None, params: SearchParams | None = None
     ):
         self.depth = MAX_DEPTH if depth is None else depth
-        self.max_nodes = DEFAULT_NODES if depth is None else 0
-        self.params = SearchParams() if params is None else params
+        self.max_nodes = DEFAULT_NODES if depth is None else DEPTH_NODES
+        self.params = DEFAULT_PARAMS if params is None else params
         self.spec = str(AgentSpec("alphabeta", depth=depth))
         super().__init__(seed)
 

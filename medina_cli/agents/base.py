@@ -107,7 +107,11 @@ class AgentSpec(NamedTuple):
         return (
             self.name
             + (f":{self.playouts}" if self.playouts is not None else "")
-            + (f":{self.seconds:g}s" if self.seconds is not None else "")
+            + (
+                f":{self.seconds:.3f}".rstrip("0").rstrip(".") + "s"
+                if self.seconds is not None
+                else ""
+            )
             + (f":{self.depth}" if self.depth is not None else "")
             + (f"@{float(self.confidence)!r}" if self.confidence is not None else "")
         )  # repr: reads back

@@ -75,10 +75,14 @@ def search(
 DEFAULT_PLAYOUTS = 2000
 
 
+MAX_PLAYOUTS = 10_000_000  # a decision's descents, a time budget's too (about 20 minutes native)
+
+
 class MctsAgent(Agent):
     """`mcts`, `mcts:N`, `mcts:Ts`: `search` with N descents a decision (DEFAULT_PLAYOUTS), or as many as
-    T seconds of the clock allow (not reproducible: the count depends on the machine and its load); it
-    plays the most visited move."""
+    T seconds of the clock allow (not reproducible: the count depends on the machine and its load; at
+    most MAX_PLAYOUTS, and a native search stops once its tree holds 512 MB); it plays the most visited
+    move. `confidence` (`mcts@C`) is that of hint's and analyse's intervals: play does not use it."""
 
     rates = True
     ranked_by = "playouts"
@@ -90,7 +94,7 @@ class MctsAgent(Agent):
         confidence: float | None = None,
         seconds: float | None = None,
     ):
-        self.playouts = playouts or (10_000_000 if seconds else DEFAULT_PLAYOUTS)
+        self.playouts = playouts or (MAX_PLAYOUTS if seconds else DEFAULT_PLAYOUTS)
         self.seconds = seconds or 0.0
         self.confidence = confidence
         self.spec = str(AgentSpec("mcts", playouts, confidence, seconds))
@@ -103,12 +107,31 @@ class MctsAgent(Agent):
         return self.search(game).moves[0].placement
 
     def _rate(self, game, *, include=None) -> list[Rating]:
-        """The root moves of one search, the most visited first, each with its mean margin (`value`) and
-        visits (`playouts`); `include` is ignored (a move the search never tried is not listed)."""
-        return [
-            Rating(move.placement, move.margin, playouts=move.visits)
-            for move in self.search(game).moves
+        """The root moves of one search, the most visited first, each with its mean margin (`value`), its
+        mean reward (`win`: half the win share, half the squashed margin, not a probability) and its visits
+        (`playouts`). `include`: where the search did not try its move, that move follows, valued by a
+        search of the position after it (an eighth of the budget)."""
+        result = self.search(game)
+        rated = [
+            Rating(move.placement, move.margin, move.reward, move.visits) for move in result.moves
         ]
+        if include is not None:
+            same = game.equivalent_placements(include)
+            if not any(rating.placement in same for rating in rated):
+                rated.append(self._after(game, same[0]))
+        return rated
+
+    def _after(self, game, placement) -> Rating:
+        mover = game.seat_to_move
+        after = game.copy()
+        after.push(placement)
+        if after.is_over():
+            scores, shares = outcome(after)
+            margin = scores[mover] - max(scores[:mover] + scores[mover + 1 :])
+            return Rating(placement, float(margin), shares[mover], 0)
+        budget = max(1, self.playouts // 8)
+        found = search(after, self.rng.getrandbits(64), budget, self.seconds / 8)
+        return Rating(placement, found.margins[mover], None, found.iterations)
 
 
 # --- the same search on the Python engine (search.c's steps, in its order) -------------------------
@@ -133,11 +156,15 @@ def _search(game, seed: int, iterations: int, seconds: float, params: SearchPara
     root = nodes.setdefault(game.key(), _Node(seats))
     deadline = time.monotonic() + seconds if seconds > 0 else None
     done = 0
-    while done < iterations and not (deadline and done and time.monotonic() > deadline):
+    while done < iterations and not (
+        deadline and done and done % 16 == 0 and time.monotonic() > deadline
+    ):  # as search.c: the clock read every 16 descents
         path, pushed, node = [root], 0, root
-        while game.seat_to_move is not None and node.visits:
+        while game.seat_to_move is not None and (node.visits or node is root):
             if node.edges is None:
-                node.edges = [[placement, None] for placement, _ in immediate_margins(game, rng)]
+                node.edges = [
+                    [placement, None] for placement, _ in immediate_margins(game, rng, params.small)
+                ]
             edge = _select(node, nodes, game.seat_to_move, params)
             game.push(edge[0])
             pushed += 1
@@ -173,7 +200,8 @@ def _search(game, seed: int, iterations: int, seconds: float, params: SearchPara
                     child.margin[mover] / child.visits,
                 )
             )
-    moves.sort(key=lambda m: (-m.visits, -m.reward))
+    code = game.variant.encode
+    moves.sort(key=lambda m: (-m.visits, -m.reward, code(m.placement)))  # search.c's by_visits
     return SearchResult(moves, done, [m / max(1, root.visits) for m in root.margin])
 
 
@@ -202,7 +230,7 @@ def _rollout(game, rng: random.Random, params: SearchParams) -> None:
         if game.seat_to_move is None:
             return
         if rng.random() < params.greedy:
-            game.push(immediate_margins(game, rng)[0][0])
+            game.push(immediate_margins(game, rng, params.small)[0][0])
         else:
             distinct = game.distinct_placements()
             game.push(distinct[rng.randrange(len(distinct))])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..errors import brief
 from .alphabeta import MAX_DEPTH, AlphaBetaAgent
 from .base import Agent, AgentSpec, UnknownAgent
-from .search import MctsAgent
+from .search import MAX_PLAYOUTS, MctsAgent
 from .simple import GreedyAgent, RandomAgent
 
 
@@ -24,7 +24,6 @@ def agent_names() -> list[str]:
     ]
 
 
-MAX_PLAYOUTS = 10_000_000  # per decision (8 digits): hours for one placement already
 MAX_SECONDS = 3600.0  # per decision: an hour, past any use at a table
 
 
@@ -56,7 +55,7 @@ def parse_spec(spec: str) -> AgentSpec:
         raise _bad_spec(
             spec,
             f"the playout budget of mcts must be a whole number ≥ 1 (at most {MAX_PLAYOUTS:,}), or "
-            f"seconds such as 2s (at most {MAX_SECONDS:g}s), not {brief(budget)}",
+            f"seconds such as 2s (0.001s to {MAX_SECONDS:g}s), not {brief(budget)}",
         )
     if at and not _is_confidence(confidence):
         raise _bad_spec(
@@ -69,12 +68,19 @@ def parse_spec(spec: str) -> AgentSpec:
 
 
 def _seconds(budget: str) -> float | None:
-    """`2s`, `0.5s` as seconds (> 0, at most MAX_SECONDS); None for anything else."""
+    """`2s`, `0.5s` as seconds (at least 0.001, at most MAX_SECONDS, at most three decimals: a spec
+    spelt back reads the same); None for anything else."""
     number = budget[:-1].strip()
-    if not (number.isascii() and number.replace(".", "", 1).isdigit() and len(number) <= 8):
+    whole, _, decimals = number.partition(".")
+    if not (
+        number.isascii()
+        and number.replace(".", "", 1).isdigit()
+        and len(whole) <= 4
+        and len(decimals) <= 3
+    ):
         return None
     value = float(number)
-    return value if 0 < value <= MAX_SECONDS else None
+    return value if 0.001 <= value <= MAX_SECONDS else None
 
 
 def _alphabeta_spec(spec: str, depth: str, at: str) -> AgentSpec:

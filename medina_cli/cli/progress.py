@@ -105,11 +105,12 @@ def thinking(name: str) -> Iterator[None]:
         if done.wait(THINKING_SHOWN_AFTER):
             return
         from rich.console import Console
+        from rich.markup import escape
 
-        started = time.monotonic() - THINKING_SHOWN_AFTER
-        with Console(stderr=True).status(f"{name} is thinking") as status:
+        shown, started = escape(name), time.monotonic() - THINKING_SHOWN_AFTER
+        with Console(stderr=True).status(f"{shown} is thinking") as status:
             while not done.wait(REDRAW_SECONDS):
-                status.update(f"{name} is thinking ({time.monotonic() - started:.0f} s)")
+                status.update(f"{shown} is thinking ({time.monotonic() - started:.0f} s)")
 
     shower = threading.Thread(target=show, daemon=True)
     shower.start()

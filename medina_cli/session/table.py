@@ -7,6 +7,7 @@ itself, reading lines and drawing the board, is the caller's: `run` takes it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -357,6 +358,10 @@ class Table:
 # --- the conversation ------------------------------------------------------------------------------
 
 
+def _no_sign(name: str) -> contextlib.nullcontext:
+    return contextlib.nullcontext()
+
+
 def run(table: Table, ask, tell, draw, *, board_always: bool = False, thinking=None) -> bool:
     """Play at the terminal until the game is over (True) or a person stops it (False): agents move by
     themselves; a person is asked (`ask(prompt)` gives a line, and raises EOFError or KeyboardInterrupt
@@ -370,12 +375,9 @@ def run(table: Table, ask, tell, draw, *, board_always: bool = False, thinking=N
     changed = False  # placements made since the board was last drawn
     while table.mover is not None:
         if table.mover.agent:
-            if thinking is None:
-                changed |= _show_placed(table.play_agent(), tell)
-            else:
-                with thinking(table.mover.name):
-                    placed = table.play_agent()
-                changed |= _show_placed(placed, tell)
+            with (thinking or _no_sign)(table.mover.name):
+                placed = table.play_agent()
+            changed |= _show_placed(placed, tell)
         else:
             if changed:
                 tell(draw(table.game, False))

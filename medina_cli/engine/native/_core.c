@@ -798,15 +798,18 @@ static PyObject *State_mcts(StateObject *self, PyObject *args, PyObject *kwds) {
     }
     if (self->s->seat < 0) { PyErr_SetString(PyExc_ValueError, "the game is over"); return NULL; }
     RootMove *out = PyMem_Malloc(sizeof(RootMove) * (MAXPIECES * MAXCELLS + 1));
-    if (!out) return PyErr_NoMemory();
+    State *root = PyMem_Malloc(sizeof(State));
+    if (!out || !root) { PyMem_Free(out); PyMem_Free(root); return PyErr_NoMemory(); }
+    state_copy(root, self->s);  /* the search reads its own copy: other threads run meanwhile */
     int count;
     int64_t done;
     double root_margin[MAXP];
     int result;
-    Py_BEGIN_ALLOW_THREADS  /* other threads (a progress display) run meanwhile; this State is not theirs to touch */
-    result = mcts_search(self->tables->v, self->s, (uint64_t)seed, iterations, seconds, &p, signalled, out, &count,
-                         &done, root_margin);
+    Py_BEGIN_ALLOW_THREADS
+    result = mcts_search(self->tables->v, root, (uint64_t)seed, iterations, seconds, &p, signalled, out, &count, &done,
+                         root_margin);
     Py_END_ALLOW_THREADS
+    PyMem_Free(root);
     PyObject *list = NULL;
     if (result == SEARCH_NO_MEMORY) PyErr_NoMemory();
     else if (result == SEARCH_NO_PLACEMENT) PyErr_SetString(PyExc_RuntimeError, "no legal placement for the player to move");
@@ -849,11 +852,17 @@ static PyObject *State_alphabeta(StateObject *self, PyObject *args, PyObject *kw
     if (!out) return PyErr_NoMemory();
     int count, reached;
     int64_t nodes;
+    State *root = PyMem_Malloc(sizeof(State));
+    if (!root) { PyMem_Free(out); return PyErr_NoMemory(); }
+    state_copy(root, self->s);  /* the search works on copies of the position and the generator: other */
+    Rng draws = *r;             /* threads run meanwhile */
     int result;
     Py_BEGIN_ALLOW_THREADS
-    result = alphabeta_search(self->tables->v, self->s, r, depth, max_nodes, seconds, exact, &p, signalled, out,
+    result = alphabeta_search(self->tables->v, root, &draws, depth, max_nodes, seconds, exact, &p, signalled, out,
                               &count, &reached, &nodes);
     Py_END_ALLOW_THREADS
+    *r = draws;
+    PyMem_Free(root);
     PyObject *list = NULL;
     if (result == SEARCH_NO_MEMORY) PyErr_NoMemory();
     else if (result == SEARCH_NO_PLACEMENT) PyErr_SetString(PyExc_RuntimeError, "no legal placement for the player to move");

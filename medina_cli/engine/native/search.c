@@ -259,7 +259,7 @@ int mcts_search(const Variant *v, const State *root, uint64_t seed, int64_t iter
         state_copy(game, root);
         int depth = 0, node = top;
         path[depth++] = node;
-        while (game->seat >= 0 && t.nodes[node].visits) {
+        while (game->seat >= 0 && (t.nodes[node].visits || node == top)) {  /* the root expands at once */
             if (t.nodes[node].count < 0 && (result = expand(v, game, &t, node, &r, p, &w)) < 0) goto end;
             int edge = select_edge(&t, node, game->seat, p);
             play_move(v, game, t.edges[edge].move);
