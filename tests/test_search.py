@@ -90,8 +90,8 @@ def test_a_seed_fixes_the_search(engine, monkeypatch):
     first, again = search(game, 7, budget), search(game, 7, budget)
     assert first == again and first.iterations == budget
     assert (
-        sum(move.visits for move in first.moves) == budget - 1
-    )  # the root's first visit expands it
+        sum(move.visits for move in first.moves) == budget
+    )  # every descent goes through one root move: the root expands at its first
     assert first.moves == sorted(first.moves, key=lambda move: -move.visits)
 
 
