@@ -1,8 +1,9 @@
-/* The agents' native search (search.c): a static evaluation of a position, and a Monte Carlo tree search
- * over one tree per decision whose nodes are positions (transpositions share them), grown by progressive
- * widening in greedy's order, with short informed rollouts ended by the evaluation and max-n backups.
- * Plain C on core.h; `_core.c` wraps it. Every tuning constant comes from the caller
- * (medina_cli/agents/mcts.py says how each was chosen). */
+/* The agents' native search (search.c): a static evaluation of a position; a Monte Carlo tree search over
+ * one tree per decision whose nodes are positions (transpositions share them), grown in greedy's order by
+ * progressive widening, each descent ended by a playout (informed_playout, core.c) or, with `finish` off,
+ * by the evaluation after `rollout` placements, backed up as max-n; and a paranoid alpha-beta search on
+ * the evaluation. Plain C on core.h; `_core.c` wraps it. Every tuning constant comes from the caller
+ * (medina_cli/agents/params.py says how each was chosen). */
 #ifndef MEDINA_SEARCH_H
 #define MEDINA_SEARCH_H
 
@@ -11,7 +12,7 @@
 typedef struct {
     double exploration;   /* UCB constant, on rewards in [0, 1] */
     double widening;      /* a node with n visits may have 1 + widening * sqrt(n) children */
-    int rollout;          /* placements a rollout plays before the evaluation ends it */
+    int rollout;          /* placements before the playout (finish) or the evaluation: greedy or uniform */
     double greedy;        /* the chance that a rollout placement is greedy's best (else uniform) */
     double temperature;   /* points: a seat's reward is 1 / (1 + exp(-margin / temperature)) */
     double open_share;    /* the part of an open palace's points credited to the seat likely to roof it */
