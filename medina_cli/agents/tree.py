@@ -30,5 +30,7 @@ class TreeAgent(Agent):
 
     def _choose(self, game):
         state = native.state_of(game)
-        moves, _ = state.mcts(self.rng.getrandbits(64), self.iterations, self.seconds, astuple(self.params))
+        moves, _ = state.mcts(
+            self.rng.getrandbits(64), self.iterations, self.seconds, astuple(self.params)
+        )
         return game.variant.decode(moves[0][0])
