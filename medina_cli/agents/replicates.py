@@ -143,17 +143,12 @@ class Replicates:
         self.wins = {move: rewards[move] / visits[move] for move in visits if visits[move]}
         ranked = sorted((move for move in visits if visits[move]), key=lambda move: -visits[move])
         self.candidates = ranked[: max(CANDIDATES, top)]
+        self.included = None  # the candidate that makes the same move as `include`
         if include is not None:
             same = game.equivalent_placements(include)
-            if not any(move in same for move in self.candidates):
-                self.candidates.append(same[0])
-        self.included = (
-            None
-            if include is None
-            else next(
-                move for move in self.candidates if move in game.equivalent_placements(include)
-            )
-        )
+            self.included = next((move for move in self.candidates if move in same), same[0])
+            if self.included not in self.candidates:
+                self.candidates.append(self.included)
         mover = game.seat_to_move
         requests = [
             (game, move, replicate_seed(seed, "move", r), self.descents)
