@@ -21,6 +21,7 @@ from medina_cli.agents.replicates import (
     portable,
     replicate_seed,
     run_here,
+    searched,
     searches_of,
     t_value,
     tied_series,
@@ -224,3 +225,21 @@ def test_the_same_searches_shared_out_in_any_way_give_the_same_replicates():
     assert here.playouts == shared.playouts > 0
     other = Replicates(position, budget=200, confidence=0.95, seed=4, run=run_here)
     assert other.values != here.values
+
+
+def test_a_move_that_ends_the_game_is_valued_by_its_final_margins_without_a_search():
+    from conftest import EXAMPLES
+
+    from medina_cli.agents.position import margin, totals
+    from medina_cli.records.record import parse_record
+
+    path = EXAMPLES / "original-2001-3p.yaml"
+    record = parse_record(path.read_text(encoding="utf-8"), str(path))
+    *before, last = [placement for *_, placement in record.placements()]
+    position = record.start_game()
+    for placement in before:
+        position.push(placement)
+    result = searched(position, last, replicate_seed(0, "move", 0), 50)
+    position.push(last)
+    assert position.is_over() and result.iterations == 0 and result.moves == []
+    assert result.margins == [margin(totals(position), seat) for seat in range(3)]
