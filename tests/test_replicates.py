@@ -19,6 +19,7 @@ from medina_cli.agents.replicates import (
     budget_split,
     interval,
     portable,
+    position_key,
     replicate_seed,
     run_here,
     searched,
@@ -46,7 +47,9 @@ def game():
 def fake_run(values, visits, log=None):
     """A `Run` without searching: a root search tries the moves of `visits` (placement: visits), the search
     after move m in replicate r gives the mover `values(m, r)`."""
-    replicate_of = {replicate_seed(0, "move", r): r for r in range(2 * REPLICATES)}
+    replicate_of = {
+        replicate_seed(seed, "move", r): r for seed in (0, 1) for r in range(2 * REPLICATES)
+    }
 
     def run(requests):
         if log is not None:
@@ -107,16 +110,23 @@ def test_replicate_r_of_every_move_is_seeded_alike_and_apart_from_the_root_searc
     roots = [request for request in log if request[1] is None]
     after = [request for request in log if request[1] is not None]
     assert [seed for *_, seed, _ in roots] == [
-        replicate_seed(0, "root", r) for r in range(REPLICATES)
-    ]
+        replicate_seed(position_key(position), "root", r) for r in range(REPLICATES)
+    ]  # the candidates are the position's, whatever the seed
     for move in replicates.candidates:
         assert [seed for _, m, seed, _ in after if m == move] == [
             replicate_seed(0, "move", r) for r in range(2 * REPLICATES)
         ]
     assert {descents for *_, descents in roots} == {budget_split(800)[0]}
     assert {descents for *_, descents in after} == {budget_split(800)[1]}
-    assert len({replicate_seed(0, "root", r) for r in range(REPLICATES)}) == REPLICATES
     assert replicate_seed(1, "move", 0) != replicate_seed(0, "move", 0)
+    log.clear()
+    Replicates(
+        position, budget=800, confidence=0.95, seed=1, run=fake_run(lambda m, r: 0.0, visits, log)
+    )
+    assert [request[2] for request in log if request[1] is None] == [seed for *_, seed, _ in roots]
+    assert [seed for _, m, seed, _ in log if m == replicates.candidates[0]] == [
+        replicate_seed(1, "move", r) for r in range(2 * REPLICATES)
+    ]
 
 
 def test_the_candidates_are_the_most_visited_and_the_included_move():

@@ -1,9 +1,9 @@
 """The statistics of `hint` and `analyse`: K independent seeded searches ("replicates") per position, and
 t-intervals on their means and paired differences.
 
-1. **Root**: REPLICATES searches of the position (`agents.search`), each of a REPLICATES-th of the budget;
-   the candidates are the moves with the most visits over them all (at most CANDIDATES, or as many as a
-   hint lists), and the `include`d one (the move played).
+1. **Root**: REPLICATES searches of the position (`agents.search`), each of a REPLICATES-th of the budget,
+   seeded by the position (`position_key`); the candidates are the moves with the most visits over them
+   all (at most CANDIDATES, or as many as a hint lists), and the `include`d one (the move played).
 2. **Values**: each candidate's value in replicate r is the mover's mean margin over a search of the
    position after it (`SearchResult.margins`: not biased by how often the root tried the move), replicate
    r of every move seeded alike, so that the replicates of two moves pair up; 2·REPLICATES of them.
@@ -12,8 +12,8 @@ t-intervals on their means and paired differences.
    move against the best, and the ties (the best's lead over a move not surely above TIE_MARGIN, one-sided
    at the confidence shared by the moves compared) rest on them, with Student's t at K-1 degrees.
 
-Every seed depends on the caller's seed, the kind of search and the replicate's index alone, and a
-search on nothing else, so the same position gives the same result on any number of processes (`Run`).
+Every seed depends on the caller's seed (or the position), the kind of search and the replicate's index
+alone, and a search on nothing else, so the same position gives the same result on any number of processes (`Run`).
 """
 
 from __future__ import annotations
@@ -28,21 +28,18 @@ from .base import Rating
 from .position import game_recipe, margin, rebuilt, totals
 from .search import SearchResult, search
 
-REPLICATES = 8  # K: the issue's figure; 7 degrees of freedom put t at 2.36 (95%), 1.2 times z
-CANDIDATES = (
-    8  # moves valued besides the included one: the old repeats' MOST, the hint's 5 and room
-)
-CHILD_SHARE = (
-    64  # a value's search makes budget / CHILD_SHARE descents: analyse of the 4p example in
-)
-# under 2 minutes on 2 busy cores (the budget spent on a position is about 3.25 times the agent's);
-# 12 searches of 50 descents after a move spread by 0.5 to 2 points, its best moves lie within 1.5
-MIN_CHILD = (
-    8  # ... at least: a value from one evaluation's descent is mostly the first rollout's luck
-)
-TIE_MARGIN = (
-    0.5  # points: a move is tied with the best unless the best is better by more than this, surely
-)
+# K: the issue's figure; 7 degrees of freedom put t at 2.36 (95%), 1.2 times z
+REPLICATES = 8
+# moves valued besides the included one: the old repeats' 8, room for a hint's 5
+CANDIDATES = 8
+# a value's search makes budget / CHILD_SHARE descents: analyse of the 4p example in under 2 minutes on
+# 2 busy cores (about 3.25 times the agent's budget a position); 12 searches of 50 descents after a move
+# spread by 0.5 to 2 points, while the best moves of a position lie within 1.5
+CHILD_SHARE = 64
+# ... at least: a value from one descent is mostly its rollout's luck
+MIN_CHILD = 8
+# points: a move is tied with the best unless the best is better by more than this, surely
+TIE_MARGIN = 0.5
 
 
 @dataclass(frozen=True)
@@ -61,7 +58,7 @@ Run = Callable[[list[Request]], list[SearchResult]]
 
 def replicate_seed(seed: int | str, kind: str, replicate: int) -> int:
     """The search seed (0 <= it < 2**64) of replicate `replicate` of the searches of `kind` ("root",
-    "move") made for `seed`: the same for every position and move, so that replicates pair up."""
+    "move") made for `seed`: the same for every move, so that replicates pair up."""
     digest = hashlib.sha256(f"medina-replicate/{seed}/{kind}/{replicate}".encode()).digest()
     return int.from_bytes(digest[:8], "little")
 
@@ -75,6 +72,15 @@ def searched(game, placement, seed: int, descents: int) -> SearchResult:
         scores = totals(game)
         return SearchResult([], 0, [float(margin(scores, seat)) for seat in range(len(scores))])
     return search(game, seed, descents)
+
+
+def position_key(game) -> str:
+    """What seeds the root searches: the position alone (its setup and placements), not the caller's seed,
+    so that every seed values the same candidates (the root's order among moves greedy rates equal is
+    drawn from its seed: seeded by the caller's, two seeds' 8 most visited missed each other's best at 9
+    of 50 positions); the caller's seed draws the searches that value them."""
+    setup = game.setup
+    return f"{setup['merchant']}/{setup['well']}/{'/'.join(map(str, game.move_stack))}"
 
 
 def run_here(requests: list[Request]) -> list[SearchResult]:
@@ -126,9 +132,10 @@ class Replicates:
         run = run or run_here
         self.confidence = confidence
         root_descents, self.descents = budget_split(budget)
+        where = position_key(game)
         roots = run(
             [
-                (game, None, replicate_seed(seed, "root", r), root_descents)
+                (game, None, replicate_seed(where, "root", r), root_descents)
                 for r in range(REPLICATES)
             ]
         )
