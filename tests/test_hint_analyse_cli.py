@@ -11,7 +11,7 @@ from conftest import record_text
 from scorekit import run
 from terminal import on_terminal, plain
 
-from medina_cli.agents.replicates import REPLICATES, budget_split
+from medina_cli.agents.replicates import LOSS_REPLICATES, budget_split
 from medina_cli.render.verdicts import hint_text
 
 ORANGE_OPEN = [
@@ -337,7 +337,7 @@ def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(
         if r["best"] != r["played"] and r["loss_interval"] != [0, 0]
     ]
     assert other and set(other) == {
-        REPLICATES * budget_split(300)[1]
+        LOSS_REPLICATES * budget_split(300)[1]
     }  # every loss on the same count: the fresh replicates' searches after each move
     missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
     assert missed["played"] == "wall A3" and missed["verdict"] in ("mistake", "blunder")
@@ -383,7 +383,7 @@ def test_view_shows_each_loss_with_its_interval_and_marks_the_verdicts(tmp_path)
         if r["best"] != r["played"] and r["loss_interval"] != [0, 0]
     ]
     assert other and set(other) == {
-        REPLICATES * budget_split(300)[1]
+        LOSS_REPLICATES * budget_split(300)[1]
     }  # every loss on the same count: the fresh replicates' searches after each move
     missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
     low, high = missed["loss_interval"]

@@ -13,6 +13,7 @@ from rulekit import Position
 
 from medina_cli.agents.replicates import (
     CANDIDATES,
+    LOSS_REPLICATES,
     REPLICATES,
     TIE_MARGIN,
     Replicates,
@@ -48,7 +49,9 @@ def fake_run(values, visits, log=None):
     """A `Run` without searching: a root search tries the moves of `visits` (placement: visits), the search
     after move m in replicate r gives the mover `values(m, r)`."""
     replicate_of = {
-        replicate_seed(seed, "move", r): r for seed in (0, 1) for r in range(2 * REPLICATES)
+        replicate_seed(seed, "move", r): r
+        for seed in (0, 1)
+        for r in range(REPLICATES + LOSS_REPLICATES)
     }
 
     def run(requests):
@@ -157,7 +160,7 @@ def test_the_best_is_chosen_on_the_first_replicates_and_judged_on_fresh_ones():
     its value, its loss against b and the ties rest on the fresh replicates alone."""
     position = game()
     a, b, c = moves_of(position, 3)
-    noise = [random.Random(r).gauss(0, 0.3) for r in range(2 * REPLICATES)]
+    noise = [random.Random(r).gauss(0, 0.3) for r in range(REPLICATES + LOSS_REPLICATES)]
 
     def values(move, r):
         fresh = r >= REPLICATES
@@ -168,10 +171,11 @@ def test_the_best_is_chosen_on_the_first_replicates_and_judged_on_fresh_ones():
         position, budget=800, confidence=0.95, run=fake_run(values, {a: 30, b: 20, c: 10})
     )
     assert replicates.best == a
-    assert replicates.value(a) == pytest.approx(7.0 + fmean(noise[REPLICATES:]))
+    assert replicates.value(a) == pytest.approx(7.0 + fmean(noise[REPLICATES : 2 * REPLICATES]))
     loss = replicates.loss(b)  # the best − b, paired: the noise cancels
     assert loss.mean == pytest.approx(-3.0) and loss.low == pytest.approx(loss.high)
-    assert loss.n == REPLICATES * budget_split(800)[1]
+    assert loss.n == LOSS_REPLICATES * budget_split(800)[1]  # on more fresh replicates
+    assert len(replicates.values[a]) == len(replicates.values[b]) == REPLICATES + LOSS_REPLICATES
     assert replicates.tied() == {a, b}  # b better: tied; c surely 13 points below: not
     assert not replicates.sure
 
