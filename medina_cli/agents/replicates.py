@@ -8,12 +8,14 @@ t-intervals on their means and paired differences.
    position after it (`SearchResult.margins`: not biased by how often the root tried the move), replicate
    r of every move seeded alike, so that the replicates of two moves pair up; 2·REPLICATES of them.
 3. **Choose** the best on replicates 0..K-1, the highest mean; **judge** on the fresh replicates K..2K-1
-   only (the first ones favour the move chosen on them): a move's value and its interval, the loss of a
-   move against the best, and the ties (the best's lead over a move not surely above TIE_MARGIN, one-sided
-   at the confidence shared by the moves compared) rest on them, with Student's t at K-1 degrees.
+   only (the first ones favour the move chosen on them): a move's value and its interval and the ties
+   (the best's lead over a move not surely above TIE_MARGIN, one-sided at the confidence shared by the
+   moves compared) rest on them, with Student's t at K-1 degrees; the loss of a move against the best
+   on LOSS_REPLICATES fresh replicates of both.
 
 Every seed depends on the caller's seed (or the position), the kind of search and the replicate's index
-alone, and a search on nothing else, so the same position gives the same result on any number of processes (`Run`).
+alone, and a search on nothing else, so the same position gives the same result on any number of
+processes (`Run`).
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ from .search import SearchResult, search
 REPLICATES = 8
 # moves valued besides the included one: the old repeats' 8, room for a hint's 5
 CANDIDATES = 8
-# a value's search makes budget / CHILD_SHARE descents: analyse of the 4p example in under 2 minutes on
-# 2 busy cores (about 3.25 times the agent's budget a position); 12 searches of 50 descents after a move
-# spread by 0.5 to 2 points, while the best moves of a position lie within 1.5
+# a value's search makes budget / CHILD_SHARE descents: about 4 times the agent's budget a position in
+# all, analyse of the 4p example in 90 s on 2 idle cores; 12 searches of 50 descents after a move spread
+# by 0.5 to 2 points, while the best moves of a position lie within 1.5
 CHILD_SHARE = 64
 # ... at least: a value from one descent is mostly its rollout's luck
 MIN_CHILD = 8
