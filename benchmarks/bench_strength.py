@@ -55,7 +55,7 @@ from pathlib import Path
 from common import machine_load
 
 from medina_cli.agents import UnknownAgent, make_agent
-from medina_cli.agents.race import t_value
+from medina_cli.agents.replicates import t_value
 from medina_cli.engine.native import engine_name
 from medina_cli.engine.playout import random_setup
 from medina_cli.engine.scoring import score_game

@@ -11,6 +11,7 @@ from conftest import record_text
 from scorekit import run
 from terminal import on_terminal, plain
 
+from medina_cli.agents.replicates import LOSS_REPLICATES, budget_split
 from medina_cli.render.verdicts import hint_text
 
 ORANGE_OPEN = [
@@ -273,7 +274,7 @@ def test_hint_gives_each_value_its_interval_and_marks_the_ties(tmp_path):
         out,
         re.M,
     )
-    assert "95% interval" in out and "lead over it (paired, on the same simulated games" in out
+    assert "95% interval" in out and "lead over it (paired replicate by replicate" in out
     assert "is not surely above 0.5 points at 95%" in out
     assert f"; {doc['search']['playouts']} playouts in all)" in out
 
@@ -336,8 +337,8 @@ def test_analyse_labels_a_placement_only_when_its_interval_clears_the_threshold(
         if r["best"] != r["played"] and r["loss_interval"] != [0, 0]
     ]
     assert other and set(other) == {
-        512
-    }  # every loss on the same count: 4 times the bound from 300 / 3
+        LOSS_REPLICATES * budget_split(300)[1]
+    }  # every loss on the same count: the fresh replicates' searches after each move
     missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
     assert missed["played"] == "wall A3" and missed["verdict"] in ("mistake", "blunder")
     anna = doc["players"][0]
@@ -382,8 +383,8 @@ def test_view_shows_each_loss_with_its_interval_and_marks_the_verdicts(tmp_path)
         if r["best"] != r["played"] and r["loss_interval"] != [0, 0]
     ]
     assert other and set(other) == {
-        512
-    }  # every loss on the same count: 4 times the bound from 300 / 3
+        LOSS_REPLICATES * budget_split(300)[1]
+    }  # every loss on the same count: the fresh replicates' searches after each move
     missed = next(r for r in doc["placements"] if (r["turn"], r["placement"]) == (4, 2))
     low, high = missed["loss_interval"]
     assert (
@@ -718,3 +719,11 @@ def test_ctrl_c_after_some_placements_prints_them_in_analyse_and_nothing_in_view
         "view", path, "--analysis", "--agent", "greedy", "-o", tmp_path / "page.html"
     )
     assert (code, out, err) == (130, "", "medina view: interrupted\n")
+
+
+@pytest.mark.parametrize("command", ["hint", "analyse"])
+def test_a_budget_of_seconds_is_refused_for_hints_and_analysis(command):
+    from conftest import EXAMPLES
+
+    code, _, err = run(command, str(EXAMPLES / "original-2001-3p.yaml"), "--agent", "mcts:2s")
+    assert code == 2 and "not of seconds" in err and "internal error" not in err

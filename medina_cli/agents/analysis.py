@@ -2,11 +2,12 @@
 rated against the agent's preferred one), with the agent's value: the mover's expected final
 margin over the best other player, in points.
 
-With mcts every value is an estimate with its interval. A race at each placement, the played move
-in it, finds the moves in contention; they are searched again on fresh trees (`repeats.Repeats`),
-and the preferred move, the moves tied with it and the loss (the paired difference between the
-preferred and the played move) rest on those repeats; the placement is a mistake (a blunder) only
-when the loss's interval's lower end reaches MISTAKE (BLUNDER)."""
+With mcts every value is an estimate with its interval: replicated searches at the position
+(`replicates.Replicates`) find the moves in contention, the played move among them, and value each by
+searches of the position after it; the preferred move is chosen on the first replicates, and the moves
+tied with it and the loss (the paired difference between the preferred and the played move) rest on
+fresh ones; the placement is a mistake (a blunder) only when the loss's interval's lower end reaches
+MISTAKE (BLUNDER)."""
 
 from __future__ import annotations
 
@@ -16,23 +17,25 @@ from typing import Any
 
 from ..engine.placement import TEA
 from .base import Rating, UnknownAgent
-from .mcts import MctsAgent
 from .position import SMALL_PALACE, margin, outcome, playout, roof_palace, search_position, stream
-from .repeats import TIE_MARGIN, Repeats, tied_series
-from .specs import make_agent, parse_spec
+from .replicates import TIE_MARGIN, Replicates, Run, tied_series
+from .search import MctsAgent
+from .specs import make_agent
 
 
-def rating_agent(spec: str, seed: int | str):
-    """The agent that rates for hints and analysis: for `mcts` specs the race search (`mcts.MctsAgent`)
-    until these rest on the tree search (issue 31), else `make_agent`'s."""
-    parsed = parse_spec(spec)
-    if parsed.name != "mcts":
-        return make_agent(spec, seed)
-    if parsed.seconds is not None:
+def rating_agent(spec: str, seed: int | str = 0):
+    """The agent `spec` names, to rate placements for hints and analysis: UnknownAgent for one that does not
+    rate, or for `mcts` on a budget of seconds (the replicated searches split a budget of playouts)."""
+    agent = make_agent(spec, seed)
+    if not agent.rates:
         raise UnknownAgent(
-            f"agent {spec!r}: hints and analysis take a budget of playouts, not seconds"
+            f"{spec} does not rate placements; use greedy, mcts, mcts:N or alphabeta"
         )
-    return MctsAgent(seed, parsed.playouts, parsed.confidence)
+    if isinstance(agent, MctsAgent) and agent.seconds:
+        raise UnknownAgent(
+            f"agent {spec!r}: hints and analysis take a budget of playouts (mcts:N), not of seconds"
+        )
+    return agent
 
 
 MISTAKE = 5.0  # a loss of at least this many points of expected margin is a mistake
@@ -48,9 +51,9 @@ def hints(game, spec: str, *, seed: int = 0, top: int = 5) -> list[Rating]:
 @dataclass
 class Advice:
     """What the agent advises for the player to move: its best moves (or whole turns), in the order
-    `ranked_by` says; for a search, the playouts it spent, whether it was sure of its best (it
-    separated it from the moves it raced against at its confidence before reaching its cap) and the
-    points by which the best must be surely better than a move not to be tied with it (`tie_margin`)."""
+    `ranked_by` says; for a search, the descents it made in all (`playouts`), whether it was sure of its
+    best (`Replicates.sure`) and the points by which the best must be surely better than a move not to be
+    tied with it (`tie_margin`)."""
 
     player: str | None
     ranked_by: str | None
@@ -77,11 +80,17 @@ class Advice:
 
 
 def advise(
-    game, spec: str, *, seed: int | str = 0, top: int = 5, whole_turn: bool = False, play=None
+    game,
+    spec: str,
+    *,
+    seed: int | str = 0,
+    top: int = 5,
+    whole_turn: bool = False,
+    play: Run | None = None,
 ) -> Advice:
     """The agent's advice for the player to move at `game` (none when the game is over): its `top`
     moves, or with `whole_turn` its `top` best turns (both placements, best value first). `play`: how
-    its searches make their batches (`MctsAgent.search`)."""
+    its searches are made (`Replicates`' `run`)."""
     agent = rating_agent(spec, seed)
     ranked_by = "repeats" if agent.estimates else "value" if whole_turn else agent.ranked_by
     if game.is_over():
@@ -94,9 +103,9 @@ def advise(
     if not isinstance(agent, MctsAgent):
         rated, playouts, sure = agent.rate(game)[:top], None, None
     else:
-        race = agent.search(game, play=play)
-        rated = value_first(Repeats(race).ratings(top))
-        playouts, sure = race.playouts, race.sure
+        replicates = replicated(game, agent, seed, top=top, run=play)
+        rated = value_first(replicates.ratings(top))
+        playouts, sure = replicates.playouts, replicates.sure
     for rating in rated:
         rating.palace = roof_palace(game, rating.placement)
     return Advice(
@@ -110,6 +119,13 @@ def advise(
         TIE_MARGIN if agent.estimates else None,
         len(game.players),
         even_margin(game) if agent.estimates else None,
+    )
+
+
+def replicated(game, agent: MctsAgent, seed: int | str, **options) -> Replicates:
+    """The replicated searches at `game` for `agent`'s budget and confidence (`Replicates`' options)."""
+    return Replicates(
+        game, budget=agent.playouts, confidence=agent.confidence, seed=seed, **options
     )
 
 
@@ -156,41 +172,38 @@ class TurnHint:
         }
 
 
-def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None) -> Advice:
+def turn_hints(
+    game, spec: str, *, seed: int | str = 0, top: int = 5, play: Run | None = None
+) -> Advice:
     """The agent's best whole turns for the player to move: the `top` first placements `advise` would
-    list, each with the best second placement after it (a search of its own, seeded apart, and its
-    repeats), the pair rated on that move's fresh repeats (a first placement that ends the turn on its
-    own), highest value first (`value_first`), tied with the best pair (the highest mean on its first
-    repeats) as `tied_series` says, the two orders of a turn whose placements commute merged."""
+    list, each with the best second placement after it (replicated searches of their own), the pair rated
+    on that move's fresh replicates (a first placement that ends the turn on its own), highest value
+    first (`value_first`), tied with the best pair (the highest mean on its first replicates) as
+    `tied_series` says, the two orders of a turn whose placements commute merged."""
     agent = rating_agent(spec, seed)
     if not isinstance(agent, MctsAgent):
         return Advice(game.to_move, "value", None, _exact_turns(game, agent, spec, seed, top), True)
     assert agent.confidence is not None
-    race = agent.search(game, play=play)
-    firsts = Repeats(race)
-    # (the pair as a Rating, then or None, its repeats' means)
-    pairs: list[tuple[Rating, Rating | None, dict[int, float]]] = []
-    playouts, sure = 0, race.sure
-    for index, arm in enumerate(firsts.listed(top)):
-        first = race.placement(arm)
+    firsts = replicated(game, agent, seed, top=top, run=play)
+    # (the pair as a Rating, then or None, its replicates' values)
+    pairs: list[tuple[Rating, Rating | None, list[float]]] = []
+    playouts, sure = firsts.playouts, firsts.sure
+    for first in firsts.listed(top):
         after = _after(game, first)
         if after is None:
-            pairs.append((firsts.rating(arm), None, firsts.means[id(arm)]))
+            pairs.append((firsts.rating(first), None, firsts.values[first]))
             continue
-        searcher = rating_agent(spec, f"{seed}/{index}")
-        assert isinstance(searcher, MctsAgent)
-        second = searcher.search(after, play=play)
-        seconds = Repeats(second)
+        seconds = replicated(after, agent, seed, run=play)
         pair = seconds.rating(seconds.best)
         then = Rating(pair.placement, pair.value, palace=roof_palace(after, pair.placement))
         pairs.append(
             (
                 Rating(first, pair.value, pair.win, pair.playouts, interval=pair.interval),
                 then,
-                seconds.means[id(seconds.best)],
+                seconds.values[seconds.best],
             )
         )
-        playouts, sure = playouts + second.playouts, sure and second.sure
+        playouts, sure = playouts + seconds.playouts, sure and seconds.sure
     _, tied = tied_series([means for *_, means in pairs], agent.confidence)
     for (rating, _, _), is_tied in zip(pairs, tied, strict=True):
         rating.palace, rating.tied = roof_palace(game, rating.placement), is_tied
@@ -205,7 +218,7 @@ def turn_hints(game, spec: str, *, seed: int | str = 0, top: int = 5, play=None)
         agent.confidence,
         turns,
         True,
-        playouts + race.playouts,
+        playouts,
         sure,
         TIE_MARGIN,
     )
@@ -414,16 +427,14 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
             best_move=str(best.placement),
             tied_moves=tuple(str(r.placement) for r in ratings if r.tied),
         )
-    race = agent.search(game, include=played)
-    arm = next(arm for arm in race.arms if race.placement(arm) in same)
-    repeats = Repeats(race, include=arm)
-    best_arm, tied = repeats.best, repeats.tied()
+    replicates = replicated(game, agent, seed, include=played)
+    own, chosen, tied = replicates.included, replicates.best, replicates.tied()
     named: dict[str, Any] = {
-        "best_move": str(race.placement(best_arm)),
-        "tied_moves": tuple(str(race.placement(a)) for a in race.ranked() if id(a) in tied),
+        "best_move": str(chosen),
+        "tied_moves": tuple(str(move) for move in replicates.candidates if move in tied),
     }
-    if arm is best_arm:
-        value = repeats.value(best_arm)
+    if own == chosen:
+        value = replicates.value(chosen)
         return PlacementReview(
             **blank,
             best=str(played),
@@ -431,16 +442,16 @@ def review_position(game, played, spec: str, seed, where: tuple[int, int, str]) 
             played_value=value,
             best_value=value,
             loss_interval=(0.0, 0.0),
-            paired=repeats.samples,
+            paired=replicates.rating(chosen).playouts,
             **named,
         )
-    loss = repeats.loss(arm)
+    loss = replicates.loss(own)
     return PlacementReview(
         **blank,
-        best=str(race.placement(best_arm)),
+        best=str(chosen),
         loss=max(0.0, loss.mean),
-        played_value=repeats.value(arm),
-        best_value=repeats.value(best_arm),
+        played_value=replicates.value(own),
+        best_value=replicates.value(chosen),
         loss_interval=(loss.low, loss.high),
         paired=loss.n,
         **named,
@@ -512,10 +523,9 @@ def value_meaning(spec: str) -> str:
 
 RANKING_MEANING = {  # how `medina hint` words its advice's `ranked_by`
     "value": "the highest first",
-    "repeats": "the highest value first (the moves the search chose among, and the best of the others it "
-    "sampled, each searched as often); "
-    "a value is the mean of searches of the move from fresh trees, on the same simulated games for "
-    "every move",
+    "repeats": "the highest value first (the moves the searches of the position visited most); a value is "
+    "the mean of replicated searches of the position after the move, seeded alike for every move, "
+    "apart from those the best was chosen on",
 }
 
 
@@ -612,7 +622,7 @@ def analysis_document(
         "seed": seed,
         "value": value_meaning(spec),
         "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
-        "confidence": rating_agent(spec, 0).confidence,
+        "confidence": make_agent(spec).confidence,
         "placements": [r.to_json() for r in reviews],
         "players": [
             p.to_json() for p in summarise(record.players if player is None else [player], reviews)

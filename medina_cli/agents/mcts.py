@@ -27,7 +27,6 @@ from .position import (
     outcome,
     playout,
     position_stream,
-    rebuilt,
     reward,
     search_position,
     seat_to_move,
@@ -84,20 +83,6 @@ def play_batches(position, key: int, batches: list[tuple]) -> list[list[tuple[fl
     """The samples of each batch (move, start, stop) of the search keyed `key` at `position` (a game, or
     the native core's copy of one), in order."""
     return [play_batch(position, move, start, stop, key) for move, start, stop in batches]
-
-
-def play_batches_of(
-    context: tuple, start: int, stop: int
-) -> list[tuple[int, list[tuple[float, float]]]]:
-    """Worker entry: batches start..stop-1 of a search, `context` = (game_recipe of its position, its key,
-    its batches (move, start, stop)); each batch's index with its samples."""
-    recipe, key, batches = context
-    position = rebuilt(recipe)
-    out = []
-    for index in range(start, stop):
-        move, first, last = batches[index]
-        out.append((index, play_batch(position, move, first, last, key)))
-    return out
 
 
 def _iterate(start, root: Node, rng) -> tuple[list[int], list[float]]:

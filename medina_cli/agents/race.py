@@ -61,37 +61,6 @@ def z_value(confidence: float, comparisons: int = 1, *, two_sided: bool = False)
     return NormalDist().inv_cdf(1 - _tail(confidence, comparisons, two_sided))
 
 
-def t_value(confidence: float, dof: int, comparisons: int = 1, *, two_sided: bool = False) -> float:
-    """z_value's quantile for Student's t at `dof` degrees of freedom: a mean's estimate divided by a
-    spread estimated on `dof` degrees."""
-    within = 1 - 2 * _tail(confidence, comparisons, two_sided)  # P(|T| <= t) at the quantile
-    low, high = 0.0, 1.0
-    while _t_within(high, dof) < within:
-        low, high = high, 2 * high
-    for _ in range(60):
-        middle = (low + high) / 2
-        low, high = (middle, high) if _t_within(middle, dof) < within else (low, middle)
-    return high
-
-
-def _t_within(t: float, dof: int) -> float:
-    """P(|T| <= t) for Student's T at `dof` (≥ 1) degrees of freedom, in closed form (Abramowitz and
-    Stegun 26.7.3-4)."""
-    theta = math.atan(t / math.sqrt(dof))
-    cos2 = math.cos(theta) ** 2
-    if dof % 2:
-        term = total = math.cos(theta) if dof > 1 else 0.0
-        for k in range(3, dof, 2):
-            term *= cos2 * (k - 1) / k
-            total += term
-        return 2 / math.pi * (theta + math.sin(theta) * total)
-    term = total = 1.0
-    for k in range(2, dof, 2):
-        term *= cos2 * (k - 1) / k
-        total += term
-    return math.sin(theta) * total
-
-
 @dataclass
 class Arm:
     """A move in the race and its samples so far (the mover's margin and win share of each)."""

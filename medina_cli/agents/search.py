@@ -76,6 +76,7 @@ DEFAULT_PLAYOUTS = 2000
 
 
 MAX_PLAYOUTS = 10_000_000  # a decision's descents, a time budget's too (about 20 minutes native)
+DEFAULT_CONFIDENCE = 0.95  # of hint's and analyse's intervals and verdicts (turn 3's)
 
 
 class MctsAgent(Agent):
@@ -85,7 +86,9 @@ class MctsAgent(Agent):
     move. `confidence` (`mcts@C`) is that of hint's and analyse's intervals: play does not use it."""
 
     rates = True
+    estimates = True
     ranked_by = "playouts"
+    confidence: float
 
     def __init__(
         self,
@@ -96,7 +99,7 @@ class MctsAgent(Agent):
     ):
         self.playouts = playouts or (MAX_PLAYOUTS if seconds else DEFAULT_PLAYOUTS)
         self.seconds = seconds or 0.0
-        self.confidence = confidence
+        self.confidence = confidence or DEFAULT_CONFIDENCE
         self.spec = str(AgentSpec("mcts", playouts, confidence, seconds))
         super().__init__(seed)
 

@@ -77,17 +77,13 @@ WholeTurnOption = Annotated[
 
 def agent_or_exit(spec: str, doc: dict | None = None):
     """The agent `spec` names; one that is unknown or rates no placements exits 2 (with --json, in `doc`)."""
-    from ..agents import UnknownAgent, make_agent
+    from ..agents import UnknownAgent
+    from ..agents.analysis import rating_agent
 
     try:
-        agent = make_agent(spec)
+        return rating_agent(spec)
     except UnknownAgent as exc:
         usage_error("--agent", str(exc), doc)
-    if not agent.rates:
-        usage_error(
-            f"--agent {spec}", "it does not rate placements; use greedy, mcts or mcts:N", doc
-        )
-    return agent
 
 
 def run_analysis(
@@ -219,15 +215,15 @@ def hint(
     """The moves the agent prefers for the player to move, each with the agent's value. A roof (or
     neutral roof) is one move per palace, shown on its lowest cell with the palace it claims.
 
-    With mcts each move leads with `win`, the share of the search's simulated games the mover wins
-    (a shared win in part), and how far that is above or below an even game's equal share (1 in 2, 3
-    or 4); then its edge with its 95% interval: the final margin the mover can expect after the
-    placement (own total minus the best other player's total, in points; --json's `value`) minus the
-    margin an even game gives each player there (`even_margin`), so that 0 reads as even. The values
-    rest on fresh searches of each move ("repeats"), listed highest first; a move is marked `= best`
-    unless the best's lead over it (paired, on the same simulated games) is surely above half a point
-    or its interval lies wholly below the first's; when more than half the moves are so tied, one
-    line says so instead.
+    With mcts each move leads with `win`, the searches' chance that the mover wins (their mean reward
+    after the move: a logistic of the margin, a shared win in part), and how far that is above or below
+    an even game's equal share (1 in 2, 3 or 4); then its edge with its 95% interval: the final margin
+    the mover can expect after the placement (own total minus the best other player's total, in points;
+    --json's `value`) minus the margin an even game gives each player there (`even_margin`), so that 0
+    reads as even. The values rest on replicated searches after each move ("repeats"), listed highest
+    first; a move is marked `= best` unless the best's lead over it (paired replicate by replicate) is
+    surely above half a point or its interval lies wholly below the first's; when more than half the
+    moves are so tied, one line says so instead.
     With greedy the value is that margin if the game ended right after the placement (a roof on a
     palace smaller than five: the margin now minus 1), and the moves are ranked by it. With --turn
     each hint is a whole turn: a first placement, then the best second placement after it, rated as

@@ -58,14 +58,14 @@ def hint_explained(doc: dict) -> list[str]:
     if search is not None:
         level = f"{100 * doc['confidence']:g}%"
         sure = (
-            "the search was sure of its best before its cap"
+            "the best is surely better than every other move valued"
             if search["sure"]
-            else "the search reached its cap without telling its best apart from every other"
+            else "the searches did not tell the best apart from every other move valued"
         )
         sure += f"; {search['playouts']} playouts in all"
         lines.append(
-            f"([low, high]: the value's {level} interval; = best: the best's lead over it (paired, on the "
-            f"same simulated games, not from the intervals shown) is not surely above {doc['tie_margin']:g} "
+            f"([low, high]: the value's {level} interval; = best: the best's lead over it (paired replicate "
+            f"by replicate, not from the intervals shown) is not surely above {doc['tie_margin']:g} "
             f"points at {level} over all the moves compared, and its interval is not wholly below the "
             f"first's; {sure})"
         )
@@ -148,9 +148,9 @@ def analysis_text(doc: dict) -> str:
         rule = "loss"
     else:
         how = (
-            f"interval: its {100 * confidence:g}% interval, the two placements played out on the same simulated "
-            "games; a loss is never below 0, its interval may be: wholly below 0, the placement played did "
-            "better than the preferred one"
+            f"interval: its {100 * confidence:g}% interval, the two placements valued by replicated "
+            "searches paired replicate by replicate; a loss is never below 0, its interval may be: wholly "
+            "below 0, the placement played did better than the preferred one"
         )
         rule = "the interval's lower end"
     lines = [

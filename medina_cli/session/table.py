@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..agents.analysis import advise, hint_document
+from ..agents.analysis import advise, hint_document, rating_agent
 from ..agents.base import UnknownAgent
 from ..agents.specs import agent_names, make_agent, parse_spec
 from ..engine.variant import Variant
@@ -111,16 +111,9 @@ def _seats_of_players(seats: list[Seat], players: list[str]) -> dict[str, Seat]:
 def _check_hint_agent(spec: str) -> None:
     """An agent that rates placements, or BadArgument."""
     try:
-        rates = make_agent(spec).rates
+        rating_agent(spec)
     except UnknownAgent as exc:
         raise fail("usage", str(exc), file="--hint-agent", error=BadArgument) from None
-    if not rates:
-        raise fail(
-            "usage",
-            f"{spec} does not rate placements; use greedy, mcts or mcts:N",
-            file="--hint-agent",
-            error=BadArgument,
-        )
 
 
 class Table:

@@ -1,16 +1,15 @@
 """`medina analyse` and `medina hint` on workers. Analyse: every placement of a game reviewed by an
 agent, the placements shared out by the package's parallel map (in this process, in local processes
 or on a Dask cluster); each is seeded by its index, so the reviews do not depend on where or how they
-were made. Hint: the batches of each round of its searches shared out on workers started once; a
-batch depends only on its move and bounds, so the advice does not depend on them either."""
+were made. Hint: each round of its replicated searches shared out on workers started once; a search
+depends only on its position, seed and budget, so the advice does not depend on them either."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from ..agents.analysis import Advice, PlacementReview, advise, review_placements
-from ..agents.mcts import play_batches_of
-from ..agents.position import game_recipe
+from ..agents.replicates import portable, searches_of
 from .parallel import Workers, parallel_map
 
 
@@ -53,20 +52,18 @@ def advise_on(
     whole_turn: bool = False,
     workers: Workers = Workers(),
 ) -> Advice:
-    """`agents.analysis.advise` with the batches of its searches made on the `workers`."""
+    """`agents.analysis.advise` with its searches made on the `workers`."""
     if workers.jobs == 1 and workers.scheduler is None:
         return advise(game, spec, seed=seed, top=top, whole_turn=whole_turn)
     with workers.started() as pool:
 
-        def play(position, key: int, batches: list[tuple]) -> list:
-            made = [None] * len(batches)
+        def play(requests: list) -> list:
+            made = [None] * len(requests)
             for part in pool.map(
-                play_batches_of,
-                [((game_recipe(position), key, batches), 0, len(batches))],
-                len(batches),
+                searches_of, [(portable(requests), 0, len(requests))], len(requests)
             ):
-                for index, samples in part:
-                    made[index] = samples
+                for index, result in part:
+                    made[index] = result
             return made
 
         return advise(game, spec, seed=seed, top=top, whole_turn=whole_turn, play=play)
