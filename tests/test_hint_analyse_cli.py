@@ -727,3 +727,19 @@ def test_a_budget_of_seconds_is_refused_for_hints_and_analysis(command):
 
     code, _, err = run(command, str(EXAMPLES / "original-2001-3p.yaml"), "--agent", "mcts:2s")
     assert code == 2 and "not of seconds" in err and "internal error" not in err
+
+
+def test_an_analysis_records_its_engine_and_resumes_on_it_only(tmp_path):
+    from medina_cli.engine import native
+
+    path = write(tmp_path, MISSED)
+    kept = tmp_path / "a.json"
+    assert run("analyse", path, "--agent", "greedy", "-o", kept)[0] == 0
+    doc = json.loads(kept.read_text())
+    assert doc["engine"] == native.engine_name()
+    other = "python" if doc["engine"] == "native" else "native"
+    kept.write_text(json.dumps({**doc, "engine": other}))
+    code, _, err = run("analyse", path, "--agent", "greedy", "-o", kept, "--resume")
+    assert code == 2 and f"written on the {other} engine" in err
+    hinted = json.loads(run("hint", path, "--agent", "greedy", "--json")[1])
+    assert hinted["engine"] == native.engine_name()

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..engine import native
 from ..engine.placement import TEA
 from .base import Rating, UnknownAgent
 from .position import SMALL_PALACE, margin, outcome, playout, roof_palace, search_position, stream
@@ -557,6 +558,7 @@ def hint_document(
         **doc,
         "turn": where[0],
         "placement": where[1],
+        "engine": native.engine_name(),
         **advice.to_json(),
         "even_win": even_win(advice.seats),
         "even_margin": None if advice.even is None else round(advice.even, 2),
@@ -620,9 +622,10 @@ def analysis_document(
         "file": record.file,
         "agent": spec,
         "seed": seed,
+        "engine": native.engine_name(),
         "value": value_meaning(spec),
         "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER},
-        "confidence": make_agent(spec).confidence,
+        "confidence": rating_agent(spec).confidence,
         "placements": [r.to_json() for r in reviews],
         "players": [
             p.to_json() for p in summarise(record.players if player is None else [player], reviews)
@@ -678,6 +681,12 @@ def resumed_reviews(
     ]
     if differ:
         return f"it was written with {'; '.join(differ)}"
+    engine = doc.get("engine")  # a document written before engines were recorded: unknown, not different
+    if engine is not None and engine != native.engine_name():
+        return (
+            f"it was written on the {engine} engine, not the {native.engine_name()} engine "
+            f"(MEDINA_ENGINE={engine} resumes it)"
+        )
     played = {(turn, k): str(placement) for turn, k, _, placement in record.placements()}
     for review in doc.get("placements", []):
         if not isinstance(review, dict) or played.get(
