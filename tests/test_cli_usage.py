@@ -298,7 +298,7 @@ BOARD = str(ROOT / "tests/fixtures/boards/e3-second-edition-2014.yaml")
         ),
         (
             ("hint", GAME, "--agent", "random"),
-            "--agent: random does not rate placements; use greedy, mcts, mcts:N or alphabeta [usage]",
+            "--agent random: it does not rate placements; use greedy, mcts, mcts:N or alphabeta [usage]",
         ),
         (
             ("play", "q.yaml"),

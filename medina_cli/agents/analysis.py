@@ -23,15 +23,15 @@ from .replicates import TIE_MARGIN, Replicates, Run, tied_series
 from .search import MctsAgent
 from .specs import make_agent
 
+RATERS = "greedy, mcts, mcts:N or alphabeta"  # the agents that rate placements
+
 
 def rating_agent(spec: str, seed: int | str = 0):
     """The agent `spec` names, to rate placements for hints and analysis: UnknownAgent for one that does not
     rate, or for `mcts` on a budget of seconds (the replicated searches split a budget of playouts)."""
     agent = make_agent(spec, seed)
     if not agent.rates:
-        raise UnknownAgent(
-            f"{spec} does not rate placements; use greedy, mcts, mcts:N or alphabeta"
-        )
+        raise UnknownAgent(f"{spec} does not rate placements; use {RATERS}")
     if isinstance(agent, MctsAgent) and agent.seconds:
         raise UnknownAgent(
             f"agent {spec!r}: hints and analysis take a budget of playouts (mcts:N), not of seconds"
@@ -681,7 +681,9 @@ def resumed_reviews(
     ]
     if differ:
         return f"it was written with {'; '.join(differ)}"
-    engine = doc.get("engine")  # a document written before engines were recorded: unknown, not different
+    engine = doc.get(
+        "engine"
+    )  # a document written before engines were recorded: unknown, not different
     if engine is not None and engine != native.engine_name():
         return (
             f"it was written on the {engine} engine, not the {native.engine_name()} engine "

@@ -77,10 +77,12 @@ WholeTurnOption = Annotated[
 
 def agent_or_exit(spec: str, doc: dict | None = None):
     """The agent `spec` names; one that is unknown or rates no placements exits 2 (with --json, in `doc`)."""
-    from ..agents import UnknownAgent
-    from ..agents.analysis import rating_agent
+    from ..agents import UnknownAgent, make_agent
+    from ..agents.analysis import RATERS, rating_agent
 
     try:
+        if not make_agent(spec).rates:
+            usage_error(f"--agent {spec}", "it does not rate placements; use " + RATERS, doc)
         return rating_agent(spec)
     except UnknownAgent as exc:
         usage_error("--agent", str(exc), doc)
