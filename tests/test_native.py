@@ -448,10 +448,18 @@ SAME_DOCUMENTS = [
         "--games",
         "2",
         "--agents",
-        "mcts:20,greedy",
+        "alphabeta:1,greedy",
         "--json",
     ),
-    ("hint", str(EXAMPLES / "original-2001-4p.yaml"), "--to", "20", "--agent", "mcts:60", "--json"),
+    (
+        "hint",
+        str(EXAMPLES / "original-2001-4p.yaml"),
+        "--to",
+        "20",
+        "--agent",
+        "alphabeta:2",
+        "--json",
+    ),
     (
         "hint",
         str(EXAMPLES / "second-edition-2014-2p.yaml"),
@@ -494,13 +502,23 @@ def documents(*args) -> dict[str, str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("args", SAME_DOCUMENTS, ids=lambda a: " ".join(a[:2]))
 def test_either_engine_prints_the_same_document(args):
+    """Random play, greedy and alphabeta give the same documents on both engines, but for the engine each
+    names (mcts's search draws its numbers apart on each: tests/test_search.py compares its choices)."""
     out = documents(*args)
-    assert out["native"] == out["python"]
+    assert without_engine(out["native"]) == without_engine(out["python"])
+
+
+def without_engine(document: str) -> dict:
+    import json
+
+    doc = json.loads(document)
+    doc.pop("engine", None)
+    return doc
 
 
 @pytest.mark.slow
 def test_either_engine_analyses_a_whole_game_alike(tmp_path):
-    """analyse (mcts) prints the same document on either engine for a whole game: a seeded one of 30 placements
+    """analyse (alphabeta) prints the same document on either engine for a whole game: a seeded one of 30 placements
     under second-edition-2014 with few pieces, with claims, both tiles, tea, tower merchants, a retirement,
     passes and the end (its playouts are short: on the Python engine a tenth of an example's analysis)."""
     (tmp_path / "few.yaml").write_text(FEW_PIECES)
@@ -519,9 +537,9 @@ def test_either_engine_analyses_a_whole_game_alike(tmp_path):
     }
     (tmp_path / "game.yaml").write_text(game.to_record(ruleset="few.yaml"))
     out = documents(
-        "analyse", str(tmp_path / "game.yaml"), "--agent", "mcts:8", "--seed", "1", "--json"
+        "analyse", str(tmp_path / "game.yaml"), "--agent", "alphabeta:2", "--seed", "1", "--json"
     )
-    assert out["native"] == out["python"]
+    assert without_engine(out["native"]) == without_engine(out["python"])
 
 
 def test_the_search_playout_and_greedy_ratings_agree():
