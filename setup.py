@@ -96,7 +96,13 @@ setup(
         Extension(
             "medina_cli.engine.native._core_wide",
             sources=[f"{NATIVE}/core_wide.c", f"{NATIVE}/search_wide.c", f"{NATIVE}/_core_wide.c"],
-            depends=[f"{NATIVE}/core.h", f"{NATIVE}/core.c", f"{NATIVE}/_core.c", f"{NATIVE}/search.h", f"{NATIVE}/search.c"],
+            depends=[
+                f"{NATIVE}/core.h",
+                f"{NATIVE}/core.c",
+                f"{NATIVE}/_core.c",
+                f"{NATIVE}/search.h",
+                f"{NATIVE}/search.c",
+            ],
             define_macros=DIGEST,
             libraries=LIBM,
             optional=True,
